@@ -1,0 +1,109 @@
+# Top-level build. Plain GNU make; each component adds its rules in its own
+# fragment (*/*.mk) so they can grow independently.
+#   make [all] | check | demo | bench | fuzz | install | clean
+#   make SAN=1 check   -> ASan+UBSan build in build/san
+.DEFAULT_GOAL := all
+
+CC      ?= gcc
+ifeq ($(CC),cc)
+CC      := gcc
+endif
+CLANG   ?= clang
+BPF_CLANG ?= clang-16
+PREFIX  ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+CPPFLAGS += -Ilibbtf/include -Ilibbtf -D_GNU_SOURCE
+LDLIBS  += -lbpf -ldw -lelf -lcjson -lz -lpthread
+
+ifeq ($(SAN),1)
+B       ?= build/san
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+B       ?= build
+endif
+
+# ---- libbtf ---------------------------------------------------------------
+LIB_SRCS := $(wildcard libbtf/*.c)
+LIB_OBJS := $(patsubst libbtf/%.c,$(B)/obj/libbtf/%.o,$(LIB_SRCS))
+LIB_PIC_OBJS := $(patsubst libbtf/%.c,$(B)/obj/libbtf/pic/%.o,$(LIB_SRCS))
+LIB_HDRS := $(wildcard libbtf/*.h libbtf/include/*.h)
+LIBA  := $(B)/libbtf.a
+LIBSO := $(B)/libbtf.so
+
+$(B)/obj/libbtf/%.o: libbtf/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(B)/obj/libbtf/pic/%.o: libbtf/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+$(LIBA): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(LIBSO): $(LIB_PIC_OBJS) libbtf/libbtf.map
+	$(CC) -shared -Wl,--version-script=libbtf/libbtf.map -Wl,-soname,libbtf.so.0 \
+		$(LDFLAGS) -o $@ $(LIB_PIC_OBJS) $(LDLIBS)
+$(B)/libbtf.pc: libbtf/libbtf.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+# ---- programs: one directory each, every .c of it linked with libbtf.a ---
+PROGS := btfgen btfcheck btfdump
+define prog_rule
+$(1)_SRCS := $$(wildcard $(1)/*.c)
+$(1)_OBJS := $$(patsubst $(1)/%.c,$(B)/obj/$(1)/%.o,$$($(1)_SRCS))
+$(B)/obj/$(1)/%.o: $(1)/%.c $$(LIB_HDRS) $$(wildcard $(1)/*.h)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) -c -o $$@ $$<
+$(B)/$(1): $$($(1)_OBJS) $$(LIBA)
+	$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(LIBA) $$(LDLIBS)
+endef
+$(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+
+ALL_TARGETS := $(LIBA) $(LIBSO) $(B)/libbtf.pc $(addprefix $(B)/,$(PROGS))
+
+# Tests: fragments append executables/scripts to CHECK_TESTS; each is run by
+# scripts/run-tests.sh (exit 0 pass, 77 skip, anything else fail).
+CHECK_TESTS :=
+CHECK_DEPS  :=
+BENCHES     :=
+FUZZERS     :=
+
+include $(sort $(wildcard */*.mk */*/*.mk))
+
+all: $(ALL_TARGETS)
+
+deps:
+	@bash scripts/deps.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all $(CHECK_DEPS)
+	@B=$(B) SAN=$(SAN) bash scripts/run-tests.sh $(CHECK_TESTS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all $(DEMO_DEPS)
+	@B=$(B) bash scripts/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCH_DEPS)
+	@B=$(B) bash bench/run.sh $(BENCHES)
+
+fuzz: $(FUZZERS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/libbtf
+	install -m 755 $(addprefix $(B)/,$(PROGS)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.0
+	ln -sf libbtf.so.0 $(DESTDIR)$(PREFIX)/lib/libbtf.so
+	install -m 644 libbtf/include/*.h $(DESTDIR)$(PREFIX)/include/libbtf/
+	install -m 644 $(B)/libbtf.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+clean:
+	rm -rf build
+
+.PHONY: all deps check demo bench fuzz install clean
+.DELETE_ON_ERROR:

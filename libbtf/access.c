@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Read access to parsed BTF: ids, names, lookups, sizes. */
+#include <string.h>
+#include "internal.h"
+
+static const struct lbtf_type void_type;
+
+uint32_t lbtf_type_cnt(const struct lbtf *btf)
+{
+	return btf->start_id + btf->nr_types;
+}
+
+uint32_t lbtf_start_id(const struct lbtf *btf)
+{
+	return btf->start_id;
+}
+
+const struct lbtf *lbtf_base(const struct lbtf *btf)
+{
+	return btf->base;
+}
+
+const struct lbtf_type *lbtf_type_by_id(const struct lbtf *btf, uint32_t id)
+{
+	if (id == 0)
+		return &void_type;
+	if (id < btf->start_id)
+		return btf->base ? lbtf_type_by_id(btf->base, id) : NULL;
+	if (id - btf->start_id >= btf->nr_types)
+		return NULL;
+	return (const struct lbtf_type *)(btf->types + btf->type_offs[id - btf->start_id]);
+}
+
+const char *lbtf_name_by_offset(const struct lbtf *btf, uint32_t off)
+{
+	if (off < btf->start_str_off)
+		return btf->base ? lbtf_name_by_offset(btf->base, off) : NULL;
+	off -= btf->start_str_off;
+	if (off >= btf->hdr.str_len)
+		return NULL;
+	return btf->strs + off;
+}
+
+const char *lbtf_type_name(const struct lbtf *btf, const struct lbtf_type *t)
+{
+	return lbtf_name_by_offset(btf, t->name_off);
+}
+
+int lbtf_find_by_name_kind(const struct lbtf *btf, const char *name, int kind)
+{
+	uint32_t n = lbtf_type_cnt(btf);
+
+	if (!strcmp(name, "void") && kind <= 0)
+		return 0;
+	for (uint32_t id = 1; id < n; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+		const char *s;
+
+		if (kind >= 0 && lbtf_kind(t) != (unsigned int)kind)
+			continue;
+		s = lbtf_name_by_offset(btf, t->name_off);
+		if (s && !strcmp(s, name))
+			return id;
+	}
+	return lbtfi_err(ENOENT, "no type named '%s'", name);
+}
+
+int lbtf_find_by_name(const struct lbtf *btf, const char *name)
+{
+	return lbtf_find_by_name_kind(btf, name, -1);
+}
+
+#define MAX_RESOLVE_DEPTH 32
+
+static int skip(const struct lbtf *btf, uint32_t id, bool typedefs)
+{
+	for (int depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+		if (!t)
+			return lbtfi_err(EINVAL, "type id %u out of range", id);
+		if (!lbtf_is_mod(t) && !(typedefs && lbtf_kind(t) == LBTF_KIND_TYPEDEF))
+			return id;
+		id = t->type;
+	}
+	return lbtfi_err(ELOOP, "type chain too long or looping at id %u", id);
+}
+
+int lbtf_resolve_type(const struct lbtf *btf, uint32_t id)
+{
+	return skip(btf, id, true);
+}
+
+int lbtf_skip_mods(const struct lbtf *btf, uint32_t id)
+{
+	return skip(btf, id, false);
+}
+
+int64_t lbtf_resolve_size(const struct lbtf *btf, uint32_t id)
+{
+	uint64_t nelems = 1;
+
+	for (int depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+		if (!t)
+			return lbtfi_err(EINVAL, "type id %u out of range", id);
+		switch (lbtf_kind(t)) {
+		case LBTF_KIND_INT: case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: case LBTF_KIND_DATASEC:
+		case LBTF_KIND_FLOAT:
+			if (nelems * t->size > UINT32_MAX)
+				return lbtfi_err(E2BIG, "size of type %u overflows", id);
+			return nelems * t->size;
+		case LBTF_KIND_PTR:
+			return nelems * btf->ptr_size;
+		case LBTF_KIND_TYPEDEF: case LBTF_KIND_VOLATILE: case LBTF_KIND_CONST:
+		case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG: case LBTF_KIND_VAR:
+		case LBTF_KIND_DECL_TAG:
+			id = t->type;
+			break;
+		case LBTF_KIND_ARRAY:
+			nelems *= lbtf_array(t)->nelems;
+			if (nelems > UINT32_MAX)
+				return lbtfi_err(E2BIG, "size of type %u overflows", id);
+			id = lbtf_array(t)->type;
+			break;
+		default:
+			return lbtfi_err(EINVAL, "type %u (%s) has no size", id,
+					  lbtf_kind_name(lbtf_kind(t)));
+		}
+	}
+	return lbtfi_err(ELOOP, "type chain too long or looping at id %u", id);
+}
+
+int lbtf_align_of(const struct lbtf *btf, uint32_t id)
+{
+	const struct lbtf_type *t;
+	int id2 = lbtf_resolve_type(btf, id);
+	int max = 1;
+
+	if (id2 < 0)
+		return id2;
+	t = lbtf_type_by_id(btf, id2);
+	switch (lbtf_kind(t)) {
+	case LBTF_KIND_INT: case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: case LBTF_KIND_FLOAT:
+		return t->size < (uint32_t)btf->ptr_size ? (int)t->size : btf->ptr_size;
+	case LBTF_KIND_PTR:
+		return btf->ptr_size;
+	case LBTF_KIND_ARRAY:
+		return lbtf_align_of(btf, lbtf_array(t)->type);
+	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+			int a = lbtf_align_of(btf, lbtf_members(t)[i].type);
+			if (a < 0)
+				return a;
+			if (a > max)
+				max = a;
+		}
+		return max;
+	default:
+		return lbtfi_err(EINVAL, "type %u (%s) has no alignment", id,
+				  lbtf_kind_name(lbtf_kind(t)));
+	}
+}
+
+const struct lbtf_header *lbtf_header(const struct lbtf *btf)
+{
+	return &btf->hdr;
+}
+
+const void *lbtf_raw_data(const struct lbtf *btf, size_t *size)
+{
+	*size = btf->size;
+	return btf->data;
+}
+
+const char *lbtf_strings(const struct lbtf *btf, uint32_t *len)
+{
+	*len = btf->hdr.str_len;
+	return btf->strs;
+}
+
+bool lbtf_is_swapped(const struct lbtf *btf)
+{
+	return btf->swapped;
+}
+
+int lbtf_pointer_size(const struct lbtf *btf)
+{
+	return btf->ptr_size;
+}

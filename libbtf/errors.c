@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The thread's last error message: the library never prints. */
+#include <stdio.h>
+#include "internal.h"
+
+static __thread char last_err[512];
+
+const char *lbtf_errmsg(void)
+{
+	return last_err[0] ? last_err : "no error";
+}
+
+static void set_msg(const char *fmt, va_list ap)
+{
+	vsnprintf(last_err, sizeof(last_err), fmt, ap);
+}
+
+int lbtfi_err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_msg(fmt, ap);
+	va_end(ap);
+	errno = err;
+	return -err;
+}
+
+void *lbtfi_err_ptr(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_msg(fmt, ap);
+	va_end(ap);
+	errno = err;
+	return NULL;
+}

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libbtf: parse, verify, build, deduplicate, write and print BTF.
+ *
+ * Conventions:
+ *  - Every public symbol starts with lbtf_ / LBTF_ so a program can link
+ *    libbtf and libbpf together.
+ *  - Functions returning int return >= 0 on success and a negative errno on
+ *    failure; functions returning a pointer return NULL and set errno.
+ *    In both cases lbtf_errmsg() gives a one-line human description of the
+ *    last failure in this thread (never printed by the library).
+ *  - Type records are returned as pointers into the (host-endian) type data.
+ */
+#ifndef LIBBTF_H
+#define LIBBTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- format ----------------------------------------------------------- */
+
+#define LBTF_MAGIC 0xeB9F
+#define LBTF_VERSION 1
+#define LBTF_MAX_FILE_SIZE (16u * 1024 * 1024) /* kernel's BTF_MAX_SIZE */
+
+enum lbtf_kind {
+	LBTF_KIND_UNKN = 0,
+	LBTF_KIND_INT = 1,
+	LBTF_KIND_PTR = 2,
+	LBTF_KIND_ARRAY = 3,
+	LBTF_KIND_STRUCT = 4,
+	LBTF_KIND_UNION = 5,
+	LBTF_KIND_ENUM = 6,
+	LBTF_KIND_FWD = 7,
+	LBTF_KIND_TYPEDEF = 8,
+	LBTF_KIND_VOLATILE = 9,
+	LBTF_KIND_CONST = 10,
+	LBTF_KIND_RESTRICT = 11,
+	LBTF_KIND_FUNC = 12,
+	LBTF_KIND_FUNC_PROTO = 13,
+	LBTF_KIND_VAR = 14,
+	LBTF_KIND_DATASEC = 15,
+	LBTF_KIND_FLOAT = 16,
+	LBTF_KIND_DECL_TAG = 17,
+	LBTF_KIND_TYPE_TAG = 18,
+	LBTF_KIND_ENUM64 = 19,
+	LBTF_KIND_MAX = LBTF_KIND_ENUM64,
+	LBTF_NR_KINDS = LBTF_KIND_MAX + 1,
+};
+
+/* INT encoding bits (in the INT's extra word, bits 24-27) */
+#define LBTF_INT_SIGNED (1u << 0)
+#define LBTF_INT_CHAR (1u << 1)
+#define LBTF_INT_BOOL (1u << 2)
+
+enum lbtf_linkage { /* FUNC linkage; VAR uses 0 static, 1 global, 2 extern */
+	LBTF_LINKAGE_STATIC = 0,
+	LBTF_LINKAGE_GLOBAL = 1,
+	LBTF_LINKAGE_EXTERN = 2,
+};
+
+struct lbtf_header {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t type_off;
+	uint32_t type_len;
+	uint32_t str_off;
+	uint32_t str_len;
+};
+
+struct lbtf_type {
+	uint32_t name_off;
+	uint32_t info; /* vlen 0-15, kind 24-28, kind_flag 31 */
+	union {
+		uint32_t size;
+		uint32_t type;
+	};
+};
+
+struct lbtf_array {
+	uint32_t type;
+	uint32_t index_type;
+	uint32_t nelems;
+};
+
+struct lbtf_member {
+	uint32_t name_off;
+	uint32_t type;
+	uint32_t offset; /* kflag: bitfield_size << 24 | bit_offset */
+};
+
+struct lbtf_enum {
+	uint32_t name_off;
+	int32_t val;
+};
+
+struct lbtf_enum64 {
+	uint32_t name_off;
+	uint32_t val_lo32;
+	uint32_t val_hi32;
+};
+
+struct lbtf_param {
+	uint32_t name_off;
+	uint32_t type;
+};
+
+struct lbtf_var {
+	uint32_t linkage;
+};
+
+struct lbtf_var_secinfo {
+	uint32_t type;
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct lbtf_decl_tag {
+	int32_t component_idx;
+};
+
+/* ---- the kind table ---------------------------------------------------- */
+
+/*
+ * One description per kind, shared by every module (parser, verifier,
+ * dumpers, builder, dedup). Layout facts only; each module keeps its own
+ * per-kind operations indexed by kind.
+ */
+struct lbtf_kind_desc {
+	const char *name;        /* "INT", "STRUCT", ... as bpftool prints */
+	uint16_t extra_size;     /* fixed bytes after struct lbtf_type */
+	uint16_t vlen_elem_size; /* bytes per vlen element (0: vlen unused) */
+	uint8_t size_field;      /* 1 if the size/type union holds a size */
+	uint8_t type_field;      /* 1 if the size/type union holds a type id */
+	int8_t elem_type_off;    /* byte offset of a type id in each element, -1 none */
+	int8_t elem_name_off;    /* byte offset of a name offset in each element, -1 none */
+};
+
+/* NULL for kinds > LBTF_KIND_MAX (unknown kinds). */
+const struct lbtf_kind_desc *lbtf_kind_desc(unsigned int kind);
+/* "UNKNOWN" for kinds outside the table */
+const char *lbtf_kind_name(unsigned int kind);
+
+static inline unsigned int lbtf_kind(const struct lbtf_type *t) { return (t->info >> 24) & 0x1f; }
+static inline unsigned int lbtf_vlen(const struct lbtf_type *t) { return t->info & 0xffff; }
+static inline bool lbtf_kflag(const struct lbtf_type *t) { return t->info >> 31; }
+static inline uint32_t lbtf_info(unsigned int kind, unsigned int vlen, bool kflag)
+{
+	return ((uint32_t)kflag << 31) | ((uint32_t)(kind & 0x1f) << 24) | (vlen & 0xffff);
+}
+
+/*
+ * Bytes taken by the type record t (header + extra + vlen elements), or 0
+ * for an unknown kind.
+ */
+size_t lbtf_type_rec_size(const struct lbtf_type *t);
+
+static inline bool lbtf_is_composite(const struct lbtf_type *t)
+{
+	return lbtf_kind(t) == LBTF_KIND_STRUCT || lbtf_kind(t) == LBTF_KIND_UNION;
+}
+static inline bool lbtf_is_enum(const struct lbtf_type *t)
+{
+	return lbtf_kind(t) == LBTF_KIND_ENUM || lbtf_kind(t) == LBTF_KIND_ENUM64;
+}
+static inline bool lbtf_is_mod(const struct lbtf_type *t)
+{
+	unsigned int k = lbtf_kind(t);
+	return k == LBTF_KIND_VOLATILE || k == LBTF_KIND_CONST || k == LBTF_KIND_RESTRICT ||
+	       k == LBTF_KIND_TYPE_TAG;
+}
+static inline uint32_t lbtf_int_encoding(const struct lbtf_type *t)
+{
+	return (*(const uint32_t *)(t + 1) >> 24) & 0x0f;
+}
+static inline uint32_t lbtf_int_offset(const struct lbtf_type *t)
+{
+	return (*(const uint32_t *)(t + 1) >> 16) & 0xff;
+}
+static inline uint32_t lbtf_int_bits(const struct lbtf_type *t)
+{
+	return *(const uint32_t *)(t + 1) & 0xff;
+}
+static inline const struct lbtf_array *lbtf_array(const struct lbtf_type *t)
+{
+	return (const struct lbtf_array *)(t + 1);
+}
+static inline const struct lbtf_member *lbtf_members(const struct lbtf_type *t)
+{
+	return (const struct lbtf_member *)(t + 1);
+}
+static inline uint32_t lbtf_member_bit_offset(const struct lbtf_type *t, unsigned int i)
+{
+	uint32_t off = lbtf_members(t)[i].offset;
+	return lbtf_kflag(t) ? off & 0xffffff : off;
+}
+static inline uint32_t lbtf_member_bitfield_size(const struct lbtf_type *t, unsigned int i)
+{
+	return lbtf_kflag(t) ? lbtf_members(t)[i].offset >> 24 : 0;
+}
+static inline const struct lbtf_enum *lbtf_enums(const struct lbtf_type *t)
+{
+	return (const struct lbtf_enum *)(t + 1);
+}
+static inline const struct lbtf_enum64 *lbtf_enums64(const struct lbtf_type *t)
+{
+	return (const struct lbtf_enum64 *)(t + 1);
+}
+static inline uint64_t lbtf_enum64_value(const struct lbtf_enum64 *e)
+{
+	return ((uint64_t)e->val_hi32 << 32) | e->val_lo32;
+}
+static inline const struct lbtf_param *lbtf_params(const struct lbtf_type *t)
+{
+	return (const struct lbtf_param *)(t + 1);
+}
+static inline const struct lbtf_var *lbtf_var(const struct lbtf_type *t)
+{
+	return (const struct lbtf_var *)(t + 1);
+}
+static inline const struct lbtf_var_secinfo *lbtf_secinfos(const struct lbtf_type *t)
+{
+	return (const struct lbtf_var_secinfo *)(t + 1);
+}
+static inline const struct lbtf_decl_tag *lbtf_decl_tag(const struct lbtf_type *t)
+{
+	return (const struct lbtf_decl_tag *)(t + 1);
+}
+
+/*
+ * Visit every type-id slot / string-offset slot of a type record, driven
+ * by the kind table. The callback may rewrite the slot. A non-zero return
+ * stops the walk and is returned.
+ */
+typedef int (*lbtf_slot_fn)(uint32_t *slot, void *ctx);
+int lbtf_type_visit_type_ids(struct lbtf_type *t, lbtf_slot_fn fn, void *ctx);
+int lbtf_type_visit_str_offs(struct lbtf_type *t, lbtf_slot_fn fn, void *ctx);
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Message describing the last failure of a libbtf call in this thread. */
+const char *lbtf_errmsg(void);
+
+/* ---- opening BTF ------------------------------------------------------- */
+
+struct lbtf;
+
+/*
+ * Parse a raw BTF blob. The bytes are copied. base may be NULL, or the base
+ * BTF for split BTF (types then start at lbtf_type_cnt(base)).
+ * Opposite-endian blobs are accepted and converted; lbtf_is_swapped() says so.
+ * This is the fast sanity layer (every offset and length checked), not the
+ * kernel-exact verifier (see lbtf_verify()).
+ */
+struct lbtf *lbtf_new(const void *data, size_t size, const struct lbtf *base);
+/* Same, but keeps a pointer to the caller's bytes (which must outlive the
+ * object and be host-endian; an opposite-endian blob is copied anyway). */
+struct lbtf *lbtf_new_borrowed(const void *data, size_t size, const struct lbtf *base);
+/* Raw BTF file (mmapped) */
+struct lbtf *lbtf_open_raw(const char *path, const struct lbtf *base);
+/* ELF file's .BTF section */
+struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base);
+/*
+ * Any file: ELF (by magic) or raw. A path under /sys/kernel/btf/ other
+ * than vmlinux gets /sys/kernel/btf/vmlinux as base when base is NULL (the
+ * base object is then owned by the returned object).
+ */
+struct lbtf *lbtf_open(const char *path, const struct lbtf *base);
+/* /sys/kernel/btf/vmlinux */
+struct lbtf *lbtf_open_vmlinux(void);
+/* Kernel BTF object by id (BPF_BTF_GET_FD_BY_ID); base as for lbtf_new. If
+ * base is NULL and the object is module BTF, vmlinux is loaded as base. */
+struct lbtf *lbtf_open_kernel_id(uint32_t id, const struct lbtf *base);
+void lbtf_free(struct lbtf *btf);
+
+/* ---- access ------------------------------------------------------------ */
+
+/* Number of type ids including void and the base: valid ids are < type_cnt */
+uint32_t lbtf_type_cnt(const struct lbtf *btf);
+/* First id owned by this object (1 for base BTF) */
+uint32_t lbtf_start_id(const struct lbtf *btf);
+const struct lbtf *lbtf_base(const struct lbtf *btf);
+/* NULL for an id out of range; id 0 gives a VOID record (kind 0) */
+const struct lbtf_type *lbtf_type_by_id(const struct lbtf *btf, uint32_t id);
+/* NULL when the offset is outside the string section(s) */
+const char *lbtf_name_by_offset(const struct lbtf *btf, uint32_t off);
+/* Name of a type, "" for anonymous, NULL for invalid offset */
+const char *lbtf_type_name(const struct lbtf *btf, const struct lbtf_type *t);
+/* First id with that name (and kind, unless kind < 0), or -ENOENT */
+int lbtf_find_by_name(const struct lbtf *btf, const char *name);
+int lbtf_find_by_name_kind(const struct lbtf *btf, const char *name, int kind);
+/* Skip typedefs and modifiers (const/volatile/restrict/type_tag); id or <0 */
+int lbtf_resolve_type(const struct lbtf *btf, uint32_t id);
+/* Skip modifiers only (not typedefs) */
+int lbtf_skip_mods(const struct lbtf *btf, uint32_t id);
+/* Size in bytes of the type (through typedefs, modifiers, arrays) or <0 */
+int64_t lbtf_resolve_size(const struct lbtf *btf, uint32_t id);
+/* Natural alignment of the type, or <0 */
+int lbtf_align_of(const struct lbtf *btf, uint32_t id);
+
+const struct lbtf_header *lbtf_header(const struct lbtf *btf);
+/* Whole blob of this object (host endian) */
+const void *lbtf_raw_data(const struct lbtf *btf, size_t *size);
+/* Start of the (host endian) string section of this object and its length */
+const char *lbtf_strings(const struct lbtf *btf, uint32_t *len);
+/* True if the input was in the opposite byte order of this host */
+bool lbtf_is_swapped(const struct lbtf *btf);
+/* Pointer size guessed from the ELF class or 'long' (8 by default) */
+int lbtf_pointer_size(const struct lbtf *btf);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The modules' APIs, one header each */
+#include "libbtf_build.h"  /* builder, dedup, writer */
+#include "libbtf_dwarf.h"  /* DWARF -> BTF */
+#include "libbtf_verify.h" /* kernel-exact verifier */
+#include "libbtf_dump.h"   /* raw text and JSON dumps */
+#include "libbtf_dump_c.h" /* C header dump */
+#include "libbtf_data.h"   /* typed data (map key/value) printer */
+
+#endif /* LIBBTF_H */

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libbtf builder, dedup and writer: build BTF type by type (in the spirit of
+ * libbpf's btf__add_*), deduplicate it, serialize it, write it to a raw
+ * file or into an ELF's .BTF section.
+ *
+ * Every lbtf_add_* returns the new type id (> 0) or a negative errno, and
+ * validates its arguments. Composite kinds are built "append to the last
+ * type": lbtf_add_struct() then lbtf_add_field()..., lbtf_add_enum() then
+ * lbtf_add_enum_value()..., lbtf_add_func_proto() then lbtf_add_func_param()...,
+ * lbtf_add_datasec() then lbtf_add_datasec_var_info()...
+ * Referenced type ids may point forward (to ids added later); they are only
+ * range-checked when added and must all exist when serializing.
+ */
+#ifndef LIBBTF_BUILD_H
+#define LIBBTF_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lbtf;
+struct lbtf_type;
+struct lbtf_builder;
+
+/* New empty BTF; with base non-NULL it is split BTF over base (ids start at
+ * lbtf_type_cnt(base), string offsets after base's strings). */
+struct lbtf_builder *lbtf_builder_new(const struct lbtf *base);
+void lbtf_builder_free(struct lbtf_builder *b);
+
+/* Intern a string; returns its offset (0 for "" or NULL) or a negative errno */
+int lbtf_builder_add_str(struct lbtf_builder *b, const char *s);
+/* String at offset (base strings included) or NULL */
+const char *lbtf_builder_str(const struct lbtf_builder *b, uint32_t off);
+/* Next id to be assigned (= type count including void and base) */
+uint32_t lbtf_builder_type_cnt(const struct lbtf_builder *b);
+/* Mutable record of a type added to this builder, NULL otherwise.
+ * Invalidated by the next add. */
+struct lbtf_type *lbtf_builder_type_by_id(struct lbtf_builder *b, uint32_t id);
+
+int lbtf_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz, uint32_t encoding);
+int lbtf_add_float(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+int lbtf_add_ptr(struct lbtf_builder *b, uint32_t ref);
+int lbtf_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_type, uint32_t nelems);
+int lbtf_add_struct(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+int lbtf_add_union(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+/* Sets the struct's kind_flag as soon as a bitfield (bit_size > 0) is added */
+int lbtf_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
+		   uint32_t bit_offset, uint32_t bit_size);
+int lbtf_add_enum(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed);
+int lbtf_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value);
+int lbtf_add_enum64(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed);
+int lbtf_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t value);
+enum lbtf_fwd_kind { LBTF_FWD_STRUCT = 0, LBTF_FWD_UNION = 1, LBTF_FWD_ENUM = 2 };
+int lbtf_add_fwd(struct lbtf_builder *b, const char *name, enum lbtf_fwd_kind fwd_kind);
+int lbtf_add_typedef(struct lbtf_builder *b, const char *name, uint32_t ref);
+int lbtf_add_volatile(struct lbtf_builder *b, uint32_t ref);
+int lbtf_add_const(struct lbtf_builder *b, uint32_t ref);
+int lbtf_add_restrict(struct lbtf_builder *b, uint32_t ref);
+int lbtf_add_type_tag(struct lbtf_builder *b, const char *value, uint32_t ref);
+int lbtf_add_func(struct lbtf_builder *b, const char *name, int linkage, uint32_t proto);
+int lbtf_add_func_proto(struct lbtf_builder *b, uint32_t ret_type);
+/* name NULL/"" and type 0 is the varargs marker */
+int lbtf_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type);
+int lbtf_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type);
+int lbtf_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+int lbtf_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t offset, uint32_t byte_sz);
+int lbtf_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref, int component_idx);
+/* Copy one type record (and its strings) from a parsed BTF; referenced ids
+ * are kept as they are (the caller remaps them if needed). */
+int lbtf_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id);
+/*
+ * Append all types of src (a builder over the same base) to b, renumbering
+ * src's own ids to follow b's; returns the id the first appended type got,
+ * or a negative errno (b unchanged on failure).
+ */
+int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src);
+
+/* ---- dedup ---- */
+struct lbtf_dedup_stats {
+	uint32_t types_in, types_out;
+	uint32_t strs_in_bytes, strs_out_bytes;
+};
+struct lbtf_dedup_opts {
+	size_t sz; /* sizeof(struct lbtf_dedup_opts) */
+	struct lbtf_dedup_stats *stats; /* optional out */
+};
+/* Deduplicate in place (libbpf's algorithm family). Deterministic: the same
+ * input gives the same output. */
+int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts);
+
+/* ---- output ---- */
+/*
+ * Serialize to a raw BTF blob (malloc'ed, *data freed by the caller).
+ * swap: write in the opposite byte order of this host.
+ */
+int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data, size_t *size);
+/* Write bytes to path through a temporary file in the same directory and
+ * rename(); never leaves a half-written file. */
+int lbtf_write_file_atomic(const char *path, const void *data, size_t size);
+/*
+ * Add or replace the .BTF section of ELF file in_path with the blob, writing
+ * the result to out_path (which may equal in_path) atomically via libelf.
+ * The blob must be in the ELF's byte order (see lbtf_elf_is_swapped()).
+ */
+int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size);
+/* 1 if the ELF file's byte order is opposite to this host's, 0 if same, <0 on error */
+int lbtf_elf_is_swapped(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

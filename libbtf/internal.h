@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Internal helpers shared by libbtf modules (not installed). */
+#ifndef LIBBTF_INTERNAL_H
+#define LIBBTF_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include "libbtf.h"
+
+struct lbtf {
+	const struct lbtf *base;
+	struct lbtf *owned_base;     /* base loaded by us (sysfs modules, kernel ids) */
+	void *owned;                 /* malloc'ed copy of the blob (or NULL) */
+	void *map;                   /* mmapped file (or NULL) */
+	size_t map_len;
+	const unsigned char *data;   /* the blob, host endian */
+	size_t size;
+	struct lbtf_header hdr;      /* host-endian copy of the header */
+	const unsigned char *types;  /* start of the type section */
+	const char *strs;            /* start of the string section */
+	uint32_t *type_offs;         /* type_offs[i]: offset in types of id start_id+i */
+	uint32_t nr_types;           /* types in this object (not counting base, void) */
+	uint32_t start_id;           /* first id of this object */
+	uint32_t start_str_off;      /* first string offset of this object */
+	bool swapped;
+	int ptr_size;
+};
+
+/* Set the thread's last error message; returns -err (err is a positive errno). */
+int lbtfi_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets errno = err and returns NULL, for pointer-returning calls. */
+void *lbtfi_err_ptr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse an mmapped blob, taking over the mapping (unmapped by lbtf_free). */
+struct lbtf *lbtfi_new_mapped(void *map, size_t size, const struct lbtf *base);
+
+static inline uint32_t lbtf_bswap32(uint32_t v) { return __builtin_bswap32(v); }
+static inline uint16_t lbtf_bswap16(uint16_t v) { return __builtin_bswap16(v); }
+
+#endif

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Opening BTF from files (raw, ELF .BTF, sysfs) and from the kernel by id. */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "internal.h"
+
+#define SYSFS_BTF_DIR "/sys/kernel/btf/"
+#define SYSFS_VMLINUX SYSFS_BTF_DIR "vmlinux"
+
+/* Reads a whole file: mmap when possible, else read() (sysfs, pipes). */
+static int read_file(const char *path, void **buf, size_t *len, bool *mapped)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap, n = 0;
+	char *p;
+
+	*mapped = false;
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			*buf = p;
+			*len = st.st_size;
+			*mapped = true;
+			return 0;
+		}
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return lbtfi_err(EISDIR, "%s: is a directory", path);
+	}
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
+	p = malloc(cap);
+	for (;;) {
+		ssize_t r;
+		if (!p) {
+			close(fd);
+			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		}
+		if (n == cap) {
+			char *q = realloc(p, cap * 2);
+			if (!q)
+				free(p);
+			p = q;
+			cap *= 2;
+			continue;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0) {
+			int e = errno;
+			free(p);
+			close(fd);
+			return lbtfi_err(e, "%s: %s", path, strerror(e));
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+static void release(void *buf, size_t len, bool mapped)
+{
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+/* Prefix the thread's error message with the file name. */
+static void *fail_with_path(const char *path)
+{
+	int e = errno;
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+	if (strncmp(msg, path, strlen(path)) != 0)
+		lbtfi_err(e, "%s: %s", path, msg);
+	errno = e;
+	return NULL;
+}
+
+struct lbtf *lbtf_open_raw(const char *path, const struct lbtf *base)
+{
+	void *buf;
+	size_t len;
+	bool mapped;
+	struct lbtf *btf;
+
+	if (read_file(path, &buf, &len, &mapped))
+		return NULL;
+	if (mapped) {
+		btf = lbtfi_new_mapped(buf, len, base);
+		if (!btf)
+			munmap(buf, len);
+	} else {
+		btf = lbtf_new(buf, len, base);
+		free(buf);
+	}
+	return btf ? btf : fail_with_path(path);
+}
+
+static struct lbtf *from_elf(const char *path, const void *buf, size_t len,
+			     const struct lbtf *base)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	struct lbtf *btf = NULL;
+	int cls;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)buf, len);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		return lbtfi_err_ptr(EINVAL, "%s: not an ELF file", path);
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx)) {
+		lbtfi_err(EINVAL, "%s: bad ELF section headers (%s)", path, elf_errmsg(-1));
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			lbtfi_err(EINVAL, "%s: bad ELF section header (%s)", path, elf_errmsg(-1));
+			goto out;
+		}
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".BTF"))
+			continue;
+		if (sh.sh_type == SHT_NOBITS) {
+			lbtfi_err(ENODATA, "%s: .BTF section has no data (NOBITS, stripped file?)", path);
+			goto out;
+		}
+		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset) {
+			lbtfi_err(EINVAL, "%s: .BTF section is truncated (offset %llu, size %llu, file %zu bytes)",
+				  path, (unsigned long long)sh.sh_offset,
+				  (unsigned long long)sh.sh_size, len);
+			goto out;
+		}
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf) {
+			lbtfi_err(EINVAL, "%s: cannot read .BTF (%s)", path, elf_errmsg(-1));
+			goto out;
+		}
+		btf = lbtf_new(d->d_buf, d->d_size, base);
+		if (!btf) {
+			fail_with_path(path);
+			goto out;
+		}
+		cls = gelf_getclass(elf);
+		btf->ptr_size = cls == ELFCLASS32 ? 4 : 8;
+		goto out;
+	}
+	lbtfi_err(ENOENT, "%s: no .BTF section", path);
+out:
+	elf_end(elf);
+	return btf;
+}
+
+struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base)
+{
+	void *buf;
+	size_t len;
+	bool mapped;
+	struct lbtf *btf;
+
+	if (read_file(path, &buf, &len, &mapped))
+		return NULL;
+	btf = from_elf(path, buf, len, base);
+	release(buf, len, mapped);
+	return btf;
+}
+
+static bool is_sysfs_module(const char *path)
+{
+	size_t n = strlen(SYSFS_BTF_DIR);
+
+	return strncmp(path, SYSFS_BTF_DIR, n) == 0 && strcmp(path + n, "vmlinux") != 0;
+}
+
+struct lbtf *lbtf_open(const char *path, const struct lbtf *base)
+{
+	void *buf;
+	size_t len;
+	bool mapped;
+	struct lbtf *btf, *vmlinux = NULL;
+
+	if (!base && is_sysfs_module(path)) {
+		vmlinux = lbtf_open_vmlinux();
+		if (!vmlinux)
+			return NULL;
+		base = vmlinux;
+	}
+	if (read_file(path, &buf, &len, &mapped)) {
+		lbtf_free(vmlinux);
+		return NULL;
+	}
+	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
+		btf = from_elf(path, buf, len, base);
+		release(buf, len, mapped);
+	} else if (len < 2) {
+		release(buf, len, mapped);
+		btf = lbtfi_err_ptr(EINVAL, "%s: %s", path, len ? "not BTF (1 byte)" : "empty file");
+	} else if (mapped) {
+		btf = lbtfi_new_mapped(buf, len, base);
+		if (!btf) {
+			munmap(buf, len);
+			fail_with_path(path);
+		}
+	} else {
+		btf = lbtf_new(buf, len, base);
+		free(buf);
+		if (!btf)
+			fail_with_path(path);
+	}
+	if (!btf) {
+		int e = errno;
+		lbtf_free(vmlinux);
+		errno = e;
+		return NULL;
+	}
+	btf->owned_base = vmlinux;
+	return btf;
+}
+
+struct lbtf *lbtf_open_vmlinux(void)
+{
+	return lbtf_open_raw(SYSFS_VMLINUX, NULL);
+}
+
+struct lbtf *lbtf_open_kernel_id(uint32_t id, const struct lbtf *base)
+{
+	struct bpf_btf_info info;
+	uint32_t info_len = sizeof(info);
+	char name[64] = "";
+	struct lbtf *btf = NULL, *vmlinux = NULL;
+	void *buf = NULL;
+	int fd, err;
+
+	fd = bpf_btf_get_fd_by_id(id);
+	if (fd < 0)
+		return lbtfi_err_ptr(-fd == 0 ? EINVAL : (errno ? errno : -fd),
+				     "BTF id %u: cannot get it from the kernel: %s", id, strerror(errno));
+	memset(&info, 0, sizeof(info));
+	info.name = (uintptr_t)name;
+	info.name_len = sizeof(name);
+	err = bpf_obj_get_info_by_fd(fd, &info, &info_len);
+	if (err) {
+		lbtfi_err(errno, "BTF id %u: cannot get info: %s", id, strerror(errno));
+		goto out;
+	}
+	buf = malloc(info.btf_size ? info.btf_size : 1);
+	if (!buf) {
+		lbtfi_err(ENOMEM, "BTF id %u: out of memory", id);
+		goto out;
+	}
+	{
+		uint32_t size = info.btf_size;
+		memset(&info, 0, sizeof(info));
+		info.btf = (uintptr_t)buf;
+		info.btf_size = size;
+		info.name = (uintptr_t)name;
+		info.name_len = sizeof(name);
+		info_len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &info_len)) {
+			lbtfi_err(errno, "BTF id %u: cannot read its data: %s", id, strerror(errno));
+			goto out;
+		}
+	}
+	if (!base && info.kernel_btf && strcmp(name, "vmlinux") != 0) {
+		vmlinux = lbtf_open_vmlinux();
+		if (!vmlinux)
+			goto out;
+		base = vmlinux;
+	}
+	btf = lbtf_new(buf, info.btf_size, base);
+	if (!btf) {
+		lbtfi_err(errno, "BTF id %u: %s", id, lbtf_errmsg());
+		lbtf_free(vmlinux);
+		goto out;
+	}
+	btf->owned_base = vmlinux;
+out:
+	free(buf);
+	close(fd);
+	return btf;
+}
+
+void lbtf_free(struct lbtf *btf)
+{
+	if (!btf)
+		return;
+	if (btf->map)
+		munmap(btf->map, btf->map_len);
+	free(btf->owned);
+	free(btf->type_offs);
+	lbtf_free(btf->owned_base);
+	free(btf);
+}

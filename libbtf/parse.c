@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Parsing a BTF blob: the fast sanity layer. Keeps the bytes (copied,
+ * borrowed or mmapped), indexes type offsets, and checks every offset and
+ * length before anything else reads it. Kernel-exact checks live in verify.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define HDR_MIN_LEN 24u
+
+static int parse_header(struct lbtf *btf, const unsigned char *data, size_t size)
+{
+	struct lbtf_header h;
+
+	if (size < HDR_MIN_LEN)
+		return lbtfi_err(EINVAL, "too small for a BTF header (%zu bytes, need %u)",
+				    size, HDR_MIN_LEN);
+	memcpy(&h, data, sizeof(h));
+	if (h.magic == LBTF_MAGIC) {
+		btf->swapped = false;
+	} else if (h.magic == lbtf_bswap16(LBTF_MAGIC)) {
+		btf->swapped = true;
+		h.magic = LBTF_MAGIC;
+		h.hdr_len = lbtf_bswap32(h.hdr_len);
+		h.type_off = lbtf_bswap32(h.type_off);
+		h.type_len = lbtf_bswap32(h.type_len);
+		h.str_off = lbtf_bswap32(h.str_off);
+		h.str_len = lbtf_bswap32(h.str_len);
+	} else {
+		return lbtfi_err(EINVAL, "not BTF (bad magic 0x%04x)", h.magic);
+	}
+	if (h.version != LBTF_VERSION)
+		return lbtfi_err(ENOTSUP, "unsupported BTF version %u", h.version);
+	if (h.hdr_len < HDR_MIN_LEN || h.hdr_len > size)
+		return lbtfi_err(EINVAL, "bad header length %u (file is %zu bytes)",
+				    h.hdr_len, size);
+	if ((uint64_t)h.hdr_len + h.type_off + h.type_len > size)
+		return lbtfi_err(EINVAL, "type section (off %u, len %u) exceeds data (%zu bytes)",
+				    h.type_off, h.type_len, size);
+	if ((uint64_t)h.hdr_len + h.str_off + h.str_len > size)
+		return lbtfi_err(EINVAL, "string section (off %u, len %u) exceeds data (%zu bytes)",
+				    h.str_off, h.str_len, size);
+	if (h.type_off % 4 || h.type_len % 4)
+		return lbtfi_err(EINVAL, "type section (off %u, len %u) not 4-byte aligned",
+				    h.type_off, h.type_len);
+	if (h.type_len && h.str_len &&
+	    (uint64_t)h.type_off < (uint64_t)h.str_off + h.str_len &&
+	    (uint64_t)h.str_off < (uint64_t)h.type_off + h.type_len)
+		return lbtfi_err(EINVAL, "type and string sections overlap");
+	btf->hdr = h;
+	return 0;
+}
+
+static int parse_strings(struct lbtf *btf)
+{
+	const struct lbtf_header *h = &btf->hdr;
+
+	btf->strs = (const char *)btf->data + h->hdr_len + h->str_off;
+	if (!btf->base) {
+		if (h->str_len == 0 || btf->strs[0] != '\0')
+			return lbtfi_err(EINVAL, "string section must start with an empty string");
+	}
+	if (h->str_len && btf->strs[h->str_len - 1] != '\0')
+		return lbtfi_err(EINVAL, "string section is not NUL-terminated");
+	return 0;
+}
+
+static void swap_types(unsigned char *types, uint32_t len)
+{
+	/* Every field of every type record is a 32-bit word. */
+	uint32_t *w = (uint32_t *)types;
+
+	for (uint32_t i = 0; i < len / 4; i++)
+		w[i] = lbtf_bswap32(w[i]);
+}
+
+static int index_types(struct lbtf *btf)
+{
+	const struct lbtf_header *h = &btf->hdr;
+	uint32_t off = 0, n = 0, cap = 0;
+	uint32_t *offs = NULL;
+
+	btf->types = btf->data + h->hdr_len + h->type_off;
+	while (off < h->type_len) {
+		const struct lbtf_type *t = (const void *)(btf->types + off);
+		size_t rec;
+
+		if (h->type_len - off < sizeof(*t)) {
+			free(offs);
+			return lbtfi_err(EINVAL, "type %u truncated at type section offset %u",
+					    btf->start_id + n, off);
+		}
+		rec = lbtf_type_rec_size(t);
+		if (!rec) {
+			free(offs);
+			return lbtfi_err(EINVAL, "type %u has unknown kind %u",
+					    btf->start_id + n, lbtf_kind(t));
+		}
+		if (rec > h->type_len - off) {
+			free(offs);
+			return lbtfi_err(EINVAL,
+					    "type %u (%s, vlen %u) truncated: needs %zu bytes, %u left",
+					    btf->start_id + n, lbtf_kind_name(lbtf_kind(t)),
+					    lbtf_vlen(t), rec, h->type_len - off);
+		}
+		if (n == cap) {
+			uint32_t *p;
+			cap = cap ? cap * 2 : 1024;
+			p = realloc(offs, (size_t)cap * sizeof(*offs));
+			if (!p) {
+				free(offs);
+				return lbtfi_err(ENOMEM, "out of memory indexing types");
+			}
+			offs = p;
+		}
+		offs[n++] = off;
+		off += rec;
+	}
+	if ((uint64_t)btf->start_id + n > 0x7fffffffu) {
+		free(offs);
+		return lbtfi_err(E2BIG, "too many types");
+	}
+	btf->type_offs = offs;
+	btf->nr_types = n;
+	return 0;
+}
+
+/*
+ * Parse data (size bytes). If own is set, data is a malloc'ed buffer that
+ * the object takes over; if map is set, an mmap to unmap on free.
+ */
+static struct lbtf *parse(const void *data, size_t size, const struct lbtf *base,
+			  bool copy, void *map, size_t map_len)
+{
+	struct lbtf *btf = calloc(1, sizeof(*btf));
+	int err;
+
+	if (!btf)
+		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	btf->base = base;
+	btf->map = map;
+	btf->map_len = map_len;
+	btf->ptr_size = base ? base->ptr_size : 8;
+	btf->start_id = base ? lbtf_type_cnt(base) : 1;
+	btf->start_str_off = base ? base->start_str_off + base->hdr.str_len : 0;
+	err = parse_header(btf, data, size);
+	if (err)
+		goto fail;
+	/* Copy when asked, when the bytes must be swapped, or when type records
+	 * would be misaligned. */
+	if (copy || btf->swapped || ((uintptr_t)data + btf->hdr.hdr_len + btf->hdr.type_off) % 4) {
+		btf->owned = malloc(size ? size : 1);
+		if (!btf->owned) {
+			err = lbtfi_err(ENOMEM, "out of memory");
+			goto fail;
+		}
+		memcpy(btf->owned, data, size);
+		data = btf->owned;
+		if (btf->swapped) {
+			struct lbtf_header *h = btf->owned;
+			*h = btf->hdr;
+			swap_types((unsigned char *)btf->owned + btf->hdr.hdr_len + btf->hdr.type_off,
+				   btf->hdr.type_len);
+		}
+	}
+	btf->data = data;
+	btf->size = size;
+	if ((err = parse_strings(btf)) || (err = index_types(btf)))
+		goto fail;
+	return btf;
+fail:
+	btf->map = NULL; /* the caller still owns it on failure */
+	lbtf_free(btf);
+	errno = -err;
+	return NULL;
+}
+
+struct lbtf *lbtf_new(const void *data, size_t size, const struct lbtf *base)
+{
+	return parse(data, size, base, true, NULL, 0);
+}
+
+struct lbtf *lbtf_new_borrowed(const void *data, size_t size, const struct lbtf *base)
+{
+	return parse(data, size, base, false, NULL, 0);
+}
+
+/* Used by the file openers: takes over an mmap (unmapped by lbtf_free). */
+struct lbtf *lbtfi_new_mapped(void *map, size_t size, const struct lbtf *base)
+{
+	return parse(map, size, base, false, map, size);
+}

@@ -1,0 +1,14 @@
+# Generic test rules (area fragments add their own extras):
+#  - tests/<area>/test_*.c : cmocka unit tests, linked with libbtf.a, run by make check
+#  - tests/<area>/check_*.sh : script tests, run by make check with $B set
+#    (exit 0 pass, 77 skip with a "SKIP: reason" line, else fail)
+UNIT_SRCS := $(sort $(wildcard tests/*/test_*.c))
+UNIT_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_SRCS))
+TEST_HELPER_HDRS := $(wildcard tests/*/*.h)
+
+$(B)/tests/%: tests/%.c $(LIBA) $(LIB_HDRS) $(TEST_HELPER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/$(firstword $(subst /, ,$*)) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) -lcmocka $(LDLIBS)
+
+CHECK_DEPS  += $(UNIT_BINS)
+CHECK_TESTS += $(UNIT_BINS) $(sort $(wildcard tests/*/check_*.sh))
