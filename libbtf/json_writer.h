@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A streaming JSON writer whose layout matches bpftool's output byte for
+ * byte: compact mode has no whitespace; pretty mode puts every object key on
+ * its own line indented 4 spaces per level, writes "key": value, keeps
+ * array scalars on one line and closes arrays/objects on a new line.
+ * Internal to libbtf (lbtfi_ prefix), used by the dumpers and data printer.
+ */
+#ifndef LIBBTF_JSON_WRITER_H
+#define LIBBTF_JSON_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct lbtfi_json {
+	FILE *out;
+	unsigned int depth;
+	bool pretty;
+	char sep; /* separator owed before the next value: ',' or 0 */
+};
+
+void lbtfi_json_init(struct lbtfi_json *w, FILE *out, bool pretty);
+/* Ends the document: bpftool terminates its JSON output with a newline. */
+void lbtfi_json_finish(struct lbtfi_json *w);
+
+void lbtfi_json_start_object(struct lbtfi_json *w);
+void lbtfi_json_end_object(struct lbtfi_json *w);
+void lbtfi_json_start_array(struct lbtfi_json *w);
+void lbtfi_json_end_array(struct lbtfi_json *w);
+void lbtfi_json_name(struct lbtfi_json *w, const char *name);
+
+void lbtfi_json_string(struct lbtfi_json *w, const char *s);
+void lbtfi_json_uint(struct lbtfi_json *w, uint64_t v);
+void lbtfi_json_int(struct lbtfi_json *w, int64_t v);
+void lbtfi_json_bool(struct lbtfi_json *w, bool v);
+void lbtfi_json_null(struct lbtfi_json *w);
+/* A value written verbatim (e.g. bare hex in bpftool's plain map dumps) */
+void lbtfi_json_printf(struct lbtfi_json *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* name + value shorthands */
+void lbtfi_json_string_field(struct lbtfi_json *w, const char *name, const char *s);
+void lbtfi_json_uint_field(struct lbtfi_json *w, const char *name, uint64_t v);
+void lbtfi_json_int_field(struct lbtfi_json *w, const char *name, int64_t v);
+void lbtfi_json_bool_field(struct lbtfi_json *w, const char *name, bool v);
+
+#endif
