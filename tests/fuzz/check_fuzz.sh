@@ -1,5 +1,6 @@
 #!/bin/bash
-# Runs every libFuzzer target for FUZZ_SECONDS (default 60) under ASan/UBSan.
+# Runs every libFuzzer target for FUZZ_SECONDS (default 60) under ASan/UBSan,
+# all targets at once (they are independent), and fails if any finds a crash.
 cd "$(dirname "$0")/../.."
 secs=${FUZZ_SECONDS:-60}
 rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)
@@ -9,20 +10,25 @@ if ! command -v clang >/dev/null || [ ! -f "$rt" ]; then
 fi
 make --no-print-directory fuzz >/dev/null || { echo "building fuzzers failed"; exit 1; }
 ls build/fuzz/fuzz_* >/dev/null 2>&1 || { echo "SKIP: no fuzz targets"; exit 77; }
-rc=0
+pids=() names=()
 for f in build/fuzz/fuzz_*; do
+	[ -x "$f" ] || continue
 	name=$(basename "$f")
 	corpus=build/fuzz/corpus-$name
 	mkdir -p "$corpus"
 	seeds=fuzz/seeds/${name#fuzz_}
 	echo "== $name for ${secs}s"
-	log=build/fuzz/$name.log
 	"$f" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-		"$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"$log" 2>&1
-	frc=$?
-	tail -n 12 "$log"
+		"$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"build/fuzz/$name.log" 2>&1 &
+	pids+=($!) names+=("$name")
+done
+rc=0
+for i in "${!pids[@]}"; do
+	wait "${pids[$i]}"; frc=$?
+	echo "== ${names[$i]}: exit $frc"
+	tail -n 8 "build/fuzz/${names[$i]}.log"
 	if [ $frc -ne 0 ]; then
-		echo "FAIL: $name exited $frc (crash or leak; see $log)"; rc=1
+		echo "FAIL: ${names[$i]} found a problem (see build/fuzz/${names[$i]}.log)"; rc=1
 	fi
 done
 exit $rc
