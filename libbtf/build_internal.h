@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Internals shared by the builder, dedup and writer modules (not installed). */
+#ifndef LIBBTF_BUILD_INTERNAL_H
+#define LIBBTF_BUILD_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "internal.h"
+
+/*
+ * Interned strings: one growable byte buffer plus an open-addressing hash
+ * set of offsets into it. A set may also index strings it does not own
+ * (the base BTF's): then data is NULL and lookups go through a getter.
+ */
+struct lbtfi_strset_slot {
+	uint32_t off;  /* UINT32_MAX: empty */
+	uint32_t hash;
+};
+
+struct lbtfi_strset {
+	char *data;            /* owned bytes ("" first unless split) */
+	size_t len, cap;
+	struct lbtfi_strset_slot *tab;
+	uint32_t mask;         /* table size - 1 (power of two), or 0 when no table */
+	uint32_t cnt;
+};
+
+uint32_t lbtfi_str_hash(const char *s, size_t *len);
+int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty);
+void lbtfi_strset_free(struct lbtfi_strset *ss);
+/* Offset of s in the set, adding it if missing; <0 on ENOMEM/E2BIG */
+int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s);
+/* Offset of s or -1 */
+int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s);
+/* Forget strings at offsets >= len (used to roll back a failed append) */
+int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
+
+/*
+ * Index of a parsed BTF's strings (base and its bases): string -> offset of
+ * its first occurrence, in the combined offset space.
+ */
+struct lbtfi_strindex {
+	const struct lbtf *btf;
+	struct lbtfi_strset_slot *tab;
+	uint32_t mask;
+};
+int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf);
+void lbtfi_strindex_free(struct lbtfi_strindex *si);
+int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s);
+
+/*
+ * The builder. Types live in one flat array of 32-bit words; offs[i] is
+ * the word index of type start_id + i. No per-type allocation.
+ */
+struct lbtf_builder {
+	const struct lbtf *base;
+	uint32_t start_id;       /* first id of this builder's types */
+	uint32_t start_str_off;  /* first string offset owned by this builder */
+	uint32_t *words;
+	size_t nwords, cap_words;
+	uint32_t *offs;
+	uint32_t nr_types, cap_types;
+	struct lbtfi_strset strs;      /* offsets relative to start_str_off */
+	struct lbtfi_strindex base_strs; /* only when base != NULL */
+};
+
+static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)
+{
+	return (struct lbtf_type *)(b->words + b->offs[id - b->start_id]);
+}
+
+/* Any type (base included, id 0 gives a VOID record) or NULL */
+const struct lbtf_type *lbtfi_builder_any_type(const struct lbtf_builder *b, uint32_t id);
+/* Reserve room for one type of nwords words; returns its word pointer (zeroed) */
+uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t nwords);
+/* Make room for n more words (errno-style negative return) */
+int lbtfi_builder_grow_words(struct lbtf_builder *b, size_t n);
+/* Record size in words of a type record (0 for unknown kinds) */
+static inline size_t lbtfi_rec_words(const struct lbtf_type *t)
+{
+	return lbtf_type_rec_size(t) / 4;
+}
+/* Drop types added after nr_types/nwords were as given (rollback) */
+void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
+
+/* Writing files: all of data to fd (negative errno), a temporary file next
+ * to path (fd, *tmp_path malloc'ed), then fsync+close+rename or unlink when
+ * err != 0 (returns err or the commit's own error). */
+int lbtfi_write_all(int fd, const void *data, size_t size);
+int lbtfi_tmp_open(const char *path, char **tmp_path, unsigned int mode);
+int lbtfi_tmp_commit(int fd, char *tmp_path, const char *path, int err);
+
+/* Hash mixing shared by the dedup tables */
+static inline uint32_t lbtfi_hash_mix(uint32_t h, uint32_t v)
+{
+	h ^= v * 0x9e3779b1u;
+	h = (h << 13) | (h >> 19);
+	return h * 0x85ebca6bu + 0xc2b2ae35u;
+}
+static inline uint32_t lbtfi_hash_fin(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x7feb352du;
+	h ^= h >> 15;
+	h *= 0x846ca68bu;
+	h ^= h >> 16;
+	return h;
+}
+
+#endif

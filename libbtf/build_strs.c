@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Interned strings for the builder and dedup: an owned byte buffer indexed
+ * by an open-addressing hash set (linear probing, hash kept in the slot so
+ * growing never rehashes strings), and a read-only index over a parsed
+ * BTF's strings (the base of split BTF).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "build_internal.h"
+
+#define EMPTY UINT32_MAX
+#define MAX_STRS_LEN 0x7fffffffu
+
+/* FNV-1a over the bytes, finalized; also returns the length. */
+uint32_t lbtfi_str_hash(const char *s, size_t *len)
+{
+	uint32_t h = 2166136261u;
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p)
+		h = (h ^ *p++) * 16777619u;
+	*len = (size_t)(p - (const unsigned char *)s);
+	return lbtfi_hash_fin(h);
+}
+
+static struct lbtfi_strset_slot *new_table(uint32_t size)
+{
+	struct lbtfi_strset_slot *t = malloc((size_t)size * sizeof(*t));
+
+	if (t)
+		memset(t, 0xff, (size_t)size * sizeof(*t));
+	return t;
+}
+
+static void put(struct lbtfi_strset_slot *tab, uint32_t mask, uint32_t off, uint32_t hash)
+{
+	uint32_t i = hash & mask;
+
+	while (tab[i].off != EMPTY)
+		i = (i + 1) & mask;
+	tab[i].off = off;
+	tab[i].hash = hash;
+}
+
+static int grow_table(struct lbtfi_strset *ss)
+{
+	uint32_t size = ss->mask ? (ss->mask + 1) * 2 : 1024;
+	struct lbtfi_strset_slot *t;
+
+	if (size == 0 || size > (1u << 30))
+		return -E2BIG;
+	t = new_table(size);
+	if (!t)
+		return -ENOMEM;
+	if (ss->mask)
+		for (uint32_t i = 0; i <= ss->mask; i++)
+			if (ss->tab[i].off != EMPTY)
+				put(t, size - 1, ss->tab[i].off, ss->tab[i].hash);
+	free(ss->tab);
+	ss->tab = t;
+	ss->mask = size - 1;
+	return 0;
+}
+
+int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->cap = 4096;
+	ss->data = malloc(ss->cap);
+	if (!ss->data || grow_table(ss)) {
+		lbtfi_strset_free(ss);
+		return -ENOMEM;
+	}
+	if (leading_empty) {
+		ss->data[0] = '\0';
+		ss->len = 1;
+	}
+	return 0;
+}
+
+void lbtfi_strset_free(struct lbtfi_strset *ss)
+{
+	free(ss->data);
+	free(ss->tab);
+	memset(ss, 0, sizeof(*ss));
+}
+
+static int64_t lookup(const struct lbtfi_strset *ss, const char *s, size_t len, uint32_t h)
+{
+	for (uint32_t i = h & ss->mask;; i = (i + 1) & ss->mask) {
+		const struct lbtfi_strset_slot *sl = &ss->tab[i];
+
+		if (sl->off == EMPTY)
+			return -1;
+		if (sl->hash == h && !memcmp(ss->data + sl->off, s, len + 1))
+			return sl->off;
+	}
+}
+
+int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s)
+{
+	size_t len;
+	uint32_t h = lbtfi_str_hash(s, &len);
+
+	return lookup(ss, s, len, h);
+}
+
+int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s)
+{
+	size_t len;
+	uint32_t h = lbtfi_str_hash(s, &len);
+	int64_t off = lookup(ss, s, len, h);
+	int err;
+
+	if (off >= 0)
+		return off;
+	if (ss->len + len + 1 > MAX_STRS_LEN)
+		return -E2BIG;
+	if (ss->len + len + 1 > ss->cap) {
+		size_t cap = ss->cap * 2;
+		char *p;
+
+		while (cap < ss->len + len + 1)
+			cap *= 2;
+		/* the string may live in our own buffer: remember where */
+		if (s >= ss->data && s < ss->data + ss->len) {
+			size_t at = (size_t)(s - ss->data);
+			p = realloc(ss->data, cap);
+			if (!p)
+				return -ENOMEM;
+			s = p + at;
+		} else {
+			p = realloc(ss->data, cap);
+			if (!p)
+				return -ENOMEM;
+		}
+		ss->data = p;
+		ss->cap = cap;
+	}
+	if ((ss->cnt + 1) * 4ull > (ss->mask + 1) * 3ull && (err = grow_table(ss)))
+		return err;
+	off = (int64_t)ss->len;
+	memmove(ss->data + ss->len, s, len + 1);
+	ss->len += len + 1;
+	put(ss->tab, ss->mask, (uint32_t)off, h);
+	ss->cnt++;
+	return off;
+}
+
+int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len)
+{
+	struct lbtfi_strset_slot *t;
+
+	if (len >= ss->len)
+		return 0;
+	t = new_table(ss->mask + 1);
+	if (!t)
+		return -ENOMEM;
+	ss->cnt = 0;
+	for (uint32_t i = 0; i <= ss->mask; i++)
+		if (ss->tab[i].off != EMPTY && ss->tab[i].off < len) {
+			put(t, ss->mask, ss->tab[i].off, ss->tab[i].hash);
+			ss->cnt++;
+		}
+	free(ss->tab);
+	ss->tab = t;
+	ss->len = len;
+	return 0;
+}
+
+/* ---- index over a parsed BTF's strings ---- */
+
+static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf, uint32_t *cnt)
+{
+	uint32_t len, start;
+	const char *s;
+
+	if (lbtf_base(btf)) {
+		int err = index_level(si, lbtf_base(btf), cnt);
+		if (err)
+			return err;
+	}
+	s = lbtf_strings(btf, &len);
+	start = btf->start_str_off;
+	for (uint32_t off = 0; off < len;) {
+		size_t n;
+		uint32_t h = lbtfi_str_hash(s + off, &n);
+
+		if (lbtfi_strindex_find(si, s + off) < 0) {
+			if ((*cnt + 1) * 4ull > (si->mask + 1) * 3ull)
+				return -E2BIG; /* sized from the byte count: cannot happen */
+			put(si->tab, si->mask, start + off, h);
+			(*cnt)++;
+		}
+		off += n + 1;
+	}
+	return 0;
+}
+
+int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf)
+{
+	uint64_t bytes = 0;
+	uint32_t size = 1024, cnt = 0;
+	int err;
+
+	memset(si, 0, sizeof(*si));
+	for (const struct lbtf *l = btf; l; l = lbtf_base(l)) {
+		uint32_t len;
+		lbtf_strings(l, &len);
+		bytes += len;
+	}
+	/* at most one string per 1 byte (""), but typically ~20 bytes each:
+	 * size for one string per 4 bytes and grow never */
+	while (size < bytes / 2 + 16)
+		size *= 2;
+	si->tab = new_table(size);
+	if (!si->tab)
+		return -ENOMEM;
+	si->mask = size - 1;
+	si->btf = btf;
+	err = index_level(si, btf, &cnt);
+	if (err == -E2BIG) {
+		/* pathological: many tiny strings; retry with a table per byte */
+		free(si->tab);
+		while (size < bytes * 2 + 16)
+			size *= 2;
+		si->tab = new_table(size);
+		if (!si->tab)
+			return -ENOMEM;
+		si->mask = size - 1;
+		cnt = 0;
+		err = index_level(si, btf, &cnt);
+	}
+	if (err)
+		lbtfi_strindex_free(si);
+	return err;
+}
+
+void lbtfi_strindex_free(struct lbtfi_strindex *si)
+{
+	free(si->tab);
+	memset(si, 0, sizeof(*si));
+}
+
+int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
+{
+	size_t len;
+	uint32_t h;
+
+	if (!si->tab)
+		return -1;
+	h = lbtfi_str_hash(s, &len);
+	for (uint32_t i = h & si->mask;; i = (i + 1) & si->mask) {
+		const struct lbtfi_strset_slot *sl = &si->tab[i];
+		const char *t;
+
+		if (sl->off == EMPTY)
+			return -1;
+		if (sl->hash != h)
+			continue;
+		t = lbtf_name_by_offset(si->btf, sl->off);
+		if (t && !memcmp(t, s, len + 1))
+			return sl->off;
+	}
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Serializing a builder to a raw BTF blob, and writing files atomically. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "build_internal.h"
+
+#define HDR_LEN 24u
+
+struct check_ctx {
+	uint32_t type_cnt, str_end, id;
+	int err;
+};
+
+static int check_id(uint32_t *slot, void *ctx)
+{
+	struct check_ctx *c = ctx;
+
+	if (*slot >= c->type_cnt)
+		return c->err = lbtfi_err(EINVAL, "type %u refers to type id %u, only %u types exist",
+					  c->id, *slot, c->type_cnt);
+	return 0;
+}
+
+static int check_str(uint32_t *slot, void *ctx)
+{
+	struct check_ctx *c = ctx;
+
+	if (*slot >= c->str_end)
+		return c->err = lbtfi_err(EINVAL, "type %u has string offset %u beyond the strings (%u)",
+					  c->id, *slot, c->str_end);
+	return 0;
+}
+
+int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data, size_t *size)
+{
+	struct check_ctx c = { .type_cnt = lbtf_builder_type_cnt(b),
+			       .str_end = b->start_str_off + (uint32_t)b->strs.len };
+	size_t types_len = b->nwords * 4, total;
+	struct lbtf_header h = { .magic = LBTF_MAGIC, .version = LBTF_VERSION, .hdr_len = HDR_LEN };
+	unsigned char *out;
+
+	for (uint32_t i = 0; i < b->nr_types; i++) {
+		struct lbtf_type *t = lbtfi_btype(b, b->start_id + i);
+
+		c.id = b->start_id + i;
+		if (lbtf_type_visit_type_ids(t, check_id, &c) ||
+		    lbtf_type_visit_str_offs(t, check_str, &c))
+			return c.err;
+	}
+	if (types_len > UINT32_MAX || b->strs.len > UINT32_MAX ||
+	    types_len + b->strs.len + HDR_LEN > UINT32_MAX)
+		return lbtfi_err(E2BIG, "BTF too large to serialize");
+	h.type_off = 0;
+	h.type_len = (uint32_t)types_len;
+	h.str_off = (uint32_t)types_len;
+	h.str_len = (uint32_t)b->strs.len;
+	total = HDR_LEN + types_len + b->strs.len;
+	out = malloc(total);
+	if (!out)
+		return lbtfi_err(ENOMEM, "out of memory serializing BTF (%zu bytes)", total);
+	memcpy(out + HDR_LEN, b->words, types_len);
+	memcpy(out + HDR_LEN + types_len, b->strs.data, b->strs.len);
+	if (swap) {
+		uint32_t *w = (uint32_t *)(out + HDR_LEN);
+
+		/* every field of every type record is a 32-bit word */
+		for (size_t i = 0; i < types_len / 4; i++)
+			w[i] = lbtf_bswap32(w[i]);
+		h.magic = lbtf_bswap16(h.magic);
+		h.hdr_len = lbtf_bswap32(h.hdr_len);
+		h.type_off = lbtf_bswap32(h.type_off);
+		h.type_len = lbtf_bswap32(h.type_len);
+		h.str_off = lbtf_bswap32(h.str_off);
+		h.str_len = lbtf_bswap32(h.str_len);
+	}
+	memcpy(out, &h, HDR_LEN);
+	*data = out;
+	*size = total;
+	return 0;
+}
+
+int lbtfi_write_all(int fd, const void *data, size_t size)
+{
+	const char *p = data;
+
+	while (size) {
+		ssize_t n = write(fd, p, size);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}
+
+int lbtfi_tmp_open(const char *path, char **tmp_path, unsigned int mode)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	int fd;
+
+	if (!tmp)
+		return lbtfi_err(ENOMEM, "out of memory");
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		int err = errno;
+		free(tmp);
+		return lbtfi_err(err, "%s: cannot create a temporary file: %s", path, strerror(err));
+	}
+	fchmod(fd, mode);
+	*tmp_path = tmp;
+	return fd;
+}
+
+int lbtfi_tmp_commit(int fd, char *tmp, const char *path, int err)
+{
+	if (!err && fsync(fd))
+		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
+	if (close(fd) && !err)
+		err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
+	if (!err && rename(tmp, path))
+		err = lbtfi_err(errno, "%s: cannot rename the temporary file into place: %s",
+				path, strerror(errno));
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+int lbtf_write_file_atomic(const char *path, const void *data, size_t size)
+{
+	char *tmp;
+	int fd = lbtfi_tmp_open(path, &tmp, 0644), err;
+
+	if (fd < 0)
+		return fd;
+	err = lbtfi_write_all(fd, data, size);
+	if (err)
+		err = lbtfi_err(-err, "%s: cannot write: %s", path, strerror(-err));
+	return lbtfi_tmp_commit(fd, tmp, path, err);
+}

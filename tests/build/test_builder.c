@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Builder unit tests: every lbtf_add_* with its validation paths, strings,
+ * append, serialize and parse back (both byte orders), atomic file write. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <errno.h>
+#include <cmocka.h>
+#include "libbtf.h"
+
+static struct lbtf *roundtrip(struct lbtf_builder *b, const struct lbtf *base, bool swap)
+{
+	void *data;
+	size_t size;
+	struct lbtf *btf;
+
+	assert_int_equal(lbtf_builder_serialize(b, swap, &data, &size), 0);
+	btf = lbtf_new(data, size, base);
+	if (!btf)
+		fail_msg("parse back failed: %s", lbtf_errmsg());
+	assert_int_equal(lbtf_is_swapped(btf), swap);
+	free(data);
+	return btf;
+}
+
+static void test_strings(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	int a, c, d;
+	char buf[32];
+
+	assert_non_null(b);
+	assert_int_equal(lbtf_builder_add_str(b, ""), 0);
+	assert_int_equal(lbtf_builder_add_str(b, NULL), 0);
+	a = lbtf_builder_add_str(b, "foo");
+	assert_true(a > 0);
+	c = lbtf_builder_add_str(b, "bar");
+	assert_true(c > a);
+	assert_int_equal(lbtf_builder_add_str(b, "foo"), a);
+	assert_string_equal(lbtf_builder_str(b, (uint32_t)a), "foo");
+	assert_string_equal(lbtf_builder_str(b, 0), "");
+	assert_null(lbtf_builder_str(b, 100000));
+	/* many strings: the set grows and keeps every one unique */
+	for (int i = 0; i < 20000; i++) {
+		snprintf(buf, sizeof(buf), "s%d", i);
+		d = lbtf_builder_add_str(b, buf);
+		assert_true(d > 0);
+		assert_string_equal(lbtf_builder_str(b, (uint32_t)d), buf);
+	}
+	for (int i = 0; i < 20000; i += 997) {
+		snprintf(buf, sizeof(buf), "s%d", i);
+		d = lbtf_builder_add_str(b, buf);
+		assert_string_equal(lbtf_builder_str(b, (uint32_t)d), buf);
+	}
+	assert_int_equal(lbtf_builder_add_str(b, "foo"), a);
+	/* interning a string that lives inside the set itself */
+	assert_int_equal(lbtf_builder_add_str(b, lbtf_builder_str(b, (uint32_t)c)), c);
+	lbtf_builder_free(b);
+}
+
+static void test_add_valid(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+	const struct lbtf_type *t;
+	int i_int, i_ptr, i_st, i_un, i_en, i_e64, i_fwd, i_ufwd, i_efwd, i_td, i_vol, i_con,
+	    i_res, i_tt, i_fp, i_fn, i_var, i_ds, i_dt, i_arr, i_flt;
+
+	i_int = lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);
+	assert_int_equal(i_int, 1);
+	assert_int_equal(lbtf_builder_type_cnt(b), 2);
+	i_ptr = lbtf_add_ptr(b, 5); /* forward reference to the struct */
+	i_flt = lbtf_add_float(b, "double", 8);
+	i_arr = lbtf_add_array(b, i_int, i_int, 10);
+	i_st = lbtf_add_struct(b, "s", 16);
+	assert_int_equal(i_st, 5);
+	assert_int_equal(lbtf_add_field(b, "a", i_int, 0, 0), i_st);
+	assert_int_equal(lbtf_add_field(b, "next", i_ptr, 64, 0), i_st);
+	assert_false(lbtf_kflag(lbtf_builder_type_by_id(b, i_st)));
+	assert_int_equal(lbtf_add_field(b, "bf", i_int, 32, 3), i_st);
+	assert_true(lbtf_kflag(lbtf_builder_type_by_id(b, i_st)));
+	assert_int_equal(lbtf_add_field(b, NULL, i_int, 35, 5), i_st);
+	i_un = lbtf_add_union(b, NULL, 4);
+	assert_int_equal(lbtf_add_field(b, "x", i_int, 0, 0), i_un);
+	assert_int_equal(lbtf_add_field(b, "y", i_flt, 0, 0), i_un);
+	i_en = lbtf_add_enum(b, "e", 4, false);
+	assert_int_equal(lbtf_add_enum_value(b, "A", 1), i_en);
+	assert_false(lbtf_kflag(lbtf_builder_type_by_id(b, i_en)));
+	assert_int_equal(lbtf_add_enum_value(b, "B", -1), i_en);
+	assert_true(lbtf_kflag(lbtf_builder_type_by_id(b, i_en)));
+	assert_int_equal(lbtf_add_enum_value(b, "C", 0xffffffffll), i_en);
+	i_e64 = lbtf_add_enum64(b, "e64", 8, true);
+	assert_int_equal(lbtf_add_enum64_value(b, "BIG", 0x123456789abcdefull), i_e64);
+	i_fwd = lbtf_add_fwd(b, "fs", LBTF_FWD_STRUCT);
+	i_ufwd = lbtf_add_fwd(b, "fu", LBTF_FWD_UNION);
+	i_efwd = lbtf_add_fwd(b, "fe", LBTF_FWD_ENUM);
+	i_td = lbtf_add_typedef(b, "s_t", i_st);
+	i_vol = lbtf_add_volatile(b, i_int);
+	i_con = lbtf_add_const(b, i_vol);
+	i_res = lbtf_add_restrict(b, i_ptr);
+	i_tt = lbtf_add_type_tag(b, "user", i_int);
+	i_fp = lbtf_add_func_proto(b, i_int);
+	assert_int_equal(lbtf_add_func_param(b, "x", i_int), i_fp);
+	assert_int_equal(lbtf_add_func_param(b, NULL, 0), i_fp); /* varargs */
+	i_fn = lbtf_add_func(b, "f", LBTF_LINKAGE_GLOBAL, i_fp);
+	i_var = lbtf_add_var(b, "v", LBTF_LINKAGE_GLOBAL, i_int);
+	i_ds = lbtf_add_datasec(b, ".data", 4);
+	assert_int_equal(lbtf_add_datasec_var_info(b, i_var, 0, 4), i_ds);
+	i_dt = lbtf_add_decl_tag(b, "tag", i_st, 1);
+	assert_int_equal(i_dt, 21);
+	assert_int_equal(lbtf_builder_type_cnt(b), 22);
+
+	btf = roundtrip(b, NULL, false);
+	assert_int_equal(lbtf_type_cnt(btf), 22);
+	t = lbtf_type_by_id(btf, i_int);
+	assert_int_equal(lbtf_kind(t), LBTF_KIND_INT);
+	assert_int_equal(t->size, 4);
+	assert_int_equal(lbtf_int_bits(t), 32);
+	assert_int_equal(lbtf_int_encoding(t), LBTF_INT_SIGNED);
+	assert_string_equal(lbtf_type_name(btf, t), "int");
+	assert_int_equal(lbtf_type_by_id(btf, i_ptr)->type, i_st);
+	t = lbtf_type_by_id(btf, i_arr);
+	assert_int_equal(lbtf_array(t)->nelems, 10);
+	assert_int_equal(lbtf_array(t)->type, i_int);
+	t = lbtf_type_by_id(btf, i_st);
+	assert_int_equal(lbtf_vlen(t), 4);
+	assert_true(lbtf_kflag(t));
+	assert_int_equal(lbtf_member_bit_offset(t, 1), 64);
+	assert_int_equal(lbtf_member_bit_offset(t, 2), 32);
+	assert_int_equal(lbtf_member_bitfield_size(t, 2), 3);
+	assert_int_equal(lbtf_member_bitfield_size(t, 1), 0);
+	assert_int_equal(lbtf_members(t)[3].name_off, 0);
+	assert_string_equal(lbtf_name_by_offset(btf, lbtf_members(t)[1].name_off), "next");
+	t = lbtf_type_by_id(btf, i_un);
+	assert_int_equal(lbtf_kind(t), LBTF_KIND_UNION);
+	assert_int_equal(t->name_off, 0);
+	t = lbtf_type_by_id(btf, i_en);
+	assert_int_equal(lbtf_vlen(t), 3);
+	assert_int_equal(lbtf_enums(t)[1].val, -1);
+	assert_int_equal((uint32_t)lbtf_enums(t)[2].val, 0xffffffffu);
+	t = lbtf_type_by_id(btf, i_e64);
+	assert_int_equal(lbtf_kind(t), LBTF_KIND_ENUM64);
+	assert_true(lbtf_kflag(t));
+	assert_true(lbtf_enum64_value(&lbtf_enums64(t)[0]) == 0x123456789abcdefull);
+	t = lbtf_type_by_id(btf, i_fwd);
+	assert_int_equal(lbtf_kind(t), LBTF_KIND_FWD);
+	assert_false(lbtf_kflag(t));
+	assert_true(lbtf_kflag(lbtf_type_by_id(btf, i_ufwd)));
+	t = lbtf_type_by_id(btf, i_efwd);
+	assert_int_equal(lbtf_kind(t), LBTF_KIND_ENUM);
+	assert_int_equal(lbtf_vlen(t), 0);
+	assert_int_equal(lbtf_type_by_id(btf, i_td)->type, i_st);
+	assert_int_equal(lbtf_kind(lbtf_type_by_id(btf, i_vol)), LBTF_KIND_VOLATILE);
+	assert_int_equal(lbtf_type_by_id(btf, i_con)->type, i_vol);
+	assert_int_equal(lbtf_kind(lbtf_type_by_id(btf, i_res)), LBTF_KIND_RESTRICT);
+	assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, i_tt)), "user");
+	t = lbtf_type_by_id(btf, i_fp);
+	assert_int_equal(lbtf_vlen(t), 2);
+	assert_int_equal(lbtf_params(t)[1].type, 0);
+	t = lbtf_type_by_id(btf, i_fn);
+	assert_int_equal(lbtf_vlen(t), LBTF_LINKAGE_GLOBAL);
+	assert_int_equal(t->type, i_fp);
+	assert_int_equal(lbtf_var(lbtf_type_by_id(btf, i_var))->linkage, 1);
+	t = lbtf_type_by_id(btf, i_ds);
+	assert_int_equal(lbtf_secinfos(t)[0].type, i_var);
+	assert_int_equal(lbtf_secinfos(t)[0].size, 4);
+	t = lbtf_type_by_id(btf, i_dt);
+	assert_int_equal(lbtf_decl_tag(t)->component_idx, 1);
+
+	/* the opposite byte order parses back to the same records */
+	{
+		struct lbtf *sw = roundtrip(b, NULL, true);
+		size_t n1, n2;
+		const void *d1 = lbtf_raw_data(btf, &n1), *d2 = lbtf_raw_data(sw, &n2);
+		assert_int_equal(n1, n2);
+		assert_memory_equal(d1, d2, n1);
+		lbtf_free(sw);
+	}
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_add_invalid(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	int i_int;
+
+	/* append-to-last with nothing / wrong kind before */
+	assert_int_equal(lbtf_add_field(b, "a", 1, 0, 0), -EINVAL);
+	assert_int_equal(lbtf_add_enum_value(b, "A", 1), -EINVAL);
+	assert_int_equal(lbtf_add_func_param(b, "a", 1), -EINVAL);
+	assert_int_equal(lbtf_add_datasec_var_info(b, 1, 0, 4), -EINVAL);
+	/* ints */
+	assert_int_equal(lbtf_add_int(b, "", 4, 0), -EINVAL);
+	assert_int_equal(lbtf_add_int(b, NULL, 4, 0), -EINVAL);
+	assert_int_equal(lbtf_add_int(b, "i3", 3, 0), -EINVAL);
+	assert_int_equal(lbtf_add_int(b, "i0", 0, 0), -EINVAL);
+	assert_int_equal(lbtf_add_int(b, "i32", 32, 0), -EINVAL);
+	assert_int_equal(lbtf_add_int(b, "ienc", 4, 8), -EINVAL);
+	assert_true(strstr(lbtf_errmsg(), "encoding") != NULL);
+	assert_int_equal(lbtf_builder_type_cnt(b), 1); /* nothing was added */
+	i_int = lbtf_add_int(b, "__int128", 16, LBTF_INT_SIGNED);
+	assert_int_equal(i_int, 1);
+	assert_int_equal(lbtf_add_field(b, "a", 1, 0, 0), -EINVAL); /* last is INT */
+	/* floats */
+	assert_int_equal(lbtf_add_float(b, "f", 3), -EINVAL);
+	assert_int_equal(lbtf_add_float(b, "", 4), -EINVAL);
+	assert_true(lbtf_add_float(b, "long double", 12) > 0);
+	/* ids out of range */
+	assert_int_equal(lbtf_add_ptr(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_const(b, 0xffffffffu), -EINVAL);
+	assert_int_equal(lbtf_add_array(b, 0x80000000u, 1, 1), -EINVAL);
+	assert_int_equal(lbtf_add_array(b, 1, 0x80000000u, 1), -EINVAL);
+	/* names required */
+	assert_int_equal(lbtf_add_typedef(b, "", 1), -EINVAL);
+	assert_int_equal(lbtf_add_type_tag(b, NULL, 1), -EINVAL);
+	assert_int_equal(lbtf_add_fwd(b, "", LBTF_FWD_STRUCT), -EINVAL);
+	assert_int_equal(lbtf_add_fwd(b, "x", (enum lbtf_fwd_kind)7), -EINVAL);
+	assert_int_equal(lbtf_add_func(b, "", 0, 1), -EINVAL);
+	assert_int_equal(lbtf_add_func(b, "f", 3, 1), -EINVAL);
+	assert_int_equal(lbtf_add_var(b, "", 0, 1), -EINVAL);
+	assert_int_equal(lbtf_add_var(b, "v", 5, 1), -EINVAL);
+	assert_int_equal(lbtf_add_datasec(b, "", 0), -EINVAL);
+	assert_int_equal(lbtf_add_decl_tag(b, "", 1, -1), -EINVAL);
+	assert_int_equal(lbtf_add_decl_tag(b, "t", 1, -2), -EINVAL);
+	assert_int_equal(lbtf_add_decl_tag(b, "t", 0, -1), -EINVAL);
+	/* enums */
+	assert_int_equal(lbtf_add_enum(b, "e", 3, false), -EINVAL);
+	assert_int_equal(lbtf_add_enum(b, "e", 16, false), -EINVAL);
+	assert_int_equal(lbtf_add_enum64(b, "e", 0, false), -EINVAL);
+	assert_true(lbtf_add_enum(b, "e", 4, false) > 0);
+	assert_int_equal(lbtf_add_enum_value(b, "", 1), -EINVAL);
+	assert_int_equal(lbtf_add_enum_value(b, "BIG", 0x100000000ll), -E2BIG);
+	assert_int_equal(lbtf_add_enum_value(b, "SMALL", (int64_t)INT32_MIN - 1), -E2BIG);
+	assert_int_equal(lbtf_add_enum64_value(b, "X", 1), -EINVAL); /* last is ENUM */
+	assert_true(lbtf_add_enum64(b, "e64", 8, false) > 0);
+	assert_int_equal(lbtf_add_enum64_value(b, NULL, 1), -EINVAL);
+	assert_int_equal(lbtf_add_enum_value(b, "Y", 1), -EINVAL); /* last is ENUM64 */
+	/* struct fields */
+	assert_true(lbtf_add_struct(b, "s", 8) > 0);
+	assert_int_equal(lbtf_add_field(b, "bf", 1, 0, 256), -EINVAL);
+	assert_int_equal(lbtf_add_field(b, "bf", 1, 1u << 24, 1), -EINVAL);
+	assert_int_equal(lbtf_add_field(b, "bad", 0x80000000u, 0, 0), -EINVAL);
+	assert_int_equal(lbtf_add_field(b, "far", 1, 1u << 24, 0), 5); /* fine without kflag */
+	/* ... but then no bitfield can switch the struct to kflag encoding */
+	assert_int_equal(lbtf_add_field(b, "bf", 1, 0, 1), -EINVAL);
+	assert_true(lbtf_add_struct(b, "s2", 8) > 0);
+	assert_true(lbtf_add_field(b, "bf", 1, 0, 1) > 0);
+	assert_int_equal(lbtf_add_field(b, "far", 1, 1u << 24, 0), -EINVAL); /* kflag set now */
+	assert_true(lbtf_add_union(b, "u", 8) > 0);
+	assert_int_equal(lbtf_add_field(b, "a", 1, 8, 0), -EINVAL);
+	assert_true(lbtf_add_field(b, "a", 1, 0, 4) > 0);
+	/* func params */
+	assert_true(lbtf_add_func_proto(b, 0) > 0);
+	assert_int_equal(lbtf_add_func_param(b, "named", 0), -EINVAL);
+	assert_int_equal(lbtf_add_func_param(b, "p", 0x80000000u), -EINVAL);
+	/* datasec */
+	assert_true(lbtf_add_datasec(b, ".bss", 4) > 0);
+	assert_int_equal(lbtf_add_datasec_var_info(b, 0, 0, 4), -EINVAL);
+	/* forward references must be resolved before serializing */
+	assert_true(lbtf_add_ptr(b, 1000) > 0);
+	{
+		void *d;
+		size_t n;
+		assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -EINVAL);
+		assert_true(strstr(lbtf_errmsg(), "1000") != NULL);
+	}
+	lbtf_builder_free(b);
+}
+
+static void test_vlen_limit(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	int e = lbtf_add_enum64(b, "many", 8, false);
+	char name[16];
+
+	for (int i = 0; i < 0xffff; i++) {
+		snprintf(name, sizeof(name), "V%d", i);
+		assert_int_equal(lbtf_add_enum64_value(b, name, (uint64_t)i), e);
+	}
+	assert_int_equal(lbtf_add_enum64_value(b, "ONE_TOO_MANY", 1), -E2BIG);
+	lbtf_builder_free(b);
+}
+
+static void test_type_by_id_mutable(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	int i = lbtf_add_int(b, "int", 4, 0), p = lbtf_add_ptr(b, 0);
+	struct lbtf_type *t;
+
+	assert_null(lbtf_builder_type_by_id(b, 0));
+	assert_null(lbtf_builder_type_by_id(b, 3));
+	t = lbtf_builder_type_by_id(b, (uint32_t)p);
+	assert_non_null(t);
+	t->type = (uint32_t)i; /* fix up a reference after the fact */
+	{
+		struct lbtf *btf = roundtrip(b, NULL, false);
+		assert_int_equal(lbtf_type_by_id(btf, (uint32_t)p)->type, i);
+		lbtf_free(btf);
+	}
+	lbtf_builder_free(b);
+}
+
+static void test_append_and_copy(void **state)
+{
+	struct lbtf_builder *a = lbtf_builder_new(NULL), *c = lbtf_builder_new(NULL);
+	struct lbtf *btf, *btf2;
+	const struct lbtf_type *t;
+	int first;
+
+	lbtf_add_int(a, "int", 4, LBTF_INT_SIGNED);           /* 1 */
+	lbtf_add_struct(c, "node", 8);                         /* 1 in c */
+	lbtf_add_field(c, "next", 2, 0, 0);
+	lbtf_add_ptr(c, 1);                                    /* 2 in c */
+	lbtf_add_typedef(c, "int", 0);                         /* 3: shares "int" */
+	first = lbtf_builder_append(a, c);
+	assert_int_equal(first, 2);
+	assert_int_equal(lbtf_builder_type_cnt(a), 5);
+	btf = roundtrip(a, NULL, false);
+	t = lbtf_type_by_id(btf, 2);
+	assert_string_equal(lbtf_type_name(btf, t), "node");
+	assert_int_equal(lbtf_members(t)[0].type, 3);
+	assert_int_equal(lbtf_type_by_id(btf, 3)->type, 2);
+	assert_int_equal(lbtf_type_by_id(btf, 4)->name_off, lbtf_type_by_id(btf, 1)->name_off);
+	/* append is all-or-nothing: a bad reference leaves a unchanged */
+	lbtf_add_ptr(c, 99);
+	assert_int_equal(lbtf_builder_append(a, c), -EINVAL);
+	assert_int_equal(lbtf_builder_type_cnt(a), 5);
+	assert_int_equal(lbtf_builder_append(a, a), -EINVAL);
+
+	/* copy every type of the parsed BTF into a new builder: identical bytes */
+	{
+		struct lbtf_builder *d = lbtf_builder_new(NULL);
+		void *d1, *d2;
+		size_t n1, n2;
+		for (uint32_t id = 1; id < lbtf_type_cnt(btf); id++)
+			assert_int_equal(lbtf_add_type_copy(d, btf, id), (int)id);
+		assert_int_equal(lbtf_add_type_copy(d, btf, 0), -EINVAL);
+		assert_int_equal(lbtf_add_type_copy(d, btf, 999), -EINVAL);
+		assert_int_equal(lbtf_builder_serialize(a, false, &d1, &n1), 0);
+		assert_int_equal(lbtf_builder_serialize(d, false, &d2, &n2), 0);
+		assert_int_equal(n1, n2);
+		assert_memory_equal(d1, d2, n1);
+		free(d1);
+		free(d2);
+		lbtf_builder_free(d);
+	}
+	/* split builder over btf: ids and strings continue after the base */
+	{
+		struct lbtf_builder *s = lbtf_builder_new(btf);
+		uint32_t base_cnt = lbtf_type_cnt(btf);
+		int id;
+		assert_int_equal(lbtf_builder_type_cnt(s), base_cnt);
+		assert_int_equal(lbtf_builder_add_str(s, "node"), (int)lbtf_type_by_id(btf, 2)->name_off);
+		assert_true(lbtf_builder_add_str(s, "fresh") >= (int)lbtf_header(btf)->str_len);
+		assert_string_equal(lbtf_builder_str(s, lbtf_type_by_id(btf, 2)->name_off), "node");
+		assert_null(lbtf_builder_type_by_id(s, 2));
+		id = lbtf_add_ptr(s, 2);
+		assert_int_equal(id, (int)base_cnt);
+		lbtf_add_struct(s, "fresh", 4);
+		lbtf_add_field(s, "n", 2, 0, 0);
+		btf2 = roundtrip(s, btf, false);
+		assert_int_equal(lbtf_type_cnt(btf2), base_cnt + 2);
+		assert_string_equal(lbtf_type_name(btf2, lbtf_type_by_id(btf2, base_cnt + 1)), "fresh");
+		assert_string_equal(lbtf_name_by_offset(btf2, lbtf_members(lbtf_type_by_id(btf2, base_cnt + 1))[0].name_off), "n");
+		lbtf_free(btf2);
+		lbtf_builder_free(s);
+	}
+	lbtf_free(btf);
+	lbtf_builder_free(a);
+	lbtf_builder_free(c);
+}
+
+static void test_write_atomic(void **state)
+{
+	char dir[] = "/tmp/lbtf-build-XXXXXX", path[128];
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+	void *data;
+	size_t size;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.btf", dir);
+	lbtf_add_int(b, "char", 1, LBTF_INT_CHAR);
+	assert_int_equal(lbtf_builder_serialize(b, false, &data, &size), 0);
+	/* an existing, longer file is replaced, not overwritten in place */
+	{
+		FILE *f = fopen(path, "w");
+		for (int i = 0; i < 1000; i++)
+			fputs("garbage garbage\n", f);
+		fclose(f);
+	}
+	assert_int_equal(lbtf_write_file_atomic(path, data, size), 0);
+	btf = lbtf_open_raw(path, NULL);
+	assert_non_null(btf);
+	assert_int_equal(lbtf_type_cnt(btf), 2);
+	lbtf_free(btf);
+	/* unwritable directory: error, nothing created */
+	assert_true(lbtf_write_file_atomic("/nonexistent-dir/x.btf", data, size) < 0);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0); /* no temp file left behind */
+	free(data);
+	lbtf_builder_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_add_valid),
+		cmocka_unit_test(test_add_invalid),
+		cmocka_unit_test(test_vlen_limit),
+		cmocka_unit_test(test_type_by_id_mutable),
+		cmocka_unit_test(test_append_and_copy),
+		cmocka_unit_test(test_write_atomic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
