@@ -1,5 +1,54 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * C header dump: prints BTF as compilable C declarations, the way
+ * `bpftool btf dump file F format c` (bpftool 7.1 / libbpf 1.1) prints a
+ * vmlinux.h, byte for byte. Output streams to a FILE*.
+ */
 #ifndef LIBBTF_DUMP_C_H
 #define LIBBTF_DUMP_C_H
-/* (to be filled by the module that implements it) */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lbtf;
+
+struct lbtf_dump_c_opts {
+	size_t sz;                 /* sizeof(struct lbtf_dump_c_opts) */
+	/*
+	 * Dump types in a stable, name-based order (rank: enums, base-type
+	 * typedefs, named structs/unions, function protos; then underlying
+	 * name, own name, a structural hash, id) instead of id order, so
+	 * headers of two kernels diff cleanly. Dependencies still come first.
+	 */
+	bool sort;
+	/* Without the include guard / pragma frame (just the declarations). */
+	bool no_frame;
+	/* If root_cnt > 0: dump only these types and what they need. */
+	const uint32_t *root_ids;
+	size_t root_cnt;
+};
+
+/* Writes the C header to out. Returns 0 or a negative errno (with
+ * lbtf_errmsg() set): -EINVAL for malformed BTF, -ELOOP for a type cycle C
+ * cannot express, -EIO if writing failed. */
+int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts);
+
+/*
+ * Type ids matching a C type name for root selection: "task_struct",
+ * "struct task_struct", "union U", "enum E", a typedef name, or a base type
+ * name. Only kinds the C dumper prints are matched (not FUNC/VAR/...).
+ * Fills up to cap ids in ids and returns how many matched in total
+ * (possibly > cap), or a negative errno.
+ */
+int lbtf_dump_c_find_types(const struct lbtf *btf, const char *cname, uint32_t *ids, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

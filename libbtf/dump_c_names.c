@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Name clash renaming. C has one namespace for struct/union/enum tags and
+ * one for ordinary identifiers (typedefs, enumerators); BTF may hold several
+ * different types with the same name. The n-th definition of a name in a
+ * namespace, in emission order, is printed as name___n (n > 1). Counting
+ * happens when a name is first needed, so the numbering follows emission
+ * order exactly like bpftool's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dump_c_internal.h"
+
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static int grow(struct dc_names *n)
+{
+	uint32_t cap = n->cap ? n->cap * 2 : 1024;
+	const char **keys = calloc(cap, sizeof(*keys));
+	uint32_t *counts = calloc(cap, sizeof(*counts));
+
+	if (!keys || !counts) {
+		free(keys);
+		free(counts);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n->cap; i++) {
+		uint32_t j;
+
+		if (!n->keys[i])
+			continue;
+		for (j = str_hash(n->keys[i]) & (cap - 1); keys[j]; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = n->keys[i];
+		counts[j] = n->counts[i];
+	}
+	free(n->keys);
+	free(n->counts);
+	n->keys = keys;
+	n->counts = counts;
+	n->cap = cap;
+	return 0;
+}
+
+uint32_t dci_names_bump(struct dc_names *n, const char *name)
+{
+	uint32_t j;
+
+	if (n->used * 2 >= n->cap && grow(n))
+		return 0;
+	for (j = str_hash(name) & (n->cap - 1); n->keys[j]; j = (j + 1) & (n->cap - 1))
+		if (!strcmp(n->keys[j], name))
+			return ++n->counts[j];
+	n->keys[j] = name;
+	n->counts[j] = 1;
+	n->used++;
+	return 1;
+}
+
+void dci_names_free(struct dc_names *n)
+{
+	free(n->keys);
+	free(n->counts);
+	memset(n, 0, sizeof(*n));
+}
+
+/* Decides once per type whether its name needs a ___N suffix. */
+static void resolve(struct dc *d, uint32_t id, struct dc_names *names)
+{
+	const struct lbtf_type *t = dci_type(d, id);
+	uint32_t cnt;
+
+	if (d->st[id].name_resolved || !t->name_off)
+		return;
+	d->st[id].name_resolved = 1;
+	/* forward declarations never define anything, so never clash */
+	if (lbtf_kind(t) == LBTF_KIND_FWD || (lbtf_kind(t) == LBTF_KIND_ENUM && !lbtf_vlen(t)))
+		return;
+	cnt = dci_names_bump(names, dci_str(d, t->name_off));
+	if (!cnt)
+		dci_fail(d, -ENOMEM, "out of memory counting names", id);
+	d->suffix[id] = cnt > 1 ? cnt : 0;
+}
+
+/*
+ * The printed name. Renamed names are capped at DC_NAME_MAX - 1 bytes, as
+ * the reference does; the usual unrenamed case points into the BTF strings.
+ */
+static const char *name_of(struct dc *d, uint32_t id, struct dc_names *names,
+			   char buf[DC_NAME_MAX])
+{
+	const struct lbtf_type *t = dci_type(d, id);
+
+	if (!t->name_off)
+		return "";
+	resolve(d, id, names);
+	if (!d->suffix[id])
+		return dci_str(d, t->name_off);
+	snprintf(buf, DC_NAME_MAX, "%s___%u", dci_str(d, t->name_off), d->suffix[id]);
+	return buf;
+}
+
+const char *dci_ident_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX])
+{
+	return name_of(d, id, &d->ident_names, buf);
+}
+
+const char *dci_type_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX])
+{
+	return name_of(d, id, &d->type_names, buf);
+}
+
+void dci_put_type_name(struct dc *d, uint32_t id)
+{
+	char buf[DC_NAME_MAX];
+
+	dci_puts(&d->out, name_of(d, id, &d->type_names, buf));
+}
+
+void dci_put_ident_name(struct dc *d, uint32_t id)
+{
+	char buf[DC_NAME_MAX];
+
+	dci_puts(&d->out, name_of(d, id, &d->ident_names, buf));
+}
