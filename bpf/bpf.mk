@@ -1,0 +1,39 @@
+# bpf/: the flow dissector object, its BTF chain, and the flowctl loader.
+#   $(B)/bpf/bpf_flow.o   clang -g (DWARF) -> clang BTF removed -> btfgen -> btfcheck
+#   $(B)/flowctl          loader/driver (libbpf), from bpf/flowctl*.c
+#   $(B)/obj/bpf/libflowctl.a  the loader minus main(), linked into tests/flow
+BPF_MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -I/usr/include/$(BPF_MULTIARCH)
+FLOW_OBJ := $(B)/bpf/bpf_flow.o
+
+$(B)/bpf/bpf_flow.clang.o: bpf/bpf_flow.c bpf/flow_config.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+# The chain script decides (by running them) whether btfgen/btfcheck are real
+# yet, and says so in the output; see bpf/btf-chain.sh.
+$(FLOW_OBJ): $(B)/bpf/bpf_flow.clang.o $(B)/btfgen $(B)/btfcheck bpf/btf-chain.sh
+	@bash bpf/btf-chain.sh $(B) $< $@
+
+FLOWCTL_LIB_SRCS := $(filter-out bpf/flowctl.c,$(wildcard bpf/flowctl_*.c))
+FLOWCTL_LIB_OBJS := $(patsubst bpf/%.c,$(B)/obj/bpf/%.o,$(FLOWCTL_LIB_SRCS))
+FLOWCTL_LIB := $(B)/obj/bpf/libflowctl.a
+
+$(B)/obj/bpf/%.o: bpf/%.c bpf/flowctl.h bpf/flow_config.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ibpf $(CFLAGS) -c -o $@ $<
+$(FLOWCTL_LIB): $(FLOWCTL_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(B)/flowctl: $(B)/obj/bpf/flowctl.o $(FLOWCTL_LIB)
+	$(CC) $(LDFLAGS) -o $@ $< $(FLOWCTL_LIB) $(LDLIBS)
+
+# tests/flow/test_*.c use the loader library and the object.
+FLOW_UNIT_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/flow/test_*.c))
+$(FLOW_UNIT_BINS): $(FLOWCTL_LIB)
+$(FLOW_UNIT_BINS): CPPFLAGS += -Ibpf
+$(FLOW_UNIT_BINS): LDLIBS := $(FLOWCTL_LIB) $(LDLIBS)
+
+CHECK_DEPS += $(FLOW_OBJ) $(B)/flowctl
+DEMO_DEPS += $(FLOW_OBJ) $(B)/flowctl
+BENCH_DEPS += $(FLOW_OBJ) $(B)/flowctl

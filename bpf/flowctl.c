@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * flowctl: load, attach, drive and inspect the bpf_flow.o dissector.
+ *
+ *   flowctl attach --netns NAME [--pin DIR] [--prog-attach] [--no-export] [--obj O]
+ *   flowctl detach --netns NAME [--pin DIR]
+ *   flowctl show   --netns NAME
+ *   flowctl test   [--vector NAME] [--json] [--no-export] [--obj O]
+ *   flowctl send   --netns NAME [--vector NAME]     (frames through a napi-frags tap)
+ *   flowctl dump   --netns NAME | --pin DIR | --id N   (last_dissection via btfdump)
+ *
+ * NAME is a netns under /run/netns or a path to a netns file; the machine's own
+ * namespace is used only when named explicitly (e.g. /proc/1/ns/net).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "flowctl.h"
+
+struct args {
+	const char *cmd, *netns, *pin, *vector, *obj;
+	int json, prog_attach, no_export;
+	__u32 id;
+	char pin_default[4096];
+};
+
+static const char *prog_name = "flowctl";
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: %s attach --netns NAME [--pin DIR] [--prog-attach] [--no-export] [--obj O]\n"
+		"       %s detach --netns NAME [--pin DIR]\n"
+		"       %s show --netns NAME\n"
+		"       %s test [--vector NAME] [--json] [--no-export] [--obj O]\n"
+		"       %s send --netns NAME [--vector NAME]\n"
+		"       %s dump --netns NAME | --pin DIR | --id MAP_ID\n",
+		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name);
+	return 2;
+}
+
+static int die(const char *what, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", prog_name, what, strerror(err < 0 ? -err : err));
+	return 1;
+}
+
+static int open_netns(const struct args *a)
+{
+	int fd;
+
+	if (!a->netns) {
+		fprintf(stderr, "%s %s: --netns NAME is required\n", prog_name, a->cmd);
+		return -EINVAL;
+	}
+	fd = flow_netns_open(a->netns);
+	if (fd < 0)
+		fprintf(stderr, "%s: netns %s: %s\n", prog_name, a->netns, strerror(-fd));
+	return fd;
+}
+
+static int load(const struct args *a, struct flow_obj *fo)
+{
+	struct flow_load_opts o;
+	char err[512];
+	int rc;
+
+	flow_load_opts_default(&o);
+	if (a->obj)
+		o.path = a->obj;
+	if (a->no_export)
+		o.cfg.export_keys = 0;
+	rc = flow_load(fo, &o, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog_name, err);
+	return rc;
+}
+
+static const char *pin_dir(struct args *a)
+{
+	if (a->pin)
+		return a->pin;
+	snprintf(a->pin_default, sizeof(a->pin_default), "/sys/fs/bpf/flowctl-%s",
+		 strchr(a->netns, '/') ? "path" : a->netns);
+	return a->pin_default;
+}
+
+static const char *const pin_names[] = { "link", "prog", "jmp_table", "last_dissection" };
+
+/* Remove what attach pinned; missing entries are fine. */
+static void unpin_all(const char *dir)
+{
+	char path[4200];
+	size_t i;
+
+	for (i = 0; i < sizeof(pin_names) / sizeof(pin_names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, pin_names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static int cmd_attach(struct args *a)
+{
+	struct flow_obj fo;
+	char err[512], path[4200];
+	const char *dir;
+	int ns, link, rc;
+
+	ns = open_netns(a);
+	if (ns < 0)
+		return 1;
+	if (load(a, &fo))
+		return 1;
+	dir = pin_dir(a);
+	/* The jump table is flushed when its last user reference goes: pin it. */
+	rc = flow_pin(&fo, dir, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s: %s (is %s on a bpffs mount? try --pin DIR)\n",
+			prog_name, err, dir);
+		unpin_all(dir);
+		return 1;
+	}
+	if (a->prog_attach) {
+		rc = flow_attach_prog(fo.prog_fd, ns);
+	} else {
+		link = flow_attach_link(fo.prog_fd, ns);
+		rc = link < 0 ? link : 0;
+		snprintf(path, sizeof(path), "%s/link", dir);
+		if (!rc && bpf_obj_pin(link, path))
+			rc = -errno;
+	}
+	if (rc) {
+		fprintf(stderr, "%s: attach to netns %s: %s\n", prog_name, a->netns, strerror(-rc));
+		unpin_all(dir);
+		return 1;
+	}
+	printf("attached to netns %s with %s, pinned in %s, btf id %u\n", a->netns,
+	       a->prog_attach ? "BPF_PROG_ATTACH" : "a netns bpf_link", dir, fo.btf_id);
+	flow_close(&fo);
+	return 0;
+}
+
+static int cmd_detach(struct args *a)
+{
+	__u32 link_id, prog_id;
+	int ns, fd, rc;
+
+	ns = open_netns(a);
+	if (ns < 0)
+		return 1;
+	rc = flow_find_link(ns, &link_id);
+	if (rc)
+		return die("looking for links", rc);
+	if (link_id) {
+		fd = bpf_link_get_fd_by_id(link_id);
+		if (fd < 0 || bpf_link_detach(fd))
+			return die("link detach", errno);
+		close(fd);
+	} else {
+		rc = flow_query(ns, &prog_id);
+		if (rc)
+			return die("query", rc);
+		if (!prog_id) {
+			fprintf(stderr, "%s: nothing attached in netns %s\n", prog_name, a->netns);
+			unpin_all(pin_dir(a));
+			return 1;
+		}
+		fd = bpf_prog_get_fd_by_id(prog_id);
+		if (fd < 0)
+			return die("prog by id", errno);
+		rc = flow_detach_prog(fd, ns);
+		close(fd);
+		if (rc)
+			return die("prog detach", rc);
+	}
+	unpin_all(pin_dir(a));
+	printf("detached from netns %s\n", a->netns);
+	return 0;
+}
+
+static int cmd_show(struct args *a)
+{
+	struct bpf_prog_info info;
+	__u32 prog_id, link_id, len = sizeof(info);
+	int ns, fd, rc;
+
+	ns = open_netns(a);
+	if (ns < 0)
+		return 1;
+	rc = flow_query(ns, &prog_id);
+	if (rc)
+		return die("query", rc);
+	if (!prog_id) {
+		printf("netns %s: no flow dissector attached\n", a->netns);
+		return 0;
+	}
+	memset(&info, 0, sizeof(info));
+	fd = bpf_prog_get_fd_by_id(prog_id);
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return die("prog info", errno);
+	close(fd);
+	flow_find_link(ns, &link_id);
+	printf("netns %s: prog id %u name %s btf id %u", a->netns, prog_id, info.name,
+	       info.btf_id);
+	if (link_id)
+		printf(" link id %u\n", link_id);
+	else
+		printf(" (BPF_PROG_ATTACH, no link)\n");
+	return 0;
+}
+
+static int cmd_test(struct args *a)
+{
+	unsigned char frame[FLOW_FRAME_MAX];
+	struct flow_obj fo;
+	struct flow_run r;
+	char why[1200], keys[512];
+	size_t i, len, ran = 0, failed = 0;
+	const struct flow_vector *v;
+	int rc, ok;
+
+	if (a->vector && !flow_vector_find(a->vector)) {
+		fprintf(stderr, "%s: no vector named %s\n", prog_name, a->vector);
+		return 2;
+	}
+	if (load(a, &fo))
+		return 1;
+	if (a->json)
+		printf("[");
+	for (i = 0; i < flow_vector_count; i++) {
+		v = &flow_vectors[i];
+		if (a->vector && strcmp(a->vector, v->name))
+			continue;
+		len = flow_vector_build(v, frame, sizeof(frame));
+		rc = flow_test_run(fo.prog_fd, frame, len, v->flags, 1, &r);
+		if (rc) {
+			flow_close(&fo);
+			return die("BPF_PROG_TEST_RUN", rc);
+		}
+		ok = flow_run_matches(v, &r, why, sizeof(why));
+		failed += !ok;
+		flow_keys_print(&r.keys, a->json, keys, sizeof(keys));
+		if (a->json)
+			printf("%s\n{\"vector\":\"%s\",\"ok\":%s,\"retval\":%u,\"keys\":%s}",
+			       ran ? "," : "", v->name, ok ? "true" : "false", r.retval, keys);
+		else
+			printf("%-4s %-30s ret %-3u %s%s%s\n", ok ? "ok" : "FAIL", v->name,
+			       r.retval, keys, ok ? "" : "\n     ", ok ? "" : why);
+		ran++;
+	}
+	if (a->json)
+		printf("\n]\n");
+	else
+		printf("%zu vectors, %zu failed\n", ran, failed);
+	flow_close(&fo);
+	return failed ? 1 : 0;
+}
+
+struct send_ctx { const char *vector; size_t sent; int err; };
+
+static int send_frames(void *p)
+{
+	struct send_ctx *c = p;
+	unsigned char frame[FLOW_FRAME_MAX];
+	size_t i, len;
+	int tap;
+
+	tap = flow_tap_open("flowtap0");
+	if (tap < 0)
+		return tap;
+	for (i = 0; i < flow_vector_count; i++) {
+		if (c->vector && strcmp(c->vector, flow_vectors[i].name))
+			continue;
+		len = flow_vector_build(&flow_vectors[i], frame, sizeof(frame));
+		/* One write of the whole frame: the napi-frags path dissects it once. */
+		if (write(tap, frame, len) != (ssize_t)len) {
+			c->err = -errno;
+			break;
+		}
+		c->sent++;
+	}
+	close(tap);
+	return c->err;
+}
+
+static int cmd_send(struct args *a)
+{
+	struct send_ctx c = { a->vector, 0, 0 };
+	int ns, rc;
+
+	ns = open_netns(a);
+	if (ns < 0)
+		return 1;
+	rc = flow_in_netns(ns, send_frames, &c);
+	if (rc)
+		return die("tap", rc);
+	printf("sent %zu frames through a napi-frags tap in netns %s\n", c.sent, a->netns);
+	return 0;
+}
+
+/* last_dissection's id: from the pinned map, or from the program attached. */
+static int find_keys_map(struct args *a, __u32 *map_id)
+{
+	struct bpf_prog_info pinfo;
+	struct bpf_map_info minfo;
+	__u32 ids[16], prog_id, len, i;
+	char path[4200];
+	int fd, ns, rc;
+
+	if (a->id) {
+		*map_id = a->id;
+		return 0;
+	}
+	if (a->pin) {
+		snprintf(path, sizeof(path), "%s/last_dissection", a->pin);
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			return -errno;
+		memset(&minfo, 0, sizeof(minfo));
+		len = sizeof(minfo);
+		rc = bpf_obj_get_info_by_fd(fd, &minfo, &len) ? -errno : 0;
+		close(fd);
+		*map_id = minfo.id;
+		return rc;
+	}
+	ns = open_netns(a);
+	if (ns < 0)
+		return ns;
+	rc = flow_query(ns, &prog_id);
+	if (rc || !prog_id)
+		return rc ? rc : -ENOENT;
+	fd = bpf_prog_get_fd_by_id(prog_id);
+	if (fd < 0)
+		return -errno;
+	memset(&pinfo, 0, sizeof(pinfo));
+	pinfo.nr_map_ids = 16;
+	pinfo.map_ids = (__u64)(unsigned long)ids;
+	len = sizeof(pinfo);
+	rc = bpf_obj_get_info_by_fd(fd, &pinfo, &len) ? -errno : -ENOENT;
+	close(fd);
+	for (i = 0; rc == -ENOENT && i < pinfo.nr_map_ids && i < 16; i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&minfo, 0, sizeof(minfo));
+		len = sizeof(minfo);
+		if (!bpf_obj_get_info_by_fd(fd, &minfo, &len) &&
+		    !strcmp(minfo.name, "last_dissection")) {
+			*map_id = minfo.id;
+			rc = 0;
+		}
+		close(fd);
+	}
+	return rc;
+}
+
+/* Our btfdump's map printer, when it exists; 0 if it printed the map. */
+static int dump_with_btfdump(__u32 map_id)
+{
+	char exe[4096], cmd[4300], buf[4096];
+	const char *env = getenv("BTFDUMP");
+	ssize_t n;
+	size_t got;
+	FILE *f;
+	char *out = NULL;
+	size_t outlen = 0;
+
+	if (env) {
+		snprintf(exe, sizeof(exe), "%s", env);
+	} else {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n < 0)
+			return -1;
+		exe[n] = 0;
+		snprintf(exe, sizeof(exe), "%s/btfdump", dirname(exe));
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' map id %u 2>/dev/null", exe, map_id);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
+		char *grown = realloc(out, outlen + got);
+
+		if (!grown)
+			break;
+		out = grown;
+		memcpy(out + outlen, buf, got);
+		outlen += got;
+	}
+	if (pclose(f) == 0 && outlen) {
+		fwrite(out, 1, outlen, stdout);
+		free(out);
+		return 0;
+	}
+	free(out);
+	return -1;
+}
+
+static int cmd_dump(struct args *a)
+{
+	struct bpf_flow_keys val;
+	__u32 map_id = 0, key, next, *prev = NULL;
+	unsigned char *b = (unsigned char *)&val;
+	int fd, rc, n = 0;
+	size_t i;
+
+	rc = find_keys_map(a, &map_id);
+	if (rc)
+		return die("finding last_dissection", rc);
+	if (!dump_with_btfdump(map_id))
+		return 0;
+	fprintf(stderr, "%s: btfdump map not available, printing raw hex\n", prog_name);
+	fd = bpf_map_get_fd_by_id(map_id);
+	if (fd < 0)
+		return die("map by id", errno);
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &val))
+			continue;
+		printf("key: %02x %02x %02x %02x  value:", key & 0xff, (key >> 8) & 0xff,
+		       (key >> 16) & 0xff, key >> 24);
+		for (i = 0; i < sizeof(val); i++)
+			printf("%s%02x", i % 8 ? " " : "  ", b[i]);
+		printf("\n");
+		n++;
+	}
+	printf("Found %d element%s\n", n, n == 1 ? "" : "s");
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "netns", required_argument, NULL, 'n' },
+		{ "pin", required_argument, NULL, 'p' },
+		{ "vector", required_argument, NULL, 'v' },
+		{ "obj", required_argument, NULL, 'o' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "prog-attach", no_argument, NULL, 'P' },
+		{ "no-export", no_argument, NULL, 'E' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct args a;
+	int c;
+
+	memset(&a, 0, sizeof(a));
+	if (argc < 2)
+		return usage();
+	a.cmd = argv[1];
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': a.netns = optarg; break;
+		case 'p': a.pin = optarg; break;
+		case 'v': a.vector = optarg; break;
+		case 'o': a.obj = optarg; break;
+		case 'i': a.id = strtoul(optarg, NULL, 0); break;
+		case 'j': a.json = 1; break;
+		case 'P': a.prog_attach = 1; break;
+		case 'E': a.no_export = 1; break;
+		default: return usage();
+		}
+	}
+	if (optind != argc)
+		return usage();
+	if (!strcmp(a.cmd, "attach"))
+		return cmd_attach(&a);
+	if (!strcmp(a.cmd, "detach"))
+		return cmd_detach(&a);
+	if (!strcmp(a.cmd, "show"))
+		return cmd_show(&a);
+	if (!strcmp(a.cmd, "test"))
+		return cmd_test(&a);
+	if (!strcmp(a.cmd, "send"))
+		return cmd_send(&a);
+	if (!strcmp(a.cmd, "dump"))
+		return cmd_dump(&a);
+	return usage();
+}

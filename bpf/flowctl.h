@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * flowctl: loader and driver of bpf_flow.o (libbpf underneath).  The pieces are
+ * a small library (build/obj/bpf/libflowctl.a) so the tests use the same code.
+ */
+#ifndef FLOWCTL_H
+#define FLOWCTL_H
+
+#include <stddef.h>
+#include <linux/bpf.h>
+#include "flow_config.h"
+
+struct bpf_object;
+
+/* ---- loading (flowctl_load.c) ---- */
+struct flow_obj {
+	struct bpf_object *obj;
+	int prog_fd;		/* entry program (section flow_dissector, named _dissect) */
+	int jmp_fd;		/* jmp_table, filled by program name */
+	int keys_fd;		/* last_dissection */
+	unsigned int btf_id;	/* kernel id of the object's BTF (BPF_BTF_LOAD) */
+};
+
+struct flow_load_opts {
+	const char *path;	/* bpf_flow.o */
+	struct flow_config cfg;
+};
+
+void flow_load_opts_default(struct flow_load_opts *o);
+/* 0 or -errno; err gets one line saying what failed. */
+int flow_load(struct flow_obj *fo, const struct flow_load_opts *o, char *err, size_t errlen);
+void flow_close(struct flow_obj *fo);
+/* Pin prog, jmp_table and last_dissection under dir (a bpffs directory). */
+int flow_pin(struct flow_obj *fo, const char *dir, char *err, size_t errlen);
+/* Default object path: $FLOW_OBJ, else build/bpf/bpf_flow.o */
+const char *flow_default_obj(void);
+
+/* ---- test vectors (flowctl_vectors.c) ---- */
+enum flow_layer_kind {
+	L_END, L_ETH, L_VLAN, L_MPLS, L_IPV4, L_IPV6, L_IPV6_EXT, L_IPV6_FRAG,
+	L_GRE, L_TCP, L_UDP, L_PORTS, L_RAW,
+};
+
+/* One header; the meaning of a..e depends on kind (see flowctl_vectors.c). */
+struct flow_layer {
+	enum flow_layer_kind kind;
+	unsigned int a, b, c, d, e;
+};
+
+#define FLOW_MAX_LAYERS 10
+#define FLOW_FRAME_LEN 82	/* the selftests send every frame at 82 bytes */
+#define FLOW_FRAME_MAX 256
+
+struct flow_vector {
+	const char *name;
+	int selftest;		/* one of the 16 kernel selftest vectors */
+	__u32 flags;		/* BPF_FLOW_DISSECTOR_F_* given to the program */
+	__u32 ret;		/* expected program return code */
+	__u32 need;		/* bytes the dissector must see for this result */
+	struct bpf_flow_keys keys;	/* expected keys (when ret != CONTINUE) */
+	struct flow_layer layers[FLOW_MAX_LAYERS];
+};
+
+extern const struct flow_vector flow_vectors[];
+extern const size_t flow_vector_count;
+const struct flow_vector *flow_vector_find(const char *name);
+/* Writes the frame (zero padded to FLOW_FRAME_LEN); returns its length. */
+size_t flow_vector_build(const struct flow_vector *v, unsigned char *buf, size_t cap);
+
+/* ---- BPF_PROG_TEST_RUN (flowctl_run.c) ---- */
+struct flow_run {
+	__u32 retval;
+	__u32 duration;		/* ns per run as the kernel reports */
+	struct bpf_flow_keys keys;
+};
+
+int flow_test_run(int prog_fd, const void *pkt, size_t len, __u32 flags,
+		  __u32 repeat, struct flow_run *out);
+/* Compares a run with the vector's expectation; 1 if equal, else 0 and why. */
+int flow_run_matches(const struct flow_vector *v, const struct flow_run *r,
+		     char *why, size_t whylen);
+void flow_keys_print(const struct bpf_flow_keys *k, int json, char *buf, size_t len);
+
+/* ---- network namespaces, attach, tap (flowctl_netns.c) ---- */
+/* NAME under /run/netns, or a path if it contains '/'. Returns fd or -errno. */
+int flow_netns_open(const char *name);
+int flow_attach_link(int prog_fd, int netns_fd);		/* link fd or -errno */
+int flow_attach_prog(int prog_fd, int netns_fd);		/* 0 or -errno (PROG_ATTACH) */
+int flow_detach_prog(int prog_fd, int netns_fd);		/* 0 or -errno (PROG_DETACH) */
+/* Attached program id in that netns (0 if none) or -errno. */
+int flow_query(int netns_fd, __u32 *prog_id);
+/* Id of the netns link attached there (0 if none). */
+int flow_find_link(int netns_fd, __u32 *link_id);
+/* Run fn(arg) with the calling thread inside netns_fd, then come back. */
+int flow_in_netns(int netns_fd, int (*fn)(void *), void *arg);
+/* A tap device with IFF_TAP|IFF_NO_PI|IFF_NAPI|IFF_NAPI_FRAGS, up; fd or -errno. */
+int flow_tap_open(const char *ifname);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Loading bpf_flow.o: libbpf loads the object's .BTF with BPF_BTF_LOAD, creates
+ * the maps with their BTF key/value type ids and loads the programs; we then
+ * write the configuration, fill jmp_table by program name and optionally pin.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "flowctl.h"
+
+#define JMP_SLOTS 6
+
+static int fail(char *err, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *flow_default_obj(void)
+{
+	const char *p = getenv("FLOW_OBJ");
+
+	return p && *p ? p : "build/bpf/bpf_flow.o";
+}
+
+void flow_load_opts_default(struct flow_load_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->path = flow_default_obj();
+	o->cfg.continue_saddr = FLOW_DEFAULT_CONTINUE_SADDR;
+	o->cfg.export_keys = 1;
+}
+
+static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* Keep libbpf's warnings (verifier logs) for FLOWCTL_DEBUG=1. */
+	if (getenv("FLOWCTL_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+/* .rodata holds exactly struct flow_config (see flow_config.h). */
+static int set_config(struct bpf_object *obj, const struct flow_config *cfg,
+		      char *err, size_t len)
+{
+	struct bpf_map *m;
+	const char *name;
+	size_t sz;
+	size_t n;
+
+	bpf_object__for_each_map(m, obj) {
+		name = bpf_map__name(m);
+		n = strlen(name);
+		if (!bpf_map__is_internal(m) || n < 7 || strcmp(name + n - 7, ".rodata"))
+			continue;
+		if (!bpf_map__initial_value(m, &sz) || sz != sizeof(*cfg))
+			return fail(err, len, -EINVAL,
+				    "%s: .rodata is %zu bytes, expected struct flow_config (%zu)",
+				    name, sz, sizeof(*cfg));
+		return bpf_map__set_initial_value(m, cfg, sizeof(*cfg));
+	}
+	return fail(err, len, -ENOENT, "no .rodata (struct flow_config) in the object");
+}
+
+/* Slot N of jmp_table gets the program named flow_dissector_N. */
+static int fill_jmp_table(struct flow_obj *fo, char *err, size_t len)
+{
+	struct bpf_program *p;
+	unsigned int filled = 0;
+	__u32 slot;
+	int fd;
+	char *end;
+	const char *name;
+
+	bpf_object__for_each_program(p, fo->obj) {
+		name = bpf_program__name(p);
+		if (strncmp(name, "flow_dissector_", 15))
+			continue;
+		slot = strtoul(name + 15, &end, 10);
+		if (*end || end == name + 15 || slot >= JMP_SLOTS)
+			return fail(err, len, -EINVAL, "program %s names no jmp_table slot", name);
+		fd = bpf_program__fd(p);
+		if (bpf_map_update_elem(fo->jmp_fd, &slot, &fd, BPF_ANY))
+			return fail(err, len, -errno, "jmp_table[%u] = %s: %s", slot, name,
+				    strerror(errno));
+		filled |= 1u << slot;
+	}
+	if (filled != (1u << JMP_SLOTS) - 1)
+		return fail(err, len, -ENOENT, "jmp_table: programs flow_dissector_0..%d not all present (mask %#x)",
+			    JMP_SLOTS - 1, filled);
+	return 0;
+}
+
+int flow_load(struct flow_obj *fo, const struct flow_load_opts *o, char *err, size_t len)
+{
+	struct bpf_program *entry;
+	struct bpf_map *m;
+	struct bpf_btf_info info;
+	__u32 ilen = sizeof(info);
+	int rc, btf_fd;
+
+	memset(fo, 0, sizeof(*fo));
+	fo->prog_fd = fo->jmp_fd = fo->keys_fd = -1;
+	libbpf_set_print(silent_print);
+	fo->obj = bpf_object__open_file(o->path, NULL);
+	if (!fo->obj) {
+		rc = -errno;
+		return fail(err, len, rc, "%s: cannot open: %s", o->path, strerror(-rc));
+	}
+	rc = set_config(fo->obj, &o->cfg, err, len);
+	if (rc)
+		goto out;
+	rc = bpf_object__load(fo->obj);
+	if (rc) {
+		fail(err, len, rc, "%s: load failed: %s (FLOWCTL_DEBUG=1 shows the log)",
+		     o->path, strerror(-rc));
+		goto out;
+	}
+	entry = bpf_object__find_program_by_name(fo->obj, "_dissect");
+	m = bpf_object__find_map_by_name(fo->obj, "jmp_table");
+	if (!entry || !m || !bpf_object__find_map_by_name(fo->obj, "last_dissection")) {
+		rc = fail(err, len, -ENOENT, "%s: _dissect, jmp_table or last_dissection missing",
+			  o->path);
+		goto out;
+	}
+	fo->prog_fd = bpf_program__fd(entry);
+	fo->jmp_fd = bpf_map__fd(m);
+	fo->keys_fd = bpf_map__fd(bpf_object__find_map_by_name(fo->obj, "last_dissection"));
+	btf_fd = bpf_object__btf_fd(fo->obj);
+	memset(&info, 0, sizeof(info));
+	if (btf_fd >= 0 && !bpf_obj_get_info_by_fd(btf_fd, &info, &ilen))
+		fo->btf_id = info.id;
+	rc = fill_jmp_table(fo, err, len);
+	if (!rc)
+		return 0;
+out:
+	flow_close(fo);
+	return rc;
+}
+
+void flow_close(struct flow_obj *fo)
+{
+	if (fo->obj)
+		bpf_object__close(fo->obj);
+	memset(fo, 0, sizeof(*fo));
+	fo->prog_fd = fo->jmp_fd = fo->keys_fd = -1;
+}
+
+int flow_pin(struct flow_obj *fo, const char *dir, char *err, size_t len)
+{
+	static const char *const names[] = { "prog", "jmp_table", "last_dissection" };
+	int fds[] = { fo->prog_fd, fo->jmp_fd, fo->keys_fd };
+	char path[4096];
+	size_t i;
+
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return fail(err, len, -errno, "%s: %s", dir, strerror(errno));
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (bpf_obj_pin(fds[i], path))
+			return fail(err, len, -errno, "pin %s: %s", path, strerror(errno));
+	}
+	return 0;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * bpf_flow.o through BPF_PROG_TEST_RUN on the running kernel: the 16 selftest
+ * vectors and ours (bpf/flowctl_vectors.c) with their expected 56-byte keys and
+ * return codes, every truncation of every vector, the export map, the
+ * CONTINUE configuration, and random frames (termination, thoff in bounds).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include <bpf/bpf.h>
+#include "flow_test_util.h"
+
+static struct flow_obj fo;
+
+static int setup(void **state)
+{
+	return flow_test_load(&fo, 1, FLOW_DEFAULT_CONTINUE_SADDR);
+}
+
+static int teardown(void **state)
+{
+	flow_close(&fo);
+	return 0;
+}
+
+static void run(int prog_fd, const struct flow_vector *v, const unsigned char *f,
+		size_t len, struct flow_run *r)
+{
+	int rc = flow_test_run(prog_fd, f, len, v->flags, 1, r);
+
+	if (rc)
+		fail_msg("%s: test_run failed: %s", v->name, strerror(-rc));
+}
+
+static void test_vectors(void **state)
+{
+	unsigned char f[FLOW_FRAME_MAX];
+	struct flow_run r;
+	char why[1200];
+	size_t i, len, selftests = 0;
+
+	for (i = 0; i < flow_vector_count; i++) {
+		const struct flow_vector *v = &flow_vectors[i];
+
+		len = flow_vector_build(v, f, sizeof(f));
+		assert_true(len >= v->need);
+		run(fo.prog_fd, v, f, len, &r);
+		if (!flow_run_matches(v, &r, why, sizeof(why)))
+			fail_msg("vector %s: %s", v->name, why);
+		selftests += v->selftest;
+	}
+	assert_int_equal(selftests, 16);
+}
+
+/*
+ * Cut every vector at every length from 14 (the minimum test_run takes) up to
+ * what it needs: any missing byte of a header we read must give DROP (never a
+ * wrong OK); from `need` bytes on, the result is the full frame's.
+ */
+static void test_truncated(void **state)
+{
+	unsigned char f[FLOW_FRAME_MAX];
+	struct flow_run r;
+	char why[1200];
+	size_t i, cut;
+
+	for (i = 0; i < flow_vector_count; i++) {
+		const struct flow_vector *v = &flow_vectors[i];
+
+		flow_vector_build(v, f, sizeof(f));
+		for (cut = 14; cut < v->need; cut++) {
+			run(fo.prog_fd, v, f, cut, &r);
+			if (r.retval != BPF_DROP)
+				fail_msg("vector %s cut at %zu: return %u, expected DROP",
+					 v->name, cut, r.retval);
+			if (r.keys.thoff > cut || r.keys.nhoff > cut)
+				fail_msg("vector %s cut at %zu: offsets %u/%u past the end",
+					 v->name, cut, r.keys.nhoff, r.keys.thoff);
+		}
+		run(fo.prog_fd, v, f, v->need, &r);
+		if (!flow_run_matches(v, &r, why, sizeof(why)))
+			fail_msg("vector %s with exactly %u bytes: %s", v->name, v->need, why);
+	}
+}
+
+/* Every non-CONTINUE dissection lands in last_dissection under sport<<16|dport. */
+static void test_export_map(void **state)
+{
+	unsigned char f[FLOW_FRAME_MAX];
+	struct bpf_flow_keys got;
+	struct flow_run r;
+	size_t i, len;
+	__u32 key;
+
+	for (i = 0; i < flow_vector_count; i++) {
+		const struct flow_vector *v = &flow_vectors[i];
+
+		len = flow_vector_build(v, f, sizeof(f));
+		run(fo.prog_fd, v, f, len, &r);
+		key = (__u32)v->keys.sport << 16 | v->keys.dport;
+		if (v->ret == BPF_FLOW_DISSECTOR_CONTINUE) {
+			/* 99/9090 are used by no other vector: nothing was recorded. */
+			key = (__u32)99 << 16 | 9090;
+			assert_int_not_equal(bpf_map_lookup_elem(fo.keys_fd, &key, &got), 0);
+			continue;
+		}
+		assert_int_equal(bpf_map_lookup_elem(fo.keys_fd, &key, &got), 0);
+		if (memcmp(&got, &r.keys, sizeof(got)))
+			fail_msg("vector %s: last_dissection differs from data_out", v->name);
+	}
+	/* The selftests' 80/8080 on this little-endian host: 0x00501F90. */
+	key = 0x00501F90;
+	assert_int_equal(bpf_map_lookup_elem(fo.keys_fd, &key, &got), 0);
+}
+
+/* export off: same keys, nothing recorded.  CONTINUE address 0: never continue. */
+static void test_config(void **state)
+{
+	unsigned char f[FLOW_FRAME_MAX];
+	struct flow_obj quiet;
+	struct flow_run r;
+	char why[1200];
+	__u32 next;
+	size_t i, len;
+
+	assert_int_equal(flow_test_load(&quiet, 0, 0), 0);
+	for (i = 0; i < flow_vector_count; i++) {
+		const struct flow_vector *v = &flow_vectors[i];
+
+		len = flow_vector_build(v, f, sizeof(f));
+		run(quiet.prog_fd, v, f, len, &r);
+		if (v->ret == BPF_FLOW_DISSECTOR_CONTINUE) {
+			/* Now dissected by us: the IPIP packet's inner ports. */
+			assert_int_equal(r.retval, BPF_OK);
+			assert_int_equal(r.keys.is_encap, 1);
+			assert_int_equal(r.keys.sport, 99);
+			assert_int_equal(r.keys.dport, 9090);
+			continue;
+		}
+		if (!flow_run_matches(v, &r, why, sizeof(why)))
+			fail_msg("vector %s without export: %s", v->name, why);
+	}
+	assert_int_not_equal(bpf_map_get_next_key(quiet.keys_fd, NULL, &next), 0);
+	flow_close(&quiet);
+}
+
+/*
+ * Random frames built from plausible headers: the program must always finish
+ * with OK or DROP and never move the offsets past the frame.
+ */
+static void test_random_frames(void **state)
+{
+	static const __u16 types[] = { 0x0800, 0x86DD, 0x8100, 0x88A8, 0x8847, 0x6558 };
+	static const __u8 protos[] = { 0, 4, 6, 17, 41, 43, 44, 47, 60, 132, 136 };
+	unsigned char f[FLOW_FRAME_MAX];
+	struct flow_run r;
+	unsigned int seed = 12345;
+	size_t n, i, len;
+	int rc;
+
+	for (n = 0; n < 3000; n++) {
+		len = 14 + rand_r(&seed) % (sizeof(f) - 14);
+		for (i = 0; i < len; i++) {
+			unsigned int x = rand_r(&seed);
+
+			/* Sprinkle ethertypes and protocol numbers so we go deep. */
+			if (x % 3)
+				f[i] = x >> 8;
+			else if (x & 4)
+				f[i] = protos[(x >> 8) % sizeof(protos)];
+			else
+				f[i] = types[(x >> 8) % 6] >> 8 * (i & 1);
+		}
+		f[12] = types[n % 6] >> 8;
+		f[13] = types[n % 6] & 0xff;
+		rc = flow_test_run(fo.prog_fd, f, len, n % 8 & 7, 1, &r);
+		assert_int_equal(rc, 0);
+		if (r.retval != BPF_OK && r.retval != BPF_DROP &&
+		    r.retval != BPF_FLOW_DISSECTOR_CONTINUE)
+			fail_msg("frame %zu: return %u", n, r.retval);
+		if (r.keys.thoff > len || r.keys.nhoff > r.keys.thoff)
+			fail_msg("frame %zu: nhoff %u thoff %u len %zu", n, r.keys.nhoff,
+				 r.keys.thoff, len);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_export_map),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_random_frames),
+	};
+
+	flow_test_need_root();
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
