@@ -1,10 +1,123 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Placeholder until the C-header dumper lands. */
+/*
+ * `btfdump ... format c [--sort] [--types NAME,...] [--output FILE]`:
+ * the BTF as a C header (vmlinux.h), as bpftool's `format c` prints it.
+ *   --sort          diffable order (dependencies still first)
+ *   --types A,B     only these types and what they need; a name may be
+ *                   written "struct X", "union X", "enum X" to pick a kind;
+ *                   all same-named types of the allowed kinds are included
+ *   --output FILE   write FILE (through a temporary file, then renamed)
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "commands.h"
+
+#define EXIT_BAD 2
+
+static int c_fail(const char *what, const char *detail)
+{
+	fprintf(stderr, "btfdump: format c: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+	return EXIT_BAD;
+}
+
+/* Appends the ids of every comma-separated name in list to *ids. */
+static int add_roots(const struct lbtf *btf, char *list, uint32_t **ids, size_t *cnt)
+{
+	char *name;
+
+	while ((name = strsep(&list, ","))) {
+		int n;
+		uint32_t *grown;
+
+		if (!*name)
+			continue;
+		n = lbtf_dump_c_find_types(btf, name, NULL, 0);
+		if (n < 0)
+			return c_fail(lbtf_errmsg(), NULL);
+		if (n == 0)
+			return c_fail("no type named", name);
+		grown = realloc(*ids, (*cnt + n) * sizeof(**ids));
+		if (!grown)
+			return c_fail("out of memory", NULL);
+		*ids = grown;
+		lbtf_dump_c_find_types(btf, name, *ids + *cnt, n);
+		*cnt += n;
+	}
+	return 0;
+}
+
+static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_dump_c_opts *opts)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + 16);
+	FILE *f;
+	int err, fd;
+
+	if (!tmp)
+		return c_fail("out of memory", NULL);
+	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		err = c_fail(strerror(errno), path);
+		if (fd >= 0)
+			close(fd), unlink(tmp);
+		free(tmp);
+		return err;
+	}
+	err = lbtf_dump_c(btf, f, opts);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		free(tmp);
+		return c_fail(err == -EIO ? "writing failed" : lbtf_errmsg(), path);
+	}
+	free(tmp);
+	return 0;
+}
 
 int btfdump_format_c(const struct lbtf *btf, int argc, char **argv, const struct btfdump_opts *o)
 {
-	fprintf(stderr, "btfdump: format c is not implemented yet\n");
-	return 2;
+	struct lbtf_dump_c_opts opts = { .sz = sizeof(opts) };
+	const char *output = NULL;
+	uint32_t *ids = NULL;
+	size_t cnt = 0;
+	int rc = 0;
+
+	for (int i = 0; i < argc && !rc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--sort") || !strcmp(a, "sort")) {
+			opts.sort = true;
+		} else if (!strcmp(a, "--unsorted") || !strcmp(a, "unsorted")) {
+			opts.sort = false;
+		} else if (!strncmp(a, "--types=", 8)) {
+			rc = add_roots(btf, argv[i] + 8, &ids, &cnt);
+		} else if (!strcmp(a, "--types") || !strcmp(a, "--output") || !strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				rc = c_fail("missing value after", a);
+			else if (a[2] == 't')
+				rc = add_roots(btf, argv[++i], &ids, &cnt);
+			else
+				output = argv[++i];
+		} else {
+			rc = c_fail("unknown option", a);
+		}
+	}
+	if (!rc) {
+		opts.root_ids = ids;
+		opts.root_cnt = cnt;
+		if (output) {
+			rc = write_to(btf, output, &opts);
+		} else if (lbtf_dump_c(btf, stdout, &opts)) {
+			rc = c_fail(lbtf_errmsg(), NULL);
+		}
+	}
+	free(ids);
+	return rc;
 }

@@ -305,6 +305,8 @@ void dci_emit_enum_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int
 	dci_putc(&d->out, '}');
 	if (t->size == 1)
 		dci_puts(&d->out, " __attribute__((mode(byte)))");
+	else if (t->size == 2) /* our addition: bpftool leaves these 4 bytes wide */
+		dci_puts(&d->out, " __attribute__((mode(HI)))");
 	else if (t->size == 8 && d->ptr_sz == 8 && needs_word_mode(t))
 		dci_puts(&d->out, " __attribute__((mode(word)))");
 }

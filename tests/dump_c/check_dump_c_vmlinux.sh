@@ -1,0 +1,96 @@
+#!/bin/bash
+# vmlinux.h from the running kernel's BTF:
+#  1. identical to `bpftool btf dump file /sys/kernel/btf/vmlinux format c`
+#     (generated here, now) except for the deliberate differences below;
+#  2. compiles with clang -target bpf, clang-16 -target bpf, gcc -fsyntax-only;
+#  3. a BPF program using struct bpf_flow_keys and struct __sk_buff compiles
+#     against it, and against a --types bpf_flow_keys,__sk_buff subset;
+#  4. the --sort output compiles and defines the same structs/unions/enums.
+#  5. btfdump's `format c` (once its command line is in) prints the same bytes.
+# Deliberate differences from the installed bpftool (built from linux 6.1.y):
+#  - 1-byte enums get __attribute__((mode(byte))), 8-byte ENUMs and 8-byte
+#    ENUM64s with only 32-bit values mode(word) (what libbpf >= 1.1.0 final
+#    does; without them struct layouts holding such enums come out wrong),
+#    2-byte enums mode(HI) (our addition, same reason). Stripped before diff.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+vmlinux=/sys/kernel/btf/vmlinux
+drv=$B/tests/dump_c/dumpc_driver
+for tool in bpftool clang clang-16 gcc; do
+	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+done
+[ -r $vmlinux ] || { echo "SKIP: no $vmlinux (kernel without CONFIG_DEBUG_INFO_BTF)"; exit 77; }
+[ -x "$drv" ] || { echo "missing $drv (make $drv)"; exit 1; }
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+"$drv" $vmlinux >"$w/ours.h" || bad "dump failed"
+bpftool btf dump file $vmlinux format c >"$w/bpftool.h" || bad "bpftool failed"
+sed -E 's/ __attribute__\(\(mode\((byte|word|HI)\)\)\)//' "$w/ours.h" >"$w/ours-norm.h"
+if cmp -s "$w/ours-norm.h" "$w/bpftool.h"; then
+	echo "ok: identical to bpftool ($(wc -l <"$w/ours.h") lines) after stripping mode() attributes" \
+	     "($(grep -c 'mode(' "$w/ours.h") of them)"
+else
+	bad "differs from bpftool:"; diff "$w/ours-norm.h" "$w/bpftool.h" | head -40
+fi
+
+cc_bpf() { # compiler file...
+	local c=$1; shift
+	"$c" -target bpf -O2 -Wall -Werror -c -o "$w/out.o" "$@" 2>&1 | head -20
+	return "${PIPESTATUS[0]}"
+}
+printf '#include "%s"\n' "$w/ours.h" >"$w/only.c"
+cc_bpf clang -fsyntax-only "$w/only.c" || bad "clang -target bpf rejects it"
+cc_bpf clang-16 -fsyntax-only "$w/only.c" || bad "clang-16 -target bpf rejects it"
+gcc -fsyntax-only -Werror -x c "$w/ours.h" 2>&1 | head -20
+[ "${PIPESTATUS[0]}" -eq 0 ] || bad "gcc -fsyntax-only rejects it"
+
+prog() { # header -> a flow-dissector-like BPF program
+	cat <<EOC
+#include "$1"
+#define SEC(n) __attribute__((section(n), used))
+static long (*bpf_skb_load_bytes)(const void *, __u32, void *, __u32) = (void *)26;
+SEC("flow_dissector")
+int dissect(struct __sk_buff *skb)
+{
+	struct bpf_flow_keys *keys = skb->flow_keys;
+	struct ethhdr eth;
+
+	if (bpf_skb_load_bytes(skb, keys->thoff, &eth, sizeof(eth)))
+		return 1;
+	keys->n_proto = eth.h_proto;
+	keys->addr_proto = 0;
+	keys->nhoff = keys->thoff + sizeof(eth);
+	return skb->len > 64 ? 0 : 2;
+}
+char _license[] SEC("license") = "GPL";
+EOC
+}
+prog "$w/ours.h" >"$w/prog.c"
+cc_bpf clang-16 -g "$w/prog.c" || bad "BPF program using bpf_flow_keys/__sk_buff does not compile"
+
+"$drv" $vmlinux --types bpf_flow_keys,__sk_buff,ethhdr,__u32 >"$w/subset.h" || bad "--types failed"
+prog "$w/subset.h" >"$w/prog2.c"
+cc_bpf clang-16 -g "$w/prog2.c" || bad "BPF program against the --types subset does not compile"
+n=$(grep -c '^struct .* {$' "$w/subset.h")
+[ "$n" -lt 20 ] || bad "--types subset has $n structs, expected a handful"
+echo "ok: --types subset: $(wc -l <"$w/subset.h") lines, $n structs"
+
+"$drv" $vmlinux --sort >"$w/sorted.h" || bad "--sort failed"
+printf '#include "%s"\n' "$w/sorted.h" >"$w/only2.c"
+cc_bpf clang -fsyntax-only "$w/only2.c" || bad "--sort output does not compile"
+defs() { grep -E '^(struct|union|enum) [A-Za-z0-9_]+ \{' "$1" | sed -E 's/___[0-9]+ / /' | sort; }
+cmp -s <(defs "$w/ours.h") <(defs "$w/sorted.h") || bad "--sort defines other types than id order"
+cmp -s "$w/ours.h" "$w/sorted.h" && bad "--sort output is in id order"
+echo "ok: --sort: $(defs "$w/sorted.h" | wc -l) definitions, compiles"
+
+if "$B/btfdump" file $vmlinux format c >"$w/btfdump.h" 2>"$w/btfdump.err"; then
+	cmp -s "$w/btfdump.h" "$w/ours.h" || bad "btfdump format c differs from lbtf_dump_c"
+	echo "ok: btfdump file ... format c gives the same bytes"
+else
+	echo "note: btfdump format c not available yet: $(head -1 "$w/btfdump.err")"
+fi
+exit $fail
