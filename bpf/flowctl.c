@@ -184,6 +184,36 @@ static int cmd_detach(struct args *a)
 	return 0;
 }
 
+/* The BTF the loader gave the maps (the programs carry none without .BTF.ext). */
+static __u32 maps_btf_id(const struct bpf_prog_info *prog)
+{
+	struct bpf_prog_info info;
+	struct bpf_map_info minfo;
+	__u32 ids[16], len = sizeof(info), mlen, i, btf_id = 0;
+	int fd;
+
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = 16;
+	info.map_ids = (__u64)(unsigned long)ids;
+	fd = bpf_prog_get_fd_by_id(prog->id);
+	if (fd < 0)
+		return 0;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		info.nr_map_ids = 0;
+	close(fd);
+	for (i = 0; i < info.nr_map_ids && i < 16 && !btf_id; i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&minfo, 0, sizeof(minfo));
+		mlen = sizeof(minfo);
+		if (!bpf_obj_get_info_by_fd(fd, &minfo, &mlen))
+			btf_id = minfo.btf_id;
+		close(fd);
+	}
+	return btf_id;
+}
+
 static int cmd_show(struct args *a)
 {
 	struct bpf_prog_info info;
@@ -206,8 +236,8 @@ static int cmd_show(struct args *a)
 		return die("prog info", errno);
 	close(fd);
 	flow_find_link(ns, &link_id);
-	printf("netns %s: prog id %u name %s btf id %u", a->netns, prog_id, info.name,
-	       info.btf_id);
+	printf("netns %s: prog id %u name %s maps btf id %u", a->netns, prog_id, info.name,
+	       maps_btf_id(&info));
 	if (link_id)
 		printf(" link id %u\n", link_id);
 	else

@@ -27,11 +27,32 @@ static int fail(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* $FLOW_OBJ, else $B/bpf/bpf_flow.o (the test runner sets B), else next to flowctl. */
 const char *flow_default_obj(void)
 {
+	static char path[4096];
 	const char *p = getenv("FLOW_OBJ");
+	char exe[4000], *slash;
+	ssize_t n;
 
-	return p && *p ? p : "build/bpf/bpf_flow.o";
+	if (p && *p)
+		return p;
+	p = getenv("B");
+	if (p && *p) {
+		snprintf(path, sizeof(path), "%s/bpf/bpf_flow.o", p);
+		return path;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash && !strcmp(slash, "/flowctl")) {
+			*slash = 0;
+			snprintf(path, sizeof(path), "%s/bpf/bpf_flow.o", exe);
+			return path;
+		}
+	}
+	return "build/bpf/bpf_flow.o";
 }
 
 void flow_load_opts_default(struct flow_load_opts *o)
