@@ -101,12 +101,8 @@ static int dump_roots(struct dc *d, const struct lbtf_dump_c_opts *o)
 	int err = 0;
 
 	if (o && o->root_cnt) {
-		for (size_t i = 0; i < o->root_cnt && !err; i++) {
-			if (o->root_ids[i] >= d->nr_types)
-				return lbtfi_err(EINVAL, "C dump: root type id %u out of range",
-						 o->root_ids[i]);
+		for (size_t i = 0; i < o->root_cnt && !err; i++)
 			err = dci_dump_root(d, o->root_ids[i]);
-		}
 		return err;
 	}
 	if (o && o->sort) {
@@ -147,6 +143,10 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}
 	err = check_refs(btf, d->nr_types);
+	for (size_t i = 0; !err && opts && i < opts->root_cnt; i++)
+		if (opts->root_ids[i] >= d->nr_types)
+			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",
+					opts->root_ids[i]);
 	if (err) {
 		dc_free(d);
 		return err;

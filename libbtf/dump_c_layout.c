@@ -103,6 +103,8 @@ static bool is_packed(struct dc *d, const struct lbtf_type *t)
 
 /* ---- padding -------------------------------------------------------------- */
 
+#define DC_MAX_PAD_BITS (1ll << 24)
+
 static void put_pad(struct dc *d, const char *type, int64_t bits, int lvl)
 {
 	dci_putc(&d->out, '\n');
@@ -134,6 +136,11 @@ static void emit_padding(struct dc *d, int64_t cur, int64_t next, int next_align
 
 	if (cur >= next)
 		return;
+	/* hostile sizes would otherwise mean gigabytes of `long: 64;` */
+	if (next - cur > DC_MAX_PAD_BITS) {
+		dci_fail(d, -E2BIG, "padding gap of more than 2 MiB in a struct", 0);
+		return;
+	}
 	for (i = 0; i < npads; i++) {
 		pad_bits = pads[i].bits;
 		pad_type = pads[i].name;
