@@ -1,5 +1,89 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Kernel-exact BTF verifier: the checks, verdict, errno and log text of
+ * Linux 6.15-6.18's BPF_BTF_LOAD (btf_parse), computed without privileges.
+ */
 #ifndef LIBBTF_VERIFY_H
 #define LIBBTF_VERIFY_H
-/* (to be filled by the module that implements it) */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lbtf;
+
+/* Log level bits, as the kernel's BPF_LOG_*: any non-zero subset of 1|2|4|8 */
+#define LBTF_LOG_LEVEL 1u
+#define LBTF_LOG_STATS 4u
+#define LBTF_LOG_FIXED 8u  /* keep the first bytes instead of the last */
+#define LBTF_LOG_MASK 15u
+#define LBTF_LOG_MAX_SIZE (UINT32_MAX >> 2)
+
+/* Kernel errno that glibc has no name for */
+#define LBTF_ENOTSUPP 524
+
+enum lbtf_verify_flags {
+	/* Skip the special-field pass (bpf_spin_lock & co., kptrs) */
+	LBTF_VERIFY_NO_SPECIAL = 1u << 0,
+	/* Split BTF (opts.base set): also run pass 2 (resolve) over the split
+	 * types. No kernel path does this: stricter than module loading. */
+	LBTF_VERIFY_STRICT = 1u << 1,
+	/* Keep the whole log (result.full_log, free() it) whatever log_size */
+	LBTF_VERIFY_KEEP_LOG = 1u << 2,
+	/* Do not read /sys/kernel/btf/vmlinux for kptr targets */
+	LBTF_VERIFY_NO_KERNEL_BTF = 1u << 3,
+};
+
+struct lbtf_verify_opts {
+	uint32_t log_level;   /* 0 or a subset of LBTF_LOG_MASK */
+	uint32_t log_size;    /* size of log_buf (0 with log_buf NULL: no buffer) */
+	char *log_buf;        /* filled as the kernel fills the user's buffer */
+	uint32_t flags;       /* enum lbtf_verify_flags */
+	const struct lbtf *base; /* split BTF: verified as module BTF is */
+};
+
+struct lbtf_verify_result {
+	int err;                  /* 0 valid, else the kernel's positive errno */
+	uint32_t log_true_size;   /* the kernel's btf_log_true_size */
+	bool true_size_written;   /* false when the kernel would not write it */
+	uint32_t log_len;         /* bytes of text placed in log_buf */
+	char *full_log;           /* whole log with LBTF_VERIFY_KEEP_LOG (malloc'ed) */
+	size_t full_log_len;
+	uint32_t nr_types;        /* types accepted by pass 1 (without void) */
+	/* The special-field verdict needed kernel BTF (kptr targets) that
+	 * could not be read: the kernel may answer differently. */
+	bool env_dependent;
+};
+
+/*
+ * Verify a BTF blob as the running kernel's BPF_BTF_LOAD would. Returns 0
+ * when the kernel would load it, else the negative errno the kernel would
+ * return; -ENOMEM/-EINVAL for a failure of the call itself are told apart
+ * by lbtf_errmsg() only when res->err stays 0. res may be NULL.
+ * Byte order is never converted (an opposite-endian blob is "Invalid magic").
+ */
+int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *opts,
+		struct lbtf_verify_result *res);
+
+/* Free res->full_log. */
+void lbtf_verify_result_free(struct lbtf_verify_result *res);
+
+/* Kernel name of an errno: "EINVAL", "ENOTSUPP" (524), ...; "E<n>" otherwise */
+const char *lbtf_errno_name(int err);
+
+/*
+ * Submit the blob to the running kernel (BPF_BTF_LOAD). Returns 0 when it
+ * loaded (the fd is closed), else the negative errno. *true_size gets
+ * btf_log_true_size (0 if the kernel did not write it). Needs CAP_BPF.
+ */
+int lbtf_kernel_btf_load(const void *data, size_t size, uint32_t log_level, char *log_buf,
+			 uint32_t log_size, uint32_t *true_size);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

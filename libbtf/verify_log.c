@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The verifier log: pieces formatted one at a time and cut to 1023 bytes,
+ * the line shapes (plain, type, basic, member, vsi), and the final copy
+ * into the caller's buffer with the kernel's rotating/fixed and ENOSPC
+ * rules (6.4+ semantics).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "verify_internal.h"
+
+bool lbtfi_vlog_on(const struct venv *env)
+{
+	return env->log.level != 0;
+}
+
+/* One formatted piece, as one bpf_verifier_vlog() call. */
+static void vpiece(struct vlog *log, const char *fmt, va_list ap)
+{
+	int r;
+
+	if (log->oom)
+		return;
+	if (log->cap - log->len < VLOG_PIECE) {
+		size_t ncap = log->cap ? log->cap * 2 : 1 << 16;
+		char *nb = realloc(log->buf, ncap);
+
+		if (!nb) {
+			log->oom = true;
+			return;
+		}
+		log->buf = nb;
+		log->cap = ncap;
+	}
+	r = vsnprintf(log->buf + log->len, VLOG_PIECE, fmt, ap);
+	if (r < 0)
+		r = 0;
+	if (r > VLOG_PIECE - 1)
+		r = VLOG_PIECE - 1;
+	log->len += r;
+	log->any = true;
+}
+
+static void piece(struct vlog *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void piece(struct vlog *log, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpiece(log, fmt, ap);
+	va_end(ap);
+}
+
+void lbtfi_vlog(struct venv *env, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env))
+		return;
+	va_start(ap, fmt);
+	vpiece(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+/* " <msg>" then the newline, the tail every line shape shares */
+static void vtail(struct vlog *log, const char *fmt, va_list ap)
+{
+	if (fmt && *fmt) {
+		piece(log, " ");
+		vpiece(log, fmt, ap);
+	}
+	piece(log, "\n");
+}
+
+void lbtfi_vlog_type(struct venv *env, const struct lbtf_type *t, bool details, const char *fmt,
+		     ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env))
+		return;
+	piece(&env->log, "[%u] %s %s%s", env->log_id, lbtf_kind_name(vk(t)),
+	      lbtfi_vname(env, t->name_off), details ? " " : "");
+	if (details)
+		lbtfi_vops(t)->log_details(env, t);
+	va_start(ap, fmt);
+	vtail(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+void lbtfi_vlog_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env))
+		return;
+	/* pass 1 already printed the struct; later, say which struct it is */
+	if (env->phase != PHASE_META)
+		vlog_type(env, st, NULL);
+	if (lbtf_kflag(st))
+		piece(&env->log, "\t%s type_id=%u bitfield_size=%u bits_offset=%u",
+		      lbtfi_vname(env, m->name_off), m->type, m->offset >> 24,
+		      m->offset & 0xffffff);
+	else
+		piece(&env->log, "\t%s type_id=%u bits_offset=%u", lbtfi_vname(env, m->name_off),
+		      m->type, m->offset);
+	va_start(ap, fmt);
+	vtail(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
+		    const struct lbtf_var_secinfo *vsi, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env))
+		return;
+	if (env->phase != PHASE_META)
+		vlog_type(env, dt, NULL);
+	piece(&env->log, "\t type_id=%u offset=%u size=%u", vsi->type, vsi->offset, vsi->size);
+	va_start(ap, fmt);
+	vtail(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
+			struct lbtf_verify_result *res)
+{
+	struct vlog *log = &env->log;
+	uint64_t true_size = log->any ? (uint64_t)log->len + 1 : 0;
+	size_t n = 0;
+
+	res->log_true_size = true_size > UINT32_MAX ? UINT32_MAX : (uint32_t)true_size;
+	res->true_size_written = true;
+	res->log_len = 0;
+	if (!log->level)
+		return 0;
+	if (o->log_buf && o->log_size && log->any) {
+		n = log->len < o->log_size - 1 ? log->len : o->log_size - 1;
+		if (o->log_level & LBTF_LOG_FIXED)
+			memcpy(o->log_buf, log->buf, n);
+		else /* rotating: the last bytes survive */
+			memcpy(o->log_buf, log->buf + log->len - n, n);
+		o->log_buf[n] = '\0';
+		res->log_len = n;
+	}
+	if (o->log_buf && true_size > o->log_size)
+		return -ENOSPC;
+	return 0;
+}

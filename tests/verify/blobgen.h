@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Random BTF blob generator for the differential verifier test: type graphs
+ * of every kind (mostly well-formed, with controlled mistakes), targeted
+ * mutations, header damage and truncations, all from a fixed-seed PRNG.
+ */
+#ifndef BLOBGEN_H
+#define BLOBGEN_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "libbtf.h"
+
+struct rng { uint64_t s; };
+
+static inline uint32_t rnd(struct rng *r)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return (uint32_t)(r->s >> 11);
+}
+static inline uint32_t rnd_n(struct rng *r, uint32_t n) { return n ? rnd(r) % n : 0; }
+static inline int chance(struct rng *r, int pct) { return (int)rnd_n(r, 100) < pct; }
+#define PICK(r, arr) ((arr)[rnd_n((r), sizeof(arr) / sizeof((arr)[0]))])
+
+struct gbuf { unsigned char *p; size_t len, cap; };
+
+static inline void gput(struct gbuf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 256;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			abort();
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+static inline void gput32(struct gbuf *b, uint32_t v) { gput(b, &v, 4); }
+
+/* A blob under construction: type words and a string section */
+struct gblob {
+	struct gbuf types, strs;
+	uint32_t nr;  /* types emitted */
+	uint32_t planned; /* ids that will exist */
+};
+
+static inline uint32_t gstr(struct gblob *g, const char *s)
+{
+	uint32_t off;
+
+	if (!*s)
+		return 0;
+	off = g->strs.len;
+	gput(&g->strs, s, strlen(s) + 1);
+	return off;
+}
+
+/* names: mostly valid identifiers, sometimes the edge cases */
+static const char *gname(struct rng *r, int kind_pool)
+{
+	static const char *good[] = { "a", "b", "x", "foo", "_t", ".dot", "s1", "int", "T", "e" };
+	static const char *bad[] = { "1a", "a-b", "a b", "\xc0z", "\xd7x", "a\x80", "\x7f", "?", "" };
+	static const char *secs[] = { ".data", ".bss", "?. x", "sec\x7f", "a\x85", ".rodata" };
+	static char longname[600];
+
+	if (kind_pool == 2)
+		return chance(r, 85) ? secs[rnd_n(r, 2)] : PICK(r, secs);
+	if (chance(r, 2)) {
+		size_t n = 505 + rnd_n(r, 12);
+		memset(longname, 'a', n);
+		longname[n] = 0;
+		return longname;
+	}
+	return chance(r, 92) ? PICK(r, good) : PICK(r, bad);
+}
+
+/* a type id reference: usually an existing one */
+static uint32_t gref(struct rng *r, struct gblob *g)
+{
+	uint32_t n = g->planned;
+
+	if (chance(r, 3))
+		return PICK(r, ((uint32_t[]){ 0, n + 1, n + 7, 0xfffff, 0x100000, 0xffffffff }));
+	return rnd_n(r, n + 1);
+}
+
+static void gtype(struct gblob *g, uint32_t name, unsigned int kind, unsigned int vlen, int kflag,
+		  uint32_t size_type)
+{
+	gput32(&g->types, name);
+	gput32(&g->types, lbtf_info(kind, vlen, kflag));
+	gput32(&g->types, size_type);
+	g->nr++;
+}
+
+static uint32_t gname_off(struct rng *r, struct gblob *g, int pct_named, int pool)
+{
+	if (!chance(r, pct_named))
+		return 0;
+	return gstr(g, gname(r, pool));
+}
+
+static void gen_int(struct rng *r, struct gblob *g)
+{
+	static const uint32_t bits[] = { 8, 16, 32, 64, 128, 1, 7, 24, 0, 129 };
+	static const uint32_t encs[] = { 0, 1, 2, 4, 0, 1, 3, 8 };
+	uint32_t b = PICK(r, bits), sz = b ? (b + 7) / 8 : 4, off = 0, enc = PICK(r, encs);
+
+	if (chance(r, 10))
+		sz = PICK(r, ((uint32_t[]){ 0, 1, 3, 16, 32 }));
+	if (chance(r, 8))
+		off = rnd_n(r, 70);
+	gtype(g, gname_off(r, g, 90, 0), LBTF_KIND_INT, chance(r, 3), chance(r, 3), sz);
+	gput32(&g->types, chance(r, 3) ? rnd(r) : (enc << 24) | (off << 16) | b |
+						  (chance(r, 3) ? 0x1100 : 0));
+}
+
+static void gen_ref(struct rng *r, struct gblob *g, unsigned int kind)
+{
+	uint32_t name = 0;
+
+	if (kind == LBTF_KIND_TYPEDEF || kind == LBTF_KIND_TYPE_TAG)
+		name = chance(r, 95) ? gstr(g, gname(r, 0)) : 0;
+	else if (chance(r, 3))
+		name = gstr(g, "n");
+	gtype(g, name, kind, chance(r, 2), chance(r, kind == LBTF_KIND_TYPE_TAG ? 30 : 2),
+	      gref(r, g));
+}
+
+static void gen_array(struct rng *r, struct gblob *g)
+{
+	static const uint32_t nel[] = { 0, 1, 2, 4, 16, 0x10000000, 0xffffffff };
+
+	gtype(g, chance(r, 3) ? gstr(g, "a") : 0, LBTF_KIND_ARRAY, chance(r, 2), chance(r, 2),
+	      chance(r, 3) ? 4 : 0);
+	gput32(&g->types, chance(r, 2) ? 0 : gref(r, g));
+	gput32(&g->types, chance(r, 70) ? 1 : gref(r, g));
+	gput32(&g->types, PICK(r, nel));
+}
+
+static void gen_struct(struct rng *r, struct gblob *g, unsigned int kind)
+{
+	unsigned int vlen = rnd_n(r, 5);
+	int kflag = chance(r, 25);
+	uint32_t size = PICK(r, ((uint32_t[]){ 0, 1, 4, 8, 16, 24, 32, 64, 4096 }));
+	uint32_t off = 0;
+
+	gtype(g, gname_off(r, g, 70, 0), kind, vlen, kflag, size);
+	for (unsigned int i = 0; i < vlen; i++) {
+		uint32_t o = kind == LBTF_KIND_UNION && chance(r, 95) ? 0 : off;
+		uint32_t bf = kflag && chance(r, 40) ? rnd_n(r, 40) : 0;
+
+		if (chance(r, 5))
+			o = rnd(r) % (size * 8 + 16);
+		gput32(&g->types, chance(r, 2) ? 0x7fffff00 : gname_off(r, g, 80, 0));
+		gput32(&g->types, chance(r, 2) ? 0 : gref(r, g));
+		gput32(&g->types, kflag ? (bf << 24) | (o & 0xffffff) : o);
+		off += PICK(r, ((uint32_t[]){ 0, 1, 3, 8, 32, 64, 64, 128 }));
+	}
+}
+
+static void gen_enum(struct rng *r, struct gblob *g, bool is64)
+{
+	unsigned int vlen = rnd_n(r, 4);
+	uint32_t size = chance(r, 85) ? (is64 ? 8 : 4) : PICK(r, ((uint32_t[]){ 0, 1, 2, 3, 8, 16 }));
+
+	gtype(g, gname_off(r, g, 60, 0), is64 ? LBTF_KIND_ENUM64 : LBTF_KIND_ENUM, vlen,
+	      chance(r, 40), size);
+	for (unsigned int i = 0; i < vlen; i++) {
+		gput32(&g->types, chance(r, 2) ? 0x7fffff00 : gname_off(r, g, 97, 0));
+		gput32(&g->types, chance(r, 50) ? i : rnd(r));
+		if (is64)
+			gput32(&g->types, chance(r, 50) ? 0 : rnd(r));
+	}
+}
+
+static void gen_func_proto(struct rng *r, struct gblob *g)
+{
+	unsigned int vlen = rnd_n(r, 4);
+
+	gtype(g, chance(r, 2) ? gstr(g, "p") : 0, LBTF_KIND_FUNC_PROTO, vlen, chance(r, 2),
+	      chance(r, 30) ? 0 : gref(r, g));
+	for (unsigned int i = 0; i < vlen; i++) {
+		bool vararg = i == vlen - 1 && chance(r, 20);
+		gput32(&g->types, vararg && chance(r, 80) ? 0 : gname_off(r, g, 80, 0));
+		gput32(&g->types, vararg ? 0 : gref(r, g));
+	}
+}
+
+static void gen_var(struct rng *r, struct gblob *g)
+{
+	gtype(g, gname_off(r, g, 97, 0), LBTF_KIND_VAR, chance(r, 2), chance(r, 2),
+	      chance(r, 2) ? 0 : gref(r, g));
+	gput32(&g->types, chance(r, 90) ? rnd_n(r, 2) : rnd_n(r, 4));
+}
+
+static void gen_datasec(struct rng *r, struct gblob *g)
+{
+	unsigned int vlen = rnd_n(r, 4);
+	uint32_t size = chance(r, 3) ? 0 : PICK(r, ((uint32_t[]){ 4, 8, 16, 64, 0xffffffff }));
+	uint32_t off = 0;
+
+	gtype(g, gname_off(r, g, 97, 2), LBTF_KIND_DATASEC, vlen, chance(r, 2), size);
+	for (unsigned int i = 0; i < vlen; i++) {
+		uint32_t sz = PICK(r, ((uint32_t[]){ 1, 4, 4, 8, 8, 0, 0x20 }));
+		if (size == 0xffffffff && chance(r, 30))
+			off = 0xfffffff0;
+		gput32(&g->types, gref(r, g));
+		gput32(&g->types, chance(r, 5) ? rnd_n(r, 32) : off);
+		gput32(&g->types, sz);
+		off += sz + (chance(r, 20) ? 4 : 0);
+	}
+}
+
+static void gen_one(struct rng *r, struct gblob *g, unsigned int kind)
+{
+	switch (kind) {
+	case LBTF_KIND_INT: gen_int(r, g); break;
+	case LBTF_KIND_ARRAY: gen_array(r, g); break;
+	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION: gen_struct(r, g, kind); break;
+	case LBTF_KIND_ENUM: gen_enum(r, g, false); break;
+	case LBTF_KIND_ENUM64: gen_enum(r, g, true); break;
+	case LBTF_KIND_FUNC_PROTO: gen_func_proto(r, g); break;
+	case LBTF_KIND_VAR: gen_var(r, g); break;
+	case LBTF_KIND_DATASEC: gen_datasec(r, g); break;
+	case LBTF_KIND_FWD:
+		gtype(g, gname_off(r, g, 95, 0), kind, chance(r, 2), chance(r, 50),
+		      chance(r, 3) ? 1 : 0);
+		break;
+	case LBTF_KIND_FUNC:
+		gtype(g, gname_off(r, g, 95, 0), kind, chance(r, 90) ? rnd_n(r, 2) : rnd_n(r, 4),
+		      chance(r, 2), gref(r, g));
+		break;
+	case LBTF_KIND_FLOAT:
+		gtype(g, gname_off(r, g, 80, 0), kind, chance(r, 2), chance(r, 2),
+		      PICK(r, ((uint32_t[]){ 2, 4, 8, 12, 16, 4, 8, 3, 0 })));
+		break;
+	case LBTF_KIND_DECL_TAG:
+		gtype(g, chance(r, 95) ? gstr(g, chance(r, 50) ? "tag" : "x y") : 0, kind,
+		      chance(r, 2), chance(r, 20), gref(r, g));
+		gput32(&g->types, PICK(r, ((uint32_t[]){ -1u, -1u, 0, 1, 2, -2u })));
+		break;
+	default:
+		gen_ref(r, g, kind);
+	}
+}
+
+/* kinds weighted toward the ones with the most checks */
+static unsigned int gkind(struct rng *r)
+{
+	static const unsigned char w[] = {
+		LBTF_KIND_INT, LBTF_KIND_INT, LBTF_KIND_INT, LBTF_KIND_PTR, LBTF_KIND_PTR,
+		LBTF_KIND_ARRAY, LBTF_KIND_ARRAY, LBTF_KIND_STRUCT, LBTF_KIND_STRUCT, LBTF_KIND_STRUCT,
+		LBTF_KIND_UNION, LBTF_KIND_ENUM, LBTF_KIND_FWD, LBTF_KIND_TYPEDEF, LBTF_KIND_TYPEDEF,
+		LBTF_KIND_VOLATILE, LBTF_KIND_CONST, LBTF_KIND_CONST, LBTF_KIND_RESTRICT,
+		LBTF_KIND_FUNC, LBTF_KIND_FUNC, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO,
+		LBTF_KIND_VAR, LBTF_KIND_VAR, LBTF_KIND_DATASEC, LBTF_KIND_DATASEC, LBTF_KIND_FLOAT,
+		LBTF_KIND_DECL_TAG, LBTF_KIND_DECL_TAG, LBTF_KIND_TYPE_TAG, LBTF_KIND_TYPE_TAG,
+		LBTF_KIND_ENUM64,
+	};
+	return PICK(r, w);
+}
+
+/* Assemble header + types + strings into out (malloc'ed). */
+static unsigned char *gassemble(struct gblob *g, size_t *len)
+{
+	struct lbtf_header h = { LBTF_MAGIC, LBTF_VERSION, 0, sizeof(h), 0, 0, 0, 0 };
+	unsigned char *out;
+
+	h.type_len = g->types.len;
+	h.str_off = g->types.len;
+	h.str_len = g->strs.len;
+	*len = sizeof(h) + g->types.len + g->strs.len;
+	out = malloc(*len);
+	if (!out)
+		abort();
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), g->types.p, g->types.len);
+	memcpy(out + sizeof(h) + g->types.len, g->strs.p, g->strs.len);
+	return out;
+}
+
+/* A random type graph of n types; the first is usually a plain int. */
+static unsigned char *gen_graph(struct rng *r, uint32_t n, size_t *len)
+{
+	struct gblob g;
+	unsigned char *out;
+
+	memset(&g, 0, sizeof(g));
+	gput(&g.strs, "", 1);
+	g.planned = n;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == 0 && chance(r, 80)) {
+			gtype(&g, gstr(&g, "int"), LBTF_KIND_INT, 0, 0, 4);
+			gput32(&g.types, (1u << 24) | 32);
+			continue;
+		}
+		gen_one(r, &g, gkind(r));
+	}
+	out = gassemble(&g, len);
+	free(g.types.p);
+	free(g.strs.p);
+	return out;
+}
+
+/* Damage a blob in one targeted way (header fields, info bits, a word). */
+static void gmutate(struct rng *r, unsigned char *b, size_t len)
+{
+	struct lbtf_header *h = (struct lbtf_header *)b;
+	uint32_t *w;
+	size_t nw;
+
+	if (len < sizeof(*h))
+		return;
+	switch (rnd_n(r, 8)) {
+	case 0: { /* a header field */
+		static const uint32_t vals[] = { 0, 1, 3, 4, 8, 23, 25, 32, 0x80000000, 0xffffffff };
+		uint32_t *f = (uint32_t *)b + 1 + rnd_n(r, 5);
+		if (chance(r, 50))
+			*f = PICK(r, vals);
+		else
+			*f += (int)rnd_n(r, 9) - 4;
+		break;
+	}
+	case 1:
+		b[rnd_n(r, 4)] ^= 1u << rnd_n(r, 8);
+		break;
+	default: { /* a word in the type section: info bits, ids, sizes, offsets */
+		nw = (len - sizeof(*h)) / 4;
+		if (!nw)
+			return;
+		w = (uint32_t *)(b + sizeof(*h)) + rnd_n(r, nw);
+		switch (rnd_n(r, 6)) {
+		case 0: *w ^= 1u << rnd_n(r, 32); break;
+		case 1: *w ^= 0x80000000; break;
+		case 2: *w = (*w & 0xe0ffffff) | (rnd_n(r, 21) << 24); break;
+		case 3: *w += (int)rnd_n(r, 5) - 2; break;
+		case 4: *w = rnd_n(r, 40); break;
+		default: *w = rnd(r);
+		}
+	}
+	}
+}
+
+#endif

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Differential test: lbtf_verify() against the running kernel's
+ * BPF_BTF_LOAD on generated blobs (random type graphs, mutations, header
+ * damage, truncations, the real vmlinux BTF and given objects' BTF,
+ * mutated). Verdict, errno, log text and true log size must all agree.
+ *
+ *   diff_kernel [-s seed] [-n graphs] [-m vmlinux_mutations] [-q] [FILE...]
+ * Exit 0 when there is no disagreement, 1 otherwise, 77 without BPF.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "libbtf.h"
+#include "blobgen.h"
+
+#define BIG_LOG (1u << 20)
+
+static unsigned long n_total, n_bad, n_valid, n_enospc;
+static unsigned long by_class[8], bad_by_class[8];
+static const char *class_names[] = { "graph", "mutated", "header", "truncated", "vmlinux",
+				     "object", "log-size" };
+static char *kbuf, *obuf;
+static int quiet;
+
+static void save_blob(const unsigned char *b, size_t len, unsigned long n)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/vdiff-%lu.btf", n);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(b, 1, len, f);
+		fclose(f);
+		fprintf(stderr, "  saved %s\n", path);
+	}
+}
+
+/* Tail of a log for a report: the last 300 bytes */
+static const char *tail(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 300 ? s + n - 300 : s;
+}
+
+static int compare(int cls, const unsigned char *b, size_t len, uint32_t level, uint32_t size)
+{
+	struct lbtf_verify_opts o = { .log_level = level, .log_size = size,
+				      .log_buf = size ? obuf : NULL,
+				      .flags = LBTF_VERIFY_NO_KERNEL_BTF };
+	struct lbtf_verify_result res;
+	uint32_t ktrue = 0;
+	int kerr, oerr;
+
+	if (size) {
+		memset(kbuf, 0, size < BIG_LOG * 16 ? size : BIG_LOG * 16);
+		memset(obuf, 0, size < BIG_LOG * 16 ? size : BIG_LOG * 16);
+	}
+	kerr = lbtf_kernel_btf_load(b, len, level, size ? kbuf : NULL, size, &ktrue);
+	oerr = lbtf_verify(b, len, &o, &res);
+	n_total++;
+	by_class[cls]++;
+	if (!kerr)
+		n_valid++;
+	if (kerr == -ENOSPC)
+		n_enospc++;
+	if (kerr == oerr && ktrue == res.log_true_size && (!size || !strcmp(kbuf, obuf)))
+		return 0;
+	n_bad++;
+	bad_by_class[cls]++;
+	if (n_bad <= 5 && !quiet) {
+		fprintf(stderr, "DISAGREE #%lu (%s, level %u, log_size %u, %zu bytes):\n", n_total,
+			class_names[cls], level, size, len);
+		fprintf(stderr, "  kernel: %s true_size %u\n  ours:   %s true_size %u\n",
+			lbtf_errno_name(kerr), ktrue, lbtf_errno_name(oerr), res.log_true_size);
+		if (size) {
+			fprintf(stderr, "  kernel log tail: [%s]\n", tail(kbuf));
+			fprintf(stderr, "  our log tail:    [%s]\n", tail(obuf));
+		}
+		save_blob(b, len, n_total);
+	}
+	return 1;
+}
+
+/* Log level and size for one blob: mostly level 1 with room, some with a
+ * small buffer (rotating or fixed), some level 0, some size-only. */
+static void pick_log(struct rng *r, uint32_t *level, uint32_t *size)
+{
+	uint32_t k = rnd_n(r, 100);
+
+	*level = 1;
+	*size = BIG_LOG;
+	if (k < 8) {
+		*level = chance(r, 50) ? 1 : 1 | LBTF_LOG_FIXED;
+		*size = 1 + rnd_n(r, 400);
+	} else if (k < 12) {
+		*level = 0;
+		*size = 0;
+	} else if (k < 15) {
+		*size = 0;
+	} else if (k < 18) {
+		*level = PICK(r, ((uint32_t[]){ 2, 3, 4, 6, 7, 15 }));
+	}
+}
+
+static void run_blob(struct rng *r, int cls, unsigned char *b, size_t len)
+{
+	uint32_t level, size;
+
+	pick_log(r, &level, &size);
+	compare(cls, b, len, level, size);
+}
+
+static unsigned char *read_all(const char *path, size_t *len)
+{
+	struct lbtf *btf = lbtf_open(path, NULL);
+	const void *d;
+	unsigned char *copy;
+
+	if (!btf)
+		return NULL;
+	d = lbtf_raw_data(btf, len);
+	copy = malloc(*len);
+	if (copy)
+		memcpy(copy, d, *len);
+	lbtf_free(btf);
+	return copy;
+}
+
+/* A real BTF, mutated in place n times, each compared (then restored). */
+static void run_real(struct rng *r, int cls, unsigned char *b, size_t len, unsigned int n,
+		     bool big_logs)
+{
+	unsigned char *m = malloc(len);
+
+	if (!m)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		size_t mlen = len;
+		uint32_t level = 1, size = big_logs ? 64u << 20 : 1 + rnd_n(r, 4096);
+
+		memcpy(m, b, len);
+		if (i > 0)
+			gmutate(r, m, len);
+		if (i % 5 == 4)
+			mlen = sizeof(struct lbtf_header) + rnd_n(r, len - sizeof(struct lbtf_header));
+		if (i % 7 == 3)
+			level = 0, size = 0;
+		else if (i % 3 == 2)
+			level |= LBTF_LOG_FIXED;
+		compare(cls, m, mlen, level, size);
+	}
+	free(m);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t seed = 0x5eed0b7f;
+	unsigned long graphs = 16000, vm_mut = 24;
+	struct rng r;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "s:n:m:q")) != -1) {
+		if (opt == 's')
+			seed = strtoull(optarg, NULL, 0);
+		else if (opt == 'n')
+			graphs = strtoul(optarg, NULL, 0);
+		else if (opt == 'm')
+			vm_mut = strtoul(optarg, NULL, 0);
+		else if (opt == 'q')
+			quiet = 1;
+		else
+			return 2;
+	}
+	kbuf = malloc(64u << 20);
+	obuf = malloc(64u << 20);
+	if (!kbuf || !obuf)
+		return 2;
+	{
+		static const unsigned char probe[] = { 0 };
+		int e = lbtf_kernel_btf_load(probe, 1, 0, NULL, 0, NULL);
+		if (e == -EPERM || e == -ENOSYS) {
+			printf("SKIP: BPF_BTF_LOAD not permitted here (%s)\n", lbtf_errno_name(e));
+			return 77;
+		}
+	}
+	r.s = seed;
+
+	for (unsigned long i = 0; i < graphs; i++) {
+		size_t len;
+		unsigned char *b = gen_graph(&r, 1 + rnd_n(&r, 24), &len);
+		unsigned int what = rnd_n(&r, 100);
+
+		if (what < 55) {
+			run_blob(&r, 0, b, len);
+		} else if (what < 85) {
+			for (unsigned int k = 1 + rnd_n(&r, 3); k; k--)
+				gmutate(&r, b, len);
+			run_blob(&r, 1, b, len);
+		} else if (what < 93) {
+			struct lbtf_header *h = (struct lbtf_header *)b;
+			gmutate(&r, b, len); /* bias to the header */
+			((uint32_t *)h)[1 + rnd_n(&r, 5)] += (int)rnd_n(&r, 9) - 4;
+			run_blob(&r, 2, b, len);
+		} else {
+			run_blob(&r, 3, b, rnd_n(&r, len + 1));
+		}
+		free(b);
+	}
+	/* the same graphs again with every small log size 1..N: rotation */
+	r.s = seed ^ 0x1234;
+	for (unsigned int i = 0; i < 400; i++) {
+		size_t len;
+		unsigned char *b = gen_graph(&r, 1 + rnd_n(&r, 8), &len);
+		compare(6, b, len, chance(&r, 50) ? 1 : 9, 1 + i % 200);
+		free(b);
+	}
+
+	if (vm_mut) {
+		size_t len;
+		unsigned char *vm = read_all("/sys/kernel/btf/vmlinux", &len);
+		if (vm) {
+			run_real(&r, 4, vm, len, vm_mut / 2, true);
+			run_real(&r, 4, vm, len, vm_mut - vm_mut / 2, false);
+			free(vm);
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		size_t len;
+		unsigned char *b = read_all(argv[i], &len);
+		if (!b) {
+			fprintf(stderr, "%s: %s\n", argv[i], lbtf_errmsg());
+			continue;
+		}
+		run_real(&r, 5, b, len, 300, false);
+		free(b);
+	}
+
+	printf("differential verifier test, seed 0x%llx: %lu blobs, %lu disagreements "
+	       "(kernel loaded %lu, ENOSPC %lu)\n",
+	       (unsigned long long)seed, n_total, n_bad, n_valid, n_enospc);
+	for (int c = 0; c < 7; c++)
+		printf("  %-10s %7lu blobs %5lu disagreements\n", class_names[c], by_class[c],
+		       bad_by_class[c]);
+	return n_bad ? 1 : 0;
+}
