@@ -1,10 +1,267 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Placeholder main until btfdump lands. */
-#include <stdio.h>
+/*
+ * btfdump: prints BTF as bpftool prints it (raw text, JSON, C header) and
+ * dumps live BPF maps with their types.
+ *
+ *   btfdump [-j|-p] [-c] [-B BASE] COMMAND ...
+ *     file PATH [--base BASE] [format raw|c [C options]]
+ *     id N [--base BASE] [format raw|c [C options]]
+ *     map ...                   (see cmd_map.c)
+ *     PATH                      shorthand for `file PATH`
+ *     btf dump file|id ...      bpftool's spelling, accepted as well
+ *
+ * Errors: one line on stderr naming the file and the problem, exit 2.
+ * Nothing is printed before the whole input has been parsed and checked.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 #include "commands.h"
 
-int main(void)
+#define EXIT_BAD 2
+
+static const char *prog = "btfdump";
+
+static int usage(FILE *f)
 {
-	fprintf(stderr, "btfdump: not implemented yet\n");
-	return 2;
+	fprintf(f,
+		"Usage: %s [-j|--json] [-p|--pretty] [-c] [-B|--base-btf BASE] COMMAND\n"
+		"  file PATH [--base BASE] [format raw|c [C options]]\n"
+		"                      BTF of a raw file, an ELF .BTF section or /sys/kernel/btf/NAME\n"
+		"  id N [--base BASE] [format raw|c [C options]]\n"
+		"                      BTF object N loaded in the kernel\n"
+		"  map ...             contents of a live BPF map with its types\n"
+		"  PATH                shorthand for `file PATH`\n"
+		"  help                this text\n"
+		"Options: -j compact JSON, -p pretty JSON (as bpftool -j/-p),\n"
+		"         -c C header (shorthand for `format c`),\n"
+		"         -B BASE base BTF for split BTF (module BTF under /sys/kernel/btf\n"
+		"         gets vmlinux automatically).\n",
+		prog);
+	return f == stderr ? EXIT_BAD : 0;
+}
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return EXIT_BAD;
+}
+
+/* libbtf's message, prefixed with what was being opened unless it says so. */
+static int open_failed(const char *what)
+{
+	const char *msg = lbtf_errmsg();
+
+	if (strncmp(msg, what, strlen(what)) == 0)
+		return fail("%s%s", msg, "");
+	return fail("%s: %s", what, msg);
+}
+
+/* How a source is printed, gathered from the words after it. */
+struct dump_req {
+	const char *base_path;
+	bool c_format;
+	int c_argc;       /* words after `format c` */
+	char **c_argv;
+};
+
+static int parse_dump_words(int argc, char **argv, struct dump_req *r)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (!strcmp(w, "--base") || !strcmp(w, "-B") || !strcmp(w, "--base-btf")) {
+			if (++i >= argc)
+				return fail("%s needs a file argument%s", w, "");
+			r->base_path = argv[i];
+		} else if (!strcmp(w, "format")) {
+			if (++i >= argc)
+				return fail("format needs raw or c%s%s", "", "");
+			if (!strcmp(argv[i], "raw")) {
+				r->c_format = false;
+			} else if (!strcmp(argv[i], "c")) {
+				r->c_format = true;
+				r->c_argc = argc - i - 1;
+				r->c_argv = argv + i + 1;
+				return 0;
+			} else {
+				return fail("unknown format '%s' (raw or c)%s", argv[i], "");
+			}
+		} else {
+			return fail("unexpected argument '%s'%s", w, "");
+		}
+	}
+	return 0;
+}
+
+/* Prints btf as asked, then flushes stdout and reports write errors. */
+static int print_btf(const struct lbtf *btf, const struct dump_req *r,
+		     const struct btfdump_opts *o)
+{
+	int err;
+
+	if (r->c_format)
+		return btfdump_format_c(btf, r->c_argc, r->c_argv, o);
+	if (o->json == BTFDUMP_PLAIN)
+		err = lbtf_dump_raw(btf, stdout);
+	else
+		err = lbtf_dump_json(btf, stdout, o->json == BTFDUMP_PRETTY);
+	if (fflush(stdout) || err || ferror(stdout))
+		return fail("write error on standard output: %s%s", strerror(errno ? errno : EIO), "");
+	return 0;
+}
+
+typedef struct lbtf *(*open_fn)(const char *src, const struct lbtf *base);
+
+static struct lbtf *open_id(const char *src, const struct lbtf *base)
+{
+	char *end;
+	unsigned long id;
+
+	errno = 0;
+	id = strtoul(src, &end, 0);
+	if (errno || end == src || *end || id == 0 || id > UINT32_MAX) {
+		fail("'%s' is not a BTF id%s", src, "");
+		return NULL;
+	}
+	return lbtf_open_kernel_id(id, base);
+}
+
+/* `file PATH ...` and `id N ...`: argv[0] is the source. */
+static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
+		       struct dump_req *r, open_fn open, const char *what)
+{
+	struct lbtf *base = NULL, *btf;
+	int rc;
+
+	if (argc < 1)
+		return fail("%s: missing %s", what, what);
+	rc = parse_dump_words(argc - 1, argv + 1, r);
+	if (rc)
+		return rc;
+	if (r->base_path) {
+		base = lbtf_open(r->base_path, NULL);
+		if (!base)
+			return open_failed(r->base_path);
+	}
+	errno = 0;
+	btf = open(argv[0], base);
+	if (!btf) {
+		if (open == open_id && errno == 0) /* bad id syntax, already said */
+			rc = EXIT_BAD;
+		else
+			rc = open_failed(open == open_id ? "" : argv[0]);
+	} else {
+		rc = print_btf(btf, r, o);
+	}
+	lbtf_free(btf);
+	lbtf_free(base);
+	return rc;
+}
+
+static int cmd_file(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r)
+{
+	return dump_source(argc, argv, o, r, lbtf_open, "file");
+}
+
+static int cmd_id(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r)
+{
+	return dump_source(argc, argv, o, r, open_id, "id");
+}
+
+static int cmd_map(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r)
+{
+	return btfdump_cmd_map(argc, argv, o);
+}
+
+static int cmd_help(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r)
+{
+	return usage(stdout);
+}
+
+/* `btf dump file|id ...`, bpftool's own words */
+static int cmd_btf(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r);
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r);
+} commands[] = {
+	{ "file", cmd_file },
+	{ "id", cmd_id },
+	{ "map", cmd_map },
+	{ "btf", cmd_btf },
+	{ "help", cmd_help },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int cmd_btf(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r)
+{
+	const struct command *c;
+
+	if (argc < 2 || strcmp(argv[0], "dump") ||
+	    !(c = find_command(argv[1])) || (c->run != cmd_file && c->run != cmd_id))
+		return fail("expected `btf dump file PATH` or `btf dump id N`%s%s", "", "");
+	return c->run(argc - 2, argv + 2, o, r);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "base-btf", required_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char stdout_buf[1 << 17];
+	struct btfdump_opts o = { BTFDUMP_PLAIN };
+	struct dump_req r = { NULL };
+	const struct command *c;
+	int opt;
+
+	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+	while ((opt = getopt_long(argc, argv, "+jpcB:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			if (o.json == BTFDUMP_PLAIN)
+				o.json = BTFDUMP_JSON;
+			break;
+		case 'p':
+			o.json = BTFDUMP_PRETTY;
+			break;
+		case 'c':
+			r.c_format = true;
+			break;
+		case 'B':
+			r.base_path = optarg;
+			break;
+		case 'h':
+			return usage(stdout);
+		case 'V':
+			printf("%s 0.1.0\n", prog);
+			return 0;
+		default:
+			return usage(stderr);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		return usage(stderr);
+	c = find_command(argv[0]);
+	if (c)
+		return c->run(argc - 1, argv + 1, &o, &r);
+	/* `btfdump PATH ...` */
+	return cmd_file(argc, argv, &o, &r);
 }

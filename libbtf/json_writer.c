@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include "json_writer.h"
+#include "fastio.h"
 
 void lbtfi_json_init(struct lbtfi_json *w, FILE *out, bool pretty)
 {
@@ -20,11 +21,15 @@ void lbtfi_json_finish(struct lbtfi_json *w)
 /* Newline and indentation, pretty mode only. */
 static void newline(struct lbtfi_json *w)
 {
+	static const char spaces[] = "                                "; /* 8 levels */
+	unsigned int n;
+
 	if (!w->pretty)
 		return;
 	putc_unlocked('\n', w->out);
-	for (unsigned int i = 0; i < w->depth; i++)
-		fputs_unlocked("    ", w->out);
+	for (n = w->depth * 4; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		lbtfi_put_mem(w->out, spaces, sizeof(spaces) - 1);
+	lbtfi_put_mem(w->out, spaces, n);
 }
 
 /* Pay the separator owed by the previous value; the next one owes ','. */
@@ -58,23 +63,59 @@ void lbtfi_json_end_object(struct lbtfi_json *w) { close_scope(w, '}'); }
 void lbtfi_json_start_array(struct lbtfi_json *w) { open_scope(w, '['); }
 void lbtfi_json_end_array(struct lbtfi_json *w) { close_scope(w, ']'); }
 
+/*
+ * Characters that need an escape, with the letter that follows the
+ * backslash. Like bpftool 7.1 we also escape the single quote (as \'); unlike
+ * 7.1, which turned a backslash into \n (fixed upstream later), we write \\.
+ */
+static const char escape_letter[256] = {
+	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\f'] = 'f', ['\b'] = 'b',
+	['\\'] = '\\', ['"'] = '"', ['\''] = '\'',
+};
+
+/* Escapes s from where it is on; returns the rest that did not fit. */
+static const char *escape_in_place(FILE *f, const char *s)
+{
+#ifdef __GLIBC__
+	/* Straight into the stream's buffer while there is room for the
+	 * longest step (an escape pair); see fastio.h. */
+	char *p = f->_IO_write_ptr;
+	char *end = f->_IO_write_end;
+
+	while (*s && end - p >= 2) {
+		char e = escape_letter[(unsigned char)*s];
+
+		if (e) {
+			*p++ = '\\';
+			*p++ = e;
+		} else {
+			*p++ = *s;
+		}
+		s++;
+	}
+	if (p != f->_IO_write_ptr)
+		f->_IO_write_ptr = p;
+#endif
+	return s;
+}
+
 static void quoted(struct lbtfi_json *w, const char *s)
 {
 	FILE *f = w->out;
 
 	putc_unlocked('"', f);
-	for (; *s; s++) {
-		switch (*s) {
-		case '\t': fputs_unlocked("\\t", f); break;
-		case '\n': fputs_unlocked("\\n", f); break;
-		case '\r': fputs_unlocked("\\r", f); break;
-		case '\f': fputs_unlocked("\\f", f); break;
-		case '\b': fputs_unlocked("\\b", f); break;
-		case '\\': fputs_unlocked("\\\\", f); break;
-		case '"': fputs_unlocked("\\\"", f); break;
-		case '\'': fputs_unlocked("\\'", f); break; /* bpftool escapes ticks too */
-		default: putc_unlocked(*s, f);
+	s = escape_in_place(f, s);
+	for (; *s; s++) { /* buffer full (or not glibc): one character at a time */
+		char e = escape_letter[(unsigned char)*s];
+
+		if (e) {
+			putc_unlocked('\\', f);
+			putc_unlocked(e, f);
+		} else {
+			putc_unlocked(*s, f);
 		}
+		if (f->_IO_write_end - f->_IO_write_ptr >= 64)
+			s = escape_in_place(f, s + 1) - 1;
 	}
 	putc_unlocked('"', f);
 }
@@ -90,6 +131,16 @@ void lbtfi_json_name(struct lbtfi_json *w, const char *name)
 		putc_unlocked(' ', w->out);
 }
 
+void lbtfi_json_key(struct lbtfi_json *w, const char *quoted_colon, size_t len)
+{
+	separate(w);
+	newline(w);
+	w->sep = 0;
+	lbtfi_put_mem(w->out, quoted_colon, len);
+	if (w->pretty)
+		putc_unlocked(' ', w->out);
+}
+
 void lbtfi_json_string(struct lbtfi_json *w, const char *s)
 {
 	separate(w);
@@ -97,45 +148,68 @@ void lbtfi_json_string(struct lbtfi_json *w, const char *s)
 }
 
 /* Integer formatting without printf: the dumps print millions of these. */
-static void put_u64(FILE *f, uint64_t v)
+void lbtfi_fput_u64(FILE *f, uint64_t v)
 {
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char buf[24];
 	int i = sizeof(buf);
 
-	do {
-		buf[--i] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	fwrite_unlocked(buf + i, 1, sizeof(buf) - i, f);
+	if (v < 10) {
+		putc_unlocked('0' + (int)v, f);
+		return;
+	}
+	/* two digits per division */
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		i -= 2;
+		memcpy(buf + i, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		i -= 2;
+		memcpy(buf + i, pairs + 2 * v, 2);
+	} else {
+		buf[--i] = '0' + v;
+	}
+	lbtfi_put_mem(f, buf + i, sizeof(buf) - i);
+}
+
+void lbtfi_fput_i64(FILE *f, int64_t v)
+{
+	if (v < 0) {
+		putc_unlocked('-', f);
+		lbtfi_fput_u64(f, -(uint64_t)v);
+	} else {
+		lbtfi_fput_u64(f, v);
+	}
 }
 
 void lbtfi_json_uint(struct lbtfi_json *w, uint64_t v)
 {
 	separate(w);
-	put_u64(w->out, v);
+	lbtfi_fput_u64(w->out, v);
 }
 
 void lbtfi_json_int(struct lbtfi_json *w, int64_t v)
 {
 	separate(w);
-	if (v < 0) {
-		putc_unlocked('-', w->out);
-		put_u64(w->out, -(uint64_t)v);
-	} else {
-		put_u64(w->out, v);
-	}
+	lbtfi_fput_i64(w->out, v);
 }
 
 void lbtfi_json_bool(struct lbtfi_json *w, bool v)
 {
 	separate(w);
-	fputs_unlocked(v ? "true" : "false", w->out);
+	lbtfi_put_str(w->out, v ? "true" : "false");
 }
 
 void lbtfi_json_null(struct lbtfi_json *w)
 {
 	separate(w);
-	fputs_unlocked("null", w->out);
+	LBTFI_PUT_LIT(w->out, "null");
 }
 
 void lbtfi_json_printf(struct lbtfi_json *w, const char *fmt, ...)

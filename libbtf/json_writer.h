@@ -10,6 +10,7 @@
 #define LIBBTF_JSON_WRITER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,6 +30,13 @@ void lbtfi_json_end_object(struct lbtfi_json *w);
 void lbtfi_json_start_array(struct lbtfi_json *w);
 void lbtfi_json_end_array(struct lbtfi_json *w);
 void lbtfi_json_name(struct lbtfi_json *w, const char *name);
+/*
+ * Same as lbtfi_json_name() for a key that is a string literal needing no
+ * escapes: the quoting is done at compile time (the dumps write millions
+ * of keys). lbtfi_json_key() takes the key already quoted with its colon.
+ */
+#define LBTFI_JSON_NAME(w, lit) lbtfi_json_key(w, "\"" lit "\":", sizeof(lit) + 2)
+void lbtfi_json_key(struct lbtfi_json *w, const char *quoted_colon, size_t len);
 
 void lbtfi_json_string(struct lbtfi_json *w, const char *s);
 void lbtfi_json_uint(struct lbtfi_json *w, uint64_t v);
@@ -38,6 +46,13 @@ void lbtfi_json_null(struct lbtfi_json *w);
 /* A value written verbatim (e.g. bare hex in bpftool's plain map dumps) */
 void lbtfi_json_printf(struct lbtfi_json *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Decimal integers straight into a FILE (no printf): shared with the raw
+ * dumper, which prints millions of them.
+ */
+void lbtfi_fput_u64(FILE *f, uint64_t v);
+void lbtfi_fput_i64(FILE *f, int64_t v);
 
 /* name + value shorthands */
 void lbtfi_json_string_field(struct lbtfi_json *w, const char *name, const char *s);

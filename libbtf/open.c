@@ -127,7 +127,24 @@ static struct lbtf *from_elf(const char *path, const void *buf, size_t len,
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
 			elf_end(elf);
-		return lbtfi_err_ptr(EINVAL, "%s: not an ELF file", path);
+		return lbtfi_err_ptr(EINVAL, "%s: %s", path,
+				     len >= SELFMAG && !memcmp(buf, ELFMAG, SELFMAG) ?
+				     "truncated or bad ELF header" : "not an ELF file");
+	}
+	{
+		/* libelf quietly sees no sections when the section header table
+		 * lies past the end of the file: call that truncation. */
+		GElf_Ehdr eh;
+
+		if (!gelf_getehdr(elf, &eh)) {
+			lbtfi_err(EINVAL, "%s: truncated or bad ELF header (%s)", path, elf_errmsg(-1));
+			goto out;
+		}
+		if (eh.e_shoff > len || (uint64_t)eh.e_shnum * eh.e_shentsize > len - eh.e_shoff) {
+			lbtfi_err(EINVAL, "%s: truncated ELF file (section headers end past its %zu bytes)",
+				  path, len);
+			goto out;
+		}
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx)) {
 		lbtfi_err(EINVAL, "%s: bad ELF section headers (%s)", path, elf_errmsg(-1));

@@ -13,7 +13,14 @@
 static int parse_header(struct lbtf *btf, const unsigned char *data, size_t size)
 {
 	struct lbtf_header h;
+	uint16_t magic;
 
+	/* The magic first: a short file that is not BTF at all is "not BTF". */
+	if (size >= sizeof(magic)) {
+		memcpy(&magic, data, sizeof(magic));
+		if (magic != LBTF_MAGIC && magic != lbtf_bswap16(LBTF_MAGIC))
+			return lbtfi_err(EINVAL, "not BTF (bad magic 0x%04x)", magic);
+	}
 	if (size < HDR_MIN_LEN)
 		return lbtfi_err(EINVAL, "too small for a BTF header (%zu bytes, need %u)",
 				    size, HDR_MIN_LEN);

@@ -1,5 +1,35 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Raw text and JSON dumps of BTF, in the formats of `bpftool btf dump`
+ * (bpftool 7.1): raw as `bpftool btf dump file F`, JSON as `bpftool -j`
+ * (compact) or `bpftool -p` (pretty). For split BTF only the split part
+ * (ids from lbtf_start_id()) is printed, as bpftool does.
+ *
+ * The dumps stream to out and return 0, or -EIO when out reports a write
+ * error (the caller still flushes and checks out itself).
+ */
 #ifndef LIBBTF_DUMP_H
 #define LIBBTF_DUMP_H
-/* (to be filled by the module that implements it) */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lbtf;
+
+/* Every type of this object, one "[ID] KIND 'NAME' ..." record each. */
+int lbtf_dump_raw(const struct lbtf *btf, FILE *out);
+/* One type (any valid id, base ids included); -EINVAL for a bad id. */
+int lbtf_dump_raw_type(const struct lbtf *btf, uint32_t id, FILE *out);
+/* {"types":[...]} followed by a newline; pretty selects bpftool -p layout. */
+int lbtf_dump_json(const struct lbtf *btf, FILE *out, bool pretty);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

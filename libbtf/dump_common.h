@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Words shared by the raw and JSON dumpers, spelled as bpftool prints them.
+ * Internal to libbtf.
+ */
+#ifndef LIBBTF_DUMP_COMMON_H
+#define LIBBTF_DUMP_COMMON_H
+
+#include "internal.h"
+
+/* A name as bpftool shows it: "(anon)" for offset 0, "(invalid)" when the
+ * offset is outside the string section(s). */
+static inline const char *lbtfi_dump_name(const struct lbtf *btf, uint32_t off)
+{
+	const char *s;
+
+	if (!off)
+		return "(anon)";
+	s = lbtf_name_by_offset(btf, off);
+	return s ? s : "(invalid)";
+}
+
+/* INT encoding bits (one at most is expected) */
+static inline const char *lbtfi_int_encoding_str(uint32_t enc)
+{
+	static const char *const names[] = {
+		[0] = "(none)",
+		[LBTF_INT_SIGNED] = "SIGNED",
+		[LBTF_INT_CHAR] = "CHAR",
+		[LBTF_INT_BOOL] = "BOOL",
+	};
+
+	return enc < sizeof(names) / sizeof(names[0]) && names[enc] ? names[enc] : "UNKN";
+}
+
+/* FUNC linkage (kept in vlen) and VAR linkage share the same three words */
+static inline const char *lbtfi_linkage_str(uint32_t linkage)
+{
+	static const char *const names[] = {
+		[LBTF_LINKAGE_STATIC] = "static",
+		[LBTF_LINKAGE_GLOBAL] = "global",
+		[LBTF_LINKAGE_EXTERN] = "extern",
+	};
+
+	return linkage < sizeof(names) / sizeof(names[0]) ? names[linkage] : "(unknown)";
+}
+
+static inline const char *lbtfi_signedness_str(const struct lbtf_type *t)
+{
+	return lbtf_kflag(t) ? "SIGNED" : "UNSIGNED";
+}
+
+static inline const char *lbtfi_fwd_kind_str(const struct lbtf_type *t)
+{
+	return lbtf_kflag(t) ? "union" : "struct";
+}
+
+#endif
