@@ -1,10 +1,405 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Placeholder until the map dumper lands. */
+/*
+ * `btfdump map id N | pinned PATH | name NAME [--lookup KEY] [--net]
+ * [--valid-json]`: dumps live BPF maps like `bpftool map dump` (or one
+ * element like `bpftool map lookup`), keys and values formatted through the
+ * map's BTF fetched from the kernel. The layout is libbtf's
+ * (lbtf_map_dump_*); this file talks to the kernel.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "commands.h"
+
+struct map_args {
+	const char *how;   /* "id", "pinned" or "name" */
+	const char *what;
+	char **key_words;  /* --lookup words */
+	int nr_key_words;
+	struct lbtf_data_opts opts;
+};
+
+/* A map we hold open, with what the kernel says about it. */
+struct open_map {
+	int fd;
+	struct bpf_map_info info;
+};
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: btfdump [-j|-p] map {id N | pinned PATH | name NAME} "
+			"[--lookup KEY] [--net] [--valid-json]\n"
+			"  KEY: key bytes, e.g. \"1 0 0 0\" or hex 01 00 00 00\n");
+}
+
+static int parse_args(int argc, char **argv, struct map_args *a)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (!strcmp(w, "--net")) {
+			a->opts.net = true;
+		} else if (!strcmp(w, "--valid-json")) {
+			a->opts.valid_json = true;
+		} else if (!strcmp(w, "--lookup")) {
+			a->key_words = argv + i + 1;
+			while (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
+				i++, a->nr_key_words++;
+			if (!a->nr_key_words) {
+				fprintf(stderr, "btfdump: map: --lookup needs the key bytes\n");
+				return -1;
+			}
+		} else if (!a->how && (!strcmp(w, "id") || !strcmp(w, "pinned") ||
+				       !strcmp(w, "name")) && i + 1 < argc) {
+			a->how = w;
+			a->what = argv[++i];
+		} else {
+			fprintf(stderr, "btfdump: map: unexpected argument '%s'\n", w);
+			usage();
+			return -1;
+		}
+	}
+	if (!a->how) {
+		usage();
+		return -1;
+	}
+	return 0;
+}
+
+static int get_info(struct open_map *m)
+{
+	__u32 len = sizeof(m->info);
+
+	memset(&m->info, 0, sizeof(m->info));
+	if (bpf_obj_get_info_by_fd(m->fd, &m->info, &len)) {
+		fprintf(stderr, "btfdump: map: can't get map info: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Is fd a map (and not a program or link pinned at that path)? */
+static bool fd_is_map(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = 0;
+	return !strcmp(target, "anon_inode:bpf-map");
+}
+
+/* All maps named name (bpftool matches every one). */
+static int open_by_name(const char *name, struct open_map **maps)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	if (strlen(name) >= BPF_OBJ_NAME_LEN) {
+		fprintf(stderr, "btfdump: map: name '%s' is longer than %d characters\n", name,
+			BPF_OBJ_NAME_LEN - 1);
+		return -1;
+	}
+	while (!bpf_map_get_next_id(id, &id)) {
+		struct open_map m = { .fd = bpf_map_get_fd_by_id(id) };
+		struct open_map *grown;
+
+		if (m.fd < 0) {
+			if (errno == ENOENT) /* gone meanwhile */
+				continue;
+			fprintf(stderr, "btfdump: map: can't open map id %u: %s\n", id, strerror(errno));
+			goto fail;
+		}
+		if (get_info(&m) || strncmp(name, m.info.name, BPF_OBJ_NAME_LEN)) {
+			close(m.fd);
+			continue;
+		}
+		grown = realloc(*maps, (n + 1) * sizeof(**maps));
+		if (!grown) {
+			close(m.fd);
+			goto fail;
+		}
+		*maps = grown;
+		(*maps)[n++] = m;
+	}
+	if (errno != ENOENT) {
+		fprintf(stderr, "btfdump: map: can't walk map ids: %s\n", strerror(errno));
+		goto fail;
+	}
+	if (!n)
+		fprintf(stderr, "btfdump: map: no map named '%s'\n", name);
+	return n ? n : -1;
+fail:
+	while (n--)
+		close((*maps)[n].fd);
+	return -1;
+}
+
+/* Opens the maps the handle names; returns how many, or -1 (message printed). */
+static int open_maps(const struct map_args *a, struct open_map **maps)
+{
+	struct open_map m;
+
+	if (!strcmp(a->how, "name"))
+		return open_by_name(a->what, maps);
+	if (!strcmp(a->how, "id")) {
+		char *end;
+		unsigned long id = strtoul(a->what, &end, 0);
+
+		if (!*a->what || *end || id > UINT_MAX) {
+			fprintf(stderr, "btfdump: map: can't parse '%s' as an id\n", a->what);
+			return -1;
+		}
+		m.fd = bpf_map_get_fd_by_id(id);
+		if (m.fd < 0) {
+			fprintf(stderr, "btfdump: map: no map with id %lu: %s\n", id, strerror(errno));
+			return -1;
+		}
+	} else {
+		m.fd = bpf_obj_get(a->what);
+		if (m.fd < 0) {
+			fprintf(stderr, "btfdump: map: %s: %s\n", a->what, strerror(errno));
+			return -1;
+		}
+		if (!fd_is_map(m.fd)) {
+			fprintf(stderr, "btfdump: map: %s: pinned object is not a map\n", a->what);
+			close(m.fd);
+			return -1;
+		}
+	}
+	if (get_info(&m)) {
+		close(m.fd);
+		return -1;
+	}
+	*maps = malloc(sizeof(**maps));
+	if (!*maps) {
+		close(m.fd);
+		return -1;
+	}
+	(*maps)[0] = m;
+	return 1;
+}
+
+static bool is_per_cpu(__u32 type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_HASH || type == BPF_MAP_TYPE_PERCPU_ARRAY ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH || type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+}
+
+/*
+ * The map's description for the printer and its BTF (NULL without a value
+ * type, as bpftool decides). struct_ops values are typed by vmlinux BTF.
+ */
+static int describe(const struct open_map *om, struct lbtf_map_desc *d, struct lbtf **btf)
+{
+	const struct bpf_map_info *i = &om->info;
+
+	*d = (struct lbtf_map_desc){
+		.sz = sizeof(*d), .id = i->id, .type = i->type,
+		.type_name = libbpf_bpf_map_type_str(i->type), .name = i->name,
+		.flags = i->map_flags, .key_size = i->key_size, .value_size = i->value_size,
+		.btf_id = i->btf_id, .btf_key_type_id = i->btf_key_type_id,
+		.btf_value_type_id = i->btf_value_type_id,
+	};
+	if (is_per_cpu(i->type)) {
+		int n = libbpf_num_possible_cpus();
+
+		if (n <= 0) {
+			fprintf(stderr, "btfdump: map: can't count possible CPUs\n");
+			return -1;
+		}
+		d->nr_cpus = n;
+	}
+	*btf = NULL;
+	if (i->btf_vmlinux_value_type_id) {
+		*btf = lbtf_open_vmlinux();
+		d->btf_value_type_id = i->btf_vmlinux_value_type_id;
+	} else if (i->btf_value_type_id) {
+		*btf = lbtf_open_kernel_id(i->btf_id, NULL);
+	} else {
+		return 0;
+	}
+	if (!*btf) {
+		fprintf(stderr, "btfdump: map id %u: can't get BTF id %u: %s\n", i->id, i->btf_id,
+			lbtf_errmsg());
+		return -1;
+	}
+	return 0;
+}
+
+static size_t value_buf_size(const struct lbtf_map_desc *d)
+{
+	size_t stride = ((size_t)d->value_size + 7) & ~(size_t)7;
+
+	return d->nr_cpus ? stride * d->nr_cpus : d->value_size;
+}
+
+static int dump_one(struct lbtf_map_dump *dump, const struct open_map *om)
+{
+	struct lbtf_map_desc d;
+	struct lbtf *btf;
+	void *key = NULL, *prev = NULL, *value = NULL;
+	size_t vlen;
+	int ret = -1;
+
+	if (describe(om, &d, &btf))
+		return -1;
+	vlen = value_buf_size(&d);
+	key = calloc(1, d.key_size ?: 1);
+	value = calloc(1, vlen ?: 1);
+	if (!key || !value) {
+		fprintf(stderr, "btfdump: map: out of memory\n");
+		goto out;
+	}
+	if (lbtf_map_dump_begin(dump, &d, btf))
+		goto out_msg;
+	while (!bpf_map_get_next_key(om->fd, prev, key)) {
+		if (bpf_map_lookup_elem(om->fd, key, value))
+			lbtf_map_dump_entry_error(dump, key, errno);
+		else
+			lbtf_map_dump_entry(dump, key, value, vlen); /* bpftool goes on */
+		prev = key;
+	}
+	if (errno != ENOENT) {
+		fprintf(stderr, "btfdump: map id %u: can't walk keys: %s\n", d.id, strerror(errno));
+		lbtf_map_dump_end(dump);
+		goto out;
+	}
+	if (!lbtf_map_dump_end(dump))
+		ret = 0;
+	goto out;
+out_msg:
+	fprintf(stderr, "btfdump: map id %u: %s\n", d.id, lbtf_errmsg());
+out:
+	free(key);
+	free(value);
+	lbtf_free(btf);
+	return ret;
+}
+
+/* Key bytes as bpftool reads them: numbers (base 0), or base 16 after "hex". */
+static int parse_key(const struct map_args *a, unsigned char *key, __u32 size)
+{
+	__u32 n = 0;
+	int base = 0;
+
+	for (int i = 0; i < a->nr_key_words; i++) {
+		char *copy = strdup(a->key_words[i]), *save = NULL;
+
+		if (!copy)
+			return -1;
+		for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+			char *end;
+			unsigned long v;
+
+			if (!n && !base && !strcmp(tok, "hex")) {
+				base = 16;
+				continue;
+			}
+			v = strtoul(tok, &end, base);
+			if (*end || v > 0xff) {
+				fprintf(stderr, "btfdump: map: --lookup: bad key byte '%s'\n", tok);
+				free(copy);
+				return -1;
+			}
+			if (n < size)
+				key[n] = v;
+			n++;
+		}
+		free(copy);
+	}
+	if (n != size) {
+		fprintf(stderr, "btfdump: map: --lookup: key needs %u bytes, got %u\n", size, n);
+		return -1;
+	}
+	return 0;
+}
+
+static int lookup(const struct map_args *a, const struct open_map *om)
+{
+	struct lbtf_map_desc d;
+	struct lbtf *btf;
+	unsigned char *key = NULL, *value = NULL;
+	size_t vlen;
+	int ret = 1;
+
+	if (describe(om, &d, &btf))
+		return 1;
+	vlen = value_buf_size(&d);
+	key = calloc(1, d.key_size ?: 1);
+	value = calloc(1, vlen ?: 1);
+	if (!key || !value || parse_key(a, key, d.key_size))
+		goto out;
+	if (bpf_map_lookup_elem(om->fd, key, value)) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "btfdump: map id %u: lookup failed: %s\n", d.id, strerror(errno));
+			goto out;
+		}
+		lbtf_map_print_lookup(stdout, &d, btf, key, NULL, 0, &a->opts);
+		goto out; /* not found: non-zero exit, as bpftool */
+	}
+	/* a typed print that fails midway still ends well-formed, as bpftool's */
+	lbtf_map_print_lookup(stdout, &d, btf, key, value, vlen, &a->opts);
+	ret = 0;
+out:
+	free(key);
+	free(value);
+	lbtf_free(btf);
+	return ret;
+}
 
 int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 {
-	fprintf(stderr, "btfdump: map is not implemented yet\n");
-	return 2;
+	struct map_args a = { .opts = { .sz = sizeof(a.opts) } };
+	struct open_map *maps = NULL;
+	struct lbtf_map_dump *dump;
+	bool typed = true;
+	int n, ret = 0;
+
+	/* accept bpftool's verb: `btfdump map dump id N` */
+	if (argc && !strcmp(argv[0], "dump"))
+		argc--, argv++;
+	if (parse_args(argc, argv, &a))
+		return 2;
+	a.opts.json = o && o->json != BTFDUMP_PLAIN;
+	a.opts.pretty = o && o->json == BTFDUMP_PRETTY;
+	n = open_maps(&a, &maps);
+	if (n < 0)
+		return 1;
+	if (a.key_words) {
+		if (n > 1) {
+			fprintf(stderr, "btfdump: map: %d maps are named '%s', --lookup needs one\n",
+				n, a.what);
+			ret = 1;
+		} else {
+			ret = lookup(&a, &maps[0]);
+		}
+		goto out;
+	}
+	for (int i = 0; i < n; i++) /* bpftool types plain text only if all have BTF */
+		typed = typed && maps[i].info.btf_id;
+	dump = lbtf_map_dump_new(stdout, n, typed, &a.opts);
+	if (!dump) {
+		fprintf(stderr, "btfdump: map: %s\n", lbtf_errmsg());
+		ret = 1;
+		goto out;
+	}
+	for (int i = 0; i < n && !ret; i++)
+		ret = dump_one(dump, &maps[i]) ? 1 : 0;
+	lbtf_map_dump_free(dump);
+out:
+	for (int i = 0; i < n; i++)
+		close(maps[i].fd);
+	free(maps);
+	fflush(stdout);
+	return ret;
 }

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Creates and fills the maps the map-dump tests print, pinned under a
+ * directory of a bpffs the test mounted:
+ *   map_fixture OBJ PINDIR TAG
+ * OBJ is maps.bpf.o (BTF-typed maps and global data); the fixture adds maps
+ * without BTF (bpftool's hex layouts), maps typed by BTF it builds itself
+ * (FLOAT and TYPE_TAG members) and pairs of maps sharing the name
+ * mdd<TAG> / mdb<TAG> for `name` handles. Exits 0 when everything is pinned.
+ */
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "maps.h"
+
+static const char *pindir;
+
+#define FAIL(...) do { fprintf(stderr, "map_fixture: " __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
+
+static void pin_fd(int fd, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", pindir, name);
+	if (bpf_obj_pin(fd, path))
+		FAIL("pin %s: %s", path, strerror(errno));
+}
+
+static void update(int fd, const void *key, const void *value)
+{
+	if (bpf_map_update_elem(fd, key, value, BPF_ANY))
+		FAIL("update map fd %d: %s", fd, strerror(errno));
+}
+
+static void fill_val(struct val *v, int seed)
+{
+	memset(v, 0, sizeof(*v));
+	v->i8 = -100 - seed;
+	v->u8 = 200 + seed;
+	v->i16 = -30000;
+	v->u16 = 60000;
+	v->i32 = -2000000000;
+	v->u32 = 4000000000u;
+	v->i64 = -9000000000000000000LL;
+	v->u64 = 18000000000000000000ULL;
+	strcpy(v->name, seed ? "world" : "hello");
+	memcpy(v->raw, "\x01\x02\x03\xff", 4);
+	memcpy(v->nostr, "abc", 3);
+	v->bf1 = -3;
+	v->bf2 = 13;
+	v->bf3 = 0xabc;
+	v->bf4 = -5;
+	v->bf5 = 0x1ffffffffULL;
+	v->b = 1;
+	v->ch = 'Z';
+	v->c = seed ? BLUE : GREEN;
+	v->e64 = seed ? B_HUGE : (enum big64)7;
+	v->e8 = seed ? T_BIG : (enum tiny)3;
+	v->p = (void *)0x1234;
+	v->ip = (int *)(unsigned long)0xffff888012345678ULL;
+	v->in.s = -2;
+	v->in.u8 = 250;
+	v->u.ui = 0x41424344;
+	v->ax = 11;
+	v->ay = -12;
+	v->ua = 0x10002;
+	v->s128 = -((__int128)5 << 64) - 1;
+	v->u128 = ((unsigned __int128)1 << 64) | 5;
+	*(int *)&v->cv = 77;
+	v->port = htobe16(8080);
+	v->addr = htobe32(0x0a000001);
+	v->arr[0] = 1; v->arr[1] = -1; v->arr[2] = 3;
+	v->inarr[1].s = 5;
+	v->fp = (int (*)(int))0xdead;
+}
+
+static void fill_btf_maps(struct bpf_object *obj)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj) {
+		const char *n = bpf_map__name(m);
+		int fd = bpf_map__fd(m);
+		char pin[64];
+
+		if (!strcmp(n, "md_hash")) {
+			struct val v;
+			for (unsigned int k = 0; k < 3; k++) {
+				fill_val(&v, k);
+				if (k == 2)
+					memset(&v, 0, sizeof(v));
+				update(fd, &k, &v);
+			}
+		} else if (!strcmp(n, "md_array")) {
+			struct val v;
+			unsigned int k = 0;
+			fill_val(&v, 1);
+			update(fd, &k, &v);
+		} else if (!strcmp(n, "md_pc_hash")) {
+			struct small vals[ncpu];
+			for (unsigned int k = 0; k < 2; k++) {
+				struct key2 key = { .a = 0x1234 + k, .b = 7, .c = { k } };
+				for (int c = 0; c < ncpu; c++) {
+					vals[c].x = c * 100 + k;
+					memcpy(vals[c].tag, "c0\0", 4);
+					vals[c].tag[1] += c % 10;
+				}
+				update(fd, &key, vals);
+			}
+		} else if (!strcmp(n, "md_pc_array")) {
+			long long vals[ncpu];
+			for (unsigned int k = 0; k < 2; k++) {
+				for (int c = 0; c < ncpu; c++)
+					vals[c] = -1000LL * (c + 1) - k;
+				update(fd, &k, vals);
+			}
+		} else if (!strcmp(n, "md_lru")) {
+			unsigned long long keys[] = { 1, 2, 3 };
+			int vals[] = { GREEN, BLUE, 42 };
+			for (int i = 0; i < 3; i++)
+				update(fd, &keys[i], &vals[i]);
+		} else if (!strcmp(n, "md_flow")) {
+			struct bpf_flow_keys f4 = {
+				.nhoff = 14, .thoff = 34, .addr_proto = 0x0800, .ip_proto = 6,
+				.n_proto = htobe16(0x0800), .sport = htobe16(12345), .dport = htobe16(80),
+				.ipv4_src = htobe32(0xc0a80001), .ipv4_dst = htobe32(0x7f00007f),
+			};
+			struct bpf_flow_keys f6 = {
+				.nhoff = 14, .thoff = 54, .addr_proto = 0x86dd, .ip_proto = 17,
+				.n_proto = htobe16(0x86dd), .sport = htobe16(53), .dport = htobe16(5353),
+				.flow_label = htobe32(0xbeef), .is_frag = 1, .is_first_frag = 1,
+			};
+			f6.ipv6_src[0] = htobe32(0x20010db8);
+			f6.ipv6_src[3] = htobe32(1);
+			f6.ipv6_dst[0] = htobe32(0xfe800000);
+			f6.ipv6_dst[3] = htobe32(0x2);
+			unsigned int k4 = 12345u << 16 | 80, k6 = 53u << 16 | 5353;
+			update(fd, &k4, &f4);
+			update(fd, &k6, &f6);
+		} else if (!strcmp(n, "md_float")) {
+			struct fval a = { 1.5f, -2.25, -0.1f, 1e300 }, b = { 0, 3.141592653589793, 1e-8f, -0.0 };
+			unsigned int k = 0;
+			update(fd, &k, &a);
+			k = 1;
+			update(fd, &k, &b);
+		} else if (!strcmp(n, "md_esc")) {
+			struct esc e = { "a\\b'c", "\"x" };
+			unsigned int k = 1;
+			update(fd, &k, &e);
+		}
+		/* pin under a file-name-safe version of the map name */
+		snprintf(pin, sizeof(pin), "%s", n);
+		for (char *c = pin; *c; c++)
+			if (*c == '.')
+				*c = '_';
+		pin_fd(fd, pin);
+	}
+}
+
+static int create(enum bpf_map_type type, const char *name, unsigned int ks, unsigned int vs,
+		  unsigned int max, const struct bpf_map_create_opts *o)
+{
+	int fd = bpf_map_create(type, name, ks, vs, max, o);
+
+	if (fd < 0)
+		FAIL("create map %s: %s", name, strerror(errno));
+	return fd;
+}
+
+/* n entries: key bytes e, 0x10*e+i... (e alone for arrays), value 0xa0+e+i. */
+static void fill_bytes(int fd, unsigned int ks, unsigned int vs, int n, int ncopies)
+{
+	unsigned char key[64], value[4096];
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	bool array;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		FAIL("map info: %s", strerror(errno));
+	array = info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY;
+	for (int e = 0; e < n; e++) {
+		for (unsigned int i = 0; i < ks; i++)
+			key[i] = !i ? e : array ? 0 : 0x10 * e + (int)i;
+		for (unsigned int i = 0; i < ((vs + 7) & ~7u) * ncopies; i++)
+			value[i] = 0xa0 + e + i;
+		update(fd, key, value);
+	}
+}
+
+static void hex_maps(const char *tag)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	char name[16];
+	int fd;
+
+	fd = create(BPF_MAP_TYPE_HASH, "nb_4_8", 4, 8, 8, NULL);
+	fill_bytes(fd, 4, 8, 3, 1);
+	pin_fd(fd, "nb_4_8");
+	fd = create(BPF_MAP_TYPE_HASH, "nb_12_16", 12, 16, 8, NULL);
+	fill_bytes(fd, 12, 16, 2, 1);
+	pin_fd(fd, "nb_12_16");
+	fd = create(BPF_MAP_TYPE_HASH, "nb_20_40", 20, 40, 8, NULL);
+	fill_bytes(fd, 20, 40, 2, 1);
+	pin_fd(fd, "nb_20_40");
+	fd = create(BPF_MAP_TYPE_ARRAY, "nb_arr_one", 4, 4, 1, NULL);
+	pin_fd(fd, "nb_arr_one");
+	fd = create(BPF_MAP_TYPE_HASH, "nb_empty", 4, 4, 4, NULL);
+	pin_fd(fd, "nb_empty");
+	fd = create(BPF_MAP_TYPE_PERCPU_ARRAY, "nb_pc_20", 4, 20, 2, NULL);
+	fill_bytes(fd, 4, 20, 2, ncpu);
+	pin_fd(fd, "nb_pc_20");
+	fd = create(BPF_MAP_TYPE_PERCPU_HASH, "nb_pc_4", 4, 4, 4, NULL);
+	fill_bytes(fd, 4, 4, 2, ncpu);
+	pin_fd(fd, "nb_pc_4");
+	/* two maps of one name: a multi-map dump with headers */
+	snprintf(name, sizeof(name), "mdd%s", tag);
+	for (int i = 0; i < 2; i++) {
+		char pin[32];
+
+		fd = create(BPF_MAP_TYPE_HASH, name, 4, 4, 4, NULL);
+		fill_bytes(fd, 4, 4, i + 1, 1);
+		snprintf(pin, sizeof(pin), "dup_hex_%d", i);
+		pin_fd(fd, pin);
+	}
+}
+
+/* BTF built here: FLOAT and TYPE_TAG members bpftool cannot print. */
+static void handmade_btf_maps(const char *tag)
+{
+	struct btf *btf = btf__new_empty();
+	int i32, f32, tg, st, small;
+	char name[16];
+
+	if (!btf)
+		FAIL("btf__new_empty: %s", strerror(errno));
+	i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	f32 = btf__add_float(btf, "float", 4);
+	tg = btf__add_type_tag(btf, "user", i32);
+	st = btf__add_struct(btf, "tagged", 12);
+	btf__add_field(btf, "a", i32, 0, 0);
+	btf__add_field(btf, "t", tg, 32, 0);
+	btf__add_field(btf, "f", f32, 64, 0);
+	small = btf__add_struct(btf, "pair", 8);
+	btf__add_field(btf, "lo", i32, 0, 0);
+	btf__add_field(btf, "hi", i32, 32, 0);
+	if (small < 0 || btf__load_into_kernel(btf))
+		FAIL("loading handmade BTF: %s", strerror(errno));
+
+	LIBBPF_OPTS(bpf_map_create_opts, o, .btf_fd = btf__fd(btf), .btf_key_type_id = i32,
+		    .btf_value_type_id = st);
+	int fd = create(BPF_MAP_TYPE_HASH, "md_tagged", 4, 12, 4, &o);
+	struct { int a, t; float f; } v = { -1, 99, 0.5f };
+	int k = 3;
+	update(fd, &k, &v);
+	pin_fd(fd, "md_tagged");
+
+	o.btf_value_type_id = small;
+	snprintf(name, sizeof(name), "mdb%s", tag);
+	for (int i = 0; i < 2; i++) {
+		char pin[32];
+		struct { int lo, hi; } p = { i, -i };
+
+		fd = create(BPF_MAP_TYPE_HASH, name, 4, 8, 4, &o);
+		update(fd, &i, &p);
+		snprintf(pin, sizeof(pin), "dup_btf_%d", i);
+		pin_fd(fd, pin);
+	}
+	btf__free(btf);
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_object *obj;
+
+	if (argc != 4)
+		FAIL("usage: map_fixture OBJ PINDIR TAG");
+	pindir = argv[2];
+	libbpf_set_print(NULL);
+	obj = bpf_object__open_file(argv[1], NULL);
+	if (!obj)
+		FAIL("open %s: %s", argv[1], strerror(errno));
+	if (bpf_object__load(obj))
+		FAIL("load %s: %s", argv[1], strerror(errno));
+	fill_btf_maps(obj);
+	hex_maps(argv[3]);
+	handmade_btf_maps(argv[3]);
+	bpf_object__close(obj); /* the pins keep the maps */
+	return 0;
+}

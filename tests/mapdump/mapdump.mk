@@ -1,0 +1,17 @@
+# Map-dump tests (btfdump map vs bpftool map dump on live maps).
+MAPDUMP_DIR := $(B)/tests/mapdump
+
+$(MAPDUMP_DIR)/maps.bpf.o: tests/mapdump/maps.bpf.c tests/mapdump/maps.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -g -O2 -target bpf -c -o $@ $<
+
+$(MAPDUMP_DIR)/map_fixture: tests/mapdump/map_fixture.c tests/mapdump/maps.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+# btfdump_cmd_map() driven directly, independent of btfdump's main
+$(MAPDUMP_DIR)/map_driver: tests/mapdump/map_driver.c btfdump/cmd_map.c btfdump/commands.h $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ibtfdump $(CFLAGS) $(LDFLAGS) -o $@ tests/mapdump/map_driver.c btfdump/cmd_map.c $(LIBA) $(LDLIBS)
+
+CHECK_DEPS += $(MAPDUMP_DIR)/maps.bpf.o $(MAPDUMP_DIR)/map_fixture $(MAPDUMP_DIR)/map_driver
