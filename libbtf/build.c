@@ -197,38 +197,10 @@ int lbtf_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t 
 
 /* ---- appending a whole builder ---- */
 
-/* Small open-addressing map src string offset -> dst string offset */
-struct offmap {
-	uint32_t *keys, *vals;
-	uint32_t mask, cnt;
-};
-
-static int offmap_init(struct offmap *m, uint32_t hint)
-{
-	uint32_t size = 256;
-
-	while (size < hint * 2)
-		size *= 2;
-	m->keys = malloc((size_t)size * 4);
-	m->vals = malloc((size_t)size * 4);
-	if (!m->keys || !m->vals)
-		return -ENOMEM;
-	memset(m->keys, 0xff, (size_t)size * 4);
-	m->mask = size - 1;
-	m->cnt = 0;
-	return 0;
-}
-
-static void offmap_free(struct offmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
 struct append_ctx {
 	struct lbtf_builder *b;
 	const struct lbtf_builder *src;
-	struct offmap strmap;
+	struct lbtfi_offmap strmap;
 	uint32_t delta; /* new id - old id for src's own types */
 	uint32_t src_cnt;
 	int err;
@@ -237,31 +209,22 @@ struct append_ctx {
 static int append_str(uint32_t *slot, void *ctx)
 {
 	struct append_ctx *c = ctx;
-	uint32_t k = *slot, i;
+	uint32_t k = *slot;
 	const char *s;
 	int off;
 
 	if (k == 0 || k < c->src->start_str_off)
 		return 0; /* "" and base strings keep their offsets */
-	for (i = lbtfi_hash_fin(k) & c->strmap.mask; c->strmap.keys[i] != UINT32_MAX;
-	     i = (i + 1) & c->strmap.mask)
-		if (c->strmap.keys[i] == k) {
-			*slot = c->strmap.vals[i];
-			return 0;
-		}
+	if (lbtfi_offmap_get(&c->strmap, k, slot))
+		return 0;
 	s = lbtf_builder_str(c->src, k);
 	if (!s)
 		return c->err = lbtfi_err(EINVAL, "string offset %u out of range", k);
 	off = lbtf_builder_add_str(c->b, s);
 	if (off < 0)
 		return c->err = off;
-	/* records are mutable, so offsets need not be string starts: keep the
-	 * map at most 3/4 full and just re-intern beyond that */
-	if ((c->strmap.cnt + 1) * 4ull <= (c->strmap.mask + 1) * 3ull) {
-		c->strmap.keys[i] = k;
-		c->strmap.vals[i] = (uint32_t)off;
-		c->strmap.cnt++;
-	}
+	if (lbtfi_offmap_put(&c->strmap, k, (uint32_t)off))
+		return c->err = lbtfi_err(ENOMEM, "out of memory appending types");
 	*slot = (uint32_t)off;
 	return 0;
 }
@@ -291,11 +254,8 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 		return lbtfi_err(EINVAL, "cannot append a builder to itself");
 	if (!src->nr_types)
 		return (int)first;
-	/* the map holds at most one entry per distinct src string */
-	if (offmap_init(&c.strmap, src->strs.cnt + 1)) {
-		offmap_free(&c.strmap);
+	if (lbtfi_offmap_init(&c.strmap, src->strs.cnt + 1))
 		return lbtfi_err(ENOMEM, "out of memory appending types");
-	}
 	c.delta = first - src->start_id;
 	c.src_cnt = lbtf_builder_type_cnt(src);
 	for (uint32_t i = 0; i < src->nr_types; i++) {
@@ -322,7 +282,7 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 			break;
 		}
 	}
-	offmap_free(&c.strmap);
+	lbtfi_offmap_free(&c.strmap);
 	if (err) {
 		lbtfi_builder_truncate(b, nr, nw);
 		lbtfi_strset_truncate(&b->strs, strs_len);

@@ -7,6 +7,24 @@
 #include <stddef.h>
 #include "internal.h"
 
+/* Hash mixing shared by the dedup tables */
+static inline uint32_t lbtfi_hash_mix(uint32_t h, uint32_t v)
+{
+	h ^= v * 0x9e3779b1u;
+	h = (h << 13) | (h >> 19);
+	return h * 0x85ebca6bu + 0xc2b2ae35u;
+}
+static inline uint32_t lbtfi_hash_fin(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x7feb352du;
+	h ^= h >> 15;
+	h *= 0x846ca68bu;
+	h ^= h >> 16;
+	return h;
+}
+
+
 /*
  * Interned strings: one growable byte buffer plus an open-addressing hash
  * set of offsets into it. A set may also index strings it does not own
@@ -34,6 +52,24 @@ int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s);
 int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s);
 /* Forget strings at offsets >= len (used to roll back a failed append) */
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
+
+/* Map u32 -> u32 (string offset remaps), open addressing, growing */
+struct lbtfi_offmap {
+	uint32_t *keys, *vals; /* key UINT32_MAX: empty */
+	uint32_t mask, cnt;
+};
+int lbtfi_offmap_init(struct lbtfi_offmap *m, uint32_t hint);
+void lbtfi_offmap_free(struct lbtfi_offmap *m);
+int lbtfi_offmap_put(struct lbtfi_offmap *m, uint32_t key, uint32_t val);
+static inline bool lbtfi_offmap_get(const struct lbtfi_offmap *m, uint32_t key, uint32_t *val)
+{
+	for (uint32_t i = lbtfi_hash_fin(key) & m->mask; m->keys[i] != UINT32_MAX; i = (i + 1) & m->mask)
+		if (m->keys[i] == key) {
+			*val = m->vals[i];
+			return true;
+		}
+	return false;
+}
 
 /*
  * Index of a parsed BTF's strings (base and its bases): string -> offset of
@@ -89,22 +125,5 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
 int lbtfi_write_all(int fd, const void *data, size_t size);
 int lbtfi_tmp_open(const char *path, char **tmp_path, unsigned int mode);
 int lbtfi_tmp_commit(int fd, char *tmp_path, const char *path, int err);
-
-/* Hash mixing shared by the dedup tables */
-static inline uint32_t lbtfi_hash_mix(uint32_t h, uint32_t v)
-{
-	h ^= v * 0x9e3779b1u;
-	h = (h << 13) | (h >> 19);
-	return h * 0x85ebca6bu + 0xc2b2ae35u;
-}
-static inline uint32_t lbtfi_hash_fin(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x7feb352du;
-	h ^= h >> 15;
-	h *= 0x846ca68bu;
-	h ^= h >> 16;
-	return h;
-}
 
 #endif

@@ -264,3 +264,66 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 			return sl->off;
 	}
 }
+
+/* ---- u32 -> u32 map ---- */
+
+static int offmap_alloc(struct lbtfi_offmap *m, uint32_t size)
+{
+	m->keys = malloc((size_t)size * 4);
+	m->vals = malloc((size_t)size * 4);
+	if (!m->keys || !m->vals) {
+		lbtfi_offmap_free(m);
+		return -ENOMEM;
+	}
+	memset(m->keys, 0xff, (size_t)size * 4);
+	m->mask = size - 1;
+	return 0;
+}
+
+int lbtfi_offmap_init(struct lbtfi_offmap *m, uint32_t hint)
+{
+	uint32_t size = 256;
+
+	memset(m, 0, sizeof(*m));
+	while (size < hint * 2ull && size < (1u << 30))
+		size *= 2;
+	return offmap_alloc(m, size);
+}
+
+void lbtfi_offmap_free(struct lbtfi_offmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	m->keys = m->vals = NULL;
+}
+
+static void offmap_insert(struct lbtfi_offmap *m, uint32_t key, uint32_t val)
+{
+	uint32_t i = lbtfi_hash_fin(key) & m->mask;
+
+	while (m->keys[i] != UINT32_MAX && m->keys[i] != key)
+		i = (i + 1) & m->mask;
+	if (m->keys[i] == UINT32_MAX)
+		m->cnt++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+}
+
+int lbtfi_offmap_put(struct lbtfi_offmap *m, uint32_t key, uint32_t val)
+{
+	if ((m->cnt + 1) * 2ull > m->mask + 1ull) {
+		struct lbtfi_offmap old = *m;
+
+		if (m->mask >= (1u << 30) || offmap_alloc(m, (old.mask + 1) * 2)) {
+			*m = old;
+			return -ENOMEM;
+		}
+		m->cnt = 0;
+		for (uint32_t i = 0; i <= old.mask; i++)
+			if (old.keys[i] != UINT32_MAX)
+				offmap_insert(m, old.keys[i], old.vals[i]);
+		lbtfi_offmap_free(&old);
+	}
+	offmap_insert(m, key, val);
+	return 0;
+}

@@ -1,6 +1,567 @@
 // SPDX-License-Identifier: BSD-2-Clause
-#include "build_internal.h"
+/*
+ * BTF deduplication, in the libbpf algorithm family, in place on a builder:
+ *   1. primitives (INT, FLOAT, FWD, ENUM/ENUM64) by hash + equality; an
+ *      enum without values resolves to the full enum of the same name;
+ *   2. struct/union by shallow hash + type-graph equivalence (dedup_equiv.c);
+ *   3. a FWD left alone resolves to the only struct/union of its name;
+ *   4. reference kinds after their targets, by hash of the canonical record;
+ *   5. compaction (first-occurrence order) and remapping of every id slot;
+ *   6. strings: referenced ones only, first-reference order (dedup_strs.c).
+ * VAR and DATASEC are never merged. For split BTF the base types are
+ * canonical and never change. Single-threaded and order-driven, so the same
+ * input always gives the same output.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dedup_internal.h"
+
+enum phase { PH_SELF, PH_PRIM, PH_STRUCT, PH_REF };
+
+/* Which pass deduplicates each kind */
+static const uint8_t kind_phase[LBTF_NR_KINDS] = {
+	[LBTF_KIND_INT] = PH_PRIM,	 [LBTF_KIND_FLOAT] = PH_PRIM,
+	[LBTF_KIND_FWD] = PH_PRIM,	 [LBTF_KIND_ENUM] = PH_PRIM,
+	[LBTF_KIND_ENUM64] = PH_PRIM,	 [LBTF_KIND_STRUCT] = PH_STRUCT,
+	[LBTF_KIND_UNION] = PH_STRUCT,	 [LBTF_KIND_PTR] = PH_REF,
+	[LBTF_KIND_ARRAY] = PH_REF,	 [LBTF_KIND_TYPEDEF] = PH_REF,
+	[LBTF_KIND_VOLATILE] = PH_REF,	 [LBTF_KIND_CONST] = PH_REF,
+	[LBTF_KIND_RESTRICT] = PH_REF,	 [LBTF_KIND_FUNC] = PH_REF,
+	[LBTF_KIND_FUNC_PROTO] = PH_REF, [LBTF_KIND_TYPE_TAG] = PH_REF,
+	[LBTF_KIND_DECL_TAG] = PH_REF,	 [LBTF_KIND_VAR] = PH_SELF,
+	[LBTF_KIND_DATASEC] = PH_SELF,
+};
+
+/* ---- hashing and comparing records ---- */
+
+uint32_t lbtfi_dedup_rec_hash(const struct lbtf_type *t)
+{
+	const uint32_t *w = (const uint32_t *)t;
+	size_t n = lbtfi_rec_words(t);
+	uint32_t h = 0;
+
+	for (size_t i = 0; i < n; i++)
+		h = lbtfi_hash_mix(h, w[i]);
+	return lbtfi_hash_fin(h);
+}
+
+uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t)
+{
+	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
+	const uint32_t *w = (const uint32_t *)t;
+	size_t n = lbtfi_rec_words(t);
+	uint32_t h = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!d_is_type_word(l, i))
+			h = lbtfi_hash_mix(h, w[i]);
+	return lbtfi_hash_fin(h);
+}
+
+bool lbtfi_dedup_rec_equal(const struct lbtf_type *a, const struct lbtf_type *b)
+{
+	return a->info == b->info && !memcmp(a, b, lbtf_type_rec_size(a));
+}
+
+bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
+			     const struct lbtf_type *b)
+{
+	const struct dedup_layout *l = &d->lay[lbtf_kind(a)];
+	const uint32_t *wa = (const uint32_t *)a, *wb = (const uint32_t *)b;
+	size_t n;
+
+	if (a->info != b->info)
+		return false;
+	n = lbtfi_rec_words(a);
+	for (size_t i = 0; i < n; i++)
+		if (wa[i] != wb[i] && !d_is_type_word(l, i))
+			return false;
+	return true;
+}
+
+/* Enums hash by name so that a forward declaration meets its full enum;
+ * anonymous enums (never forward-declared) hash by content. */
+static uint32_t enum_hash(const struct lbtf_type *t)
+{
+	return t->name_off ? lbtfi_hash_fin(lbtfi_hash_mix(0x5eed, t->name_off))
+			   : lbtfi_dedup_rec_hash(t);
+}
+
+/*
+ * A cheap signature of what a member's type is, without ids: the chain of
+ * kinds through pointers/modifiers/typedefs/arrays down to the first named
+ * type (then its name) or an anonymous non-reference type. Equivalent types
+ * always have equal signatures: a FWD signs as the struct/union it stands
+ * for, ENUM64 as ENUM (an enum forward declaration matches either). Without
+ * it, shapes such as the kernel's 1600 anonymous "union { event; handler; }"
+ * would all collide and be compared pairwise.
+ */
+#define SIG_MAX_HOPS 8
+
+static uint32_t member_sig(const struct dedup *d, uint32_t id, uint32_t h)
+{
+	for (int hop = 0; hop < SIG_MAX_HOPS; hop++) {
+		const struct lbtf_type *t = dtype(d, id);
+		unsigned int k = lbtf_kind(t);
+
+		if (k == LBTF_KIND_FWD)
+			k = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
+		else if (k == LBTF_KIND_ENUM64)
+			k = LBTF_KIND_ENUM;
+		h = lbtfi_hash_mix(h, k);
+		if (t->name_off)
+			return lbtfi_hash_mix(h, t->name_off);
+		if (k == LBTF_KIND_ARRAY) {
+			h = lbtfi_hash_mix(h, lbtf_array(t)->nelems);
+			id = lbtf_array(t)->type;
+		} else if (lbtf_is_mod(t) || k == LBTF_KIND_PTR) {
+			id = t->type;
+		} else {
+			return lbtfi_hash_mix(h, lbtf_vlen(t));
+		}
+	}
+	return h;
+}
+
+/* The hash each kind is looked up by, in its pass */
+static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
+{
+	uint32_t h;
+
+	if (lbtf_is_enum(t))
+		return enum_hash(t);
+	if (kind_phase[lbtf_kind(t)] != PH_STRUCT)
+		return lbtfi_dedup_rec_hash(t);
+	h = lbtfi_dedup_shape_hash(d, t);
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+		h = member_sig(d, lbtf_members(t)[i].type, h);
+	return lbtfi_hash_fin(h);
+}
+
+/* ---- the candidate table ---- */
+
+static int table_init(struct dedup_table *tab, uint32_t hint)
+{
+	uint32_t size = 1024;
+
+	while (size < hint && size < (1u << 30))
+		size *= 2;
+	tab->e = calloc(size, sizeof(*tab->e));
+	if (!tab->e)
+		return -ENOMEM;
+	tab->mask = size - 1;
+	tab->cnt = 0;
+	return 0;
+}
+
+static void table_put(struct dedup_table *tab, uint32_t hash, uint32_t id)
+{
+	uint32_t i = hash & tab->mask;
+
+	while (tab->e[i].id)
+		i = (i + 1) & tab->mask;
+	tab->e[i].hash = hash;
+	tab->e[i].id = id;
+}
+
+int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id)
+{
+	if ((tab->cnt + 1) * 2ull > tab->mask + 1ull) {
+		struct dedup_table old = *tab;
+
+		if (old.mask >= (1u << 30) || table_init(tab, (old.mask + 1) * 2)) {
+			*tab = old;
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		}
+		/* re-inserting in slot order is deterministic */
+		for (uint32_t i = 0; i <= old.mask; i++)
+			if (old.e[i].id)
+				table_put(tab, old.e[i].hash, old.e[i].id);
+		tab->cnt = old.cnt;
+		free(old.e);
+	}
+	table_put(tab, hash, id);
+	tab->cnt++;
+	return 0;
+}
+
+/* ---- setup ---- */
+
+static void init_layouts(struct dedup *d)
+{
+	for (unsigned int k = 1; k < LBTF_NR_KINDS; k++) {
+		const struct lbtf_kind_desc *kd = lbtf_kind_desc(k);
+		struct dedup_layout *l = &d->lay[k];
+
+		l->fixed_words = (uint8_t)(3 + kd->extra_size / 4);
+		l->fixed_type_mask = kd->type_field ? 1u << 2 : 0;
+		if (k == LBTF_KIND_ARRAY) /* elem type, index type */
+			l->fixed_type_mask |= (1u << 3) | (1u << 4);
+		l->elem_words = (uint8_t)(kd->vlen_elem_size / 4);
+		l->elem_type_word = kd->elem_type_off >= 0 && kd->vlen_elem_size ?
+					    (int8_t)(kd->elem_type_off / 4) : -1;
+	}
+}
+
+struct check_ctx {
+	uint32_t cnt, id;
+	uint32_t str_end;
+	int err;
+};
+
+static int check_slot_id(uint32_t *slot, void *ctx)
+{
+	struct check_ctx *c = ctx;
+
+	if (*slot >= c->cnt)
+		return c->err = lbtfi_err(EINVAL, "type %u refers to missing type %u", c->id, *slot);
+	return 0;
+}
+
+static int check_slot_str(uint32_t *slot, void *ctx)
+{
+	struct check_ctx *c = ctx;
+
+	if (*slot >= c->str_end)
+		return c->err = lbtfi_err(EINVAL, "type %u has string offset %u out of range", c->id, *slot);
+	return 0;
+}
+
+/* Every record has a known kind, fits its slot, and refers to existing ids */
+static int validate(const struct lbtf_builder *b)
+{
+	struct check_ctx c = { .cnt = lbtf_builder_type_cnt(b),
+			       .str_end = b->start_str_off + (uint32_t)b->strs.len };
+
+	for (uint32_t i = 0; i < b->nr_types; i++) {
+		struct lbtf_type *t = lbtfi_btype(b, b->start_id + i);
+		size_t end = i + 1 < b->nr_types ? b->offs[i + 1] : b->nwords;
+		unsigned int k = lbtf_kind(t);
+
+		c.id = b->start_id + i;
+		if (k == LBTF_KIND_UNKN || k > LBTF_KIND_MAX)
+			return lbtfi_err(EINVAL, "type %u has unknown kind %u", c.id, k);
+		if (b->offs[i] + lbtfi_rec_words(t) != end)
+			return lbtfi_err(EINVAL, "type %u: record size does not match its vlen", c.id);
+		if (lbtf_type_visit_type_ids(t, check_slot_id, &c) ||
+		    lbtf_type_visit_str_offs(t, check_slot_str, &c))
+			return c.err;
+	}
+	return 0;
+}
+
+static void dedup_free(struct dedup *d)
+{
+	free(d->map);
+	free(d->hypot);
+	free(d->hypot_list);
+	free(d->tab.e);
+}
+
+static int dedup_init(struct dedup *d, struct lbtf_builder *b)
+{
+	memset(d, 0, sizeof(*d));
+	d->b = b;
+	d->base = b->base;
+	d->start_id = b->start_id;
+	d->cnt = lbtf_builder_type_cnt(b);
+	init_layouts(d);
+	d->map = malloc((size_t)d->cnt * sizeof(*d->map));
+	d->hypot = malloc((size_t)d->cnt * sizeof(*d->hypot));
+	if (!d->map || !d->hypot || table_init(&d->tab, 4096))
+		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
+	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
+	for (uint32_t id = 0; id < d->start_id; id++)
+		d->map[id] = id; /* void and base types are canonical */
+	for (uint32_t id = d->start_id; id < d->cnt; id++)
+		d->map[id] = kind_phase[lbtf_kind(lbtfi_btype(b, id))] == PH_SELF ? id : D_UNPROCESSED;
+	/* base types are candidates for the split types */
+	for (uint32_t id = 1; id < d->start_id; id++) {
+		const struct lbtf_type *t = dtype(d, id);
+		int err;
+
+		if (lbtf_kind(t) > LBTF_KIND_MAX || kind_phase[lbtf_kind(t)] == PH_SELF)
+			continue;
+		if ((err = lbtfi_dedup_table_add(&d->tab, type_hash(d, t), id)))
+			return err;
+	}
+	return 0;
+}
+
+/* Finish a type: record its canonical id, and make it a candidate if new */
+static int settle(struct dedup *d, uint32_t id, uint32_t hash, uint32_t canon)
+{
+	d->map[id] = canon;
+	return canon == id ? lbtfi_dedup_table_add(&d->tab, hash, id) : 0;
+}
+
+/* ---- pass 1: primitives ---- */
+
+static int dedup_prim(struct dedup *d, uint32_t id)
+{
+	const struct lbtf_type *t = dtype(d, id);
+	uint32_t h = type_hash(d, t), canon = id;
+
+	if (!lbtf_is_enum(t)) {
+		DEDUP_FOR_EACH_CAND(d, h, cand) {
+			if (lbtfi_dedup_rec_equal(t, dtype(d, cand))) {
+				canon = cand;
+				break;
+			}
+		}
+		return settle(d, id, h, canon);
+	}
+	DEDUP_FOR_EACH_CAND(d, h, cand) {
+		const struct lbtf_type *c = dtype(d, cand);
+
+		if (!lbtf_is_enum(c) || c->name_off != t->name_off)
+			continue;
+		if (lbtfi_dedup_rec_equal(t, c)) {
+			canon = cand;
+			break;
+		}
+		if (!t->name_off || (lbtf_vlen(t) && lbtf_vlen(c)))
+			continue;
+		if (!lbtf_vlen(t)) { /* t is a forward declaration */
+			canon = cand;
+			break;
+		}
+		/* a canonical forward declaration: resolve it to this full enum */
+		if (cand >= d->start_id && d->map[cand] == cand)
+			d->map[cand] = id;
+	}
+	return settle(d, id, h, canon);
+}
+
+/* ---- pass 2: struct/union graphs ---- */
+
+static int dedup_struct(struct dedup *d, uint32_t id)
+{
+	const struct lbtf_type *t;
+	uint32_t h, canon = id;
+
+	if (d_mapped(d, id))
+		return 0; /* mapped while checking another struct's graph */
+	t = dtype(d, id);
+	h = type_hash(d, t);
+	DEDUP_FOR_EACH_CAND(d, h, cand) {
+		int eq;
+
+		if (!lbtfi_dedup_shape_equal(d, t, dtype(d, cand)))
+			continue;
+		lbtfi_dedup_clear_hypot(d);
+		eq = lbtfi_dedup_is_equiv(d, id, cand);
+		if (eq < 0)
+			return eq;
+		if (!eq)
+			continue;
+		lbtfi_dedup_merge_hypot(d);
+		if (d->hypot_adjust_canon)
+			continue; /* would need an immutable base FWD resolved */
+		canon = cand;
+		break;
+	}
+	lbtfi_dedup_clear_hypot(d);
+	return settle(d, id, h, canon);
+}
+
+/* ---- pass 3: forward declarations with one possible target ---- */
+
+static int resolve_fwds(struct dedup *d)
+{
+	struct lbtfi_offmap names; /* name offset -> struct/union id, or D_NONE if ambiguous */
+	uint32_t v;
+	int err = 0;
+
+	if (lbtfi_offmap_init(&names, 1024))
+		return lbtfi_err(ENOMEM, "out of memory in dedup");
+	for (uint32_t id = 1; id < d->cnt && !err; id++) {
+		const struct lbtf_type *t = dtype(d, id);
+
+		if (!lbtf_is_composite(t) || !t->name_off || d->map[id] != id)
+			continue;
+		if (lbtfi_offmap_get(&names, t->name_off, &v))
+			err = v == id ? 0 : lbtfi_offmap_put(&names, t->name_off, D_NONE);
+		else
+			err = lbtfi_offmap_put(&names, t->name_off, id);
+	}
+	for (uint32_t id = d->start_id; id < d->cnt && !err; id++) {
+		const struct lbtf_type *t = dtype(d, id);
+		unsigned int want;
+
+		if (lbtf_kind(t) != LBTF_KIND_FWD || d->map[id] != id ||
+		    !lbtfi_offmap_get(&names, t->name_off, &v) || v == D_NONE)
+			continue;
+		want = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
+		if (lbtf_kind(dtype(d, v)) == want)
+			d->map[id] = v;
+	}
+	lbtfi_offmap_free(&names);
+	return err ? lbtfi_err(ENOMEM, "out of memory in dedup") : 0;
+}
+
+/* ---- pass 4: reference kinds, targets first (explicit stack, no recursion) ---- */
+
+static int dedup_ref_finish(struct dedup *d, uint32_t id)
+{
+	struct lbtf_type *t = lbtfi_btype(d->b, id);
+	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
+	uint32_t *w = (uint32_t *)t, h, canon = id;
+	size_t n = lbtfi_rec_words(t);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!d_is_type_word(l, i))
+			continue;
+		if (d->map[w[i]] == D_IN_PROGRESS)
+			return lbtfi_err(ELOOP, "type %u: reference loop through type %u", id, w[i]);
+		w[i] = d_resolve(d, w[i]);
+	}
+	h = lbtfi_dedup_rec_hash(t);
+	DEDUP_FOR_EACH_CAND(d, h, cand) {
+		if (lbtfi_dedup_rec_equal(t, dtype(d, cand))) {
+			canon = cand;
+			break;
+		}
+	}
+	return settle(d, id, h, canon);
+}
+
+static int dedup_refs(struct dedup *d)
+{
+	uint32_t *stack = NULL, sp = 0, cap = 0;
+	int err = 0;
+
+	for (uint32_t root = d->start_id; root < d->cnt && !err; root++) {
+		if (d->map[root] != D_UNPROCESSED)
+			continue;
+		sp = 0;
+		stack = stack ? stack : malloc((cap = 1024) * sizeof(*stack));
+		if (!stack)
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		stack[sp++] = root;
+		while (sp && !err) {
+			uint32_t id = stack[sp - 1];
+			const struct lbtf_type *t;
+			const struct dedup_layout *l;
+			const uint32_t *w;
+			size_t n;
+
+			if (d_mapped(d, id)) {
+				sp--;
+				continue;
+			}
+			if (d->map[id] == D_IN_PROGRESS) { /* children done */
+				sp--;
+				err = dedup_ref_finish(d, id);
+				continue;
+			}
+			d->map[id] = D_IN_PROGRESS;
+			t = dtype(d, id);
+			l = &d->lay[lbtf_kind(t)];
+			w = (const uint32_t *)t;
+			n = lbtfi_rec_words(t);
+			for (size_t i = 0; i < n && !err; i++) {
+				if (!d_is_type_word(l, i) || d->map[w[i]] != D_UNPROCESSED)
+					continue;
+				if (sp == cap) {
+					uint32_t *p = realloc(stack, (size_t)cap * 2 * sizeof(*p));
+					if (!p) {
+						err = lbtfi_err(ENOMEM, "out of memory in dedup");
+						break;
+					}
+					stack = p;
+					cap *= 2;
+				}
+				stack[sp++] = w[i];
+			}
+		}
+	}
+	free(stack);
+	return err;
+}
+
+/* ---- pass 5: compaction and remap ---- */
+
+struct remap_ctx {
+	const struct dedup *d;
+	const uint32_t *new_id;
+};
+
+static int remap_id(uint32_t *slot, void *ctx)
+{
+	const struct remap_ctx *c = ctx;
+	uint32_t r = d_resolve(c->d, *slot);
+
+	*slot = r < c->d->start_id ? r : c->new_id[r];
+	return 0;
+}
+
+static void compact(struct dedup *d)
+{
+	struct lbtf_builder *b = d->b;
+	uint32_t *new_id = d->hypot; /* reuse: no longer needed */
+	struct remap_ctx c = { d, new_id };
+	uint32_t next = d->start_id, kept = 0;
+	size_t nw = 0;
+
+	for (uint32_t id = d->start_id; id < d->cnt; id++) {
+		const struct lbtf_type *t;
+		size_t words;
+
+		if (d->map[id] != id)
+			continue;
+		t = lbtfi_btype(b, id);
+		words = lbtfi_rec_words(t);
+		memmove(b->words + nw, t, words * 4);
+		b->offs[kept++] = (uint32_t)nw;
+		nw += words;
+		new_id[id] = next++;
+	}
+	b->nr_types = kept;
+	b->nwords = nw;
+	for (uint32_t i = 0; i < kept; i++)
+		lbtf_type_visit_type_ids(lbtfi_btype(b, b->start_id + i), remap_id, &c);
+}
+
 int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 {
-	return lbtfi_err(ENOTSUP, "dedup not implemented yet");
+	struct lbtf_dedup_stats st = { .types_in = b->nr_types, .strs_in_bytes = (uint32_t)b->strs.len };
+	struct dedup d;
+	int err;
+
+	if (opts && opts->sz < sizeof(size_t))
+		return lbtfi_err(EINVAL, "dedup options: bad sz %zu", opts->sz);
+	if ((err = validate(b)))
+		return err;
+	/*
+	 * Names compare as offsets: the builder interns every string it is
+	 * given (and prefers the base's offset), so equal strings already have
+	 * equal offsets. (An offset edited by hand into the middle of a string
+	 * only costs merges, never correctness.) Strings are compacted at the end.
+	 */
+	if ((err = dedup_init(&d, b)))
+		goto out;
+	for (uint32_t id = d.start_id; id < d.cnt && !err; id++)
+		if (kind_phase[lbtf_kind(dtype(&d, id))] == PH_PRIM)
+			err = dedup_prim(&d, id);
+	for (uint32_t id = d.start_id; id < d.cnt && !err; id++)
+		if (kind_phase[lbtf_kind(dtype(&d, id))] == PH_STRUCT)
+			err = dedup_struct(&d, id);
+	if (!err)
+		err = resolve_fwds(&d);
+	if (!err)
+		err = dedup_refs(&d);
+	if (err)
+		goto out;
+	compact(&d);
+	err = lbtfi_dedup_strings(b);
+out:
+	dedup_free(&d);
+	if (!err && opts && opts->sz >= offsetof(struct lbtf_dedup_opts, stats) + sizeof(opts->stats) &&
+	    opts->stats) {
+		st.types_out = b->nr_types;
+		st.strs_out_bytes = (uint32_t)b->strs.len;
+		*opts->stats = st;
+	}
+	return err;
 }

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* State shared by the dedup passes (dedup*.c), not installed. */
+#ifndef LIBBTF_DEDUP_INTERNAL_H
+#define LIBBTF_DEDUP_INTERNAL_H
+
+#include "build_internal.h"
+
+/* map[] values that are not type ids */
+#define D_UNPROCESSED 0xffffffffu
+#define D_IN_PROGRESS 0xfffffffeu
+#define D_MAX_ID 0x7fffffffu
+#define D_NONE 0xffffffffu /* empty hypothetical map entry */
+
+/* Where each record word is a type id: from the kind table, per kind */
+struct dedup_layout {
+	uint8_t fixed_words;     /* 3 + extra words */
+	uint8_t fixed_type_mask; /* bit i: fixed word i is a type id */
+	uint8_t elem_words;      /* words per vlen element (0: none) */
+	int8_t elem_type_word;   /* word of a type id in each element, -1 none */
+};
+
+/* Multimap hash -> type id, open addressing; equal hashes are all kept */
+struct dedup_table {
+	struct dedup_entry { uint32_t hash, id; } *e; /* id 0: empty */
+	uint32_t mask, cnt;
+};
+
+struct dedup {
+	struct lbtf_builder *b;
+	const struct lbtf *base;
+	uint32_t start_id, cnt;      /* own ids are start_id..cnt-1 */
+	uint32_t *map;               /* id -> (possibly non-final) canonical id */
+	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
+	uint32_t *hypot_list, hypot_cnt, hypot_cap;
+	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
+	struct dedup_table tab;
+	struct dedup_layout lay[LBTF_NR_KINDS];
+};
+
+static inline const struct lbtf_type *dtype(const struct dedup *d, uint32_t id)
+{
+	if (id >= d->start_id)
+		return lbtfi_btype(d->b, id);
+	return lbtfi_builder_any_type(d->b, id);
+}
+
+static inline bool d_mapped(const struct dedup *d, uint32_t id)
+{
+	return d->map[id] <= D_MAX_ID;
+}
+
+/* Follow map[] to the current canonical id */
+static inline uint32_t d_resolve(const struct dedup *d, uint32_t id)
+{
+	while (d_mapped(d, id) && d->map[id] != id)
+		id = d->map[id];
+	return id;
+}
+
+static inline bool d_is_type_word(const struct dedup_layout *l, size_t i)
+{
+	if (i < l->fixed_words)
+		return (l->fixed_type_mask >> i) & 1;
+	return l->elem_type_word >= 0 && (i - l->fixed_words) % l->elem_words == (size_t)l->elem_type_word;
+}
+
+/* Hash of every word, or of every word that is not a type id */
+uint32_t lbtfi_dedup_rec_hash(const struct lbtf_type *t);
+uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t);
+/* Equal words (of the same-length records a, b), optionally ignoring type ids */
+bool lbtfi_dedup_rec_equal(const struct lbtf_type *a, const struct lbtf_type *b);
+bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
+			     const struct lbtf_type *b);
+
+int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id);
+
+/* The passes */
+int lbtfi_dedup_strings(struct lbtf_builder *b);
+int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id);
+void lbtfi_dedup_merge_hypot(struct dedup *d);
+void lbtfi_dedup_clear_hypot(struct dedup *d);
+
+#define DEDUP_FOR_EACH_CAND(d, h, cid)                                                    \
+	for (uint32_t _i = (h) & (d)->tab.mask, cid; ((cid) = (d)->tab.e[_i].id) != 0;   \
+	     _i = (_i + 1) & (d)->tab.mask)                                               \
+		if ((d)->tab.e[_i].hash == (h))
+
+#endif

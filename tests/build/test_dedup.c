@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Dedup on hand-built type graphs: duplicates merged, cycles, FWD
+ * resolution, different types kept apart, enums, VAR/DATASEC, split BTF,
+ * the identical-copies fallback, reference loops, determinism. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+#include "libbtf.h"
+
+static struct lbtf *to_btf(struct lbtf_builder *b, const struct lbtf *base)
+{
+	void *data;
+	size_t size;
+	struct lbtf *btf;
+
+	assert_int_equal(lbtf_builder_serialize(b, false, &data, &size), 0);
+	btf = lbtf_new(data, size, base);
+	if (!btf)
+		fail_msg("parse back failed: %s", lbtf_errmsg());
+	free(data);
+	return btf;
+}
+
+static int count_kind(const struct lbtf *btf, unsigned int kind)
+{
+	int n = 0;
+
+	for (uint32_t id = lbtf_start_id(btf); id < lbtf_type_cnt(btf); id++)
+		n += lbtf_kind(lbtf_type_by_id(btf, id)) == kind;
+	return n;
+}
+
+static void dedup_ok(struct lbtf_builder *b, struct lbtf_dedup_stats *st)
+{
+	struct lbtf_dedup_opts o = { .sz = sizeof(o), .stats = st };
+	int err = lbtf_dedup(b, &o);
+
+	if (err)
+		fail_msg("dedup failed: %s", lbtf_errmsg());
+}
+
+static void test_prims_merged(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf_dedup_stats st;
+	struct lbtf *btf;
+
+	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);
+	lbtf_add_int(b, "unsigned int", 4, 0);
+	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);
+	lbtf_add_float(b, "double", 8);
+	lbtf_add_float(b, "double", 8);
+	lbtf_add_int(b, "int", 8, LBTF_INT_SIGNED); /* same name, other size: kept */
+	lbtf_add_ptr(b, 3);                         /* -> the duplicate int */
+	lbtf_builder_add_str(b, "never referenced");
+	dedup_ok(b, &st);
+	assert_int_equal(st.types_in, 7);
+	assert_int_equal(st.types_out, 5);
+	assert_true(st.strs_out_bytes < st.strs_in_bytes);
+	btf = to_btf(b, NULL);
+	assert_int_equal(lbtf_type_cnt(btf), 6);
+	assert_int_equal(count_kind(btf, LBTF_KIND_INT), 3);
+	assert_int_equal(count_kind(btf, LBTF_KIND_FLOAT), 1);
+	assert_int_equal(lbtf_type_by_id(btf, 5)->type, 1); /* PTR now points at the first int */
+	{
+		uint32_t len;
+		const char *s = lbtf_strings(btf, &len);
+		assert_null(memmem(s, len, "never", 5));
+	}
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+/* struct list { int v; struct list *next; } and friends, built n times */
+static void add_list_cu(struct lbtf_builder *b)
+{
+	uint32_t base = lbtf_builder_type_cnt(b);
+	uint32_t i = base, s = base + 1, p = base + 2, td = base + 3, c = base + 4,
+		 cp = base + 5, fp = base + 6;
+
+	assert_int_equal(lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED), i);
+	assert_int_equal(lbtf_add_struct(b, "list", 16), s);
+	lbtf_add_field(b, "v", i, 0, 0);
+	lbtf_add_field(b, "next", p, 64, 0);
+	assert_int_equal(lbtf_add_ptr(b, s), p);
+	assert_int_equal(lbtf_add_typedef(b, "list_t", s), td);
+	assert_int_equal(lbtf_add_const(b, td), c);
+	assert_int_equal(lbtf_add_ptr(b, c), cp);
+	assert_int_equal(lbtf_add_func_proto(b, i), fp);
+	lbtf_add_func_param(b, "l", cp);
+	lbtf_add_func(b, "f", LBTF_LINKAGE_GLOBAL, fp);
+}
+
+static void test_graph_duplicates(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf_dedup_stats st;
+	struct lbtf *btf;
+	const struct lbtf_type *t;
+
+	for (int i = 0; i < 5; i++)
+		add_list_cu(b);
+	dedup_ok(b, &st);
+	assert_int_equal(st.types_in, 40);
+	assert_int_equal(st.types_out, 8);
+	btf = to_btf(b, NULL);
+	t = lbtf_type_by_id(btf, 2);
+	assert_string_equal(lbtf_type_name(btf, t), "list");
+	assert_int_equal(lbtf_members(t)[1].type, 3);
+	assert_int_equal(lbtf_type_by_id(btf, 3)->type, 2); /* the cycle closes on itself */
+	assert_int_equal(lbtf_find_by_name_kind(btf, "f", LBTF_KIND_FUNC), 8);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_mutual_cycle(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+
+	for (int k = 0; k < 3; k++) {
+		uint32_t n = lbtf_builder_type_cnt(b);
+		/* n: struct A { struct B *b; }  n+1: B* ; n+2: struct B { struct A *a; } ; n+3: A* */
+		lbtf_add_struct(b, "A", 8);
+		lbtf_add_field(b, "b", n + 1, 0, 0);
+		lbtf_add_ptr(b, n + 2);
+		lbtf_add_struct(b, "B", 8);
+		lbtf_add_field(b, "a", n + 3, 0, 0);
+		lbtf_add_ptr(b, n);
+	}
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(lbtf_type_cnt(btf), 5);
+	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 2);
+	assert_int_equal(count_kind(btf, LBTF_KIND_PTR), 2);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_fwd_resolved_in_graph(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+	int t, s, f;
+
+	/* CU1: struct S is only declared: struct T { struct S *p; } */
+	f = lbtf_add_fwd(b, "S", LBTF_FWD_STRUCT);               /* 1 */
+	lbtf_add_ptr(b, 1);                                      /* 2 */
+	lbtf_add_struct(b, "T", 8);                              /* 3 */
+	lbtf_add_field(b, "p", 2, 0, 0);
+	/* CU2: struct S { int x; } is complete */
+	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);              /* 4 */
+	lbtf_add_struct(b, "S", 4);                              /* 5 */
+	lbtf_add_field(b, "x", 4, 0, 0);
+	lbtf_add_ptr(b, 5);                                      /* 6 */
+	lbtf_add_struct(b, "T", 8);                              /* 7 */
+	lbtf_add_field(b, "p", 6, 0, 0);
+	assert_int_equal(f, 1);
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(count_kind(btf, LBTF_KIND_FWD), 0);
+	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 2);
+	assert_int_equal(count_kind(btf, LBTF_KIND_PTR), 1);
+	t = lbtf_find_by_name_kind(btf, "T", LBTF_KIND_STRUCT);
+	s = lbtf_find_by_name_kind(btf, "S", LBTF_KIND_STRUCT);
+	assert_true(t > 0 && s > 0);
+	assert_int_equal(lbtf_type_by_id(btf, lbtf_members(lbtf_type_by_id(btf, t))[0].type)->type, s);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_different_kept_apart(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+
+	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
+	lbtf_add_int(b, "long", 8, LBTF_INT_SIGNED);   /* 2 */
+	lbtf_add_struct(b, "S", 8);                    /* 3: S { int x; } */
+	lbtf_add_field(b, "x", 1, 0, 0);
+	lbtf_add_struct(b, "S", 8);                    /* 4: S { long x; } */
+	lbtf_add_field(b, "x", 2, 0, 0);
+	lbtf_add_struct(b, "S", 8);                    /* 5: S { int y; } */
+	lbtf_add_field(b, "y", 1, 0, 0);
+	lbtf_add_union(b, "S", 8);                     /* 6: union S { int x; } */
+	lbtf_add_field(b, "x", 1, 0, 0);
+	lbtf_add_struct(b, "S", 8);                    /* 7: S { int x:3; } */
+	lbtf_add_field(b, "x", 1, 0, 3);
+	lbtf_add_struct(b, "S", 8);                    /* 8: == 3 */
+	lbtf_add_field(b, "x", 1, 0, 0);
+	/* the ambiguous FWD S stays: several structs named S */
+	lbtf_add_fwd(b, "S", LBTF_FWD_STRUCT);         /* 9 */
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 4);
+	assert_int_equal(count_kind(btf, LBTF_KIND_UNION), 1);
+	assert_int_equal(count_kind(btf, LBTF_KIND_FWD), 1);
+	assert_int_equal(lbtf_type_cnt(btf), 9);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_unambiguous_fwd(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+
+	lbtf_add_fwd(b, "U", LBTF_FWD_UNION);          /* 1 */
+	lbtf_add_ptr(b, 1);                            /* 2 */
+	lbtf_add_fwd(b, "K", LBTF_FWD_STRUCT);         /* 3: struct K, but only a union K exists */
+	lbtf_add_int(b, "int", 4, 0);                  /* 4 */
+	lbtf_add_union(b, "U", 4);                     /* 5 */
+	lbtf_add_field(b, "a", 4, 0, 0);
+	lbtf_add_union(b, "K", 4);                     /* 6 */
+	lbtf_add_field(b, "a", 4, 0, 0);
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(count_kind(btf, LBTF_KIND_FWD), 1); /* K stays a FWD: wrong flavour */
+	assert_int_equal(lbtf_type_by_id(btf, lbtf_find_by_name_kind(btf, "", LBTF_KIND_PTR) > 0 ?
+					 (uint32_t)lbtf_find_by_name_kind(btf, "", LBTF_KIND_PTR) : 0)->type,
+			 (uint32_t)lbtf_find_by_name_kind(btf, "U", LBTF_KIND_UNION));
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_enums(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+	int e64, p;
+
+	lbtf_add_fwd(b, "big", LBTF_FWD_ENUM);          /* 1: enum big; */
+	lbtf_add_ptr(b, 1);                             /* 2 */
+	lbtf_add_enum64(b, "big", 8, false);            /* 3 */
+	lbtf_add_enum64_value(b, "HUGE", 1ull << 40);
+	lbtf_add_enum(b, "e", 4, false);                /* 4 */
+	lbtf_add_enum_value(b, "A", 0);
+	lbtf_add_enum(b, "e", 4, false);                /* 5: == 4 */
+	lbtf_add_enum_value(b, "A", 0);
+	lbtf_add_enum(b, "e", 4, false);                /* 6: different values */
+	lbtf_add_enum_value(b, "A", 1);
+	lbtf_add_enum(b, NULL, 4, false);               /* 7: anonymous */
+	lbtf_add_enum_value(b, "X", 1);
+	lbtf_add_enum(b, NULL, 4, false);               /* 8: == 7 */
+	lbtf_add_enum_value(b, "X", 1);
+	lbtf_add_fwd(b, "big", LBTF_FWD_ENUM);          /* 9: after the full one */
+	lbtf_add_ptr(b, 9);                             /* 10: == 2 after resolution */
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(count_kind(btf, LBTF_KIND_ENUM64), 1);
+	assert_int_equal(count_kind(btf, LBTF_KIND_ENUM), 3);
+	assert_int_equal(count_kind(btf, LBTF_KIND_PTR), 1);
+	e64 = lbtf_find_by_name_kind(btf, "big", LBTF_KIND_ENUM64);
+	p = lbtf_find_by_name_kind(btf, "", LBTF_KIND_PTR);
+	assert_true(p > 0);
+	assert_int_equal(lbtf_type_by_id(btf, p)->type, e64);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_vars_never_merged(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+	const struct lbtf_type *ds;
+
+	lbtf_add_int(b, "int", 4, 0);                        /* 1 */
+	lbtf_add_int(b, "int", 4, 0);                        /* 2 */
+	lbtf_add_var(b, "v", LBTF_LINKAGE_GLOBAL, 2);        /* 3 */
+	lbtf_add_var(b, "v", LBTF_LINKAGE_GLOBAL, 1);        /* 4 */
+	lbtf_add_datasec(b, ".data", 8);                     /* 5 */
+	lbtf_add_datasec_var_info(b, 3, 0, 4);
+	lbtf_add_datasec_var_info(b, 4, 4, 4);
+	lbtf_add_datasec(b, ".data", 8);                     /* 6 */
+	lbtf_add_datasec_var_info(b, 3, 0, 4);
+	lbtf_add_datasec_var_info(b, 4, 4, 4);
+	lbtf_add_decl_tag(b, "tag", 3, -1);                  /* 7 */
+	lbtf_add_decl_tag(b, "tag", 3, -1);                  /* 8: == 7 */
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(lbtf_type_cnt(btf), 7);
+	assert_int_equal(count_kind(btf, LBTF_KIND_VAR), 2);
+	assert_int_equal(count_kind(btf, LBTF_KIND_DATASEC), 2);
+	assert_int_equal(count_kind(btf, LBTF_KIND_DECL_TAG), 1);
+	assert_int_equal(lbtf_type_by_id(btf, 2)->type, 1); /* VAR's type remapped */
+	ds = lbtf_type_by_id(btf, 4);
+	assert_int_equal(lbtf_secinfos(ds)[1].type, 3);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_identical_copies(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+
+	/* canonical: struct C { int a[4]; int b[4]; } sharing one array type */
+	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
+	lbtf_add_array(b, 1, 1, 4);                    /* 2 */
+	lbtf_add_struct(b, "C", 32);                   /* 3 */
+	lbtf_add_field(b, "a", 2, 0, 0);
+	lbtf_add_field(b, "b", 2, 128, 0);
+	/* another unit with two identical copies of the array type */
+	lbtf_add_array(b, 1, 1, 4);                    /* 4 */
+	lbtf_add_array(b, 1, 1, 4);                    /* 5 */
+	lbtf_add_struct(b, "C", 32);                   /* 6 */
+	lbtf_add_field(b, "a", 4, 0, 0);
+	lbtf_add_field(b, "b", 5, 128, 0);
+	/* and a struct that differs only deep inside (int[5]) is kept apart */
+	lbtf_add_array(b, 1, 1, 5);                    /* 7 */
+	lbtf_add_struct(b, "C", 32);                   /* 8 */
+	lbtf_add_field(b, "a", 4, 0, 0);
+	lbtf_add_field(b, "b", 7, 128, 0);
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 2);
+	assert_int_equal(count_kind(btf, LBTF_KIND_ARRAY), 2);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+static void test_ref_loop(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+
+	lbtf_add_const(b, 2);              /* 1 -> 2 */
+	lbtf_add_typedef(b, "loop", 1);    /* 2 -> 1 */
+	assert_int_equal(lbtf_dedup(b, NULL), -ELOOP);
+	lbtf_builder_free(b);
+	b = lbtf_builder_new(NULL);
+	lbtf_add_ptr(b, 7); /* dangling */
+	assert_int_equal(lbtf_dedup(b, NULL), -EINVAL);
+	lbtf_builder_free(b);
+}
+
+static void *blob(struct lbtf_builder *b, size_t *size)
+{
+	void *data;
+
+	assert_int_equal(lbtf_builder_serialize(b, false, &data, size), 0);
+	return data;
+}
+
+static void test_deterministic(void **state)
+{
+	struct lbtf_builder *b1 = lbtf_builder_new(NULL), *b2 = lbtf_builder_new(NULL);
+	void *d1, *d2, *d3;
+	size_t n1, n2, n3;
+
+	for (int i = 0; i < 3; i++) {
+		add_list_cu(b1);
+		add_list_cu(b2);
+		lbtf_add_fwd(b1, "list", LBTF_FWD_STRUCT);
+		lbtf_add_fwd(b2, "list", LBTF_FWD_STRUCT);
+	}
+	dedup_ok(b1, NULL);
+	dedup_ok(b2, NULL);
+	d1 = blob(b1, &n1);
+	d2 = blob(b2, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(d1, d2, n1);
+	/* deduplicating deduplicated BTF changes nothing */
+	dedup_ok(b1, NULL);
+	d3 = blob(b1, &n3);
+	assert_int_equal(n1, n3);
+	assert_memory_equal(d1, d3, n1);
+	free(d1);
+	free(d2);
+	free(d3);
+	lbtf_builder_free(b1);
+	lbtf_builder_free(b2);
+}
+
+static void test_split(void **state)
+{
+	struct lbtf_builder *bb = lbtf_builder_new(NULL), *s;
+	struct lbtf *base, *btf;
+	uint32_t n;
+
+	add_list_cu(bb);                                 /* base ids 1..8 */
+	lbtf_add_fwd(bb, "opaque", LBTF_FWD_STRUCT);     /* 9: stays a FWD in base */
+	base = to_btf(bb, NULL);
+	n = lbtf_type_cnt(base);
+	s = lbtf_builder_new(base);
+	add_list_cu(s);                                  /* all duplicates of base types */
+	lbtf_add_struct(s, "opaque", 4);                 /* a concrete opaque ... */
+	lbtf_add_field(s, "x", n, 0, 0);
+	lbtf_add_ptr(s, 9);                              /* ... and a pointer to the base FWD */
+	lbtf_add_int(s, "short", 2, LBTF_INT_SIGNED);    /* new */
+	dedup_ok(s, NULL);
+	btf = to_btf(s, base);
+	/* only the new int, the concrete struct and the PTR -> base FWD remain */
+	assert_int_equal(lbtf_type_cnt(btf), n + 3);
+	assert_int_equal(lbtf_kind(lbtf_type_by_id(btf, n)), LBTF_KIND_STRUCT);
+	assert_int_equal(lbtf_members(lbtf_type_by_id(btf, n))[0].type, 1); /* base int */
+	assert_int_equal(lbtf_type_by_id(btf, n + 1)->type, 9);
+	assert_int_equal(lbtf_kind(lbtf_type_by_id(btf, 9)), LBTF_KIND_FWD); /* base untouched */
+	lbtf_free(btf);
+	lbtf_builder_free(s);
+	lbtf_free(base);
+	lbtf_builder_free(bb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prims_merged),
+		cmocka_unit_test(test_graph_duplicates),
+		cmocka_unit_test(test_mutual_cycle),
+		cmocka_unit_test(test_fwd_resolved_in_graph),
+		cmocka_unit_test(test_different_kept_apart),
+		cmocka_unit_test(test_unambiguous_fwd),
+		cmocka_unit_test(test_enums),
+		cmocka_unit_test(test_vars_never_merged),
+		cmocka_unit_test(test_identical_copies),
+		cmocka_unit_test(test_ref_loop),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_split),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
