@@ -1,9 +1,227 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Placeholder main until btfcheck lands. */
-#include <stdio.h>
+/*
+ * btfcheck: will the kernel load this BTF, and if not, why? The answer of
+ * Linux 6.15-6.18's BPF_BTF_LOAD (verdict, errno, log), without privileges.
+ *
+ *   btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]
+ *            [--json] [--quiet] [--kernel] FILE...
+ * Exit: 0 all valid, 1 some rejected, 2 usage or I/O error, 3 --kernel
+ * found a disagreement.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "btfcheck.h"
 
-int main(void)
+struct cfg {
+	long log_level;  /* -1: default */
+	long long log_size; /* -1: large enough for any log */
+	const char *base_path;
+	struct lbtf *base;
+	bool json, quiet, kernel, strict;
+};
+
+static void usage(FILE *f)
 {
-	fprintf(stderr, "btfcheck: not implemented yet\n");
-	return 2;
+	fprintf(f,
+		"usage: btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]\n"
+		"                [--json] [--quiet] [--kernel] FILE...\n"
+		"Verifies BTF (raw, ELF .BTF, or - for stdin) as the running kernel's\n"
+		"BPF_BTF_LOAD would (Linux 6.15-6.18 semantics).\n"
+		"  --log-level N     kernel log level (default 1 with --json, else 0)\n"
+		"  --log-size BYTES  log buffer size (default: large enough for any log)\n"
+		"  --base FILE       split BTF: verify as the kernel verifies module BTF\n"
+		"  --strict          with --base, also run pass 2 (stricter than any kernel path)\n"
+		"  --json            one JSON object per file per line\n"
+		"  --quiet           do not print the log\n"
+		"  --kernel          also ask BPF_BTF_LOAD and compare (exit 3 on disagreement)\n");
+}
+
+/* The last complete line of a log, for the one-line verdict. */
+static char *last_line(const char *log)
+{
+	size_t n = log ? strlen(log) : 0;
+	const char *e, *s;
+
+	while (n && log[n - 1] == '\n')
+		n--;
+	if (!n)
+		return strdup("(no log)");
+	e = log + n;
+	for (s = e; s > log && s[-1] != '\n'; s--)
+		;
+	return strndup(s, e - s);
+}
+
+static void ask_kernel(const struct cfg *c, const struct btfcheck_input *in, uint32_t level,
+		       uint32_t size, const struct lbtf_verify_result *res, const char *our_log,
+		       struct btfcheck_kernel *k)
+{
+	char *buf = size ? calloc(1, size) : NULL;
+	int err;
+
+	k->tried = true;
+	if (size && !buf) {
+		k->err = ENOMEM;
+		return;
+	}
+	err = lbtf_kernel_btf_load(in->data, in->size, level, buf, size, &k->true_size);
+	k->err = -err;
+	k->log = buf;
+	k->available = err != -EPERM && err != -ENOSYS;
+	k->agree = k->err == res->err && k->true_size == res->log_true_size &&
+		   (!size || !strcmp(buf, our_log ? our_log : ""));
+}
+
+static int check_one(const struct cfg *c, const char *path)
+{
+	struct lbtf_verify_opts o = { 0 };
+	struct lbtf_verify_result res;
+	struct btfcheck_input in;
+	struct btfcheck_kernel k = { 0 };
+	struct btfcheck_report rep = { .file = path, .res = &res };
+	char *buf = NULL, *reason = NULL;
+	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
+	int rc;
+
+	if (btfcheck_read_input(path, &in)) {
+		fprintf(stderr, "btfcheck: %s: %s\n", path, in.why);
+		return 2;
+	}
+	o.log_level = level;
+	o.base = c->base;
+	o.flags = c->strict ? LBTF_VERIFY_STRICT : 0;
+	if (c->log_size >= 0) {
+		o.log_size = c->log_size;
+		buf = c->log_size ? calloc(1, c->log_size) : NULL;
+		if (c->log_size && !buf) {
+			fprintf(stderr, "btfcheck: out of memory\n");
+			free(in.data);
+			return 2;
+		}
+		o.log_buf = buf;
+	} else {
+		o.flags |= LBTF_VERIFY_KEEP_LOG; /* the whole log, never ENOSPC */
+	}
+	if (lbtf_verify(in.data, in.size, &o, &res) < 0 && !res.err) {
+		fprintf(stderr, "btfcheck: %s: %s\n", path, lbtf_errmsg());
+		free(in.data);
+		free(buf);
+		return 2;
+	}
+	rep.log = buf ? buf : res.full_log;
+	if (res.err) {
+		const char *why = rep.log;
+		struct lbtf_verify_result again;
+		struct lbtf_verify_opts o1 = o;
+
+		if (!res.true_size_written) {
+			/* refused before any log: the size limit or the log attributes */
+			reason = strdup(in.size > LBTF_MAX_FILE_SIZE ? "BTF larger than 16 MiB"
+								    : "invalid log attributes");
+		} else if (!level || !why || !*why) {
+			/* no log asked for: find the reason with a full level-1 log */
+			o1.log_level = 1;
+			o1.log_buf = NULL;
+			o1.log_size = 0;
+			o1.flags |= LBTF_VERIFY_KEEP_LOG;
+			lbtf_verify(in.data, in.size, &o1, &again);
+			reason = last_line(again.full_log);
+			lbtf_verify_result_free(&again);
+		} else {
+			reason = last_line(why);
+		}
+		rep.reason = reason;
+	}
+	if (c->kernel && !c->base) {
+		ask_kernel(c, &in, level, buf ? o.log_size : 0, &res, rep.log, &k);
+		rep.kernel = &k;
+	}
+	if (c->json)
+		btfcheck_print_json(&rep);
+	else
+		btfcheck_print_text(&rep, c->quiet);
+	rc = k.tried && k.available && !k.agree ? 3 : res.err ? 1 : 0;
+	free(k.log);
+	free(reason);
+	free(buf);
+	free(in.data);
+	lbtf_verify_result_free(&res);
+	return rc;
+}
+
+static int parse_num(const char *s, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || *end || end == s || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "log-level", required_argument, NULL, 'l' }, { "log-size", required_argument, NULL, 's' },
+		{ "base", required_argument, NULL, 'b' },      { "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },           { "kernel", no_argument, NULL, 'k' },
+		{ "strict", no_argument, NULL, 'S' },          { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cfg c = { .log_level = -1, .log_size = -1 };
+	int opt, worst = 0;
+	long long v;
+
+	while ((opt = getopt_long(argc, argv, "l:s:b:jqkSh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			if (parse_num(optarg, UINT32_MAX, &v)) {
+				fprintf(stderr, "btfcheck: bad --log-level '%s'\n", optarg);
+				return 2;
+			}
+			c.log_level = v;
+			break;
+		case 's':
+			if (parse_num(optarg, UINT32_MAX, &v)) {
+				fprintf(stderr, "btfcheck: bad --log-size '%s'\n", optarg);
+				return 2;
+			}
+			c.log_size = v;
+			break;
+		case 'b': c.base_path = optarg; break;
+		case 'j': c.json = true; break;
+		case 'q': c.quiet = true; break;
+		case 'k': c.kernel = true; break;
+		case 'S': c.strict = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (c.strict && !c.base_path) {
+		fprintf(stderr, "btfcheck: --strict needs --base\n");
+		return 2;
+	}
+	if (c.base_path && !(c.base = lbtf_open(c.base_path, NULL))) {
+		fprintf(stderr, "btfcheck: %s: %s\n", c.base_path, lbtf_errmsg());
+		return 2;
+	}
+	if (c.kernel && c.base)
+		fprintf(stderr, "btfcheck: --kernel ignored with --base (BPF_BTF_LOAD has no split BTF)\n");
+	for (int i = optind; i < argc; i++) {
+		int rc = check_one(&c, argv[i]);
+		/* precedence: disagreement 3 > I/O 2 > rejected 1 */
+		if (rc == 3 || (rc == 2 && worst != 3) || (rc == 1 && !worst))
+			worst = rc;
+	}
+	lbtf_free(c.base);
+	return worst;
 }

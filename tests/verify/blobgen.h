@@ -306,6 +306,147 @@ static unsigned char *gen_graph(struct rng *r, uint32_t n, size_t *len)
 	return out;
 }
 
+/* ---- well-formed graphs: references chosen by the planned kind ---- */
+
+enum { REF_ANY, REF_SIZED, REF_INT, REF_PROTO, REF_VAR, REF_TAGGABLE };
+
+static bool kind_fits(unsigned int k, int want)
+{
+	switch (want) {
+	case REF_SIZED:
+		return k == LBTF_KIND_INT || k == LBTF_KIND_PTR || k == LBTF_KIND_ARRAY ||
+		       k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION || k == LBTF_KIND_ENUM ||
+		       k == LBTF_KIND_TYPEDEF || k == LBTF_KIND_CONST || k == LBTF_KIND_VOLATILE ||
+		       k == LBTF_KIND_FLOAT || k == LBTF_KIND_ENUM64 || k == LBTF_KIND_TYPE_TAG;
+	case REF_INT: return k == LBTF_KIND_INT;
+	case REF_PROTO: return k == LBTF_KIND_FUNC_PROTO;
+	case REF_VAR: return k == LBTF_KIND_VAR;
+	case REF_TAGGABLE:
+		return k == LBTF_KIND_FUNC || k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION ||
+		       k == LBTF_KIND_VAR || k == LBTF_KIND_TYPEDEF;
+	default:
+		return k != LBTF_KIND_VAR && k != LBTF_KIND_DATASEC && k != LBTF_KIND_DECL_TAG;
+	}
+}
+
+/* an id (1-based) whose planned kind fits, else any id */
+static uint32_t pref_(struct rng *r, const unsigned char *plan, uint32_t n, int want, uint32_t cur)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		/* mostly backward references: fewer loops, deeper checks */
+		uint32_t id = cur > 1 && chance(r, 85) ? 1 + rnd_n(r, cur - 1) : 1 + rnd_n(r, n);
+		if (kind_fits(plan[id - 1], want))
+			return id;
+	}
+	return want == REF_ANY && chance(r, 50) ? 0 : 1;
+}
+
+#define pref(r, plan, n, want) pref_(r, plan, n, want, g->nr + 1)
+static void gen_planned_one(struct rng *r, struct gblob *g, const unsigned char *plan, uint32_t n,
+			    unsigned int k)
+{
+	uint32_t nm = gstr(g, PICK(r, ((const char *[]){ "a", "b", "foo", "_x", "s.t", "T" })));
+
+	switch (k) {
+	case LBTF_KIND_INT: {
+		uint32_t bits = PICK(r, ((uint32_t[]){ 8, 16, 32, 64, 32, 3 }));
+		gtype(g, nm, k, 0, 0, bits == 3 ? 1 : bits / 8);
+		gput32(&g->types, (PICK(r, ((uint32_t[]){ 0, 1, 2, 4 })) << 24) | bits);
+		break;
+	}
+	case LBTF_KIND_PTR: case LBTF_KIND_CONST: case LBTF_KIND_VOLATILE: case LBTF_KIND_RESTRICT:
+		gtype(g, 0, k, 0, 0, chance(r, 10) ? 0 : pref(r, plan, n, REF_ANY));
+		break;
+	case LBTF_KIND_TYPEDEF: case LBTF_KIND_TYPE_TAG:
+		gtype(g, nm, k, 0, k == LBTF_KIND_TYPE_TAG && chance(r, 20), pref(r, plan, n, REF_ANY));
+		break;
+	case LBTF_KIND_ARRAY:
+		gtype(g, 0, k, 0, 0, 0);
+		gput32(&g->types, pref(r, plan, n, REF_SIZED));
+		gput32(&g->types, pref(r, plan, n, REF_INT));
+		gput32(&g->types, rnd_n(r, 5));
+		break;
+	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION: {
+		unsigned int vlen = rnd_n(r, 4);
+		int kflag = chance(r, 20);
+		gtype(g, chance(r, 70) ? nm : 0, k, vlen, kflag, PICK(r, ((uint32_t[]){ 256, 256, 256, 64, 4 })));
+		for (unsigned int i = 0; i < vlen; i++) {
+			uint32_t o = k == LBTF_KIND_UNION ? 0 : i * 64;
+			gput32(&g->types, chance(r, 50) ? gstr(g, "m") : 0);
+			gput32(&g->types, pref(r, plan, n, REF_SIZED));
+			gput32(&g->types, kflag && chance(r, 30) ? (PICK(r, ((uint32_t[]){ 1, 3, 8, 33 })) << 24) | o : o);
+		}
+		break;
+	}
+	case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64:
+		gtype(g, nm, k, 1, chance(r, 50), k == LBTF_KIND_ENUM ? 4 : 8);
+		gput32(&g->types, gstr(g, "E1"));
+		gput32(&g->types, rnd(r));
+		if (k == LBTF_KIND_ENUM64)
+			gput32(&g->types, rnd(r));
+		break;
+	case LBTF_KIND_FWD:
+		gtype(g, nm, k, 0, chance(r, 50), 0);
+		break;
+	case LBTF_KIND_FUNC:
+		gtype(g, nm, k, rnd_n(r, 2), 0, pref(r, plan, n, REF_PROTO));
+		break;
+	case LBTF_KIND_FUNC_PROTO: {
+		unsigned int vlen = rnd_n(r, 3);
+		gtype(g, 0, k, vlen, 0, chance(r, 40) ? 0 : pref(r, plan, n, REF_SIZED));
+		for (unsigned int i = 0; i < vlen; i++) {
+			bool va = i == vlen - 1 && chance(r, 15);
+			gput32(&g->types, va || chance(r, 10) ? 0 : gstr(g, "p"));
+			gput32(&g->types, va ? 0 : pref(r, plan, n, REF_SIZED));
+		}
+		break;
+	}
+	case LBTF_KIND_VAR:
+		gtype(g, nm, k, 0, 0, pref(r, plan, n, REF_SIZED));
+		gput32(&g->types, rnd_n(r, 2));
+		break;
+	case LBTF_KIND_DATASEC: {
+		unsigned int vlen = rnd_n(r, 3);
+		gtype(g, gstr(g, ".data"), k, vlen, 0, 64);
+		for (unsigned int i = 0; i < vlen; i++) {
+			gput32(&g->types, pref(r, plan, n, REF_VAR));
+			gput32(&g->types, i * 16);
+			gput32(&g->types, PICK(r, ((uint32_t[]){ 1, 4, 8, 16 })));
+		}
+		break;
+	}
+	case LBTF_KIND_FLOAT:
+		gtype(g, nm, k, 0, 0, PICK(r, ((uint32_t[]){ 4, 8, 16, 2 })));
+		break;
+	case LBTF_KIND_DECL_TAG:
+		gtype(g, gstr(g, "tag"), k, 0, chance(r, 10), pref(r, plan, n, REF_TAGGABLE));
+		gput32(&g->types, PICK(r, ((uint32_t[]){ -1u, -1u, 0, 1 })));
+		break;
+	}
+}
+
+/* A graph whose references mostly make sense: deep into pass 2. */
+static unsigned char *gen_planned(struct rng *r, uint32_t n, size_t *len)
+{
+	unsigned char plan[64];
+	struct gblob g;
+	unsigned char *out;
+
+	if (n > sizeof(plan))
+		n = sizeof(plan);
+	memset(&g, 0, sizeof(g));
+	gput(&g.strs, "", 1);
+	g.planned = n;
+	for (uint32_t i = 0; i < n; i++)
+		plan[i] = i == 0 ? LBTF_KIND_INT : gkind(r);
+	for (uint32_t i = 0; i < n; i++)
+		gen_planned_one(r, &g, plan, n, plan[i]);
+	out = gassemble(&g, len);
+	free(g.types.p);
+	free(g.strs.p);
+	return out;
+}
+
 /* Damage a blob in one targeted way (header fields, info bits, a word). */
 static void gmutate(struct rng *r, unsigned char *b, size_t len)
 {

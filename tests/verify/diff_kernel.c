@@ -191,7 +191,8 @@ int main(int argc, char **argv)
 
 	for (unsigned long i = 0; i < graphs; i++) {
 		size_t len;
-		unsigned char *b = gen_graph(&r, 1 + rnd_n(&r, 24), &len);
+		unsigned char *b = i % 2 ? gen_planned(&r, 1 + rnd_n(&r, 30), &len)
+					 : gen_graph(&r, 1 + rnd_n(&r, 24), &len);
 		unsigned int what = rnd_n(&r, 100);
 
 		if (what < 55) {
