@@ -151,6 +151,11 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return err;
 	}
+	if (dci_names_reserve(&d->type_names, d->nr_types / 4) ||
+	    dci_names_reserve(&d->ident_names, d->nr_types / 2)) {
+		dc_free(d);
+		return lbtfi_err(ENOMEM, "C dump: out of memory for names");
+	}
 	d->st[0].order = DC_ORDERED; /* void needs no definition */
 	d->st[0].emit = DC_EMITTED;
 	dci_mark_referenced(d);

@@ -50,6 +50,7 @@ void dci_indent(struct dc_out *o, int lvl);
 struct dc_names {
 	const char **keys;
 	uint32_t *counts;
+	uint32_t *hashes;
 	uint32_t cap; /* power of two, or 0 */
 	uint32_t used;
 };
@@ -57,6 +58,8 @@ struct dc_names {
 /* Counts one more occurrence of name; returns the new count (>= 1), 0 on ENOMEM. */
 uint32_t dci_names_bump(struct dc_names *n, const char *name);
 void dci_names_free(struct dc_names *n);
+/* Sizes the table for about expected names up front (0 or -ENOMEM). */
+int dci_names_reserve(struct dc_names *n, uint32_t expected);
 
 /* ---- per-type state ---------------------------------------------------- */
 

@@ -21,15 +21,16 @@ static uint32_t str_hash(const char *s)
 	return h;
 }
 
-static int grow(struct dc_names *n)
+static int resize(struct dc_names *n, uint32_t cap)
 {
-	uint32_t cap = n->cap ? n->cap * 2 : 1024;
 	const char **keys = calloc(cap, sizeof(*keys));
 	uint32_t *counts = calloc(cap, sizeof(*counts));
+	uint32_t *hashes = calloc(cap, sizeof(*hashes));
 
-	if (!keys || !counts) {
+	if (!keys || !counts || !hashes) {
 		free(keys);
 		free(counts);
+		free(hashes);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < n->cap; i++) {
@@ -37,30 +38,44 @@ static int grow(struct dc_names *n)
 
 		if (!n->keys[i])
 			continue;
-		for (j = str_hash(n->keys[i]) & (cap - 1); keys[j]; j = (j + 1) & (cap - 1))
+		for (j = n->hashes[i] & (cap - 1); keys[j]; j = (j + 1) & (cap - 1))
 			;
 		keys[j] = n->keys[i];
 		counts[j] = n->counts[i];
+		hashes[j] = n->hashes[i];
 	}
 	free(n->keys);
 	free(n->counts);
+	free(n->hashes);
 	n->keys = keys;
 	n->counts = counts;
+	n->hashes = hashes;
 	n->cap = cap;
 	return 0;
 }
 
+int dci_names_reserve(struct dc_names *n, uint32_t expected)
+{
+	uint32_t cap = 1024;
+
+	while (cap / 2 < expected && cap < (1u << 30))
+		cap *= 2;
+	return cap > n->cap ? resize(n, cap) : 0;
+}
+
 uint32_t dci_names_bump(struct dc_names *n, const char *name)
 {
-	uint32_t j;
+	uint32_t h = str_hash(name), j;
 
-	if (n->used * 2 >= n->cap && grow(n))
+	if (n->used * 2 >= n->cap && resize(n, n->cap ? n->cap * 2 : 1024))
 		return 0;
-	for (j = str_hash(name) & (n->cap - 1); n->keys[j]; j = (j + 1) & (n->cap - 1))
-		if (!strcmp(n->keys[j], name))
+	/* deduplicated BTF strings: equal names usually are the same pointer */
+	for (j = h & (n->cap - 1); n->keys[j]; j = (j + 1) & (n->cap - 1))
+		if (n->hashes[j] == h && (n->keys[j] == name || !strcmp(n->keys[j], name)))
 			return ++n->counts[j];
 	n->keys[j] = name;
 	n->counts[j] = 1;
+	n->hashes[j] = h;
 	n->used++;
 	return 1;
 }
@@ -69,6 +84,7 @@ void dci_names_free(struct dc_names *n)
 {
 	free(n->keys);
 	free(n->counts);
+	free(n->hashes);
 	memset(n, 0, sizeof(*n));
 }
 

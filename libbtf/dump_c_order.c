@@ -33,7 +33,7 @@ static int mark_slot(uint32_t *slot, void *ctx)
  */
 int dci_mark_referenced(struct dc *d)
 {
-	for (uint32_t id = lbtf_start_id(d->btf); id < d->nr_types; id++) {
+	for (uint32_t id = 1; id < d->nr_types; id++) {
 		struct lbtf_type *t = (struct lbtf_type *)dci_type(d, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_FUNC_PROTO) {
