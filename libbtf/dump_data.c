@@ -111,8 +111,12 @@ static int dp_modifier(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type 
 	for (int n = 0; n < DP_MAX_DEPTH; n++) {
 		unsigned int k = lbtf_kind(t);
 
-		if (k == LBTF_KIND_TYPEDEF && dp->net && lbtfi_dp_net_typedef(dp, t, b))
-			return 0;
+		if (k == LBTF_KIND_TYPEDEF && dp->net) {
+			int r = lbtfi_dp_net_typedef(dp, t, b);
+
+			if (r)
+				return r < 0 ? r : 0;
+		}
 		if (!lbtf_is_mod(t) && k != LBTF_KIND_TYPEDEF && k != LBTF_KIND_VAR)
 			return lbtfi_dp_type(dp, id, bit, b);
 		id = t->type;

@@ -51,7 +51,7 @@ int lbtfi_dp_float(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type *t,
 int lbtfi_dp_ptr(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type *t,
 		 unsigned int bit, struct lbtfi_bytes b);
 
-/* Network-order helpers (dump_data_net.c). Return 1 if they printed. */
+/* Network-order helpers (dump_data_net.c): 1 printed, 0 not theirs, <0 error. */
 int lbtfi_dp_net_typedef(struct lbtfi_dp *dp, const struct lbtf_type *t, struct lbtfi_bytes b);
 /* Entering struct bpf_flow_keys t over b: note its address family. */
 void lbtfi_dp_net_flow_keys(struct lbtfi_dp *dp, const struct lbtf_type *t, struct lbtfi_bytes b);

@@ -30,10 +30,8 @@ int lbtfi_dp_net_typedef(struct lbtfi_dp *dp, const struct lbtf_type *t, struct 
 
 		if (strcmp(name, be_typedefs[i].name) || lbtf_resolve_size(dp->btf, t->type) != n)
 			continue;
-		if (b.len < n) {
-			lbtfi_dp_truncated(dp, t->type, n, b.len);
-			return 1;
-		}
+		if (b.len < n)
+			return lbtfi_dp_truncated(dp, t->type, n, b.len);
 		for (unsigned int j = 0; j < n; j++)
 			v = v << 8 | b.p[j];
 		lbtfi_json_uint(dp->w, v);
