@@ -1,9 +1,230 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Placeholder main until btfgen lands. */
+/*
+ * btfgen: DWARF -> BTF, the build step that gives a compiled object its BTF.
+ *
+ *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "libbtf.h"
 
-int main(void)
+static const char *prog = "btfgen";
+
+static void usage(FILE *f)
 {
-	fprintf(stderr, "btfgen: not implemented yet\n");
-	return 2;
+	fprintf(f,
+		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT\n"
+		"  Converts the DWARF debug info of INPUT (ELF: BPF object, program, vmlinux) to BTF.\n"
+		"  -o OUT.btf        write a raw BTF blob (atomically)\n"
+		"  --in-place        add or replace the .BTF section of INPUT\n"
+		"  -j N              worker threads (default: online CPUs); output is the same for any N\n"
+		"  --base BASE       emit split BTF over BASE (raw BTF or ELF with .BTF)\n"
+		"  --features LIST   comma list of float,enum64,type_tag,decl_tag,func,var,percpu_var,\n"
+		"                    dedup; 'default', 'all', 'none'; '-name' removes one\n"
+		"                    (default: all but percpu_var; kernel images: percpu_var not var)\n"
+		"  -v                print notes and statistics on stderr\n",
+		prog);
+}
+
+struct progress {
+	bool tty, shown;
+	struct timespec t0, last;
+};
+
+static double secs_since(const struct timespec *a)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - a->tv_sec) + (now.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Progress line on a terminal, only once the run has taken over a second */
+static void on_progress(void *ctx, uint32_t done, uint32_t total)
+{
+	struct progress *p = ctx;
+
+	if (!p->tty || secs_since(&p->t0) < 1.0)
+		return;
+	if (p->shown && done != total && secs_since(&p->last) < 0.1)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->last);
+	fprintf(stderr, "\r%s: %u/%u compile units (%u%%)", prog, done, total,
+		total ? (unsigned)(100ull * done / total) : 100);
+	p->shown = true;
+}
+
+struct warn_ctx {
+	const char *input;
+	bool verbose;
+};
+
+static void on_warn(void *ctx, const char *msg)
+{
+	struct warn_ctx *w = ctx;
+
+	if (w->verbose)
+		fprintf(stderr, "%s: %s: note: %s\n", prog, w->input, msg);
+}
+
+struct cb_ctx {
+	struct progress pr;
+	struct warn_ctx w;
+};
+
+static void cb_progress(void *ctx, uint32_t done, uint32_t total)
+{
+	on_progress(&((struct cb_ctx *)ctx)->pr, done, total);
+}
+
+static void cb_warn(void *ctx, const char *msg)
+{
+	struct cb_ctx *c = ctx;
+
+	if (c->pr.shown) {
+		fputc('\n', stderr);
+		c->pr.shown = false;
+	}
+	on_warn(&c->w, msg);
+}
+
+static int parse_jobs(const char *s, int *jobs)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > 1024)
+		return -1;
+	*jobs = (int)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ "features", required_argument, NULL, OPT_FEATURES },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *base_path = NULL, *input;
+	struct lbtf_dwarf_stats st = { 0 };
+	struct lbtf_dwarf_opts o = { .sz = sizeof(o) };
+	struct cb_ctx cb = { 0 };
+	struct lbtf *base = NULL;
+	struct lbtf_builder *b;
+	bool in_place = false, verbose = false;
+	void *data = NULL;
+	size_t size = 0;
+	int c, swapped, err, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "j:o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if (parse_jobs(optarg, &o.jobs)) {
+				fprintf(stderr, "%s: -j: '%s' is not a thread count (1-1024)\n", prog, optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_IN_PLACE:
+			in_place = true;
+			break;
+		case OPT_BASE:
+			base_path = optarg;
+			break;
+		case OPT_FEATURES:
+			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
+				fprintf(stderr, "%s: --features: %s\n", prog, lbtf_errmsg());
+				return 2;
+			}
+			if (!o.features) {
+				fprintf(stderr, "%s: --features: empty feature set\n", prog);
+				return 2;
+			}
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || (!out && !in_place) || (out && in_place)) {
+		usage(stderr);
+		return 2;
+	}
+	input = argv[optind];
+	if (base_path) {
+		base = lbtf_open(base_path, NULL);
+		if (!base) {
+			fprintf(stderr, "%s: %s: cannot read base BTF: %s\n", prog, base_path, lbtf_errmsg());
+			return 1;
+		}
+		o.base = base;
+	}
+	cb.pr.tty = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &cb.pr.t0);
+	cb.w.input = input;
+	cb.w.verbose = verbose;
+	o.progress = cb_progress;
+	o.warn = cb_warn;
+	o.ctx = &cb;
+	o.stats = &st;
+
+	b = lbtf_dwarf_to_btf(input, &o);
+	if (cb.pr.shown)
+		fputc('\n', stderr);
+	if (!b) {
+		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		goto out;
+	}
+	swapped = lbtf_elf_is_swapped(input);
+	if (swapped < 0) {
+		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		goto out_b;
+	}
+	err = lbtf_builder_serialize(b, swapped, &data, &size);
+	if (err) {
+		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
+		goto out_b;
+	}
+	if (out)
+		err = lbtf_write_file_atomic(out, data, size);
+	else
+		err = lbtf_elf_write_btf(input, input, data, size);
+	if (err) {
+		fprintf(stderr, "%s: %s: cannot write: %s\n", prog, out ? out : input, lbtf_errmsg());
+		goto out_b;
+	}
+	if (verbose)
+		fprintf(stderr,
+			"%s: %s: %u units, %u types before dedup, %u after; %u FUNCs, %u VARs in %u DATASECs; %zu bytes\n",
+			prog, input, st.units, st.types_raw, st.types_out, st.funcs, st.vars,
+			st.datasecs, size);
+	rc = 0;
+out_b:
+	free(data);
+	lbtf_builder_free(b);
+out:
+	lbtf_free(base);
+	return rc;
 }

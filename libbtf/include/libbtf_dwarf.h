@@ -1,5 +1,85 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libbtf DWARF -> BTF: read the DWARF of an ELF file (BPF object, user
+ * binary, vmlinux) with libdw and build its BTF.
+ *
+ * Compile units are converted in parallel into one builder each, appended in
+ * unit order and deduplicated once, so the output is the same at any thread
+ * count. Functions get their linkage from the ELF symbol table; variables
+ * with a symbol become VARs grouped in one DATASEC per ELF section, with the
+ * section's real size and each variable's offset and size.
+ */
 #ifndef LIBBTF_DWARF_H
 #define LIBBTF_DWARF_H
-/* (to be filled by the module that implements it) */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lbtf;
+struct lbtf_builder;
+
+/* What to encode (--features). */
+enum lbtf_dwarf_feature {
+	LBTF_DWARF_FEAT_FLOAT = 1u << 0,      /* float/double as FLOAT (else INT, old pahole) */
+	LBTF_DWARF_FEAT_ENUM64 = 1u << 1,     /* 8-byte enums as ENUM64 (else ENUM, truncated) */
+	LBTF_DWARF_FEAT_TYPE_TAG = 1u << 2,   /* btf_type_tag annotations -> TYPE_TAG */
+	LBTF_DWARF_FEAT_DECL_TAG = 1u << 3,   /* btf_decl_tag annotations -> DECL_TAG */
+	LBTF_DWARF_FEAT_FUNC = 1u << 4,       /* FUNC for every function with a symbol */
+	LBTF_DWARF_FEAT_VAR = 1u << 5,        /* VAR + DATASEC for every variable with a symbol */
+	LBTF_DWARF_FEAT_PERCPU_VAR = 1u << 6, /* VAR + DATASEC for .data..percpu variables only */
+	LBTF_DWARF_FEAT_DEDUP = 1u << 7,      /* deduplicate the result */
+};
+/* Defaults: everything; variables of a kernel image (an ELF with a
+ * .data..percpu section) only for .data..percpu, as kernel builds do. */
+#define LBTF_DWARF_FEAT_DEFAULT                                                        \
+	(LBTF_DWARF_FEAT_FLOAT | LBTF_DWARF_FEAT_ENUM64 | LBTF_DWARF_FEAT_TYPE_TAG |     \
+	 LBTF_DWARF_FEAT_DECL_TAG | LBTF_DWARF_FEAT_FUNC | LBTF_DWARF_FEAT_VAR |          \
+	 LBTF_DWARF_FEAT_DEDUP)
+
+/*
+ * Parse a comma-separated feature list: names "float", "enum64", "type_tag",
+ * "decl_tag", "func", "var", "percpu_var", "dedup", or "default"/"all"/"none";
+ * a name prefixed with '-' removes it. Starts from *feat. 0 or -EINVAL.
+ */
+int lbtf_dwarf_parse_features(const char *list, uint32_t *feat);
+
+struct lbtf_dwarf_stats {
+	uint32_t units;       /* compile (and partial) units converted */
+	uint32_t types_raw;   /* types before dedup */
+	uint32_t types_out;   /* types in the result (without base) */
+	uint32_t funcs;       /* FUNCs emitted (before dedup) */
+	uint32_t vars;        /* VARs placed in a DATASEC */
+	uint32_t datasecs;
+};
+
+struct lbtf_dwarf_opts {
+	size_t sz;                 /* sizeof(struct lbtf_dwarf_opts) */
+	int jobs;                  /* worker threads; <= 0: online CPUs */
+	const struct lbtf *base;   /* build split BTF over this base (or NULL) */
+	uint32_t features;         /* LBTF_DWARF_FEAT_*; 0: the defaults for the input */
+	/* Called from the calling thread as units complete (done <= total). */
+	void (*progress)(void *ctx, uint32_t done, uint32_t total);
+	/* Non-fatal notes (skipped constructs), each reported once, in a stable order. */
+	void (*warn)(void *ctx, const char *msg);
+	void *ctx;
+	struct lbtf_dwarf_stats *stats; /* optional out */
+};
+
+/*
+ * Convert the DWARF of the ELF file at path to BTF. Returns a builder the
+ * caller serializes (lbtf_builder_serialize, in the ELF's byte order: see
+ * lbtf_elf_is_swapped) and frees; NULL with errno set and lbtf_errmsg():
+ * ENOENT/EACCES (cannot open), ENOEXEC (not an ELF file), ENODATA (no DWARF).
+ */
+struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * lbtf_dwarf_to_btf(): the driver. Worker threads take units in file order
+ * (each with its own DWARF handle) and convert each into its own builder;
+ * the calling thread appends the finished builders strictly in unit order,
+ * places the VARs in DATASECs and deduplicates once. The result therefore
+ * does not depend on the number of threads or on scheduling. Workers stay
+ * at most a window of units ahead of the appender to bound memory.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "dwarf_internal.h"
+
+struct unit_result {
+	struct lbtf_builder *b;
+	struct dw_var *vars;
+	uint32_t nvars, nfuncs;
+	uint64_t warned;
+	uint32_t other_tags[8];
+	int err;
+	char *errmsg;
+	bool done;
+};
+
+struct driver {
+	const char *path;
+	struct dw_global g;
+	struct dw_unit_list ul;
+	struct unit_result *res;
+	pthread_mutex_t mu;
+	pthread_cond_t cv_done, cv_room;
+	uint32_t next, consumed, window;
+	bool stop;
+};
+
+static void fail_unit(struct unit_result *r, int err)
+{
+	r->err = err < 0 ? err : -EINVAL;
+	r->errmsg = strdup(lbtf_errmsg());
+}
+
+static void finish(struct driver *d, uint32_t i, struct unit_result *r)
+{
+	pthread_mutex_lock(&d->mu);
+	d->res[i] = *r;
+	d->res[i].done = true;
+	pthread_cond_broadcast(&d->cv_done);
+	pthread_mutex_unlock(&d->mu);
+}
+
+static bool take_unit(struct driver *d, uint32_t *i)
+{
+	bool ok;
+
+	pthread_mutex_lock(&d->mu);
+	while (!d->stop && d->next < d->ul.n && d->next >= d->consumed + d->window)
+		pthread_cond_wait(&d->cv_room, &d->mu);
+	ok = !d->stop && d->next < d->ul.n;
+	if (ok)
+		*i = d->next++;
+	pthread_mutex_unlock(&d->mu);
+	return ok;
+}
+
+static void convert_one(struct driver *d, struct dw_unit *u, Dwarf *dw, uint32_t i)
+{
+	struct unit_result r = { 0 };
+	Dwarf_Die die;
+	int err;
+
+	dw_unit_reset(u);
+	u->b = lbtf_builder_new(d->g.base);
+	if (!u->b) {
+		fail_unit(&r, -errno);
+		finish(d, i, &r);
+		return;
+	}
+	if (!dwarf_offdie(dw, d->ul.die_offs[i], &die))
+		err = lbtfi_err(EINVAL, "%s: cannot read unit DIE at 0x%llx: %s", d->path,
+				(unsigned long long)d->ul.die_offs[i], dwarf_errmsg(-1));
+	else
+		err = dw_convert_unit(u, &die);
+	if (err) {
+		fail_unit(&r, err);
+		lbtf_builder_free(u->b);
+		free(u->vars);
+	} else {
+		r.b = u->b;
+		r.vars = u->vars;
+		r.nvars = u->nvars;
+		r.nfuncs = u->nfuncs;
+	}
+	r.warned = u->warned;
+	memcpy(r.other_tags, u->other_tags, sizeof(r.other_tags));
+	u->vars = NULL; /* handed over */
+	finish(d, i, &r);
+}
+
+static void *worker(void *arg)
+{
+	struct driver *d = arg;
+	struct dw_handle h;
+	struct dw_unit u;
+	uint32_t i;
+	int err;
+
+	err = dw_handle_open(&h, d->path, d->g.ei->is_rel);
+	if (!err)
+		err = dw_unit_init(&u, &d->g, h.dw);
+	if (err) {
+		/* report on the first unit nobody converted yet */
+		if (take_unit(d, &i)) {
+			struct unit_result r = { 0 };
+
+			fail_unit(&r, err);
+			finish(d, i, &r);
+		}
+		dw_handle_close(&h);
+		return NULL;
+	}
+	while (take_unit(d, &i))
+		convert_one(d, &u, h.dw, i);
+	dw_unit_free(&u);
+	dw_handle_close(&h);
+	return NULL;
+}
+
+/* Warnings ------------------------------------------------------------------ */
+
+static const char *const warning_texts[DW_WARN_NR] = {
+	[DW_WARN_CXX_REFERENCE] = "C++ reference types encoded as pointers",
+	[DW_WARN_PTR_TO_MEMBER] = "C++ pointer-to-member types skipped (no BTF kind)",
+	[DW_WARN_INHERITANCE] = "C++ base classes skipped (no BTF kind)",
+	[DW_WARN_TEMPLATE] = "C++ template parameters skipped (no BTF kind)",
+	[DW_WARN_VARIANT_PART] = "Rust enum variant parts skipped (no BTF kind)",
+	[DW_WARN_NAMESPACE] = "C++ namespaces skipped (no BTF kind)",
+	[DW_WARN_OTHER_TAG] = NULL, /* reported per tag */
+	[DW_WARN_ODD_INT] = "base types of unusual size rounded up (or stored as byte arrays)",
+	[DW_WARN_COMPLEX_FLOAT] = "complex floats encoded as arrays of two FLOATs",
+	[DW_WARN_BITFIELD_RANGE] = "bitfields wider than 255 bits encoded as plain members",
+	[DW_WARN_UNNAMED_PARAM] = "functions with unnamed parameters have no FUNC (kernel rule)",
+};
+
+const char *dw_warning_text(enum dw_warning w)
+{
+	return w < DW_WARN_NR ? warning_texts[w] : NULL;
+}
+
+static void report_warnings(const struct lbtf_dwarf_opts *o, uint64_t warned,
+			    const uint32_t *tags, uint32_t ntags)
+{
+	char msg[160];
+	uint32_t i;
+
+	if (!o || !o->warn)
+		return;
+	for (i = 0; i < DW_WARN_NR; i++)
+		if ((warned >> i) & 1 && warning_texts[i])
+			o->warn(o->ctx, warning_texts[i]);
+	for (i = 0; i < ntags; i++) {
+		snprintf(msg, sizeof(msg), "DWARF tag 0x%x (DW_TAG_%s) skipped (no BTF kind)",
+			 tags[i], dw_tag_name(tags[i]));
+		o->warn(o->ctx, msg);
+	}
+}
+
+static void merge_tags(uint32_t *all, uint32_t *n, uint32_t cap, const uint32_t *tags)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < 8 && tags[i]; i++) {
+		for (j = 0; j < *n && all[j] != tags[i]; j++)
+			;
+		if (j == *n && *n < cap)
+			all[(*n)++] = tags[i];
+	}
+}
+
+/* Features ------------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	uint32_t bits;
+} feature_names[] = {
+	{ "float", LBTF_DWARF_FEAT_FLOAT },       { "enum64", LBTF_DWARF_FEAT_ENUM64 },
+	{ "type_tag", LBTF_DWARF_FEAT_TYPE_TAG }, { "decl_tag", LBTF_DWARF_FEAT_DECL_TAG },
+	{ "func", LBTF_DWARF_FEAT_FUNC },         { "var", LBTF_DWARF_FEAT_VAR },
+	{ "percpu_var", LBTF_DWARF_FEAT_PERCPU_VAR }, { "dedup", LBTF_DWARF_FEAT_DEDUP },
+	{ "default", LBTF_DWARF_FEAT_DEFAULT },    { "all", 0xff },
+	{ "none", 0 },
+};
+
+int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
+{
+	const char *p = list;
+
+	if (!list || !feat)
+		return lbtfi_err(EINVAL, "no feature list");
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool neg = *p == '-';
+		const char *name = p + (neg || *p == '+');
+		size_t nlen = len - (name - p), i;
+
+		for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
+			if (strlen(feature_names[i].name) == nlen &&
+			    !strncmp(feature_names[i].name, name, nlen))
+				break;
+		if (i == sizeof(feature_names) / sizeof(feature_names[0]))
+			return lbtfi_err(EINVAL, "unknown feature '%.*s' (known: float, enum64, "
+					 "type_tag, decl_tag, func, var, percpu_var, dedup, default, all, none)",
+					 (int)nlen, name);
+		if (neg)
+			*feat &= ~feature_names[i].bits;
+		else if (!strcmp(feature_names[i].name, "none"))
+			*feat = 0;
+		else
+			*feat |= feature_names[i].bits;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* The driver ---------------------------------------------------------------- */
+
+static int start_workers(struct driver *d, pthread_t *tids, int jobs, int *started)
+{
+	pthread_attr_t attr;
+	int i, err = 0;
+
+	pthread_attr_init(&attr);
+	/* conversion recurses along type chains */
+	pthread_attr_setstacksize(&attr, 64u << 20);
+	for (i = 0; i < jobs; i++) {
+		err = pthread_create(&tids[i], &attr, worker, d);
+		if (err)
+			break;
+	}
+	pthread_attr_destroy(&attr);
+	*started = i;
+	return i ? 0 : lbtfi_err(err, "cannot start a thread: %s", strerror(err));
+}
+
+static void stop_workers(struct driver *d, pthread_t *tids, int n)
+{
+	int i;
+
+	pthread_mutex_lock(&d->mu);
+	d->stop = true;
+	pthread_cond_broadcast(&d->cv_room);
+	pthread_mutex_unlock(&d->mu);
+	for (i = 0; i < n; i++)
+		pthread_join(tids[i], NULL);
+}
+
+static struct unit_result *wait_unit(struct driver *d, uint32_t i)
+{
+	pthread_mutex_lock(&d->mu);
+	while (!d->res[i].done)
+		pthread_cond_wait(&d->cv_done, &d->mu);
+	pthread_mutex_unlock(&d->mu);
+	return &d->res[i];
+}
+
+static void release_unit(struct driver *d, struct unit_result *r)
+{
+	lbtf_builder_free(r->b);
+	free(r->vars);
+	free(r->errmsg);
+	r->b = NULL;
+	r->vars = NULL;
+	r->errmsg = NULL;
+	pthread_mutex_lock(&d->mu);
+	d->consumed++;
+	pthread_cond_broadcast(&d->cv_room);
+	pthread_mutex_unlock(&d->mu);
+}
+
+struct collected {
+	struct dw_var *vars;
+	uint32_t n, cap;
+	uint64_t warned;
+	uint32_t tags[32], ntags;
+	uint32_t funcs;
+};
+
+/* Append unit r to out and collect its VARs with their new ids */
+static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_result *r,
+		       struct collected *c)
+{
+	uint32_t unit_start = d->g.base ? lbtf_type_cnt(d->g.base) : 1, i;
+	int first;
+
+	c->warned |= r->warned;
+	merge_tags(c->tags, &c->ntags, 32, r->other_tags);
+	if (r->err)
+		return lbtfi_err(-r->err, "%s", r->errmsg ? r->errmsg : "conversion failed");
+	first = lbtf_builder_append(out, r->b);
+	if (first < 0)
+		return first;
+	c->funcs += r->nfuncs;
+	if (c->n + r->nvars > c->cap) {
+		uint32_t cap = (c->n + r->nvars) * 2;
+		struct dw_var *p = realloc(c->vars, cap * sizeof(*p));
+
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory");
+		c->vars = p;
+		c->cap = cap;
+	}
+	for (i = 0; i < r->nvars; i++) {
+		c->vars[c->n] = r->vars[i];
+		c->vars[c->n].id = first + (r->vars[i].id - unit_start);
+		c->n++;
+	}
+	return 0;
+}
+
+static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct dw_elf_info *ei)
+{
+	uint32_t f = o && o->features ? o->features : LBTF_DWARF_FEAT_DEFAULT;
+
+	if ((!o || !o->features) && ei->is_kernel) {
+		/* kernel images: per-CPU variables only, as kernel builds do */
+		f &= ~LBTF_DWARF_FEAT_VAR;
+		f |= LBTF_DWARF_FEAT_PERCPU_VAR;
+	}
+	return f;
+}
+
+static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
+	       struct lbtf_dwarf_stats *st)
+{
+	struct collected c = { 0 };
+	pthread_t *tids;
+	int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int started = 0, err = 0;
+	uint32_t i;
+
+	if (jobs < 1)
+		jobs = 1;
+	if ((uint32_t)jobs > d->ul.n)
+		jobs = d->ul.n ? d->ul.n : 1;
+	d->window = 4 * jobs + 4;
+	tids = calloc(jobs, sizeof(*tids));
+	if (!tids)
+		return lbtfi_err(ENOMEM, "out of memory");
+	err = start_workers(d, tids, jobs, &started);
+	for (i = 0; !err && i < d->ul.n; i++) {
+		struct unit_result *r = wait_unit(d, i);
+
+		err = take_result(d, out, r, &c);
+		release_unit(d, r);
+		if (o && o->progress)
+			o->progress(o->ctx, i + 1, d->ul.n);
+	}
+	stop_workers(d, tids, started);
+	free(tids);
+	for (i = 0; i < d->ul.n; i++) { /* units finished after a failure */
+		lbtf_builder_free(d->res[i].b);
+		free(d->res[i].vars);
+		free(d->res[i].errmsg);
+		d->res[i].b = NULL;
+		d->res[i].vars = NULL;
+		d->res[i].errmsg = NULL;
+	}
+	if (!err)
+		report_warnings(o, c.warned, c.tags, c.ntags);
+	st->units = d->ul.n;
+	st->funcs = c.funcs;
+	if (!err)
+		err = dw_add_datasecs(out, d->g.ei, c.vars, c.n, &st->datasecs, &st->vars);
+	free(c.vars);
+	return err;
+}
+
+struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
+{
+	struct driver d = { .path = path };
+	struct lbtf_dwarf_stats st = { 0 };
+	struct dw_elf_info ei;
+	struct dw_handle h;
+	struct lbtf_builder *out = NULL;
+	uint32_t start;
+	int err;
+
+	if (!path)
+		return lbtfi_err_ptr(EINVAL, "no input file");
+	if (opts && opts->sz && opts->sz < offsetof(struct lbtf_dwarf_opts, stats))
+		return lbtfi_err_ptr(EINVAL, "lbtf_dwarf_opts too small");
+	elf_version(EV_CURRENT);
+	if ((err = dw_elf_info_load(&ei, path)))
+		return lbtfi_err_ptr(-err, "%s", lbtf_errmsg());
+	d.g.ei = &ei;
+	d.g.base = opts ? opts->base : NULL;
+	d.g.features = effective_features(opts, &ei);
+	{
+		GElf_Ehdr eh;
+
+		d.g.big_endian = gelf_getehdr(ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	}
+	err = dw_handle_open(&h, path, ei.is_rel);
+	if (!err)
+		err = dw_list_units(h.dw, &d.ul);
+	dw_handle_close(&h);
+	if (!err && !d.ul.n)
+		err = lbtfi_err(ENODATA, "%s: no DWARF compile units", path);
+	if (err)
+		goto out;
+	d.res = calloc(d.ul.n, sizeof(*d.res));
+	out = lbtf_builder_new(d.g.base);
+	if (!d.res || !out) {
+		err = lbtfi_err(ENOMEM, "out of memory");
+		goto out;
+	}
+	pthread_mutex_init(&d.mu, NULL);
+	pthread_cond_init(&d.cv_done, NULL);
+	pthread_cond_init(&d.cv_room, NULL);
+	err = run(&d, opts, out, &st);
+	pthread_mutex_destroy(&d.mu);
+	pthread_cond_destroy(&d.cv_done);
+	pthread_cond_destroy(&d.cv_room);
+	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
+	st.types_raw = lbtf_builder_type_cnt(out) - start;
+	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
+		struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
+
+		err = lbtf_dedup(out, &dopts);
+		if (err > 0)
+			err = 0;
+	}
+	st.types_out = lbtf_builder_type_cnt(out) - start;
+out:
+	free(d.res);
+	free(d.ul.die_offs);
+	dw_elf_info_free(&ei);
+	if (opts && opts->stats)
+		*opts->stats = st;
+	if (err) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+		lbtf_builder_free(out);
+		return lbtfi_err_ptr(-err, "%s", msg);
+	}
+	return out;
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Declarations of one unit: functions (FUNC + FUNC_PROTO, linkage from the
+ * ELF symbol), variables with a symbol (VAR, recorded for the DATASECs),
+ * btf_decl_tag annotations (DECL_TAG), and the walk over a unit's DIEs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dwarf_internal.h"
+
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000
+#endif
+
+int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
+		      uint32_t *npdies);
+bool dw_is_type_tag(unsigned int tag);
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+}
+
+static bool die_flag(Dwarf_Die *die, unsigned int at)
+{
+	Dwarf_Attribute a;
+	bool v = false;
+
+	if (!dwarf_attr_integrate(die, at, &a))
+		return false;
+	return dwarf_formflag(&a, &v) == 0 && v;
+}
+
+int dw_add_decl_tags(struct dw_unit *u, Dwarf_Die *die, uint32_t target, int component_idx)
+{
+	Dwarf_Die c;
+
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || !dwarf_haschildren(die) ||
+	    dwarf_child(die, &c) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute a;
+		const char *n, *v;
+		int r;
+
+		if (dwarf_tag(&c) != DW_TAG_LLVM_annotation)
+			continue;
+		n = die_name(&c);
+		if (!n || strcmp(n, "btf_decl_tag"))
+			continue;
+		v = dwarf_formstring(dwarf_attr(&c, DW_AT_const_value, &a));
+		if (!v || !*v)
+			continue;
+		r = lbtf_add_decl_tag(u->b, v, target, component_idx);
+		if (r < 0)
+			return r;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* The DIE that declares the function: an out-of-line or concrete instance
+ * points at its abstract origin / specification, which has the prototype. */
+static void decl_origin(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	int guard = 8;
+
+	*out = *die;
+	while (guard--) {
+		if ((dwarf_attr(out, DW_AT_abstract_origin, &a) ||
+		     dwarf_attr(out, DW_AT_specification, &a)) &&
+		    dwarf_formref_die(&a, out))
+			continue;
+		break;
+	}
+}
+
+int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
+{
+	const struct dw_elf_info *ei = u->g->ei;
+	Dwarf_Die origin, *pdies = NULL;
+	uint32_t npdies = 0, i;
+	Dwarf_Addr lowpc = 0;
+	const char *name;
+	int64_t sym, proto;
+	int id, err = 0;
+
+	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC) || die_flag(die, DW_AT_declaration))
+		return 0;
+	if (dwarf_lowpc(die, &lowpc) != 0 && !dwarf_hasattr(die, DW_AT_ranges))
+		return 0; /* no code: abstract inline instance or discarded */
+	name = die_name(die);
+	if (!name || !*name)
+		return 0;
+	sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc,
+			  die_flag(die, DW_AT_external));
+	if (sym < 0)
+		return 0; /* no symbol of that name (e.g. foo.isra.0): ABI may differ */
+	decl_origin(die, &origin);
+	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
+	if (proto <= 0)
+		return proto;
+	id = lbtf_add_func(u->b, name,
+			   ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
+			   proto);
+	if (id < 0) {
+		free(pdies);
+		return id;
+	}
+	u->nfuncs++;
+	err = dw_add_decl_tags(u, &origin, id, -1);
+	for (i = 0; !err && i < npdies; i++)
+		err = dw_add_decl_tags(u, &pdies[i], id, i);
+	free(pdies);
+	return err;
+}
+
+/* Static address of a variable (DW_OP_addr / DW_OP_addrx), false for
+ * register, stack, TLS or optimized-out variables. */
+static bool var_address(Dwarf_Die *die, Dwarf_Addr *addr)
+{
+	Dwarf_Attribute a, res;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(die, DW_AT_location, &a) || dwarf_getlocation(&a, &ops, &nops) != 0 ||
+	    nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_addr) {
+		*addr = ops[0].number;
+		return true;
+	}
+	if (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index)
+		return dwarf_getlocation_attr(&a, &ops[0], &res) == 0 &&
+		       dwarf_formaddr(&res, addr) == 0;
+	return false;
+}
+
+static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size)
+{
+	if (u->nvars == u->capvars) {
+		uint32_t cap = u->capvars ? u->capvars * 2 : 32;
+		struct dw_var *p = realloc(u->vars, cap * sizeof(*p));
+
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory");
+		u->vars = p;
+		u->capvars = cap;
+	}
+	u->vars[u->nvars++] = (struct dw_var){ id, sym, size };
+	return 0;
+}
+
+int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
+{
+	const struct dw_elf_info *ei = u->g->ei;
+	uint32_t feat = u->g->features;
+	const struct dw_symbol *s;
+	const char *name, *sec;
+	Dwarf_Addr addr;
+	Dwarf_Attribute a;
+	Dwarf_Die tdie;
+	Dwarf_Word tsize;
+	uint64_t pend;
+	int64_t sym, type;
+	uint64_t size;
+	int id, err;
+
+	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)) ||
+	    die_flag(die, DW_AT_declaration) || !var_address(die, &addr))
+		return 0;
+	name = die_name(die);
+	if (!name || !*name)
+		return 0;
+	sym = dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
+			  die_flag(die, DW_AT_external));
+	if (sym < 0)
+		return 0;
+	s = &ei->syms[sym];
+	sec = ei->secs[s->shndx].name;
+	if (!sec || !ei->secs[s->shndx].alloc)
+		return 0;
+	if (!(feat & LBTF_DWARF_FEAT_VAR) && strcmp(sec, ".data..percpu"))
+		return 0;
+	type = dw_ref_of(u, die, &pend);
+	if (type < 0)
+		return type;
+	if (!type && !pend)
+		return 0; /* VAR of void is invalid */
+	size = s->size;
+	if (dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, &tdie) &&
+	    dwarf_aggregate_size(&tdie, &tsize) == 0 && tsize)
+		size = tsize;
+	if (!size || size > UINT32_MAX)
+		return 0;
+	id = lbtf_add_var(u->b, name, s->bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
+			  type);
+	if (id < 0)
+		return id;
+	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
+		return err;
+	if ((err = dw_add_decl_tags(u, die, id, -1)))
+		return err;
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size);
+}
+
+/* Visit every DIE that can carry a type, function or variable. */
+static int walk(struct dw_unit *u, Dwarf_Die *parent, bool top)
+{
+	Dwarf_Die c;
+	int rc = dwarf_child(parent, &c), err = 0;
+
+	if (rc)
+		return rc < 0 ? lbtfi_err(EINVAL, "bad DWARF: %s", dwarf_errmsg(-1)) : 0;
+	do {
+		unsigned int tag = dwarf_tag(&c);
+		int64_t id;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+			err = dw_convert_subprogram(u, &c);
+			if (!err && dwarf_haschildren(&c))
+				err = walk(u, &c, false);
+			break;
+		case DW_TAG_variable:
+			/* function-scope statics of a relocatable object cannot be
+			 * told apart by name from file-scope ones */
+			if (top || !u->g->ei->is_rel)
+				err = dw_convert_variable(u, &c);
+			break;
+		case DW_TAG_lexical_block:
+			err = walk(u, &c, false);
+			break;
+		case DW_TAG_namespace:
+			dw_warn(u, DW_WARN_NAMESPACE);
+			break;
+		case DW_TAG_imported_unit:
+			break; /* partial units are units of their own; refs resolve lazily */
+		default:
+			if (!dw_is_type_tag(tag))
+				break;
+			id = dw_type_id(u, &c);
+			if (id < 0)
+				err = id;
+			else if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
+				 dwarf_haschildren(&c))
+				err = walk(u, &c, false); /* nested type definitions */
+			break;
+		}
+	} while (!err && dwarf_siblingof(&c, &c) == 0);
+	return err;
+}
+
+int dw_convert_unit(struct dw_unit *u, Dwarf_Die *unit_die)
+{
+	int err = walk(u, unit_die, true);
+
+	if (!err)
+		err = dw_fixups_apply(u);
+	return err;
+}
+
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, Dwarf *dw)
+{
+	memset(u, 0, sizeof(*u));
+	u->g = g;
+	u->dw = dw;
+	return dw_diemap_init(&u->map);
+}
+
+void dw_unit_reset(struct dw_unit *u)
+{
+	u->b = NULL;
+	dw_diemap_clear(&u->map);
+	u->nfix = 0;
+	u->vars = NULL;
+	u->nvars = u->capvars = 0;
+	u->array_index_id = 0;
+	u->byte_id = 0;
+	u->nfuncs = 0;
+	u->err = 0;
+}
+
+void dw_unit_free(struct dw_unit *u)
+{
+	dw_diemap_free(&u->map);
+	free(u->fix);
+	free(u->vars);
+	memset(u, 0, sizeof(*u));
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Internals of the DWARF -> BTF converter (libbtf/dwarf_*.c), not installed. */
+#ifndef LIBBTF_DWARF_INTERNAL_H
+#define LIBBTF_DWARF_INTERNAL_H
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdint.h>
+#include "internal.h"
+
+/* ---- the ELF file: sections and symbols (dwarf_symtab.c) ---------------- */
+
+struct dw_section {
+	const char *name;
+	uint64_t addr, size;
+	bool alloc;          /* SHF_ALLOC */
+};
+
+struct dw_symbol {
+	const char *name;
+	uint64_t value;      /* st_value */
+	uint64_t size;
+	uint32_t shndx;
+	uint8_t type;        /* STT_* */
+	uint8_t bind;        /* STB_* */
+};
+
+/* Read-only after loading; shared by all worker threads. */
+struct dw_elf_info {
+	int fd;
+	Elf *elf;
+	bool is_rel;             /* ET_REL: DWARF relocations must be applied */
+	bool is_kernel;          /* has .data..percpu */
+	struct dw_section *secs; /* indexed by section number */
+	size_t nsecs;
+	struct dw_symbol *syms;  /* defined FUNC/OBJECT symbols */
+	uint32_t nsyms;
+	uint32_t *hash;          /* open addressing, index+1 into syms, 0 empty */
+	uint32_t hash_mask;
+};
+
+int dw_elf_info_load(struct dw_elf_info *ei, const char *path);
+void dw_elf_info_free(struct dw_elf_info *ei);
+/*
+ * Symbol of that name and STT type. When several match, the one at addr
+ * (if addr is known, i.e. not UINT64_MAX) is preferred, then a global one if
+ * want_global, then the first. Index into ei->syms or -1.
+ */
+int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
+		    uint64_t addr, bool want_global);
+
+/* ---- one DWARF handle per thread (dwarf_open.c) ------------------------- */
+
+struct dw_handle {
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;  /* ET_REL only (relocations applied by libdwfl) */
+	Dwarf *dw;
+};
+
+/* 0 or negative errno (-ENODATA when the file has no DWARF) */
+int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel);
+void dw_handle_close(struct dw_handle *h);
+
+/* Unit header offsets of every compile and partial unit, in file order. */
+struct dw_unit_list {
+	Dwarf_Off *die_offs; /* offset of each unit's root DIE */
+	uint32_t n;
+};
+int dw_list_units(Dwarf *dw, struct dw_unit_list *ul);
+
+/* ---- DIE offset -> BTF id map (dwarf_diemap.c) --------------------------- */
+
+#define DW_ID_IN_PROGRESS UINT32_MAX
+
+struct dw_diemap {
+	uint64_t *keys;  /* 0: empty (DIE offsets are never 0 for type DIEs) */
+	uint32_t *vals;
+	uint32_t mask, cnt;
+};
+int dw_diemap_init(struct dw_diemap *m);
+void dw_diemap_clear(struct dw_diemap *m);
+void dw_diemap_free(struct dw_diemap *m);
+/* Pointer to the value of key or NULL */
+uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key);
+int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
+
+/* ---- per-unit conversion (dwarf_types.c, dwarf_decls.c) ------------------ */
+
+/* A reference that pointed at a type still being built (a cycle through a
+ * struct/union); patched when the unit is finished. */
+struct dw_fixup {
+	uint32_t id;      /* type whose record holds the slot */
+	uint32_t word;    /* 32-bit word index of the slot in that record */
+	uint64_t key;     /* DIE key of the referenced type */
+};
+
+/* A VAR placed in a section, to become a DATASEC entry. */
+struct dw_var {
+	uint32_t id;      /* VAR id in the unit's builder (later: in the result) */
+	uint32_t sym;     /* index into dw_elf_info.syms */
+	uint32_t size;    /* bytes */
+};
+
+/* Warnings are collected as bits, reported once each at the end. */
+enum dw_warning {
+	DW_WARN_CXX_REFERENCE,
+	DW_WARN_PTR_TO_MEMBER,
+	DW_WARN_INHERITANCE,
+	DW_WARN_TEMPLATE,
+	DW_WARN_VARIANT_PART,
+	DW_WARN_NAMESPACE,
+	DW_WARN_OTHER_TAG,
+	DW_WARN_ODD_INT,
+	DW_WARN_COMPLEX_FLOAT,
+	DW_WARN_BITFIELD_RANGE,
+	DW_WARN_UNNAMED_PARAM,
+	DW_WARN_NR,
+};
+
+struct dw_global {
+	const struct dw_elf_info *ei;
+	uint32_t features;
+	const struct lbtf *base;
+	bool big_endian;
+	Dwarf *main_dw;  /* per thread: the handle the unit is read through */
+};
+
+struct dw_unit {
+	const struct dw_global *g;
+	Dwarf *dw;
+	struct lbtf_builder *b;
+	struct dw_diemap map;
+	struct dw_fixup *fix;
+	uint32_t nfix, capfix;
+	struct dw_var *vars;
+	uint32_t nvars, capvars;
+	uint32_t array_index_id;  /* __ARRAY_SIZE_TYPE__ in this unit, 0 until needed */
+	uint32_t byte_id;         /* unsigned char for odd-sized base types */
+	uint32_t nfuncs;
+	uint64_t warned;          /* bit per enum dw_warning */
+	uint32_t other_tags[8];   /* first unsupported tags seen (for the message) */
+	int err;
+};
+
+/* Key identifying a DIE across the main and alternate (dwz) files */
+uint64_t dw_die_key(const struct dw_unit *u, Dwarf_Die *die);
+/* BTF id for the type DIE (converted on first use); 0 is void. <0 errno */
+int64_t dw_type_id(struct dw_unit *u, Dwarf_Die *die);
+/* BTF id of the DIE's DW_AT_type (void when absent), or <0 */
+int64_t dw_type_of(struct dw_unit *u, Dwarf_Die *die);
+/* Same, but may return a placeholder 0 and queue a fixup of (id, word) when
+ * the target is a struct being built; the caller must then call
+ * dw_fixup_commit once the record exists. */
+int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key);
+int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key);
+int dw_fixups_apply(struct dw_unit *u);
+void dw_warn(struct dw_unit *u, enum dw_warning w);
+void dw_warn_tag(struct dw_unit *u, unsigned int tag);
+
+/* Declarations (dwarf_decls.c) */
+int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die);
+int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die);
+/* Annotations of a DIE: type tags of a pointer, decl tags of a declaration */
+int dw_add_decl_tags(struct dw_unit *u, Dwarf_Die *die, uint32_t target, int component_idx);
+/* Whole unit: every type, function and variable under the unit DIE */
+int dw_convert_unit(struct dw_unit *u, Dwarf_Die *unit_die);
+
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, Dwarf *dw);
+void dw_unit_reset(struct dw_unit *u); /* drops builder/vars, keeps allocations */
+void dw_unit_free(struct dw_unit *u);
+
+/* DATASECs from collected VARs (dwarf_datasec.c); vars sorted in place */
+int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
+		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
+
+const char *dw_warning_text(enum dw_warning w);
+const char *dw_tag_name(unsigned int tag);
+
+#endif

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Opening the DWARF of a file, one handle per thread (libdw's per-unit caches
+ * are not shared safely between threads). ET_REL objects go through libdwfl,
+ * which applies the .rel(a).debug_* relocations; linked files are read with
+ * dwarf_begin_elf directly.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "dwarf_internal.h"
+
+/* Never look for separate debug files: the input's own DWARF is converted. */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static int open_rel(struct dw_handle *h, const char *path)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	int fd = dup(h->fd);
+
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	h->dwfl = dwfl_begin(&offline_callbacks);
+	if (!h->dwfl) {
+		close(fd);
+		return lbtfi_err(ENOMEM, "libdwfl: %s", dwfl_errmsg(-1));
+	}
+	/* dwfl takes over fd */
+	mod = dwfl_report_offline(h->dwfl, "", path, fd);
+	if (!mod || dwfl_report_end(h->dwfl, NULL, NULL))
+		return lbtfi_err(ENOEXEC, "%s: %s", path, dwfl_errmsg(-1));
+	h->dw = dwfl_module_getdwarf(mod, &bias);
+	if (!h->dw)
+		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+	return 0;
+}
+
+int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
+{
+	memset(h, 0, sizeof(*h));
+	h->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (h->fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	if (is_rel)
+		return open_rel(h, path);
+	h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL);
+	if (!h->elf)
+		return lbtfi_err(ENOEXEC, "%s: not an ELF file", path);
+	h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
+	if (!h->dw)
+		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+	return 0;
+}
+
+void dw_handle_close(struct dw_handle *h)
+{
+	if (h->dwfl)
+		dwfl_end(h->dwfl); /* owns its Dwarf */
+	else if (h->dw)
+		dwarf_end(h->dw);
+	if (h->elf)
+		elf_end(h->elf);
+	if (h->fd >= 0)
+		close(h->fd);
+	memset(h, 0, sizeof(*h));
+	h->fd = -1;
+}
+
+int dw_list_units(Dwarf *dw, struct dw_unit_list *ul)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	int rc;
+
+	memset(ul, 0, sizeof(*ul));
+	while ((rc = dwarf_next_unit(dw, off, &next, &hsize, &version, NULL, NULL, NULL, NULL,
+				     NULL)) == 0) {
+		Dwarf_Die die;
+
+		/* Skeleton/split and type units have no C types of their own here;
+		 * compile and partial (dwz) units are converted. */
+		if (dwarf_offdie(dw, off + hsize, &die)) {
+			int tag = dwarf_tag(&die);
+
+			unit_type = 0;
+			if (tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit)
+				unit_type = 1;
+			if (unit_type) {
+				if (ul->n == cap) {
+					Dwarf_Off *p;
+
+					cap = cap ? cap * 2 : 64;
+					p = realloc(ul->die_offs, cap * sizeof(*p));
+					if (!p) {
+						free(ul->die_offs);
+						ul->die_offs = NULL;
+						return lbtfi_err(ENOMEM, "out of memory");
+					}
+					ul->die_offs = p;
+				}
+				ul->die_offs[ul->n++] = off + hsize;
+			}
+		}
+		off = next;
+	}
+	if (rc < 0) {
+		free(ul->die_offs);
+		ul->die_offs = NULL;
+		return lbtfi_err(EINVAL, "bad DWARF unit header at 0x%llx: %s",
+				 (unsigned long long)off, dwarf_errmsg(-1));
+	}
+	return 0;
+}

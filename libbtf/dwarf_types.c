@@ -1,0 +1,927 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * DWARF type DIEs -> BTF types, one unit at a time, into the unit's builder.
+ *
+ * Types are converted on first use and memoized by DIE. A DIE is marked "in
+ * progress" while its references are resolved; a reference that reaches a
+ * DIE in progress (a cycle, always through a struct/union in C) gets a 0
+ * placeholder and a fixup that is patched once the unit is done. Composite
+ * records (struct, enum, func proto) are added only after all their member
+ * types exist, because the builder appends members to the last type.
+ *
+ * One converter per DWARF tag, in a table indexed by tag (tag_table()).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dwarf_internal.h"
+
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000
+#endif
+
+/* Word index of type-id slots inside records, for fixups */
+#define W_TYPE 2                              /* size/type union */
+#define W_ARRAY_ELEM 3                        /* struct lbtf_array.type */
+#define W_MEMBER(i) (3 + 3 * (i) + 1)         /* struct lbtf_member.type */
+#define W_PARAM(i) (3 + 2 * (i) + 1)          /* struct lbtf_param.type */
+
+#define MAX_DEPTH 20000
+
+typedef int64_t (*conv_fn)(struct dw_unit *u, Dwarf_Die *die);
+
+uint64_t dw_die_key(const struct dw_unit *u, Dwarf_Die *die)
+{
+	uint64_t off = dwarf_dieoffset(die);
+
+	if (die->cu && dwarf_cu_getdwarf(die->cu) != u->dw)
+		off |= 1ull << 63; /* from the dwz alternate file */
+	return off;
+}
+
+void dw_warn(struct dw_unit *u, enum dw_warning w)
+{
+	u->warned |= 1ull << w;
+}
+
+void dw_warn_tag(struct dw_unit *u, unsigned int tag)
+{
+	unsigned int i;
+
+	dw_warn(u, DW_WARN_OTHER_TAG);
+	for (i = 0; i < sizeof(u->other_tags) / sizeof(u->other_tags[0]); i++) {
+		if (u->other_tags[i] == tag)
+			return;
+		if (!u->other_tags[i]) {
+			u->other_tags[i] = tag;
+			return;
+		}
+	}
+}
+
+int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
+{
+	if (u->nfix == u->capfix) {
+		uint32_t cap = u->capfix ? u->capfix * 2 : 64;
+		struct dw_fixup *p = realloc(u->fix, cap * sizeof(*p));
+
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory");
+		u->fix = p;
+		u->capfix = cap;
+	}
+	u->fix[u->nfix++] = (struct dw_fixup){ id, word, key };
+	return 0;
+}
+
+int dw_fixups_apply(struct dw_unit *u)
+{
+	uint32_t i;
+
+	for (i = 0; i < u->nfix; i++) {
+		uint32_t *v = dw_diemap_get(&u->map, u->fix[i].key);
+		struct lbtf_type *t = lbtf_builder_type_by_id(u->b, u->fix[i].id);
+
+		if (!v || *v == DW_ID_IN_PROGRESS || !t)
+			return lbtfi_err(EINVAL, "DWARF type cycle without a struct at DIE 0x%llx",
+					 (unsigned long long)(u->fix[i].key & ~(1ull << 63)));
+		((uint32_t *)t)[u->fix[i].word] = *v;
+	}
+	u->nfix = 0;
+	return 0;
+}
+
+/* Attribute helpers ------------------------------------------------------- */
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+}
+
+static bool die_flag(Dwarf_Die *die, unsigned int at)
+{
+	Dwarf_Attribute a;
+	bool v = false;
+
+	if (!dwarf_attr_integrate(die, at, &a))
+		return false;
+	return dwarf_formflag(&a, &v) == 0 && v;
+}
+
+static bool die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, at, &a) && dwarf_formudata(&a, out) == 0;
+}
+
+/* References ---------------------------------------------------------------- */
+
+/* Follow DW_AT_type through tags BTF has no record for (C11 _Atomic is
+ * layout-transparent). false: no type (void). */
+static bool type_target(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	int guard = 64;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+		return false;
+	while (dwarf_tag(out) == DW_TAG_atomic_type && guard--) {
+		if (!dwarf_attr_integrate(out, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+			return false;
+	}
+	return true;
+}
+
+static int64_t convert(struct dw_unit *u, Dwarf_Die *die, uint64_t key);
+
+int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key)
+{
+	Dwarf_Die t;
+	uint64_t key;
+	uint32_t *v;
+
+	*pending_key = 0;
+	if (!type_target(die, &t))
+		return 0;
+	key = dw_die_key(u, &t);
+	v = dw_diemap_get(&u->map, key);
+	if (v) {
+		if (*v != DW_ID_IN_PROGRESS)
+			return *v;
+		*pending_key = key;
+		return 0;
+	}
+	return convert(u, &t, key);
+}
+
+int64_t dw_type_of(struct dw_unit *u, Dwarf_Die *die)
+{
+	uint64_t pend;
+	int64_t id = dw_ref_of(u, die, &pend);
+
+	if (id >= 0 && pend)
+		return lbtfi_err(EINVAL, "unexpected type cycle at DIE 0x%llx",
+				 (unsigned long long)dwarf_dieoffset(die));
+	return id;
+}
+
+/* Add a single-reference record with a possibly pending target */
+static int64_t with_fixup(struct dw_unit *u, int64_t id, uint32_t word, uint64_t pend)
+{
+	if (id < 0 || !pend)
+		return id;
+	return dw_fixup_add(u, id, word, pend) ?: id;
+}
+
+/* Base types ---------------------------------------------------------------- */
+
+static int64_t byte_type(struct dw_unit *u)
+{
+	if (!u->byte_id) {
+		int id = lbtf_add_int(u->b, "unsigned char", 1, 0);
+
+		if (id < 0)
+			return id;
+		u->byte_id = id;
+	}
+	return u->byte_id;
+}
+
+static int64_t array_index_type(struct dw_unit *u)
+{
+	if (!u->array_index_id) {
+		int id = lbtf_add_int(u->b, "__ARRAY_SIZE_TYPE__", 4, 0);
+
+		if (id < 0)
+			return id;
+		u->array_index_id = id;
+	}
+	return u->array_index_id;
+}
+
+/* An opaque blob of sz bytes (for base types BTF cannot describe) */
+static int64_t bytes_blob(struct dw_unit *u, uint64_t sz)
+{
+	int64_t elem = byte_type(u), idx = array_index_type(u);
+
+	if (elem < 0 || idx < 0)
+		return elem < 0 ? elem : idx;
+	return lbtf_add_array(u->b, idx, elem, sz > UINT32_MAX ? 0 : (uint32_t)sz);
+}
+
+static uint32_t pow2_at_least(uint64_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
+{
+	const char *name = die_name(die);
+	Dwarf_Word enc = 0, bits = 0;
+	int sz = dwarf_bytesize(die);
+	uint32_t flags = 0;
+
+	if (!name)
+		name = "";
+	die_udata(die, DW_AT_encoding, &enc);
+	if (sz <= 0)
+		return 0; /* a size-less base type can only stand for void */
+	if (enc == DW_ATE_float && (u->g->features & LBTF_DWARF_FEAT_FLOAT) &&
+	    (sz == 2 || sz == 4 || sz == 8 || sz == 12 || sz == 16))
+		return lbtf_add_float(u->b, name, sz);
+	if (enc == DW_ATE_complex_float) {
+		/* layout-correct stand-in: two floats of half the size */
+		int64_t part, idx = array_index_type(u);
+
+		dw_warn(u, DW_WARN_COMPLEX_FLOAT);
+		if (idx < 0)
+			return idx;
+		if ((u->g->features & LBTF_DWARF_FEAT_FLOAT) && (sz / 2 == 4 || sz / 2 == 8 || sz / 2 == 16))
+			part = lbtf_add_float(u->b, sz / 2 == 4 ? "float" : sz / 2 == 8 ? "double" : "long double", sz / 2);
+		else
+			return bytes_blob(u, sz);
+		if (part < 0)
+			return part;
+		return lbtf_add_array(u->b, idx, part, 2);
+	}
+	if (enc == DW_ATE_signed || enc == DW_ATE_signed_char || enc == DW_ATE_signed_fixed)
+		flags = LBTF_INT_SIGNED;
+	else if (enc == DW_ATE_boolean)
+		flags = LBTF_INT_BOOL;
+	if (sz > 16) {
+		dw_warn(u, DW_WARN_ODD_INT);
+		return bytes_blob(u, sz);
+	}
+	if (die_udata(die, DW_AT_bit_size, &bits) && bits && bits <= (Dwarf_Word)sz * 8 &&
+	    bits != (Dwarf_Word)sz * 8) {
+		/* _BitInt(N) and friends: keep the value bits, round the storage */
+	} else {
+		bits = (Dwarf_Word)sz * 8;
+	}
+	if (pow2_at_least(sz) != (uint32_t)sz) {
+		dw_warn(u, DW_WARN_ODD_INT);
+		sz = pow2_at_least(sz);
+	}
+	if (bits != (Dwarf_Word)sz * 8) {
+		/* The builder takes whole-byte INTs; narrow INT records are written
+		 * here by patching the bits field of the record just added. */
+		int id = lbtf_add_int(u->b, name, sz, flags);
+		struct lbtf_type *t;
+
+		if (id < 0)
+			return id;
+		t = lbtf_builder_type_by_id(u->b, id);
+		if (t)
+			*(uint32_t *)(t + 1) = (*(uint32_t *)(t + 1) & ~0xffu) | (uint32_t)bits;
+		return id;
+	}
+	return lbtf_add_int(u->b, name, sz, flags);
+}
+
+/* Pointers, modifiers, typedefs ------------------------------------------- */
+
+static bool is_annotation(Dwarf_Die *c, const char *which, const char **value)
+{
+	Dwarf_Attribute a;
+	const char *n;
+
+	if (dwarf_tag(c) != DW_TAG_LLVM_annotation)
+		return false;
+	n = die_name(c);
+	if (!n || strcmp(n, which))
+		return false;
+	*value = dwarf_formstring(dwarf_attr(c, DW_AT_const_value, &a));
+	return *value && **value;
+}
+
+static int64_t conv_pointer(struct dw_unit *u, Dwarf_Die *die)
+{
+	uint64_t pend;
+	int64_t cur = dw_ref_of(u, die, &pend);
+	Dwarf_Die c;
+
+	if (cur < 0)
+		return cur;
+	if (dwarf_tag(die) != DW_TAG_pointer_type)
+		dw_warn(u, DW_WARN_CXX_REFERENCE); /* C++ references: pointers in the ABI */
+	/* btf_type_tag annotations: PTR -> last tag -> ... -> first tag -> pointee */
+	if ((u->g->features & LBTF_DWARF_FEAT_TYPE_TAG) && dwarf_child(die, &c) == 0) {
+		do {
+			const char *v;
+
+			if (!is_annotation(&c, "btf_type_tag", &v))
+				continue;
+			cur = with_fixup(u, lbtf_add_type_tag(u->b, v, cur), W_TYPE, pend);
+			if (cur < 0)
+				return cur;
+			pend = 0;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	return with_fixup(u, lbtf_add_ptr(u->b, cur), W_TYPE, pend);
+}
+
+static int64_t conv_modifier(struct dw_unit *u, Dwarf_Die *die)
+{
+	uint64_t pend;
+	int64_t ref = dw_ref_of(u, die, &pend), id;
+
+	if (ref < 0)
+		return ref;
+	switch (dwarf_tag(die)) {
+	case DW_TAG_const_type:
+		id = lbtf_add_const(u->b, ref);
+		break;
+	case DW_TAG_volatile_type:
+		id = lbtf_add_volatile(u->b, ref);
+		break;
+	default:
+		id = lbtf_add_restrict(u->b, ref);
+		break;
+	}
+	return with_fixup(u, id, W_TYPE, pend);
+}
+
+static int64_t conv_typedef(struct dw_unit *u, Dwarf_Die *die)
+{
+	uint64_t pend;
+	int64_t ref = dw_ref_of(u, die, &pend), id;
+	const char *name = die_name(die);
+
+	if (ref < 0)
+		return ref;
+	if (!name || !*name)
+		return ref; /* nameless typedef: transparent */
+	id = with_fixup(u, lbtf_add_typedef(u->b, name, ref), W_TYPE, pend);
+	if (id >= 0) {
+		int err = dw_add_decl_tags(u, die, id, -1);
+
+		if (err)
+			return err;
+	}
+	return id;
+}
+
+/* Arrays -------------------------------------------------------------------- */
+
+static uint32_t subrange_count(Dwarf_Die *r)
+{
+	Dwarf_Attribute a;
+	Dwarf_Sword lo = 0, hi;
+	Dwarf_Word cnt;
+
+	if (dwarf_attr_integrate(r, DW_AT_count, &a))
+		return dwarf_formudata(&a, &cnt) == 0 && cnt <= UINT32_MAX ? (uint32_t)cnt : 0;
+	if (!dwarf_attr_integrate(r, DW_AT_upper_bound, &a) || dwarf_formsdata(&a, &hi))
+		return 0; /* flexible or variable length */
+	if (dwarf_attr_integrate(r, DW_AT_lower_bound, &a) && dwarf_formsdata(&a, &lo))
+		lo = 0;
+	if (hi < lo || hi - lo >= (Dwarf_Sword)UINT32_MAX)
+		return 0; /* old compilers wrote upper bound -1 for flexible arrays */
+	return (uint32_t)(hi - lo + 1);
+}
+
+static int64_t conv_array(struct dw_unit *u, Dwarf_Die *die)
+{
+	uint64_t pend;
+	int64_t cur = dw_ref_of(u, die, &pend), idx;
+	uint32_t dims_small[8], *dims = dims_small, n = 0, cap = 8;
+	Dwarf_Die c;
+
+	if (cur < 0)
+		return cur;
+	idx = array_index_type(u);
+	if (idx < 0)
+		return idx;
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			int tag = dwarf_tag(&c);
+
+			if (tag != DW_TAG_subrange_type && tag != DW_TAG_enumeration_type)
+				continue;
+			if (n == cap) {
+				uint32_t *p = malloc(cap * 2 * sizeof(*p));
+
+				if (!p) {
+					if (dims != dims_small)
+						free(dims);
+					return lbtfi_err(ENOMEM, "out of memory");
+				}
+				memcpy(p, dims, n * sizeof(*p));
+				if (dims != dims_small)
+					free(dims);
+				dims = p;
+				cap *= 2;
+			}
+			dims[n++] = tag == DW_TAG_subrange_type ? subrange_count(&c) : 0;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (!n)
+		dims[n++] = 0;
+	/* int m[2][3]: ARRAY(2) of ARRAY(3) of int, innermost added first */
+	while (n--) {
+		cur = with_fixup(u, lbtf_add_array(u->b, idx, cur, dims[n]), W_ARRAY_ELEM, pend);
+		if (cur < 0)
+			break;
+		pend = 0;
+	}
+	if (dims != dims_small)
+		free(dims);
+	return cur;
+}
+
+/* Structs and unions -------------------------------------------------------- */
+
+struct member {
+	Dwarf_Die die;
+	const char *name;
+	int64_t type;
+	uint64_t pend;
+	uint32_t bit_off, bit_size;
+};
+
+static bool member_byte_offset(Dwarf_Die *m, Dwarf_Word *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	*off = 0;
+	if (!dwarf_attr_integrate(m, DW_AT_data_member_location, &a))
+		return true; /* union members */
+	if (dwarf_formudata(&a, off) == 0)
+		return true;
+	/* DWARF 2 style: a location expression DW_OP_plus_uconst N */
+	if (dwarf_getlocation(&a, &ops, &nops) == 0 && nops == 1 &&
+	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
+		*off = ops[0].number;
+		return true;
+	}
+	return false;
+}
+
+static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct member *out)
+{
+	Dwarf_Word bits = 0, off, bitoff, storage;
+	int bs;
+
+	if (die_udata(m, DW_AT_bit_size, &bits) && bits > 255) {
+		dw_warn(u, DW_WARN_BITFIELD_RANGE);
+		bits = 0;
+	}
+	out->bit_size = bits;
+	if (die_udata(m, DW_AT_data_bit_offset, &off)) {
+		out->bit_off = off;
+		return 0;
+	}
+	if (!member_byte_offset(m, &off))
+		return -1;
+	off *= 8;
+	if (bits && die_udata(m, DW_AT_bit_offset, &bitoff)) {
+		/* DWARF 2/3 bitfields: bit_offset counts from the storage unit's
+		 * most significant bit */
+		bs = dwarf_bytesize(m);
+		if (bs <= 0) {
+			Dwarf_Die t;
+
+			bs = type_target(m, &t) ? dwarf_bytesize(&t) : 0;
+		}
+		storage = bs > 0 ? (Dwarf_Word)bs * 8 : 0;
+		if (u->g->big_endian)
+			off += bitoff;
+		else if (storage >= bitoff + bits)
+			off += storage - bitoff - bits;
+	}
+	if (off > UINT32_MAX)
+		return -1;
+	out->bit_off = off;
+	return 0;
+}
+
+static bool is_data_member(Dwarf_Die *c)
+{
+	/* C++ static data members are declarations with external linkage */
+	return dwarf_tag(c) == DW_TAG_member && !die_flag(c, DW_AT_declaration) &&
+	       !die_flag(c, DW_AT_external);
+}
+
+static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uint32_t id)
+{
+	uint32_t i;
+	int err;
+
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG))
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((err = dw_add_decl_tags(u, &ms[i].die, id, i)))
+			return err;
+	return 0;
+}
+
+static int64_t conv_struct(struct dw_unit *u, Dwarf_Die *die)
+{
+	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
+	const char *name = die_name(die);
+	struct member *ms = NULL;
+	uint32_t n = 0, cap = 0, i;
+	int sz = dwarf_bytesize(die);
+	int64_t id = 0, err = 0;
+	Dwarf_Die c;
+
+	if (die_flag(die, DW_AT_declaration)) {
+		if (name && *name)
+			return lbtf_add_fwd(u->b, name, is_union ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
+		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
+		return is_union ? lbtf_add_union(u->b, NULL, 0) : lbtf_add_struct(u->b, NULL, 0);
+	}
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			struct member *m;
+			int tag = dwarf_tag(&c);
+
+			if (tag == DW_TAG_inheritance)
+				dw_warn(u, DW_WARN_INHERITANCE);
+			else if (tag == DW_TAG_template_type_parameter ||
+				 tag == DW_TAG_template_value_parameter)
+				dw_warn(u, DW_WARN_TEMPLATE);
+			else if (tag == DW_TAG_variant_part)
+				dw_warn(u, DW_WARN_VARIANT_PART);
+			if (!is_data_member(&c))
+				continue;
+			if (n == cap) {
+				struct member *p;
+
+				cap = cap ? cap * 2 : 8;
+				p = realloc(ms, cap * sizeof(*p));
+				if (!p) {
+					err = lbtfi_err(ENOMEM, "out of memory");
+					goto out;
+				}
+				ms = p;
+			}
+			m = &ms[n];
+			m->die = c;
+			m->name = die_name(&c);
+			if (member_layout(u, &c, m))
+				continue; /* a member at a computed location: not describable */
+			m->type = dw_ref_of(u, &c, &m->pend);
+			if (m->type < 0) {
+				err = m->type;
+				goto out;
+			}
+			if (!m->type && !m->pend)
+				continue; /* member of a type BTF cannot hold */
+			if (is_union)
+				m->bit_off = 0;
+			n++;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (n > 0xffff)
+		n = 0xffff;
+	if (sz < 0)
+		sz = 0;
+	id = is_union ? lbtf_add_union(u->b, name, sz) : lbtf_add_struct(u->b, name, sz);
+	if (id < 0) {
+		err = id;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int r = lbtf_add_field(u->b, ms[i].name, ms[i].type, ms[i].bit_off, ms[i].bit_size);
+
+		if (r < 0) {
+			err = r;
+			goto out;
+		}
+		if (ms[i].pend && (err = dw_fixup_add(u, id, W_MEMBER(i), ms[i].pend)))
+			goto out;
+	}
+	if (!(err = dw_add_decl_tags(u, die, id, -1)))
+		err = add_member_tags(u, ms, n, id);
+out:
+	free(ms);
+	return err < 0 ? err : id;
+}
+
+/* Enums --------------------------------------------------------------------- */
+
+static bool enum_is_signed(Dwarf_Die *die)
+{
+	Dwarf_Die t;
+	Dwarf_Word enc;
+	Dwarf_Die c;
+
+	if (type_target(die, &t)) {
+		while (dwarf_tag(&t) == DW_TAG_typedef || dwarf_tag(&t) == DW_TAG_const_type ||
+		       dwarf_tag(&t) == DW_TAG_volatile_type)
+			if (!type_target(&t, &t))
+				return false;
+		return die_udata(&t, DW_AT_encoding, &enc) &&
+		       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+	}
+	/* no underlying type (older DWARF): signed if a value is negative */
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Sword v;
+
+			if (dwarf_tag(&c) == DW_TAG_enumerator &&
+			    dwarf_attr(&c, DW_AT_const_value, &a) &&
+			    dwarf_whatform(&a) == DW_FORM_sdata && dwarf_formsdata(&a, &v) == 0 &&
+			    v < 0)
+				return true;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	return false;
+}
+
+static int64_t conv_enum(struct dw_unit *u, Dwarf_Die *die)
+{
+	const char *name = die_name(die);
+	bool sgn, is64;
+	int sz = dwarf_bytesize(die), id;
+	Dwarf_Die c;
+
+	if (die_flag(die, DW_AT_declaration) && name && *name)
+		return lbtf_add_fwd(u->b, name, LBTF_FWD_ENUM);
+	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
+		sz = 4;
+	sgn = enum_is_signed(die);
+	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
+	id = is64 ? lbtf_add_enum64(u->b, name, sz, sgn) : lbtf_add_enum(u->b, name, sz, sgn);
+	if (id < 0 || dwarf_child(die, &c) != 0)
+		return id;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word raw = 0;
+		const char *vn;
+		int r;
+
+		if (dwarf_tag(&c) != DW_TAG_enumerator)
+			continue;
+		vn = die_name(&c);
+		if (!vn || !dwarf_attr(&c, DW_AT_const_value, &a))
+			continue;
+		if (dwarf_whatform(&a) == DW_FORM_sdata) {
+			Dwarf_Sword s = 0;
+
+			dwarf_formsdata(&a, &s);
+			raw = (Dwarf_Word)s;
+		} else {
+			dwarf_formudata(&a, &raw);
+		}
+		if (is64) {
+			r = lbtf_add_enum64_value(u->b, vn, raw);
+		} else {
+			/* 32-bit record: keep the low 32 bits, extended by signedness
+			 * (values wider than the enum only exist without enum64) */
+			uint32_t lo = (uint32_t)raw;
+
+			if (sz < 4) {
+				uint32_t bits = sz * 8, mask = (1u << bits) - 1;
+
+				lo &= mask;
+				if (sgn && (lo >> (bits - 1)))
+					lo |= ~mask;
+			}
+			r = lbtf_add_enum_value(u->b, vn, sgn ? (int64_t)(int32_t)lo : (int64_t)lo);
+		}
+		if (r < 0)
+			return r;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return id;
+}
+
+/* Function prototypes ----------------------------------------------------- */
+
+struct param {
+	Dwarf_Die die;
+	const char *name;
+	int64_t type;
+	uint64_t pend;
+};
+
+/*
+ * FUNC_PROTO from a subroutine type or subprogram DIE. With need_names, 0 is
+ * returned without adding anything when a parameter has no name (the kernel
+ * rejects a FUNC whose prototype has one).
+ */
+int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
+		      uint32_t *npdies);
+
+int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
+		      uint32_t *npdies)
+{
+	struct param *ps = NULL;
+	uint32_t n = 0, cap = 0, i;
+	bool varargs = false;
+	uint64_t rpend;
+	int64_t ret, id = 0, err = 0;
+	Dwarf_Die c;
+
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			int tag = dwarf_tag(&c);
+
+			if (tag == DW_TAG_unspecified_parameters) {
+				varargs = true;
+				continue;
+			}
+			if (tag != DW_TAG_formal_parameter)
+				continue;
+			if (n == cap) {
+				struct param *p;
+
+				cap = cap ? cap * 2 : 8;
+				p = realloc(ps, cap * sizeof(*p));
+				if (!p) {
+					err = lbtfi_err(ENOMEM, "out of memory");
+					goto out;
+				}
+				ps = p;
+			}
+			ps[n].die = c;
+			ps[n].name = die_name(&c);
+			if (need_names && (!ps[n].name || !*ps[n].name)) {
+				dw_warn(u, DW_WARN_UNNAMED_PARAM);
+				err = 0;
+				id = 0;
+				goto out_id;
+			}
+			n++;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	for (i = 0; i < n; i++) {
+		ps[i].type = dw_ref_of(u, &ps[i].die, &ps[i].pend);
+		if (ps[i].type < 0) {
+			err = ps[i].type;
+			goto out;
+		}
+	}
+	ret = dw_ref_of(u, die, &rpend);
+	if (ret < 0) {
+		err = ret;
+		goto out;
+	}
+	id = with_fixup(u, lbtf_add_func_proto(u->b, ret), W_TYPE, rpend);
+	if (id < 0) {
+		err = id;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int r = lbtf_add_func_param(u->b, ps[i].name, ps[i].type);
+
+		if (r < 0) {
+			err = r;
+			goto out;
+		}
+		if (ps[i].pend && (err = dw_fixup_add(u, id, W_PARAM(i), ps[i].pend)))
+			goto out;
+	}
+	if (varargs && (err = lbtf_add_func_param(u->b, NULL, 0)) < 0)
+		goto out;
+	err = 0;
+	if (pdies && n) {
+		*pdies = malloc(n * sizeof(**pdies));
+		if (!*pdies) {
+			err = lbtfi_err(ENOMEM, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			(*pdies)[i] = ps[i].die;
+		*npdies = n;
+	}
+out_id:
+	free(ps);
+	return id;
+out:
+	free(ps);
+	return err;
+}
+
+static int64_t conv_subroutine(struct dw_unit *u, Dwarf_Die *die)
+{
+	return dw_func_proto(u, die, false, NULL, NULL);
+}
+
+/* Tags BTF has no kind for ------------------------------------------------ */
+
+static int64_t conv_void(struct dw_unit *u, Dwarf_Die *die)
+{
+	return 0; /* e.g. DW_TAG_unspecified_type (the void of asm functions) */
+}
+
+static int64_t conv_unsupported(struct dw_unit *u, Dwarf_Die *die)
+{
+	unsigned int tag = dwarf_tag(die);
+
+	if (tag == DW_TAG_ptr_to_member_type)
+		dw_warn(u, DW_WARN_PTR_TO_MEMBER);
+	else
+		dw_warn_tag(u, tag);
+	return 0;
+}
+
+/* The tag table ------------------------------------------------------------ */
+
+struct tag_desc {
+	const char *name;
+	conv_fn conv; /* NULL: not a type */
+};
+
+#define NR_STD_TAGS 0x4c
+static const struct tag_desc std_tags[NR_STD_TAGS] = {
+	[DW_TAG_base_type] = { "base_type", conv_base },
+	[DW_TAG_pointer_type] = { "pointer_type", conv_pointer },
+	[DW_TAG_reference_type] = { "reference_type", conv_pointer },
+	[DW_TAG_rvalue_reference_type] = { "rvalue_reference_type", conv_pointer },
+	[DW_TAG_const_type] = { "const_type", conv_modifier },
+	[DW_TAG_volatile_type] = { "volatile_type", conv_modifier },
+	[DW_TAG_restrict_type] = { "restrict_type", conv_modifier },
+	[DW_TAG_typedef] = { "typedef", conv_typedef },
+	[DW_TAG_array_type] = { "array_type", conv_array },
+	[DW_TAG_structure_type] = { "structure_type", conv_struct },
+	[DW_TAG_class_type] = { "class_type", conv_struct },
+	[DW_TAG_union_type] = { "union_type", conv_struct },
+	[DW_TAG_enumeration_type] = { "enumeration_type", conv_enum },
+	[DW_TAG_subroutine_type] = { "subroutine_type", conv_subroutine },
+	[DW_TAG_unspecified_type] = { "unspecified_type", conv_void },
+	[DW_TAG_ptr_to_member_type] = { "ptr_to_member_type", conv_unsupported },
+	[DW_TAG_string_type] = { "string_type", conv_unsupported },
+	[DW_TAG_set_type] = { "set_type", conv_unsupported },
+	[DW_TAG_subrange_type] = { "subrange_type", conv_unsupported },
+	[DW_TAG_file_type] = { "file_type", conv_unsupported },
+	[DW_TAG_interface_type] = { "interface_type", conv_unsupported },
+	[DW_TAG_packed_type] = { "packed_type", conv_unsupported },
+	[DW_TAG_shared_type] = { "shared_type", conv_unsupported },
+	[DW_TAG_coarray_type] = { "coarray_type", conv_unsupported },
+	[DW_TAG_dynamic_type] = { "dynamic_type", conv_unsupported },
+	[DW_TAG_immutable_type] = { "immutable_type", conv_unsupported },
+	[DW_TAG_generic_subrange] = { "generic_subrange", conv_unsupported },
+	[DW_TAG_namespace] = { "namespace", NULL },
+	[DW_TAG_variant_part] = { "variant_part", NULL },
+	[DW_TAG_template_type_parameter] = { "template_type_parameter", NULL },
+	[DW_TAG_template_value_parameter] = { "template_value_parameter", NULL },
+	[DW_TAG_inheritance] = { "inheritance", NULL },
+};
+
+static const struct tag_desc *tag_desc(unsigned int tag)
+{
+	return tag < NR_STD_TAGS ? &std_tags[tag] : NULL;
+}
+
+const char *dw_tag_name(unsigned int tag)
+{
+	const struct tag_desc *d = tag_desc(tag);
+
+	return d && d->name ? d->name : "vendor tag";
+}
+
+bool dw_is_type_tag(unsigned int tag);
+bool dw_is_type_tag(unsigned int tag)
+{
+	const struct tag_desc *d = tag_desc(tag);
+
+	return d && d->conv;
+}
+
+static int64_t convert(struct dw_unit *u, Dwarf_Die *die, uint64_t key)
+{
+	static __thread int depth;
+	unsigned int tag = dwarf_tag(die);
+	const struct tag_desc *d = tag_desc(tag);
+	int64_t id;
+	int err;
+
+	if (!d || !d->conv) {
+		dw_warn_tag(u, tag);
+		return dw_diemap_put(&u->map, key, 0) ?: 0;
+	}
+	if (depth >= MAX_DEPTH)
+		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
+				 (unsigned long long)dwarf_dieoffset(die));
+	if ((err = dw_diemap_put(&u->map, key, DW_ID_IN_PROGRESS)))
+		return err;
+	depth++;
+	id = d->conv(u, die);
+	depth--;
+	if (id < 0)
+		return id;
+	if ((err = dw_diemap_put(&u->map, key, (uint32_t)id)))
+		return err;
+	return id;
+}
+
+int64_t dw_type_id(struct dw_unit *u, Dwarf_Die *die)
+{
+	uint64_t key = dw_die_key(u, die);
+	uint32_t *v = dw_diemap_get(&u->map, key);
+
+	if (v)
+		return *v == DW_ID_IN_PROGRESS ? 0 : *v;
+	return convert(u, die, key);
+}
