@@ -8,6 +8,7 @@
  *   flowctl test   [--vector NAME] [--json] [--no-export] [--obj O]
  *   flowctl send   --netns NAME [--vector NAME]     (frames through a napi-frags tap)
  *   flowctl dump   --netns NAME | --pin DIR | --id N   (last_dissection via btfdump)
+ *   flowctl bench  [--repeat N] [--rounds N]   (BPF vs C dissector, own netns)
  *
  * NAME is a netns under /run/netns or a path to a netns file; the machine's own
  * namespace is used only when named explicitly (e.g. /proc/1/ns/net).
@@ -24,7 +25,8 @@
 
 struct args {
 	const char *cmd, *netns, *pin, *vector, *obj;
-	int json, prog_attach, no_export;
+	int json, prog_attach, no_export, rounds;
+	__u32 repeat;
 	__u32 id;
 	char pin_default[4096];
 };
@@ -39,8 +41,9 @@ static int usage(void)
 		"       %s show --netns NAME\n"
 		"       %s test [--vector NAME] [--json] [--no-export] [--obj O]\n"
 		"       %s send --netns NAME [--vector NAME]\n"
-		"       %s dump --netns NAME | --pin DIR | --id MAP_ID\n",
-		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name);
+		"       %s dump --netns NAME | --pin DIR | --id MAP_ID\n"
+		"       %s bench [--repeat N] [--rounds N] [--obj O]\n",
+		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name);
 	return 2;
 }
 
@@ -393,7 +396,7 @@ static int find_keys_map(struct args *a, __u32 *map_id)
 /* Our btfdump's map printer, when it exists; 0 if it printed the map. */
 static int dump_with_btfdump(__u32 map_id)
 {
-	char exe[4096], cmd[4300], buf[4096];
+	char self[4096], exe[4200], cmd[4400], buf[4096];
 	const char *env = getenv("BTFDUMP");
 	ssize_t n;
 	size_t got;
@@ -404,11 +407,11 @@ static int dump_with_btfdump(__u32 map_id)
 	if (env) {
 		snprintf(exe, sizeof(exe), "%s", env);
 	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		if (n < 0)
 			return -1;
-		exe[n] = 0;
-		snprintf(exe, sizeof(exe), "%s/btfdump", dirname(exe));
+		self[n] = 0;
+		snprintf(exe, sizeof(exe), "%s/btfdump", dirname(self));
 	}
 	snprintf(cmd, sizeof(cmd), "'%s' map id %u 2>/dev/null", exe, map_id);
 	f = popen(cmd, "r");
@@ -466,6 +469,14 @@ static int cmd_dump(struct args *a)
 	return 0;
 }
 
+static int cmd_bench(struct args *a)
+{
+	struct bench_opts bo = { a->obj, a->repeat ? a->repeat : 100000, a->rounds ? a->rounds : 5 };
+	int rc = flow_bench(&bo);
+
+	return rc ? die("bench", rc) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -477,6 +488,8 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "prog-attach", no_argument, NULL, 'P' },
 		{ "no-export", no_argument, NULL, 'E' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "rounds", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct args a;
@@ -497,6 +510,8 @@ int main(int argc, char **argv)
 		case 'j': a.json = 1; break;
 		case 'P': a.prog_attach = 1; break;
 		case 'E': a.no_export = 1; break;
+		case 'r': a.repeat = strtoul(optarg, NULL, 0); break;
+		case 'R': a.rounds = atoi(optarg); break;
 		default: return usage();
 		}
 	}
@@ -514,5 +529,7 @@ int main(int argc, char **argv)
 		return cmd_send(&a);
 	if (!strcmp(a.cmd, "dump"))
 		return cmd_dump(&a);
+	if (!strcmp(a.cmd, "bench"))
+		return cmd_bench(&a);
 	return usage();
 }

@@ -96,4 +96,13 @@ int flow_in_netns(int netns_fd, int (*fn)(void *), void *arg);
 /* A tap device with IFF_TAP|IFF_NO_PI|IFF_NAPI|IFF_NAPI_FRAGS, up; fd or -errno. */
 int flow_tap_open(const char *ifname);
 
+/* ---- benchmark (flowctl_bench.c) ---- */
+struct bench_opts {
+	const char *obj;
+	__u32 repeat;		/* test_run repetitions per measurement */
+	int rounds;		/* alternating rounds; medians are reported */
+};
+/* Prints markdown rows on stdout, commentary on stderr; 0 or -errno. */
+int flow_bench(const struct bench_opts *bo);
+
 #endif

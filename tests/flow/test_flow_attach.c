@@ -208,6 +208,40 @@ static void test_tap_prog_attach(void **state)
 	assert_int_equal(attached(home_ns), 0);
 }
 
+/*
+ * tun also probes the transport header of every frame (flags 0, after
+ * eth_type_trans, so nhoff 0 and with an skb): for ipv4-frag that dissection
+ * stops at the first fragment, no ports, and lands under key 0.
+ */
+static void test_tap_skb_path(void **state)
+{
+	unsigned char f[FLOW_FRAME_MAX];
+	const struct flow_vector *v = flow_vector_find("ipv4-frag");
+	struct bpf_flow_keys got;
+	__u32 key = 0, next;
+	size_t len;
+	int tap, link;
+
+	link = flow_attach_link(fo.prog_fd, home_ns);
+	assert_true(link >= 0);
+	tap = flow_tap_open("flowtap2");
+	assert_true(tap >= 0);
+	while (!bpf_map_get_next_key(fo.keys_fd, NULL, &next))
+		bpf_map_delete_elem(fo.keys_fd, &next);
+	len = flow_vector_build(v, f, sizeof(f));
+	assert_int_equal(write(tap, f, len), (ssize_t)len);
+	assert_int_equal(bpf_map_lookup_elem(fo.keys_fd, &key, &got), 0);
+	assert_int_equal(got.flags, 0);
+	assert_int_equal(got.nhoff, 0);
+	assert_int_equal(got.thoff, 20);
+	assert_int_equal(got.is_frag, 1);
+	assert_int_equal(got.is_first_frag, 1);
+	assert_int_equal(got.ip_proto, 6);
+	assert_int_equal(got.sport, 0);
+	close(tap);
+	close(link);
+}
+
 /* Without a program nothing is recorded: the entries above came from us. */
 static void test_tap_detached(void **state)
 {
@@ -234,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_netns_deletion),
 		cmocka_unit_test(test_tap_link),
 		cmocka_unit_test(test_tap_prog_attach),
+		cmocka_unit_test(test_tap_skb_path),
 		cmocka_unit_test(test_tap_detached),
 	};
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include "flow_test_util.h"
 
 static struct flow_obj fo;
@@ -187,10 +188,41 @@ static void test_random_frames(void **state)
 	}
 }
 
+/*
+ * The maps were created with BTF key/value type ids from the object's BTF,
+ * which the kernel accepted (BPF_BTF_LOAD): read them back from the kernel.
+ */
+static void test_btf_maps(void **state)
+{
+	struct bpf_map_info info;
+	const struct btf_type *t;
+	struct btf *btf;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	assert_int_equal(bpf_obj_get_info_by_fd(fo.keys_fd, &info, &len), 0);
+	assert_int_not_equal(info.btf_id, 0);
+	assert_int_equal(info.btf_id, fo.btf_id);
+	assert_int_not_equal(info.btf_value_type_id, 0);
+	btf = btf__load_from_kernel_by_id(info.btf_id);
+	assert_non_null(btf);
+	t = btf__type_by_id(btf, info.btf_value_type_id);
+	assert_non_null(t);
+	assert_true(btf_is_struct(t));
+	assert_string_equal(btf__name_by_offset(btf, t->name_off), "bpf_flow_keys");
+	assert_int_equal(t->size, 56);
+	assert_int_equal(btf_vlen(t), 13);
+	t = btf__type_by_id(btf, info.btf_key_type_id);
+	assert_non_null(t);
+	assert_int_equal(btf__resolve_size(btf, info.btf_key_type_id), 4);
+	btf__free(btf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_btf_maps),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_export_map),
 		cmocka_unit_test(test_config),
