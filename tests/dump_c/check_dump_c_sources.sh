@@ -1,0 +1,62 @@
+#!/bin/bash
+# C dump parity with bpftool on other kinds of BTF, and btfdump's command line:
+#  - user-space BTF: `pahole -J` of our own btfdump binary (glibc types,
+#    __gnuc_va_list -> __builtin_va_list fix-up, unsigned __int128, FILE);
+#    identical to bpftool, compiles with gcc -fsyntax-only;
+#  - the Debian 6.1 vmlinux .BTF in /var/cache/btf-bench (when present);
+#  - `btfdump -c`, `--types`, `--sort -o FILE`, unknown names/options.
+# The enum mode() attributes are stripped before diffs (deliberate, see
+# check_dump_c_vmlinux.sh).
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+for tool in bpftool pahole gcc clang; do
+	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+done
+[ -x "$B/btfdump" ] || { echo "missing $B/btfdump"; exit 1; }
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+strip_modes() { sed -E 's/ __attribute__\(\(mode\((byte|word|HI)\)\)\)//' "$1"; }
+
+same_as_bpftool() { # label btf-file
+	"$B/btfdump" file "$2" format c >"$w/ours.h" 2>"$w/err" || { bad "$1: btfdump failed: $(cat "$w/err")"; return 1; }
+	bpftool btf dump file "$2" format c >"$w/peer.h" || { bad "$1: bpftool failed"; return 1; }
+	if cmp -s <(strip_modes "$w/ours.h") "$w/peer.h"; then
+		echo "ok: $1: identical to bpftool ($(wc -l <"$w/ours.h") lines)"
+	else
+		bad "$1: differs from bpftool"; diff <(strip_modes "$w/ours.h") "$w/peer.h" | head -20
+		return 1
+	fi
+}
+
+pahole -J --btf_encode_detached="$w/user.btf" "$B/btfdump" || { echo "pahole -J failed"; exit 1; }
+if same_as_bpftool "user-space BTF (pahole -J btfdump)" "$w/user.btf"; then
+	grep -q 'typedef __builtin_va_list __gnuc_va_list;' "$w/ours.h" || bad "no __gnuc_va_list fix-up"
+	gcc -fsyntax-only -Werror -x c "$w/ours.h" || bad "user-space header rejected by gcc"
+	"$B/btfdump" -c "$w/user.btf" | cmp -s - "$w/ours.h" || bad "btfdump -c differs from format c"
+fi
+deb=$(ls /var/cache/btf-bench/vmlinux-* 2>/dev/null | head -1)
+if [ -n "$deb" ]; then
+	same_as_bpftool "$(basename "$deb") .BTF" "$deb"
+else
+	echo "note: no Debian vmlinux image in /var/cache/btf-bench, that comparison not done"
+fi
+
+v=/sys/kernel/btf/vmlinux
+if [ -r $v ]; then
+	"$B/btfdump" file $v format c --types 'struct bpf_flow_keys,__sk_buff' >"$w/t.h" || bad "--types failed"
+	grep -q '^struct bpf_flow_keys {' "$w/t.h" && grep -q '^struct __sk_buff {' "$w/t.h" || bad "--types misses roots"
+	clang -target bpf -fsyntax-only -x c "$w/t.h" || bad "--types output does not compile"
+	"$B/btfdump" file $v format c --sort -o "$w/s.h" && [ -s "$w/s.h" ] || bad "--sort -o failed"
+	ls "$w"/s.h.tmp* >/dev/null 2>&1 && bad "temporary file left behind"
+	tail -1 "$w/s.h" | grep -q '__VMLINUX_H__' || bad "--sort -o output incomplete"
+	echo "ok: --types, --sort -o"
+fi
+"$B/btfdump" file "$w/user.btf" format c --types no_such_type_xyz >/dev/null 2>"$w/e1"
+[ $? -ne 0 ] && grep -q no_such_type_xyz "$w/e1" || bad "unknown --types name not reported: $(cat "$w/e1")"
+"$B/btfdump" file "$w/user.btf" format c --bogus >/dev/null 2>"$w/e2"
+[ $? -ne 0 ] && grep -q -- --bogus "$w/e2" || bad "unknown option not reported"
+echo "ok: errors: $(head -1 "$w/e1")"
+exit $fail
