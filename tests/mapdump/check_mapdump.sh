@@ -46,7 +46,9 @@ same() { # label, bpftool args..., --, our args...
 	bpftool "${peer[@]}" >"$work/peer" 2>"$work/peer.err"; local rp=$?
 	"${ours[@]}" >"$work/ours" 2>"$work/ours.err"; local ro=$?
 	checks=$((checks + 1))
-	if ! cmp -s "$work/peer" "$work/ours"; then
+	if [ ! -s "$work/peer" ]; then
+		fail "$label: bpftool printed nothing: $(head -1 "$work/peer.err")"
+	elif ! cmp -s "$work/peer" "$work/ours"; then
 		fail "$label: output differs from bpftool"
 		diff "$work/peer" "$work/ours" | head -20
 	elif [ $((rp != 0)) != $((ro != 0)) ]; then
@@ -65,7 +67,7 @@ for pin in "$mnt"/*; do
 		same "dump $m $fmt" $fmt map dump pinned "$pin" -- "$DRIVER" $fmt pinned "$pin"
 	done
 done
-[ $nmaps -ge 20 ] || fail "only $nmaps maps were created"
+[ $nmaps -ge 25 ] || fail "only $nmaps maps were created"
 
 # by id, and `map dump` spelled like bpftool
 id=$(bpftool -j map show pinned "$mnt/md_hash" | jq .id)
@@ -83,7 +85,7 @@ lookups=(
 	"md_hash|1 0 0 0" "md_hash|9 0 0 0" "md_array|1 0 0 0" "md_pc_hash|0x34 0x12 7 0"
 	"md_lru|2 0 0 0 0 0 0 0" "nb_4_8|0 1 2 3" "nb_4_8|7 7 7 7" "nb_pc_20|1 0 0 0"
 	"nb_12_16|hex 01 11 12 13 14 15 16 17 18 19 1a 1b"
-	"maps_data|0 0 0 0"
+	"maps_data|0 0 0 0" "maps_rodata|0 0 0 0" "md_lru_pc|8 0 0 0" "nb_outer|1 0 0 0"
 )
 for spec in "${lookups[@]}"; do
 	m=${spec%%|*} k=${spec#*|}

@@ -122,6 +122,13 @@ static void fill_btf_maps(struct bpf_object *obj)
 					vals[c] = -1000LL * (c + 1) - k;
 				update(fd, &k, vals);
 			}
+		} else if (!strcmp(n, "md_lru_pc")) {
+			struct { int v, pad; } vals[ncpu]; /* per-CPU stride: 8 bytes */
+			for (unsigned int k = 7; k < 9; k++) {
+				for (int c = 0; c < ncpu; c++)
+					vals[c].v = c ? BLUE : (int)k;
+				update(fd, &k, vals);
+			}
 		} else if (!strcmp(n, "md_lru")) {
 			unsigned long long keys[] = { 1, 2, 3 };
 			int vals[] = { GREEN, BLUE, 42 };
@@ -220,6 +227,18 @@ static void hex_maps(const char *tag)
 	fd = create(BPF_MAP_TYPE_PERCPU_HASH, "nb_pc_4", 4, 4, 4, NULL);
 	fill_bytes(fd, 4, 4, 2, ncpu);
 	pin_fd(fd, "nb_pc_4");
+	/* kinds bpftool treats specially: no keys (queue), empty slots not
+	 * printed (prog array, array of maps), a map id as value */
+	fd = create(BPF_MAP_TYPE_QUEUE, "nb_queue", 0, 4, 4, NULL);
+	update(fd, NULL, &(int){ 5 });
+	pin_fd(fd, "nb_queue");
+	fd = create(BPF_MAP_TYPE_PROG_ARRAY, "nb_progs", 4, 4, 4, NULL);
+	pin_fd(fd, "nb_progs");
+	int inner = create(BPF_MAP_TYPE_ARRAY, "nb_inner", 4, 4, 1, NULL);
+	LIBBPF_OPTS(bpf_map_create_opts, o, .inner_map_fd = inner);
+	fd = create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "nb_outer", 4, 4, 3, &o);
+	update(fd, &(int){ 1 }, &inner);
+	pin_fd(fd, "nb_outer");
 	/* two maps of one name: a multi-map dump with headers */
 	snprintf(name, sizeof(name), "mdd%s", tag);
 	for (int i = 0; i < 2; i++) {

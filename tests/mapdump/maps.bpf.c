@@ -19,6 +19,7 @@ MAP(2, md_array, u32, struct val, 2);         /* ARRAY */
 MAP(5, md_pc_hash, struct key2, struct small, 4); /* PERCPU_HASH */
 MAP(6, md_pc_array, u32, long long, 3);       /* PERCPU_ARRAY */
 MAP(9, md_lru, u64, enum color, 4);           /* LRU_HASH */
+MAP(10, md_lru_pc, u32, enum color, 4);       /* LRU_PERCPU_HASH */
 MAP(1, md_flow, u32, struct bpf_flow_keys, 4);
 MAP(1, md_float, u32, struct fval, 2);
 MAP(1, md_esc, u32, struct esc, 2);
@@ -30,5 +31,6 @@ int g_counter = 7;
 char g_label[6] = "hi";
 struct inner g_inner = { -3, 9 };
 long long g_zero;
+const volatile unsigned short g_ro[3] = { 1, 2, 65535 }; /* .rodata, frozen */
 
 char _license[] SEC("license") = "GPL";
