@@ -375,27 +375,13 @@ static __always_inline int parse_ipv6_proto(struct __sk_buff *skb,
 	}
 }
 
-SEC("flow_dissector")
-int _dissect(struct __sk_buff *skb)
+/*
+ * IPv4 header at the cursor.  At the entry (outer header), a configured source
+ * address hands the packet back to the C dissector before anything is written.
+ */
+static __always_inline int dissect_ipv4(struct __sk_buff *skb,
+					struct bpf_flow_keys *keys, int at_entry)
 {
-	struct bpf_flow_keys *keys = skb->flow_keys;
-	struct ipv4_hdr ibuf, *iph;
-
-	/* Hand chosen IPv4 sources back to the kernel's own dissector. */
-	if (flow_config.continue_saddr &&
-	    keys->n_proto == bpf_htons(ETHERTYPE_IP)) {
-		iph = header_at(skb, keys->thoff, sizeof(*iph), &ibuf);
-		if (iph && (iph->ver_ihl & 0x0f) == 5 &&
-		    iph->saddr == flow_config.continue_saddr)
-			return BPF_FLOW_DISSECTOR_CONTINUE;
-	}
-	return parse_eth_proto(skb, keys, keys->n_proto);
-}
-
-SEC("flow_dissector")
-int flow_dissector_0(struct __sk_buff *skb)	/* IPv4 */
-{
-	struct bpf_flow_keys *keys = skb->flow_keys;
 	struct ipv4_hdr ibuf, *iph;
 	__u16 frag;
 	__u8 ihl;
@@ -404,6 +390,9 @@ int flow_dissector_0(struct __sk_buff *skb)	/* IPv4 */
 	if (!iph)
 		return finish(keys, BPF_DROP);
 	ihl = iph->ver_ihl & 0x0f;
+	if (at_entry && flow_config.continue_saddr && ihl == 5 &&
+	    iph->saddr == flow_config.continue_saddr)
+		return BPF_FLOW_DISSECTOR_CONTINUE;
 	/* IHL < 5 would not advance the cursor past the header (CVE-2013-4348). */
 	if (ihl < 5)
 		return finish(keys, BPF_DROP);
@@ -425,10 +414,10 @@ int flow_dissector_0(struct __sk_buff *skb)	/* IPv4 */
 	return parse_ip_proto(skb, keys, keys->ip_proto);
 }
 
-SEC("flow_dissector")
-int flow_dissector_1(struct __sk_buff *skb)	/* IPv6 */
+/* IPv6 fixed header at the cursor. */
+static __always_inline int dissect_ipv6(struct __sk_buff *skb,
+					struct bpf_flow_keys *keys)
 {
-	struct bpf_flow_keys *keys = skb->flow_keys;
 	struct ipv6_hdr ibuf, *ip6h;
 
 	ip6h = header_at(skb, keys->thoff, sizeof(*ip6h), &ibuf);
@@ -446,6 +435,35 @@ int flow_dissector_1(struct __sk_buff *skb)	/* IPv6 */
 	    (keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_FLOW_LABEL))
 		return finish(keys, BPF_OK);
 	return parse_ipv6_proto(skb, keys, ip6h->nexthdr);
+}
+
+/*
+ * Entry.  The common case, IP right at the network header, is parsed here
+ * without a tail call; everything else (VLAN, MPLS, inner headers of
+ * tunnels, IPv6 extension headers) goes through jmp_table.
+ */
+SEC("flow_dissector")
+int _dissect(struct __sk_buff *skb)
+{
+	struct bpf_flow_keys *keys = skb->flow_keys;
+
+	if (keys->n_proto == bpf_htons(ETHERTYPE_IP))
+		return dissect_ipv4(skb, keys, 1);
+	if (keys->n_proto == bpf_htons(ETHERTYPE_IPV6))
+		return dissect_ipv6(skb, keys);
+	return parse_eth_proto(skb, keys, keys->n_proto);
+}
+
+SEC("flow_dissector")
+int flow_dissector_0(struct __sk_buff *skb)	/* IPv4 */
+{
+	return dissect_ipv4(skb, skb->flow_keys, 0);
+}
+
+SEC("flow_dissector")
+int flow_dissector_1(struct __sk_buff *skb)	/* IPv6 */
+{
+	return dissect_ipv6(skb, skb->flow_keys);
 }
 
 SEC("flow_dissector")

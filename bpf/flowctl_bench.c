@@ -172,7 +172,8 @@ int flow_bench(const struct bench_opts *bo)
 	struct flow_load_opts lo;
 	struct flow_obj plain, exported;
 	struct mix m;
-	double *bpf_net, *c_net, *bpf_tot, *c_tot, *alone, *alone_exp, *noop, floor_sum = 0;
+	double *bpf_net, *c_net, *bpf_tot, *c_tot, *alone, *alone_exp, *noop, *c2_net;
+	double floor_sum = 0;
 	char err[512];
 	__u32 t = 0, r = 0;
 	int recalc, floor_fd, noop_fd, ns, link, round, i, rc, equal = 0;
@@ -207,7 +208,7 @@ int flow_bench(const struct bench_opts *bo)
 	fprintf(stderr, "verified: every repetition ran bpf_flow (run_cnt); C hashes follow the "
 		"packets; BPF and C hashes equal for %d/%d vectors\n", equal, m.n);
 
-	bpf_net = calloc(7 * bo->rounds, sizeof(double));
+	bpf_net = calloc(8 * bo->rounds, sizeof(double));
 	if (!bpf_net)
 		return -ENOMEM;
 	c_net = bpf_net + bo->rounds;
@@ -216,6 +217,7 @@ int flow_bench(const struct bench_opts *bo)
 	alone = c_tot + bo->rounds;
 	alone_exp = alone + bo->rounds;
 	noop = alone_exp + bo->rounds;
+	c2_net = noop + bo->rounds;
 	for (round = 0; round < bo->rounds; round++) {
 		for (i = 0; i < m.n; i++) {
 			double fl, c = 0, b = 0;
@@ -249,6 +251,11 @@ int flow_bench(const struct bench_opts *bo)
 			if (rc)
 				return rc;
 			noop[round] += (t - fl) / m.n;
+			/* Control: the C side once more, after everything else. */
+			rc = tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
+			if (rc)
+				return rc;
+			c2_net[round] += (t - fl) / m.n;
 			floor_sum += fl;
 			bpf_tot[round] += b / m.n;
 			c_tot[round] += c / m.n;
@@ -285,7 +292,7 @@ int flow_bench(const struct bench_opts *bo)
 		double bt = median(bpf_tot, bo->rounds), ct = median(c_tot, bo->rounds);
 		double a = median(alone, bo->rounds), ae = median(alone_exp, bo->rounds);
 		double nn = median(noop, bo->rounds);
-		double rn[64], rt[64], ro[64], ra[64];
+		double rn[64], rt[64], ro[64], ra[64], rc2[64];
 		int k, nr = bo->rounds < 64 ? bo->rounds : 64;
 
 		/* Ratios are medians of the per-round ratios (each round is paired). */
@@ -294,6 +301,7 @@ int flow_bench(const struct bench_opts *bo)
 			rt[k] = bpf_tot[k] / c_tot[k];
 			ro[k] = noop[k] / c_net[k];
 			ra[k] = alone[k] / alone_exp[k];
+			rc2[k] = c2_net[k] / c_net[k];
 		}
 
 		printf("| flow dissection via skb hash recalc, 16 selftest vectors (BPF vs kernel C dissector) "
@@ -306,6 +314,9 @@ int flow_bench(const struct bench_opts *bo)
 		printf("| hook floor: a no-op BPF dissector (returns OK at once) vs C, same path "
 		       "| %.1f ns/pkt | %.1f ns/pkt | %.2fx | cost of the kernel's BPF hook + hashing "
 		       "with no parsing |\n", nn, cn, median(ro, nr));
+		printf("| control: kernel C dissector vs itself, same harness | %.1f ns/pkt | %.1f ns/pkt "
+		       "| %.2fx | noise check of the A/B method (should be ~1.00x) |\n",
+		       median(c2_net, bo->rounds), cn, median(rc2, nr));
 		printf("| bpf_flow alone via flow_dissector test_run: export off vs on | %.1f ns | %.1f ns "
 		       "| %.2fx | ours = last_dissection off, peer = on (one hash update per packet) |\n",
 		       a, ae, median(ra, nr));
