@@ -131,7 +131,8 @@ int64_t lbtf_resolve_size(const struct lbtf *btf, uint32_t id)
 	return lbtfi_err(ELOOP, "type chain too long or looping at id %u", id);
 }
 
-int lbtf_align_of(const struct lbtf *btf, uint32_t id)
+/* depth bounds the recursion: hostile BTF can make a struct contain itself */
+static int align_of(const struct lbtf *btf, uint32_t id, int depth)
 {
 	const struct lbtf_type *t;
 	int id2 = lbtf_resolve_type(btf, id);
@@ -139,6 +140,8 @@ int lbtf_align_of(const struct lbtf *btf, uint32_t id)
 
 	if (id2 < 0)
 		return id2;
+	if (depth > MAX_RESOLVE_DEPTH)
+		return lbtfi_err(ELOOP, "type %u nests too deep (or contains itself)", id);
 	t = lbtf_type_by_id(btf, id2);
 	switch (lbtf_kind(t)) {
 	case LBTF_KIND_INT: case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: case LBTF_KIND_FLOAT:
@@ -146,10 +149,10 @@ int lbtf_align_of(const struct lbtf *btf, uint32_t id)
 	case LBTF_KIND_PTR:
 		return btf->ptr_size;
 	case LBTF_KIND_ARRAY:
-		return lbtf_align_of(btf, lbtf_array(t)->type);
+		return align_of(btf, lbtf_array(t)->type, depth + 1);
 	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-			int a = lbtf_align_of(btf, lbtf_members(t)[i].type);
+			int a = align_of(btf, lbtf_members(t)[i].type, depth + 1);
 			if (a < 0)
 				return a;
 			if (a > max)
@@ -160,6 +163,11 @@ int lbtf_align_of(const struct lbtf *btf, uint32_t id)
 		return lbtfi_err(EINVAL, "type %u (%s) has no alignment", id,
 				  lbtf_kind_name(lbtf_kind(t)));
 	}
+}
+
+int lbtf_align_of(const struct lbtf *btf, uint32_t id)
+{
+	return align_of(btf, id, 0);
 }
 
 const struct lbtf_header *lbtf_header(const struct lbtf *btf)
