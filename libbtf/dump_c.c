@@ -19,6 +19,8 @@ struct check_ctx {
 	const struct lbtf *btf;
 	uint32_t nr_types;
 	uint32_t bad;
+	uint32_t tags;   /* names that may enter the tag namespace */
+	uint32_t idents; /* typedefs and enumerators */
 };
 
 static int check_id(uint32_t *slot, void *ctx)
@@ -43,9 +45,9 @@ static int check_str(uint32_t *slot, void *ctx)
  * The parser checked record bounds; the dumper follows type ids and names
  * everywhere, so check every one of them once up front.
  */
-static int check_refs(const struct lbtf *btf, uint32_t nr_types)
+static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_types)
 {
-	struct check_ctx c = { btf, nr_types, 0 };
+	struct check_ctx c = { btf, nr_types, 0, 0, 0 };
 
 	for (uint32_t id = 1; id < nr_types; id++) {
 		/* the visitors only read through this pointer */
@@ -59,7 +61,14 @@ static int check_refs(const struct lbtf *btf, uint32_t nr_types)
 		if (lbtf_type_visit_str_offs(t, check_str, &c))
 			return lbtfi_err(EINVAL, "C dump: type %u has a name offset outside the strings",
 					 id);
+		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
+			c.idents++;
+		else if (lbtf_is_enum(t))
+			c.idents += lbtf_vlen(t), c.tags++;
+		else if (t->name_off)
+			c.tags++;
 	}
+	*cc = c;
 	return 0;
 }
 
@@ -121,6 +130,7 @@ static int dump_roots(struct dc *d, const struct lbtf_dump_c_opts *o)
 
 int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts)
 {
+	struct check_ctx cc = { 0 };
 	struct dc *d;
 	int err;
 
@@ -142,7 +152,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}
-	err = check_refs(btf, d->nr_types);
+	err = check_refs(&cc, btf, d->nr_types);
 	for (size_t i = 0; !err && opts && i < opts->root_cnt; i++)
 		if (opts->root_ids[i] >= d->nr_types)
 			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",
@@ -151,8 +161,8 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return err;
 	}
-	if (dci_names_reserve(&d->type_names, d->nr_types / 4) ||
-	    dci_names_reserve(&d->ident_names, d->nr_types / 2)) {
+	if (dci_names_reserve(&d->type_names, cc.tags) ||
+	    dci_names_reserve(&d->ident_names, cc.idents)) {
 		dc_free(d);
 		return lbtfi_err(ENOMEM, "C dump: out of memory for names");
 	}

@@ -46,11 +46,15 @@ void dci_indent(struct dc_out *o, int lvl);
 
 /* ---- names ------------------------------------------------------------- */
 
-/* string -> occurrences; keys point into the BTF string data (no copies) */
+/* string -> occurrences; keys point into the BTF string data (no copies).
+ * One slot holds key, hash and count: one cache line touch per probe. */
+struct dc_name_slot {
+	const char *key;
+	uint32_t hash;
+	uint32_t count;
+};
 struct dc_names {
-	const char **keys;
-	uint32_t *counts;
-	uint32_t *hashes;
+	struct dc_name_slot *slots;
 	uint32_t cap; /* power of two, or 0 */
 	uint32_t used;
 };

@@ -23,33 +23,21 @@ static uint32_t str_hash(const char *s)
 
 static int resize(struct dc_names *n, uint32_t cap)
 {
-	const char **keys = calloc(cap, sizeof(*keys));
-	uint32_t *counts = calloc(cap, sizeof(*counts));
-	uint32_t *hashes = calloc(cap, sizeof(*hashes));
+	struct dc_name_slot *slots = calloc(cap, sizeof(*slots));
 
-	if (!keys || !counts || !hashes) {
-		free(keys);
-		free(counts);
-		free(hashes);
+	if (!slots)
 		return -ENOMEM;
-	}
 	for (uint32_t i = 0; i < n->cap; i++) {
 		uint32_t j;
 
-		if (!n->keys[i])
+		if (!n->slots[i].key)
 			continue;
-		for (j = n->hashes[i] & (cap - 1); keys[j]; j = (j + 1) & (cap - 1))
+		for (j = n->slots[i].hash & (cap - 1); slots[j].key; j = (j + 1) & (cap - 1))
 			;
-		keys[j] = n->keys[i];
-		counts[j] = n->counts[i];
-		hashes[j] = n->hashes[i];
+		slots[j] = n->slots[i];
 	}
-	free(n->keys);
-	free(n->counts);
-	free(n->hashes);
-	n->keys = keys;
-	n->counts = counts;
-	n->hashes = hashes;
+	free(n->slots);
+	n->slots = slots;
 	n->cap = cap;
 	return 0;
 }
@@ -70,21 +58,20 @@ uint32_t dci_names_bump(struct dc_names *n, const char *name)
 	if (n->used * 2 >= n->cap && resize(n, n->cap ? n->cap * 2 : 1024))
 		return 0;
 	/* deduplicated BTF strings: equal names usually are the same pointer */
-	for (j = h & (n->cap - 1); n->keys[j]; j = (j + 1) & (n->cap - 1))
-		if (n->hashes[j] == h && (n->keys[j] == name || !strcmp(n->keys[j], name)))
-			return ++n->counts[j];
-	n->keys[j] = name;
-	n->counts[j] = 1;
-	n->hashes[j] = h;
+	for (j = h & (n->cap - 1); n->slots[j].key; j = (j + 1) & (n->cap - 1)) {
+		struct dc_name_slot *s = &n->slots[j];
+
+		if (s->hash == h && (s->key == name || !strcmp(s->key, name)))
+			return ++s->count;
+	}
+	n->slots[j] = (struct dc_name_slot){ name, h, 1 };
 	n->used++;
 	return 1;
 }
 
 void dci_names_free(struct dc_names *n)
 {
-	free(n->keys);
-	free(n->counts);
-	free(n->hashes);
+	free(n->slots);
 	memset(n, 0, sizeof(*n));
 }
 
