@@ -1,8 +1,8 @@
 #!/bin/bash
 # C dump parity with bpftool on other kinds of BTF, and btfdump's command line:
-#  - user-space BTF: `pahole -J` of our own btfdump binary (glibc types,
-#    __gnuc_va_list -> __builtin_va_list fix-up, unsigned __int128, FILE);
-#    identical to bpftool, compiles with gcc -fsyntax-only;
+#  - user-space BTF: `pahole -J` of user_types.c built with gcc -g (glibc
+#    types, __gnuc_va_list -> __builtin_va_list fix-up, unsigned __int128,
+#    FILE, sigaction); identical to bpftool, compiles with gcc -fsyntax-only;
 #  - the Debian 6.1 vmlinux .BTF in /var/cache/btf-bench (when present);
 #  - `btfdump -c`, `--types`, `--sort -o FILE`, unknown names/options.
 # The enum mode() attributes are stripped before diffs (deliberate, see
@@ -31,8 +31,9 @@ same_as_bpftool() { # label btf-file
 	fi
 }
 
-pahole -J --btf_encode_detached="$w/user.btf" "$B/btfdump" || { echo "pahole -J failed"; exit 1; }
-if same_as_bpftool "user-space BTF (pahole -J btfdump)" "$w/user.btf"; then
+gcc -g -O1 -c tests/dump_c/user_types.c -o "$w/user.o" &&
+	pahole -J --btf_encode_detached="$w/user.btf" "$w/user.o" || { echo "pahole -J failed"; exit 1; }
+if same_as_bpftool "user-space BTF (gcc -g, pahole -J)" "$w/user.btf"; then
 	grep -q 'typedef __builtin_va_list __gnuc_va_list;' "$w/ours.h" || bad "no __gnuc_va_list fix-up"
 	gcc -fsyntax-only -Werror -x c "$w/ours.h" || bad "user-space header rejected by gcc"
 	"$B/btfdump" -c "$w/user.btf" | cmp -s - "$w/ours.h" || bad "btfdump -c differs from format c"
