@@ -41,6 +41,17 @@ fi
 deb=$(ls /var/cache/btf-bench/vmlinux-* 2>/dev/null | head -1)
 if [ -n "$deb" ]; then
 	same_as_bpftool "$(basename "$deb") .BTF" "$deb"
+	# what --sort is for: two kernels' headers diff more cleanly
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		"$B/btfdump" file "$deb" format c >"$w/k1.h"
+		"$B/btfdump" file /sys/kernel/btf/vmlinux format c >"$w/k2.h"
+		"$B/btfdump" file "$deb" format c --sort >"$w/k1s.h"
+		"$B/btfdump" file /sys/kernel/btf/vmlinux format c --sort >"$w/k2s.h"
+		plain=$(diff "$w/k1.h" "$w/k2.h" | grep -c '^[<>]')
+		sorted=$(diff "$w/k1s.h" "$w/k2s.h" | grep -c '^[<>]')
+		echo "ok: diff 6.1 vs running kernel: $plain changed lines in id order, $sorted with --sort"
+		[ "$sorted" -lt $((plain * 3 / 4)) ] || bad "--sort does not make the kernels' diff smaller"
+	fi
 else
 	echo "note: no Debian vmlinux image in /var/cache/btf-bench, that comparison not done"
 fi
