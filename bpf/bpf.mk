@@ -31,8 +31,8 @@ $(B)/flowctl: $(B)/obj/bpf/flowctl.o $(FLOWCTL_LIB)
 # tests/flow/test_*.c use the loader library and the object.
 FLOW_UNIT_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/flow/test_*.c))
 $(FLOW_UNIT_BINS): $(FLOWCTL_LIB)
-$(FLOW_UNIT_BINS): CPPFLAGS += -Ibpf
-$(FLOW_UNIT_BINS): LDLIBS := $(FLOWCTL_LIB) $(LDLIBS)
+$(FLOW_UNIT_BINS): private CPPFLAGS += -Ibpf
+$(FLOW_UNIT_BINS): private LDLIBS := $(FLOWCTL_LIB) $(LDLIBS)
 
 CHECK_DEPS += $(FLOW_OBJ) $(B)/flowctl
 DEMO_DEPS += $(FLOW_OBJ) $(B)/flowctl

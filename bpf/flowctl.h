@@ -104,5 +104,12 @@ struct bench_opts {
 };
 /* Prints markdown rows on stdout, commentary on stderr; 0 or -errno. */
 int flow_bench(const struct bench_opts *bo);
+/*
+ * A tc program that invalidates the skb hash and, with recalc, returns
+ * bpf_get_hash_recalc(): run by test_run it makes the kernel dissect the
+ * packet (BPF dissector of the caller's netns if attached, else C).
+ */
+int flow_hash_prog_load(int recalc);
+int flow_tc_run(int fd, const void *pkt, size_t len, __u32 repeat, __u32 *ns, __u32 *ret);
 
 #endif

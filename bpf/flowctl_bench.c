@@ -27,7 +27,7 @@
 #define MIX_MAX 16
 
 /* r6 = ctx; set_hash_invalid(ctx); return recalc ? get_hash_recalc(ctx) : 0 */
-static int load_hash_prog(int recalc)
+int flow_hash_prog_load(int recalc)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_6, .src_reg = BPF_REG_1 },
@@ -57,7 +57,7 @@ static int load_noop_dissector(void)
 }
 
 /* One tc test_run: average ns per repetition and the program's return value. */
-static int tc_run(int fd, const void *pkt, size_t len, __u32 repeat, __u32 *ns, __u32 *ret)
+int flow_tc_run(int fd, const void *pkt, size_t len, __u32 repeat, __u32 *ns, __u32 *ret)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = len, .repeat = repeat);
 
@@ -130,7 +130,7 @@ static int verify(const struct bench_opts *bo, struct mix *m, int recalc, int fl
 		return -errno;
 	*hash_equal = 0;
 	for (i = 0; i < m->n; i++) {
-		rc = tc_run(recalc, m->frame[i], m->len[i], 1, &ns_c, &h_c[i]);
+		rc = flow_tc_run(recalc, m->frame[i], m->len[i], 1, &ns_c, &h_c[i]);
 		if (rc)
 			goto out;
 		link = flow_attach_link(prog_fd, ns);
@@ -139,7 +139,7 @@ static int verify(const struct bench_opts *bo, struct mix *m, int recalc, int fl
 			goto out;
 		}
 		before = run_cnt(prog_fd);
-		rc = tc_run(recalc, m->frame[i], m->len[i], bo->repeat, &ns_b, &h_b[i]);
+		rc = flow_tc_run(recalc, m->frame[i], m->len[i], bo->repeat, &ns_b, &h_b[i]);
 		after = run_cnt(prog_fd);
 		close(link);
 		if (rc)
@@ -157,7 +157,7 @@ static int verify(const struct bench_opts *bo, struct mix *m, int recalc, int fl
 		distinct += i && h_c[i] != h_c[i - 1];
 	}
 	/* The floor program returns 0; the C hashes must vary with the packet. */
-	rc = tc_run(floor_fd, m->frame[0], m->len[0], 1, &ns_c, &hf);
+	rc = flow_tc_run(floor_fd, m->frame[0], m->len[0], 1, &ns_c, &hf);
 	if (!rc && (hf != 0 || distinct < m->n / 2)) {
 		fprintf(stderr, "verify: the C dissector's hashes do not follow the packets\n");
 		rc = -EPROTO;
@@ -196,8 +196,8 @@ int flow_bench(const struct bench_opts *bo)
 		fprintf(stderr, "bench: %s\n", err);
 		return -EINVAL;
 	}
-	recalc = load_hash_prog(1);
-	floor_fd = load_hash_prog(0);
+	recalc = flow_hash_prog_load(1);
+	floor_fd = flow_hash_prog_load(0);
 	noop_fd = load_noop_dissector();
 	if (recalc < 0 || floor_fd < 0 || noop_fd < 0)
 		return recalc < 0 ? recalc : floor_fd < 0 ? floor_fd : noop_fd;
@@ -229,30 +229,30 @@ int flow_bench(const struct bench_opts *bo)
 					link = flow_attach_link(plain.prog_fd, ns);
 					if (link < 0)
 						return link;
-					rc = tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
+					rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
 					close(link);
 					b = t;
 				} else {
-					rc = tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
+					rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
 					c = t;
 				}
 				if (rc)
 					return rc;
 			}
-			rc = tc_run(floor_fd, m.frame[i], m.len[i], bo->repeat, &t, &r);
+			rc = flow_tc_run(floor_fd, m.frame[i], m.len[i], bo->repeat, &t, &r);
 			if (rc)
 				return rc;
 			fl = t;
 			link = flow_attach_link(noop_fd, ns);
 			if (link < 0)
 				return link;
-			rc = tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
+			rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
 			close(link);
 			if (rc)
 				return rc;
 			noop[round] += (t - fl) / m.n;
 			/* Control: the C side once more, after everything else. */
-			rc = tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
+			rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
 			if (rc)
 				return rc;
 			c2_net[round] += (t - fl) / m.n;

@@ -189,6 +189,40 @@ static void test_random_frames(void **state)
 }
 
 /*
+ * What a flushed jump table (the PROG_ARRAY pitfall) does: the outer IP fast
+ * path still works, everything that needs a tail call ends in DROP.
+ */
+static void test_empty_jmp_table(void **state)
+{
+	static const char *const need_tail[] = { "802.1q-ipv4", "ipip-encap", "ip-gre",
+						 "ipv6-frag", "mpls" };
+	unsigned char f[FLOW_FRAME_MAX];
+	struct flow_obj bare;
+	struct flow_run r;
+	char why[1200];
+	size_t i, len;
+	__u32 slot;
+
+	assert_int_equal(flow_test_load(&bare, 0, FLOW_DEFAULT_CONTINUE_SADDR), 0);
+	for (slot = 0; slot < 6; slot++)
+		assert_int_equal(bpf_map_delete_elem(bare.jmp_fd, &slot), 0);
+	len = flow_vector_build(flow_vector_find("ipv4"), f, sizeof(f));
+	run(bare.prog_fd, flow_vector_find("ipv4"), f, len, &r);
+	if (!flow_run_matches(flow_vector_find("ipv4"), &r, why, sizeof(why)))
+		fail_msg("ipv4 without jump table: %s", why);
+	for (i = 0; i < sizeof(need_tail) / sizeof(need_tail[0]); i++) {
+		const struct flow_vector *v = flow_vector_find(need_tail[i]);
+
+		len = flow_vector_build(v, f, sizeof(f));
+		run(bare.prog_fd, v, f, len, &r);
+		if (r.retval != BPF_DROP)
+			fail_msg("%s without jump table: return %u, expected DROP", v->name,
+				 r.retval);
+	}
+	flow_close(&bare);
+}
+
+/*
  * The maps were created with BTF key/value type ids from the object's BTF,
  * which the kernel accepted (BPF_BTF_LOAD): read them back from the kernel.
  */
@@ -227,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_export_map),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_random_frames),
+		cmocka_unit_test(test_empty_jmp_table),
 	};
 
 	flow_test_need_root();
