@@ -17,7 +17,7 @@
 #include <bpf/libbpf.h>
 #include "libbtf.h"
 
-static char log_buf[1 << 20];
+static char log_buf[16 << 20];
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -28,8 +28,7 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int load_raw(const char *path)
 {
-	LIBBPF_OPTS(bpf_btf_load_opts, o, .log_buf = log_buf, .log_size = sizeof(log_buf),
-		    .log_level = 1);
+	LIBBPF_OPTS(bpf_btf_load_opts, o);
 	struct lbtf *btf = lbtf_open_raw(path, NULL);
 	const void *data;
 	size_t size;
@@ -42,8 +41,20 @@ static int load_raw(const char *path)
 	data = lbtf_raw_data(btf, &size);
 	fd = bpf_btf_load(data, size, &o);
 	if (fd < 0) {
+		/* again with the verifier log; print its last lines */
+		int err = errno;
+		size_t len, start;
+		int lines = 0;
+
+		o.log_buf = log_buf;
+		o.log_size = sizeof(log_buf);
+		o.log_level = 1;
+		bpf_btf_load(data, size, &o);
+		len = strnlen(log_buf, sizeof(log_buf));
+		for (start = len; start > 0 && lines < 12; start--)
+			lines += log_buf[start - 1] == '\n';
 		fprintf(stderr, "btfload: %s: kernel rejected the BTF (%s)\n%s\n", path,
-			strerror(errno), log_buf);
+			strerror(err), log_buf + start);
 		lbtf_free(btf);
 		return 1;
 	}
