@@ -7,7 +7,8 @@
  *   flowctl show   --netns NAME
  *   flowctl test   [--vector NAME] [--json] [--no-export] [--obj O]
  *   flowctl send   --netns NAME [--vector NAME]     (frames through a napi-frags tap)
- *   flowctl dump   --netns NAME | --pin DIR | --id N   (last_dissection via btfdump)
+ *   flowctl dump   --netns NAME | --pin DIR | --id N [--net]  (last_dissection via btfdump;
+ *                  --net: network-order fields in host order, addresses as addresses)
  *   flowctl bench  [--repeat N] [--rounds N]   (BPF vs C dissector, own netns)
  *
  * NAME is a netns under /run/netns or a path to a netns file; the machine's own
@@ -25,7 +26,7 @@
 
 struct args {
 	const char *cmd, *netns, *pin, *vector, *obj;
-	int json, prog_attach, no_export, rounds;
+	int json, prog_attach, no_export, rounds, net;
 	__u32 repeat;
 	__u32 id;
 	char pin_default[4096];
@@ -41,7 +42,7 @@ static int usage(void)
 		"       %s show --netns NAME\n"
 		"       %s test [--vector NAME] [--json] [--no-export] [--obj O]\n"
 		"       %s send --netns NAME [--vector NAME]\n"
-		"       %s dump --netns NAME | --pin DIR | --id MAP_ID\n"
+		"       %s dump --netns NAME | --pin DIR | --id MAP_ID [--net]\n"
 		"       %s bench [--repeat N] [--rounds N] [--obj O]\n",
 		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name);
 	return 2;
@@ -394,7 +395,7 @@ static int find_keys_map(struct args *a, __u32 *map_id)
 }
 
 /* Our btfdump's map printer, when it exists; 0 if it printed the map. */
-static int dump_with_btfdump(__u32 map_id)
+static int dump_with_btfdump(__u32 map_id, int net)
 {
 	char self[4096], exe[4200], cmd[4400], buf[4096];
 	const char *env = getenv("BTFDUMP");
@@ -413,7 +414,8 @@ static int dump_with_btfdump(__u32 map_id)
 		self[n] = 0;
 		snprintf(exe, sizeof(exe), "%s/btfdump", dirname(self));
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' map id %u 2>/dev/null", exe, map_id);
+	snprintf(cmd, sizeof(cmd), "'%s' map id %u%s 2>/dev/null", exe, map_id,
+		 net ? " --net" : "");
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -446,7 +448,7 @@ static int cmd_dump(struct args *a)
 	rc = find_keys_map(a, &map_id);
 	if (rc)
 		return die("finding last_dissection", rc);
-	if (!dump_with_btfdump(map_id))
+	if (!dump_with_btfdump(map_id, a->net))
 		return 0;
 	fprintf(stderr, "%s: btfdump map not available, printing raw hex\n", prog_name);
 	fd = bpf_map_get_fd_by_id(map_id);
@@ -489,6 +491,7 @@ int main(int argc, char **argv)
 		{ "prog-attach", no_argument, NULL, 'P' },
 		{ "no-export", no_argument, NULL, 'E' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "net", no_argument, NULL, 'N' },
 		{ "rounds", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -510,6 +513,7 @@ int main(int argc, char **argv)
 		case 'j': a.json = 1; break;
 		case 'P': a.prog_attach = 1; break;
 		case 'E': a.no_export = 1; break;
+		case 'N': a.net = 1; break;
 		case 'r': a.repeat = strtoul(optarg, NULL, 0); break;
 		case 'R': a.rounds = atoi(optarg); break;
 		default: return usage();

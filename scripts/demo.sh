@@ -51,9 +51,11 @@ ip netns exec "$NS" bpftool net show | sed 's/^/    bpftool: /'
 step "6. the vectors as real frames through a napi-frags tap in $NS"
 "$B/flowctl" send --netns "$NS"
 
-step "7. last_dissection, printed by btfdump map through the map's BTF"
-"$B/flowctl" dump --netns "$NS" | head -60
+step "7. last_dissection, printed by btfdump map through the map's BTF (as bpftool prints it)"
+"$B/flowctl" dump --netns "$NS" | head -30
 echo "    ... ($(bpftool map dump pinned "$DIR/bpffs/flow/last_dissection" | grep -c '"key"') entries)"
+echo "  the same map with --net (byte order and addresses decoded), first entries:"
+"$B/flowctl" dump --netns "$NS" --net | head -48
 
 step "8. detach and clean up"
 "$B/flowctl" detach --netns "$NS" --pin "$DIR/bpffs/flow"

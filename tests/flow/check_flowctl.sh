@@ -67,6 +67,10 @@ if grep -q '^key: ' <<<"$dump"; then
 else
 	check "flowctl dump (btfdump map) text equals bpftool map dump" \
 		diff <(echo "$dump") <(bpftool map dump pinned "$PIN/last_dissection")
+	# gre-teb-vlan-ipv4's inner addresses and UDP ports, decoded
+	check "flowctl dump --net decodes addresses and ports" bash -c "
+		'$B/flowctl' dump --pin '$PIN' --net | tr -d ' \n' |
+		grep -q '\"sport\":4789,\"dport\":4790,\"\":{\"\":{\"ipv4_src\":\"192.168.0.1\",\"ipv4_dst\":\"192.168.0.2\"'"
 fi
 check "ipv4-frag entry (80/8080 = key 00 50 1f 90) recorded" \
 	bash -c "bpftool map lookup pinned '$PIN/last_dissection' key 0x90 0x1f 0x50 0x00 >/dev/null"
