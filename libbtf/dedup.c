@@ -34,10 +34,10 @@ static const uint8_t kind_phase[LBTF_NR_KINDS] = {
 
 /* ---- hashing and comparing records ---- */
 
-uint32_t lbtfi_dedup_rec_hash(const struct lbtf_type *t)
+uint32_t lbtfi_dedup_rec_hash(const struct dedup *d, const struct lbtf_type *t)
 {
 	const uint32_t *w = (const uint32_t *)t;
-	size_t n = lbtfi_rec_words(t);
+	size_t n = d_rec_words(d, t);
 	uint32_t h = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -49,18 +49,25 @@ uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t
 {
 	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
 	const uint32_t *w = (const uint32_t *)t;
-	size_t n = lbtfi_rec_words(t);
+	size_t n = d_rec_words(d, t);
 	uint32_t h = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (!d_is_type_word(l, i))
-			h = lbtfi_hash_mix(h, w[i]);
+	size_t tw = d_type_word_first(l, n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (i == tw) {
+			tw = d_type_word_next(l, tw, n);
+			continue;
+		}
+		h = lbtfi_hash_mix(h, w[i]);
+	}
 	return lbtfi_hash_fin(h);
 }
 
-bool lbtfi_dedup_rec_equal(const struct lbtf_type *a, const struct lbtf_type *b)
+bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
+			   const struct lbtf_type *b)
 {
-	return a->info == b->info && !memcmp(a, b, lbtf_type_rec_size(a));
+	return a->info == b->info && !memcmp(a, b, d_rec_words(d, a) * 4);
 }
 
 bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
@@ -72,19 +79,24 @@ bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 
 	if (a->info != b->info)
 		return false;
-	n = lbtfi_rec_words(a);
-	for (size_t i = 0; i < n; i++)
-		if (wa[i] != wb[i] && !d_is_type_word(l, i))
+	n = d_rec_words(d, a);
+	for (size_t i = 0, tw = d_type_word_first(l, n); i < n; i++) {
+		if (i == tw) {
+			tw = d_type_word_next(l, tw, n);
+			continue;
+		}
+		if (wa[i] != wb[i])
 			return false;
+	}
 	return true;
 }
 
 /* Enums hash by name so that a forward declaration meets its full enum;
  * anonymous enums (never forward-declared) hash by content. */
-static uint32_t enum_hash(const struct lbtf_type *t)
+static uint32_t enum_hash(const struct dedup *d, const struct lbtf_type *t)
 {
 	return t->name_off ? lbtfi_hash_fin(lbtfi_hash_mix(0x5eed, t->name_off))
-			   : lbtfi_dedup_rec_hash(t);
+			   : lbtfi_dedup_rec_hash(d, t);
 }
 
 /*
@@ -129,9 +141,9 @@ static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
 	uint32_t h;
 
 	if (lbtf_is_enum(t))
-		return enum_hash(t);
+		return enum_hash(d, t);
 	if (kind_phase[lbtf_kind(t)] != PH_STRUCT)
-		return lbtfi_dedup_rec_hash(t);
+		return lbtfi_dedup_rec_hash(d, t);
 	h = lbtfi_dedup_shape_hash(d, t);
 	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
 		h = member_sig(d, lbtf_members(t)[i].type, h);
@@ -304,7 +316,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 
 	if (!lbtf_is_enum(t)) {
 		DEDUP_FOR_EACH_CAND(d, h, cand) {
-			if (lbtfi_dedup_rec_equal(t, dtype(d, cand))) {
+			if (lbtfi_dedup_rec_equal(d, t, dtype(d, cand))) {
 				canon = cand;
 				break;
 			}
@@ -316,7 +328,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 
 		if (!lbtf_is_enum(c) || c->name_off != t->name_off)
 			continue;
-		if (lbtfi_dedup_rec_equal(t, c)) {
+		if (lbtfi_dedup_rec_equal(d, t, c)) {
 			canon = cand;
 			break;
 		}
@@ -407,18 +419,16 @@ static int dedup_ref_finish(struct dedup *d, uint32_t id)
 	struct lbtf_type *t = lbtfi_btype(d->b, id);
 	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
 	uint32_t *w = (uint32_t *)t, h, canon = id;
-	size_t n = lbtfi_rec_words(t);
+	size_t n = d_rec_words(d, t);
 
-	for (size_t i = 0; i < n; i++) {
-		if (!d_is_type_word(l, i))
-			continue;
+	D_FOR_EACH_TYPE_WORD(l, n, i) {
 		if (d->map[w[i]] == D_IN_PROGRESS)
 			return lbtfi_err(ELOOP, "type %u: reference loop through type %u", id, w[i]);
 		w[i] = d_resolve(d, w[i]);
 	}
-	h = lbtfi_dedup_rec_hash(t);
+	h = lbtfi_dedup_rec_hash(d, t);
 	DEDUP_FOR_EACH_CAND(d, h, cand) {
-		if (lbtfi_dedup_rec_equal(t, dtype(d, cand))) {
+		if (lbtfi_dedup_rec_equal(d, t, dtype(d, cand))) {
 			canon = cand;
 			break;
 		}
@@ -459,9 +469,9 @@ static int dedup_refs(struct dedup *d)
 			t = dtype(d, id);
 			l = &d->lay[lbtf_kind(t)];
 			w = (const uint32_t *)t;
-			n = lbtfi_rec_words(t);
-			for (size_t i = 0; i < n && !err; i++) {
-				if (!d_is_type_word(l, i) || d->map[w[i]] != D_UNPROCESSED)
+			n = d_rec_words(d, t);
+			D_FOR_EACH_TYPE_WORD(l, n, i) {
+				if (d->map[w[i]] != D_UNPROCESSED)
 					continue;
 				if (sp == cap) {
 					uint32_t *p = realloc(stack, (size_t)cap * 2 * sizeof(*p));
@@ -511,7 +521,7 @@ static void compact(struct dedup *d)
 		if (d->map[id] != id)
 			continue;
 		t = lbtfi_btype(b, id);
-		words = lbtfi_rec_words(t);
+		words = d_rec_words(d, t);
 		memmove(b->words + nw, t, words * 4);
 		b->offs[kept++] = (uint32_t)nw;
 		nw += words;

@@ -32,7 +32,7 @@ static bool enums_compatible(const struct dedup *d, const struct lbtf_type *a,
 		return false;
 	if (enum_is_fwd(a) || enum_is_fwd(b))
 		return a->name_off != 0;
-	return lbtf_kind(a) == lbtf_kind(b) && lbtfi_dedup_rec_equal(a, b);
+	return lbtf_kind(a) == lbtf_kind(b) && lbtfi_dedup_rec_equal(d, a, b);
 }
 
 static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int depth)
@@ -50,10 +50,9 @@ static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int dep
 	if (t1->info != t2->info || !lbtfi_dedup_shape_equal(d, t1, t2))
 		return false;
 	l = &d->lay[lbtf_kind(t1)];
-	n = lbtfi_rec_words(t1);
-	for (size_t i = 0; i < n; i++)
-		if (d_is_type_word(l, i) &&
-		    !identical(d, ((const uint32_t *)t1)[i], ((const uint32_t *)t2)[i], depth - 1))
+	n = d_rec_words(d, t1);
+	D_FOR_EACH_TYPE_WORD(l, n, i)
+		if (!identical(d, ((const uint32_t *)t1)[i], ((const uint32_t *)t2)[i], depth - 1))
 			return false;
 	return true;
 }
@@ -136,10 +135,8 @@ int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 	if (ck == LBTF_KIND_VAR || ck == LBTF_KIND_DATASEC || ck == LBTF_KIND_DECL_TAG)
 		return 0; /* never part of a struct graph; never deduplicated */
 	l = &d->lay[ck];
-	n = lbtfi_rec_words(ct);
-	for (size_t i = 0; i < n; i++) {
-		if (!d_is_type_word(l, i))
-			continue;
+	n = d_rec_words(d, ct);
+	D_FOR_EACH_TYPE_WORD(l, n, i) {
 		/* records do not move during dedup: ct/nt stay valid */
 		err = lbtfi_dedup_is_equiv(d, ((const uint32_t *)ct)[i], ((const uint32_t *)nt)[i]);
 		if (err <= 0)

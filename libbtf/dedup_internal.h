@@ -57,18 +57,47 @@ static inline uint32_t d_resolve(const struct dedup *d, uint32_t id)
 	return id;
 }
 
-static inline bool d_is_type_word(const struct dedup_layout *l, size_t i)
+/*
+ * Type-id words of a record of n words, in order: first with
+ * d_type_word_first(), then d_type_word_next(); done when the index is >= n.
+ * (No division: this runs for every record the dedup touches.)
+ */
+static inline size_t d_elem_first(const struct dedup_layout *l, size_t n)
 {
-	if (i < l->fixed_words)
-		return (l->fixed_type_mask >> i) & 1;
-	return l->elem_type_word >= 0 && (i - l->fixed_words) % l->elem_words == (size_t)l->elem_type_word;
+	return l->elem_type_word >= 0 ? l->fixed_words + (size_t)l->elem_type_word : n;
+}
+
+static inline size_t d_type_word_first(const struct dedup_layout *l, size_t n)
+{
+	return l->fixed_type_mask ? (size_t)__builtin_ctz(l->fixed_type_mask) : d_elem_first(l, n);
+}
+
+static inline size_t d_type_word_next(const struct dedup_layout *l, size_t i, size_t n)
+{
+	if (i < l->fixed_words) {
+		unsigned int rest = l->fixed_type_mask & ~((2u << i) - 1);
+		return rest ? (size_t)__builtin_ctz(rest) : d_elem_first(l, n);
+	}
+	return i + l->elem_words;
+}
+
+#define D_FOR_EACH_TYPE_WORD(l, n, i) \
+	for (size_t i = d_type_word_first(l, n); i < (n); i = d_type_word_next(l, i, n))
+
+/* Words in a record (kinds were validated when dedup started) */
+static inline size_t d_rec_words(const struct dedup *d, const struct lbtf_type *t)
+{
+	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
+
+	return l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
 }
 
 /* Hash of every word, or of every word that is not a type id */
-uint32_t lbtfi_dedup_rec_hash(const struct lbtf_type *t);
+uint32_t lbtfi_dedup_rec_hash(const struct dedup *d, const struct lbtf_type *t);
 uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t);
-/* Equal words (of the same-length records a, b), optionally ignoring type ids */
-bool lbtfi_dedup_rec_equal(const struct lbtf_type *a, const struct lbtf_type *b);
+/* Equal words (records of equal info), optionally ignoring type ids */
+bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
+			   const struct lbtf_type *b);
 bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 			     const struct lbtf_type *b);
 
