@@ -39,25 +39,44 @@ static size_t cpu_stride(const struct lbtf_map_desc *m)
 	return ((size_t)m->value_size + 7) & ~(size_t)7;
 }
 
-/* bpftool's hex: bytes space-separated, two spaces after 8, newline every 16. */
+static const char hexdig[] = "0123456789abcdef";
+
+/*
+ * bpftool's hex: bytes space-separated, two spaces after 8, newline every
+ * 16. Formatted by hand, 16 bytes per write: dumps print millions of bytes.
+ */
 static void put_hex(FILE *f, const unsigned char *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (i && !(i % 16))
-			fputc('\n', f);
-		else if (i && !(i % 8))
-			fputs("  ", f);
-		else if (i)
-			fputc(' ', f);
-		fprintf(f, "%02x", p[i]);
+	char line[16 * 3 + 2];
+
+	for (size_t i = 0; i < n; i += 16) {
+		size_t k = 0;
+
+		if (i)
+			line[k++] = '\n';
+		for (size_t j = i; j < n && j < i + 16; j++) {
+			if (j > i)
+				line[k++] = ' ';
+			if (j == i + 8)
+				line[k++] = ' ';
+			line[k++] = hexdig[p[j] >> 4];
+			line[k++] = hexdig[p[j] & 15];
+		}
+		fwrite(line, 1, k, f);
 	}
 }
 
+/* JSON arrays of "0x.." strings (the writer's string path, no printf). */
 static void put_hex_json(struct lbtfi_json *w, const unsigned char *p, size_t n)
 {
+	char s[5] = "0x00";
+
 	lbtfi_json_start_array(w);
-	for (size_t i = 0; i < n; i++)
-		lbtfi_json_printf(w, "\"0x%02x\"", p[i]);
+	for (size_t i = 0; i < n; i++) {
+		s[2] = hexdig[p[i] >> 4];
+		s[3] = hexdig[p[i] & 15];
+		lbtfi_json_string(w, s);
+	}
 	lbtfi_json_end_array(w);
 }
 

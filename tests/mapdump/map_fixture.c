@@ -3,6 +3,7 @@
  * Creates and fills the maps the map-dump tests print, pinned under a
  * directory of a bpffs the test mounted:
  *   map_fixture OBJ PINDIR TAG
+ *   map_fixture --big N OBJ PINDIR     (benchmark maps of N entries)
  * OBJ is maps.bpf.o (BTF-typed maps and global data); the fixture adds maps
  * without BTF (bpftool's hex layouts), maps typed by BTF it builds itself
  * (FLOAT and TYPE_TAG members) and pairs of maps sharing the name
@@ -295,12 +296,46 @@ static void handmade_btf_maps(const char *tag)
 	btf__free(btf);
 }
 
+/* For benchmarks: a hash of n struct val typed by the object's BTF, and a
+ * hash of n entries without BTF, pinned as big_btf and big_hex. */
+static void big_maps(struct bpf_object *obj, unsigned int n)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	int u32 = btf__find_by_name(btf, "u32"), val = btf__find_by_name_kind(btf, "val", BTF_KIND_STRUCT);
+	LIBBPF_OPTS(bpf_map_create_opts, o, .btf_fd = btf__fd(btf), .btf_key_type_id = u32,
+		    .btf_value_type_id = val);
+	int typed = create(BPF_MAP_TYPE_HASH, "big_btf", 4, sizeof(struct val), n, &o);
+	int hex = create(BPF_MAP_TYPE_HASH, "big_hex", 4, sizeof(struct val), n, NULL);
+	struct val v;
+
+	if (u32 < 0 || val < 0)
+		FAIL("types u32/val not in %s", "the object's BTF");
+	for (unsigned int k = 0; k < n; k++) {
+		fill_val(&v, k & 1);
+		v.i32 = k;
+		update(typed, &k, &v);
+		update(hex, &k, &v);
+	}
+	pin_fd(typed, "big_btf");
+	pin_fd(hex, "big_hex");
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_object *obj;
 
+	if (argc == 5 && !strcmp(argv[1], "--big")) {
+		pindir = argv[4];
+		libbpf_set_print(NULL);
+		obj = bpf_object__open_file(argv[3], NULL);
+		if (!obj || bpf_object__load(obj))
+			FAIL("load %s: %s", argv[3], strerror(errno));
+		big_maps(obj, strtoul(argv[2], NULL, 0));
+		bpf_object__close(obj);
+		return 0;
+	}
 	if (argc != 4)
-		FAIL("usage: map_fixture OBJ PINDIR TAG");
+		FAIL("usage: map_fixture OBJ PINDIR TAG | --big N OBJ PINDIR");
 	pindir = argv[2];
 	libbpf_set_print(NULL);
 	obj = bpf_object__open_file(argv[1], NULL);

@@ -15,3 +15,4 @@ $(MAPDUMP_DIR)/map_driver: tests/mapdump/map_driver.c btfdump/cmd_map.c btfdump/
 	$(CC) $(CPPFLAGS) -Ibtfdump $(CFLAGS) $(LDFLAGS) -o $@ tests/mapdump/map_driver.c btfdump/cmd_map.c $(LIBA) $(LDLIBS)
 
 CHECK_DEPS += $(MAPDUMP_DIR)/maps.bpf.o $(MAPDUMP_DIR)/map_fixture $(MAPDUMP_DIR)/map_driver
+BENCH_DEPS += $(MAPDUMP_DIR)/maps.bpf.o $(MAPDUMP_DIR)/map_fixture $(MAPDUMP_DIR)/map_driver
