@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Benchmark driver: raw (not deduplicated) BTF in memory -> deduplicated
+ * raw BTF, by libbtf (builder + lbtf_dedup + serialize) or by libbpf
+ * (btf__new + btf__dedup + btf__raw_data). One run per process so that the
+ * peak RSS is the run's own. Prints "wall_s cpu_s types_out maxrss_kb".
+ *   dedup_bench ours|libbpf RAW.btf
+ *   dedup_bench copies SRC.btf N OUT.btf   (SRC's types N times, ids shifted)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <bpf/btf.h>
+#include "libbtf.h"
+
+static double clk(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0) {
+		perror(path);
+		exit(1);
+	}
+	rewind(f);
+	buf = malloc((size_t)n);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		fprintf(stderr, "%s: read failed\n", path);
+		exit(1);
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static int add_delta(uint32_t *slot, void *ctx)
+{
+	if (*slot)
+		*slot += *(uint32_t *)ctx;
+	return 0;
+}
+
+static int copies(const char *src_path, int n, const char *out)
+{
+	struct lbtf *src = lbtf_open(src_path, NULL);
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	void *data;
+	size_t size;
+
+	if (!src) {
+		fprintf(stderr, "%s: %s\n", src_path, lbtf_errmsg());
+		return 1;
+	}
+	for (int c = 0; c < n; c++) {
+		uint32_t delta = lbtf_builder_type_cnt(b) - 1;
+		for (uint32_t id = 1; id < lbtf_type_cnt(src); id++) {
+			int nid = lbtf_add_type_copy(b, src, id);
+			if (nid < 0)
+				return 1;
+			lbtf_type_visit_type_ids(lbtf_builder_type_by_id(b, (uint32_t)nid), add_delta, &delta);
+		}
+	}
+	if (lbtf_builder_serialize(b, false, &data, &size) || lbtf_write_file_atomic(out, data, size)) {
+		fprintf(stderr, "%s: %s\n", out, lbtf_errmsg());
+		return 1;
+	}
+	return 0;
+}
+
+static uint32_t run_ours(const void *raw, size_t len)
+{
+	struct lbtf *in = lbtf_new_borrowed(raw, len, NULL);
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	uint32_t cnt;
+	void *out;
+	size_t out_len;
+
+	if (!in || !b)
+		return 0;
+	for (uint32_t id = 1; id < lbtf_type_cnt(in); id++)
+		if (lbtf_add_type_copy(b, in, id) < 0)
+			return 0;
+	lbtf_free(in);
+	if (lbtf_dedup(b, NULL) || lbtf_builder_serialize(b, false, &out, &out_len))
+		return 0;
+	cnt = lbtf_builder_type_cnt(b) - 1;
+	free(out);
+	lbtf_builder_free(b);
+	return cnt;
+}
+
+static uint32_t run_libbpf(const void *raw, size_t len)
+{
+	struct btf *b = btf__new(raw, (uint32_t)len);
+	uint32_t cnt, out_len;
+
+	if (!b || btf__dedup(b, NULL) || !btf__raw_data(b, &out_len))
+		return 0;
+	cnt = btf__type_cnt(b) - 1;
+	btf__free(b);
+	return cnt;
+}
+
+int main(int argc, char **argv)
+{
+	struct rusage ru;
+	double w0, c0, w1, c1;
+	uint32_t cnt;
+	size_t len;
+	void *raw;
+
+	if (argc == 5 && !strcmp(argv[1], "copies"))
+		return copies(argv[2], atoi(argv[3]), argv[4]);
+	if (argc != 3 || (strcmp(argv[1], "ours") && strcmp(argv[1], "libbpf"))) {
+		fprintf(stderr, "usage: %s ours|libbpf RAW.btf | copies SRC N OUT\n", argv[0]);
+		return 2;
+	}
+	raw = slurp(argv[2], &len);
+	w0 = clk(CLOCK_MONOTONIC);
+	c0 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	cnt = !strcmp(argv[1], "ours") ? run_ours(raw, len) : run_libbpf(raw, len);
+	w1 = clk(CLOCK_MONOTONIC);
+	c1 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	if (!cnt) {
+		fprintf(stderr, "%s: dedup failed: %s\n", argv[1], lbtf_errmsg());
+		return 1;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	printf("%.4f %.4f %u %ld\n", w1 - w0, c1 - c0, cnt, ru.ru_maxrss);
+	return 0;
+}
