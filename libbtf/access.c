@@ -131,8 +131,14 @@ int64_t lbtf_resolve_size(const struct lbtf *btf, uint32_t id)
 	return lbtfi_err(ELOOP, "type chain too long or looping at id %u", id);
 }
 
-/* depth bounds the recursion: hostile BTF can make a struct contain itself */
-static int align_of(const struct lbtf *btf, uint32_t id, int depth)
+/*
+ * depth bounds the recursion (hostile BTF can make a struct contain itself)
+ * and *budget the work (nested structs each holding the next one many
+ * times would otherwise take exponential time).
+ */
+#define ALIGN_BUDGET (1 << 20)
+
+static int align_of(const struct lbtf *btf, uint32_t id, int depth, uint32_t *budget)
 {
 	const struct lbtf_type *t;
 	int id2 = lbtf_resolve_type(btf, id);
@@ -142,6 +148,8 @@ static int align_of(const struct lbtf *btf, uint32_t id, int depth)
 		return id2;
 	if (depth > MAX_RESOLVE_DEPTH)
 		return lbtfi_err(ELOOP, "type %u nests too deep (or contains itself)", id);
+	if (!(*budget)--)
+		return lbtfi_err(E2BIG, "type %u: too many nested members to align", id);
 	t = lbtf_type_by_id(btf, id2);
 	switch (lbtf_kind(t)) {
 	case LBTF_KIND_INT: case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: case LBTF_KIND_FLOAT:
@@ -149,10 +157,10 @@ static int align_of(const struct lbtf *btf, uint32_t id, int depth)
 	case LBTF_KIND_PTR:
 		return btf->ptr_size;
 	case LBTF_KIND_ARRAY:
-		return align_of(btf, lbtf_array(t)->type, depth + 1);
+		return align_of(btf, lbtf_array(t)->type, depth + 1, budget);
 	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-			int a = align_of(btf, lbtf_members(t)[i].type, depth + 1);
+			int a = align_of(btf, lbtf_members(t)[i].type, depth + 1, budget);
 			if (a < 0)
 				return a;
 			if (a > max)
@@ -167,7 +175,9 @@ static int align_of(const struct lbtf *btf, uint32_t id, int depth)
 
 int lbtf_align_of(const struct lbtf *btf, uint32_t id)
 {
-	return align_of(btf, id, 0);
+	uint32_t budget = ALIGN_BUDGET;
+
+	return align_of(btf, id, 0, &budget);
 }
 
 const struct lbtf_header *lbtf_header(const struct lbtf *btf)

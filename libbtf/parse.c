@@ -158,17 +158,22 @@ static struct lbtf *parse(const void *data, size_t size, const struct lbtf *base
 	/* Copy when asked, when the bytes must be swapped, or when type records
 	 * would be misaligned. */
 	if (copy || btf->swapped || ((uintptr_t)data + btf->hdr.hdr_len + btf->hdr.type_off) % 4) {
-		btf->owned = malloc(size ? size : 1);
+		/* lead pad bytes so that the type section lands 4-byte aligned
+		 * even when hdr_len is not a multiple of 4 */
+		size_t pad = (4 - (btf->hdr.hdr_len + btf->hdr.type_off) % 4) % 4;
+		unsigned char *copy_data;
+
+		btf->owned = malloc(size + pad ? size + pad : 1);
 		if (!btf->owned) {
 			err = lbtfi_err(ENOMEM, "out of memory");
 			goto fail;
 		}
-		memcpy(btf->owned, data, size);
-		data = btf->owned;
+		copy_data = (unsigned char *)btf->owned + pad;
+		memcpy(copy_data, data, size);
+		data = copy_data;
 		if (btf->swapped) {
-			struct lbtf_header *h = btf->owned;
-			*h = btf->hdr;
-			swap_types((unsigned char *)btf->owned + btf->hdr.hdr_len + btf->hdr.type_off,
+			memcpy(copy_data, &btf->hdr, sizeof(btf->hdr));
+			swap_types(copy_data + btf->hdr.hdr_len + btf->hdr.type_off,
 				   btf->hdr.type_len);
 		}
 	}

@@ -118,6 +118,20 @@ static void test_loops(void **state)
 	assert_true(lbtf_align_of(btf, 1) < 0);
 	assert_int_equal(lbtf_resolve_size(btf, 5), -E2BIG);
 	lbtf_free(btf);
+
+	/* 30 structs, each holding the next one 4 times: 4^30 paths */
+	blob_init(&b, 0);
+	for (uint32_t id = 1; id <= 30; id++) {
+		blob_type(&b, 0, LBTF_KIND_STRUCT, 4, 0, 4);
+		for (int m = 0; m < 4; m++)
+			blob_words(&b, 3, 0, id + 1, 0);
+	}
+	blob_type(&b, 0, LBTF_KIND_INT, 0, 0, 4); /* 31 */
+	blob_words(&b, 1, 32);
+	btf = open_blob(&b, NULL);
+	assert_int_equal(lbtf_align_of(btf, 25), 4);      /* 4^6 paths: fine */
+	assert_int_equal(lbtf_align_of(btf, 1), -E2BIG);  /* gives up, quickly */
+	lbtf_free(btf);
 }
 
 /* Split BTF over the sample: ids continue after the base, string offsets

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * libFuzzer target: the parser (lbtf_new / lbtf_new_borrowed, plain and
+ * split), the access API over every id, and the raw and JSON dumps to
+ * /dev/null. Any input must give a clean error or a clean dump.
+ *
+ * Input layout: byte 0 selects the mode; with bit 0 set, the next two bytes
+ * give the length of a base blob and the rest is split BTF over it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "libbtf.h"
+
+static FILE *devnull;
+
+/* Everything a reader of parsed BTF may call on any id */
+static void walk(const struct lbtf *btf)
+{
+	uint32_t cnt = lbtf_type_cnt(btf);
+
+	for (uint32_t id = 0; id < cnt && id < 4096; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+
+		if (!t)
+			abort(); /* every id below the count must resolve */
+		(void)lbtf_type_name(btf, t);
+		(void)lbtf_resolve_size(btf, id);
+		(void)lbtf_align_of(btf, id);
+		(void)lbtf_skip_mods(btf, id);
+		(void)lbtf_resolve_type(btf, id);
+	}
+	(void)lbtf_find_by_name_kind(btf, "a", LBTF_KIND_STRUCT);
+	lbtf_dump_raw(btf, devnull);
+	lbtf_dump_json(btf, devnull, false);
+	lbtf_dump_json(btf, devnull, true);
+}
+
+/* Parse an exact-size heap copy (so that overreads are caught) */
+static struct lbtf *parse(const uint8_t *data, size_t size, const struct lbtf *base,
+			  void **keep)
+{
+	void *copy = malloc(size ? size : 1);
+	struct lbtf *btf;
+
+	memcpy(copy, data, size);
+	btf = lbtf_new_borrowed(copy, size, base);
+	if (!btf) {
+		free(copy);
+		return NULL;
+	}
+	*keep = copy;
+	return btf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct lbtf *base = NULL, *btf;
+	void *base_bytes = NULL, *bytes = NULL;
+	uint8_t mode;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	if (size < 1)
+		return 0;
+	mode = data[0];
+	data++;
+	size--;
+	if (mode & 1) {
+		size_t base_len;
+
+		if (size < 2)
+			return 0;
+		base_len = data[0] | (size_t)data[1] << 8;
+		data += 2;
+		size -= 2;
+		if (base_len > size)
+			return 0;
+		base = parse(data, base_len, NULL, &base_bytes);
+		if (!base)
+			return 0;
+		data += base_len;
+		size -= base_len;
+	}
+	btf = parse(data, size, base, &bytes);
+	if (btf) {
+		walk(btf);
+		lbtf_free(btf);
+	}
+	free(bytes);
+	/* the copying constructor must agree with the borrowing one */
+	btf = lbtf_new(data, size, base);
+	if (btf)
+		lbtf_free(btf);
+	lbtf_free(base);
+	free(base_bytes);
+	return 0;
+}
