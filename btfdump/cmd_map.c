@@ -4,7 +4,8 @@
  * [--valid-json]`: dumps live BPF maps like `bpftool map dump` (or one
  * element like `bpftool map lookup`), keys and values formatted through the
  * map's BTF fetched from the kernel. The layout is libbtf's
- * (lbtf_map_dump_*); this file talks to the kernel.
+ * (lbtf_map_dump_*); this file finds the maps and their BTF, map_walk.c
+ * reads their elements.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "map_walk.h"
 
 struct map_args {
 	const char *how;   /* "id", "pinned" or "name" */
@@ -236,52 +238,21 @@ static int describe(const struct open_map *om, struct lbtf_map_desc *d, struct l
 	return 0;
 }
 
-static size_t value_buf_size(const struct lbtf_map_desc *d)
-{
-	size_t stride = ((size_t)d->value_size + 7) & ~(size_t)7;
-
-	return d->nr_cpus ? stride * d->nr_cpus : d->value_size;
-}
-
 static int dump_one(struct lbtf_map_dump *dump, const struct open_map *om)
 {
 	struct lbtf_map_desc d;
 	struct lbtf *btf;
-	void *key = NULL, *prev = NULL, *value = NULL;
-	size_t vlen;
-	int ret = -1;
+	int ret;
 
 	if (describe(om, &d, &btf))
 		return -1;
-	vlen = value_buf_size(&d);
-	key = calloc(1, d.key_size ?: 1);
-	value = calloc(1, vlen ?: 1);
-	if (!key || !value) {
-		fprintf(stderr, "btfdump: map: out of memory\n");
-		goto out;
+	if (lbtf_map_dump_begin(dump, &d, btf)) {
+		fprintf(stderr, "btfdump: map id %u: %s\n", d.id, lbtf_errmsg());
+		lbtf_free(btf);
+		return -1;
 	}
-	if (lbtf_map_dump_begin(dump, &d, btf))
-		goto out_msg;
-	while (!bpf_map_get_next_key(om->fd, prev, key)) {
-		if (bpf_map_lookup_elem(om->fd, key, value))
-			lbtf_map_dump_entry_error(dump, key, errno);
-		else
-			lbtf_map_dump_entry(dump, key, value, vlen); /* bpftool goes on */
-		prev = key;
-	}
-	if (errno != ENOENT) {
-		fprintf(stderr, "btfdump: map id %u: can't walk keys: %s\n", d.id, strerror(errno));
-		lbtf_map_dump_end(dump);
-		goto out;
-	}
-	if (!lbtf_map_dump_end(dump))
-		ret = 0;
-	goto out;
-out_msg:
-	fprintf(stderr, "btfdump: map id %u: %s\n", d.id, lbtf_errmsg());
-out:
-	free(key);
-	free(value);
+	ret = btfdump_map_walk(om->fd, &d, dump);
+	lbtf_map_dump_end(dump);
 	lbtf_free(btf);
 	return ret;
 }
@@ -334,7 +305,7 @@ static int lookup(const struct map_args *a, const struct open_map *om)
 
 	if (describe(om, &d, &btf))
 		return 1;
-	vlen = value_buf_size(&d);
+	vlen = btfdump_value_buf_size(&d);
 	key = calloc(1, d.key_size ?: 1);
 	value = calloc(1, vlen ?: 1);
 	if (!key || !value || parse_key(a, key, d.key_size))

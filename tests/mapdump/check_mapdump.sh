@@ -23,7 +23,7 @@ mnt=$work/bpffs
 mkdir "$mnt"
 cleanup() {
 	# unpinning frees the maps (nothing else holds them)
-	rm -f "$mnt"/dup_* "$mnt"/md_* "$mnt"/nb_* "$mnt"/maps_* 2>/dev/null
+	rm -f "$mnt"/dup_* "$mnt"/md_* "$mnt"/nb_* "$mnt"/maps_* "$mnt"/big_* 2>/dev/null
 	umount "$mnt" 2>/dev/null
 	rm -rf "$work"
 }
@@ -68,6 +68,15 @@ for pin in "$mnt"/*; do
 	done
 done
 [ $nmaps -ge 25 ] || fail "only $nmaps maps were created"
+
+# thousands of elements: batched reads (several batches, hash buckets of
+# several elements) in bpftool's order
+"$T/map_fixture" --big 3000 "$T/maps.bpf.o" "$mnt" || fail "big map fixture"
+for m in big_btf big_hex; do
+	for fmt in "" -j; do
+		same "dump $m $fmt" $fmt map dump pinned "$mnt/$m" -- "$DRIVER" $fmt pinned "$mnt/$m"
+	done
+done
 
 # by id, and `map dump` spelled like bpftool
 id=$(bpftool -j map show pinned "$mnt/md_hash" | jq .id)

@@ -10,9 +10,10 @@ $(MAPDUMP_DIR)/map_fixture: tests/mapdump/map_fixture.c tests/mapdump/maps.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
 # btfdump_cmd_map() driven directly, independent of btfdump's main
-$(MAPDUMP_DIR)/map_driver: tests/mapdump/map_driver.c btfdump/cmd_map.c btfdump/commands.h $(LIBA)
+MAPDUMP_CMD_SRCS := btfdump/cmd_map.c btfdump/map_walk.c
+$(MAPDUMP_DIR)/map_driver: tests/mapdump/map_driver.c $(MAPDUMP_CMD_SRCS) btfdump/commands.h btfdump/map_walk.h $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ibtfdump $(CFLAGS) $(LDFLAGS) -o $@ tests/mapdump/map_driver.c btfdump/cmd_map.c $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Ibtfdump $(CFLAGS) $(LDFLAGS) -o $@ tests/mapdump/map_driver.c $(MAPDUMP_CMD_SRCS) $(LIBA) $(LDLIBS)
 
 CHECK_DEPS += $(MAPDUMP_DIR)/maps.bpf.o $(MAPDUMP_DIR)/map_fixture $(MAPDUMP_DIR)/map_driver
 BENCH_DEPS += $(MAPDUMP_DIR)/maps.bpf.o $(MAPDUMP_DIR)/map_fixture $(MAPDUMP_DIR)/map_driver
