@@ -23,7 +23,7 @@ struct lbtf_builder *lbtf_builder_new(const struct lbtf *base)
 	b->start_str_off = base ? base->start_str_off + base->hdr.str_len : 0;
 	if (lbtfi_strset_init(&b->strs, !base))
 		goto nomem;
-	if (base && lbtfi_strindex_build(&b->base_strs, base))
+	if (base && !(b->base_strs = lbtfi_strindex_get(base)))
 		goto nomem;
 	return b;
 nomem:
@@ -38,7 +38,8 @@ void lbtf_builder_free(struct lbtf_builder *b)
 	free(b->words);
 	free(b->offs);
 	lbtfi_strset_free(&b->strs);
-	lbtfi_strindex_free(&b->base_strs);
+	if (b->base_strs)
+		lbtfi_strindex_put(b->base_strs);
 	free(b);
 }
 
@@ -49,7 +50,7 @@ int lbtf_builder_add_str(struct lbtf_builder *b, const char *s)
 	if (!s || !*s)
 		return 0;
 	if (b->base) {
-		off = lbtfi_strindex_find(&b->base_strs, s);
+		off = lbtfi_strindex_find(b->base_strs, s);
 		if (off >= 0)
 			return (int)off;
 	}

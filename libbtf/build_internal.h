@@ -83,6 +83,13 @@ struct lbtfi_strindex {
 int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf);
 void lbtfi_strindex_free(struct lbtfi_strindex *si);
 int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s);
+/*
+ * The index of btf's strings shared by every builder over that base (one
+ * builder per compile unit would otherwise index vmlinux's strings each
+ * time); reference counted, thread-safe. NULL on ENOMEM.
+ */
+const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf);
+void lbtfi_strindex_put(const struct lbtfi_strindex *si);
 
 /*
  * The builder. Types live in one flat array of 32-bit words; offs[i] is
@@ -97,7 +104,7 @@ struct lbtf_builder {
 	uint32_t *offs;
 	uint32_t nr_types, cap_types;
 	struct lbtfi_strset strs;      /* offsets relative to start_str_off */
-	struct lbtfi_strindex base_strs; /* only when base != NULL */
+	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
 };
 
 static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)

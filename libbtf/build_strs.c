@@ -5,6 +5,7 @@
  * growing never rehashes strings), and a read-only index over a parsed
  * BTF's strings (the base of split BTF).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "build_internal.h"
@@ -263,6 +264,57 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 		if (t && !memcmp(t, s, len + 1))
 			return sl->off;
 	}
+}
+
+/* ---- one shared index per base ---- */
+
+struct shared_index {
+	struct lbtfi_strindex idx; /* first: the public pointer is its address */
+	unsigned int refs;
+	struct shared_index *next;
+};
+
+static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct shared_index *shared;
+
+const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf)
+{
+	struct shared_index *s;
+
+	pthread_mutex_lock(&shared_mu);
+	for (s = shared; s && s->idx.btf != btf; s = s->next)
+		;
+	if (!s && (s = calloc(1, sizeof(*s)))) {
+		if (lbtfi_strindex_build(&s->idx, btf)) {
+			free(s);
+			s = NULL;
+		} else {
+			s->next = shared;
+			shared = s;
+		}
+	}
+	if (s)
+		s->refs++;
+	pthread_mutex_unlock(&shared_mu);
+	return s ? &s->idx : NULL;
+}
+
+void lbtfi_strindex_put(const struct lbtfi_strindex *si)
+{
+	struct shared_index **pp, *s;
+
+	pthread_mutex_lock(&shared_mu);
+	for (pp = &shared; (s = *pp); pp = &s->next) {
+		if (&s->idx != si)
+			continue;
+		if (--s->refs == 0) {
+			*pp = s->next;
+			lbtfi_strindex_free(&s->idx);
+			free(s);
+		}
+		break;
+	}
+	pthread_mutex_unlock(&shared_mu);
 }
 
 /* ---- u32 -> u32 map ---- */

@@ -35,7 +35,7 @@ static int remap_str(uint32_t *slot, void *ctx)
 	if (rel >= b->strs.len)
 		return c->err = lbtfi_err(EINVAL, "string offset %u out of range", old);
 	s = b->strs.data + rel;
-	off = b->base ? lbtfi_strindex_find(&b->base_strs, s) : -1;
+	off = b->base ? lbtfi_strindex_find(b->base_strs, s) : -1;
 	if (!*s) {
 		off = 0;
 	} else if (off < 0) {

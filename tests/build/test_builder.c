@@ -370,6 +370,19 @@ static void test_append_and_copy(void **state)
 		lbtf_free(btf2);
 		lbtf_builder_free(s);
 	}
+	/* the base's string index is shared between builders: freeing one
+	 * leaves the others working */
+	{
+		struct lbtf_builder *s1 = lbtf_builder_new(btf), *s2 = lbtf_builder_new(btf);
+		int node = (int)lbtf_type_by_id(btf, 2)->name_off;
+		assert_int_equal(lbtf_builder_add_str(s1, "node"), node);
+		lbtf_builder_free(s1);
+		assert_int_equal(lbtf_builder_add_str(s2, "node"), node);
+		s1 = lbtf_builder_new(btf);
+		lbtf_builder_free(s2);
+		assert_int_equal(lbtf_builder_add_str(s1, "node"), node);
+		lbtf_builder_free(s1);
+	}
 	lbtf_free(btf);
 	lbtf_builder_free(a);
 	lbtf_builder_free(c);
