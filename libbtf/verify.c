@@ -55,6 +55,9 @@ static int run_stages(struct venv *env)
 
 	if ((err = lbtfi_vparse_hdr(env)) || (err = lbtfi_vparse_str_sec(env)))
 		return err;
+	env->ident_ok = calloc(env->hdr.str_len / 64 + 1, sizeof(uint64_t));
+	if (!env->ident_ok)
+		return -ENOMEM;
 	if (!env->base) {
 		if (env->hdr.type_off & 3) {
 			lbtfi_vlog(env, "Unaligned type_off");
@@ -127,6 +130,7 @@ out:
 	free(env.log.buf);
 	free(env.mem);
 	free(env.types);
+	free(env.ident_ok);
 	free(env.visit);
 	free(env.res_id);
 	free(env.res_size);

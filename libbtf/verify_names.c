@@ -7,18 +7,35 @@
 #include <string.h>
 #include "verify_internal.h"
 
-static bool k_isupper(unsigned char c) { return (c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0xde && c != 0xd7); }
-static bool k_islower(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 0xdf && c != 0xf7); }
-static bool k_isalpha(unsigned char c) { return k_isupper(c) || k_islower(c); }
-static bool k_isdigit(unsigned char c) { return c >= '0' && c <= '9'; }
-static bool k_isprint(unsigned char c) { return (c >= 0x20 && c <= 0x7e) || c >= 0xa0; }
+enum { C_ALPHA = 1, C_DIGIT = 2, C_PRINT = 4, C_IDENT = 8 /* '_' and '.' */ };
+
+/* Character classes of the kernel's lib/ctype.c (Latin-1) */
+static const unsigned char ctype[256] = {
+	[0x20 ... 0x2d] = C_PRINT,
+	['.'] = C_IDENT | C_PRINT,
+	['/'] = C_PRINT,
+	['0' ... '9'] = C_DIGIT | C_PRINT,
+	[':' ... '@'] = C_PRINT,
+	['A' ... 'Z'] = C_ALPHA | C_PRINT,
+	['[' ... '^'] = C_PRINT,
+	['_'] = C_IDENT | C_PRINT,
+	['`'] = C_PRINT,
+	['a' ... 'z'] = C_ALPHA | C_PRINT,
+	['{' ... '~'] = C_PRINT,
+	[0xa0 ... 0xbf] = C_PRINT,
+	[0xc0 ... 0xd6] = C_ALPHA | C_PRINT,
+	[0xd7] = C_PRINT,
+	[0xd8 ... 0xf6] = C_ALPHA | C_PRINT,
+	[0xf7] = C_PRINT,
+	[0xf8 ... 0xff] = C_ALPHA | C_PRINT,
+};
 
 static bool ident_char_ok(unsigned char c, bool first)
 {
-	if (c == '_' || c == '.')
-		return true;
-	return first ? k_isalpha(c) : (k_isalpha(c) || k_isdigit(c));
+	return ctype[c] & (first ? C_ALPHA | C_IDENT : C_ALPHA | C_DIGIT | C_IDENT);
 }
+
+static bool k_isprint(unsigned char c) { return ctype[c] & C_PRINT; }
 
 bool lbtfi_vname_off_ok(const struct venv *env, uint32_t off)
 {
@@ -51,14 +68,23 @@ bool lbtfi_vname_ident(const struct venv *env, uint32_t off)
 {
 	const unsigned char *s = (const unsigned char *)lbtfi_vstr(env, off);
 	const unsigned char *limit;
+	uint32_t own = off - env->start_str_off;
+	bool cacheable = env->ident_ok && off >= env->start_str_off;
 
+	/* names repeat a lot (member names, types): remember the good ones */
+	if (cacheable && (env->ident_ok[own / 64] >> (own % 64) & 1))
+		return true;
 	if (!s || !ident_char_ok(*s, true))
 		return false;
 	limit = s + VKSYM_NAME_LEN;
 	for (s++; *s && s < limit; s++)
 		if (!ident_char_ok(*s, false))
 			return false;
-	return !*s;
+	if (*s)
+		return false;
+	if (cacheable)
+		env->ident_ok[own / 64] |= 1ull << (own % 64);
+	return true;
 }
 
 bool lbtfi_vname_section(const struct venv *env, uint32_t off)
