@@ -196,14 +196,28 @@ static const json_op json_ops[LBTF_NR_KINDS] = {
 	[LBTF_KIND_ENUM64] = json_enum64,
 };
 
+/* Kind names as JSON strings, quoted once per dump: every type has one */
+struct quoted_kinds {
+	char text[LBTF_NR_KINDS + 1][24];
+	uint8_t len[LBTF_NR_KINDS + 1]; /* the last entry: unknown kinds */
+};
+
+static void quote_kinds(struct quoted_kinds *q)
+{
+	for (unsigned int k = 0; k <= LBTF_NR_KINDS; k++)
+		q->len[k] = snprintf(q->text[k], sizeof(q->text[k]), "\"%s\"", lbtf_kind_name(k));
+}
+
 static void dump_one(const struct lbtf *btf, uint32_t id, const struct lbtf_type *t,
-		     struct lbtfi_json *w)
+		     struct lbtfi_json *w, const struct quoted_kinds *q)
 {
 	unsigned int kind = lbtf_kind(t);
+	unsigned int k = kind <= LBTF_KIND_MAX ? kind : LBTF_NR_KINDS;
 
 	lbtfi_json_start_object(w);
 	UINT_FIELD(w, "id", id);
-	STRING_FIELD(w, "kind", lbtf_kind_name(kind));
+	LBTFI_JSON_NAME(w, "kind");
+	lbtfi_json_raw(w, q->text[k], q->len[k]);
 	STRING_FIELD(w, "name", lbtfi_dump_name(btf, t->name_off));
 	if (kind <= LBTF_KIND_MAX && json_ops[kind])
 		json_ops[kind](btf, t, w);
@@ -213,15 +227,17 @@ static void dump_one(const struct lbtf *btf, uint32_t id, const struct lbtf_type
 int lbtf_dump_json(const struct lbtf *btf, FILE *out, bool pretty)
 {
 	uint32_t cnt = lbtf_type_cnt(btf);
+	struct quoted_kinds q;
 	struct lbtfi_json w;
 
+	quote_kinds(&q);
 	flockfile(out);
 	lbtfi_json_init(&w, out, pretty);
 	lbtfi_json_start_object(&w);
 	LBTFI_JSON_NAME(&w, "types");
 	lbtfi_json_start_array(&w);
 	for (uint32_t id = lbtf_start_id(btf); id < cnt; id++)
-		dump_one(btf, id, lbtf_type_by_id(btf, id), &w);
+		dump_one(btf, id, lbtf_type_by_id(btf, id), &w, &q);
 	lbtfi_json_end_array(&w);
 	lbtfi_json_end_object(&w);
 	lbtfi_json_finish(&w);

@@ -131,14 +131,19 @@ void lbtfi_json_name(struct lbtfi_json *w, const char *name)
 		putc_unlocked(' ', w->out);
 }
 
-void lbtfi_json_key(struct lbtfi_json *w, const char *quoted_colon, size_t len)
+void lbtfi_json_key(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len)
 {
-	separate(w);
-	newline(w);
-	w->sep = 0;
-	lbtfi_put_mem(w->out, quoted_colon, len);
-	if (w->pretty)
+	if (w->pretty) {
+		separate(w);
+		newline(w);
+		lbtfi_put_mem(w->out, comma_quoted_colon + 1, len - 1);
 		putc_unlocked(' ', w->out);
+	} else if (w->sep) { /* the owed comma comes with the key */
+		lbtfi_put_mem(w->out, comma_quoted_colon, len);
+	} else {
+		lbtfi_put_mem(w->out, comma_quoted_colon + 1, len - 1);
+	}
+	w->sep = 0;
 }
 
 void lbtfi_json_string(struct lbtfi_json *w, const char *s)
@@ -210,6 +215,12 @@ void lbtfi_json_null(struct lbtfi_json *w)
 {
 	separate(w);
 	LBTFI_PUT_LIT(w->out, "null");
+}
+
+void lbtfi_json_raw(struct lbtfi_json *w, const char *text, size_t len)
+{
+	separate(w);
+	lbtfi_put_mem(w->out, text, len);
 }
 
 void lbtfi_json_printf(struct lbtfi_json *w, const char *fmt, ...)

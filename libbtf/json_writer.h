@@ -33,16 +33,21 @@ void lbtfi_json_name(struct lbtfi_json *w, const char *name);
 /*
  * Same as lbtfi_json_name() for a key that is a string literal needing no
  * escapes: the quoting is done at compile time (the dumps write millions
- * of keys). lbtfi_json_key() takes the key already quoted with its colon.
+ * of keys). lbtfi_json_key() takes ,"key": (comma included, used only
+ * when a separator is owed) and its length.
  */
-#define LBTFI_JSON_NAME(w, lit) lbtfi_json_key(w, "\"" lit "\":", sizeof(lit) + 2)
-void lbtfi_json_key(struct lbtfi_json *w, const char *quoted_colon, size_t len);
+#define LBTFI_JSON_NAME(w, lit) lbtfi_json_key(w, ",\"" lit "\":", sizeof(lit) + 3)
+void lbtfi_json_key(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len);
 
 void lbtfi_json_string(struct lbtfi_json *w, const char *s);
 void lbtfi_json_uint(struct lbtfi_json *w, uint64_t v);
 void lbtfi_json_int(struct lbtfi_json *w, int64_t v);
 void lbtfi_json_bool(struct lbtfi_json *w, bool v);
 void lbtfi_json_null(struct lbtfi_json *w);
+/* A value given as ready JSON text of length len (e.g. a pre-quoted
+ * constant string: LBTFI_JSON_QUOTED_LIT(w, "INT")) */
+void lbtfi_json_raw(struct lbtfi_json *w, const char *text, size_t len);
+#define LBTFI_JSON_QUOTED_LIT(w, lit) lbtfi_json_raw(w, "\"" lit "\"", sizeof(lit) + 1)
 /* A value written verbatim (e.g. bare hex in bpftool's plain map dumps) */
 void lbtfi_json_printf(struct lbtfi_json *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
