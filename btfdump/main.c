@@ -142,6 +142,8 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 	rc = parse_dump_words(argc - 1, argv + 1, r);
 	if (rc)
 		return rc;
+	if (r->c_format && !r->c_argv) /* -c: no C options, an empty list */
+		r->c_argv = argv + argc;
 	if (r->base_path) {
 		base = lbtf_open(r->base_path, NULL);
 		if (!base)
