@@ -447,6 +447,90 @@ static unsigned char *gen_planned(struct rng *r, uint32_t n, size_t *len)
 	return out;
 }
 
+/* ---- special fields: bpf_spin_lock & co., graph roots, kptrs ---- */
+
+static unsigned char *gen_special(struct rng *r, size_t *len)
+{
+	static const struct { const char *name; uint32_t size; } sp[] = {
+		{ "bpf_spin_lock", 4 }, { "bpf_res_spin_lock", 4 }, { "bpf_timer", 16 },
+		{ "bpf_list_head", 16 }, { "bpf_list_node", 24 }, { "bpf_rb_root", 16 },
+		{ "bpf_rb_node", 32 }, { "bpf_refcount", 4 }, { "bpf_wq", 16 },
+	};
+	static const char *tags[] = { "kptr", "kptr_untrusted", "percpu_kptr", "uptr", "user" };
+	static const char *targets[] = { "task_struct", "node", "cgroup", "file", "bpf_cpumask" };
+	const uint32_t nsp = sizeof(sp) / sizeof(sp[0]);
+	uint32_t id_sp = 2, id_tgt = 2 + nsp, id_tag, id_ptr, id_arr, id_user, id_node;
+	struct gblob g;
+	unsigned char *out;
+	unsigned int nm;
+
+	memset(&g, 0, sizeof(g));
+	gput(&g.strs, "", 1);
+	g.planned = 64;
+	/* [1] int */
+	gtype(&g, gstr(&g, "int"), LBTF_KIND_INT, 0, 0, 4);
+	gput32(&g.types, (1u << 24) | 32);
+	/* [2..] the special structs, sometimes with a wrong size */
+	for (uint32_t i = 0; i < nsp; i++) {
+		uint32_t sz = chance(r, 90) ? sp[i].size : sp[i].size + 4;
+		gtype(&g, gstr(&g, sp[i].name), LBTF_KIND_STRUCT, 1, 0, sz);
+		gput32(&g.types, gstr(&g, "v"));
+		gput32(&g.types, 1);
+		gput32(&g.types, 0);
+	}
+	/* a kptr target: struct of some name with one int */
+	gtype(&g, gstr(&g, PICK(r, targets)), LBTF_KIND_STRUCT, 1, 0, chance(r, 90) ? 8 : 0);
+	gput32(&g.types, gstr(&g, "x"));
+	gput32(&g.types, 1);
+	gput32(&g.types, 0);
+	/* tag -> target, ptr -> tag, array of special */
+	id_tag = id_tgt + 1;
+	gtype(&g, gstr(&g, PICK(r, tags)), LBTF_KIND_TYPE_TAG, 0, chance(r, 5),
+	      chance(r, 90) ? id_tgt : 1);
+	id_ptr = id_tag + 1;
+	gtype(&g, 0, LBTF_KIND_PTR, 0, 0, id_tag);
+	id_arr = id_ptr + 1;
+	gtype(&g, 0, LBTF_KIND_ARRAY, 0, 0, 0);
+	gput32(&g.types, chance(r, 50) ? id_ptr : id_sp + rnd_n(r, nsp));
+	gput32(&g.types, 1);
+	gput32(&g.types, PICK(r, ((uint32_t[]){ 0, 1, 2, 3, 12 })));
+	/* the node struct "node" and the user struct with random special members */
+	id_node = id_arr + 1;
+	id_user = id_node + 1;
+	for (int k = 0; k < 2; k++) {
+		unsigned int vlen = 1 + rnd_n(r, 5);
+		uint32_t off = 0;
+
+		gtype(&g, gstr(&g, k ? "user" : "node"), LBTF_KIND_STRUCT, vlen, 0, 512);
+		for (unsigned int i = 0; i < vlen; i++) {
+			uint32_t what = rnd_n(r, 10), t;
+			if (what < 6)
+				t = id_sp + rnd_n(r, nsp);
+			else if (what < 8)
+				t = id_ptr;
+			else if (what < 9)
+				t = id_arr;
+			else
+				t = k ? id_node : 1;
+			gput32(&g.types, gstr(&g, PICK(r, ((const char *[]){ "a", "n", "r", "l" }))));
+			gput32(&g.types, t);
+			gput32(&g.types, off * 8 + (chance(r, 3) ? 4 * 8 : 0));
+			off += PICK(r, ((uint32_t[]){ 0, 4, 8, 16, 32, 64 }));
+		}
+	}
+	/* "contains:" tags on members of user and node */
+	for (nm = rnd_n(r, 4); nm; nm--) {
+		gtype(&g, gstr(&g, PICK(r, ((const char *[]){ "contains:node:n", "contains:node:l",
+			"contains:user:n", "contains:node", "contains:nope:n", "contains:node:" }))),
+		      LBTF_KIND_DECL_TAG, 0, 0, chance(r, 70) ? id_user : id_node);
+		gput32(&g.types, rnd_n(r, 3));
+	}
+	out = gassemble(&g, len);
+	free(g.types.p);
+	free(g.strs.p);
+	return out;
+}
+
 /* Damage a blob in one targeted way (header fields, info bits, a word). */
 static void gmutate(struct rng *r, unsigned char *b, size_t len)
 {

@@ -20,8 +20,9 @@
 
 static unsigned long n_total, n_bad, n_valid, n_enospc;
 static unsigned long by_class[8], bad_by_class[8];
+static unsigned long errno_hist[8][600];
 static const char *class_names[] = { "graph", "mutated", "header", "truncated", "vmlinux",
-				     "object", "log-size" };
+				     "object", "log-size", "special" };
 static char *kbuf, *obuf;
 static int quiet;
 
@@ -49,8 +50,7 @@ static const char *tail(const char *s)
 static int compare(int cls, const unsigned char *b, size_t len, uint32_t level, uint32_t size)
 {
 	struct lbtf_verify_opts o = { .log_level = level, .log_size = size,
-				      .log_buf = size ? obuf : NULL,
-				      .flags = LBTF_VERIFY_NO_KERNEL_BTF };
+				      .log_buf = size ? obuf : NULL };
 	struct lbtf_verify_result res;
 	uint32_t ktrue = 0;
 	int kerr, oerr;
@@ -67,6 +67,8 @@ static int compare(int cls, const unsigned char *b, size_t len, uint32_t level, 
 		n_valid++;
 	if (kerr == -ENOSPC)
 		n_enospc++;
+	if (-kerr >= 0 && -kerr < 600)
+		errno_hist[cls][-kerr]++;
 	if (kerr == oerr && ktrue == res.log_true_size && (!size || !strcmp(kbuf, obuf)))
 		return 0;
 	n_bad++;
@@ -220,6 +222,16 @@ int main(int argc, char **argv)
 		free(b);
 	}
 
+	/* special fields: locks, graph roots and nodes, kptrs */
+	for (unsigned int i = 0; i < 3000; i++) {
+		size_t len;
+		unsigned char *b = gen_special(&r, &len);
+		if (chance(&r, 20))
+			gmutate(&r, b, len);
+		run_blob(&r, 7, b, len);
+		free(b);
+	}
+
 	if (vm_mut) {
 		size_t len;
 		unsigned char *vm = read_all("/sys/kernel/btf/vmlinux", &len);
@@ -243,8 +255,13 @@ int main(int argc, char **argv)
 	printf("differential verifier test, seed 0x%llx: %lu blobs, %lu disagreements "
 	       "(kernel loaded %lu, ENOSPC %lu)\n",
 	       (unsigned long long)seed, n_total, n_bad, n_valid, n_enospc);
-	for (int c = 0; c < 7; c++)
-		printf("  %-10s %7lu blobs %5lu disagreements\n", class_names[c], by_class[c],
-		       bad_by_class[c]);
+	for (int c = 0; c < 8; c++) {
+		printf("  %-10s %7lu blobs %5lu disagreements  kernel verdicts:", class_names[c],
+		       by_class[c], bad_by_class[c]);
+		for (int e = 0; e < 600; e++)
+			if (errno_hist[c][e])
+				printf(" %s %lu", e ? lbtf_errno_name(e) : "OK", errno_hist[c][e]);
+		putchar('\n');
+	}
 	return n_bad ? 1 : 0;
 }
