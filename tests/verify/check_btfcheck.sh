@@ -1,0 +1,86 @@
+#!/bin/bash
+# btfcheck CLI: verdict lines, JSON Lines, exit codes, inputs (raw, ELF,
+# stdin), log sizes, and --kernel agreement with BPF_BTF_LOAD (as root).
+B=${B:-build}
+BC=$B/btfcheck
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # description, condition...
+	local what=$1; shift
+	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
+}
+
+# a valid blob: int + ptr; an invalid one: INT with encoding 3
+printf '\x9f\xeb\x01\x00\x18\x00\x00\x00\x00\x00\x00\x00\x1c\x00\x00\x00\x1c\x00\x00\x00\x05\x00\x00\x00' >"$tmp/ok.btf"
+printf '\x01\x00\x00\x00\x00\x00\x00\x01\x04\x00\x00\x00\x20\x00\x00\x01' >>"$tmp/ok.btf"
+printf '\x00\x00\x00\x00\x00\x00\x00\x02\x01\x00\x00\x00' >>"$tmp/ok.btf"
+printf '\x00int\x00' >>"$tmp/ok.btf"
+head -c 24 "$tmp/ok.btf" >"$tmp/bad.btf"
+printf '\x01\x00\x00\x00\x00\x00\x00\x01\x04\x00\x00\x00\x20\x00\x00\x03' >>"$tmp/bad.btf"
+printf '\x00\x00\x00\x00\x00\x00\x00\x02\x01\x00\x00\x00\x00int\x00' >>"$tmp/bad.btf"
+
+"$BC" "$tmp/ok.btf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "valid blob exits 0" [ $rc = 0 ]
+check "valid verdict line" grep -qx "$tmp/ok.btf: OK" "$tmp/err"
+check "level 0 prints no log" [ ! -s "$tmp/out" ]
+
+"$BC" "$tmp/bad.btf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "rejected blob exits 1" [ $rc = 1 ]
+check "rejected verdict names the last log line and errno" \
+	grep -qx "$tmp/bad.btf: rejected: \[1\] INT int size=4 bits_offset=0 nr_bits=32 encoding=UNKN Unsupported encoding (ENOTSUPP)" "$tmp/err"
+
+"$BC" --log-level 1 "$tmp/ok.btf" >"$tmp/out" 2>/dev/null
+check "level 1 log on stdout" grep -qx "\[2\] PTR (anon) type_id=1" "$tmp/out"
+check "header dump in the log" grep -qx "btf_total_size: 57" "$tmp/out"
+
+"$BC" --json "$tmp/ok.btf" "$tmp/bad.btf" >"$tmp/out" 2>/dev/null; rc=$?
+check "json: one line per file" [ "$(wc -l <"$tmp/out")" = 2 ]
+check "json: exit 1 when one is rejected" [ $rc = 1 ]
+check "json: valid object" python3 -c '
+import json,sys
+a,b=[json.loads(l) for l in open(sys.argv[1])]
+assert a["valid"] is True and a["errno"]==0 and a["log_true_size"]==len(a["log"])+1, a
+assert b["valid"] is False and b["errno"]==524 and b["errno_name"]=="ENOTSUPP", b
+assert b["log"].endswith("Unsupported encoding\n"), b
+' "$tmp/out"
+
+"$BC" --log-level 1 --log-size 20 "$tmp/bad.btf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "small log: ENOSPC replaces the error" grep -q "(ENOSPC)$" "$tmp/err"
+check "small log: the last 19 bytes" [ "$(cat "$tmp/out")" = "supported encoding" ]
+
+"$BC" - <"$tmp/ok.btf" 2>"$tmp/err"; rc=$?
+grep -qx -- "-: OK" "$tmp/err"; g=$?
+check "stdin" [ $rc = 0 -a $g = 0 ]
+
+"$BC" "$tmp/missing.btf" 2>"$tmp/err"; rc=$?
+check "unreadable file exits 2 with one line" [ $rc = 2 -a "$(wc -l <"$tmp/err")" = 1 ]
+cp /bin/true "$tmp/noBTF.elf"
+"$BC" "$tmp/noBTF.elf" 2>"$tmp/err"; rc=$?
+grep -q "no .BTF section" "$tmp/err"; g=$?
+check "ELF without .BTF exits 2" [ $rc = 2 -a $g = 0 ]
+"$BC" --bogus 2>/dev/null; rc=$?
+check "usage error exits 2" [ $rc = 2 ]
+
+head -c $((16 * 1024 * 1024 + 1)) /dev/zero >"$tmp/big.btf"
+"$BC" --json "$tmp/big.btf" >"$tmp/out" 2>/dev/null; rc=$?
+grep -q '"errno":7,"errno_name":"E2BIG"' "$tmp/out"; g=$?
+check "over 16 MiB is E2BIG" [ $rc = 1 -a $g = 0 ]
+
+# an ELF object with .BTF (clang's own BTF when clang-16 is here)
+if command -v clang-16 >/dev/null; then
+	printf 'struct s { int a; long b; } g;\nint f(struct s *p) { return p->a; }\n' >"$tmp/o.c"
+	if clang-16 -g -target bpf -c "$tmp/o.c" -o "$tmp/o.o" 2>/dev/null; then
+		"$BC" --log-level 1 -q "$tmp/o.o" 2>"$tmp/err"
+		check "ELF .BTF input is verified" grep -q "^$tmp/o.o: " "$tmp/err"
+	fi
+fi
+
+if [ "$(id -u)" = 0 ]; then
+	"$BC" --kernel --log-level 1 --log-size 100000000 -q /sys/kernel/btf/vmlinux "$tmp/ok.btf" "$tmp/bad.btf" 2>"$tmp/err"; rc=$?
+	check "--kernel agrees on vmlinux and both blobs" [ "$(grep -c "agrees" "$tmp/err")" = 3 ]
+	check "--kernel exit status is the verdict's (1)" [ $rc = 1 ]
+	"$BC" --kernel --json --log-size 30 "$tmp/bad.btf" >"$tmp/out" 2>/dev/null
+	check "--kernel in JSON" grep -q '"kernel":{"valid":false,"errno":28,"errno_name":"ENOSPC","log_true_size":[0-9]*,"agree":true}' "$tmp/out"
+fi
+exit $fail
