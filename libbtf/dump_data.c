@@ -22,6 +22,7 @@ void lbtfi_dp_init(struct lbtfi_dp *dp, const struct lbtf *btf, struct lbtfi_jso
 	dp->text = !o->json;
 	dp->valid = o->valid_json;
 	dp->net = o->net;
+	dp->budget = LBTFI_DP_BUDGET;
 }
 
 int lbtfi_dp_truncated(struct lbtfi_dp *dp, uint32_t id, size_t need, size_t have)
@@ -412,6 +413,10 @@ int lbtfi_dp_type(struct lbtfi_dp *dp, uint32_t id, unsigned int bit, struct lbt
 		return dp_unsupported(dp, id, t, bit, b);
 	if (dp->depth >= DP_MAX_DEPTH)
 		return lbtfi_err(ELOOP, "type [%u] nested too deeply", id);
+	if (!dp->budget)
+		return lbtfi_err(E2BIG, "type [%u]: value has more than %llu parts", id,
+				 (unsigned long long)LBTFI_DP_BUDGET);
+	dp->budget--;
 	dp->depth++;
 	ret = kind_printers[k](dp, id, t, bit, b);
 	dp->depth--;

@@ -16,7 +16,12 @@ struct lbtfi_dp {
 	bool flow_keys; /* inside struct bpf_flow_keys (or its anonymous parts) */
 	uint16_t addr_proto; /* that struct's addr_proto, 0 if unknown */
 	unsigned int depth;
+	uint64_t budget; /* values left to print: bounds work on hostile BTF */
 };
+
+/* Values one print may write (per map entry): zero-size types and shared
+ * subtypes could otherwise make a small input print without end. */
+#define LBTFI_DP_BUDGET (UINT64_C(1) << 22)
 
 /*
  * The bytes still readable from the current position. Every printer checks

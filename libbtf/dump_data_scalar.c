@@ -128,8 +128,11 @@ int lbtfi_dp_int(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type *t,
 			put_hex128(dp, x, !dp->text);
 		return 0;
 	}
+	if (enc > LBTF_INT_SIGNED && enc != LBTF_INT_CHAR && enc != LBTF_INT_BOOL)
+		/* several encoding bits: the kernel refuses such BTF */
+		return lbtfi_err(EINVAL, "int [%u] has encoding %#x", id, enc);
 	if (enc == LBTF_INT_CHAR || enc == LBTF_INT_BOOL)
-		n = 1;
+		n = 1; /* bpftool reads one byte whatever the width */
 	if (n > b.len)
 		return lbtfi_dp_truncated(dp, id, n, b.len);
 	memcpy(v.raw, b.p, n);
@@ -142,11 +145,9 @@ int lbtfi_dp_int(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type *t,
 		return 0;
 	case LBTF_INT_CHAR:
 		return dp_char(dp, v.u8);
-	case LBTF_INT_BOOL:
+	default: /* LBTF_INT_BOOL */
 		lbtfi_json_bool(dp->w, v.u8 != 0);
 		return 0;
-	default: /* several encoding bits: the kernel refuses such BTF */
-		return lbtfi_err(EINVAL, "int [%u] has encoding %#x", id, enc);
 	}
 }
 
