@@ -82,7 +82,7 @@ static __attribute__((noinline)) int helper(struct bits *restrict b TAG("param_t
 	return b->a + n + static_counter;
 }
 
-__attribute__((noinline)) TAG("func_tag") int global_fn(int x)
+__attribute__((noinline)) TAG("func_tag") TAG("it's \"quoted\"") int global_fn(int x)
 {
 	return x * 2 + global_counter;
 }
