@@ -37,6 +37,7 @@ void lbtf_builder_free(struct lbtf_builder *b)
 		return;
 	free(b->words);
 	free(b->offs);
+	free(b->scratch);
 	lbtfi_strset_free(&b->strs);
 	if (b->base_strs)
 		lbtfi_strindex_put(b->base_strs);
@@ -201,8 +202,8 @@ int lbtf_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t 
 struct append_ctx {
 	struct lbtf_builder *b;
 	const struct lbtf_builder *src;
-	struct lbtfi_offmap strmap;
-	uint32_t delta; /* new id - old id for src's own types */
+	const uint32_t *strmap;  /* src relative offset -> 1 + b relative offset */
+	uint32_t delta;          /* new id - old id for src's own types */
 	uint32_t src_cnt;
 	int err;
 };
@@ -210,22 +211,24 @@ struct append_ctx {
 static int append_str(uint32_t *slot, void *ctx)
 {
 	struct append_ctx *c = ctx;
-	uint32_t k = *slot;
+	uint32_t k = *slot, rel;
 	const char *s;
 	int off;
 
 	if (k == 0 || k < c->src->start_str_off)
 		return 0; /* "" and base strings keep their offsets */
-	if (lbtfi_offmap_get(&c->strmap, k, slot))
+	rel = k - c->src->start_str_off;
+	if (rel < c->src->strs.len && c->strmap[rel]) {
+		*slot = c->strmap[rel] - 1 + c->b->start_str_off;
 		return 0;
+	}
+	/* an offset into the middle of a string (records are mutable) */
 	s = lbtf_builder_str(c->src, k);
 	if (!s)
 		return c->err = lbtfi_err(EINVAL, "string offset %u out of range", k);
 	off = lbtf_builder_add_str(c->b, s);
 	if (off < 0)
 		return c->err = off;
-	if (lbtfi_offmap_put(&c->strmap, k, (uint32_t)off))
-		return c->err = lbtfi_err(ENOMEM, "out of memory appending types");
 	*slot = (uint32_t)off;
 	return 0;
 }
@@ -242,12 +245,55 @@ static int append_id(uint32_t *slot, void *ctx)
 	return 0;
 }
 
+/* Reserve index room for n more types */
+static int grow_offs(struct lbtf_builder *b, uint32_t n)
+{
+	uint32_t cap = b->cap_types ? b->cap_types : 1024;
+	uint32_t *p;
+
+	if ((uint64_t)b->start_id + b->nr_types + n >= MAX_TYPE_ID)
+		return lbtfi_err(E2BIG, "too many types");
+	if (b->nr_types + n <= b->cap_types)
+		return 0;
+	while (cap < b->nr_types + n)
+		cap *= 2;
+	p = realloc(b->offs, (size_t)cap * sizeof(*p));
+	if (!p)
+		return lbtfi_err(ENOMEM, "out of memory appending types");
+	b->offs = p;
+	b->cap_types = cap;
+	return 0;
+}
+
+/* Intern all of src's own strings into b at once; fills b->scratch */
+static int append_strings(struct lbtf_builder *b, const struct lbtf_builder *src)
+{
+	size_t n = src->strs.len;
+	int err;
+
+	if (n > b->scratch_cap) {
+		uint32_t *p = realloc(b->scratch, n * sizeof(*p));
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory appending types");
+		b->scratch = p;
+		b->scratch_cap = n;
+	}
+	memset(b->scratch, 0, n * sizeof(*b->scratch));
+	err = lbtfi_strset_add_many(&b->strs, src->strs.data, n, b->scratch);
+	if (err)
+		return lbtfi_err(-err, "cannot add strings: %s",
+				 err == -E2BIG ? "string section too large" : "out of memory");
+	if ((uint64_t)b->strs.len + b->start_str_off > 0x7fffffffu)
+		return lbtfi_err(E2BIG, "string section too large");
+	return 0;
+}
+
 int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 {
 	struct append_ctx c = { .b = b, .src = src };
 	uint32_t nr = b->nr_types, first = lbtf_builder_type_cnt(b);
 	size_t nw = b->nwords, strs_len = b->strs.len;
-	int err = 0;
+	int err;
 
 	if (src->base != b->base || src->start_id != b->start_id)
 		return lbtfi_err(EINVAL, "cannot append a builder over a different base");
@@ -255,39 +301,34 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 		return lbtfi_err(EINVAL, "cannot append a builder to itself");
 	if (!src->nr_types)
 		return (int)first;
-	if (lbtfi_offmap_init(&c.strmap, src->strs.cnt + 1))
-		return lbtfi_err(ENOMEM, "out of memory appending types");
+	if ((err = grow_offs(b, src->nr_types)) || (err = lbtfi_builder_grow_words(b, src->nwords)) ||
+	    (err = append_strings(b, src)))
+		goto fail;
+	c.strmap = b->scratch;
 	c.delta = first - src->start_id;
 	c.src_cnt = lbtf_builder_type_cnt(src);
+	/* all records in one copy, then fix their string and id slots */
+	memcpy(b->words + nw, src->words, src->nwords * 4);
 	for (uint32_t i = 0; i < src->nr_types; i++) {
-		const struct lbtf_type *st = lbtfi_btype(src, src->start_id + i);
-		size_t words = lbtfi_rec_words(st);
-		struct lbtf_type *t;
-		uint32_t *w;
+		struct lbtf_type *t = (struct lbtf_type *)(b->words + nw + src->offs[i]);
+		size_t end = i + 1 < src->nr_types ? src->offs[i + 1] : src->nwords;
 
-		if (!words) {
-			err = lbtfi_err(EINVAL, "type %u has unknown kind", src->start_id + i);
-			break;
+		if (src->offs[i] + lbtfi_rec_words(t) != end || !lbtfi_rec_words(t)) {
+			err = lbtfi_err(EINVAL, "type %u: bad kind or vlen for its record", src->start_id + i);
+			goto fail;
 		}
-		w = lbtfi_builder_reserve(b, words);
-		if (!w) {
-			err = -errno;
-			break;
-		}
-		st = lbtfi_btype(src, src->start_id + i);
-		memcpy(w, st, words * 4);
-		t = (struct lbtf_type *)w;
+		b->offs[nr + i] = (uint32_t)(nw + src->offs[i]);
 		if (lbtf_type_visit_str_offs(t, append_str, &c) ||
 		    lbtf_type_visit_type_ids(t, append_id, &c)) {
 			err = c.err;
-			break;
+			goto fail;
 		}
 	}
-	lbtfi_offmap_free(&c.strmap);
-	if (err) {
-		lbtfi_builder_truncate(b, nr, nw);
-		lbtfi_strset_truncate(&b->strs, strs_len);
-		return err;
-	}
+	b->nr_types = nr + src->nr_types;
+	b->nwords = nw + src->nwords;
 	return (int)first;
+fail:
+	lbtfi_builder_truncate(b, nr, nw);
+	lbtfi_strset_truncate(&b->strs, strs_len);
+	return err;
 }

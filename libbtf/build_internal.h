@@ -50,6 +50,9 @@ void lbtfi_strset_free(struct lbtfi_strset *ss);
 int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s);
 /* Offset of s or -1 */
 int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s);
+/* Intern all strings of a string section: map[o] = 1 + new offset for each
+ * string starting at o (entries of other offsets untouched) */
+int lbtfi_strset_add_many(struct lbtfi_strset *ss, const char *src, size_t src_len, uint32_t *map);
 /* Forget strings at offsets >= len (used to roll back a failed append) */
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
 
@@ -104,6 +107,8 @@ struct lbtf_builder {
 	uint32_t *offs;
 	uint32_t nr_types, cap_types;
 	struct lbtfi_strset strs;      /* offsets relative to start_str_off */
+	uint32_t *scratch;             /* reused by append: string offset map */
+	size_t scratch_cap;
 	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
 };
 

@@ -149,6 +149,97 @@ int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s)
 	return off;
 }
 
+/*
+ * Intern every non-empty string of a string section (src, src_len bytes of
+ * NUL-terminated strings): map[o] = 1 + offset in ss, for each string
+ * starting at offset o. The lookups are software-pipelined: slots and then
+ * string bytes of upcoming strings are prefetched while the current one is
+ * resolved, since a big set misses the cache on nearly every probe.
+ */
+#define PF_DIST 8
+
+struct pending {
+	uint32_t off, len, hash;
+};
+
+int lbtfi_strset_add_many(struct lbtfi_strset *ss, const char *src, size_t src_len, uint32_t *map)
+{
+	struct pending *p;
+	uint32_t n = 0, cap = 64;
+	size_t need = ss->len;
+	int err = 0;
+
+	if (!src_len)
+		return 0;
+	p = malloc(cap * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (size_t o = 0; o < src_len;) {
+		size_t len;
+		uint32_t h = lbtfi_str_hash(src + o, &len);
+
+		if (o + len >= src_len) /* unterminated tail: not a string */
+			break;
+		if (len) {
+			if (n == cap) {
+				struct pending *q = realloc(p, (size_t)cap * 2 * sizeof(*p));
+				if (!q) {
+					free(p);
+					return -ENOMEM;
+				}
+				p = q;
+				cap *= 2;
+			}
+			p[n++] = (struct pending){ (uint32_t)o, (uint32_t)len, h };
+			need += len + 1;
+		}
+		o += len + 1;
+	}
+	/* room for all of them up front: no table or buffer moves below */
+	if (need > MAX_STRS_LEN) {
+		free(p);
+		return -E2BIG;
+	}
+	if (need > ss->cap) {
+		size_t c = ss->cap;
+		char *d;
+		while (c < need)
+			c *= 2;
+		d = realloc(ss->data, c);
+		if (!d) {
+			free(p);
+			return -ENOMEM;
+		}
+		ss->data = d;
+		ss->cap = c;
+	}
+	while (!err && (ss->cnt + n) * 4ull > (ss->mask + 1) * 3ull)
+		err = grow_table(ss);
+	for (uint32_t i = 0; i < n && !err; i++) {
+		const struct pending *c = &p[i];
+		int64_t off;
+
+		if (i + PF_DIST < n)
+			__builtin_prefetch(&ss->tab[p[i + PF_DIST].hash & ss->mask]);
+		if (i + PF_DIST / 2 < n) {
+			const struct lbtfi_strset_slot *sl = &ss->tab[p[i + PF_DIST / 2].hash & ss->mask];
+			if (sl->off != EMPTY)
+				__builtin_prefetch(ss->data + sl->off);
+		}
+		off = lookup(ss, src + c->off, c->len, c->hash);
+		if (off < 0) {
+			off = (int64_t)ss->len;
+			memcpy(ss->data + ss->len, src + c->off, c->len + 1);
+			ss->len += c->len + 1;
+			put(ss->tab, ss->mask, (uint32_t)off, c->hash);
+			ss->cnt++;
+		}
+		map[c->off] = (uint32_t)off + 1;
+	}
+	free(p);
+	return err;
+}
+
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len)
 {
 	struct lbtfi_strset_slot *t;

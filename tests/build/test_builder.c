@@ -27,6 +27,11 @@ static struct lbtf *roundtrip(struct lbtf_builder *b, const struct lbtf *base, b
 	return btf;
 }
 
+static struct lbtf *to_btf_or_fail(struct lbtf_builder *b)
+{
+	return roundtrip(b, NULL, false);
+}
+
 static void test_strings(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -332,6 +337,44 @@ static void test_append_and_copy(void **state)
 	assert_int_equal(lbtf_builder_type_cnt(a), 5);
 	assert_int_equal(lbtf_builder_append(a, a), -EINVAL);
 
+	/* many strings, some shared, one slot pointing into the middle of a
+	 * string (records are mutable), and a corrupted vlen */
+	{
+		struct lbtf_builder *x = lbtf_builder_new(NULL), *y = lbtf_builder_new(NULL);
+		struct lbtf *xb;
+		char name[32];
+		int sid, mid, first2;
+
+		for (int k = 0; k < 3000; k++) {
+			snprintf(name, sizeof(name), "x_%d", k);
+			lbtf_add_int(x, name, 4, 0);
+			snprintf(name, sizeof(name), "y_%d", k + 1500);
+			lbtf_add_int(y, name, 4, 0);
+		}
+		sid = lbtf_add_typedef(y, "prefix_suffix", 1);
+		mid = lbtf_builder_add_str(y, "prefix_suffix") + 7; /* "suffix" */
+		lbtf_builder_type_by_id(y, (uint32_t)sid)->name_off = (uint32_t)mid;
+		first2 = lbtf_builder_append(x, y);
+		assert_int_equal(first2, 3001);
+		xb = to_btf_or_fail(x);
+		for (int k = 0; k < 3000; k += 7) {
+			snprintf(name, sizeof(name), "y_%d", k + 1500);
+			assert_string_equal(lbtf_type_name(xb, lbtf_type_by_id(xb, 3001 + (uint32_t)k)), name);
+		}
+		assert_string_equal(lbtf_type_name(xb, lbtf_type_by_id(xb, 6001)), "suffix");
+		assert_int_equal(lbtf_type_by_id(xb, 6001)->type, 3001); /* renumbered */
+		/* "y_1500".."y_2999" were already there as x_? no: distinct names;
+		 * but interning kept every name once */
+		assert_int_equal(lbtf_builder_add_str(x, "y_1600"), (int)lbtf_type_by_id(xb, 3101)->name_off);
+		lbtf_free(xb);
+		/* a record whose vlen was corrupted is refused, x unchanged */
+		lbtf_add_struct(y, "s", 4);
+		lbtf_builder_type_by_id(y, lbtf_builder_type_cnt(y) - 1)->info += 5;
+		assert_int_equal(lbtf_builder_append(x, y), -EINVAL);
+		assert_int_equal(lbtf_builder_type_cnt(x), 6002);
+		lbtf_builder_free(x);
+		lbtf_builder_free(y);
+	}
 	/* copy every type of the parsed BTF into a new builder: identical bytes */
 	{
 		struct lbtf_builder *d = lbtf_builder_new(NULL);
