@@ -83,7 +83,7 @@ id=$(bpftool -j map show pinned "$mnt/md_hash" | jq .id)
 same "dump id" map dump id "$id" -- "$DRIVER" dump id "$id"
 
 # name handles matching two maps: headers and a root array
-for n in "mdd$tag" "mdb$tag"; do
+for n in "mdd$tag" "mdb$tag" "mdm$tag"; do
 	for fmt in "" -j -p; do
 		same "dump name $n $fmt" $fmt map dump name "$n" -- "$DRIVER" $fmt name "$n"
 	done

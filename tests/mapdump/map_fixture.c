@@ -282,7 +282,22 @@ static void handmade_btf_maps(const char *tag)
 	update(fd, &k, &v);
 	pin_fd(fd, "md_tagged");
 
+	/*
+	 * An untyped and a typed map of one name: plain text is hex for both,
+	 * JSON has "formatted" for the typed one. The untyped map comes first:
+	 * bpftool 7.1 reuses one bpf_map_info for all maps and this kernel
+	 * leaves the BTF ids of a map without BTF unwritten, so in the other
+	 * order bpftool would print the untyped map with the other's BTF.
+	 */
+	snprintf(name, sizeof(name), "mdm%s", tag);
 	o.btf_value_type_id = small;
+	fd = create(BPF_MAP_TYPE_HASH, name, 4, 8, 4, NULL);
+	update(fd, &k, &(struct { int lo, hi; }){ 3, 4 });
+	pin_fd(fd, "dup_mixed_0");
+	fd = create(BPF_MAP_TYPE_HASH, name, 4, 8, 4, &o);
+	update(fd, &k, &(struct { int lo, hi; }){ 1, 2 });
+	pin_fd(fd, "dup_mixed_1");
+
 	snprintf(name, sizeof(name), "mdb%s", tag);
 	for (int i = 0; i < 2; i++) {
 		char pin[32];

@@ -20,7 +20,8 @@ enum { PLAIN, JSON, VALID, VALID_PLAIN };
 
 static struct lbtf *btf;
 static int t_int, t_uchar, t_char, t_chararr, t_s, t_enum, t_i128, t_float, t_be16, t_ptr,
-	t_loop, t_bool, t_cchar, t_proto, t_tag, t_e64, t_double, t_badfloat, t_u24;
+	t_loop, t_bool, t_cchar, t_proto, t_tag, t_e64, t_double, t_badfloat, t_u24, t_nk, t_int3,
+	t_anon, t_empty_arr, t_flow;
 
 static void build(void)
 {
@@ -64,6 +65,38 @@ static void build(void)
 	*(uint32_t *)(lbtf_builder_type_by_id(b, t_u24) + 1) = 24;
 	/* a float size the kernel refuses: the printer must still cope */
 	lbtf_builder_type_by_id(b, t_badfloat)->size = 6;
+	/* old-style bitfield: a 3-bit INT member at bit 3, no kind_flag */
+	t_int3 = lbtf_add_int(b, "int3", 1, LBTF_INT_SIGNED);
+	*(uint32_t *)(lbtf_builder_type_by_id(b, t_int3) + 1) = LBTF_INT_SIGNED << 24 | 3;
+	t_nk = lbtf_add_struct(b, "nk", 1);
+	lbtf_add_field(b, "x", t_int3, 3, 0);
+	/* anonymous union member */
+	int un = lbtf_add_union(b, NULL, 4);
+	lbtf_add_field(b, "i", t_int, 0, 0);
+	lbtf_add_field(b, "c", t_uchar, 0, 0);
+	t_anon = lbtf_add_struct(b, "outer", 8);
+	lbtf_add_field(b, NULL, un, 0, 0);
+	lbtf_add_field(b, "z", t_int, 32, 0);
+	/* zero-size elements, very many: the work budget stops the print */
+	int empty = lbtf_add_struct(b, "empty", 0);
+	t_empty_arr = lbtf_add_array(b, t_int, empty, 0xffffffffu);
+	/* struct bpf_flow_keys, shortened: addresses in an anonymous union */
+	int be32 = lbtf_add_typedef(b, "__be32", lbtf_add_int(b, "unsigned int", 4, 0));
+	int arr4 = lbtf_add_array(b, t_int, be32, 4);
+	int v4 = lbtf_add_struct(b, NULL, 8);
+	lbtf_add_field(b, "ipv4_src", be32, 0, 0);
+	lbtf_add_field(b, "ipv4_dst", be32, 32, 0);
+	int v6 = lbtf_add_struct(b, NULL, 32);
+	lbtf_add_field(b, "ipv6_src", arr4, 0, 0);
+	lbtf_add_field(b, "ipv6_dst", arr4, 128, 0);
+	int addrs = lbtf_add_union(b, NULL, 32);
+	lbtf_add_field(b, NULL, v4, 0, 0);
+	lbtf_add_field(b, NULL, v6, 0, 0);
+	t_flow = lbtf_add_struct(b, "bpf_flow_keys", 36);
+	lbtf_add_field(b, "addr_proto", u16, 0, 0);
+	lbtf_add_field(b, "sport", t_be16, 16, 0);
+	lbtf_add_field(b, NULL, addrs, 32, 0);
+	assert_true(t_flow > 0);
 	assert_int_equal(lbtf_builder_serialize(b, false, &data, &size), 0);
 	btf = lbtf_new(data, size, NULL);
 	if (!btf)
@@ -207,6 +240,39 @@ static void test_hostile(void **state)
 	free(s);
 }
 
+static void test_layouts_and_net(void **state)
+{
+	unsigned char flow[36] = { 0x00, 0x08, 0x1f, 0x90, 10, 0, 0, 1, 192, 168, 1, 2 };
+	int r;
+	char *s;
+
+	/* bits 3..5 of 0x28 = 0b101: hex in bpftool's styles, -3 in valid JSON */
+	EXPECT(PLAIN, false, t_nk, "\x28", 1, 0, "{\n    \"x\": 0x5\n}\n");
+	EXPECT(VALID, false, t_nk, "\x28", 1, 0, "{\"x\":-3}\n");
+	/* anonymous members: "" keys like bpftool, lifted into the parent in valid JSON */
+	EXPECT(JSON, false, t_anon, "\x01\0\0\0\x02\0\0\0", 8, 0,
+	       "{\"\":{\"i\":1,\"c\":1},\"z\":2}\n");
+	EXPECT(VALID, false, t_anon, "\x01\0\0\0\x02\0\0\0", 8, 0, "{\"i\":1,\"c\":1,\"z\":2}\n");
+	s = show(JSON, false, t_empty_arr, "", 0, &r);
+	assert_int_equal(r, -E2BIG);
+	free(s);
+	/* flow keys with net: IPv4 (addr_proto 0x0800) shows only the IPv4 arm */
+	EXPECT(VALID, true, t_flow, flow, 36, 0,
+	       "{\"addr_proto\":2048,\"sport\":8080,\"ipv4_src\":\"10.0.0.1\","
+	       "\"ipv4_dst\":\"192.168.1.2\"}\n");
+	EXPECT(JSON, false, t_flow, flow, 36, 0,
+	       "{\"addr_proto\":2048,\"sport\":36895,\"\":{\"\":{\"ipv4_src\":16777226,"
+	       "\"ipv4_dst\":33663168},\"\":{\"ipv6_src\":[16777226,33663168,0,0],"
+	       "\"ipv6_dst\":[0,0,0,0]}}}\n");
+	flow[0] = 0xdd; flow[1] = 0x86; /* IPv6 */
+	EXPECT(VALID, true, t_flow, flow, 36, 0,
+	       "{\"addr_proto\":34525,\"sport\":8080,\"ipv6_src\":\"a00:1:c0a8:102::\","
+	       "\"ipv6_dst\":\"::\"}\n");
+	/* short flow keys: the address is refused, not read past the end */
+	EXPECT(VALID, true, t_flow, flow, 10, -EINVAL,
+	       "{\"addr_proto\":34525,\"sport\":8080,\"ipv6_src\":null}\n");
+}
+
 static void test_opts(void **state)
 {
 	struct { struct lbtf_data_opts o; long extra; } big = { { .sz = sizeof(big) }, 0 };
@@ -329,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_scalars),
 		cmocka_unit_test(test_enums_and_strings),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_layouts_and_net),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_map_layouts),
 		cmocka_unit_test(test_map_dump),
