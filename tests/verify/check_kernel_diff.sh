@@ -11,4 +11,4 @@ objs=()
 for f in "$B"/bpf/*.o "$B"/bpf/*.bpf.o; do
 	[ -f "$f" ] && objs+=("$f")
 done
-exec "$B/tests/verify/diff_kernel" -s 0x5eed0b7f -n 20000 -m 24 "${objs[@]}"
+exec "$B/tests/verify/diff_kernel" -s 0x5eed0b7f -n 20000 -m 40 "${objs[@]}"

@@ -19,10 +19,10 @@
 #define BIG_LOG (1u << 20)
 
 static unsigned long n_total, n_bad, n_valid, n_enospc;
-static unsigned long by_class[8], bad_by_class[8];
-static unsigned long errno_hist[8][600];
+static unsigned long by_class[9], bad_by_class[9];
+static unsigned long errno_hist[9][600];
 static const char *class_names[] = { "graph", "mutated", "header", "truncated", "vmlinux",
-				     "object", "log-size", "special" };
+				     "object", "log-size", "special", "limits" };
 static char *kbuf, *obuf;
 static int quiet;
 
@@ -232,6 +232,27 @@ int main(int argc, char **argv)
 		free(b);
 	}
 
+	/* past the type-count limit: 1048576 PTRs, types beyond id 1048574 dropped */
+	{
+		const uint32_t n = 1048576 + rnd_n(&r, 16);
+		size_t tl = (size_t)n * 12, len = 24 + tl + 1;
+		struct lbtf_header h = { LBTF_MAGIC, 1, 0, 24, 0, tl, tl, 1 };
+		unsigned char *b = calloc(1, len);
+
+		if (b) {
+			memcpy(b, &h, 24);
+			for (uint32_t i = 0; i < n; i++)
+				memcpy(b + 24 + i * 12, (uint32_t[]){ 0, lbtf_info(LBTF_KIND_PTR, 0, 0),
+								      i % 7 ? 0 : i + 3 }, 12);
+			compare(8, b, len, 1, 4096);
+			for (uint32_t i = 0; i < n; i++) /* now every reference is void */
+				memset(b + 24 + i * 12 + 8, 0, 4);
+			compare(8, b, len, 1, 4096);
+			compare(8, b, len, 0, 0);
+			free(b);
+		}
+	}
+
 	if (vm_mut) {
 		size_t len;
 		unsigned char *vm = read_all("/sys/kernel/btf/vmlinux", &len);
@@ -255,7 +276,7 @@ int main(int argc, char **argv)
 	printf("differential verifier test, seed 0x%llx: %lu blobs, %lu disagreements "
 	       "(kernel loaded %lu, ENOSPC %lu)\n",
 	       (unsigned long long)seed, n_total, n_bad, n_valid, n_enospc);
-	for (int c = 0; c < 8; c++) {
+	for (int c = 0; c < 9; c++) {
 		printf("  %-10s %7lu blobs %5lu disagreements  kernel verdicts:", class_names[c],
 		       by_class[c], bad_by_class[c]);
 		for (int e = 0; e < 600; e++)
