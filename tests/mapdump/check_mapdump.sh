@@ -14,6 +14,7 @@ DRIVER=$T/map_driver
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root to create BPF maps"
 command -v bpftool >/dev/null || skip "bpftool not installed"
+command -v jq >/dev/null || skip "jq not installed"
 for f in "$DRIVER" "$T/map_fixture" "$T/maps.bpf.o"; do
 	[ -x "$f" ] || [ -f "$f" ] || { echo "missing $f (make check builds it)"; exit 1; }
 done
