@@ -32,6 +32,7 @@ trap cleanup EXIT
 mount -t bpf bpf "$mnt" || skip "cannot mount a bpffs"
 
 tag=$(( $$ % 100000 ))
+echo "fixture tag $tag (names the shared-name maps, seeds the random maps)"
 "$T/map_fixture" "$T/maps.bpf.o" "$mnt" "$tag" || { echo "FAIL: fixture"; exit 1; }
 
 fails=0 checks=0
@@ -130,7 +131,7 @@ checks=$((checks + 1))
 	fail "type tag -j: hex bytes differ from bpftool"
 
 # ---- valid JSON ------------------------------------------------------------
-for m in md_hash md_flow md_float md_tagged md_pc_hash maps_data md_esc; do
+for m in md_hash md_flow md_float md_tagged md_pc_hash maps_data md_esc md_random md_random_pc; do
 	for fmt in "" -j; do
 		checks=$((checks + 1))
 		"$DRIVER" $fmt pinned "$mnt/$m" --valid-json --net >"$work/ours" &&

@@ -25,6 +25,8 @@ MAP(1, md_float, u32, struct fval, 2);
 MAP(1, md_esc, u32, struct esc, 2);
 MAP(2, md_empty, u32, struct small, 1);       /* array slots read as zeros */
 MAP(1, md_none, u32, u32, 4);                 /* stays empty */
+MAP(1, md_random, u32, struct val, 32);       /* random bytes */
+MAP(5, md_random_pc, u32, struct bpf_flow_keys, 16);
 
 /* global data: .data/.bss maps typed by a DATASEC */
 int g_counter = 7;
