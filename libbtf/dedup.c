@@ -506,7 +506,7 @@ static int remap_id(uint32_t *slot, void *ctx)
 	return 0;
 }
 
-static void compact(struct dedup *d)
+static void compact(struct dedup *d, uint32_t *id_map)
 {
 	struct lbtf_builder *b = d->b;
 	uint32_t *new_id = d->hypot; /* reuse: no longer needed */
@@ -529,6 +529,11 @@ static void compact(struct dedup *d)
 	}
 	b->nr_types = kept;
 	b->nwords = nw;
+	if (id_map)
+		for (uint32_t id = d->start_id; id < d->cnt; id++) {
+			uint32_t r = d_resolve(d, id);
+			id_map[id - d->start_id] = r < d->start_id ? r : new_id[r];
+		}
 	for (uint32_t i = 0; i < kept; i++)
 		lbtf_type_visit_type_ids(lbtfi_btype(b, b->start_id + i), remap_id, &c);
 }
@@ -563,7 +568,8 @@ int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 		err = dedup_refs(&d);
 	if (err)
 		goto out;
-	compact(&d);
+	compact(&d, opts && opts->sz >= offsetof(struct lbtf_dedup_opts, id_map) + sizeof(opts->id_map) ?
+			    opts->id_map : NULL);
 	err = lbtfi_dedup_strings(b);
 out:
 	dedup_free(&d);

@@ -406,6 +406,65 @@ static void test_split(void **state)
 	lbtf_builder_free(bb);
 }
 
+static void test_id_map_and_incremental(void **state)
+{
+	struct lbtf_builder *once = lbtf_builder_new(NULL), *incr = lbtf_builder_new(NULL);
+	uint32_t map[64];
+	struct lbtf_dedup_opts o = { .sz = sizeof(o), .id_map = map };
+	void *d1, *d2;
+	size_t n1, n2;
+	int var;
+
+	for (int i = 0; i < 5; i++)
+		add_list_cu(once);
+	var = lbtf_add_var(once, "v", LBTF_LINKAGE_GLOBAL, 34); /* the 5th "list" struct */
+	assert_int_equal(var, 41);
+	assert_int_equal(lbtf_dedup(once, &o), 0);
+	for (int c = 0; c < 5; c++) /* every copy maps onto the first */
+		for (int k = 0; k < 8; k++)
+			assert_int_equal(map[c * 8 + k], 1 + k);
+	assert_int_equal(map[var - 1], 9); /* VARs are kept, renumbered */
+	assert_int_equal(lbtf_builder_type_by_id(once, 9)->type, 2);
+
+	/* deduplicating after every unit gives the same result */
+	for (int i = 0; i < 5; i++) {
+		add_list_cu(incr);
+		dedup_ok(incr, NULL);
+	}
+	lbtf_add_var(incr, "v", LBTF_LINKAGE_GLOBAL, 2);
+	dedup_ok(incr, NULL);
+	d1 = blob(once, &n1);
+	d2 = blob(incr, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(d1, d2, n1);
+	free(d1);
+	free(d2);
+	lbtf_builder_free(once);
+	lbtf_builder_free(incr);
+}
+
+static void test_split_id_map(void **state)
+{
+	struct lbtf_builder *bb = lbtf_builder_new(NULL), *s;
+	struct lbtf *base;
+	uint32_t map[16], n;
+	struct lbtf_dedup_opts o = { .sz = sizeof(o), .id_map = map };
+
+	add_list_cu(bb);
+	base = to_btf(bb, NULL);
+	n = lbtf_type_cnt(base);
+	s = lbtf_builder_new(base);
+	lbtf_add_int(s, "short", 2, LBTF_INT_SIGNED);   /* n: new */
+	add_list_cu(s);                                  /* n+1..n+8: all in base */
+	assert_int_equal(lbtf_dedup(s, &o), 0);
+	assert_int_equal(map[0], n);
+	for (int k = 0; k < 8; k++)
+		assert_int_equal(map[1 + k], 1 + k);
+	lbtf_builder_free(s);
+	lbtf_free(base);
+	lbtf_builder_free(bb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +480,8 @@ int main(void)
 		cmocka_unit_test(test_ref_loop),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_id_map_and_incremental),
+		cmocka_unit_test(test_split_id_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

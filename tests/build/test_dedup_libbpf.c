@@ -79,11 +79,12 @@ static void compare_with_libbpf(struct lbtf_builder *b)
 	free(ours);
 }
 
-static void test_pahole_units(void **state)
+/* pahole's BTF of every libbtf object appended to b, deduplicating after
+ * every dedup_every units (0: never) */
+static void pahole_units(struct lbtf_builder *b, int dedup_every)
 {
 	const char *bdir = getenv("B") ? getenv("B") : "build";
 	char pattern[512], cmd[1024], tmp[] = "/tmp/lbtf-units-XXXXXX";
-	struct lbtf_builder *b = lbtf_builder_new(NULL);
 	glob_t g;
 	int units = 0;
 
@@ -104,14 +105,57 @@ static void test_pahole_units(void **state)
 		append_btf(b, u);
 		lbtf_free(u);
 		units++;
+		if (dedup_every && units % dedup_every == 0 && lbtf_dedup(b, NULL))
+			fail_msg("dedup: %s", lbtf_errmsg());
 	}
 	globfree(&g);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	assert_int_equal(system(cmd), 0);
 	assert_true(units >= 10);
-	print_message("%d units, %u raw types\n", units, lbtf_builder_type_cnt(b) - 1);
+	print_message("%d units, %u types\n", units, lbtf_builder_type_cnt(b) - 1);
+}
+
+static void test_pahole_units(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+
+	pahole_units(b, 0);
 	compare_with_libbpf(b);
 	lbtf_builder_free(b);
+}
+
+static struct lbtf *deduped(struct lbtf_builder *b)
+{
+	void *data;
+	size_t size;
+	struct lbtf *btf;
+
+	if (lbtf_dedup(b, NULL))
+		fail_msg("dedup: %s", lbtf_errmsg());
+	assert_int_equal(lbtf_builder_serialize(b, false, &data, &size), 0);
+	btf = lbtf_new(data, size, NULL);
+	assert_non_null(btf);
+	free(data);
+	return btf;
+}
+
+/* deduplicating every 4 units on the way gives the one-shot result */
+static void test_pahole_units_incremental(void **state)
+{
+	struct lbtf_builder *b1 = lbtf_builder_new(NULL), *b2 = lbtf_builder_new(NULL);
+	struct lbtf *once, *incr;
+	char why[256];
+
+	pahole_units(b1, 0);
+	pahole_units(b2, 4);
+	once = deduped(b1);
+	incr = deduped(b2);
+	if (btf_compare(once, incr, why, sizeof(why)))
+		fail_msg("incremental dedup differs: %s", why);
+	lbtf_free(once);
+	lbtf_free(incr);
+	lbtf_builder_free(b1);
+	lbtf_builder_free(b2);
 }
 
 static void test_vmlinux_three_times(void **state)
@@ -131,6 +175,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pahole_units),
+		cmocka_unit_test(test_pahole_units_incremental),
 		cmocka_unit_test(test_vmlinux_three_times),
 	};
 
