@@ -15,11 +15,77 @@ bool lbtfi_vlog_on(const struct venv *env)
 	return env->log.level != 0;
 }
 
+/* Unsigned decimal/hex into the end of tmp; returns the start. */
+static char *utoa(char *end, unsigned long long v, unsigned int base)
+{
+	*--end = '\0';
+	do {
+		*--end = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	return end;
+}
+
+/*
+ * The few printf conversions the verifier log uses (%s %u %d %x %zu %lld
+ * %llu %%), written straight into dst and cut at cap - 1 bytes like the
+ * kernel's 1024-byte vscnprintf. Much faster than vsnprintf for the
+ * millions of small pieces of a big log.
+ */
+static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+	size_t n = 0;
+	char tmp[24];
+
+	for (const char *f = fmt; *f && n < cap - 1; f++) {
+		const char *s;
+		int lng = 0;
+
+		if (*f != '%') {
+			dst[n++] = *f;
+			continue;
+		}
+		f++;
+		while (*f == 'l' || *f == 'z') {
+			lng += *f == 'z' ? 2 : 1;
+			f++;
+		}
+		switch (*f) {
+		case 's':
+			s = va_arg(ap, const char *);
+			break;
+		case 'u':
+		case 'x':
+			s = utoa(tmp + sizeof(tmp),
+				 lng >= 2 ? (lng == 2 && f[-1] == 'z' ? va_arg(ap, size_t)
+								      : va_arg(ap, unsigned long long))
+					  : va_arg(ap, unsigned int), *f == 'x' ? 16 : 10);
+			break;
+		case 'd': {
+			long long v = lng >= 2 ? va_arg(ap, long long) : va_arg(ap, int);
+			s = utoa(tmp + sizeof(tmp), v < 0 ? -(unsigned long long)v : (unsigned long long)v, 10);
+			if (v < 0)
+				*(char *)--s = '-';
+			break;
+		}
+		case '%':
+			s = "%";
+			break;
+		default: /* not used by the verifier */
+			s = "";
+			if (!*f)
+				f--;
+		}
+		while (*s && n < cap - 1)
+			dst[n++] = *s++;
+	}
+	dst[n] = '\0';
+	return n;
+}
+
 /* One formatted piece, as one bpf_verifier_vlog() call. */
 static void vpiece(struct vlog *log, const char *fmt, va_list ap)
 {
-	int r;
-
 	if (log->oom)
 		return;
 	if (log->cap - log->len < VLOG_PIECE) {
@@ -33,12 +99,7 @@ static void vpiece(struct vlog *log, const char *fmt, va_list ap)
 		log->buf = nb;
 		log->cap = ncap;
 	}
-	r = vsnprintf(log->buf + log->len, VLOG_PIECE, fmt, ap);
-	if (r < 0)
-		r = 0;
-	if (r > VLOG_PIECE - 1)
-		r = VLOG_PIECE - 1;
-	log->len += r;
+	log->len += vformat(log->buf + log->len, VLOG_PIECE, fmt, ap);
 	log->any = true;
 }
 
