@@ -121,8 +121,12 @@ static void *worker(void *arg)
 		dw_handle_close(&h);
 		return NULL;
 	}
-	while (take_unit(d, &i))
+	while (take_unit(d, &i)) {
 		convert_one(d, &u, h.dw, i);
+		/* this unit's DWARF is done with: give its pages back */
+		dw_handle_release(&h, d->ul.die_offs[i],
+				  i + 1 < d->ul.n ? d->ul.die_offs[i + 1] : h.info_len);
+	}
 	dw_unit_free(&u);
 	dw_handle_close(&h);
 	return NULL;
@@ -281,9 +285,18 @@ static void release_unit(struct driver *d, struct unit_result *r)
 	pthread_mutex_unlock(&d->mu);
 }
 
+/*
+ * Deduplicate whenever this many raw types have been appended since the last
+ * time: memory stays bounded by (result + one batch) instead of every unit's
+ * types. Depends only on the input, so the output is the same at any -j.
+ */
+#define DEDUP_BATCH_TYPES 400000u
+
 struct collected {
 	struct dw_var *vars;
 	uint32_t n, cap;
+	uint32_t raw_since_dedup, types_raw;
+	bool deduped;
 	uint64_t warned;
 	uint32_t tags[32], ntags;
 	uint32_t funcs;
@@ -303,6 +316,8 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	first = lbtf_builder_append(out, r->b);
 	if (first < 0)
 		return first;
+	c->raw_since_dedup += lbtf_builder_type_cnt(r->b) - unit_start;
+	c->types_raw += lbtf_builder_type_cnt(r->b) - unit_start;
 	c->funcs += r->nfuncs;
 	if (c->n + r->nvars > c->cap) {
 		uint32_t cap = (c->n + r->nvars) * 2;
@@ -318,6 +333,41 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 		c->vars[c->n].id = first + (r->vars[i].id - unit_start);
 		c->n++;
 	}
+	return 0;
+}
+
+static int dedup_now(struct lbtf_builder *out)
+{
+	struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
+	int err = lbtf_dedup(out, &dopts);
+
+	return err > 0 ? 0 : err;
+}
+
+/*
+ * Intermediate dedups renumber types; VARs are never merged or reordered by
+ * dedup, so the i-th VAR of the builder is the i-th collected variable.
+ * Checked by name, never assumed.
+ */
+static int rebind_vars(struct lbtf_builder *out, const struct dw_elf_info *ei, struct collected *c,
+		       uint32_t start)
+{
+	uint32_t id, k = 0, cnt = lbtf_builder_type_cnt(out);
+
+	for (id = start; id < cnt && k < c->n; id++) {
+		struct lbtf_type *t = lbtf_builder_type_by_id(out, id);
+		const char *name;
+
+		if (!t || lbtf_kind(t) != LBTF_KIND_VAR)
+			continue;
+		name = lbtf_builder_str(out, t->name_off);
+		if (!name || strcmp(name, ei->syms[c->vars[k].sym].name))
+			return lbtfi_err(EINVAL, "VAR %u is '%s', expected '%s' after dedup", id,
+					 name ? name : "?", ei->syms[c->vars[k].sym].name);
+		c->vars[k++].id = id;
+	}
+	if (k != c->n)
+		return lbtfi_err(EINVAL, "found %u of %u VARs after dedup", k, c->n);
 	return 0;
 }
 
@@ -346,7 +396,7 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 		jobs = 1;
 	if ((uint32_t)jobs > d->ul.n)
 		jobs = d->ul.n ? d->ul.n : 1;
-	d->window = 4 * jobs + 4;
+	d->window = 2 * jobs + 2;
 	tids = calloc(jobs, sizeof(*tids));
 	if (!tids)
 		return lbtfi_err(ENOMEM, "out of memory");
@@ -356,6 +406,12 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 
 		err = take_result(d, out, r, &c);
 		release_unit(d, r);
+		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
+		    c.raw_since_dedup >= DEDUP_BATCH_TYPES && i + 1 < d->ul.n) {
+			err = dedup_now(out);
+			c.raw_since_dedup = 0;
+			c.deduped = true;
+		}
 		if (o && o->progress)
 			o->progress(o->ctx, i + 1, d->ul.n);
 	}
@@ -373,6 +429,9 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 		report_warnings(o, c.warned, c.tags, c.ntags);
 	st->units = d->ul.n;
 	st->funcs = c.funcs;
+	st->types_raw = c.types_raw;
+	if (!err && c.deduped)
+		err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
 	if (!err)
 		err = dw_add_datasecs(out, d->g.ei, c.vars, c.n, &st->datasecs, &st->vars);
 	free(c.vars);
@@ -426,14 +485,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	pthread_cond_destroy(&d.cv_done);
 	pthread_cond_destroy(&d.cv_room);
 	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
-	st.types_raw = lbtf_builder_type_cnt(out) - start;
-	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
-		struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
-
-		err = lbtf_dedup(out, &dopts);
-		if (err > 0)
-			err = 0;
-	}
+	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP))
+		err = dedup_now(out);
 	st.types_out = lbtf_builder_type_cnt(out) - start;
 out:
 	free(d.res);

@@ -231,7 +231,9 @@ static int walk(struct dw_unit *u, Dwarf_Die *parent, bool top)
 				err = dw_convert_variable(u, &c);
 			break;
 		case DW_TAG_lexical_block:
-			err = walk(u, &c, false);
+			/* Not entered: nested blocks hold locals and inline
+			 * expansions (most of a kernel's DIEs) and, rarely, block
+			 * scoped types that no FUNC or VAR can refer to. */
 			break;
 		case DW_TAG_namespace:
 			dw_warn(u, DW_WARN_NAMESPACE);

@@ -58,11 +58,18 @@ struct dw_handle {
 	Elf *elf;
 	Dwfl *dwfl;  /* ET_REL only (relocations applied by libdwfl) */
 	Dwarf *dw;
+	/* .debug_info as mapped from the file (linked files only), so the pages
+	 * of converted units can be given back (dw_handle_release) */
+	const unsigned char *info;
+	size_t info_len;
 };
 
 /* 0 or negative errno (-ENODATA when the file has no DWARF) */
 int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel);
 void dw_handle_close(struct dw_handle *h);
+/* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
+ * file if touched again): keeps peak memory independent of the input size. */
+void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
 
 /* Unit header offsets of every compile and partial unit, in file order. */
 struct dw_unit_list {

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "dwarf_internal.h"
 
@@ -48,6 +49,38 @@ static int open_rel(struct dw_handle *h, const char *path)
 	return 0;
 }
 
+/*
+ * Remember .debug_info only when libelf hands out the file mapping itself
+ * (not a decompressed or converted copy, whose pages must not be dropped).
+ */
+static void find_mapped_info(struct dw_handle *h)
+{
+	size_t shstrndx, fsize;
+	const char *raw = elf_rawfile(h->elf, &fsize);
+	Elf_Scn *scn = NULL;
+
+	if (!raw || elf_getshdrstrndx(h->elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(h->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
+			continue;
+		name = elf_strptr(h->elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".debug_info"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && (const char *)d->d_buf >= raw &&
+		    (const char *)d->d_buf + d->d_size <= raw + fsize) {
+			h->info = d->d_buf;
+			h->info_len = d->d_size;
+		}
+		return;
+	}
+}
+
 int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 {
 	memset(h, 0, sizeof(*h));
@@ -62,7 +95,21 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 	h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
 	if (!h->dw)
 		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+	find_mapped_info(h);
 	return 0;
+}
+
+void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, b;
+
+	if (!h->info || from >= to || to > h->info_len || pg <= 0)
+		return;
+	a = ((uintptr_t)(h->info + from) + pg - 1) & ~(uintptr_t)(pg - 1);
+	b = (uintptr_t)(h->info + to) & ~(uintptr_t)(pg - 1);
+	if (a < b)
+		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 void dw_handle_close(struct dw_handle *h)

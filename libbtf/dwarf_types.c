@@ -120,13 +120,11 @@ static bool die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out)
 
 /* Follow DW_AT_type through tags BTF has no record for (C11 _Atomic is
  * layout-transparent). false: no type (void). */
-static bool type_target(Dwarf_Die *die, Dwarf_Die *out)
+static bool follow_atomic(Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 	int guard = 64;
 
-	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
-		return false;
 	while (dwarf_tag(out) == DW_TAG_atomic_type && guard--) {
 		if (!dwarf_attr_integrate(out, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
 			return false;
@@ -134,16 +132,48 @@ static bool type_target(Dwarf_Die *die, Dwarf_Die *out)
 	return true;
 }
 
+static bool type_target(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+		return false;
+	return follow_atomic(out);
+}
+
 static int64_t convert(struct dw_unit *u, Dwarf_Die *die, uint64_t key);
 
-int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key)
+/*
+ * Resolve a DW_AT_type attribute of die. Unit-local references are looked
+ * up by offset first, without materializing the target DIE: most targets
+ * are already converted.
+ */
+/* CU-relative offset of a unit-local reference (dwarf_formref is marked
+ * deprecated in favour of dwarf_formref_die, which builds the whole DIE) */
+static bool local_ref(Dwarf_Attribute *a, Dwarf_Off *rel)
 {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	return dwarf_formref(a, rel) == 0;
+#pragma GCC diagnostic pop
+}
+
+static int64_t ref_attr(struct dw_unit *u, Dwarf_Die *die, Dwarf_Attribute *a,
+			uint64_t *pending_key)
+{
+	Dwarf_Off rel;
 	Dwarf_Die t;
 	uint64_t key;
 	uint32_t *v;
 
 	*pending_key = 0;
-	if (!type_target(die, &t))
+	if (a->cu == die->cu && local_ref(a, &rel)) {
+		key = dw_die_key(u, die) - dwarf_cuoffset(die) + rel;
+		v = dw_diemap_get(&u->map, key);
+		if (v && *v != DW_ID_IN_PROGRESS)
+			return *v;
+	}
+	if (!dwarf_formref_die(a, &t) || !follow_atomic(&t))
 		return 0;
 	key = dw_die_key(u, &t);
 	v = dw_diemap_get(&u->map, key);
@@ -154,6 +184,16 @@ int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key)
 		return 0;
 	}
 	return convert(u, &t, key);
+}
+
+int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key)
+{
+	Dwarf_Attribute a;
+
+	*pending_key = 0;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a))
+		return 0;
+	return ref_attr(u, die, &a, pending_key);
 }
 
 int64_t dw_type_of(struct dw_unit *u, Dwarf_Die *die)
