@@ -8,6 +8,12 @@
 #include <string.h>
 #include "dump_c_internal.h"
 
+#define DC_OUT_LIMIT(in_bytes) (64ull * (in_bytes) + (64ull << 20))
+/* order/emit visits allowed: 6.18 vmlinux needs ~203k for its 126k types */
+#ifndef DC_STEP_LIMIT
+#define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (16ull << 20))
+#endif
+
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 {
 	if (!d->err)
@@ -70,6 +76,18 @@ static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_
 	}
 	*cc = c;
 	return 0;
+}
+
+static uint64_t input_size(const struct lbtf *btf)
+{
+	uint64_t total = 0;
+	size_t sz;
+
+	for (; btf; btf = lbtf_base(btf)) {
+		lbtf_raw_data(btf, &sz);
+		total += sz;
+	}
+	return total;
 }
 
 static void put_frame_head(struct dc_out *o)
@@ -145,6 +163,9 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->nr_types = lbtf_type_cnt(btf);
 	d->ptr_sz = lbtf_pointer_size(btf) > 0 ? lbtf_pointer_size(btf) : (int)sizeof(void *);
 	d->out.f = out;
+	/* vmlinux.h is about half its BTF; far more means hostile nesting */
+	d->out.limit = DC_OUT_LIMIT(input_size(btf));
+	d->step_limit = DC_STEP_LIMIT(d->nr_types);
 	d->st = calloc(d->nr_types, sizeof(*d->st));
 	d->suffix = calloc(d->nr_types, sizeof(*d->suffix));
 	d->align = calloc(d->nr_types, sizeof(*d->align));
@@ -176,7 +197,11 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	if (!err && (!opts || !opts->no_frame))
 		put_frame_tail(&d->out);
 	dci_flush(&d->out);
-	if (!err && (d->out.err || fflush(out)))
+	if (!err && d->out.err == -EFBIG)
+		err = lbtfi_err(EFBIG, "C dump: output would exceed %llu bytes "
+				"(anonymous types nested too deeply?)",
+				(unsigned long long)d->out.limit);
+	else if (!err && (d->out.err || fflush(out)))
 		err = lbtfi_err(EIO, "C dump: writing the output failed");
 	dc_free(d);
 	return err;

@@ -22,7 +22,9 @@
 struct dc_out {
 	FILE *f;
 	size_t len;
-	int err; /* sticky: set when a write to f failed */
+	int err;        /* sticky: -EIO when a write failed, -EFBIG over limit */
+	uint64_t total; /* bytes flushed so far */
+	uint64_t limit; /* output budget (anonymous types nest exponentially) */
 	char buf[DC_OUT_BUF];
 };
 
@@ -85,6 +87,8 @@ struct dc {
 	uint32_t nr_types; /* valid ids are < nr_types */
 	int ptr_sz;
 	int err;           /* first error (negative errno), sticky */
+	uint64_t steps;    /* order/emit visits so far, against step_limit */
+	uint64_t step_limit;
 	struct dc_tstate *st;
 	uint32_t *suffix;  /* ___N suffix of a resolved name, 0 for none */
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */

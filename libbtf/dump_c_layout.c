@@ -210,7 +210,7 @@ void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, i
 
 	put_tag(d, id, t);
 	dci_write(&d->out, " {", 2);
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+	for (unsigned int i = 0; i < lbtf_vlen(t) && !d->out.err; i++) {
 		const struct lbtf_member *m = &lbtf_members(t)[i];
 		int64_t m_sz = lbtf_member_bitfield_size(t, i);
 		int64_t m_off = lbtf_member_bit_offset(t, i);

@@ -47,6 +47,16 @@ int dci_mark_referenced(struct dc *d)
 	return 0;
 }
 
+/*
+ * Function protos, arrays, modifiers and anonymous types are walked again at
+ * every use (their meaning depends on the path), so a small hostile BTF can
+ * make the walk exponential. Real BTF needs a few visits per type.
+ */
+static int too_much_work(struct dc *d, uint32_t id)
+{
+	return dci_fail(d, -E2BIG, "type graph too entangled (exponential walk)", id);
+}
+
 /* ---- ordering ---------------------------------------------------------- */
 
 static int queue_push(struct dc *d, uint32_t id)
@@ -201,6 +211,8 @@ static int order(struct dc *d, uint32_t id, bool through_ptr, int depth)
 		return 1; /* lets a typedef know its target is already there */
 	if (depth > DC_MAX_DEPTH)
 		return dci_fail(d, -ELOOP, "type chain too deep", id);
+	if (++d->steps > d->step_limit)
+		return too_much_work(d, id);
 	t = dci_type(d, id);
 	if (d->st[id].order == DC_ORDERING) {
 		/* a loop through a pointer to a named struct: forward declaration */
@@ -360,10 +372,14 @@ static void emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth)
 	const struct lbtf_type *t;
 	emit_fn fn;
 
-	if (d->st[id].emit == DC_EMITTED || d->err)
+	if (d->st[id].emit == DC_EMITTED || d->err || d->out.err)
 		return;
 	if (depth > DC_MAX_DEPTH) {
 		dci_fail(d, -ELOOP, "type chain too deep", id);
+		return;
+	}
+	if (++d->steps > d->step_limit) {
+		too_much_work(d, id);
 		return;
 	}
 	t = dci_type(d, id);
@@ -380,11 +396,13 @@ int dci_dump_root(struct dc *d, uint32_t id)
 {
 	int err;
 
+	if (d->out.err) /* output failed or over budget: reported by the caller */
+		return 0;
 	d->queue_cnt = 0;
 	err = order(d, id, false, 0);
 	if (err < 0)
 		return err;
-	for (size_t i = 0; i < d->queue_cnt && !d->err; i++)
+	for (size_t i = 0; i < d->queue_cnt && !d->err && !d->out.err; i++)
 		emit(d, d->queue[i], 0, 0);
 	return d->err;
 }

@@ -11,6 +11,9 @@ void dci_flush(struct dc_out *o)
 {
 	if (o->len && !o->err && fwrite(o->buf, 1, o->len, o->f) != o->len)
 		o->err = -EIO;
+	o->total += o->len;
+	if (o->total > o->limit && !o->err)
+		o->err = -EFBIG;
 	o->len = 0;
 }
 

@@ -18,7 +18,7 @@
 
 /* A tiny BTF writer: words of type records and a string table. */
 struct blob {
-	uint32_t types[256];
+	uint32_t types[1024];
 	size_t nt;
 	char strs[512];
 	size_t ns;
@@ -202,6 +202,53 @@ static void test_huge_padding(void **state)
 	expect_error(&b, -E2BIG);
 }
 
+static void test_exponential_nesting(void **state)
+{
+	struct blob b;
+	struct lbtf *btf;
+	FILE *null = fopen("/dev/null", "w");
+	const int depth = 40;
+	int err;
+
+	/* anonymous struct k holds two members of anonymous struct k+1: the
+	 * inline definitions would take 2^40 lines */
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (int k = 0; k < depth; k++) {
+		uint32_t next = k == depth - 1 ? 1 : (uint32_t)k + 3;
+
+		w(&b, 9, 0, INFO(LBTF_KIND_STRUCT, 2, 0), 8, str(&b, "a"), next, 0,
+		  str(&b, "b"), next, 32);
+	}
+	w(&b, 6, str(&b, "root"), INFO(LBTF_KIND_STRUCT, 1, 0), 8, str(&b, "r"), 2, 0);
+	btf = blob_open(&b);
+	assert_non_null(null);
+	/* the walk budget (E2BIG) or the output budget (EFBIG) stops it */
+	err = lbtf_dump_c(btf, null, NULL);
+	assert_true(err == -E2BIG || err == -EFBIG);
+	fclose(null);
+	lbtf_free(btf);
+}
+
+static void test_exponential_protos(void **state)
+{
+	struct blob b;
+	const int depth = 40;
+
+	/* proto k takes two `const proto k+1` parameters: ordering walks
+	 * protos and modifiers per path, 2^40 paths */
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (int k = 0; k < depth; k++) {
+		uint32_t self = 2 + 2 * k, next = k == depth - 1 ? 1 : self + 2;
+
+		w(&b, 7, 0, INFO(LBTF_KIND_FUNC_PROTO, 2, 0), 1, 0, self + 1, 0, self + 1);
+		w(&b, 3, 0, INFO(LBTF_KIND_CONST, 0, 0), next);
+	}
+	w(&b, 3, str(&b, "fn_t"), INFO(LBTF_KIND_TYPEDEF, 0, 0), 2);
+	expect_error(&b, -E2BIG);
+}
+
 static void test_bad_opts_and_output(void **state)
 {
 	struct blob b;
@@ -234,6 +281,8 @@ int main(void)
 		cmocka_unit_test(test_proto_loop),
 		cmocka_unit_test(test_bad_ids),
 		cmocka_unit_test(test_huge_padding),
+		cmocka_unit_test(test_exponential_nesting),
+		cmocka_unit_test(test_exponential_protos),
 		cmocka_unit_test(test_bad_opts_and_output),
 	};
 
