@@ -453,8 +453,12 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (opts && opts->sz && opts->sz < offsetof(struct lbtf_dwarf_opts, stats))
 		return lbtfi_err_ptr(EINVAL, "lbtf_dwarf_opts too small");
 	elf_version(EV_CURRENT);
-	if ((err = dw_elf_info_load(&ei, path)))
-		return lbtfi_err_ptr(-err, "%s", lbtf_errmsg());
+	if ((err = dw_elf_info_load(&ei, path))) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+		return lbtfi_err_ptr(-err, "%s", msg);
+	}
 	d.g.ei = &ei;
 	d.g.base = opts ? opts->base : NULL;
 	d.g.features = effective_features(opts, &ei);
