@@ -13,6 +13,7 @@
  * (arrays, pointers, even structs); compare such copies structurally, to a
  * bounded depth, when the hypothetical map disagrees. */
 #define IDENTICAL_MAX_DEPTH 16
+#define IDENTICAL_MAX_NODES 4096
 
 static bool is_fwd_kind(unsigned int k)
 {
@@ -35,7 +36,7 @@ static bool enums_compatible(const struct dedup *d, const struct lbtf_type *a,
 	return lbtf_kind(a) == lbtf_kind(b) && lbtfi_dedup_rec_equal(d, a, b);
 }
 
-static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int depth)
+static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int depth, int *budget)
 {
 	const struct lbtf_type *t1, *t2;
 	const struct dedup_layout *l;
@@ -43,7 +44,8 @@ static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int dep
 
 	if (id1 == id2 || d_resolve(d, id1) == d_resolve(d, id2))
 		return true;
-	if (depth <= 0)
+	/* the depth bounds cycles, the budget the fan-out of wide types */
+	if (depth <= 0 || --*budget < 0)
 		return false;
 	t1 = dtype(d, id1);
 	t2 = dtype(d, id2);
@@ -52,7 +54,7 @@ static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int dep
 	l = &d->lay[lbtf_kind(t1)];
 	n = d_rec_words(d, t1);
 	D_FOR_EACH_TYPE_WORD(l, n, i)
-		if (!identical(d, ((const uint32_t *)t1)[i], ((const uint32_t *)t2)[i], depth - 1))
+		if (!identical(d, ((const uint32_t *)t1)[i], ((const uint32_t *)t2)[i], depth - 1, budget))
 			return false;
 	return true;
 }
@@ -105,8 +107,11 @@ int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 		return 1;
 	canon_id = resolve_fwd(d, canon_id);
 	h = d->hypot[canon_id];
-	if (h != D_NONE)
-		return h == cand_id || identical(d, h, cand_id, IDENTICAL_MAX_DEPTH);
+	if (h != D_NONE) {
+		int budget = IDENTICAL_MAX_NODES;
+
+		return h == cand_id || identical(d, h, cand_id, IDENTICAL_MAX_DEPTH, &budget);
+	}
 	if ((err = hypot_add(d, canon_id, cand_id)))
 		return err;
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "libbtf.h"
 
@@ -324,6 +326,54 @@ static void test_identical_copies(void **state)
 	lbtf_builder_free(b);
 }
 
+/* A chain of 15 structs, each with 8 members all of the next one's type */
+static uint32_t add_fan_chain(struct lbtf_builder *b, uint32_t leaf)
+{
+	uint32_t prev = leaf;
+
+	for (int level = 0; level < 15; level++) {
+		uint32_t s = (uint32_t)lbtf_add_struct(b, "fan", 64);
+		for (int m = 0; m < 8; m++) {
+			char name[8];
+			snprintf(name, sizeof(name), "m%d", m);
+			lbtf_add_field(b, name, prev, 0, 0);
+		}
+		prev = s;
+	}
+	return prev;
+}
+
+/* Identical copies compared structurally must not explode on wide types:
+ * 8 members x 15 levels would be 8^15 comparisons without a budget */
+static void test_identical_budget(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	uint32_t i, t, t1, t2;
+	struct lbtf *btf;
+
+	alarm(60); /* a regression would hang: fail instead */
+	i = (uint32_t)lbtf_add_int(b, "int", 4, 0);
+	t = add_fan_chain(b, i);
+	lbtf_add_struct(b, "C", 128);
+	lbtf_add_field(b, "x", t, 0, 0);
+	lbtf_add_field(b, "y", t, 0, 0);
+	/* C' first, so its chains are still unmerged when it is compared */
+	t1 = lbtf_builder_type_cnt(b) + 15;
+	t2 = t1 + 15;
+	lbtf_add_struct(b, "C", 128);
+	lbtf_add_field(b, "x", t1, 0, 0);
+	lbtf_add_field(b, "y", t2, 0, 0);
+	assert_int_equal(add_fan_chain(b, i), t1);
+	assert_int_equal(add_fan_chain(b, i), t2);
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	/* the walk gave up on C' (kept apart) but the chains themselves merge */
+	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 15 + 2);
+	alarm(0);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
 static void test_ref_loop(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -477,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_vars_never_merged),
 		cmocka_unit_test(test_identical_copies),
+		cmocka_unit_test(test_identical_budget),
 		cmocka_unit_test(test_ref_loop),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_split),
