@@ -21,14 +21,20 @@ static bool log_attr_valid(const struct lbtf_verify_opts *o)
 	return o->log_size <= LBTF_LOG_MAX_SIZE;
 }
 
-/* Copy the blob so that the type section (data + hdr_len + type_off, with
- * type_off 4-aligned) is aligned for direct access. */
+/* The type section (data + hdr_len + type_off, type_off 4-aligned) is read
+ * in place when aligned, else from a copy that makes it aligned. Nothing is
+ * read past the blob: every offset is checked first. */
 static int copy_blob(struct venv *env, const void *data, uint32_t size)
 {
 	uint32_t hdr_len = 0, shift;
 
 	if (size >= 8)
 		memcpy(&hdr_len, (const char *)data + 4, 4);
+	if (!(((uintptr_t)data + hdr_len) & 3)) {
+		env->data = data;
+		env->size = size;
+		return 0;
+	}
 	shift = (8 - (hdr_len & 7)) & 7;
 	env->mem = malloc((size_t)size + shift + 8);
 	if (!env->mem)
@@ -102,6 +108,7 @@ int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *op
 	}
 	if (!data && size)
 		return lbtfi_err(EINVAL, "lbtf_verify: NULL data");
+	lbtfi_vops_init();
 	memset(&env, 0, sizeof(env));
 	env.log.level = o->log_level;
 	env.flags = o->flags;
@@ -130,6 +137,7 @@ out:
 	free(env.log.buf);
 	free(env.mem);
 	free(env.types);
+	free(env.kinds);
 	free(env.ident_ok);
 	free(env.visit);
 	free(env.res_id);

@@ -44,6 +44,7 @@ struct venv {
 	uint32_t start_id;           /* 0 for base BTF (types[0] is void) */
 	uint32_t start_str_off;
 	const struct lbtf_type **types; /* index id - start_id */
+	uint8_t *kinds;              /* kind of each entry of types (dense, cache friendly) */
 	uint32_t nr_types;           /* entries in types (with void for base) */
 	uint32_t types_cap;
 	uint32_t log_id;
@@ -74,6 +75,7 @@ struct vkind_ops {
 	void (*log_details)(struct venv *env, const struct lbtf_type *t);
 };
 const struct vkind_ops *lbtfi_vops(const struct lbtf_type *t);
+void lbtfi_vops_init(void); /* once per process, before any verification */
 
 /* ---- log (verify_log.c) ---- */
 bool lbtfi_vlog_on(const struct venv *env);
@@ -133,42 +135,40 @@ uint32_t lbtfi_vresolved_size(const struct venv *env, uint32_t id);
 bool lbtfi_vis_resolved(const struct venv *env, uint32_t id);
 bool lbtfi_vint_regular(const struct lbtf_type *t);
 
-/* kind predicates (void is the kind-0 record) */
+/* Kind predicates as bit masks over kinds (void is kind 0; VK_NULL, a
+ * missing type, is in no mask). The *_k forms work on a kind alone so hot
+ * loops can use the dense kind array instead of loading type records. */
+#define VK_NULL 31u
+#define KB(k) (1u << LBTF_KIND_##k)
+#define M_MODIFIER (KB(TYPEDEF) | KB(VOLATILE) | KB(CONST) | KB(RESTRICT) | KB(TYPE_TAG))
+#define M_STRUCT (KB(STRUCT) | KB(UNION))
+#define M_NEEDS_RESOLVE (M_MODIFIER | M_STRUCT | KB(PTR) | KB(ARRAY) | KB(VAR) | KB(FUNC) | \
+			 KB(DECL_TAG) | KB(DATASEC))
+#define M_NOSIZE (KB(UNKN) | KB(FWD) | KB(FUNC) | KB(FUNC_PROTO) | KB(DECL_TAG))
+#define M_SOURCE_ONLY (KB(VAR) | KB(DECL_TAG) | KB(DATASEC))
+static inline bool vk_in(unsigned int k, uint32_t mask) { return (mask >> k) & 1; }
+
 static inline unsigned int vk(const struct lbtf_type *t) { return lbtf_kind(t); }
-static inline bool v_is_modifier(const struct lbtf_type *t)
-{
-	unsigned int k = vk(t);
-	return k == LBTF_KIND_TYPEDEF || k == LBTF_KIND_VOLATILE || k == LBTF_KIND_CONST ||
-	       k == LBTF_KIND_RESTRICT || k == LBTF_KIND_TYPE_TAG;
-}
-static inline bool v_is_struct(const struct lbtf_type *t)
-{
-	return vk(t) == LBTF_KIND_STRUCT || vk(t) == LBTF_KIND_UNION;
-}
+static inline bool v_is_modifier(const struct lbtf_type *t) { return vk_in(vk(t), M_MODIFIER); }
+static inline bool v_is_struct(const struct lbtf_type *t) { return vk_in(vk(t), M_STRUCT); }
 static inline bool v_is_void(const struct lbtf_type *t) { return vk(t) == LBTF_KIND_UNKN; }
-static inline bool v_needs_resolve(const struct lbtf_type *t)
-{
-	unsigned int k = vk(t);
-	return v_is_modifier(t) || k == LBTF_KIND_PTR || v_is_struct(t) || k == LBTF_KIND_ARRAY ||
-	       k == LBTF_KIND_VAR || k == LBTF_KIND_FUNC || k == LBTF_KIND_DECL_TAG ||
-	       k == LBTF_KIND_DATASEC;
-}
-static inline bool v_has_size(const struct lbtf_type *t)
-{
-	const struct lbtf_kind_desc *d = lbtf_kind_desc(vk(t));
-	return d && d->size_field;
-}
-static inline bool v_nosize(const struct lbtf_type *t)
-{
-	unsigned int k = vk(t);
-	return k == LBTF_KIND_UNKN || k == LBTF_KIND_FWD || k == LBTF_KIND_FUNC ||
-	       k == LBTF_KIND_FUNC_PROTO || k == LBTF_KIND_DECL_TAG;
-}
+static inline bool v_needs_resolve(const struct lbtf_type *t) { return vk_in(vk(t), M_NEEDS_RESOLVE); }
+/* Kinds whose size/type word is a size: from the shared kind table */
+extern bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
+static inline bool v_has_size(const struct lbtf_type *t) { return lbtfi_vhas_size[vk(t)]; }
+static inline bool v_nosize(const struct lbtf_type *t) { return vk_in(vk(t), M_NOSIZE); }
 static inline bool v_nosize_or_null(const struct lbtf_type *t) { return !t || v_nosize(t); }
-static inline bool v_source_only(const struct lbtf_type *t)
+static inline bool v_source_only(const struct lbtf_type *t) { return vk_in(vk(t), M_SOURCE_ONLY); }
+
+/* Kind of a type id without touching its record; VK_NULL past the end */
+static inline unsigned int vkind_id(const struct venv *env, uint32_t id)
 {
-	unsigned int k = vk(t);
-	return k == LBTF_KIND_VAR || k == LBTF_KIND_DECL_TAG || k == LBTF_KIND_DATASEC;
+	if (id < env->start_id) {
+		const struct lbtf_type *t = lbtf_type_by_id(env->base, id);
+		return t ? vk(t) : VK_NULL;
+	}
+	id -= env->start_id;
+	return id < env->nr_types ? env->kinds[id] : VK_NULL;
 }
 static inline uint32_t v_int_data(const struct lbtf_type *t) { return *(const uint32_t *)(t + 1); }
 

@@ -389,6 +389,7 @@ static void add_type(struct venv *env, const struct lbtf_type *t)
 		lbtfi_vlog(env, "Exceeded max num of types");
 		return;
 	}
+	env->kinds[env->nr_types] = vk(t);
 	env->types[env->nr_types++] = t;
 }
 
@@ -439,10 +440,12 @@ int lbtfi_vcheck_all_metas(struct venv *env)
 		max = VMAX_TYPE;
 	env->types_cap = max;
 	env->types = malloc(sizeof(*env->types) * max);
-	if (!env->types)
+	env->kinds = malloc(max);
+	if (!env->types || !env->kinds)
 		return -ENOMEM;
 	if (!env->base) {
 		static const struct lbtf_type void_type;
+		env->kinds[env->nr_types] = LBTF_KIND_UNKN;
 		env->types[env->nr_types++] = &void_type;
 	}
 	env->phase = PHASE_META;

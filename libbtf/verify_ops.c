@@ -4,6 +4,7 @@
  * btf_kind_operations. Layout facts (record sizes) come from the shared
  * kind table (lbtf_kind_desc); this table holds only behaviour.
  */
+#include <pthread.h>
 #include "verify_internal.h"
 
 #define MODIFIER_OPS                                                                   \
@@ -45,6 +46,22 @@ static const struct vkind_ops ops[LBTF_NR_KINDS] = {
 	[LBTF_KIND_ENUM64] = { lbtfi_vmeta_enum64, NULL, lbtfi_vmember_enum,
 			       lbtfi_vmember_enum_kflag, lbtfi_vdetails_sized },
 };
+
+/* Indexed by any 5-bit kind; filled from lbtf_kind_desc() on first use. */
+bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
+
+static void init_has_size(void)
+{
+	for (unsigned int k = 0; k <= LBTF_KIND_MAX; k++)
+		lbtfi_vhas_size[k] = lbtf_kind_desc(k)->size_field;
+}
+
+void lbtfi_vops_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, init_has_size);
+}
 
 /* Callers only pass kinds already checked by pass 1 (or void). */
 const struct vkind_ops *lbtfi_vops(const struct lbtf_type *t)

@@ -79,22 +79,25 @@ static bool direct_size(const struct venv *env, const struct lbtf_type *t, uint3
 	return true;
 }
 
-/* The kernel's btf_type_id_size(): NULL when the type has no size. */
+/* The kernel's btf_type_id_size(): NULL when the type has no size. Kinds
+ * come from the dense kind array; records are loaded only for a size. */
 const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id, uint32_t *ret_size)
 {
 	uint32_t sid = *id, size = 0;
-	const struct lbtf_type *t = lbtfi_vtype(env, sid);
+	unsigned int k = vkind_id(env, sid);
+	const struct lbtf_type *t;
 
-	if (v_nosize_or_null(t))
+	if (k == VK_NULL || vk_in(k, M_NOSIZE))
 		return NULL;
-	if (!direct_size(env, t, sid, &size)) {
-		if (!v_is_modifier(t) && vk(t) != LBTF_KIND_VAR)
-			return NULL;
+	if (vk_in(k, M_MODIFIER | KB(VAR))) {
 		sid = lbtfi_vresolved_id(env, sid);
-		t = lbtfi_vtype(env, sid);
-		if (v_nosize_or_null(t) || !direct_size(env, t, sid, &size))
+		k = vkind_id(env, sid);
+		if (k == VK_NULL || vk_in(k, M_NOSIZE))
 			return NULL;
 	}
+	t = lbtfi_vtype(env, sid);
+	if (!direct_size(env, t, sid, &size))
+		return NULL;
 	*id = sid;
 	if (ret_size)
 		*ret_size = size;
@@ -134,22 +137,27 @@ static void pop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size)
 	env->res_size[i] = res_size;
 }
 
-static bool is_sink(const struct venv *env, const struct lbtf_type *t)
+static bool is_sink_k(const struct venv *env, unsigned int k)
 {
 	switch (env->mode) {
 	case RESOLVE_TBD:
-		return !v_needs_resolve(t);
+		return !vk_in(k, M_NEEDS_RESOLVE);
 	case RESOLVE_PTR:
-		return !v_is_modifier(t) && vk(t) != LBTF_KIND_PTR;
+		return !vk_in(k, M_MODIFIER | KB(PTR));
 	default:
-		return !v_is_modifier(t) && vk(t) != LBTF_KIND_ARRAY && !v_is_struct(t);
+		return !vk_in(k, M_MODIFIER | KB(ARRAY) | M_STRUCT);
 	}
 }
 
 /* "descend into": not final yet, so it has to be pushed first */
+static bool must_descend_k(const struct venv *env, unsigned int k, uint32_t id)
+{
+	return !is_sink_k(env, k) && !lbtfi_vis_resolved(env, id);
+}
+
 static bool must_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id)
 {
-	return !is_sink(env, t) && !lbtfi_vis_resolved(env, id);
+	return must_descend_k(env, vk(t), id);
 }
 
 /* ---- per-kind resolve steps ---- */
@@ -308,17 +316,17 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 			return err;
 	}
 	for (unsigned int i = v->next_member; i < lbtf_vlen(v->t); i++) {
-		const struct lbtf_type *mt = lbtfi_vtype(env, m[i].type);
+		unsigned int k = vkind_id(env, m[i].type);
 
-		if (v_nosize_or_null(mt) || v_source_only(mt)) {
+		if (k == VK_NULL || vk_in(k, M_NOSIZE | M_SOURCE_ONLY)) {
 			lbtfi_vlog_member(env, v->t, &m[i], "Invalid member");
 			return -EINVAL;
 		}
-		if (must_descend(env, mt, m[i].type)) {
+		if (must_descend_k(env, k, m[i].type)) {
 			v->next_member = i + 1;
-			return push(env, mt, m[i].type);
+			return push(env, lbtfi_vtype(env, m[i].type), m[i].type);
 		}
-		if ((err = check_member(env, v->t, &m[i], mt)))
+		if ((err = check_member(env, v->t, &m[i], lbtfi_vtype(env, m[i].type))))
 			return err;
 	}
 	pop_resolved(env, 0, 0);
@@ -479,13 +487,14 @@ static int resolve(struct venv *env, const struct lbtf_type *t, uint32_t id)
  * reaches the proto (resolving them on demand). */
 static int check_proto_type(struct venv *env, uint32_t id, bool *bad)
 {
-	const struct lbtf_type *t = lbtfi_vtype(env, id);
+	unsigned int k = vkind_id(env, id);
 	int err;
 
-	*bad = !t || v_source_only(t);
+	*bad = k == VK_NULL || vk_in(k, M_SOURCE_ONLY);
 	if (*bad)
 		return 0;
-	if (v_needs_resolve(t) && !lbtfi_vis_resolved(env, id) && (err = resolve(env, t, id)))
+	if (vk_in(k, M_NEEDS_RESOLVE) && !lbtfi_vis_resolved(env, id) &&
+	    (err = resolve(env, lbtfi_vtype(env, id), id)))
 		return err;
 	*bad = !lbtfi_vid_size(env, &id, NULL);
 	return 0;
@@ -516,9 +525,9 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 		n--;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		const struct lbtf_type *a = lbtfi_vtype(env, p[i].type);
+		unsigned int k = vkind_id(env, p[i].type);
 
-		if (!a || v_source_only(a) ||
+		if (k == VK_NULL || vk_in(k, M_SOURCE_ONLY) ||
 		    (p[i].name_off && (!lbtfi_vname_off_ok(env, p[i].name_off) ||
 				       !lbtfi_vname_ident(env, p[i].name_off)))) {
 			vlog_type(env, t, "Invalid arg#%u", i + 1);
@@ -546,13 +555,14 @@ int lbtfi_vcheck_all_types(struct venv *env)
 	env->phase = PHASE_RESOLVE;
 	for (uint32_t i = env->base ? 0 : 1; i < n; i++) {
 		uint32_t id = env->start_id + i;
-		const struct lbtf_type *t = env->types[i];
+		unsigned int k = env->kinds[i];
 		int err;
 
 		env->log_id = id;
-		if (v_needs_resolve(t) && !lbtfi_vis_resolved(env, id) && (err = resolve(env, t, id)))
+		if (vk_in(k, M_NEEDS_RESOLVE) && env->visit[i] != RESOLVED &&
+		    (err = resolve(env, env->types[i], id)))
 			return err;
-		if (vk(t) == LBTF_KIND_FUNC_PROTO && (err = func_proto_check(env, t)))
+		if (k == LBTF_KIND_FUNC_PROTO && (err = func_proto_check(env, env->types[i])))
 			return err;
 	}
 	return 0;
