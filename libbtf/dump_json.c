@@ -9,9 +9,9 @@
 #include "json_writer.h"
 
 /* Fields with literal keys (quoted at compile time) */
-#define UINT_FIELD(w, key, v) (LBTFI_JSON_NAME(w, key), lbtfi_json_uint(w, v))
-#define INT_FIELD(w, key, v) (LBTFI_JSON_NAME(w, key), lbtfi_json_int(w, v))
-#define STRING_FIELD(w, key, v) (LBTFI_JSON_NAME(w, key), lbtfi_json_string(w, v))
+#define UINT_FIELD LBTFI_JSON_UINT_FIELD
+#define INT_FIELD LBTFI_JSON_INT_FIELD
+#define STRING_FIELD LBTFI_JSON_STRING_FIELD
 
 typedef void (*json_op)(const struct lbtf *btf, const struct lbtf_type *t, struct lbtfi_json *w);
 

@@ -75,49 +75,55 @@ static const char escape_letter[256] = {
 	['\\'] = '\\', ['"'] = '"',
 };
 
-/* Escapes s from where it is on; returns the rest that did not fit. */
-static const char *escape_in_place(FILE *f, const char *s)
+/*
+ * Whether a string may need escapes, 8 bytes at a time: a word holds a
+ * byte below 14 (all the control characters we escape are), a '"' or a
+ * backslash. Exact about presence (the classic "has zero byte" test), so
+ * the common clean name goes out in one copy.
+ */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static inline bool word_may_need_escape(uint64_t x)
 {
-#ifdef __GLIBC__
-	/* Straight into the stream's buffer while there is room for the
-	 * longest step (an escape pair); see fastio.h. */
-	char *p = f->_IO_write_ptr;
-	char *end = f->_IO_write_end;
+	uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
 
-	while (*s && end - p >= 2) {
-		char e = escape_letter[(unsigned char)*s];
+	return (((x - ONES * 14) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
+}
 
-		if (e) {
-			*p++ = '\\';
-			*p++ = e;
-		} else {
-			*p++ = *s;
-		}
-		s++;
+static bool may_need_escape(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (word_may_need_escape(x))
+			return true;
 	}
-	if (p != f->_IO_write_ptr)
-		f->_IO_write_ptr = p;
-#endif
-	return s;
+	for (; i < n; i++)
+		if (escape_letter[(unsigned char)s[i]])
+			return true;
+	return false;
 }
 
 static void quoted(struct lbtfi_json *w, const char *s)
 {
 	FILE *f = w->out;
+	size_t n = strlen(s);
 
 	putc_unlocked('"', f);
-	s = escape_in_place(f, s);
-	for (; *s; s++) { /* buffer full (or not glibc): one character at a time */
-		char e = escape_letter[(unsigned char)*s];
+	if (!may_need_escape(s, n)) {
+		lbtfi_put_mem(f, s, n);
+	} else {
+		for (; *s; s++) {
+			char e = escape_letter[(unsigned char)*s];
 
-		if (e) {
-			putc_unlocked('\\', f);
-			putc_unlocked(e, f);
-		} else {
-			putc_unlocked(*s, f);
+			if (e)
+				putc_unlocked('\\', f);
+			putc_unlocked(e ? e : *s, f);
 		}
-		if (f->_IO_write_end - f->_IO_write_ptr >= 64)
-			s = escape_in_place(f, s + 1) - 1;
 	}
 	putc_unlocked('"', f);
 }
@@ -133,7 +139,7 @@ void lbtfi_json_name(struct lbtfi_json *w, const char *name)
 		putc_unlocked(' ', w->out);
 }
 
-void lbtfi_json_key(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len)
+static inline void key(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len)
 {
 	if (w->pretty) {
 		separate(w);
@@ -148,6 +154,11 @@ void lbtfi_json_key(struct lbtfi_json *w, const char *comma_quoted_colon, size_t
 	w->sep = 0;
 }
 
+void lbtfi_json_key(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len)
+{
+	key(w, comma_quoted_colon, len);
+}
+
 void lbtfi_json_string(struct lbtfi_json *w, const char *s)
 {
 	separate(w);
@@ -155,34 +166,57 @@ void lbtfi_json_string(struct lbtfi_json *w, const char *s)
 }
 
 /* Integer formatting without printf: the dumps print millions of these. */
-void lbtfi_fput_u64(FILE *f, uint64_t v)
+/* Decimal digits of v, two per division, ending just before end */
+static inline void digits_before(char *end, uint64_t v)
 {
 	static const char pairs[201] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
+
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		end -= 2;
+		memcpy(end, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, pairs + 2 * v, 2);
+	} else {
+		*--end = '0' + v;
+	}
+}
+
+static inline unsigned int count_digits(uint64_t v)
+{
+	unsigned int n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+void lbtfi_fput_u64(FILE *f, uint64_t v)
+{
 	char buf[24];
-	int i = sizeof(buf);
+	unsigned int n;
 
 	if (v < 10) {
 		putc_unlocked('0' + (int)v, f);
 		return;
 	}
-	/* two digits per division */
-	while (v >= 100) {
-		unsigned int r = v % 100;
-
-		v /= 100;
-		i -= 2;
-		memcpy(buf + i, pairs + 2 * r, 2);
+	n = count_digits(v);
+#ifdef __GLIBC__
+	if (f->_IO_write_end - f->_IO_write_ptr >= 20) { /* in place, see fastio.h */
+		f->_IO_write_ptr += n;
+		digits_before(f->_IO_write_ptr, v);
+		return;
 	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(buf + i, pairs + 2 * v, 2);
-	} else {
-		buf[--i] = '0' + v;
-	}
-	lbtfi_put_mem(f, buf + i, sizeof(buf) - i);
+#endif
+	digits_before(buf + n, v);
+	lbtfi_put_mem(f, buf, n);
 }
 
 void lbtfi_fput_i64(FILE *f, int64_t v)
@@ -233,6 +267,30 @@ void lbtfi_json_printf(struct lbtfi_json *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(w->out, fmt, ap);
 	va_end(ap);
+}
+
+void lbtfi_json_key_uint(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len,
+			 uint64_t v)
+{
+	key(w, comma_quoted_colon, len);
+	lbtfi_fput_u64(w->out, v);
+	w->sep = ',';
+}
+
+void lbtfi_json_key_int(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len,
+			int64_t v)
+{
+	key(w, comma_quoted_colon, len);
+	lbtfi_fput_i64(w->out, v);
+	w->sep = ',';
+}
+
+void lbtfi_json_key_string(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len,
+			   const char *s)
+{
+	key(w, comma_quoted_colon, len);
+	quoted(w, s);
+	w->sep = ',';
 }
 
 void lbtfi_json_string_field(struct lbtfi_json *w, const char *name, const char *s)

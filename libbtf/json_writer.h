@@ -38,6 +38,17 @@ void lbtfi_json_name(struct lbtfi_json *w, const char *name);
  */
 #define LBTFI_JSON_NAME(w, lit) lbtfi_json_key(w, ",\"" lit "\":", sizeof(lit) + 3)
 void lbtfi_json_key(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len);
+/* Literal key and its value in one call */
+#define LBTFI_JSON_UINT_FIELD(w, lit, v) lbtfi_json_key_uint(w, ",\"" lit "\":", sizeof(lit) + 3, v)
+#define LBTFI_JSON_INT_FIELD(w, lit, v) lbtfi_json_key_int(w, ",\"" lit "\":", sizeof(lit) + 3, v)
+#define LBTFI_JSON_STRING_FIELD(w, lit, s) \
+	lbtfi_json_key_string(w, ",\"" lit "\":", sizeof(lit) + 3, s)
+void lbtfi_json_key_uint(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len,
+			 uint64_t v);
+void lbtfi_json_key_int(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len,
+			int64_t v);
+void lbtfi_json_key_string(struct lbtfi_json *w, const char *comma_quoted_colon, size_t len,
+			   const char *s);
 
 void lbtfi_json_string(struct lbtfi_json *w, const char *s);
 void lbtfi_json_uint(struct lbtfi_json *w, uint64_t v);
