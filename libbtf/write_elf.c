@@ -249,6 +249,32 @@ static int check_blob_order(struct elf_job *j, const void *blob, size_t size)
 	return 0;
 }
 
+/* The name table's index: in the ELF header, or past SHN_LORESERVE
+ * sections in section 0's sh_link (libelf keeps the section count there) */
+static int set_shstrndx(struct elf_job *j)
+{
+	GElf_Ehdr oh;
+
+	if (!gelf_getehdr(j->out, &oh))
+		return elf_fail(j->in_path, "cannot update the ELF header");
+	if (j->shstrndx >= SHN_LORESERVE) {
+		Elf_Scn *s0 = elf_getscn(j->out, 0);
+		GElf_Shdr sh;
+
+		if (!s0 || !gelf_getshdr(s0, &sh))
+			return elf_fail(j->in_path, "cannot update section 0");
+		sh.sh_link = (uint32_t)j->shstrndx;
+		if (!gelf_update_shdr(s0, &sh))
+			return elf_fail(j->in_path, "cannot update section 0");
+		oh.e_shstrndx = SHN_XINDEX;
+	} else {
+		oh.e_shstrndx = (uint16_t)j->shstrndx;
+	}
+	if (!gelf_update_ehdr(j->out, &oh))
+		return elf_fail(j->in_path, "cannot update the ELF header");
+	return 0;
+}
+
 static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 {
 	size_t name_off = 0;
@@ -288,6 +314,8 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 	if ((err = copy_headers(j)) || (err = copy_sections(j, blob, size)))
 		return err;
 	if (!j->btf_idx && (err = add_btf_section(j, blob, size, name_off)))
+		return err;
+	if ((err = set_shstrndx(j)))
 		return err;
 	if (j->fixed_layout) {
 		GElf_Ehdr oh;

@@ -3,8 +3,9 @@
  * lbtf_elf_write_btf against real files and tools: a clang-16 BPF object's
  * .BTF replaced (read back by libbtf, bpftool, llvm-objdump, libbpf, and
  * its program loaded by the kernel), .BTF added to objects and to a linked
- * executable that must still run, a big-endian object, and failures that
- * leave the original file untouched.
+ * executable that must still run, a big-endian object, an object with
+ * more than 65280 sections, and failures that leave the original file
+ * untouched.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -213,6 +214,26 @@ static void test_big_endian(void **state)
 	free(blob);
 }
 
+/* More than SHN_LORESERVE sections: the name table index lives in
+ * section 0 (extended numbering) and must survive the rewrite */
+static void test_many_sections(void **state)
+{
+	const char *src = P(0, "many.s"), *obj = P(1, "many.o");
+	FILE *f = fopen(src, "w");
+	void *blob;
+	size_t size;
+
+	assert_non_null(f);
+	for (int i = 0; i < 66000; i++)
+		fprintf(f, ".section .s%d,\"a\"\n.byte 1\n", i);
+	fclose(f);
+	assert_int_equal(sh("as %s -o %s", src, obj), 0);
+	blob = marked_blob(NULL, obj, 0, &size);
+	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size), 0);
+	check_marker(obj, 3);
+	free(blob);
+}
+
 static int count_files(void)
 {
 	DIR *d = opendir(dir);
@@ -269,7 +290,7 @@ static void test_failure_leaves_original(void **state)
 
 static int need_tools(void)
 {
-	const char *tools[] = { "clang-16", "gcc", "bpftool", "llvm-objdump", "llvm-readelf" };
+	const char *tools[] = { "clang-16", "gcc", "as", "bpftool", "llvm-objdump", "llvm-readelf" };
 
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
 		if (sh("command -v %s >/dev/null 2>&1", tools[i])) {
@@ -285,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_replace_bpf_object),
 		cmocka_unit_test(test_add_to_objects_and_executable),
 		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_many_sections),
 		cmocka_unit_test(test_failure_leaves_original),
 	};
 	int ret;
