@@ -190,6 +190,38 @@ static void test_add_to_objects_and_executable(void **state)
 	free(blob);
 }
 
+/* An executable whose .BTF is loaded (SHF_ALLOC, like vmlinux's): a blob
+ * that fits is written in place and the program still runs; a bigger one
+ * is refused and the file left as it was */
+static void test_allocated_btf(void **state)
+{
+	const char *src = P(0, "alloc.c"), *exe = P(1, "alloc"), *out = P(2, "alloc.new");
+	void *blob, *before, *after;
+	size_t size, n1, n2;
+
+	write_text(src, "#include <stdio.h>\n"
+			"__attribute__((section(\".BTF\"), used)) const char room[4096] = { 1 };\n"
+			"int main(void) { printf(\"%d\\n\", room[0] + 41); return 0; }\n");
+	assert_int_equal(sh("gcc -O2 %s -o %s", src, exe), 0);
+	assert_int_equal(sh("llvm-readelf -S %s | grep -qE '\\.BTF +PROGBITS .* A '", exe), 0);
+	blob = marked_blob(NULL, exe, 0, &size);
+	assert_true(size <= 4096);
+	assert_int_equal(lbtf_elf_write_btf(exe, out, blob, size), 0);
+	check_marker(out, 3);
+	assert_int_equal(sh("test \"$(%s)\" = 42", out), 0);
+	free(blob);
+	blob = marked_blob(NULL, exe, 2000, &size);
+	assert_true(size > 4096);
+	before = read_all(exe, &n1);
+	assert_int_equal(lbtf_elf_write_btf(exe, exe, blob, size), -ENOSPC);
+	after = read_all(exe, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(before, after, n1);
+	free(before);
+	free(after);
+	free(blob);
+}
+
 static void test_big_endian(void **state)
 {
 	const char *src = P(0, "prog.c"), *obj = P(1, "progeb.o");
@@ -305,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replace_bpf_object),
 		cmocka_unit_test(test_add_to_objects_and_executable),
+		cmocka_unit_test(test_allocated_btf),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_many_sections),
 		cmocka_unit_test(test_failure_leaves_original),
