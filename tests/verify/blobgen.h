@@ -531,6 +531,24 @@ static unsigned char *gen_special(struct rng *r, size_t *len)
 	return out;
 }
 
+/* A longer header (hdr_len 25..32, so types may be unaligned), with a zero
+ * tail or, sometimes, a non-zero one. Returns a new blob. */
+static unsigned char *gextend_hdr(struct rng *r, const unsigned char *b, size_t *len)
+{
+	uint32_t extra = 1 + rnd_n(r, 8), hl = sizeof(struct lbtf_header) + extra;
+	unsigned char *out = calloc(1, *len + extra);
+
+	if (!out)
+		abort();
+	memcpy(out, b, sizeof(struct lbtf_header));
+	memcpy(out + hl, b + sizeof(struct lbtf_header), *len - sizeof(struct lbtf_header));
+	memcpy(out + 4, &hl, 4);
+	if (chance(r, 15))
+		out[sizeof(struct lbtf_header) + rnd_n(r, extra)] = 1;
+	*len += extra;
+	return out;
+}
+
 /* Damage a blob in one targeted way (header fields, info bits, a word). */
 static void gmutate(struct rng *r, unsigned char *b, size_t len)
 {

@@ -203,6 +203,10 @@ int main(int argc, char **argv)
 			for (unsigned int k = 1 + rnd_n(&r, 3); k; k--)
 				gmutate(&r, b, len);
 			run_blob(&r, 1, b, len);
+		} else if (what < 88) {
+			unsigned char *e = gextend_hdr(&r, b, &len);
+			run_blob(&r, 2, e, len);
+			free(e);
 		} else if (what < 93) {
 			struct lbtf_header *h = (struct lbtf_header *)b;
 			gmutate(&r, b, len); /* bias to the header */

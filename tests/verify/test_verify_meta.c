@@ -57,6 +57,30 @@ static void test_header(void **state)
 	EXPECT(b, EINVAL, "No data");
 }
 
+/* hdr_len other than 24: a longer header with a zero tail (even unaligned)
+ * is fine; a shorter one leaves the kernel's copy zero-padded. */
+static void test_hdr_len(void **state)
+{
+	struct vblob b = VB(STRS, INT32), c;
+
+	for (uint32_t extra = 1; extra <= 8; extra += 7) {
+		c.len = b.len + extra;
+		c.p = calloc(1, c.len);
+		memcpy(c.p, b.p, 24);
+		memcpy(c.p + 24 + extra, b.p + 24, b.len - 24);
+		memcpy(c.p + 4, &(uint32_t){ 24 + extra }, 4);
+		EXPECT(c, 0, L_INT);
+	}
+	c.len = b.len;
+	c.p = malloc(c.len);
+	memcpy(c.p, b.p, b.len);
+	memcpy(c.p + 4, &(uint32_t){ 16 }, 4);
+	EXPECT_WHOLE(c, EINVAL,
+		     "magic: 0xeb9f\nversion: 1\nflags: 0x0\nhdr_len: 16\ntype_off: 0\ntype_len: 16\n"
+		     "str_off: 0\nstr_len: 0\nbtf_total_size: 70\nUnsupported section found");
+	free(b.p);
+}
+
 static void test_sections(void **state)
 {
 	EXPECT(with_hdr(4, 100), EINVAL, "Invalid section offset");      /* str_off past the end */
@@ -319,7 +343,8 @@ static void test_name_length(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_header),  cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_header),  cmocka_unit_test(test_hdr_len),
+		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_strings), cmocka_unit_test(test_common),
 		cmocka_unit_test(test_int),     cmocka_unit_test(test_ref),
 		cmocka_unit_test(test_array),   cmocka_unit_test(test_struct),

@@ -114,6 +114,15 @@ static void test_members(void **state)
 	EXPECT(VB(STRS, T_FLOAT(N_F, 4), T_STRUCT(N_B, 1, 16), M(N_E, 1, 16)), EINVAL,
 	       "[1] FLOAT f size=4\n[2] STRUCT b size=16 vlen=1\n\te type_id=1 bits_offset=16\n"
 	       "[2] STRUCT b size=16 vlen=1\n\te type_id=1 bits_offset=16 Member is not properly aligned\n");
+	/* a member through a TYPEDEF of void has no size */
+	EXPECT(VB(STRS, T_TYPEDEF(N_T, 0), T_STRUCT(N_B, 1, 4), M(N_E, 1, 0)), EINVAL,
+	       "[1] TYPEDEF T type_id=0\n[2] STRUCT b size=4 vlen=1\n\te type_id=1 bits_offset=0\n"
+	       "[2] STRUCT b size=4 vlen=1\n\te type_id=1 bits_offset=0 Invalid member\n");
+	/* an INT with a bit offset, placed at the last bit a huge struct allows */
+	EXPECT(VB(STRS, T_INT(N_INT, 0, 1, 7, 1), T_STRUCT(N_B, 1, 0x20000000), M(N_E, 1, 0xffffffffu)), EINVAL,
+	       "[1] INT int size=1 bits_offset=1 nr_bits=7 encoding=(none)\n[2] STRUCT b size=536870912 vlen=1\n"
+	       "\te type_id=1 bits_offset=4294967295\n[2] STRUCT b size=536870912 vlen=1\n"
+	       "\te type_id=1 bits_offset=4294967295 bits_offset exceeds U32_MAX\n");
 	/* kind_flag members */
 	EXPECT(VB(STRS, T_INT(N_INT, 0, 0, 24, 4), T_STRUCT_K(N_B, 1, 4), M(N_E, 1, 0)), EINVAL,
 	       "[1] INT int size=4 bits_offset=0 nr_bits=24 encoding=(none)\n[2] STRUCT b size=4 vlen=1\n"
