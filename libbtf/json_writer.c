@@ -65,14 +65,15 @@ void lbtfi_json_end_array(struct lbtfi_json *w) { close_scope(w, ']'); }
 
 /*
  * Characters that need an escape, with the letter that follows the
- * backslash: the set of the installed bpftool 7.1 (no escape for the single
- * quote; the v7.1.0 tag of the bpftool mirror had one), except that a
- * backslash is written \\ where that bpftool writes \n, losing it (fixed
- * upstream later); tests/dump/check_golden.sh checks both.
+ * backslash: exactly the installed bpftool 7.1's set, byte for byte,
+ * including its quirk of writing a backslash as \n (the data printer has a
+ * strict-JSON mode for output that must be valid and lossless). No escape
+ * for the single quote (the v7.1.0 tag of the bpftool mirror had one; the
+ * installed build has not). tests/dump/check_golden.sh checks both.
  */
 static const char escape_letter[256] = {
 	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\f'] = 'f', ['\b'] = 'b',
-	['\\'] = '\\', ['"'] = '"',
+	['\\'] = 'n', ['"'] = '"',
 };
 
 /*

@@ -1,4 +1,4 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* A name with a backslash, where btfdump's JSON knowingly differs from
- * bpftool 7.1 (which writes \n for it); see check_golden.sh. */
+/* A name with a backslash, which bpftool 7.1 writes as \n in JSON strings;
+ * check_golden.sh compares btfdump with it. */
 __attribute__((btf_decl_tag("back\\slash"))) int tagged_var = 1;
