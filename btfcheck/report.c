@@ -19,7 +19,7 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 		fprintf(stderr, "%s: rejected: %s (%s)", r->file, r->reason,
 			lbtf_errno_name(res->err));
 	if (res->env_dependent)
-		fprintf(stderr, " [depends on kernel BTF that could not be read]");
+		fprintf(stderr, " [kptr targets: the verdict depends on the running kernel's BTF]");
 	fputc('\n', stderr);
 	if (r->kernel && r->kernel->tried) {
 		if (!r->kernel->available)

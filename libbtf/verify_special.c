@@ -8,6 +8,7 @@
  * Only kptr targets depend on the running kernel (its vmlinux BTF and its
  * registered destructors); such verdicts are flagged env_dependent.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include "verify_internal.h"
@@ -346,6 +347,19 @@ static int find_struct_fields(const struct venv *env, const struct lbtf_type *t,
 	return idx;
 }
 
+static bool modules_have_btf(void)
+{
+	DIR *d = opendir("/sys/kernel/btf");
+	struct dirent *e;
+	bool any = false;
+
+	while (d && (e = readdir(d)))
+		any |= e->d_name[0] != '.' && strcmp(e->d_name, "vmlinux");
+	if (d)
+		closedir(d);
+	return any;
+}
+
 static struct lbtf *kernel_btf(struct sctx *c)
 {
 	if (!c->vmlinux_tried && !(c->env->flags & LBTF_VERIFY_NO_KERNEL_BTF))
@@ -367,8 +381,12 @@ static int parse_kptr(struct sctx *c, struct finfo *f, bool *in_kernel)
 		c->env->env_dependent = true;
 		return 0;
 	}
-	if (lbtf_find_by_name_kind(vm, name, vk(t)) < 0)
+	if (lbtf_find_by_name_kind(vm, name, vk(t)) < 0) {
+		/* the kernel would also search its modules' BTF */
+		if (modules_have_btf())
+			c->env->env_dependent = true;
 		return 0;
+	}
 	*in_kernel = true;
 	if (f->type == SF_KPTR_REF) {
 		c->env->env_dependent = true; /* destructors are registered at run time */
