@@ -3,6 +3,7 @@
  * flowctl: load, attach, drive and inspect the bpf_flow.o dissector.
  *
  *   flowctl attach --netns NAME [--pin DIR] [--prog-attach] [--no-export] [--obj O]
+ *                  [--continue-from IPV4|none]   (also for test; default 127.0.0.127)
  *   flowctl detach --netns NAME [--pin DIR]
  *   flowctl show   --netns NAME
  *   flowctl test   [--vector NAME] [--json] [--no-export] [--obj O]
@@ -21,12 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include "flowctl.h"
 
 struct args {
 	const char *cmd, *netns, *pin, *vector, *obj;
 	int json, prog_attach, no_export, rounds, net;
+	const char *continue_from;
 	__u32 repeat;
 	__u32 id;
 	char pin_default[4096];
@@ -38,6 +41,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: %s attach --netns NAME [--pin DIR] [--prog-attach] [--no-export] [--obj O]\n"
+		"              [--continue-from IPV4|none]\n"
 		"       %s detach --netns NAME [--pin DIR]\n"
 		"       %s show --netns NAME\n"
 		"       %s test [--vector NAME] [--json] [--no-export] [--obj O]\n"
@@ -79,6 +83,18 @@ static int load(const struct args *a, struct flow_obj *fo)
 		o.path = a->obj;
 	if (a->no_export)
 		o.cfg.export_keys = 0;
+	if (a->continue_from) {
+		struct in_addr in;
+
+		if (!strcmp(a->continue_from, "none")) {
+			in.s_addr = 0;
+		} else if (inet_pton(AF_INET, a->continue_from, &in) != 1 || !in.s_addr) {
+			fprintf(stderr, "%s: --continue-from: %s is not an IPv4 address (or none)\n",
+				prog_name, a->continue_from);
+			return -EINVAL;
+		}
+		o.cfg.continue_saddr = in.s_addr;
+	}
 	rc = flow_load(fo, &o, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog_name, err);
@@ -492,6 +508,7 @@ int main(int argc, char **argv)
 		{ "no-export", no_argument, NULL, 'E' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "net", no_argument, NULL, 'N' },
+		{ "continue-from", required_argument, NULL, 'C' },
 		{ "rounds", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -514,6 +531,7 @@ int main(int argc, char **argv)
 		case 'P': a.prog_attach = 1; break;
 		case 'E': a.no_export = 1; break;
 		case 'N': a.net = 1; break;
+		case 'C': a.continue_from = optarg; break;
 		case 'r': a.repeat = strtoul(optarg, NULL, 0); break;
 		case 'R': a.rounds = atoi(optarg); break;
 		default: return usage();

@@ -33,6 +33,13 @@ mount -t bpf bpffs "$DIR/bpffs" || { echo "FAIL: cannot mount bpffs"; exit 1; }
 ip netns add "$NS" || { echo "FAIL: cannot create netns"; exit 1; }
 fl() { "$B/flowctl" "$@"; }
 
+# --- load-time configuration of the CONTINUE source address
+check "--continue-from 0.0.0.7: the sctp vector (from 0.0.0.7) returns CONTINUE" \
+	grep -q '"retval":129' <<<"$(fl test --vector sctp --continue-from 0.0.0.7 --json)"
+check "--continue-from none: 127.0.0.127 is dissected (OK)" \
+	grep -q '"retval":0' <<<"$(fl test --vector ipip-encap-dissector-continue --continue-from none --json)"
+check "--continue-from rejects a bad address" bash -c "! '$B/flowctl' test --continue-from 1.2.3 2>/dev/null"
+
 # --- link attach
 check "attach with a link" fl attach --netns "$NS" --pin "$PIN"
 check "pins: link prog jmp_table last_dissection" \
