@@ -128,6 +128,9 @@ static inline size_t lbtfi_rec_words(const struct lbtf_type *t)
 {
 	return lbtf_type_rec_size(t) / 4;
 }
+/* Every record has a known kind and the size its vlen says, and refers to
+ * existing type ids and string offsets (records are mutable by callers) */
+int lbtfi_builder_check(const struct lbtf_builder *b);
 /* Drop types added after nr_types/nwords were as given (rollback) */
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
 

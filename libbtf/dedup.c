@@ -215,53 +215,6 @@ static void init_layouts(struct dedup *d)
 	}
 }
 
-struct check_ctx {
-	uint32_t cnt, id;
-	uint32_t str_end;
-	int err;
-};
-
-static int check_slot_id(uint32_t *slot, void *ctx)
-{
-	struct check_ctx *c = ctx;
-
-	if (*slot >= c->cnt)
-		return c->err = lbtfi_err(EINVAL, "type %u refers to missing type %u", c->id, *slot);
-	return 0;
-}
-
-static int check_slot_str(uint32_t *slot, void *ctx)
-{
-	struct check_ctx *c = ctx;
-
-	if (*slot >= c->str_end)
-		return c->err = lbtfi_err(EINVAL, "type %u has string offset %u out of range", c->id, *slot);
-	return 0;
-}
-
-/* Every record has a known kind, fits its slot, and refers to existing ids */
-static int validate(const struct lbtf_builder *b)
-{
-	struct check_ctx c = { .cnt = lbtf_builder_type_cnt(b),
-			       .str_end = b->start_str_off + (uint32_t)b->strs.len };
-
-	for (uint32_t i = 0; i < b->nr_types; i++) {
-		struct lbtf_type *t = lbtfi_btype(b, b->start_id + i);
-		size_t end = i + 1 < b->nr_types ? b->offs[i + 1] : b->nwords;
-		unsigned int k = lbtf_kind(t);
-
-		c.id = b->start_id + i;
-		if (k == LBTF_KIND_UNKN || k > LBTF_KIND_MAX)
-			return lbtfi_err(EINVAL, "type %u has unknown kind %u", c.id, k);
-		if (b->offs[i] + lbtfi_rec_words(t) != end)
-			return lbtfi_err(EINVAL, "type %u: record size does not match its vlen", c.id);
-		if (lbtf_type_visit_type_ids(t, check_slot_id, &c) ||
-		    lbtf_type_visit_str_offs(t, check_slot_str, &c))
-			return c.err;
-	}
-	return 0;
-}
-
 static void dedup_free(struct dedup *d)
 {
 	free(d->map);
@@ -546,7 +499,7 @@ int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 
 	if (opts && opts->sz < sizeof(size_t))
 		return lbtfi_err(EINVAL, "dedup options: bad sz %zu", opts->sz);
-	if ((err = validate(b)))
+	if ((err = lbtfi_builder_check(b)))
 		return err;
 	/*
 	 * Names compare as offsets: the builder interns every string it is

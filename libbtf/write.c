@@ -10,47 +10,15 @@
 
 #define HDR_LEN 24u
 
-struct check_ctx {
-	uint32_t type_cnt, str_end, id;
-	int err;
-};
-
-static int check_id(uint32_t *slot, void *ctx)
-{
-	struct check_ctx *c = ctx;
-
-	if (*slot >= c->type_cnt)
-		return c->err = lbtfi_err(EINVAL, "type %u refers to type id %u, only %u types exist",
-					  c->id, *slot, c->type_cnt);
-	return 0;
-}
-
-static int check_str(uint32_t *slot, void *ctx)
-{
-	struct check_ctx *c = ctx;
-
-	if (*slot >= c->str_end)
-		return c->err = lbtfi_err(EINVAL, "type %u has string offset %u beyond the strings (%u)",
-					  c->id, *slot, c->str_end);
-	return 0;
-}
-
 int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data, size_t *size)
 {
-	struct check_ctx c = { .type_cnt = lbtf_builder_type_cnt(b),
-			       .str_end = b->start_str_off + (uint32_t)b->strs.len };
 	size_t types_len = b->nwords * 4, total;
 	struct lbtf_header h = { .magic = LBTF_MAGIC, .version = LBTF_VERSION, .hdr_len = HDR_LEN };
 	unsigned char *out;
+	int err = lbtfi_builder_check(b);
 
-	for (uint32_t i = 0; i < b->nr_types; i++) {
-		struct lbtf_type *t = lbtfi_btype(b, b->start_id + i);
-
-		c.id = b->start_id + i;
-		if (lbtf_type_visit_type_ids(t, check_id, &c) ||
-		    lbtf_type_visit_str_offs(t, check_str, &c))
-			return c.err;
-	}
+	if (err)
+		return err;
 	if (types_len > UINT32_MAX || b->strs.len > UINT32_MAX ||
 	    types_len + b->strs.len + HDR_LEN > UINT32_MAX)
 		return lbtfi_err(E2BIG, "BTF too large to serialize");

@@ -307,6 +307,22 @@ static void test_type_by_id_mutable(void **state)
 		assert_int_equal(lbtf_type_by_id(btf, (uint32_t)p)->type, i);
 		lbtf_free(btf);
 	}
+	/* records edited into nonsense are refused, not read out of bounds */
+	{
+		void *d;
+		size_t n;
+		int s = lbtf_add_struct(b, "s", 4);
+		struct lbtf_type *st = lbtf_builder_type_by_id(b, (uint32_t)s);
+		st->info = lbtf_info(LBTF_KIND_STRUCT, 1000, 0); /* vlen without members */
+		assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -EINVAL);
+		assert_int_equal(lbtf_dedup(b, NULL), -EINVAL);
+		st->info = lbtf_info(25, 0, 0); /* unknown kind */
+		assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -EINVAL);
+		st->info = lbtf_info(LBTF_KIND_STRUCT, 0, 0);
+		st->name_off = 1u << 30; /* string offset out of range */
+		assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -EINVAL);
+		assert_int_equal(lbtf_dedup(b, NULL), -EINVAL);
+	}
 	lbtf_builder_free(b);
 }
 
