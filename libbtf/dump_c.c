@@ -8,10 +8,10 @@
 #include <string.h>
 #include "dump_c_internal.h"
 
-#define DC_OUT_LIMIT(in_bytes) (64ull * (in_bytes) + (64ull << 20))
+#define DC_OUT_LIMIT(in_bytes) (16ull * (in_bytes) + (16ull << 20))
 /* order/emit visits allowed: 6.18 vmlinux needs ~203k for its 126k types */
 #ifndef DC_STEP_LIMIT
-#define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (16ull << 20))
+#define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (1ull << 20))
 #endif
 
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
