@@ -189,6 +189,62 @@ static void test_random_frames(void **state)
 }
 
 /*
+ * Deep stacks end in bounded time: n VLAN tags then IPv4/TCP take n + 1 tail
+ * calls; the kernel allows 33 per packet, after which we DROP.  Same for a
+ * chain of IPv6 Hop-by-Hop headers.
+ */
+static size_t deep_frame(unsigned char *f, int vlan, int n)
+{
+	size_t off = 0;
+	int i;
+
+	memset(f, 0, 512);
+	f[12] = vlan ? 0x81 : 0x86;
+	f[13] = vlan ? 0x00 : 0xdd;
+	off = 14;
+	for (i = 0; vlan && i < n; i++, off += 4) {
+		f[off + 2] = i + 1 < n ? 0x81 : 0x08;	/* inner type: 8100 ... 0800 */
+		f[off + 3] = 0x00;
+	}
+	if (vlan) {
+		f[off] = 0x45;
+		f[off + 9] = 6;
+		off += 20;
+	} else {
+		f[off + 6] = 0;			/* IPv6 next header: Hop-by-Hop */
+		off += 40;
+		for (i = 0; i < n; i++, off += 8)
+			f[off] = i + 1 < n ? 0 : 6;
+	}
+	f[off + 12] = 5 << 4;			/* TCP doff 5 */
+	return off + 20;
+}
+
+static void test_deep_stacks(void **state)
+{
+	unsigned char f[512];
+	struct flow_run r;
+	size_t len;
+	int n;
+
+	for (n = 1; n <= 40; n++) {
+		len = deep_frame(f, 1, n);
+		assert_int_equal(flow_test_run(fo.prog_fd, f, len, 0, 1, &r), 0);
+		/* n tags + the IPv4 slot: n + 1 tail calls */
+		assert_int_equal(r.retval, n + 1 <= 33 ? BPF_OK : BPF_DROP);
+		if (r.retval == BPF_OK)
+			assert_int_equal(r.keys.thoff, 14 + 4 * n + 20);
+		len = deep_frame(f, 0, n);
+		assert_int_equal(flow_test_run(fo.prog_fd, f, len, 0, 1, &r), 0);
+		/* IPv6 is parsed in the entry: n Hop-by-Hop headers, n tail calls */
+		assert_int_equal(r.retval, n <= 33 ? BPF_OK : BPF_DROP);
+		if (r.retval == BPF_OK)
+			assert_int_equal(r.keys.thoff, 14 + 40 + 8 * n);
+		assert_true(r.keys.thoff <= len);
+	}
+}
+
+/*
  * What a flushed jump table (the PROG_ARRAY pitfall) does: the outer IP fast
  * path still works, everything that needs a tail call ends in DROP.
  */
@@ -262,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_random_frames),
 		cmocka_unit_test(test_empty_jmp_table),
+		cmocka_unit_test(test_deep_stacks),
 	};
 
 	flow_test_need_root();
