@@ -131,7 +131,7 @@ static void put_pad(struct dc *d, const char *type, int64_t bits, int lvl)
  * would not get there by itself; then fill whole units, then the rest
  * with the smallest type that holds it.
  */
-static void emit_padding(struct dc *d, int64_t cur, int64_t next, int next_align,
+static void emit_padding(struct dc *d, uint32_t id, int64_t cur, int64_t next, int next_align,
 			 bool in_bitfield, int lvl)
 {
 	const struct {
@@ -147,7 +147,7 @@ static void emit_padding(struct dc *d, int64_t cur, int64_t next, int next_align
 		return;
 	/* hostile sizes would otherwise mean gigabytes of `long: 64;` */
 	if (next - cur > DC_MAX_PAD_BITS) {
-		dci_fail(d, -E2BIG, "padding gap of more than 2 MiB in a struct", 0);
+		dci_fail(d, -E2BIG, "padding gap of more than 2 MiB in a struct", id);
 		return;
 	}
 	for (i = 0; i < npads; i++) {
@@ -216,7 +216,7 @@ void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, i
 		int64_t m_off = lbtf_member_bit_offset(t, i);
 		int m_align = packed ? 1 : dci_align_of(d, m->type);
 
-		emit_padding(d, off, m_off, m_align, prev_bitfield && m_sz, lvl + 1);
+		emit_padding(d, id, off, m_off, m_align, prev_bitfield && m_sz, lvl + 1);
 		dci_putc(&d->out, '\n');
 		dci_indent(&d->out, lvl + 1);
 		dci_emit_decl(d, m->type, dci_str(d, m->name_off), lvl + 1);
@@ -234,7 +234,7 @@ void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, i
 		dci_putc(&d->out, ';');
 	}
 	if (is_struct)
-		emit_padding(d, off, (int64_t)t->size * 8, align, false, lvl + 1);
+		emit_padding(d, id, off, (int64_t)t->size * 8, align, false, lvl + 1);
 	/* `struct empty {}` stays on one line */
 	if (lbtf_vlen(t) || t->size) {
 		dci_putc(&d->out, '\n');
