@@ -257,6 +257,30 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* a 40-long modifier chain resolved piecewise: the tag walk's ELOOP */
+	{
+		struct gbuf t = { 0 };
+		struct lbtf_header h = { LBTF_MAGIC, 1, 0, 24, 0, 0, 0, 5 };
+		unsigned char *b;
+
+		for (int k = 0; k < 3; k++)
+			gput(&t, (uint32_t[]){ 0, lbtf_info(LBTF_KIND_PTR, 0, 0), 33 - 10 * k }, 12);
+		for (int k = 1; k <= 40; k++)
+			gput(&t, (uint32_t[]){ 0, lbtf_info(k % 9 ? LBTF_KIND_CONST : LBTF_KIND_VOLATILE, 0, 0),
+					       k < 40 ? 3 + k + 1 : 44 }, 12);
+		gput(&t, (uint32_t[]){ 1, lbtf_info(LBTF_KIND_INT, 0, 0), 4, 32 }, 16);
+		h.type_len = h.str_off = t.len;
+		b = malloc(24 + t.len + 5);
+		if (b) {
+			memcpy(b, &h, 24);
+			memcpy(b + 24, t.p, t.len);
+			memcpy(b + 24 + t.len, "\0int", 5);
+			compare(8, b, 24 + t.len + 5, 1, BIG_LOG);
+			free(b);
+		}
+		free(t.p);
+	}
+
 	if (vm_mut) {
 		size_t len;
 		unsigned char *vm = read_all("/sys/kernel/btf/vmlinux", &len);

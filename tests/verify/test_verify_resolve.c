@@ -191,12 +191,50 @@ static void test_type_tags(void **state)
 	       L_INT "[2] TYPE_TAG tag type_id=1\n[3] PTR (anon) type_id=2\n[4] CONST (anon) type_id=3\n");
 }
 
+/* A chain of 40 CONSTs resolved piecewise (three PTRs resolve its tail
+ * first, so no DFS gets deeper than 32) passes pass 2; the tag check then
+ * walks it whole and stops at 32 steps: ELOOP. */
+static void test_chain_limit(void **state)
+{
+	uint32_t w[3 * 3 + 40 * 3 + 4 + 1];
+	int n = 0;
+	struct vblob b;
+	static char buf[1 << 14];
+	struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
+
+	for (int k = 0; k < 3; k++) {
+		w[n++] = 0;
+		w[n++] = INFO(2, 0, 0);
+		w[n++] = 33 - 10 * k;
+	}
+	for (int k = 1; k <= 40; k++) {
+		w[n++] = 0;
+		w[n++] = INFO(10, 0, 0);
+		w[n++] = k < 40 ? 3 + k + 1 : 44;
+	}
+	w[n++] = N_INT;
+	w[n++] = INFO(1, 0, 0);
+	w[n++] = 4;
+	w[n++] = 32;
+	w[n] = W_END;
+	b = vb_make(w, STRS, sizeof(STRS));
+	assert_int_equal(lbtf_verify(b.p, b.len, &o, NULL), -ELOOP);
+	{
+		const char *want = "[44] INT int size=4 bits_offset=0 nr_bits=32 encoding=(none)\n"
+				   "Max chain length or cycle detected";
+		assert_true(strlen(buf) > strlen(want));
+		assert_string_equal(buf + strlen(buf) - strlen(want), want);
+	}
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_depth_and_loops), cmocka_unit_test(test_modifier_ptr),
 		cmocka_unit_test(test_array),           cmocka_unit_test(test_members),
 		cmocka_unit_test(test_func_datasec_tag), cmocka_unit_test(test_type_tags),
+		cmocka_unit_test(test_chain_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
