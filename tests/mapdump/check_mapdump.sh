@@ -59,7 +59,7 @@ same() { # label, bpftool args..., --, our args...
 }
 
 # ---- dumps: every map except those where we print more than bpftool ------
-extended="md_float md_tagged md_esc"
+extended="md_float md_tagged"
 nmaps=0
 for pin in "$mnt"/*; do
 	m=${pin##*/}
