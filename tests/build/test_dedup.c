@@ -388,6 +388,30 @@ static void test_ref_loop(void **state)
 	lbtf_builder_free(b);
 }
 
+static void test_empty(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL), *s;
+	struct lbtf *base, *btf;
+
+	lbtf_builder_add_str(b, "unused");
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(lbtf_type_cnt(btf), 1);
+	assert_int_equal(lbtf_header(btf)->str_len, 1); /* just "" */
+	lbtf_free(btf);
+	lbtf_add_int(b, "int", 4, 0);
+	base = to_btf(b, NULL);
+	s = lbtf_builder_new(base);
+	dedup_ok(s, NULL);
+	btf = to_btf(s, base);
+	assert_int_equal(lbtf_type_cnt(btf), 2);
+	assert_int_equal(lbtf_header(btf)->str_len, 0);
+	lbtf_free(btf);
+	lbtf_builder_free(s);
+	lbtf_free(base);
+	lbtf_builder_free(b);
+}
+
 static void *blob(struct lbtf_builder *b, size_t *size)
 {
 	void *data;
@@ -518,6 +542,7 @@ static void test_split_id_map(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_prims_merged),
 		cmocka_unit_test(test_graph_duplicates),
 		cmocka_unit_test(test_mutual_cycle),
