@@ -146,6 +146,10 @@ static const char *const warning_texts[DW_WARN_NR] = {
 	[DW_WARN_COMPLEX_FLOAT] = "complex floats encoded as arrays of two FLOATs",
 	[DW_WARN_BITFIELD_RANGE] = "bitfields wider than 255 bits encoded as plain members",
 	[DW_WARN_UNNAMED_PARAM] = "functions with unnamed parameters have no FUNC (kernel rule)",
+	[DW_WARN_LANG_CXX] = "C++ compile units skipped (BTF describes C)",
+	[DW_WARN_LANG_RUST] = "Rust compile units skipped (BTF describes C)",
+	[DW_WARN_LANG_OTHER] = "compile units in languages other than C skipped",
+	[DW_WARN_BAD_NAME] = "type names that are not C identifiers dropped (kernel rule)",
 };
 
 const char *dw_warning_text(enum dw_warning w)

@@ -255,9 +255,49 @@ static int walk(struct dw_unit *u, Dwarf_Die *parent, bool top)
 	return err;
 }
 
+/*
+ * BTF describes C: units of other languages (C++ runtimes linked into a C
+ * program, Rust in a kernel) are skipped whole, with one warning per
+ * language family. Assembler units are kept (their functions have symbols).
+ */
+static bool language_ok(struct dw_unit *u, Dwarf_Die *unit_die)
+{
+	int lang = dwarf_srclang(unit_die);
+
+	switch (lang) {
+	case -1: /* not recorded (e.g. dwz partial units) */
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case 0x2c: /* DW_LANG_C17 */
+	case DW_LANG_ObjC:
+	case DW_LANG_Mips_Assembler:
+		return true;
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+	case 0x2a: /* C++17 */
+	case 0x2b: /* C++20 */
+		dw_warn(u, DW_WARN_LANG_CXX);
+		return false;
+	case DW_LANG_Rust:
+		dw_warn(u, DW_WARN_LANG_RUST);
+		return false;
+	default:
+		dw_warn(u, DW_WARN_LANG_OTHER);
+		return false;
+	}
+}
+
 int dw_convert_unit(struct dw_unit *u, Dwarf_Die *unit_die)
 {
-	int err = walk(u, unit_die, true);
+	int err;
+
+	if (!language_ok(u, unit_die))
+		return 0;
+	err = walk(u, unit_die, true);
 
 	if (!err)
 		err = dw_fixups_apply(u);

@@ -116,6 +116,24 @@ static bool die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out)
 	return dwarf_attr_integrate(die, at, &a) && dwarf_formudata(&a, out) == 0;
 }
 
+/* The name if it is a C identifier (what the kernel accepts for types and
+ * members), else NULL: the type is then anonymous. */
+static const char *c_ident(struct dw_unit *u, const char *n)
+{
+	const char *p;
+
+	if (!n || !*n)
+		return NULL;
+	for (p = n; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (p > n && *p >= '0' && *p <= '9')))
+			break;
+	if (!*p && p - n < 512)
+		return n;
+	dw_warn(u, DW_WARN_BAD_NAME);
+	return NULL;
+}
+
 /* References ---------------------------------------------------------------- */
 
 /* Follow DW_AT_type through tags BTF has no record for (C11 _Atomic is
@@ -391,11 +409,11 @@ static int64_t conv_typedef(struct dw_unit *u, Dwarf_Die *die)
 {
 	uint64_t pend;
 	int64_t ref = dw_ref_of(u, die, &pend), id;
-	const char *name = die_name(die);
+	const char *name = c_ident(u, die_name(die));
 
 	if (ref < 0)
 		return ref;
-	if (!name || !*name)
+	if (!name)
 		return ref; /* nameless typedef: transparent */
 	id = with_fixup(u, lbtf_add_typedef(u->b, name, ref), W_TYPE, pend);
 	if (id >= 0) {
@@ -485,19 +503,64 @@ struct member {
 	uint32_t bit_off, bit_size;
 };
 
-static bool member_byte_offset(Dwarf_Die *m, Dwarf_Word *off)
+/* The attributes of a member, gathered in one pass over the DIE (a lookup
+ * per attribute re-decodes the attribute list each time). */
+enum { MA_NAME, MA_TYPE, MA_BIT_SIZE, MA_DATA_BIT_OFFSET, MA_MEMBER_LOC, MA_BIT_OFFSET,
+       MA_BYTE_SIZE, MA_DECLARATION, MA_EXTERNAL, MA_NR };
+
+static const uint8_t member_attr_slot[DW_AT_data_bit_offset + 1] = {
+	[DW_AT_name] = MA_NAME + 1,
+	[DW_AT_type] = MA_TYPE + 1,
+	[DW_AT_bit_size] = MA_BIT_SIZE + 1,
+	[DW_AT_data_bit_offset] = MA_DATA_BIT_OFFSET + 1,
+	[DW_AT_data_member_location] = MA_MEMBER_LOC + 1,
+	[DW_AT_bit_offset] = MA_BIT_OFFSET + 1,
+	[DW_AT_byte_size] = MA_BYTE_SIZE + 1,
+	[DW_AT_declaration] = MA_DECLARATION + 1,
+	[DW_AT_external] = MA_EXTERNAL + 1,
+};
+
+struct member_attrs {
+	Dwarf_Attribute a[MA_NR];
+	unsigned int have;
+};
+
+static int gather_member_attr(Dwarf_Attribute *a, void *arg)
 {
-	Dwarf_Attribute a;
+	struct member_attrs *ma = arg;
+	unsigned int at = dwarf_whatattr(a);
+
+	if (at < sizeof(member_attr_slot) && member_attr_slot[at]) {
+		ma->a[member_attr_slot[at] - 1] = *a;
+		ma->have |= 1u << (member_attr_slot[at] - 1);
+	}
+	return DWARF_CB_OK;
+}
+
+static bool ma_udata(struct member_attrs *ma, int slot, Dwarf_Word *v)
+{
+	return (ma->have >> slot & 1) && dwarf_formudata(&ma->a[slot], v) == 0;
+}
+
+static bool ma_flag(struct member_attrs *ma, int slot)
+{
+	bool v = false;
+
+	return (ma->have >> slot & 1) && dwarf_formflag(&ma->a[slot], &v) == 0 && v;
+}
+
+static bool member_byte_offset(struct member_attrs *ma, Dwarf_Word *off)
+{
 	Dwarf_Op *ops;
 	size_t nops;
 
 	*off = 0;
-	if (!dwarf_attr_integrate(m, DW_AT_data_member_location, &a))
+	if (!(ma->have >> MA_MEMBER_LOC & 1))
 		return true; /* union members */
-	if (dwarf_formudata(&a, off) == 0)
+	if (dwarf_formudata(&ma->a[MA_MEMBER_LOC], off) == 0)
 		return true;
 	/* DWARF 2 style: a location expression DW_OP_plus_uconst N */
-	if (dwarf_getlocation(&a, &ops, &nops) == 0 && nops == 1 &&
+	if (dwarf_getlocation(&ma->a[MA_MEMBER_LOC], &ops, &nops) == 0 && nops == 1 &&
 	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
 		*off = ops[0].number;
 		return true;
@@ -505,33 +568,35 @@ static bool member_byte_offset(Dwarf_Die *m, Dwarf_Word *off)
 	return false;
 }
 
-static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct member *out)
+static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct member_attrs *ma,
+			 struct member *out)
 {
-	Dwarf_Word bits = 0, off, bitoff, storage;
-	int bs;
+	Dwarf_Word bits = 0, off, bitoff, storage, bs = 0;
 
-	if (die_udata(m, DW_AT_bit_size, &bits) && bits > 255) {
+	if (ma_udata(ma, MA_BIT_SIZE, &bits) && bits > 255) {
 		dw_warn(u, DW_WARN_BITFIELD_RANGE);
 		bits = 0;
 	}
 	out->bit_size = bits;
-	if (die_udata(m, DW_AT_data_bit_offset, &off)) {
+	if (ma_udata(ma, MA_DATA_BIT_OFFSET, &off)) {
+		if (off > UINT32_MAX)
+			return -1;
 		out->bit_off = off;
 		return 0;
 	}
-	if (!member_byte_offset(m, &off))
+	if (!member_byte_offset(ma, &off))
 		return -1;
 	off *= 8;
-	if (bits && die_udata(m, DW_AT_bit_offset, &bitoff)) {
+	if (bits && ma_udata(ma, MA_BIT_OFFSET, &bitoff)) {
 		/* DWARF 2/3 bitfields: bit_offset counts from the storage unit's
 		 * most significant bit */
-		bs = dwarf_bytesize(m);
-		if (bs <= 0) {
+		if (!ma_udata(ma, MA_BYTE_SIZE, &bs)) {
 			Dwarf_Die t;
+			int tbs = type_target(m, &t) ? dwarf_bytesize(&t) : 0;
 
-			bs = type_target(m, &t) ? dwarf_bytesize(&t) : 0;
+			bs = tbs > 0 ? (Dwarf_Word)tbs : 0;
 		}
-		storage = bs > 0 ? (Dwarf_Word)bs * 8 : 0;
+		storage = bs * 8;
 		if (u->g->big_endian)
 			off += bitoff;
 		else if (storage >= bitoff + bits)
@@ -541,13 +606,6 @@ static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct member *out)
 		return -1;
 	out->bit_off = off;
 	return 0;
-}
-
-static bool is_data_member(Dwarf_Die *c)
-{
-	/* C++ static data members are declarations with external linkage */
-	return dwarf_tag(c) == DW_TAG_member && !die_flag(c, DW_AT_declaration) &&
-	       !die_flag(c, DW_AT_external);
 }
 
 static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uint32_t id)
@@ -566,8 +624,9 @@ static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uin
 static int64_t conv_struct(struct dw_unit *u, Dwarf_Die *die)
 {
 	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
-	const char *name = die_name(die);
+	const char *name = c_ident(u, die_name(die));
 	struct member *ms = NULL;
+	struct member_attrs ma;
 	uint32_t n = 0, cap = 0, i;
 	int sz = dwarf_bytesize(die);
 	int64_t id = 0, err = 0;
@@ -591,7 +650,12 @@ static int64_t conv_struct(struct dw_unit *u, Dwarf_Die *die)
 				dw_warn(u, DW_WARN_TEMPLATE);
 			else if (tag == DW_TAG_variant_part)
 				dw_warn(u, DW_WARN_VARIANT_PART);
-			if (!is_data_member(&c))
+			if (tag != DW_TAG_member)
+				continue;
+			ma.have = 0;
+			dwarf_getattrs(&c, gather_member_attr, &ma, 0);
+			/* C++ static data members are declarations */
+			if (ma_flag(&ma, MA_DECLARATION) || ma_flag(&ma, MA_EXTERNAL))
 				continue;
 			if (n == cap) {
 				struct member *p;
@@ -606,10 +670,13 @@ static int64_t conv_struct(struct dw_unit *u, Dwarf_Die *die)
 			}
 			m = &ms[n];
 			m->die = c;
-			m->name = die_name(&c);
-			if (member_layout(u, &c, m))
+			m->name = (ma.have >> MA_NAME & 1) ? c_ident(u, dwarf_formstring(&ma.a[MA_NAME])) : NULL;
+			if (member_layout(u, &c, &ma, m))
 				continue; /* a member at a computed location: not describable */
-			m->type = dw_ref_of(u, &c, &m->pend);
+			m->type = 0;
+			m->pend = 0;
+			if (ma.have >> MA_TYPE & 1)
+				m->type = ref_attr(u, &c, &ma.a[MA_TYPE], &m->pend);
 			if (m->type < 0) {
 				err = m->type;
 				goto out;
@@ -681,7 +748,7 @@ static bool enum_is_signed(Dwarf_Die *die)
 
 static int64_t conv_enum(struct dw_unit *u, Dwarf_Die *die)
 {
-	const char *name = die_name(die);
+	const char *name = c_ident(u, die_name(die));
 	bool sgn, is64;
 	int sz = dwarf_bytesize(die), id;
 	Dwarf_Die c;
@@ -703,7 +770,7 @@ static int64_t conv_enum(struct dw_unit *u, Dwarf_Die *die)
 
 		if (dwarf_tag(&c) != DW_TAG_enumerator)
 			continue;
-		vn = die_name(&c);
+		vn = c_ident(u, die_name(&c));
 		if (!vn || !dwarf_attr(&c, DW_AT_const_value, &a))
 			continue;
 		if (dwarf_whatform(&a) == DW_FORM_sdata) {
