@@ -56,8 +56,8 @@ static int compare(int cls, const unsigned char *b, size_t len, uint32_t level, 
 	int kerr, oerr;
 
 	if (size) {
-		memset(kbuf, 0, size < BIG_LOG * 16 ? size : BIG_LOG * 16);
-		memset(obuf, 0, size < BIG_LOG * 16 ? size : BIG_LOG * 16);
+		memset(kbuf, 0, size < BIG_LOG * 64 ? size : BIG_LOG * 64);
+		memset(obuf, 0, size < BIG_LOG * 64 ? size : BIG_LOG * 64);
 	}
 	kerr = lbtf_kernel_btf_load(b, len, level, size ? kbuf : NULL, size, &ktrue);
 	oerr = lbtf_verify(b, len, &o, &res);
@@ -254,6 +254,23 @@ int main(int argc, char **argv)
 			compare(8, b, len, 1, 4096);
 			compare(8, b, len, 0, 0);
 			free(b);
+		}
+	}
+
+	/* refused before any log: bad log attributes, more than 16 MiB */
+	{
+		size_t len;
+		unsigned char *b = gen_graph(&r, 3, &len), *big;
+
+		compare(8, b, len, 16, 64);          /* BPF_LOG_KERNEL */
+		compare(8, b, len, 0, 64);           /* a buffer without a level */
+		compare(8, b, len, 1, 0x40000000u);  /* over UINT_MAX >> 2 */
+		free(b);
+		big = calloc(1, LBTF_MAX_FILE_SIZE + 1);
+		if (big) {
+			memcpy(big, (uint16_t[]){ LBTF_MAGIC }, 2);
+			compare(8, big, LBTF_MAX_FILE_SIZE + 1, 1, 64);
+			free(big);
 		}
 	}
 
