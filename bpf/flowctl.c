@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,38 +203,9 @@ static int cmd_detach(struct args *a)
 	return 0;
 }
 
-/* The BTF the loader gave the maps (the programs carry none without .BTF.ext). */
-static __u32 maps_btf_id(const struct bpf_prog_info *prog)
-{
-	struct bpf_prog_info info;
-	struct bpf_map_info minfo;
-	__u32 ids[16], len = sizeof(info), mlen, i, btf_id = 0;
-	int fd;
-
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = 16;
-	info.map_ids = (__u64)(unsigned long)ids;
-	fd = bpf_prog_get_fd_by_id(prog->id);
-	if (fd < 0)
-		return 0;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		info.nr_map_ids = 0;
-	close(fd);
-	for (i = 0; i < info.nr_map_ids && i < 16 && !btf_id; i++) {
-		fd = bpf_map_get_fd_by_id(ids[i]);
-		if (fd < 0)
-			continue;
-		memset(&minfo, 0, sizeof(minfo));
-		mlen = sizeof(minfo);
-		if (!bpf_obj_get_info_by_fd(fd, &minfo, &mlen))
-			btf_id = minfo.btf_id;
-		close(fd);
-	}
-	return btf_id;
-}
-
 static int cmd_show(struct args *a)
 {
+	struct bpf_map_info minfo;
 	struct bpf_prog_info info;
 	__u32 prog_id, link_id, len = sizeof(info);
 	int ns, fd, rc;
@@ -256,8 +226,11 @@ static int cmd_show(struct args *a)
 		return die("prog info", errno);
 	close(fd);
 	flow_find_link(ns, &link_id);
+	/* The programs carry no BTF without .BTF.ext; the maps carry the object's. */
+	if (flow_prog_map(prog_id, NULL, &minfo))
+		minfo.btf_id = 0;
 	printf("netns %s: prog id %u name %s maps btf id %u", a->netns, prog_id, info.name,
-	       maps_btf_id(&info));
+	       minfo.btf_id);
 	if (link_id)
 		printf(" link id %u\n", link_id);
 	else
@@ -354,137 +327,35 @@ static int cmd_send(struct args *a)
 	return 0;
 }
 
-/* last_dissection's id: from the pinned map, or from the program attached. */
-static int find_keys_map(struct args *a, __u32 *map_id)
-{
-	struct bpf_prog_info pinfo;
-	struct bpf_map_info minfo;
-	__u32 ids[16], prog_id, len, i;
-	char path[4200];
-	int fd, ns, rc;
-
-	if (a->id) {
-		*map_id = a->id;
-		return 0;
-	}
-	if (a->pin) {
-		snprintf(path, sizeof(path), "%s/last_dissection", a->pin);
-		fd = bpf_obj_get(path);
-		if (fd < 0)
-			return -errno;
-		memset(&minfo, 0, sizeof(minfo));
-		len = sizeof(minfo);
-		rc = bpf_obj_get_info_by_fd(fd, &minfo, &len) ? -errno : 0;
-		close(fd);
-		*map_id = minfo.id;
-		return rc;
-	}
-	ns = open_netns(a);
-	if (ns < 0)
-		return ns;
-	rc = flow_query(ns, &prog_id);
-	if (rc || !prog_id)
-		return rc ? rc : -ENOENT;
-	fd = bpf_prog_get_fd_by_id(prog_id);
-	if (fd < 0)
-		return -errno;
-	memset(&pinfo, 0, sizeof(pinfo));
-	pinfo.nr_map_ids = 16;
-	pinfo.map_ids = (__u64)(unsigned long)ids;
-	len = sizeof(pinfo);
-	rc = bpf_obj_get_info_by_fd(fd, &pinfo, &len) ? -errno : -ENOENT;
-	close(fd);
-	for (i = 0; rc == -ENOENT && i < pinfo.nr_map_ids && i < 16; i++) {
-		fd = bpf_map_get_fd_by_id(ids[i]);
-		if (fd < 0)
-			continue;
-		memset(&minfo, 0, sizeof(minfo));
-		len = sizeof(minfo);
-		if (!bpf_obj_get_info_by_fd(fd, &minfo, &len) &&
-		    !strcmp(minfo.name, "last_dissection")) {
-			*map_id = minfo.id;
-			rc = 0;
-		}
-		close(fd);
-	}
-	return rc;
-}
-
-/* Our btfdump's map printer, when it exists; 0 if it printed the map. */
-static int dump_with_btfdump(__u32 map_id, int net)
-{
-	char self[4096], exe[4200], cmd[4400], buf[4096];
-	const char *env = getenv("BTFDUMP");
-	ssize_t n;
-	size_t got;
-	FILE *f;
-	char *out = NULL;
-	size_t outlen = 0;
-
-	if (env) {
-		snprintf(exe, sizeof(exe), "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n < 0)
-			return -1;
-		self[n] = 0;
-		snprintf(exe, sizeof(exe), "%s/btfdump", dirname(self));
-	}
-	snprintf(cmd, sizeof(cmd), "'%s' map id %u%s 2>/dev/null", exe, map_id,
-		 net ? " --net" : "");
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
-		char *grown = realloc(out, outlen + got);
-
-		if (!grown)
-			break;
-		out = grown;
-		memcpy(out + outlen, buf, got);
-		outlen += got;
-	}
-	if (pclose(f) == 0 && outlen) {
-		fwrite(out, 1, outlen, stdout);
-		free(out);
-		return 0;
-	}
-	free(out);
-	return -1;
-}
-
 static int cmd_dump(struct args *a)
 {
-	struct bpf_flow_keys val;
-	__u32 map_id = 0, key, next, *prev = NULL;
-	unsigned char *b = (unsigned char *)&val;
-	int fd, rc, n = 0;
-	size_t i;
+	struct bpf_map_info info;
+	char path[4200];
+	__u32 map_id = a->id, prog_id = 0;
+	int ns, rc = 0, btfdump;
 
-	rc = find_keys_map(a, &map_id);
+	/* last_dissection: by id, pinned by attach, or the attached program's */
+	if (!map_id && a->pin) {
+		snprintf(path, sizeof(path), "%s/last_dissection", a->pin);
+		rc = flow_pinned_map_id(path, &map_id);
+	} else if (!map_id) {
+		ns = open_netns(a);
+		if (ns < 0)
+			return 1;
+		rc = flow_query(ns, &prog_id);
+		if (!rc && !prog_id)
+			rc = -ENOENT;
+		if (!rc)
+			rc = flow_prog_map(prog_id, "last_dissection", &info);
+		if (!rc)
+			map_id = info.id;
+	}
 	if (rc)
 		return die("finding last_dissection", rc);
-	if (!dump_with_btfdump(map_id, a->net))
-		return 0;
-	fprintf(stderr, "%s: btfdump map not available, printing raw hex\n", prog_name);
-	fd = bpf_map_get_fd_by_id(map_id);
-	if (fd < 0)
-		return die("map by id", errno);
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			continue;
-		printf("key: %02x %02x %02x %02x  value:", key & 0xff, (key >> 8) & 0xff,
-		       (key >> 16) & 0xff, key >> 24);
-		for (i = 0; i < sizeof(val); i++)
-			printf("%s%02x", i % 8 ? " " : "  ", b[i]);
-		printf("\n");
-		n++;
-	}
-	printf("Found %d element%s\n", n, n == 1 ? "" : "s");
-	close(fd);
-	return 0;
+	rc = flow_dump_keys(map_id, a->net, &btfdump);
+	if (!btfdump)
+		fprintf(stderr, "%s: btfdump map not available, printed raw hex\n", prog_name);
+	return rc ? die("dump", rc) : 0;
 }
 
 static int cmd_bench(struct args *a)

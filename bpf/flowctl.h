@@ -96,6 +96,14 @@ int flow_in_netns(int netns_fd, int (*fn)(void *), void *arg);
 /* A tap device with IFF_TAP|IFF_NO_PI|IFF_NAPI|IFF_NAPI_FRAGS, up; fd or -errno. */
 int flow_tap_open(const char *ifname);
 
+/* ---- inspecting and printing (flowctl_dump.c) ---- */
+struct bpf_map_info;
+/* The map of program prog_id named name (NULL: the first with BTF); 0 or -errno. */
+int flow_prog_map(__u32 prog_id, const char *name, struct bpf_map_info *out);
+int flow_pinned_map_id(const char *path, __u32 *map_id);
+/* Prints last_dissection with btfdump (--net if net), else as raw hex. */
+int flow_dump_keys(__u32 map_id, int net, int *used_btfdump);
+
 /* ---- benchmark (flowctl_bench.c) ---- */
 struct bench_opts {
 	const char *obj;
