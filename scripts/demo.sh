@@ -10,8 +10,9 @@ OBJ=$B/bpf/bpf_flow.o
 step() { printf '\n== %s\n' "$*"; }
 
 step "1. build: $OBJ (clang-16 -g -O2 -target bpf; clang's .BTF/.BTF.ext removed)"
-bash bpf/btf-chain.sh "$B" "$B/bpf/bpf_flow.clang.o" "$B/bpf/demo-chain.o" &&
-	rm -f "$B/bpf/demo-chain.o"
+work=$(mktemp -d)
+bash bpf/btf-chain.sh "$B" "$B/bpf/bpf_flow.clang.o" "$work/bpf_flow.o"
+rm -rf "$work"
 echo "sections of $OBJ:"
 llvm-objdump -h "$OBJ" | awk '/BTF|debug_info|maps|rodata/ {print "   ", $2, $3}'
 
