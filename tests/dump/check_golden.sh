@@ -59,9 +59,7 @@ golden() {
 golden "vmlinux" "file $vmlinux" "file $vmlinux"
 vmid=$(bpftool btf list | awk -F: '/name \[vmlinux\]/ { print $1; exit }')
 if [ -n "$vmid" ]; then
-	bpftool btf dump id "$vmid" >"$tmp/peer"
-	$dump id "$vmid" >"$tmp/ours"
-	same "vmlinux by kernel id $vmid raw" "$tmp/ours" "$tmp/peer"
+	golden "vmlinux by kernel id $vmid" "id $vmid" "id $vmid"
 else
 	bad "bpftool btf list shows no vmlinux BTF object"
 fi
