@@ -19,6 +19,7 @@ ours=$T/map_driver
 tmp=$(mktemp -d /tmp/btfdump-bench-map.XXXXXX)
 mkdir "$tmp/fs"
 trap 'rm -f "$tmp"/fs/big_* 2>/dev/null; umount "$tmp/fs" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP PIPE
 mount -t bpf bpf "$tmp/fs" || exit 0
 "$T/map_fixture" --big "$N" "$T/maps.bpf.o" "$tmp/fs" || exit 1
 if "$B/btfdump" map pinned "$tmp/fs/big_hex" >/dev/null 2>&1; then

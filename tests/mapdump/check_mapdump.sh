@@ -29,6 +29,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP PIPE # a killed run cleans up too
 mount -t bpf bpf "$mnt" || skip "cannot mount a bpffs"
 
 tag=$(( $$ % 100000 ))
