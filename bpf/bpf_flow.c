@@ -41,6 +41,8 @@
 #define PROTO_ROUTING	43
 #define PROTO_FRAGMENT	44
 #define PROTO_GRE	47
+#define PROTO_ESP	50
+#define PROTO_AH	51
 #define PROTO_ICMPV6	58
 #define PROTO_DSTOPTS	60
 #define PROTO_SCTP	132
@@ -164,7 +166,7 @@ struct {
  * Pointer to len bytes at packet offset off: in place when they are inside the
  * linear data, else copied into buf (needs an skb), else NULL (truncated).
  */
-static __always_inline void *header_at(struct __sk_buff *skb, __u16 off,
+static __always_inline void *header_at(struct __sk_buff *skb, __u32 off,
 				       __u32 len, void *buf)
 {
 	void *data = (void *)(long)skb->data;
@@ -344,8 +346,16 @@ static __always_inline int parse_ip_proto(struct __sk_buff *skb,
 		return finish(keys, BPF_OK);
 	case PROTO_SCTP:
 	case PROTO_DCCP:
-		/* Only the ports, which is what the C dissector reads too. */
+	case PROTO_ESP:
+		/*
+		 * Only the 4 "port" bytes, as the C dissector reads them (for
+		 * ESP the SPI, so IPsec flows hash apart); AH's SPI is at 4.
+		 */
 		ports = header_at(skb, keys->thoff, sizeof(*ports), &pbuf);
+		goto record_ports;
+	case PROTO_AH:
+		ports = header_at(skb, (__u32)keys->thoff + 4, sizeof(*ports), &pbuf);
+record_ports:
 		if (!ports)
 			return finish(keys, BPF_DROP);
 		keys->sport = ports->sport;

@@ -17,7 +17,8 @@
  *   L_GRE       a flags, b protocol; 4 bytes more for each of C, K, S
  *   L_TCP       a/b ports as raw 16-bit values, c data offset (0 = 5)
  *   L_UDP       a/b raw ports (8-byte header)
- *   L_PORTS     a/b raw ports, c header length (SCTP, DCCP)
+ *   L_PORTS     a/b raw ports at byte d of the header, c header length
+ *               (SCTP, DCCP, ESP's SPI at 0, AH's SPI at 4)
  *   L_RAW       a bytes of 0x5a (payload or a header we only skip)
  */
 #include <string.h>
@@ -45,7 +46,8 @@
 #define GRE(fl, p)		{ L_GRE, fl, p }
 #define TCP(s, d, doff)		{ L_TCP, s, d, doff }
 #define UDP(s, d)		{ L_UDP, s, d }
-#define PORTS(s, d, len)	{ L_PORTS, s, d, len }
+#define PORTS(s, d, len)	{ L_PORTS, s, d, len, 0 }
+#define AH(s, d)		{ L_PORTS, s, d, 12, 4 }
 #define RAW(n)			{ L_RAW, n }
 
 #define V4 0x0800
@@ -171,6 +173,16 @@ const struct flow_vector flow_vectors[] = {
 	    .sport = BE16(5004), .dport = BE16(5005), .ipv6_src = V6ADDR(9),
 	    .ipv6_dst = V6ADDR(10) },
 	  { ETH(V6), IP6(33, 0, 9, 10), PORTS(BE16(5004), BE16(5005), 16) } },
+	{ "esp", 0, 0, BPF_OK, 38,
+	  { .nhoff = 14, .thoff = 34, .addr_proto = V4, .ip_proto = 50, .n_proto = BE16(V4),
+	    .sport = BE16(0x1234), .dport = BE16(0x5678), .ipv4_src = BE32(7),
+	    .ipv4_dst = BE32(8) },
+	  { ETH(V4), IP4(50, 7, 8, 0, 0), PORTS(BE16(0x1234), BE16(0x5678), 8), RAW(16) } },
+	{ "ah-ipv6", 0, 0, BPF_OK, 62,
+	  { .nhoff = 14, .thoff = 54, .addr_proto = V6, .ip_proto = 51, .n_proto = BE16(V6),
+	    .sport = BE16(0xabcd), .dport = BE16(0xef01), .ipv6_src = V6ADDR(1),
+	    .ipv6_dst = V6ADDR(2) },
+	  { ETH(V6), IP6(51, 0, 1, 2), AH(BE16(0xabcd), BE16(0xef01)), RAW(8) } },
 	{ "icmp", 0, 0, BPF_OK, 42,
 	  { .nhoff = 14, .thoff = 34, .addr_proto = V4, .ip_proto = 1, .n_proto = BE16(V4),
 	    .ipv4_src = BE32(7), .ipv4_dst = BE32(8) },
@@ -292,9 +304,12 @@ static void put_layer(const struct flow_layer *l, unsigned char *p, size_t len)
 		p[12] = (l->c ? l->c : 5) << 4;
 		break;
 	case L_UDP:
-	case L_PORTS:
 		raw16(p, l->a);
 		raw16(p + 2, l->b);
+		break;
+	case L_PORTS:
+		raw16(p + l->d, l->a);
+		raw16(p + l->d + 2, l->b);
 		break;
 	case L_RAW:
 		memset(p, 0x5a, len);
