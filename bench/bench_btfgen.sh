@@ -100,7 +100,7 @@ build_large() {
 		} >"$dir/u$i.c"
 	done
 	gcc -g -O2 -shared -fPIC -fno-eliminate-unused-debug-types -D_GNU_SOURCE -Ilibbtf/include -Ilibbtf \
-		-o "$out.tmp" "$dir"/u*.c libbtf/*.c btfgen/*.c btfdump/*.c btfcheck/*.c -w \
+		-o "$out.tmp" "$dir"/u*.c libbtf/*.c btfdump/*.c -w \
 		-lbpf -ldw -lelf -lcjson -lz -lpthread >&2 && mv "$out.tmp" "$out" && echo "$out"
 }
 large=$(build_large) && [ -s "$large" ] && bench_input "large .so (gcc -g, $(readelf --debug-dump=info "$large" 2>/dev/null | grep -c 'DW_TAG_compile_unit') CUs)" "$large" ||
