@@ -8,11 +8,11 @@
 #include <string.h>
 #include "dump_c_internal.h"
 
+/* Budgets against hostile BTF (nesting makes both exponential):
+ * output bytes (a vmlinux.h is about half the size of its BTF) and
+ * order/emit visits (the 6.18 vmlinux needs ~203k for its 126k types). */
 #define DC_OUT_LIMIT(in_bytes) (16ull * (in_bytes) + (16ull << 20))
-/* order/emit visits allowed: 6.18 vmlinux needs ~203k for its 126k types */
-#ifndef DC_STEP_LIMIT
 #define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (1ull << 20))
-#endif
 
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 {
@@ -163,7 +163,6 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->nr_types = lbtf_type_cnt(btf);
 	d->ptr_sz = lbtf_pointer_size(btf) > 0 ? lbtf_pointer_size(btf) : (int)sizeof(void *);
 	d->out.f = out;
-	/* vmlinux.h is about half its BTF; far more means hostile nesting */
 	d->out.limit = DC_OUT_LIMIT(input_size(btf));
 	d->step_limit = DC_STEP_LIMIT(d->nr_types);
 	d->st = calloc(d->nr_types, sizeof(*d->st));
