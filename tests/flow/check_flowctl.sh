@@ -51,6 +51,9 @@ check "show reports a link" grep -q "link id" <<<"$show"
 net=$(ip netns exec "$NS" bpftool -j net show)
 check "bpftool net show in the netns names the same prog id ($id)" \
 	grep -q "\"flow_dissector\":\[{\?\"id\":$id[],}]" <<<"$net"
+btfid=$(sed -n 's/.*maps btf id \([0-9]*\).*/\1/p' <<<"$show")
+check "the kernel holds the object's BTF as built (btf id $btfid vs $B/bpf/bpf_flow.o)" \
+	diff <(bpftool btf dump id "$btfid") <(bpftool btf dump file "$B/bpf/bpf_flow.o")
 check "second attach refused" bash -c "! '$B/flowctl' attach --netns '$NS' --pin '$DIR/bpffs/g' 2>/dev/null"
 check "second attach left no pins" test ! -e "$DIR/bpffs/g"
 
