@@ -107,7 +107,7 @@ check "attach again" fl attach --netns "$NS" --pin "$PIN"
 linkid=$(fl show --netns "$NS" | sed -n 's/.*link id \([0-9]*\).*/\1/p')
 ip netns del "$NS"
 ino=1
-for _ in $(seq 50); do
+for _ in $(seq 200); do	# up to 20 s: netns cleanup is a workqueue
 	ino=$(bpftool -j link show id "$linkid" | grep -o '"netns_ino":[0-9]*' | cut -d: -f2)
 	[ "$ino" = 0 ] && break
 	sleep 0.1

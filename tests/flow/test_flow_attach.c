@@ -117,7 +117,7 @@ static void test_netns_deletion(void **state)
 	assert_int_equal(info.netns.netns_ino, st.st_ino);
 
 	close(other);	/* the namespace dies (asynchronously) */
-	for (i = 0; i < 250; i++) {
+	for (i = 0; i < 1000; i++) {	/* up to 20 s: netns cleanup is a workqueue */
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
 		assert_int_equal(bpf_obj_get_info_by_fd(link, &info, &len), 0);
