@@ -122,33 +122,69 @@ static void dc_free(struct dc *d)
 	free(d);
 }
 
-static int dump_roots(struct dc *d, const struct lbtf_dump_c_opts *o)
+/* The types to dump, in order: chosen roots, the sorted list, or all ids. */
+struct roots {
+	const uint32_t *ids; /* NULL: ids 1..cnt */
+	size_t cnt;
+	uint32_t *owned;
+};
+
+static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roots *r)
 {
-	uint32_t *order = NULL, cnt = 0;
+	uint32_t cnt;
+
+	memset(r, 0, sizeof(*r));
+	if (o && o->root_cnt) {
+		r->ids = o->root_ids;
+		r->cnt = o->root_cnt;
+	} else if (o && o->sort) {
+		r->owned = dci_sorted_ids(d, &cnt);
+		if (!r->owned)
+			return lbtfi_err(ENOMEM, "C dump: out of memory sorting types");
+		r->ids = r->owned;
+		r->cnt = cnt;
+	} else {
+		r->cnt = d->nr_types - 1;
+	}
+	return 0;
+}
+
+static uint32_t root_at(const struct roots *r, size_t i)
+{
+	return r->ids ? r->ids[i] : (uint32_t)i + 1;
+}
+
+/*
+ * Orders everything once without printing, so that BTF C cannot express
+ * (a type cycle, a walk over budget) is reported before any output; then
+ * forgets the order and does it again while printing. Same roots in the
+ * same sequence, so the second pass meets the same graph states.
+ */
+static int precheck(struct dc *d, const struct roots *r)
+{
 	int err = 0;
 
-	if (o && o->root_cnt) {
-		for (size_t i = 0; i < o->root_cnt && !err; i++)
-			err = dci_dump_root(d, o->root_ids[i]);
-		return err;
-	}
-	if (o && o->sort) {
-		order = dci_sorted_ids(d, &cnt);
-		if (!order)
-			return lbtfi_err(ENOMEM, "C dump: out of memory sorting types");
-		for (uint32_t i = 0; i < cnt && !err; i++)
-			err = dci_dump_root(d, order[i]);
-		free(order);
-		return err;
-	}
-	for (uint32_t id = 1; id < d->nr_types && !err; id++)
-		err = dci_dump_root(d, id);
+	for (size_t i = 0; i < r->cnt && !err; i++)
+		err = dci_order_root(d, root_at(r, i));
+	for (uint32_t id = 1; id < d->nr_types; id++)
+		d->st[id].order = DC_UNORDERED;
+	d->steps = 0;
+	return err;
+}
+
+static int dump_roots(struct dc *d, const struct roots *r)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < r->cnt && !err; i++)
+		err = dci_dump_root(d, root_at(r, i));
 	return err;
 }
 
 int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts)
 {
 	struct check_ctx cc = { 0 };
+	struct roots roots;
 	struct dc *d;
 	int err;
 
@@ -190,9 +226,18 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->st[0].emit = DC_EMITTED;
 	dci_mark_referenced(d);
 
+	err = pick_roots(d, opts, &roots);
+	if (!err)
+		err = precheck(d, &roots);
+	if (err) {
+		free(roots.owned);
+		dc_free(d);
+		return err;
+	}
 	if (!opts || !opts->no_frame)
 		put_frame_head(&d->out);
-	err = dump_roots(d, opts);
+	err = dump_roots(d, &roots);
+	free(roots.owned);
 	if (!err && (!opts || !opts->no_frame))
 		put_frame_tail(&d->out);
 	dci_flush(&d->out);

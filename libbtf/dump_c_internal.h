@@ -121,6 +121,8 @@ void dci_put_ident_name(struct dc *d, uint32_t id); /* typedef namespace */
 
 /* dump_c_order.c */
 int dci_mark_referenced(struct dc *d);
+/* Orders root and everything it needs (dry run: nothing printed). */
+int dci_order_root(struct dc *d, uint32_t id);
 /* Orders root and everything it needs, then emits them. */
 int dci_dump_root(struct dc *d, uint32_t id);
 

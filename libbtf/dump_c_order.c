@@ -392,6 +392,15 @@ static void emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth)
 		fn(d, id, t, cont_id, depth);
 }
 
+int dci_order_root(struct dc *d, uint32_t id)
+{
+	int err;
+
+	d->queue_cnt = 0;
+	err = order(d, id, false, 0);
+	return err < 0 ? err : 0;
+}
+
 int dci_dump_root(struct dc *d, uint32_t id)
 {
 	int err;

@@ -34,9 +34,14 @@ struct lbtf_dump_c_opts {
 	size_t root_cnt;
 };
 
-/* Writes the C header to out. Returns 0 or a negative errno (with
- * lbtf_errmsg() set): -EINVAL for malformed BTF, -ELOOP for a type cycle C
- * cannot express, -EIO if writing failed. */
+/*
+ * Writes the C header to out. Returns 0 or a negative errno (with
+ * lbtf_errmsg() set): -EINVAL for malformed BTF (bad type ids or names,
+ * root ids out of range), -ELOOP for a type cycle C cannot express, -E2BIG
+ * or -EFBIG when hostile BTF would take an exponential walk or output,
+ * -ENOMEM, -EIO if writing failed. Malformed BTF and cycles are found
+ * before anything is written.
+ */
 int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts);
 
 /*
