@@ -319,6 +319,9 @@ static int append_strings(struct lbtf_builder *b, const struct lbtf_builder *src
 	size_t n = src->strs.len;
 	int err;
 
+	if (!n)
+		return 0;
+
 	if (n > b->scratch_cap) {
 		uint32_t *p = realloc(b->scratch, n * sizeof(*p));
 		if (!p)

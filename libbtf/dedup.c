@@ -221,6 +221,7 @@ static void dedup_free(struct dedup *d)
 	free(d->hypot);
 	free(d->hypot_list);
 	free(d->tab.e);
+	free(d->eq_stack);
 }
 
 static int dedup_init(struct dedup *d, struct lbtf_builder *b)

@@ -93,14 +93,13 @@ static uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
 	return is_fwd_kind(lbtf_kind(dtype(d, r))) ? id : r;
 }
 
-/* 1 equivalent, 0 not, <0 error */
-int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
+/* Pair cand_id/canon_id met in the walk: <0 error, 0 not equivalent,
+ * 1 equivalent, 2 equal so far: compare the type ids in their records */
+static int visit(struct dedup *d, uint32_t cand_id, uint32_t canon_id, struct dedup_frame *f)
 {
 	const struct lbtf_type *ct, *nt;
-	const struct dedup_layout *l;
 	unsigned int ck, nk;
 	uint32_t h;
-	size_t n;
 	int err;
 
 	if (d_resolve(d, cand_id) == d_resolve(d, canon_id))
@@ -139,13 +138,58 @@ int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 		return 0;
 	if (ck == LBTF_KIND_VAR || ck == LBTF_KIND_DATASEC || ck == LBTF_KIND_DECL_TAG)
 		return 0; /* never part of a struct graph; never deduplicated */
-	l = &d->lay[ck];
-	n = d_rec_words(d, ct);
-	D_FOR_EACH_TYPE_WORD(l, n, i) {
-		/* records do not move during dedup: ct/nt stay valid */
-		err = lbtfi_dedup_is_equiv(d, ((const uint32_t *)ct)[i], ((const uint32_t *)nt)[i]);
-		if (err <= 0)
-			return err;
+	/* records do not move during dedup: the pointers stay valid */
+	f->cw = (const uint32_t *)ct;
+	f->nw = (const uint32_t *)nt;
+	f->l = &d->lay[ck];
+	f->n = (uint32_t)d_rec_words(d, ct);
+	f->i = (uint32_t)d_type_word_first(f->l, f->n);
+	return 2;
+}
+
+/*
+ * 1 equivalent, 0 not, <0 error. A depth-first walk in the order of the
+ * records' type-id slots, with an explicit stack: struct graphs can be
+ * deep (a long chain of distinct structs), and the caller's thread may
+ * have a small stack.
+ */
+int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
+{
+	uint32_t sp = 0;
+	int r;
+
+	if (!d->eq_cap) {
+		d->eq_stack = malloc(64 * sizeof(*d->eq_stack));
+		if (!d->eq_stack)
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		d->eq_cap = 64;
+	}
+	r = visit(d, cand_id, canon_id, &d->eq_stack[0]);
+	if (r != 2)
+		return r;
+	sp = 1;
+	while (sp) {
+		struct dedup_frame *f = &d->eq_stack[sp - 1];
+		uint32_t i = f->i;
+
+		if (i >= f->n) {
+			sp--;
+			continue;
+		}
+		f->i = (uint32_t)d_type_word_next(f->l, i, f->n);
+		if (sp == d->eq_cap) {
+			struct dedup_frame *p = realloc(d->eq_stack, (size_t)d->eq_cap * 2 * sizeof(*p));
+			if (!p)
+				return lbtfi_err(ENOMEM, "out of memory in dedup");
+			d->eq_stack = p;
+			d->eq_cap *= 2;
+			f = &d->eq_stack[sp - 1];
+		}
+		r = visit(d, f->cw[i], f->nw[i], &d->eq_stack[sp]);
+		if (r == 2)
+			sp++;
+		else if (r <= 0)
+			return r;
 	}
 	return 1;
 }

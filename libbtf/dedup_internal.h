@@ -25,6 +25,13 @@ struct dedup_table {
 	uint32_t mask, cnt;
 };
 
+/* One pair of records being compared by the equivalence walk */
+struct dedup_frame {
+	const uint32_t *cw, *nw; /* candidate's and canonical's record words */
+	const struct dedup_layout *l;
+	uint32_t n, i;           /* record words; next type-id word to compare */
+};
+
 struct dedup {
 	struct lbtf_builder *b;
 	const struct lbtf *base;
@@ -35,6 +42,8 @@ struct dedup {
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
 	struct dedup_table tab;
 	struct dedup_layout lay[LBTF_NR_KINDS];
+	struct dedup_frame *eq_stack;   /* the equivalence walk's stack */
+	uint32_t eq_cap;
 };
 
 static inline const struct lbtf_type *dtype(const struct dedup *d, uint32_t id)

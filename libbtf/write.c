@@ -30,8 +30,10 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
 	out = malloc(total);
 	if (!out)
 		return lbtfi_err(ENOMEM, "out of memory serializing BTF (%zu bytes)", total);
-	memcpy(out + HDR_LEN, b->words, types_len);
-	memcpy(out + HDR_LEN + types_len, b->strs.data, b->strs.len);
+	if (types_len) /* (no word array yet in an empty builder) */
+		memcpy(out + HDR_LEN, b->words, types_len);
+	if (b->strs.len)
+		memcpy(out + HDR_LEN + types_len, b->strs.data, b->strs.len);
 	if (swap) {
 		uint32_t *w = (uint32_t *)(out + HDR_LEN);
 

@@ -299,7 +299,8 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 		j->shstr_buf = malloc(d->d_size + sizeof(BTF_NAME));
 		if (!j->shstr_buf)
 			return lbtfi_err(ENOMEM, "out of memory");
-		memcpy(j->shstr_buf, d->d_buf, d->d_size);
+		if (d->d_size)
+			memcpy(j->shstr_buf, d->d_buf, d->d_size);
 		memcpy(j->shstr_buf + d->d_size, BTF_NAME, sizeof(BTF_NAME));
 		name_off = d->d_size;
 	}

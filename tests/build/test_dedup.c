@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <cmocka.h>
 #include "libbtf.h"
 
@@ -374,6 +375,54 @@ static void test_identical_budget(void **state)
 	lbtf_builder_free(b);
 }
 
+/* Two copies of a chain of 100k distinct structs linked by pointers:
+ * the equivalence walk goes 200k records deep. Run on a thread with a
+ * 256 KiB stack: the walk must not recurse per record. */
+#define CHAIN 100000
+
+static void add_chain(struct lbtf_builder *b, uint32_t i)
+{
+	uint32_t first = lbtf_builder_type_cnt(b);
+	char name[32];
+
+	for (uint32_t k = 0; k < CHAIN; k++) {
+		uint32_t s = first + 2 * k;
+		snprintf(name, sizeof(name), "n%u", k);
+		assert_int_equal(lbtf_add_struct(b, name, 8), s);
+		lbtf_add_field(b, "next", k + 1 < CHAIN ? s + 1 : i, 0, 0);
+		assert_int_equal(lbtf_add_ptr(b, s + 2), s + 1);
+	}
+}
+
+static void *dedup_thread(void *arg)
+{
+	return (void *)(intptr_t)lbtf_dedup(arg, NULL);
+}
+
+static void test_deep_chain_small_stack(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	uint32_t i = (uint32_t)lbtf_add_int(b, "int", 4, 0);
+	pthread_attr_t attr;
+	pthread_t th;
+	void *ret;
+
+	add_chain(b, i);
+	add_chain(b, i);
+	/* (the last PTR of each copy points one past its chain: to the next
+	 * chain's first struct, or to a missing id; fix both to int) */
+	lbtf_builder_type_by_id(b, 1 + 2 * CHAIN)->type = i;
+	lbtf_builder_type_by_id(b, 1 + 4 * CHAIN)->type = i;
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+	assert_int_equal(pthread_create(&th, &attr, dedup_thread, b), 0);
+	assert_int_equal(pthread_join(th, &ret), 0);
+	assert_int_equal((intptr_t)ret, 0);
+	assert_int_equal(lbtf_builder_type_cnt(b), 1 + 1 + 2 * CHAIN);
+	pthread_attr_destroy(&attr);
+	lbtf_builder_free(b);
+}
+
 static void test_ref_loop(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -553,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_vars_never_merged),
 		cmocka_unit_test(test_identical_copies),
 		cmocka_unit_test(test_identical_budget),
+		cmocka_unit_test(test_deep_chain_small_stack),
 		cmocka_unit_test(test_ref_loop),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_split),
