@@ -105,9 +105,8 @@ struct lbtf_dedup_opts {
  * memory (a vmlinux has 3.7M raw types; measured: same CPU, about half the
  * peak memory); the result is deterministic for a given sequence of
  * appends and dedup calls.
- * Needs a few MB of stack for deep struct graphs (plenty on a main
- * thread; give worker threads >= 8 MB). On failure the builder still holds
- * valid, equivalent BTF.
+ * Graph walks use heap stacks, so any thread may call it. Not thread-safe
+ * on one builder. On failure the builder still holds valid, equivalent BTF.
  */
 int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts);
 
