@@ -23,7 +23,9 @@ static uint32_t base_resolved_id(const struct venv *env, uint32_t id)
 	for (int i = 0; i < 64; i++) {
 		const struct lbtf_type *t = lbtf_type_by_id(env->base, id);
 
-		if (!t || !(v_is_modifier(t) || vk(t) == LBTF_KIND_VAR))
+		if (!t) /* the base is not verified: a dangling id ends as void */
+			return 0;
+		if (!(v_is_modifier(t) || vk(t) == LBTF_KIND_VAR))
 			return id;
 		id = t->type;
 	}
@@ -189,8 +191,8 @@ static int finish_ref(struct venv *env, struct vvertex *v, const struct lbtf_typ
 			next_id = lbtfi_vresolved_id(env, next_id);
 			next = lbtfi_vtype(env, next_id);
 		}
-		if (!v_is_void(next) && vk(next) != LBTF_KIND_FWD &&
-		    vk(next) != LBTF_KIND_FUNC_PROTO) {
+		if (!next || (!v_is_void(next) && vk(next) != LBTF_KIND_FWD &&
+			      vk(next) != LBTF_KIND_FUNC_PROTO)) {
 			vlog_type(env, v->t, "Invalid type_id");
 			return -EINVAL;
 		}
