@@ -5,11 +5,15 @@
  * a discarding stream. Any input must give a clean error or a clean dump.
  *
  * Input layout: byte 0 selects the mode; with bit 0 set, the next two bytes
- * give the length of a base blob and the rest is split BTF over it.
+ * give the length of a base blob and the rest is split BTF over it; with
+ * bit 1 set, the rest is a file for lbtf_open() (ELF or raw, through a
+ * memfd), the path of the ELF .BTF reader.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "libbtf.h"
 
 static FILE *devnull;
@@ -66,6 +70,26 @@ static struct lbtf *parse(const uint8_t *data, size_t size, const struct lbtf *b
 	return btf;
 }
 
+/* The bytes as a file, opened by path like btfdump does */
+static void open_as_file(const uint8_t *data, size_t size)
+{
+	char path[64];
+	struct lbtf *btf;
+	int fd = memfd_create("fuzz_parse", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, data, size) == (ssize_t)size) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		btf = lbtf_open(path, NULL);
+		if (btf) {
+			walk(btf);
+			lbtf_free(btf);
+		}
+	}
+	close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lbtf *base = NULL, *btf;
@@ -79,6 +103,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mode = data[0];
 	data++;
 	size--;
+	if (mode & 2) {
+		open_as_file(data, size);
+		return 0;
+	}
 	if (mode & 1) {
 		size_t base_len;
 
