@@ -49,10 +49,8 @@ uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t
 {
 	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
 	const uint32_t *w = (const uint32_t *)t;
-	size_t n = d_rec_words(d, t);
+	size_t n = d_rec_words(d, t), tw = d_type_word_first(l, n);
 	uint32_t h = 0;
-
-	size_t tw = d_type_word_first(l, n);
 
 	for (size_t i = 0; i < n; i++) {
 		if (i == tw) {
