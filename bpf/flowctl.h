@@ -95,6 +95,8 @@ int flow_find_link(int netns_fd, __u32 *link_id);
 int flow_in_netns(int netns_fd, int (*fn)(void *), void *arg);
 /* A tap device with IFF_TAP|IFF_NO_PI|IFF_NAPI|IFF_NAPI_FRAGS, up; fd or -errno. */
 int flow_tap_open(const char *ifname);
+/* A plain tap (IFF_TAP|IFF_NO_PI), up: a device to send frames out of. */
+int flow_tap_open_plain(const char *ifname);
 
 /* ---- inspecting and printing (flowctl_dump.c) ---- */
 struct bpf_map_info;

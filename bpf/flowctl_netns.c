@@ -127,7 +127,7 @@ int flow_find_link(int netns_fd, __u32 *link_id)
 	return 0;
 }
 
-int flow_tap_open(const char *ifname)
+static int tap_open(const char *ifname, short flags)
 {
 	struct ifreq ifr;
 	int fd, sk, rc;
@@ -137,7 +137,7 @@ int flow_tap_open(const char *ifname)
 		return -errno;
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
-	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_NAPI | IFF_NAPI_FRAGS;
+	ifr.ifr_flags = flags;
 	if (ioctl(fd, TUNSETIFF, &ifr))
 		goto err;
 	sk = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -153,4 +153,14 @@ err:
 	rc = -errno;
 	close(fd);
 	return rc;
+}
+
+int flow_tap_open(const char *ifname)
+{
+	return tap_open(ifname, IFF_TAP | IFF_NO_PI | IFF_NAPI | IFF_NAPI_FRAGS);
+}
+
+int flow_tap_open_plain(const char *ifname)
+{
+	return tap_open(ifname, IFF_TAP | IFF_NO_PI);
 }
