@@ -11,7 +11,7 @@
 set -u
 B=${B:-build}
 CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
-LOAD=$B/tests/btfgen/btfload
+LOAD=$B/tests/btfgen/btfload SIG=$B/tests/btfgen/btfsig
 row() { printf '| %s | %s | %s | %s | %s |\n' "$@"; }
 note() { echo "bench_btfgen: $*" >&2; }
 
@@ -79,6 +79,20 @@ bench_input() {
 	done
 	row "btfgen $label types" "$tc_o" "$tc_p" "$(ratio "$tc_o" "$tc_p")" \
 		"btfgen -j1/-j2 bytes $same; pahole -j2 gives $tc_p2 types; kernel $kern btfgen's BTF"
+	# parity of named types (kind, name, size) with pahole, differences listed
+	[ -x "$SIG" ] || return
+	"$SIG" --names "$T/btfgen.1.btf" | sort -u >"$T/o.names"
+	"$SIG" --names "$T/pahole.1.btf" | sort -u >"$T/p.names"
+	local only_o only_p
+	only_o=$(comm -13 "$T/p.names" "$T/o.names" | wc -l)
+	only_p=$(comm -23 "$T/p.names" "$T/o.names" | wc -l)
+	row "btfgen $label named types" "$(wc -l <"$T/o.names")" "$(wc -l <"$T/p.names")" \
+		"$(ratio "$(wc -l <"$T/o.names")" "$(wc -l <"$T/p.names")")" \
+		"kind+name+size: $only_o only in btfgen, $only_p only in pahole (listed on stderr)"
+	note "$label: named types only in pahole (first 25):"
+	comm -23 "$T/p.names" "$T/o.names" | head -25 | sed 's/^/    /' >&2
+	note "$label: named types only in btfgen (first 25):"
+	comm -13 "$T/p.names" "$T/o.names" | head -25 | sed 's/^/    /' >&2
 }
 
 # (a) large local input --------------------------------------------------------

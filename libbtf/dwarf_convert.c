@@ -493,8 +493,13 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	pthread_cond_destroy(&d.cv_done);
 	pthread_cond_destroy(&d.cv_room);
 	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
-	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP))
+	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
+		uint32_t dropped;
+
 		err = dedup_now(out);
+		if (!err && (d.g.features & LBTF_DWARF_FEAT_FUNC))
+			err = dw_prune_duplicate_funcs(&out, d.g.base, &dropped);
+	}
 	st.types_out = lbtf_builder_type_cnt(out) - start;
 out:
 	free(d.res);

@@ -23,6 +23,16 @@ static const char *die_name(Dwarf_Die *die)
 	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
 }
 
+/* A flag of the DIE itself (a definition that points at its declaration
+ * with DW_AT_specification must not inherit DW_AT_declaration from it) */
+static bool own_flag(Dwarf_Die *die, unsigned int at)
+{
+	Dwarf_Attribute a;
+	bool v = false;
+
+	return dwarf_attr(die, at, &a) && dwarf_formflag(&a, &v) == 0 && v;
+}
+
 static bool die_flag(Dwarf_Die *die, unsigned int at)
 {
 	Dwarf_Attribute a;
@@ -87,15 +97,28 @@ int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
 	int64_t sym, proto;
 	int id, err = 0;
 
-	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC) || die_flag(die, DW_AT_declaration))
+	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC) || own_flag(die, DW_AT_declaration))
 		return 0;
-	if (dwarf_lowpc(die, &lowpc) != 0 && !dwarf_hasattr(die, DW_AT_ranges))
-		return 0; /* no code: abstract inline instance or discarded */
 	name = die_name(die);
 	if (!name || !*name)
 		return 0;
-	sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc,
-			  die_flag(die, DW_AT_external));
+	if (dwarf_lowpc(die, &lowpc) == 0 || ei->is_rel) {
+		sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc,
+				  die_flag(die, DW_AT_external));
+	} else {
+		/* split hot/cold code: the entry is where the first range starts */
+		Dwarf_Addr base, end;
+
+		if (dwarf_hasattr(die, DW_AT_ranges) &&
+		    dwarf_ranges(die, 0, &base, &lowpc, &end) > 0)
+			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, die_flag(die, DW_AT_external));
+		else if (dwarf_func_inline(die))
+			sym = -1; /* abstract instance: its concrete copies have addresses */
+		else
+			/* a definition gcc described without its address: trust
+			 * the symbol only when its name is unambiguous */
+			sym = dw_sym_unique(ei, name, STT_FUNC);
+	}
 	if (sym < 0)
 		return 0; /* no symbol of that name (e.g. foo.isra.0): ABI may differ */
 	decl_origin(die, &origin);
@@ -169,7 +192,7 @@ int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
 	int id, err;
 
 	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)) ||
-	    die_flag(die, DW_AT_declaration) || !var_address(die, &addr))
+	    own_flag(die, DW_AT_declaration) || !var_address(die, &addr))
 		return 0;
 	name = die_name(die);
 	if (!name || !*name)

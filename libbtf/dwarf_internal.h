@@ -51,6 +51,9 @@ void dw_elf_info_free(struct dw_elf_info *ei);
 int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 		    uint64_t addr, bool want_global);
 
+/* The only symbol of that name and type, or -1 (none or several) */
+int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
+
 /* ---- one DWARF handle per thread (dwarf_open.c) ------------------------- */
 
 struct dw_handle {
@@ -186,6 +189,9 @@ void dw_unit_free(struct dw_unit *u);
 /* DATASECs from collected VARs (dwarf_datasec.c); vars sorted in place */
 int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
+
+/* Keep the first FUNC of each name (dwarf_prune.c); may replace *pb */
+int dw_prune_duplicate_funcs(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
 
 const char *dw_warning_text(enum dw_warning w);
 const char *dw_tag_name(unsigned int tag);

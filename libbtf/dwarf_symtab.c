@@ -197,3 +197,22 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 		return global;
 	return first;
 }
+
+int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt)
+{
+	int64_t found = -1;
+	uint32_t h;
+
+	if (!ei->hash || !name)
+		return -1;
+	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
+		uint32_t i = ei->hash[h] - 1;
+
+		if (ei->syms[i].type != stt || strcmp(ei->syms[i].name, name))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}

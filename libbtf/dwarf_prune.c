@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * One FUNC per name. Static functions of the same name in different units
+ * (each with its own prototype) survive dedup as several FUNCs; a tracer
+ * attaching by name cannot tell them apart, and pahole emits one per name.
+ * The first in unit order is kept; the others go, with their DECL_TAGs and
+ * the FUNC_PROTOs nothing else refers to. The result is rebuilt in a new
+ * builder (records copied in order, ids remapped).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dwarf_internal.h"
+
+struct prune {
+	const struct lbtf *btf;
+	uint32_t start, cnt;
+	uint8_t *drop;     /* per id - start */
+	uint32_t *refs;    /* references to each type from kept types */
+	uint32_t *newid;   /* per id - start */
+	uint32_t *seen;    /* open addressing set of FUNC name offsets (+1) */
+	uint32_t mask;
+};
+
+static bool name_seen(struct prune *p, uint32_t name_off)
+{
+	uint32_t h = (name_off * 2654435761u) & p->mask;
+
+	for (; p->seen[h]; h = (h + 1) & p->mask)
+		if (p->seen[h] == name_off + 1)
+			return true;
+	p->seen[h] = name_off + 1;
+	return false;
+}
+
+static int count_ref(uint32_t *slot, void *ctx)
+{
+	struct prune *p = ctx;
+
+	if (*slot >= p->start && *slot < p->cnt)
+		p->refs[*slot - p->start]++;
+	return 0;
+}
+
+static int remap(uint32_t *slot, void *ctx)
+{
+	struct prune *p = ctx;
+
+	if (*slot >= p->start && *slot < p->cnt)
+		*slot = p->newid[*slot - p->start];
+	return 0;
+}
+
+/* Decide what goes; returns the number of dropped types */
+static uint32_t mark(struct prune *p)
+{
+	uint32_t id, n = 0;
+
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if (lbtf_kind(t) == LBTF_KIND_FUNC && name_seen(p, t->name_off)) {
+			p->drop[id - p->start] = 1;
+			n++;
+		}
+	}
+	if (!n)
+		return 0;
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if (lbtf_kind(t) == LBTF_KIND_DECL_TAG && t->type >= p->start && t->type < p->cnt &&
+		    p->drop[t->type - p->start]) {
+			p->drop[id - p->start] = 1;
+			n++;
+		}
+	}
+	/* prototypes only the dropped FUNCs used */
+	for (id = p->start; id < p->cnt; id++)
+		if (!p->drop[id - p->start])
+			lbtf_type_visit_type_ids((struct lbtf_type *)lbtf_type_by_id(p->btf, id),
+						 count_ref, p);
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if (p->drop[id - p->start] && lbtf_kind(t) == LBTF_KIND_FUNC &&
+		    t->type >= p->start && !p->refs[t->type - p->start] &&
+		    !p->drop[t->type - p->start]) {
+			p->drop[t->type - p->start] = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+static struct lbtf_builder *rebuild(struct prune *p, const struct lbtf *base)
+{
+	struct lbtf_builder *nb = lbtf_builder_new(base);
+	uint32_t id, next = p->start;
+
+	if (!nb)
+		return NULL;
+	for (id = p->start; id < p->cnt; id++)
+		p->newid[id - p->start] = p->drop[id - p->start] ? 0 : next++;
+	for (id = p->start; id < p->cnt; id++) {
+		int nid;
+
+		if (p->drop[id - p->start])
+			continue;
+		nid = lbtf_add_type_copy(nb, p->btf, id);
+		if (nid < 0) {
+			lbtf_builder_free(nb);
+			return NULL;
+		}
+		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(nb, nid), remap, p);
+	}
+	return nb;
+}
+
+int dw_prune_duplicate_funcs(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped)
+{
+	struct prune p = { 0 };
+	struct lbtf_builder *nb = NULL;
+	void *data = NULL;
+	size_t size, n, cap;
+	int err = 0;
+
+	*dropped = 0;
+	err = lbtf_builder_serialize(*pb, false, &data, &size);
+	if (err)
+		return err;
+	p.btf = lbtf_new_borrowed(data, size, base);
+	if (!p.btf) {
+		err = -errno;
+		goto out;
+	}
+	p.start = lbtf_start_id(p.btf);
+	p.cnt = lbtf_type_cnt(p.btf);
+	n = p.cnt - p.start;
+	for (cap = 64; cap < n * 2; cap <<= 1)
+		;
+	p.drop = calloc(n + 1, 1);
+	p.refs = calloc(n + 1, sizeof(*p.refs));
+	p.newid = calloc(n + 1, sizeof(*p.newid));
+	p.seen = calloc(cap, sizeof(*p.seen));
+	p.mask = cap - 1;
+	if (!p.drop || !p.refs || !p.newid || !p.seen) {
+		err = lbtfi_err(ENOMEM, "out of memory");
+		goto out;
+	}
+	*dropped = mark(&p);
+	if (!*dropped)
+		goto out;
+	nb = rebuild(&p, base);
+	if (!nb) {
+		err = -errno ? -errno : -EINVAL;
+		*dropped = 0;
+		goto out;
+	}
+	lbtf_builder_free(*pb);
+	*pb = nb;
+out:
+	lbtf_free((struct lbtf *)p.btf);
+	free(data);
+	free(p.drop);
+	free(p.refs);
+	free(p.newid);
+	free(p.seen);
+	return err;
+}
