@@ -6,6 +6,8 @@
  *   --types A,B     only these types and what they need; a name may be
  *                   written "struct X", "union X", "enum X" to pick a kind;
  *                   all same-named types of the allowed kinds are included
+ *   --kfuncs        append extern prototypes of the kernel's kfuncs (FUNCs
+ *                   tagged bpf_kfunc), as bpftool v7.5+ does (not 7.1)
  *   --output FILE   write FILE (through a temporary file, then renamed)
  */
 #include <errno.h>
@@ -94,6 +96,8 @@ int btfdump_format_c(const struct lbtf *btf, int argc, char **argv, const struct
 
 		if (!strcmp(a, "--sort") || !strcmp(a, "sort")) {
 			opts.sort = true;
+		} else if (!strcmp(a, "--kfuncs")) {
+			opts.kfuncs = true;
 		} else if (!strcmp(a, "--unsorted") || !strcmp(a, "unsorted")) {
 			opts.sort = false;
 		} else if (!strncmp(a, "--types=", 8)) {

@@ -14,6 +14,11 @@
 #define DC_OUT_LIMIT(in_bytes) (16ull * (in_bytes) + (16ull << 20))
 #define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (1ull << 20))
 
+/* An option, or its default when the caller's struct is older (shorter). */
+#define OPT(o, field) \
+	((o) && (o)->sz >= offsetof(struct lbtf_dump_c_opts, field) + sizeof((o)->field) \
+		 ? (o)->field : 0)
+
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 {
 	if (!d->err)
@@ -185,6 +190,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 {
 	struct check_ctx cc = { 0 };
 	struct roots roots;
+	bool kfuncs;
 	struct dc *d;
 	int err;
 
@@ -234,10 +240,15 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return err;
 	}
+	kfuncs = OPT(opts, kfuncs) && !OPT(opts, root_cnt);
 	if (!opts || !opts->no_frame)
 		put_frame_head(&d->out);
+	if (kfuncs && !OPT(opts, no_frame))
+		dci_put_kfunc_macros(d);
 	err = dump_roots(d, &roots);
 	free(roots.owned);
+	if (!err && kfuncs)
+		err = dci_put_kfuncs(d);
 	if (!err && (!opts || !opts->no_frame))
 		put_frame_tail(&d->out);
 	dci_flush(&d->out);

@@ -139,6 +139,10 @@ void dci_emit_fwd_def(struct dc *d, uint32_t id, const struct lbtf_type *t);
 void dci_emit_typedef_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
 void dci_emit_base_aliases(struct dc *d, uint32_t id);
 
+/* dump_c_kfuncs.c: optional kfunc prototypes and their macros */
+void dci_put_kfunc_macros(struct dc *d);
+int dci_put_kfuncs(struct dc *d);
+
 /* dump_c_sort.c: ids 1..nr_types-1 in the diffable order (malloc'ed) */
 uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt);
 

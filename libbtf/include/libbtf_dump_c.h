@@ -32,6 +32,13 @@ struct lbtf_dump_c_opts {
 	/* If root_cnt > 0: dump only these types and what they need. */
 	const uint32_t *root_ids;
 	size_t root_cnt;
+	/*
+	 * Full dumps only: append `extern ... __weak __ksym;` prototypes of
+	 * the FUNCs tagged "bpf_kfunc" (sorted by name, as bpftool v7.5+
+	 * does; bpftool 7.1 has none), with fallback __ksym/__weak/
+	 * __bpf_fastcall definitions in the frame.
+	 */
+	bool kfuncs;
 };
 
 /*

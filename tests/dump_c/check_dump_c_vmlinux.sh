@@ -87,6 +87,29 @@ cmp -s <(defs "$w/ours.h") <(defs "$w/sorted.h") || bad "--sort defines other ty
 cmp -s "$w/ours.h" "$w/sorted.h" && bad "--sort output is in id order"
 echo "ok: --sort: $(defs "$w/sorted.h" | wc -l) definitions, compiles"
 
+# --kfuncs (bpftool v7.5+'s prototypes): one per bpf_kfunc-tagged FUNC, usable
+"$drv" $vmlinux --kfuncs >"$w/kf.h" || bad "--kfuncs failed"
+want=$(bpftool btf dump file $vmlinux | grep -c "DECL_TAG 'bpf_kfunc' .*component_idx=-1")
+got=$(grep -c ' __weak __ksym;$' "$w/kf.h")
+[ "$got" -eq "$want" ] && [ "$want" -gt 0 ] || bad "--kfuncs: $got prototypes, $want bpf_kfunc tags"
+cat >"$w/kf.c" <<EOC
+#include "$w/kf.h"
+#define SEC(n) __attribute__((section(n), used))
+SEC("tp_btf/task_newtask")
+int on_new(unsigned long long *ctx)
+{
+	struct task_struct *t = bpf_task_acquire((struct task_struct *)ctx[0]);
+
+	if (t)
+		bpf_task_release(t);
+	return 0;
+}
+char _license[] SEC("license") = "GPL";
+EOC
+cc_bpf clang-16 -g "$w/kf.c" || bad "BPF program calling kfuncs from --kfuncs does not compile"
+diff "$w/ours.h" "$w/kf.h" | grep -q '^<' && bad "--kfuncs changed more than adding prototypes and macros"
+echo "ok: --kfuncs: $got prototypes, compiles, BPF program calling bpf_task_acquire compiles"
+
 if "$B/btfdump" file $vmlinux format c >"$w/btfdump.h" 2>"$w/btfdump.err"; then
 	cmp -s "$w/btfdump.h" "$w/ours.h" || bad "btfdump format c differs from lbtf_dump_c"
 	echo "ok: btfdump file ... format c gives the same bytes"

@@ -29,6 +29,8 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--sort")) {
 			o.sort = true;
+		} else if (!strcmp(argv[i], "--kfuncs")) {
+			o.kfuncs = true;
 		} else if (!strcmp(argv[i], "--no-frame")) {
 			o.no_frame = true;
 		} else if (!strcmp(argv[i], "--types") && i + 1 < argc) {
