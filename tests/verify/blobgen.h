@@ -549,6 +549,87 @@ static unsigned char *gextend_hdr(struct rng *r, const unsigned char *b, size_t 
 	return out;
 }
 
+/* ---- targeted shapes the random graphs rarely reach ---- */
+
+static unsigned char *gen_targeted(struct rng *r, size_t *len)
+{
+	struct gblob g;
+	unsigned char *out;
+	unsigned int what = rnd_n(r, 5);
+
+	memset(&g, 0, sizeof(g));
+	gput(&g.strs, "", 1);
+	g.planned = 64;
+	if (what == 0) { /* deep chains of modifiers, pointers, arrays or structs */
+		uint32_t n = 28 + rnd_n(r, 10), k = rnd_n(r, 4);
+		for (uint32_t i = 1; i <= n; i++) {
+			if (k == 1 && i % 5 == 0) {
+				gtype(&g, 0, LBTF_KIND_PTR, 0, 0, i + 1);
+			} else if (k == 2) {
+				gtype(&g, 0, LBTF_KIND_ARRAY, 0, 0, 0);
+				gput32(&g.types, i + 1);
+				gput32(&g.types, n + 1);
+				gput32(&g.types, 1);
+			} else if (k == 3) {
+				gtype(&g, gstr(&g, "s"), LBTF_KIND_STRUCT, 1, 0, 4);
+				gput32(&g.types, 0);
+				gput32(&g.types, i + 1);
+				gput32(&g.types, 0);
+			} else {
+				gtype(&g, 0, PICK(r, ((unsigned int[]){ LBTF_KIND_CONST, LBTF_KIND_VOLATILE })),
+				      0, 0, i + 1);
+			}
+		}
+		gtype(&g, gstr(&g, "int"), LBTF_KIND_INT, 0, 0, 4);
+		gput32(&g.types, 32);
+	} else if (what == 1) { /* members: floats, kflag ints, int bit offsets */
+		uint32_t fsz = PICK(r, ((uint32_t[]){ 2, 4, 8, 12, 16 }));
+		uint32_t ssz = chance(r, 20) ? 0x20000000 : 64;
+		int kflag = chance(r, 50);
+		gtype(&g, gstr(&g, "f"), LBTF_KIND_FLOAT, 0, 0, fsz);
+		gtype(&g, gstr(&g, "i"), LBTF_KIND_INT, 0, 0, 16);
+		gput32(&g.types, (rnd_n(r, 3) << 16) | PICK(r, ((uint32_t[]){ 8, 32, 64, 125, 128 })));
+		gtype(&g, gstr(&g, "s"), LBTF_KIND_STRUCT, 2, kflag, ssz);
+		for (int m = 0; m < 2; m++) {
+			uint32_t off = ssz == 64 ? rnd_n(r, 64 * 8) : 0xffffffffu - rnd_n(r, 3);
+			gput32(&g.types, 0);
+			gput32(&g.types, 1 + rnd_n(r, 2));
+			gput32(&g.types, kflag ? (rnd_n(r, 3) ? 0 : rnd_n(r, 40) << 24) | (off & 0xffffff) : off);
+		}
+	} else if (what == 2) { /* DATASEC entries whose sizes add up past the section */
+		uint32_t size = PICK(r, ((uint32_t[]){ 8, 16, 0xffffffff }));
+		gtype(&g, gstr(&g, "int"), LBTF_KIND_INT, 0, 0, 4);
+		gput32(&g.types, 32);
+		gtype(&g, gstr(&g, "v"), LBTF_KIND_VAR, 0, 0, 1);
+		gput32(&g.types, 1);
+		gtype(&g, gstr(&g, ".data"), LBTF_KIND_DATASEC, 2, 0, size);
+		for (int m = 0; m < 2; m++) {
+			gput32(&g.types, 2);
+			gput32(&g.types, m ? rnd_n(r, 40) : (size == 0xffffffff ? 0xfffffff0 : 0));
+			gput32(&g.types, PICK(r, ((uint32_t[]){ 4, 8, 16, 0x20, 0xfffffff0 })));
+		}
+	} else { /* strings before types: alignment and emptiness of the types */
+		struct lbtf_header h = { LBTF_MAGIC, 1, 0, 24, 0, 0, 0, 0 };
+		uint32_t slen = 1 + rnd_n(r, 8), tl = what == 3 ? 0 : 16;
+		*len = 24 + slen + tl;
+		out = calloc(1, *len);
+		if (!out)
+			abort();
+		h.str_off = 0;
+		h.str_len = slen;
+		h.type_off = slen;
+		h.type_len = tl;
+		memcpy(out, &h, 24);
+		if (tl)
+			memcpy(out + 24 + slen, (uint32_t[]){ 0, lbtf_info(LBTF_KIND_INT, 0, 0), 4, 32 }, 16);
+		return out;
+	}
+	out = gassemble(&g, len);
+	free(g.types.p);
+	free(g.strs.p);
+	return out;
+}
+
 /* Damage a blob in one targeted way (header fields, info bits, a word). */
 static void gmutate(struct rng *r, unsigned char *b, size_t len)
 {

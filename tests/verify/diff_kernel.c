@@ -19,11 +19,64 @@
 #define BIG_LOG (1u << 20)
 
 static unsigned long n_total, n_bad, n_valid, n_enospc;
-static unsigned long by_class[9], bad_by_class[9];
-static unsigned long errno_hist[9][600];
+static unsigned long by_class[10], bad_by_class[10];
+static unsigned long errno_hist[10][600];
 static const char *class_names[] = { "graph", "mutated", "header", "truncated", "vmlinux",
-				     "object", "log-size", "special", "limits" };
+				     "object", "log-size", "special", "limits", "targeted" };
 static char *kbuf, *obuf;
+
+/* The verifier's messages; the summary says which the kernel produced. */
+static const char *const messages[] = {
+	"hdr_len not found", "btf_header not found", "Unsupported btf_header", "Invalid magic",
+	"Unsupported version", "Unsupported flags", "No data", "Invalid section offset",
+	"Unsupported section found", "Section overlap found", "Total section length too long",
+	"String section is not at the end", "Invalid string section", "Unaligned type_off",
+	"No type found", "meta_needed:12", "Invalid btf_info:", "Invalid kind:",
+	"Invalid name_offset:", "meta_needed:", "vlen != 0", "Invalid btf_info kind_flag",
+	"Invalid int_data:", "nr_bits exceeds 128", "nr_bits exceeds type_size",
+	"Unsupported encoding", "Invalid type_id", "Invalid name", "size != 0", "Invalid elem",
+	"Invalid index", "Invalid member name_offset:", "Invalid member bits_offset",
+	"Member bits_offset exceeds its struct size", "Unexpected size", "\tInvalid name_offset:",
+	"type != 0", "Invalid func linkage", "Linkage not supported", "size == 0",
+	"Invalid offset", "Invalid size", "Invalid offset+size", "Invalid btf_info size",
+	"Invalid type_size", "Invalid value", "Invalid component_idx", "Exceeded max num of types",
+	"Exceeded max resolving depth:32", "Loop detected", "Invalid array of int",
+	"Array size overflows U32_MAX", "Invalid member", "bits_offset exceeds U32_MAX",
+	"nr_copy_bits exceeds 128", "Member exceeds struct_size", "Member is not byte aligned",
+	"Member is not properly aligned", "Invalid member base type", "Invalid member offset",
+	"Invalid member bitfield_size", "Invalid arg#", "Not a VAR kind member", "Invalid type",
+	"Invalid return type", "Type tags don't precede modifiers",
+	"Max chain length or cycle detected",
+};
+#define NR_MESSAGES (sizeof(messages) / sizeof(messages[0]))
+static unsigned long msg_seen[NR_MESSAGES];
+
+/* The message at the end of a (complete) kernel log, counted */
+static void count_message(const char *log)
+{
+	size_t n = strlen(log), best = 0;
+	int which = -1;
+
+	while (n && log[n - 1] == '\n')
+		n--;
+	for (size_t i = 0; i < NR_MESSAGES; i++) {
+		size_t m = strlen(messages[i]);
+		const char *end = log + n, *p;
+
+		/* the message ends the log, or is followed by a number */
+		for (p = end; p > log && (p[-1] >= '0' && p[-1] <= '9'); p--)
+			;
+		if (((size_t)(end - log) >= m && !memcmp(end - m, messages[i], m)) ||
+		    ((size_t)(p - log) >= m && !memcmp(p - m, messages[i], m))) {
+			if (m > best) {
+				best = m;
+				which = i;
+			}
+		}
+	}
+	if (which >= 0)
+		msg_seen[which]++;
+}
 static int quiet;
 
 static void save_blob(const unsigned char *b, size_t len, unsigned long n)
@@ -69,6 +122,8 @@ static int compare(int cls, const unsigned char *b, size_t len, uint32_t level, 
 		n_enospc++;
 	if (-kerr >= 0 && -kerr < 600)
 		errno_hist[cls][-kerr]++;
+	if (kerr && kerr != -ENOSPC && size == BIG_LOG)
+		count_message(kbuf);
 	if (kerr == oerr && ktrue == res.log_true_size && (!size || !strcmp(kbuf, obuf)))
 		return 0;
 	n_bad++;
@@ -249,12 +304,21 @@ int main(int argc, char **argv)
 				memcpy(b + 24 + i * 12, (uint32_t[]){ 0, lbtf_info(LBTF_KIND_PTR, 0, 0),
 								      i % 7 ? 0 : i + 3 }, 12);
 			compare(8, b, len, 1, 4096);
+			compare(8, b, len, 1 | LBTF_LOG_FIXED, BIG_LOG);
 			for (uint32_t i = 0; i < n; i++) /* now every reference is void */
 				memset(b + 24 + i * 12 + 8, 0, 4);
 			compare(8, b, len, 1, 4096);
 			compare(8, b, len, 0, 0);
 			free(b);
 		}
+	}
+
+	/* deep chains, odd members, DATASEC sums, strings-first layouts */
+	for (unsigned int i = 0; i < 1500; i++) {
+		size_t len;
+		unsigned char *b = gen_targeted(&r, &len);
+		compare(9, b, len, 1, BIG_LOG);
+		free(b);
 	}
 
 	/* refused before any log: bad log attributes, more than 16 MiB */
@@ -321,12 +385,22 @@ int main(int argc, char **argv)
 	printf("differential verifier test, seed 0x%llx: %lu blobs, %lu disagreements "
 	       "(kernel loaded %lu, ENOSPC %lu)\n",
 	       (unsigned long long)seed, n_total, n_bad, n_valid, n_enospc);
-	for (int c = 0; c < 9; c++) {
+	for (int c = 0; c < 10; c++) {
 		printf("  %-10s %7lu blobs %5lu disagreements  kernel verdicts:", class_names[c],
 		       by_class[c], bad_by_class[c]);
 		for (int e = 0; e < 600; e++)
 			if (errno_hist[c][e])
 				printf(" %s %lu", e ? lbtf_errno_name(e) : "OK", errno_hist[c][e]);
+		putchar('\n');
+	}
+	{
+		unsigned int seen = 0;
+		for (size_t i = 0; i < NR_MESSAGES; i++)
+			seen += !!msg_seen[i];
+		printf("  kernel messages produced: %u of %zu; never:", seen, NR_MESSAGES);
+		for (size_t i = 0; i < NR_MESSAGES; i++)
+			if (!msg_seen[i])
+				printf(" \"%s\"", messages[i]);
 		putchar('\n');
 	}
 	return n_bad ? 1 : 0;
