@@ -8,9 +8,11 @@
  * step over advances it by that header's length, so no input can make us loop;
  * the kernel's tail-call budget bounds the number of layers.
  *
- * One header per program: the entry program dispatches on the ethertype and
- * tail-calls through jmp_table, whose slots hold the programs named
- * flow_dissector_<slot> (the loader fills the table by these names).
+ * One header per program: the entry program parses an outer IPv4/IPv6 header
+ * itself (the common case, no tail call) and otherwise dispatches on the
+ * ethertype through jmp_table, whose slots hold the programs named
+ * flow_dissector_<slot> (the loader fills the table by these names); inner
+ * headers, VLAN tags, MPLS and IPv6 extension headers always go through it.
  *
  * Headers are read in place (direct packet access).  Only when a header runs
  * past the linear data do we copy it with bpf_skb_load_bytes, which works only
