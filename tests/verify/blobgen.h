@@ -64,12 +64,13 @@ static const char *gname(struct rng *r, int kind_pool)
 	static const char *good[] = { "a", "b", "x", "foo", "_t", ".dot", "s1", "int", "T", "e" };
 	static const char *bad[] = { "1a", "a-b", "a b", "\xc0z", "\xd7x", "a\x80", "\x7f", "?", "" };
 	static const char *secs[] = { ".data", ".bss", "?. x", "sec\x7f", "a\x85", ".rodata" };
-	static char longname[600];
+	static char longname[1200];
 
 	if (kind_pool == 2)
 		return chance(r, 85) ? secs[rnd_n(r, 2)] : PICK(r, secs);
 	if (chance(r, 2)) {
-		size_t n = 505 + rnd_n(r, 12);
+		/* around the 512-byte name limit, or past the 1023-byte log piece */
+		size_t n = chance(r, 70) ? 505 + rnd_n(r, 12) : 1000 + rnd_n(r, 150);
 		memset(longname, 'a', n);
 		longname[n] = 0;
 		return longname;
@@ -239,7 +240,7 @@ static void gen_one(struct rng *r, struct gblob *g, unsigned int kind)
 		      PICK(r, ((uint32_t[]){ 2, 4, 8, 12, 16, 4, 8, 3, 0 })));
 		break;
 	case LBTF_KIND_DECL_TAG:
-		gtype(g, chance(r, 95) ? gstr(g, chance(r, 50) ? "tag" : "x y") : 0, kind,
+		gtype(g, chance(r, 95) ? gstr(g, chance(r, 50) ? "tag" : chance(r, 90) ? "x y" : gname(r, 0)) : 0, kind,
 		      chance(r, 2), chance(r, 20), gref(r, g));
 		gput32(&g->types, PICK(r, ((uint32_t[]){ -1u, -1u, 0, 1, 2, -2u })));
 		break;
