@@ -6,7 +6,8 @@
  * exponential walk (budgets), no unbounded output.
  *
  * Input layout: byte 0 selects the mode (bit 0: split, then two bytes give
- * the base blob's length; bit 1: sorted; bit 2: roots = the first ids).
+ * the base blob's length; bit 1: sorted; bit 2: roots = the first ids;
+ * bit 3: kfunc prototypes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	btf = parse(data, size, base, &bytes);
 	if (btf) {
 		o.sort = mode & 2;
+		o.kfuncs = mode & 8;
 		if (mode & 4) {
 			for (uint32_t i = 0; i < 4; i++)
 				roots[i] = (i + 1) % lbtf_type_cnt(btf);
