@@ -1,0 +1,32 @@
+#!/bin/bash
+# btfgen on a real kernel image with DWARF (the Debian vmlinux the benchmark
+# caches in $BTF_BENCH_CACHE, default /var/cache/btf-bench): -j1 and -j2 give
+# the same bytes, the running kernel loads the result, there is one
+# .data..percpu DATASEC, and it has no more types than pahole makes of the
+# same image (run here, when installed).
+set -u
+B=${B:-build}
+CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
+V=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
+[ -n "$V" ] || { echo "SKIP: no cached vmlinux with DWARF (make bench fetches one)"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel load check needs root"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+"$B/btfgen" -j1 -o "$T/j1.btf" "$V" || { echo "FAIL: btfgen -j1"; exit 1; }
+"$B/btfgen" -j2 -o "$T/j2.btf" "$V" || { echo "FAIL: btfgen -j2"; exit 1; }
+cmp "$T/j1.btf" "$T/j2.btf" || { echo "FAIL: -j1 and -j2 differ"; fail=1; }
+"$B/tests/btfgen/btfload" "$T/j1.btf" || fail=1
+"$B/tests/btfgen/btfsig" "$T/j1.btf" >"$T/sig"
+[ "$(grep -c '^datasec \.data\.\.percpu ' "$T/sig")" = 1 ] || { echo "FAIL: no single .data..percpu DATASEC"; fail=1; }
+n=$(bpftool btf dump file "$T/j1.btf" | grep -c '^\[')
+echo "$V: $n types, $(grep -c '^func ' "$T/sig") FUNCs, $(grep -c '^var ' "$T/sig") VARs"
+if command -v pahole >/dev/null; then
+	pahole -J --btf_gen_floats -j2 --btf_encode_detached="$T/pahole.btf" "$V" >/dev/null 2>&1 ||
+		{ echo "FAIL: pahole failed on $V"; fail=1; }
+	p=$(bpftool btf dump file "$T/pahole.btf" | grep -c '^\[')
+	echo "pahole $(pahole --version): $p types"
+	[ "$n" -le "$p" ] || { echo "FAIL: $n types, more than pahole's $p"; fail=1; }
+fi
+[ $fail -eq 0 ] && echo "PASS: vmlinux: -j1 = -j2, kernel accepts, $n types"
+exit $fail
