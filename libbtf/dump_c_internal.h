@@ -9,6 +9,7 @@
  *   dump_c_names.c  name clash counting (___N suffixes)
  *   dump_c_out.c    buffered output to the FILE*
  *   dump_c_sort.c   the diffable (--sort) order
+ *   dump_c_kfuncs.c optional kfunc prototypes
  */
 #ifndef LIBBTF_DUMP_C_INTERNAL_H
 #define LIBBTF_DUMP_C_INTERNAL_H
@@ -120,7 +121,7 @@ void dci_put_type_name(struct dc *d, uint32_t id);  /* tag namespace */
 void dci_put_ident_name(struct dc *d, uint32_t id); /* typedef namespace */
 
 /* dump_c_order.c */
-int dci_mark_referenced(struct dc *d);
+void dci_mark_referenced(struct dc *d);
 /* Orders root and everything it needs (dry run: nothing printed). */
 int dci_order_root(struct dc *d, uint32_t id);
 /* Orders root and everything it needs, then emits them. */

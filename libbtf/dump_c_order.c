@@ -31,7 +31,7 @@ static int mark_slot(uint32_t *slot, void *ctx)
  * is used. A function prototype's return type does not count as a reference
  * (bpftool's behaviour, kept for identical output).
  */
-int dci_mark_referenced(struct dc *d)
+void dci_mark_referenced(struct dc *d)
 {
 	for (uint32_t id = 1; id < d->nr_types; id++) {
 		struct lbtf_type *t = (struct lbtf_type *)dci_type(d, id);
@@ -44,7 +44,6 @@ int dci_mark_referenced(struct dc *d)
 		/* the visitor only reads through this pointer (mark_slot) */
 		lbtf_type_visit_type_ids(t, mark_slot, d);
 	}
-	return 0;
 }
 
 /*
