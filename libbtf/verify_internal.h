@@ -127,7 +127,14 @@ VKIND_MEMBER(ptr); VKIND_MEMBER(array); VKIND_MEMBER(struct); VKIND_MEMBER(enum)
 VKIND_MEMBER(enum_kflag); VKIND_MEMBER(float); VKIND_MEMBER(generic_kflag); VKIND_MEMBER(unsupported);
 VKIND_MEMBER(unsupported_kflag);
 
-/* ---- type access and resolve helpers (verify_resolve.c) ---- */
+/* ---- the DFS (verify_resolve.c), used by the per-kind steps ---- */
+int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id);
+void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size);
+/* not a sink in the current mode and not resolved yet: push it first */
+bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id);
+bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id);
+
+/* ---- type access and resolve helpers (verify_types.c) ---- */
 const struct lbtf_type *lbtfi_vtype(const struct venv *env, uint32_t id); /* NULL past end */
 const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id, uint32_t *size);
 uint32_t lbtfi_vresolved_id(const struct venv *env, uint32_t id);
