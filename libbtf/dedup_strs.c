@@ -1,78 +1,139 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * String pass of dedup: rebuild the builder's string section with only the
- * strings its types reference, in first-reference order, each once; a
- * string the base already has uses the base's offset.
+ * String pass of dedup: keep only the string bytes the types reference, in
+ * their existing order. The builder interned every string once, so this is
+ * a compaction, not a re-interning: mark the referenced bytes in a bitmap
+ * (a string from its referenced offset to its NUL, so offsets into the
+ * middle of a string stay valid), slide the kept bytes down, and give each
+ * slot its new offset by rank (kept bytes before it: per-64-byte-block
+ * prefix counts plus a popcount). The hash set is rebuilt from its own
+ * slots and stored hashes, so no string is hashed again.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "build_internal.h"
 
+#define EMPTY UINT32_MAX
+
 struct strs_ctx {
 	struct lbtf_builder *b;
-	struct lbtfi_strset ns;
-	struct lbtfi_offmap seen; /* old offset -> new offset */
-	bool write;  /* second walk: rewrite slots from the map */
-	int err;
+	uint64_t *keep;      /* bit per string byte */
+	uint32_t *before;    /* kept bytes before each 64-byte block */
 };
 
-static int remap_str(uint32_t *slot, void *ctx)
+static bool kept(const uint64_t *keep, size_t i)
+{
+	return (keep[i >> 6] >> (i & 63)) & 1;
+}
+
+static int mark(uint32_t *slot, void *ctx)
 {
 	struct strs_ctx *c = ctx;
-	struct lbtf_builder *b = c->b;
-	uint32_t old = *slot, rel;
-	int64_t off;
-	const char *s;
+	const struct lbtf_builder *b = c->b;
+	size_t i;
 
-	if (old < b->start_str_off)
-		return 0; /* base strings (and "" of base BTF) are kept */
-	if (c->write) {
-		lbtfi_offmap_get(&c->seen, old, slot);
-		return 0;
+	if (*slot < b->start_str_off)
+		return 0; /* base strings (and "" of base BTF) are kept as they are */
+	/* from the offset to its NUL; stop early where already marked */
+	for (i = *slot - b->start_str_off; !kept(c->keep, i); i++) {
+		c->keep[i >> 6] |= 1ull << (i & 63);
+		if (!b->strs.data[i])
+			break;
 	}
-	if (lbtfi_offmap_get(&c->seen, old, &rel))
-		return 0;
-	rel = old - b->start_str_off;
-	if (rel >= b->strs.len)
-		return c->err = lbtfi_err(EINVAL, "string offset %u out of range", old);
-	s = b->strs.data + rel;
-	off = b->base ? lbtfi_strindex_find(b->base_strs, s) : -1;
-	if (!*s) {
-		off = 0;
-	} else if (off < 0) {
-		off = lbtfi_strset_add(&c->ns, s);
-		if (off < 0)
-			return c->err = lbtfi_err(ENOMEM, "out of memory deduplicating strings");
-		off += b->start_str_off;
-	}
-	if (lbtfi_offmap_put(&c->seen, old, (uint32_t)off))
-		return c->err = lbtfi_err(ENOMEM, "out of memory deduplicating strings");
+	return 0;
+}
+
+/* (inline: without -mpopcnt the builtin becomes a libgcc call) */
+static inline uint32_t popcount64(uint64_t v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555ull);
+	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((v * 0x0101010101010101ull) >> 56);
+}
+
+static uint32_t rank(const struct strs_ctx *c, size_t i)
+{
+	uint64_t below = c->keep[i >> 6] & ((1ull << (i & 63)) - 1);
+
+	return c->before[i >> 6] + popcount64(below);
+}
+
+static int rewrite(uint32_t *slot, void *ctx)
+{
+	struct strs_ctx *c = ctx;
+	uint32_t start = c->b->start_str_off;
+
+	if (*slot >= start)
+		*slot = start + rank(c, *slot - start);
 	return 0;
 }
 
 int lbtfi_dedup_strings(struct lbtf_builder *b)
 {
+	struct lbtfi_strset *ss = &b->strs;
+	size_t len = ss->len, blocks = (len + 63) / 64 + 1, out = 0;
 	struct strs_ctx c = { .b = b };
+	struct lbtfi_strset_slot *tab;
+	uint32_t cnt = 0;
 
-	if (lbtfi_strset_init(&c.ns, !b->base))
-		return lbtfi_err(ENOMEM, "out of memory deduplicating strings");
-	if (lbtfi_offmap_init(&c.seen, b->strs.cnt + 1)) {
-		lbtfi_strset_free(&c.ns);
-		return lbtfi_err(ENOMEM, "out of memory deduplicating strings");
+	c.keep = calloc(blocks, sizeof(*c.keep));
+	c.before = malloc(blocks * sizeof(*c.before));
+	tab = malloc(((size_t)ss->mask + 1) * sizeof(*tab));
+	if (!c.keep || !c.before || !tab) {
+		free(c.keep);
+		free(c.before);
+		free(tab);
+		return lbtfi_err(ENOMEM, "out of memory compacting strings");
 	}
-	/* first collect the new offsets, then rewrite: a failure (ENOMEM, bad
-	 * offset) leaves the types untouched */
-	for (uint32_t i = 0; i < b->nr_types && !c.err; i++)
-		lbtf_type_visit_str_offs(lbtfi_btype(b, b->start_id + i), remap_str, &c);
-	if (c.err) {
-		lbtfi_offmap_free(&c.seen);
-		lbtfi_strset_free(&c.ns);
-		return c.err;
-	}
-	c.write = true;
+	if (!b->base && len)
+		c.keep[0] |= 1; /* the leading "" */
+	/* offsets were range-checked by lbtfi_builder_check() */
 	for (uint32_t i = 0; i < b->nr_types; i++)
-		lbtf_type_visit_str_offs(lbtfi_btype(b, b->start_id + i), remap_str, &c);
-	lbtfi_offmap_free(&c.seen);
-	lbtfi_strset_free(&b->strs);
-	b->strs = c.ns;
+		lbtf_type_visit_str_offs(lbtfi_btype(b, b->start_id + i), mark, &c);
+	for (size_t k = 0, sum = 0; k < blocks; k++) {
+		c.before[k] = (uint32_t)sum;
+		sum += popcount64(c.keep[k]);
+	}
+	/* the set again, from its slots: a kept string start keeps its entry */
+	memset(tab, 0xff, ((size_t)ss->mask + 1) * sizeof(*tab));
+	for (uint32_t i = 0; i <= ss->mask; i++) {
+		const struct lbtfi_strset_slot *sl = &ss->tab[i];
+		uint32_t j;
+
+		if (sl->off == EMPTY || !kept(c.keep, sl->off))
+			continue;
+		for (j = sl->hash & ss->mask; tab[j].off != EMPTY; j = (j + 1) & ss->mask)
+			;
+		tab[j].off = rank(&c, sl->off);
+		tab[j].hash = sl->hash;
+		cnt++;
+	}
+	for (uint32_t i = 0; i < b->nr_types; i++)
+		lbtf_type_visit_str_offs(lbtfi_btype(b, b->start_id + i), rewrite, &c);
+	/* slide the kept bytes down, a run of kept bytes at a time */
+	for (size_t i = 0; i < len;) {
+		uint64_t w = c.keep[i >> 6] >> (i & 63);
+		size_t run;
+
+		if (!w) {
+			i = (i | 63) + 1;
+			continue;
+		}
+		i += (size_t)__builtin_ctzll(w);
+		w = ~(c.keep[i >> 6] >> (i & 63));
+		run = w ? (size_t)__builtin_ctzll(w) : 64 - (i & 63);
+		if (run > len - i)
+			run = len - i;
+		memmove(ss->data + out, ss->data + i, run);
+		out += run;
+		i += run;
+	}
+	free(ss->tab);
+	ss->tab = tab;
+	ss->cnt = cnt;
+	ss->len = out;
+	free(c.keep);
+	free(c.before);
 	return 0;
 }

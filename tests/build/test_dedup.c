@@ -461,6 +461,38 @@ static void test_empty(void **state)
 	lbtf_builder_free(b);
 }
 
+/* String compaction keeps exactly the referenced bytes: offsets into the
+ * middle of a string (records are mutable) stay valid */
+static void test_string_compaction(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	int a, c, whole;
+	struct lbtf *btf;
+	uint32_t len;
+
+	lbtf_builder_add_str(b, "dropped_1");
+	whole = lbtf_builder_add_str(b, "prefix_suffix");
+	lbtf_builder_add_str(b, "dropped_2");
+	a = lbtf_add_int(b, "int", 4, 0);
+	c = lbtf_add_typedef(b, "x", (uint32_t)a);
+	lbtf_builder_type_by_id(b, (uint32_t)c)->name_off = (uint32_t)whole + 7; /* "suffix" */
+	lbtf_add_typedef(b, "other_suffix", (uint32_t)a);
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, 2)), "suffix");
+	assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, 3)), "other_suffix");
+	assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, 1)), "int");
+	lbtf_strings(btf, &len);
+	/* "", "int", "suffix" (cut from "prefix_suffix"), "other_suffix" */
+	assert_int_equal(len, 1 + 4 + 7 + 13);
+	/* the set still interns: adding an existing string returns it */
+	assert_int_equal(lbtf_builder_add_str(b, "other_suffix"), (int)lbtf_type_by_id(btf, 3)->name_off);
+	assert_int_equal(lbtf_builder_add_str(b, "int"), (int)lbtf_type_by_id(btf, 1)->name_off);
+	assert_true(lbtf_builder_add_str(b, "dropped_1") >= (int)len); /* new again */
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
 static void *blob(struct lbtf_builder *b, size_t *size)
 {
 	void *data;
@@ -593,6 +625,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_prims_merged),
+		cmocka_unit_test(test_string_compaction),
 		cmocka_unit_test(test_graph_duplicates),
 		cmocka_unit_test(test_mutual_cycle),
 		cmocka_unit_test(test_fwd_resolved_in_graph),
