@@ -116,21 +116,29 @@ static bool die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out)
 	return dwarf_attr_integrate(die, at, &a) && dwarf_formudata(&a, out) == 0;
 }
 
+/* 1: may start a C identifier, 2: may continue one */
+static const uint8_t ident_class[256] = {
+	['_'] = 3,
+	['a' ... 'z'] = 3,
+	['A' ... 'Z'] = 3,
+	['0' ... '9'] = 2,
+};
+
 /* The name if it is a C identifier (what the kernel accepts for types and
  * members), else NULL: the type is then anonymous. */
 static const char *c_ident(struct dw_unit *u, const char *n)
 {
-	const char *p;
+	const unsigned char *p = (const unsigned char *)n;
 
-	if (!n || !*n)
-		return NULL;
-	for (p = n; *p; p++)
-		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (p > n && *p >= '0' && *p <= '9')))
-			break;
-	if (!*p && p - n < 512)
+	if (!n || !(ident_class[*p] & 1))
+		goto bad;
+	for (p++; ident_class[*p] & 2; p++)
+		;
+	if (!*p && p - (const unsigned char *)n < 512)
 		return n;
-	dw_warn(u, DW_WARN_BAD_NAME);
+bad:
+	if (n && *n)
+		dw_warn(u, DW_WARN_BAD_NAME);
 	return NULL;
 }
 
