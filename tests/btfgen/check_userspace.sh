@@ -18,8 +18,13 @@ trap 'rm -rf "$T"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# btfgen itself, built by clang (one compiler run over its sources)
-clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Ilibbtf/include -Ilibbtf -w libbtf/*.c btfgen/*.c \
+# btfgen itself, built by clang (one compiler run over its sources; the
+# committed ones when this is a git checkout)
+src=.
+if git rev-parse --verify -q HEAD >/dev/null 2>&1; then
+	mkdir -p "$T/src" && git archive HEAD libbtf btfgen | tar -x -C "$T/src" && src=$T/src
+fi
+clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I$src/libbtf/include -I$src/libbtf -w $src/libbtf/*.c $src/btfgen/*.c \
 	-o "$T/btfgen.clang" -lbpf -ldw -lelf -lcjson -lz -lpthread || bad "clang build of btfgen failed"
 
 for bin in "$B/btfdump" "$B/btfcheck" "$B/btfgen" "$T/btfgen.clang"; do
