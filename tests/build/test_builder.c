@@ -220,6 +220,14 @@ static void test_add_invalid(void **state)
 	assert_int_equal(lbtf_add_const(b, 0xffffffffu), -EINVAL);
 	assert_int_equal(lbtf_add_array(b, 0x80000000u, 1, 1), -EINVAL);
 	assert_int_equal(lbtf_add_array(b, 1, 0x80000000u, 1), -EINVAL);
+	assert_int_equal(lbtf_add_volatile(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_restrict(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_typedef(b, "t", 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_type_tag(b, "tag", 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_func_proto(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_func(b, "f", 0, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_var(b, "v", 0, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_add_decl_tag(b, "t", 0x80000000u, -1), -EINVAL);
 	/* names required */
 	assert_int_equal(lbtf_add_typedef(b, "", 1), -EINVAL);
 	assert_int_equal(lbtf_add_type_tag(b, NULL, 1), -EINVAL);
