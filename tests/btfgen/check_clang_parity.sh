@@ -100,5 +100,23 @@ for src in $srcs; do
 			bad "$src: named types pahole has and btfgen lacks (above)"
 	fi
 done
-[ $fail -eq 0 ] && echo "PASS: btfgen matches clang-16's BTF on $(echo $srcs | wc -w) BPF objects; kernel and libbpf accept it"
+# 5. a big-endian object (-target bpfeb): BTF in the ELF's byte order, same types
+src=tests/btfgen/types.bpf.c
+if clang-16 -g -O2 -target bpfeb -I/usr/include/$MULTIARCH -c "$src" -o "$T/be.o"; then
+	llvm-objcopy --dump-section .BTF="$T/be.clang.btf" "$T/be.o"
+	llvm-objcopy --remove-section .BTF --remove-section .BTF.ext "$T/be.o" "$T/be.dwarf.o"
+	if "$BTFGEN" -o "$T/be.btf" "$T/be.dwarf.o"; then
+		[ "$(head -c 2 "$T/be.btf" | od -An -tx1 | tr -d ' ')" = eb9f ] || bad "bpfeb: BTF not big-endian"
+		"$SIG" "$T/be.clang.btf" | grep -v -e '^datasec ' -e '^fwd ' | sort -u >"$T/bec.sig"
+		"$SIG" "$T/be.btf" | sort -u >"$T/beo.sig"
+		missing=$(comm -23 "$T/bec.sig" "$T/beo.sig")
+		[ -z "$missing" ] || { bad "bpfeb: clang's types missing or different:"; echo "$missing"; }
+		echo "$src (bpfeb): big-endian BTF, $(wc -l <"$T/bec.sig") clang signatures matched"
+	else
+		bad "$src: btfgen failed on the bpfeb object"
+	fi
+else
+	bad "$src: clang-16 -target bpfeb failed"
+fi
+[ $fail -eq 0 ] && echo "PASS: btfgen matches clang-16's BTF on $(echo $srcs | wc -w) BPF objects (and bpfeb); kernel and libbpf accept it"
 exit $fail
