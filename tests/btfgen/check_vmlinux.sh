@@ -8,6 +8,7 @@ set -u
 B=${B:-build}
 CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
 V=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
+[ "${SAN:-}" = 1 ] && { echo "SKIP: vmlinux run not repeated in the sanitizer build (minutes); see make check"; exit 77; }
 [ -n "$V" ] || { echo "SKIP: no cached vmlinux with DWARF (make bench fetches one)"; exit 77; }
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel load check needs root"; exit 77; }
 T=$(mktemp -d)
