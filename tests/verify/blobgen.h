@@ -623,6 +623,7 @@ static unsigned char *gen_targeted(struct rng *r, size_t *len)
 		memcpy(out, &h, 24);
 		if (tl)
 			memcpy(out + 24 + slen, (uint32_t[]){ 0, lbtf_info(LBTF_KIND_INT, 0, 0), 4, 32 }, 16);
+		free(g.strs.p);
 		return out;
 	}
 	out = gassemble(&g, len);
