@@ -16,6 +16,10 @@ static int cmp_var(const void *pa, const void *pb, void *ctx)
 	const struct dw_var *a = pa, *b = pb;
 	const struct dw_symbol *sa = &sort_ei->syms[a->sym], *sb = &sort_ei->syms[b->sym];
 
+	if (a->ext != b->ext)
+		return a->ext < b->ext ? -1 : 1;
+	if (a->ext)
+		return a->id < b->id ? -1 : a->id > b->id;
 	if (sa->shndx != sb->shndx)
 		return sa->shndx < sb->shndx ? -1 : 1;
 	if (sa->value != sb->value)
@@ -72,6 +76,19 @@ static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei,
 	return 1;
 }
 
+/* Externs: no storage in the object; libbpf sizes these sections at load */
+static int add_extern_section(struct lbtf_builder *b, const char *name, const struct dw_var *vars,
+			      uint32_t n, uint32_t *nplaced)
+{
+	uint32_t i;
+	int r = lbtf_add_datasec(b, name, 0);
+
+	for (i = 0; r >= 0 && i < n; i++)
+		r = lbtf_add_datasec_var_info(b, vars[i].id, 0, vars[i].size);
+	*nplaced += n;
+	return r < 0 ? r : 1;
+}
+
 int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced)
 {
@@ -84,9 +101,14 @@ int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 	for (i = 0; i < nvars; i = j) {
 		int r;
 
-		for (j = i + 1; j < nvars && ei->syms[vars[j].sym].shndx == ei->syms[vars[i].sym].shndx; j++)
+		for (j = i + 1; j < nvars && vars[j].ext == vars[i].ext &&
+			    ei->syms[vars[j].sym].shndx == ei->syms[vars[i].sym].shndx; j++)
 			;
-		r = add_one_section(b, ei, vars + i, j - i, nplaced);
+		if (vars[i].ext)
+			r = add_extern_section(b, vars[i].ext == DW_EXT_KCONFIG ? ".kconfig" : ".ksyms",
+					       vars + i, j - i, nplaced);
+		else
+			r = add_one_section(b, ei, vars + i, j - i, nplaced);
 		if (r < 0)
 			return r;
 		*nsecs += r;

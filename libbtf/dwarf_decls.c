@@ -87,6 +87,8 @@ static void decl_origin(Dwarf_Die *die, Dwarf_Die *out)
 	}
 }
 
+static int extern_function(struct dw_unit *u, Dwarf_Die *die);
+
 int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
 {
 	const struct dw_elf_info *ei = u->g->ei;
@@ -97,8 +99,10 @@ int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
 	int64_t sym, proto;
 	int id, err = 0;
 
-	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC) || own_flag(die, DW_AT_declaration))
+	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
 		return 0;
+	if (own_flag(die, DW_AT_declaration))
+		return ei->is_rel ? extern_function(u, die) : 0;
 	name = die_name(die);
 	if (!name || !*name)
 		return 0;
@@ -161,7 +165,8 @@ static bool var_address(Dwarf_Die *die, Dwarf_Addr *addr)
 	return false;
 }
 
-static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size)
+static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
+		       enum dw_extern ext)
 {
 	if (u->nvars == u->capvars) {
 		uint32_t cap = u->capvars ? u->capvars * 2 : 32;
@@ -172,8 +177,63 @@ static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t si
 		u->vars = p;
 		u->capvars = cap;
 	}
-	u->vars[u->nvars++] = (struct dw_var){ id, sym, size };
+	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext };
 	return 0;
+}
+
+/*
+ * Externs of a BPF object, as clang encodes them: VAR/FUNC with extern
+ * linkage in DATASEC .kconfig (libbpf's CONFIG_* and LINUX_* values) or
+ * .ksyms (kernel symbols and kfuncs). DWARF does not keep the section
+ * attribute, so the kconfig ones are told by libbpf's naming rule.
+ */
+static enum dw_extern extern_kind(const char *name)
+{
+	return !strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6) ? DW_EXT_KCONFIG
+									    : DW_EXT_KSYMS;
+}
+
+static int extern_variable(struct dw_unit *u, Dwarf_Die *die)
+{
+	const char *name = die_name(die);
+	Dwarf_Attribute a;
+	Dwarf_Die tdie;
+	Dwarf_Word tsize = 0;
+	uint64_t pend;
+	int64_t sym, type;
+	int id, err;
+
+	if (!name || (sym = dw_sym_undef(u->g->ei, name)) < 0)
+		return 0;
+	type = dw_ref_of(u, die, &pend);
+	if (type <= 0 && !pend)
+		return type < 0 ? (int)type : 0;
+	if (dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, &tdie))
+		dwarf_aggregate_size(&tdie, &tsize);
+	id = lbtf_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
+	if (id < 0)
+		return id;
+	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
+		return err;
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, extern_kind(name));
+}
+
+static int extern_function(struct dw_unit *u, Dwarf_Die *die)
+{
+	const char *name = die_name(die);
+	int64_t sym, proto;
+	int id;
+
+	if (!name || (sym = dw_sym_undef(u->g->ei, name)) < 0)
+		return 0;
+	proto = dw_func_proto(u, die, false, NULL, NULL);
+	if (proto <= 0)
+		return proto;
+	id = lbtf_add_func(u->b, name, LBTF_LINKAGE_EXTERN, proto);
+	if (id < 0)
+		return id;
+	u->nfuncs++;
+	return add_var_rec(u, id, (uint32_t)sym, 0, DW_EXT_KSYMS);
 }
 
 int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
@@ -191,8 +251,11 @@ int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
 	uint64_t size;
 	int id, err;
 
-	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)) ||
-	    own_flag(die, DW_AT_declaration) || !var_address(die, &addr))
+	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)))
+		return 0;
+	if (own_flag(die, DW_AT_declaration))
+		return (feat & LBTF_DWARF_FEAT_VAR) && ei->is_rel ? extern_variable(u, die) : 0;
+	if (!var_address(die, &addr))
 		return 0;
 	name = die_name(die);
 	if (!name || !*name)
@@ -226,7 +289,7 @@ int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
 		return err;
 	if ((err = dw_add_decl_tags(u, die, id, -1)))
 		return err;
-	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size);
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE);
 }
 
 /* Visit every DIE that can carry a type, function or variable. */

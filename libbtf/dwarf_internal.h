@@ -51,6 +51,8 @@ void dw_elf_info_free(struct dw_elf_info *ei);
 int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 		    uint64_t addr, bool want_global);
 
+/* Undefined (extern) symbol of a relocatable object, or -1 */
+int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
 /* The only symbol of that name and type, or -1 (none or several) */
 int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
 
@@ -108,10 +110,13 @@ struct dw_fixup {
 };
 
 /* A VAR placed in a section, to become a DATASEC entry. */
+enum dw_extern { DW_EXT_NONE, DW_EXT_KCONFIG, DW_EXT_KSYMS };
+
 struct dw_var {
-	uint32_t id;      /* VAR id in the unit's builder (later: in the result) */
+	uint32_t id;      /* VAR (or extern FUNC) id in the unit's builder, later in the result */
 	uint32_t sym;     /* index into dw_elf_info.syms */
 	uint32_t size;    /* bytes */
+	uint32_t ext;     /* enum dw_extern: placed in .kconfig/.ksyms as libbpf expects */
 };
 
 /* Warnings are collected as bits, reported once each at the end. */

@@ -60,8 +60,11 @@ static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const
 {
 	unsigned int type = GELF_ST_TYPE(s->st_info);
 
-	if (!name || !*name || s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
+	if (!name || !*name || s->st_shndx >= SHN_LORESERVE)
 		return false;
+	/* externs of a BPF object (kfuncs, __ksym, __kconfig) */
+	if (s->st_shndx == SHN_UNDEF)
+		return ei->is_rel && GELF_ST_BIND(s->st_info) != STB_LOCAL;
 	if (s->st_shndx >= ei->nsecs)
 		return false;
 	return type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE;
@@ -180,7 +183,7 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 		uint32_t i = ei->hash[h] - 1;
 		const struct dw_symbol *s = &ei->syms[i];
 
-		if (strcmp(s->name, name))
+		if (s->shndx == SHN_UNDEF || strcmp(s->name, name))
 			continue;
 		if (s->type != stt && !(s->type == STT_NOTYPE && stt == STT_OBJECT))
 			continue;
@@ -208,11 +211,27 @@ int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t st
 	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
 		uint32_t i = ei->hash[h] - 1;
 
-		if (ei->syms[i].type != stt || strcmp(ei->syms[i].name, name))
+		if (ei->syms[i].type != stt || ei->syms[i].shndx == SHN_UNDEF ||
+		    strcmp(ei->syms[i].name, name))
 			continue;
 		if (found >= 0)
 			return -1;
 		found = i;
 	}
 	return found;
+}
+
+int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name)
+{
+	uint32_t h;
+
+	if (!ei->hash || !name)
+		return -1;
+	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
+		uint32_t i = ei->hash[h] - 1;
+
+		if (ei->syms[i].shndx == SHN_UNDEF && !strcmp(ei->syms[i].name, name))
+			return i;
+	}
+	return -1;
 }

@@ -63,6 +63,8 @@ for src in $srcs; do
 		[ "$cv" = "$ov" ] || { echo "FAIL: $src: DATASEC $sec vars differ: clang [$cv] ours [$ov]"; echo x >>"$T/dsfail"; }
 	done
 	while read -r _ sec size rest; do
+		# externs: no storage in the object (libbpf lays these out at load)
+		case $sec in .kconfig | .ksyms) continue ;; esac
 		want=$(objdump -h "$T/$n.dwarf.o" | awk -v s="$sec" '$2 == s { print $3 }')
 		[ "$size" = "size=$((16#${want:-0}))" ] ||
 			{ echo "FAIL: $src: DATASEC $sec $size, section size is $((16#${want:-0}))"; echo x >>"$T/dsfail"; }
@@ -79,7 +81,13 @@ for src in $srcs; do
 		"only in btfgen (DWARF types clang's BTF pruned or made FWD): ${extra:-none}"
 
 	# 3. kernel and libbpf
-	"$LOAD" "$T/$n.btf" || bad "$src: kernel rejected btfgen's BTF"
+	if grep -q -e '^var .* linkage=2 ' -e '^func .* linkage=2 ' "$T/o.sig"; then
+		# the kernel takes no extern linkage; libbpf rewrites externs before
+		# BPF_BTF_LOAD, which the object load below exercises
+		echo "$src: has externs (.kconfig/.ksyms): raw BPF_BTF_LOAD not applicable, libbpf load checked"
+	else
+		"$LOAD" "$T/$n.btf" || bad "$src: kernel rejected btfgen's BTF"
+	fi
 	cp "$T/$n.dwarf.o" "$T/$n.inplace.o"
 	if "$BTFGEN" --in-place "$T/$n.inplace.o"; then
 		"$LOAD" --obj "$T/$n.inplace.o" || bad "$src: libbpf could not load the object with btfgen's .BTF"
