@@ -438,6 +438,7 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 		err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
 	if (!err)
 		err = dw_add_datasecs(out, d->g.ei, c.vars, c.n, &st->datasecs, &st->vars);
+	st->types_raw += st->datasecs;
 	free(c.vars);
 	return err;
 }
