@@ -66,7 +66,8 @@ static void bench_file(const char *path, int runs)
 	double *t_new = calloc(runs, sizeof(double)), *t_ours_new = calloc(runs, sizeof(double));
 	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char what[256];
-	int kerr = 0;
+	int kerr = 0, oerr = 0;
+	char notes[256];
 
 	if (!ourlog) {
 		ourlog = malloc(logsz);
@@ -84,7 +85,7 @@ static void bench_file(const char *path, int runs)
 		double t;
 
 		t = now();
-		lbtf_verify(b, len, &o0, NULL);
+		oerr = lbtf_verify(b, len, &o0, NULL);
 		t_ours0[i] = now() - t;
 		t = now();
 		kerr = lbtf_kernel_btf_load(b, len, 0, NULL, 0, NULL);
@@ -105,8 +106,10 @@ static void bench_file(const char *path, int runs)
 		fprintf(stderr, "%s: BPF_BTF_LOAD not permitted, kernel rows skipped\n", path);
 	} else {
 		snprintf(what, sizeof(what), "verify %s (%zu bytes), log level 0", name, len);
-		row(what, median(t_ours0, runs), median(t_k0, runs),
-		    "btfcheck library vs kernel BPF_BTF_LOAD, same bytes, alternating");
+		snprintf(notes, sizeof(notes),
+			 "lbtf_verify vs kernel BPF_BTF_LOAD, same bytes, alternating; verdict %s (kernel %s)",
+			 oerr ? lbtf_errno_name(oerr) : "OK", kerr ? lbtf_errno_name(kerr) : "OK");
+		row(what, median(t_ours0, runs), median(t_k0, runs), notes);
 		snprintf(what, sizeof(what), "verify %s, log level 1", name);
 		row(what, median(t_ours1, runs), median(t_k1, runs), "full log into a 256 MiB buffer");
 	}
