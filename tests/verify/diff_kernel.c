@@ -197,7 +197,7 @@ static void run_real(struct rng *r, int cls, unsigned char *b, size_t len, unsig
 		return;
 	for (unsigned int i = 0; i < n; i++) {
 		size_t mlen = len;
-		uint32_t level = 1, size = big_logs ? 64u << 20 : 1 + rnd_n(r, 4096);
+		uint32_t level = 1, size = big_logs ? 64u << 20 : i % 2 ? BIG_LOG : 1 + rnd_n(r, 4096);
 
 		memcpy(m, b, len);
 		if (i > 0)
