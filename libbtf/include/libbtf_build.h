@@ -113,7 +113,9 @@ int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts);
 /* ---- output ---- */
 /*
  * Serialize to a raw BTF blob (malloc'ed, *data freed by the caller).
- * swap: write in the opposite byte order of this host.
+ * swap: write in the opposite byte order of this host. Fails with -EINVAL
+ * if a type refers to a missing id (forward references not filled in) or
+ * a record was edited into an inconsistent one.
  */
 int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data, size_t *size);
 /* Write bytes to path through a temporary file in the same directory and
@@ -121,8 +123,12 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
 int lbtf_write_file_atomic(const char *path, const void *data, size_t size);
 /*
  * Add or replace the .BTF section of ELF file in_path with the blob, writing
- * the result to out_path (which may equal in_path) atomically via libelf.
- * The blob must be in the ELF's byte order (see lbtf_elf_is_swapped()).
+ * the result to out_path (which may equal in_path) atomically via libelf
+ * (out_path gets in_path's mode). The blob must be in the ELF's byte order
+ * (see lbtf_elf_is_swapped()), else -EINVAL. Relocatable objects are laid
+ * out afresh; linked files keep every offset, a grown .BTF moving to the
+ * end (an allocated .BTF, as in vmlinux, cannot grow: -ENOSPC). A .rel.BTF
+ * is emptied; a .BTF.ext is left as it is (it must match the new ids).
  */
 int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size);
 /* 1 if the ELF file's byte order is opposite to this host's, 0 if same, <0 on error */
