@@ -8,40 +8,6 @@
 #include <string.h>
 #include "dwarf_internal.h"
 
-#ifndef DW_TAG_LLVM_annotation
-#define DW_TAG_LLVM_annotation 0x6000
-#endif
-
-int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
-		      uint32_t *npdies);
-bool dw_is_type_tag(unsigned int tag);
-
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
-}
-
-/* A flag of the DIE itself (a definition that points at its declaration
- * with DW_AT_specification must not inherit DW_AT_declaration from it) */
-static bool own_flag(Dwarf_Die *die, unsigned int at)
-{
-	Dwarf_Attribute a;
-	bool v = false;
-
-	return dwarf_attr(die, at, &a) && dwarf_formflag(&a, &v) == 0 && v;
-}
-
-static bool die_flag(Dwarf_Die *die, unsigned int at)
-{
-	Dwarf_Attribute a;
-	bool v = false;
-
-	if (!dwarf_attr_integrate(die, at, &a))
-		return false;
-	return dwarf_formflag(&a, &v) == 0 && v;
-}
 
 int dw_add_decl_tags(struct dw_unit *u, Dwarf_Die *die, uint32_t target, int component_idx)
 {
@@ -57,7 +23,7 @@ int dw_add_decl_tags(struct dw_unit *u, Dwarf_Die *die, uint32_t target, int com
 
 		if (dwarf_tag(&c) != DW_TAG_LLVM_annotation)
 			continue;
-		n = die_name(&c);
+		n = dw_die_name(&c);
 		if (!n || strcmp(n, "btf_decl_tag"))
 			continue;
 		v = dwarf_formstring(dwarf_attr(&c, DW_AT_const_value, &a));
@@ -101,21 +67,21 @@ int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
 		return 0;
-	if (own_flag(die, DW_AT_declaration))
+	if (dw_own_flag(die, DW_AT_declaration))
 		return ei->is_rel ? extern_function(u, die) : 0;
-	name = die_name(die);
+	name = dw_die_name(die);
 	if (!name || !*name)
 		return 0;
 	if (dwarf_lowpc(die, &lowpc) == 0 || ei->is_rel) {
 		sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc,
-				  die_flag(die, DW_AT_external));
+				  dw_die_flag(die, DW_AT_external));
 	} else {
 		/* split hot/cold code: the entry is where the first range starts */
 		Dwarf_Addr base, end;
 
 		if (dwarf_hasattr(die, DW_AT_ranges) &&
 		    dwarf_ranges(die, 0, &base, &lowpc, &end) > 0)
-			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, die_flag(die, DW_AT_external));
+			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, dw_die_flag(die, DW_AT_external));
 		else if (dwarf_func_inline(die))
 			sym = -1; /* abstract instance: its concrete copies have addresses */
 		else
@@ -195,7 +161,7 @@ static enum dw_extern extern_kind(const char *name)
 
 static int extern_variable(struct dw_unit *u, Dwarf_Die *die)
 {
-	const char *name = die_name(die);
+	const char *name = dw_die_name(die);
 	Dwarf_Attribute a;
 	Dwarf_Die tdie;
 	Dwarf_Word tsize = 0;
@@ -220,7 +186,7 @@ static int extern_variable(struct dw_unit *u, Dwarf_Die *die)
 
 static int extern_function(struct dw_unit *u, Dwarf_Die *die)
 {
-	const char *name = die_name(die);
+	const char *name = dw_die_name(die);
 	int64_t sym, proto;
 	int id;
 
@@ -253,15 +219,15 @@ int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
 
 	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)))
 		return 0;
-	if (own_flag(die, DW_AT_declaration))
+	if (dw_own_flag(die, DW_AT_declaration))
 		return (feat & LBTF_DWARF_FEAT_VAR) && ei->is_rel ? extern_variable(u, die) : 0;
 	if (!var_address(die, &addr))
 		return 0;
-	name = die_name(die);
+	name = dw_die_name(die);
 	if (!name || !*name)
 		return 0;
 	sym = dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
-			  die_flag(die, DW_AT_external));
+			  dw_die_flag(die, DW_AT_external));
 	if (sym < 0)
 		return 0;
 	s = &ei->syms[sym];

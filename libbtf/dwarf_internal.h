@@ -10,6 +10,16 @@
 #include <stdint.h>
 #include "internal.h"
 
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000 /* clang's btf_type_tag / btf_decl_tag */
+#endif
+
+/* Word index of type-id slots inside builder records, for fixups */
+#define W_TYPE 2                      /* size/type union */
+#define W_ARRAY_ELEM 3                /* struct lbtf_array.type */
+#define W_MEMBER(i) (3 + 3 * (i) + 1) /* struct lbtf_member.type */
+#define W_PARAM(i) (3 + 2 * (i) + 1)  /* struct lbtf_param.type */
+
 /* ---- the ELF file: sections and symbols (dwarf_symtab.c) ---------------- */
 
 struct dw_section {
@@ -178,6 +188,25 @@ int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key);
 int dw_fixups_apply(struct dw_unit *u);
 void dw_warn(struct dw_unit *u, enum dw_warning w);
 void dw_warn_tag(struct dw_unit *u, unsigned int tag);
+
+/* Attribute helpers (dwarf_attrs.c); the _integrate forms follow
+ * DW_AT_abstract_origin / DW_AT_specification, dw_own_flag does not */
+const char *dw_die_name(Dwarf_Die *die);
+bool dw_die_flag(Dwarf_Die *die, unsigned int at);
+bool dw_own_flag(Dwarf_Die *die, unsigned int at);
+bool dw_die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out);
+/* n if it is a C identifier, else NULL (and a warning) */
+const char *dw_c_ident(struct dw_unit *u, const char *n);
+
+/* Type references (dwarf_types.c) */
+bool dw_type_target(Dwarf_Die *die, Dwarf_Die *out);
+int64_t dw_ref_attr(struct dw_unit *u, Dwarf_Die *die, Dwarf_Attribute *a, uint64_t *pending_key);
+int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
+		      uint32_t *npdies);
+bool dw_is_type_tag(unsigned int tag);
+/* Aggregates (dwarf_aggr.c) */
+int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die);
+int64_t dw_conv_enum(struct dw_unit *u, Dwarf_Die *die);
 
 /* Declarations (dwarf_decls.c) */
 int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die);

@@ -9,21 +9,12 @@
  * records (struct, enum, func proto) are added only after all their member
  * types exist, because the builder appends members to the last type.
  *
- * One converter per DWARF tag, in a table indexed by tag (tag_table()).
+ * One converter per DWARF tag, in a table indexed by tag (std_tags[]);
+ * structs, unions and enums are in dwarf_aggr.c.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "dwarf_internal.h"
-
-#ifndef DW_TAG_LLVM_annotation
-#define DW_TAG_LLVM_annotation 0x6000
-#endif
-
-/* Word index of type-id slots inside records, for fixups */
-#define W_TYPE 2                              /* size/type union */
-#define W_ARRAY_ELEM 3                        /* struct lbtf_array.type */
-#define W_MEMBER(i) (3 + 3 * (i) + 1)         /* struct lbtf_member.type */
-#define W_PARAM(i) (3 + 2 * (i) + 1)          /* struct lbtf_param.type */
 
 #define MAX_DEPTH 20000
 
@@ -36,26 +27,6 @@ uint64_t dw_die_key(const struct dw_unit *u, Dwarf_Die *die)
 	if (die->cu && dwarf_cu_getdwarf(die->cu) != u->dw)
 		off |= 1ull << 63; /* from the dwz alternate file */
 	return off;
-}
-
-void dw_warn(struct dw_unit *u, enum dw_warning w)
-{
-	u->warned |= 1ull << w;
-}
-
-void dw_warn_tag(struct dw_unit *u, unsigned int tag)
-{
-	unsigned int i;
-
-	dw_warn(u, DW_WARN_OTHER_TAG);
-	for (i = 0; i < sizeof(u->other_tags) / sizeof(u->other_tags[0]); i++) {
-		if (u->other_tags[i] == tag)
-			return;
-		if (!u->other_tags[i]) {
-			u->other_tags[i] = tag;
-			return;
-		}
-	}
 }
 
 int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
@@ -90,58 +61,6 @@ int dw_fixups_apply(struct dw_unit *u)
 	return 0;
 }
 
-/* Attribute helpers ------------------------------------------------------- */
-
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
-}
-
-static bool die_flag(Dwarf_Die *die, unsigned int at)
-{
-	Dwarf_Attribute a;
-	bool v = false;
-
-	if (!dwarf_attr_integrate(die, at, &a))
-		return false;
-	return dwarf_formflag(&a, &v) == 0 && v;
-}
-
-static bool die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, at, &a) && dwarf_formudata(&a, out) == 0;
-}
-
-/* 1: may start a C identifier, 2: may continue one */
-static const uint8_t ident_class[256] = {
-	['_'] = 3,
-	['a' ... 'z'] = 3,
-	['A' ... 'Z'] = 3,
-	['0' ... '9'] = 2,
-};
-
-/* The name if it is a C identifier (what the kernel accepts for types and
- * members), else NULL: the type is then anonymous. */
-static const char *c_ident(struct dw_unit *u, const char *n)
-{
-	const unsigned char *p = (const unsigned char *)n;
-
-	if (!n || !(ident_class[*p] & 1))
-		goto bad;
-	for (p++; ident_class[*p] & 2; p++)
-		;
-	if (!*p && p - (const unsigned char *)n < 512)
-		return n;
-bad:
-	if (n && *n)
-		dw_warn(u, DW_WARN_BAD_NAME);
-	return NULL;
-}
-
 /* References ---------------------------------------------------------------- */
 
 /* Follow DW_AT_type through tags BTF has no record for (C11 _Atomic is
@@ -158,7 +77,7 @@ static bool follow_atomic(Dwarf_Die *out)
 	return true;
 }
 
-static bool type_target(Dwarf_Die *die, Dwarf_Die *out)
+bool dw_type_target(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 
@@ -184,7 +103,7 @@ static bool local_ref(Dwarf_Attribute *a, Dwarf_Off *rel)
 #pragma GCC diagnostic pop
 }
 
-static int64_t ref_attr(struct dw_unit *u, Dwarf_Die *die, Dwarf_Attribute *a,
+int64_t dw_ref_attr(struct dw_unit *u, Dwarf_Die *die, Dwarf_Attribute *a,
 			uint64_t *pending_key)
 {
 	Dwarf_Off rel;
@@ -219,7 +138,7 @@ int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key)
 	*pending_key = 0;
 	if (!dwarf_attr_integrate(die, DW_AT_type, &a))
 		return 0;
-	return ref_attr(u, die, &a, pending_key);
+	return dw_ref_attr(u, die, &a, pending_key);
 }
 
 int64_t dw_type_of(struct dw_unit *u, Dwarf_Die *die)
@@ -288,14 +207,14 @@ static uint32_t pow2_at_least(uint64_t v)
 
 static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
 {
-	const char *name = die_name(die);
+	const char *name = dw_die_name(die);
 	Dwarf_Word enc = 0, bits = 0;
 	int sz = dwarf_bytesize(die);
 	uint32_t flags = 0;
 
 	if (!name)
 		name = "";
-	die_udata(die, DW_AT_encoding, &enc);
+	dw_die_udata(die, DW_AT_encoding, &enc);
 	if (sz <= 0)
 		return 0; /* a size-less base type can only stand for void */
 	if (enc == DW_ATE_float && (u->g->features & LBTF_DWARF_FEAT_FLOAT) &&
@@ -324,7 +243,7 @@ static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
 		dw_warn(u, DW_WARN_ODD_INT);
 		return bytes_blob(u, sz);
 	}
-	if (die_udata(die, DW_AT_bit_size, &bits) && bits && bits <= (Dwarf_Word)sz * 8 &&
+	if (dw_die_udata(die, DW_AT_bit_size, &bits) && bits && bits <= (Dwarf_Word)sz * 8 &&
 	    bits != (Dwarf_Word)sz * 8) {
 		/* _BitInt(N) and friends: keep the value bits, round the storage */
 	} else {
@@ -359,7 +278,7 @@ static bool is_annotation(Dwarf_Die *c, const char *which, const char **value)
 
 	if (dwarf_tag(c) != DW_TAG_LLVM_annotation)
 		return false;
-	n = die_name(c);
+	n = dw_die_name(c);
 	if (!n || strcmp(n, which))
 		return false;
 	*value = dwarf_formstring(dwarf_attr(c, DW_AT_const_value, &a));
@@ -417,7 +336,7 @@ static int64_t conv_typedef(struct dw_unit *u, Dwarf_Die *die)
 {
 	uint64_t pend;
 	int64_t ref = dw_ref_of(u, die, &pend), id;
-	const char *name = c_ident(u, die_name(die));
+	const char *name = dw_c_ident(u, dw_die_name(die));
 
 	if (ref < 0)
 		return ref;
@@ -501,316 +420,6 @@ static int64_t conv_array(struct dw_unit *u, Dwarf_Die *die)
 	return cur;
 }
 
-/* Structs and unions -------------------------------------------------------- */
-
-struct member {
-	Dwarf_Die die;
-	const char *name;
-	int64_t type;
-	uint64_t pend;
-	uint32_t bit_off, bit_size;
-};
-
-/* The attributes of a member, gathered in one pass over the DIE (a lookup
- * per attribute re-decodes the attribute list each time). */
-enum { MA_NAME, MA_TYPE, MA_BIT_SIZE, MA_DATA_BIT_OFFSET, MA_MEMBER_LOC, MA_BIT_OFFSET,
-       MA_BYTE_SIZE, MA_DECLARATION, MA_EXTERNAL, MA_NR };
-
-static const uint8_t member_attr_slot[DW_AT_data_bit_offset + 1] = {
-	[DW_AT_name] = MA_NAME + 1,
-	[DW_AT_type] = MA_TYPE + 1,
-	[DW_AT_bit_size] = MA_BIT_SIZE + 1,
-	[DW_AT_data_bit_offset] = MA_DATA_BIT_OFFSET + 1,
-	[DW_AT_data_member_location] = MA_MEMBER_LOC + 1,
-	[DW_AT_bit_offset] = MA_BIT_OFFSET + 1,
-	[DW_AT_byte_size] = MA_BYTE_SIZE + 1,
-	[DW_AT_declaration] = MA_DECLARATION + 1,
-	[DW_AT_external] = MA_EXTERNAL + 1,
-};
-
-struct member_attrs {
-	Dwarf_Attribute a[MA_NR];
-	unsigned int have;
-};
-
-static int gather_member_attr(Dwarf_Attribute *a, void *arg)
-{
-	struct member_attrs *ma = arg;
-	unsigned int at = dwarf_whatattr(a);
-
-	if (at < sizeof(member_attr_slot) && member_attr_slot[at]) {
-		ma->a[member_attr_slot[at] - 1] = *a;
-		ma->have |= 1u << (member_attr_slot[at] - 1);
-	}
-	return DWARF_CB_OK;
-}
-
-static bool ma_udata(struct member_attrs *ma, int slot, Dwarf_Word *v)
-{
-	return (ma->have >> slot & 1) && dwarf_formudata(&ma->a[slot], v) == 0;
-}
-
-static bool ma_flag(struct member_attrs *ma, int slot)
-{
-	bool v = false;
-
-	return (ma->have >> slot & 1) && dwarf_formflag(&ma->a[slot], &v) == 0 && v;
-}
-
-static bool member_byte_offset(struct member_attrs *ma, Dwarf_Word *off)
-{
-	Dwarf_Op *ops;
-	size_t nops;
-
-	*off = 0;
-	if (!(ma->have >> MA_MEMBER_LOC & 1))
-		return true; /* union members */
-	if (dwarf_formudata(&ma->a[MA_MEMBER_LOC], off) == 0)
-		return true;
-	/* DWARF 2 style: a location expression DW_OP_plus_uconst N */
-	if (dwarf_getlocation(&ma->a[MA_MEMBER_LOC], &ops, &nops) == 0 && nops == 1 &&
-	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
-		*off = ops[0].number;
-		return true;
-	}
-	return false;
-}
-
-static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct member_attrs *ma,
-			 struct member *out)
-{
-	Dwarf_Word bits = 0, off, bitoff, storage, bs = 0;
-
-	if (ma_udata(ma, MA_BIT_SIZE, &bits) && bits > 255) {
-		dw_warn(u, DW_WARN_BITFIELD_RANGE);
-		bits = 0;
-	}
-	out->bit_size = bits;
-	if (ma_udata(ma, MA_DATA_BIT_OFFSET, &off)) {
-		if (off > UINT32_MAX)
-			return -1;
-		out->bit_off = off;
-		return 0;
-	}
-	if (!member_byte_offset(ma, &off))
-		return -1;
-	off *= 8;
-	if (bits && ma_udata(ma, MA_BIT_OFFSET, &bitoff)) {
-		/* DWARF 2/3 bitfields: bit_offset counts from the storage unit's
-		 * most significant bit */
-		if (!ma_udata(ma, MA_BYTE_SIZE, &bs)) {
-			Dwarf_Die t;
-			int tbs = type_target(m, &t) ? dwarf_bytesize(&t) : 0;
-
-			bs = tbs > 0 ? (Dwarf_Word)tbs : 0;
-		}
-		storage = bs * 8;
-		if (u->g->big_endian)
-			off += bitoff;
-		else if (storage >= bitoff + bits)
-			off += storage - bitoff - bits;
-	}
-	if (off > UINT32_MAX)
-		return -1;
-	out->bit_off = off;
-	return 0;
-}
-
-static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uint32_t id)
-{
-	uint32_t i;
-	int err;
-
-	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG))
-		return 0;
-	for (i = 0; i < n; i++)
-		if ((err = dw_add_decl_tags(u, &ms[i].die, id, i)))
-			return err;
-	return 0;
-}
-
-static int64_t conv_struct(struct dw_unit *u, Dwarf_Die *die)
-{
-	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
-	const char *name = c_ident(u, die_name(die));
-	struct member *ms = NULL;
-	struct member_attrs ma;
-	uint32_t n = 0, cap = 0, i;
-	int sz = dwarf_bytesize(die);
-	int64_t id = 0, err = 0;
-	Dwarf_Die c;
-
-	if (die_flag(die, DW_AT_declaration)) {
-		if (name && *name)
-			return lbtf_add_fwd(u->b, name, is_union ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
-		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
-		return is_union ? lbtf_add_union(u->b, NULL, 0) : lbtf_add_struct(u->b, NULL, 0);
-	}
-	if (dwarf_child(die, &c) == 0) {
-		do {
-			struct member *m;
-			int tag = dwarf_tag(&c);
-
-			if (tag == DW_TAG_inheritance)
-				dw_warn(u, DW_WARN_INHERITANCE);
-			else if (tag == DW_TAG_template_type_parameter ||
-				 tag == DW_TAG_template_value_parameter)
-				dw_warn(u, DW_WARN_TEMPLATE);
-			else if (tag == DW_TAG_variant_part)
-				dw_warn(u, DW_WARN_VARIANT_PART);
-			if (tag != DW_TAG_member)
-				continue;
-			ma.have = 0;
-			dwarf_getattrs(&c, gather_member_attr, &ma, 0);
-			/* C++ static data members are declarations */
-			if (ma_flag(&ma, MA_DECLARATION) || ma_flag(&ma, MA_EXTERNAL))
-				continue;
-			if (n == cap) {
-				struct member *p;
-
-				cap = cap ? cap * 2 : 8;
-				p = realloc(ms, cap * sizeof(*p));
-				if (!p) {
-					err = lbtfi_err(ENOMEM, "out of memory");
-					goto out;
-				}
-				ms = p;
-			}
-			m = &ms[n];
-			m->die = c;
-			m->name = (ma.have >> MA_NAME & 1) ? c_ident(u, dwarf_formstring(&ma.a[MA_NAME])) : NULL;
-			if (member_layout(u, &c, &ma, m))
-				continue; /* a member at a computed location: not describable */
-			m->type = 0;
-			m->pend = 0;
-			if (ma.have >> MA_TYPE & 1)
-				m->type = ref_attr(u, &c, &ma.a[MA_TYPE], &m->pend);
-			if (m->type < 0) {
-				err = m->type;
-				goto out;
-			}
-			if (!m->type && !m->pend)
-				continue; /* member of a type BTF cannot hold */
-			if (is_union)
-				m->bit_off = 0;
-			n++;
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	if (n > 0xffff)
-		n = 0xffff;
-	if (sz < 0)
-		sz = 0;
-	id = is_union ? lbtf_add_union(u->b, name, sz) : lbtf_add_struct(u->b, name, sz);
-	if (id < 0) {
-		err = id;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		int r = lbtf_add_field(u->b, ms[i].name, ms[i].type, ms[i].bit_off, ms[i].bit_size);
-
-		if (r < 0) {
-			err = r;
-			goto out;
-		}
-		if (ms[i].pend && (err = dw_fixup_add(u, id, W_MEMBER(i), ms[i].pend)))
-			goto out;
-	}
-	if (!(err = dw_add_decl_tags(u, die, id, -1)))
-		err = add_member_tags(u, ms, n, id);
-out:
-	free(ms);
-	return err < 0 ? err : id;
-}
-
-/* Enums --------------------------------------------------------------------- */
-
-static bool enum_is_signed(Dwarf_Die *die)
-{
-	Dwarf_Die t;
-	Dwarf_Word enc;
-	Dwarf_Die c;
-
-	if (type_target(die, &t)) {
-		while (dwarf_tag(&t) == DW_TAG_typedef || dwarf_tag(&t) == DW_TAG_const_type ||
-		       dwarf_tag(&t) == DW_TAG_volatile_type)
-			if (!type_target(&t, &t))
-				return false;
-		return die_udata(&t, DW_AT_encoding, &enc) &&
-		       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
-	}
-	/* no underlying type (older DWARF): signed if a value is negative */
-	if (dwarf_child(die, &c) == 0) {
-		do {
-			Dwarf_Attribute a;
-			Dwarf_Sword v;
-
-			if (dwarf_tag(&c) == DW_TAG_enumerator &&
-			    dwarf_attr(&c, DW_AT_const_value, &a) &&
-			    dwarf_whatform(&a) == DW_FORM_sdata && dwarf_formsdata(&a, &v) == 0 &&
-			    v < 0)
-				return true;
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	return false;
-}
-
-static int64_t conv_enum(struct dw_unit *u, Dwarf_Die *die)
-{
-	const char *name = c_ident(u, die_name(die));
-	bool sgn, is64;
-	int sz = dwarf_bytesize(die), id;
-	Dwarf_Die c;
-
-	if (die_flag(die, DW_AT_declaration) && name && *name)
-		return lbtf_add_fwd(u->b, name, LBTF_FWD_ENUM);
-	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
-		sz = 4;
-	sgn = enum_is_signed(die);
-	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
-	id = is64 ? lbtf_add_enum64(u->b, name, sz, sgn) : lbtf_add_enum(u->b, name, sz, sgn);
-	if (id < 0 || dwarf_child(die, &c) != 0)
-		return id;
-	do {
-		Dwarf_Attribute a;
-		Dwarf_Word raw = 0;
-		const char *vn;
-		int r;
-
-		if (dwarf_tag(&c) != DW_TAG_enumerator)
-			continue;
-		vn = c_ident(u, die_name(&c));
-		if (!vn || !dwarf_attr(&c, DW_AT_const_value, &a))
-			continue;
-		if (dwarf_whatform(&a) == DW_FORM_sdata) {
-			Dwarf_Sword s = 0;
-
-			dwarf_formsdata(&a, &s);
-			raw = (Dwarf_Word)s;
-		} else {
-			dwarf_formudata(&a, &raw);
-		}
-		if (is64) {
-			r = lbtf_add_enum64_value(u->b, vn, raw);
-		} else {
-			/* 32-bit record: keep the low 32 bits, extended by signedness
-			 * (values wider than the enum only exist without enum64) */
-			uint32_t lo = (uint32_t)raw;
-
-			if (sz < 4) {
-				uint32_t bits = sz * 8, mask = (1u << bits) - 1;
-
-				lo &= mask;
-				if (sgn && (lo >> (bits - 1)))
-					lo |= ~mask;
-			}
-			r = lbtf_add_enum_value(u->b, vn, sgn ? (int64_t)(int32_t)lo : (int64_t)lo);
-		}
-		if (r < 0)
-			return r;
-	} while (dwarf_siblingof(&c, &c) == 0);
-	return id;
-}
-
 /* Function prototypes ----------------------------------------------------- */
 
 struct param {
@@ -825,9 +434,6 @@ struct param {
  * returned without adding anything when a parameter has no name (the kernel
  * rejects a FUNC whose prototype has one).
  */
-int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
-		      uint32_t *npdies);
-
 int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
 		      uint32_t *npdies)
 {
@@ -860,7 +466,7 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 				ps = p;
 			}
 			ps[n].die = c;
-			ps[n].name = die_name(&c);
+			ps[n].name = dw_die_name(&c);
 			if (need_names && (!ps[n].name || !*ps[n].name)) {
 				dw_warn(u, DW_WARN_UNNAMED_PARAM);
 				err = 0;
@@ -959,10 +565,10 @@ static const struct tag_desc std_tags[NR_STD_TAGS] = {
 	[DW_TAG_restrict_type] = { "restrict_type", conv_modifier },
 	[DW_TAG_typedef] = { "typedef", conv_typedef },
 	[DW_TAG_array_type] = { "array_type", conv_array },
-	[DW_TAG_structure_type] = { "structure_type", conv_struct },
-	[DW_TAG_class_type] = { "class_type", conv_struct },
-	[DW_TAG_union_type] = { "union_type", conv_struct },
-	[DW_TAG_enumeration_type] = { "enumeration_type", conv_enum },
+	[DW_TAG_structure_type] = { "structure_type", dw_conv_struct },
+	[DW_TAG_class_type] = { "class_type", dw_conv_struct },
+	[DW_TAG_union_type] = { "union_type", dw_conv_struct },
+	[DW_TAG_enumeration_type] = { "enumeration_type", dw_conv_enum },
 	[DW_TAG_subroutine_type] = { "subroutine_type", conv_subroutine },
 	[DW_TAG_unspecified_type] = { "unspecified_type", conv_void },
 	[DW_TAG_ptr_to_member_type] = { "ptr_to_member_type", conv_unsupported },
@@ -996,7 +602,6 @@ const char *dw_tag_name(unsigned int tag)
 	return d && d->name ? d->name : "vendor tag";
 }
 
-bool dw_is_type_tag(unsigned int tag);
 bool dw_is_type_tag(unsigned int tag)
 {
 	const struct tag_desc *d = tag_desc(tag);
