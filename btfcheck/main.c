@@ -135,7 +135,10 @@ static int check_one(const struct cfg *c, const char *path)
 		rep.reason = reason;
 	}
 	if (c->kernel && !c->base) {
-		ask_kernel(c, &in, level, buf ? o.log_size : 0, &res, rep.log, &k);
+		/* without --log-size, give the kernel exactly the room our log
+		 * needs: its text and size are then compared too */
+		uint32_t ksize = buf ? o.log_size : level && res.true_size_written ? res.log_true_size : 0;
+		ask_kernel(c, &in, level, ksize, &res, rep.log, &k);
 		rep.kernel = &k;
 	}
 	if (c->json)
