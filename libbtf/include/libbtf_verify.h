@@ -62,9 +62,12 @@ struct lbtf_verify_result {
 /*
  * Verify a BTF blob as the running kernel's BPF_BTF_LOAD would. Returns 0
  * when the kernel would load it, else the negative errno the kernel would
- * return; -ENOMEM/-EINVAL for a failure of the call itself are told apart
- * by lbtf_errmsg() only when res->err stays 0. res may be NULL.
- * Byte order is never converted (an opposite-endian blob is "Invalid magic").
+ * return (also in res->err, positive). If the call itself fails (out of
+ * memory) it returns -ENOMEM with res->err left 0 and lbtf_errmsg() set.
+ * opts may be NULL (log level 0), res may be NULL. The log goes into
+ * opts->log_buf exactly as the kernel fills a user buffer (rotating or
+ * fixed, NUL-terminated, ENOSPC on truncation). Byte order is never
+ * converted: an opposite-endian blob is "Invalid magic", as in the kernel.
  */
 int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *opts,
 		struct lbtf_verify_result *res);
