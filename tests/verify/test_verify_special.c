@@ -58,6 +58,22 @@ static void test_graph(void **state)
 				0, NULL), -EEXIST);
 }
 
+/* A is a root (of B) and a node; B is a root too: an ownership cycle */
+static void test_ownership_cycle(void **state)
+{
+	const char strs[] = "\0int\0bpf_spin_lock\0bpf_list_head\0bpf_list_node\0v\0A\0B\0n\0n2\0l\0h"
+			    "\0contains:B:n\0contains:A:n2";
+	enum { S_INT = 1, S_LOCK = 5, S_HEAD = 19, S_NODE = 33, S_V = 47, S_A = 49, S_B = 51,
+	       S_N = 53, S_N2 = 55, S_L = 58, S_H = 60, S_CB = 62, S_CA = 75 };
+
+	assert_int_equal(verify(VB(strs, T_INT(S_INT, 1, 0, 32, 4), T_STRUCT(S_LOCK, 1, 4), M(S_V, 1, 0),
+				   T_STRUCT(S_HEAD, 0, 16), T_STRUCT(S_NODE, 0, 24),
+				   T_STRUCT(S_A, 3, 48), M(S_L, 2, 0), M(S_H, 3, 64), M(S_N2, 4, 192),
+				   T_STRUCT(S_B, 3, 48), M(S_L, 2, 0), M(S_H, 3, 64), M(S_N, 4, 192),
+				   T_DECL_TAG(S_CB, 5, 1), T_DECL_TAG(S_CA, 6, 1)),
+				0, NULL), -ELOOP);
+}
+
 static void test_kptr(void **state)
 {
 	struct lbtf_verify_result res;
@@ -110,6 +126,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_locks), cmocka_unit_test(test_graph),
+		cmocka_unit_test(test_ownership_cycle),
 		cmocka_unit_test(test_kptr),  cmocka_unit_test(test_split),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
