@@ -556,7 +556,7 @@ static unsigned char *gen_targeted(struct rng *r, size_t *len)
 {
 	struct gblob g;
 	unsigned char *out;
-	unsigned int what = rnd_n(r, 5);
+	unsigned int what = rnd_n(r, 6);
 
 	memset(&g, 0, sizeof(g));
 	gput(&g.strs, "", 1);
@@ -596,6 +596,38 @@ static unsigned char *gen_targeted(struct rng *r, size_t *len)
 			gput32(&g.types, 0);
 			gput32(&g.types, 1 + rnd_n(r, 2));
 			gput32(&g.types, kflag ? (rnd_n(r, 3) ? 0 : rnd_n(r, 40) << 24) | (off & 0xffffff) : off);
+		}
+	} else if (what == 5) { /* two structs owning each other (graph roots and nodes) */
+		const char *lock = chance(r, 80) ? "bpf_spin_lock" : "bpf_res_spin_lock";
+		gtype(&g, gstr(&g, "int"), LBTF_KIND_INT, 0, 0, 4);
+		gput32(&g.types, (1u << 24) | 32);
+		gtype(&g, gstr(&g, lock), LBTF_KIND_STRUCT, 1, 0, 4);
+		gput32(&g.types, gstr(&g, "v"));
+		gput32(&g.types, 1);
+		gput32(&g.types, 0);
+		gtype(&g, gstr(&g, chance(r, 70) ? "bpf_list_head" : "bpf_rb_root"), LBTF_KIND_STRUCT, 0, 0, 16);
+		gtype(&g, gstr(&g, chance(r, 70) ? "bpf_list_node" : "bpf_rb_node"), LBTF_KIND_STRUCT, 0, 0,
+		      chance(r, 50) ? 24 : 32);
+		gtype(&g, gstr(&g, "bpf_refcount"), LBTF_KIND_STRUCT, 0, 0, 4);
+		for (int k = 0; k < 2; k++) { /* [6] A, [7] B: lock, head, node, refcount */
+			unsigned int vlen = 0;
+			uint32_t mem[4][3];
+			if (chance(r, 85))
+				memcpy(mem[vlen++], (uint32_t[]){ gstr(&g, "l"), 2, 0 }, 12);
+			if (chance(r, 80))
+				memcpy(mem[vlen++], (uint32_t[]){ gstr(&g, "h"), 3, 64 }, 12);
+			if (chance(r, 80))
+				memcpy(mem[vlen++], (uint32_t[]){ gstr(&g, k ? "n" : "n2"), 4, 192 }, 12);
+			if (chance(r, 30))
+				memcpy(mem[vlen++], (uint32_t[]){ gstr(&g, "r"), 5, 448 }, 12);
+			gtype(&g, gstr(&g, k ? "B" : "A"), LBTF_KIND_STRUCT, vlen, 0, 64);
+			gput(&g.types, mem, vlen * 12);
+		}
+		for (int k = 0; k < 2; k++) {
+			gtype(&g, gstr(&g, PICK(r, ((const char *[]){ "contains:B:n", "contains:A:n2",
+				"contains:A:n", "contains:B:n2", "contains:B:r" }))),
+			      LBTF_KIND_DECL_TAG, 0, 0, 6 + rnd_n(r, 2));
+			gput32(&g.types, rnd_n(r, 3));
 		}
 	} else if (what == 2) { /* DATASEC entries whose sizes add up past the section */
 		uint32_t size = PICK(r, ((uint32_t[]){ 8, 16, 0xffffffff }));

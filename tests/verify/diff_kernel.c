@@ -314,7 +314,7 @@ int main(int argc, char **argv)
 	}
 
 	/* deep chains, odd members, DATASEC sums, strings-first layouts */
-	for (unsigned int i = 0; i < 1500; i++) {
+	for (unsigned int i = 0; i < 2500; i++) {
 		size_t len;
 		unsigned char *b = gen_targeted(&r, &len);
 		compare(9, b, len, 1, BIG_LOG);
