@@ -19,10 +19,16 @@ static const char *const meta_struct_names[] = {
 	"bpf_refcount",
 };
 
-/* vmlinux structs with a destructor kfunc in 6.18 (referenced kptrs) */
-static const char *const dtor_structs[] = { "task_struct", "cgroup", "bpf_cpumask",
-					    "bpf_crypto_ctx" };
-
+/* Kernel structs with a destructor kfunc in 6.18 (needed by referenced
+ * kptrs), and the kfunc: its presence in vmlinux BTF stands for the
+ * registration the kernel does at boot (some depend on its config). */
+static const struct { const char *type, *dtor; } dtors[] = {
+	{ "task_struct", "bpf_task_release_dtor" },
+	{ "cgroup", "bpf_cgroup_release_dtor" },
+	{ "bpf_cpumask", "bpf_cpumask_release_dtor" },
+	{ "bpf_crypto_ctx", "bpf_crypto_ctx_release_dtor" },
+	{ "sk_buff", "bpf_kfree_skb_dtor" },
+};
 
 struct record {
 	uint32_t struct_id, mask;
@@ -81,8 +87,9 @@ static int parse_kptr(struct sctx *c, struct finfo *f, bool *in_kernel)
 	*in_kernel = true;
 	if (f->type == SF_KPTR_REF) {
 		c->env->env_dependent = true; /* destructors are registered at run time */
-		for (size_t i = 0; i < sizeof(dtor_structs) / sizeof(dtor_structs[0]); i++)
-			if (!strcmp(name, dtor_structs[i]))
+		for (size_t i = 0; i < sizeof(dtors) / sizeof(dtors[0]); i++)
+			if (!strcmp(name, dtors[i].type) &&
+			    lbtf_find_by_name_kind(vm, dtors[i].dtor, LBTF_KIND_FUNC) > 0)
 				return 0;
 		return -ENOENT;
 	}

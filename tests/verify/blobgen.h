@@ -458,7 +458,8 @@ static unsigned char *gen_special(struct rng *r, size_t *len)
 		{ "bpf_rb_node", 32 }, { "bpf_refcount", 4 }, { "bpf_wq", 16 },
 	};
 	static const char *tags[] = { "kptr", "kptr_untrusted", "percpu_kptr", "uptr", "user" };
-	static const char *targets[] = { "task_struct", "node", "cgroup", "file", "bpf_cpumask" };
+	static const char *targets[] = { "task_struct", "node", "cgroup", "file", "bpf_cpumask",
+					 "sk_buff", "bpf_crypto_ctx" };
 	const uint32_t nsp = sizeof(sp) / sizeof(sp[0]);
 	uint32_t id_sp = 2, id_tgt = 2 + nsp, id_tag, id_ptr, id_arr, id_user, id_node;
 	struct gblob g;
