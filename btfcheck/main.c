@@ -82,6 +82,7 @@ static int check_one(const struct cfg *c, const char *path)
 	struct btfcheck_kernel k = { 0 };
 	struct btfcheck_report rep = { .file = path, .res = &res };
 	char *buf = NULL, *reason = NULL;
+	struct lbtf *sysfs_base = NULL;
 	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
 	int rc;
 
@@ -91,6 +92,17 @@ static int check_one(const struct cfg *c, const char *path)
 	}
 	o.log_level = level;
 	o.base = c->base;
+	/* module BTF from sysfs is split BTF over vmlinux, like lbtf_open() */
+	if (!o.base && !strncmp(path, "/sys/kernel/btf/", 16) && strcmp(path + 16, "vmlinux")) {
+		sysfs_base = lbtf_open_vmlinux();
+		if (!sysfs_base) {
+			fprintf(stderr, "btfcheck: %s: no vmlinux BTF for this module BTF: %s\n", path,
+				lbtf_errmsg());
+			free(in.data);
+			return 2;
+		}
+		o.base = sysfs_base;
+	}
 	o.flags = c->strict ? LBTF_VERIFY_STRICT : 0;
 	if (c->log_size >= 0) {
 		o.log_size = c->log_size;
@@ -98,6 +110,7 @@ static int check_one(const struct cfg *c, const char *path)
 		if (c->log_size && !buf) {
 			fprintf(stderr, "btfcheck: out of memory\n");
 			free(in.data);
+			lbtf_free(sysfs_base);
 			return 2;
 		}
 		o.log_buf = buf;
@@ -108,6 +121,7 @@ static int check_one(const struct cfg *c, const char *path)
 		fprintf(stderr, "btfcheck: %s: %s\n", path, lbtf_errmsg());
 		free(in.data);
 		free(buf);
+		lbtf_free(sysfs_base);
 		return 2;
 	}
 	rep.log = buf ? buf : res.full_log;
@@ -134,7 +148,7 @@ static int check_one(const struct cfg *c, const char *path)
 		}
 		rep.reason = reason;
 	}
-	if (c->kernel && !c->base) {
+	if (c->kernel && !o.base) {
 		/* without --log-size, give the kernel exactly the room our log
 		 * needs: its text and size are then compared too */
 		uint32_t ksize = buf ? o.log_size : level && res.true_size_written ? res.log_true_size : 0;
@@ -150,6 +164,7 @@ static int check_one(const struct cfg *c, const char *path)
 	free(reason);
 	free(buf);
 	free(in.data);
+	lbtf_free(sysfs_base);
 	lbtf_verify_result_free(&res);
 	return rc;
 }
