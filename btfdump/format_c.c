@@ -51,35 +51,37 @@ static int add_roots(const struct lbtf *btf, char *list, uint32_t **ids, size_t 
 	return 0;
 }
 
+/* Writes the header to path atomically (temp file, then rename). */
 static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_dump_c_opts *opts)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
+	char *tmp;
+	int fd = lbtf_atomic_open(path, &tmp, 0644), fd2, err;
 	FILE *f;
-	int err, fd;
 
-	if (!tmp)
-		return c_fail("out of memory", NULL);
-	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		err = c_fail(strerror(errno), path);
-		if (fd >= 0)
-			close(fd), unlink(tmp);
-		free(tmp);
-		return err;
+	if (fd < 0)
+		return c_fail(lbtf_errmsg(), NULL);
+	/* the stream gets its own descriptor: the commit syncs and closes fd */
+	fd2 = dup(fd);
+	f = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
+	if (!f) {
+		if (fd2 >= 0)
+			close(fd2);
+		lbtf_atomic_commit(fd, tmp, path, -ENOMEM);
+		return c_fail(strerror(errno), path);
 	}
 	err = lbtf_dump_c(btf, f, opts);
 	if (fclose(f) && !err)
 		err = -EIO;
-	if (!err && rename(tmp, path))
-		err = -errno;
 	if (err) {
-		unlink(tmp);
-		free(tmp);
-		return c_fail(err == -EIO ? "writing failed" : lbtf_errmsg(), path);
+		const char *why = err == -EIO ? "writing failed" : lbtf_errmsg();
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", why);
+		lbtf_atomic_commit(fd, tmp, path, err);
+		return c_fail(msg, path);
 	}
-	free(tmp);
+	if (lbtf_atomic_commit(fd, tmp, path, 0))
+		return c_fail(lbtf_errmsg(), NULL);
 	return 0;
 }
 

@@ -138,7 +138,5 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
  * to path (fd, *tmp_path malloc'ed), then fsync+close+rename or unlink when
  * err != 0 (returns err or the commit's own error). */
 int lbtfi_write_all(int fd, const void *data, size_t size);
-int lbtfi_tmp_open(const char *path, char **tmp_path, unsigned int mode);
-int lbtfi_tmp_commit(int fd, char *tmp_path, const char *path, int err);
 
 #endif

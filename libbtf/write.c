@@ -70,12 +70,21 @@ int lbtfi_write_all(int fd, const void *data, size_t size)
 	return 0;
 }
 
-int lbtfi_tmp_open(const char *path, char **tmp_path, unsigned int mode)
+int lbtf_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 {
 	size_t n = strlen(path) + 16;
 	char *tmp = malloc(n);
+	struct stat st;
 	int fd;
 
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(tmp);
+		*tmp_path = NULL;
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return lbtfi_err(errno, "%s: cannot open: %s", path, strerror(errno));
+		return fd;
+	}
 	if (!tmp)
 		return lbtfi_err(ENOMEM, "out of memory");
 	snprintf(tmp, n, "%s.tmpXXXXXX", path);
@@ -90,8 +99,13 @@ int lbtfi_tmp_open(const char *path, char **tmp_path, unsigned int mode)
 	return fd;
 }
 
-int lbtfi_tmp_commit(int fd, char *tmp, const char *path, int err)
+int lbtf_atomic_commit(int fd, char *tmp, const char *path, int err)
 {
+	if (!tmp) { /* not a regular file: written in place */
+		if (close(fd) && !err)
+			err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
+		return err;
+	}
 	if (!err && fsync(fd))
 		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
 	if (close(fd) && !err)
@@ -108,12 +122,12 @@ int lbtfi_tmp_commit(int fd, char *tmp, const char *path, int err)
 int lbtf_write_file_atomic(const char *path, const void *data, size_t size)
 {
 	char *tmp;
-	int fd = lbtfi_tmp_open(path, &tmp, 0644), err;
+	int fd = lbtf_atomic_open(path, &tmp, 0644), err;
 
 	if (fd < 0)
 		return fd;
 	err = lbtfi_write_all(fd, data, size);
 	if (err)
 		err = lbtfi_err(-err, "%s: cannot write: %s", path, strerror(-err));
-	return lbtfi_tmp_commit(fd, tmp, path, err);
+	return lbtf_atomic_commit(fd, tmp, path, err);
 }

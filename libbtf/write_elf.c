@@ -352,7 +352,7 @@ int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *da
 		err = lbtfi_err(EINVAL, "%s: not an ELF file", in_path);
 		goto out_in;
 	}
-	fd_out = lbtfi_tmp_open(out_path, &tmp, st.st_mode & 07777);
+	fd_out = lbtf_atomic_open(out_path, &tmp, st.st_mode & 07777);
 	if (fd_out < 0) {
 		err = fd_out;
 		goto out_in;
@@ -360,7 +360,7 @@ int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *da
 	err = rewrite(&j, fd_out, data, size);
 	if (j.out)
 		elf_end(j.out);
-	err = lbtfi_tmp_commit(fd_out, tmp, out_path, err);
+	err = lbtf_atomic_commit(fd_out, tmp, out_path, err);
 out_in:
 	if (j.in)
 		elf_end(j.in);

@@ -122,6 +122,17 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
  * rename(); never leaves a half-written file. */
 int lbtf_write_file_atomic(const char *path, const void *data, size_t size);
 /*
+ * Atomic output, for any writer: lbtf_atomic_open() returns a descriptor
+ * onto a new temporary file next to path (*tmp_path set, mode applied);
+ * lbtf_atomic_commit() syncs and closes it and, if err is 0, renames it onto
+ * path, else removes it; it returns err or the first failure. When path
+ * exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) it is
+ * opened and written directly (*tmp_path NULL): renaming over a device
+ * would replace it.
+ */
+int lbtf_atomic_open(const char *path, char **tmp_path, unsigned int mode);
+int lbtf_atomic_commit(int fd, char *tmp_path, const char *path, int err);
+/*
  * Add or replace the .BTF section of ELF file in_path with the blob, writing
  * the result to out_path (which may equal in_path) atomically via libelf
  * (out_path gets in_path's mode). The blob must be in the ELF's byte order
