@@ -117,6 +117,9 @@ static int check_one(const struct cfg *c, const char *path)
 	} else {
 		o.flags |= LBTF_VERIFY_KEEP_LOG; /* the whole log, never ENOSPC */
 	}
+	/* split BTF is module BTF: the kernel logs it to dmesg, messages only */
+	if (o.base && level)
+		o.flags |= LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG;
 	if (lbtf_verify(in.data, in.size, &o, &res) < 0 && !res.err) {
 		fprintf(stderr, "btfcheck: %s: %s\n", path, lbtf_errmsg());
 		free(in.data);
@@ -124,7 +127,7 @@ static int check_one(const struct cfg *c, const char *path)
 		lbtf_free(sysfs_base);
 		return 2;
 	}
-	rep.log = buf ? buf : res.full_log;
+	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
 	if (res.err) {
 		const char *why = rep.log;
 		struct lbtf_verify_result again;
@@ -134,12 +137,12 @@ static int check_one(const struct cfg *c, const char *path)
 			/* refused before any log: the size limit or the log attributes */
 			reason = strdup(in.size > LBTF_MAX_FILE_SIZE ? "BTF larger than 16 MiB"
 								    : "invalid log attributes");
-		} else if (!level || !why || !*why) {
-			/* no log asked for: find the reason with a full level-1 log */
+		} else if (!level || !why || !*why || (o.flags & LBTF_VERIFY_KERNEL_LOG)) {
+			/* no (user-style) log: find the reason with a full level-1 log */
 			o1.log_level = 1;
 			o1.log_buf = NULL;
 			o1.log_size = 0;
-			o1.flags |= LBTF_VERIFY_KEEP_LOG;
+			o1.flags = (o1.flags | LBTF_VERIFY_KEEP_LOG) & ~LBTF_VERIFY_KERNEL_LOG;
 			lbtf_verify(in.data, in.size, &o1, &again);
 			reason = last_line(again.full_log);
 			lbtf_verify_result_free(&again);

@@ -111,6 +111,7 @@ int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *op
 	lbtfi_vops_init();
 	memset(&env, 0, sizeof(env));
 	env.log.level = o->log_level;
+	env.log.kernel = o->log_level && (o->flags & LBTF_VERIFY_KERNEL_LOG);
 	env.flags = o->flags;
 	setup_base(&env, o->base);
 	err = copy_blob(&env, data, (uint32_t)size);

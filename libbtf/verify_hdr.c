@@ -7,6 +7,8 @@ static void log_hdr(struct venv *env)
 {
 	const struct lbtf_header *h = &env->hdr;
 
+	if (!lbtfi_vlog_dumps(env))
+		return;
 	lbtfi_vlog(env, "magic: 0x%x\n", h->magic);
 	lbtfi_vlog(env, "version: %u\n", h->version);
 	lbtfi_vlog(env, "flags: 0x%x\n", h->flags);

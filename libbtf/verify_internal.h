@@ -22,6 +22,7 @@ struct vlog {
 	char *buf;          /* the whole log (the kernel's end_pos bytes) */
 	size_t len, cap;
 	bool any;           /* a piece was written: true size is len + 1 */
+	bool kernel;        /* BPF_LOG_KERNEL: messages only, as "BPF: " lines */
 	bool oom;
 };
 
@@ -79,6 +80,8 @@ void lbtfi_vops_init(void); /* once per process, before any verification */
 
 /* ---- log (verify_log.c) ---- */
 bool lbtfi_vlog_on(const struct venv *env);
+/* dumps (header, types, members, enumerators) are logged: not kernel mode */
+static inline bool lbtfi_vlog_dumps(const struct venv *env) { return env->log.level && !env->log.kernel; }
 void lbtfi_vlog(struct venv *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lbtfi_vlog_type(struct venv *env, const struct lbtf_type *t, bool details, const char *fmt,
 		     ...) __attribute__((format(printf, 4, 5)));

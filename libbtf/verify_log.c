@@ -88,7 +88,7 @@ static void vpiece(struct vlog *log, const char *fmt, va_list ap)
 {
 	if (log->oom)
 		return;
-	if (log->cap - log->len < VLOG_PIECE) {
+	if (log->cap - log->len < VLOG_PIECE + 8) {
 		size_t ncap = log->cap ? log->cap * 2 : 1 << 16;
 		char *nb = realloc(log->buf, ncap);
 
@@ -99,7 +99,18 @@ static void vpiece(struct vlog *log, const char *fmt, va_list ap)
 		log->buf = nb;
 		log->cap = ncap;
 	}
-	log->len += vformat(log->buf + log->len, VLOG_PIECE, fmt, ap);
+	if (log->kernel) {
+		/* printk("BPF: %s") of the 1023-byte piece, with a newline */
+		size_t n;
+
+		memcpy(log->buf + log->len, "BPF: ", 5);
+		n = vformat(log->buf + log->len + 5, VLOG_PIECE, fmt, ap);
+		log->len += 5 + n;
+		if (!n || log->buf[log->len - 1] != '\n')
+			log->buf[log->len++] = '\n';
+	} else {
+		log->len += vformat(log->buf + log->len, VLOG_PIECE, fmt, ap);
+	}
 	log->any = true;
 }
 
@@ -139,7 +150,7 @@ void lbtfi_vlog_type(struct venv *env, const struct lbtf_type *t, bool details, 
 {
 	va_list ap;
 
-	if (!lbtfi_vlog_on(env))
+	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
 		return;
 	piece(&env->log, "[%u] %s %s%s", env->log_id, lbtf_kind_name(vk(t)),
 	      lbtfi_vname(env, t->name_off), details ? " " : "");
@@ -155,7 +166,7 @@ void lbtfi_vlog_member(struct venv *env, const struct lbtf_type *st, const struc
 {
 	va_list ap;
 
-	if (!lbtfi_vlog_on(env))
+	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
 		return;
 	/* pass 1 already printed the struct; later, say which struct it is */
 	if (env->phase != PHASE_META)
@@ -177,7 +188,7 @@ void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
 {
 	va_list ap;
 
-	if (!lbtfi_vlog_on(env))
+	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
 		return;
 	if (env->phase != PHASE_META)
 		vlog_type(env, dt, NULL);
@@ -197,7 +208,9 @@ int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
 	res->log_true_size = true_size > UINT32_MAX ? UINT32_MAX : (uint32_t)true_size;
 	res->true_size_written = true;
 	res->log_len = 0;
-	if (!log->level)
+	if (log->kernel) /* printk: nothing for a user buffer, true size 0 */
+		res->log_true_size = 0;
+	if (!log->level || log->kernel)
 		return 0;
 	if (o->log_buf && o->log_size && log->any) {
 		n = log->len < o->log_size - 1 ? log->len : o->log_size - 1;

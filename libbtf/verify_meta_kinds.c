@@ -189,6 +189,8 @@ int lbtfi_vmeta_enum(struct venv *env, const struct lbtf_type *t, uint32_t left)
 	for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++) {
 		if ((err = enumerator_ok(env, t, e[i].name_off)))
 			break;
+		if (!lbtfi_vlog_dumps(env))
+			continue;
 		if (lbtf_kflag(t))
 			lbtfi_vlog(env, "\t%s val=%d\n", lbtfi_vname(env, e[i].name_off), e[i].val);
 		else
@@ -208,6 +210,8 @@ int lbtfi_vmeta_enum64(struct venv *env, const struct lbtf_type *t, uint32_t lef
 
 		if ((err = enumerator_ok(env, t, e[i].name_off)))
 			break;
+		if (!lbtfi_vlog_dumps(env))
+			continue;
 		if (lbtf_kflag(t))
 			lbtfi_vlog(env, "\t%s val=%lld\n", lbtfi_vname(env, e[i].name_off),
 				   (long long)v);

@@ -36,6 +36,11 @@ enum lbtf_verify_flags {
 	LBTF_VERIFY_KEEP_LOG = 1u << 2,
 	/* Do not read /sys/kernel/btf/vmlinux for kptr targets */
 	LBTF_VERIFY_NO_KERNEL_BTF = 1u << 3,
+	/* Log as the kernel logs vmlinux and module BTF (BPF_LOG_KERNEL, to
+	 * dmesg): no dumps, each message piece a "BPF: " line; the text is in
+	 * result.full_log (with KEEP_LOG), log_true_size is 0. Needs a non-zero
+	 * log_level to log at all. */
+	LBTF_VERIFY_KERNEL_LOG = 1u << 4,
 };
 
 struct lbtf_verify_opts {

@@ -67,6 +67,15 @@ head -c $((16 * 1024 * 1024 + 1)) /dev/zero >"$tmp/big.btf"
 grep -q '"errno":7,"errno_name":"E2BIG"' "$tmp/out"; g=$?
 check "over 16 MiB is E2BIG" [ $rc = 1 -a $g = 0 ]
 
+# split BTF over ok.btf: [3] STRUCT named "1a" (bad), logged like dmesg
+printf '\x9f\xeb\x01\x00\x18\x00\x00\x00\x00\x00\x00\x00\x0c\x00\x00\x00\x0c\x00\x00\x00\x03\x00\x00\x00' >"$tmp/split.btf"
+printf '\x05\x00\x00\x00\x00\x00\x00\x04\x04\x00\x00\x00' >>"$tmp/split.btf"
+printf '1a\x00' >>"$tmp/split.btf"
+"$BC" --base "$tmp/ok.btf" --log-level 1 "$tmp/split.btf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "--base: module BTF rejected" [ $rc = 1 ]
+check "--base: dmesg-style log" grep -qx "BPF: Invalid name" "$tmp/out"
+check "--base: verdict names the message" grep -q "rejected: \[3\] STRUCT 1a size=4 vlen=0 Invalid name (EINVAL)" "$tmp/err"
+
 # an ELF object with .BTF (clang's own BTF when clang-16 is here)
 if command -v clang-16 >/dev/null; then
 	printf 'struct s { int a; long b; } g;\nint f(struct s *p) { return p->a; }\n' >"$tmp/o.c"

@@ -118,6 +118,22 @@ static void test_split(void **state)
 	assert_int_equal(lbtf_verify(s.p, s.len, &o, NULL), -EINVAL);
 	assert_non_null(strstr(buf, "[2] PTR (anon) type_id=9 Invalid type_id\n"));
 	free(s.p);
+	/* module BTF is logged as the kernel logs it (dmesg): messages only,
+	 * each 1023-byte piece its own "BPF: " line */
+	{
+		const char bad[] = "1a";
+		struct lbtf_verify_result res;
+		struct lbtf_verify_opts k = { .log_level = 1, .base = b,
+					      .flags = LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG };
+
+		s = vb_make((const uint32_t[]){ T_PTR(1), T_STRUCT(5, 0, 4), W_END }, bad, sizeof(bad));
+		assert_int_equal(lbtf_verify(s.p, s.len, &k, &res), -EINVAL);
+		assert_string_equal(res.full_log, "BPF: [3] STRUCT 1a \nBPF: size=4 vlen=0\nBPF:  \n"
+						  "BPF: Invalid name\nBPF: \n");
+		assert_int_equal(res.log_true_size, 0);
+		lbtf_verify_result_free(&res);
+		free(s.p);
+	}
 	lbtf_free(b);
 	free(base.p);
 }
