@@ -300,7 +300,7 @@ struct collected {
 	struct dw_var *vars;
 	uint32_t n, cap;
 	uint32_t raw_since_dedup, types_raw;
-	bool deduped;
+	bool deduped, has_externs;
 	uint64_t warned;
 	uint32_t tags[32], ntags;
 	uint32_t funcs;
@@ -333,6 +333,7 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 		c->cap = cap;
 	}
 	for (i = 0; i < r->nvars; i++) {
+		c->has_externs |= r->vars[i].ext != DW_EXT_NONE;
 		c->vars[c->n] = r->vars[i];
 		c->vars[c->n].id = first + (r->vars[i].id - unit_start);
 		c->n++;
@@ -410,7 +411,9 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 
 		err = take_result(d, out, r, &c);
 		release_unit(d, r);
-		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
+		/* (not with externs: extern FUNCs may merge, so they could not
+		 * be found again in order the way VARs are) */
+		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP) && !c.has_externs &&
 		    c.raw_since_dedup >= DEDUP_BATCH_TYPES && i + 1 < d->ul.n) {
 			err = dedup_now(out);
 			c.raw_since_dedup = 0;

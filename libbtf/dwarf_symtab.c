@@ -64,7 +64,7 @@ static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const
 		return false;
 	/* externs of a BPF object (kfuncs, __ksym, __kconfig) */
 	if (s->st_shndx == SHN_UNDEF)
-		return ei->is_rel && GELF_ST_BIND(s->st_info) != STB_LOCAL;
+		return ei->is_rel && ei->is_bpf && GELF_ST_BIND(s->st_info) != STB_LOCAL;
 	if (s->st_shndx >= ei->nsecs)
 		return false;
 	return type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE;
@@ -144,6 +144,7 @@ int dw_elf_info_load(struct dw_elf_info *ei, const char *path)
 		goto fail;
 	}
 	ei->is_rel = eh.e_type == ET_REL;
+	ei->is_bpf = eh.e_machine == EM_BPF;
 	if (elf_getshdrstrndx(ei->elf, &shstrndx)) {
 		err = lbtfi_err(ENOEXEC, "%s: no section name table", path);
 		goto fail;
