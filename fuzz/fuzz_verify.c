@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.log_level = data[0] & 15;
 	o.log_size = o.log_level ? 1 + (data[1] * 16) % sizeof(buf) : 0;
 	o.log_buf = o.log_size ? buf : NULL;
-	o.flags = LBTF_VERIFY_NO_KERNEL_BTF | (data[0] & 0x80 ? LBTF_VERIFY_KEEP_LOG : 0);
+	o.flags = LBTF_VERIFY_NO_KERNEL_BTF | (data[0] & 0x80 ? LBTF_VERIFY_KEEP_LOG : 0) |
+		  (data[0] & 0x40 ? LBTF_VERIFY_KERNEL_LOG : 0);
 	data += 2;
 	size -= 2;
 	lbtf_verify(data, size, &o, &res);
