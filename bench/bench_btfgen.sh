@@ -97,7 +97,7 @@ bench_input() {
 
 # (a) large local input --------------------------------------------------------
 build_large() {
-	local dir=$CACHE/large out=$CACHE/large/large.so i
+	local dir=$CACHE/large-v2 out=$CACHE/large-v2/large.so i
 	[ -s "$out" ] && { echo "$out"; return; }
 	mkdir -p "$dir" || return 1
 	local hdrs="stdio.h stdlib.h string.h pthread.h signal.h time.h sys/socket.h sys/stat.h
@@ -105,7 +105,7 @@ build_large() {
 		arpa/inet.h netdb.h dirent.h fcntl.h termios.h poll.h linux/bpf.h linux/if_link.h
 		linux/netlink.h linux/rtnetlink.h linux/perf_event.h linux/btf.h elf.h gelf.h
 		elfutils/libdw.h zlib.h"
-	for i in $(seq 1 120); do
+	for i in $(seq 1 400); do
 		{
 			for h in $hdrs; do echo "#include <$h>"; done
 			echo "struct unit_$i { int id; struct sockaddr_in a; struct stat st; union bpf_attr *attr; };"
