@@ -13,11 +13,21 @@ BPF_CLANG ?= clang-16
 PREFIX  ?= /usr/local
 DESTDIR ?=
 VERSION := 0.1.0
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 CPPFLAGS += -Ilibbtf/include -Ilibbtf -D_GNU_SOURCE
 LDLIBS  += -lbpf -ldw -lelf -lcjson -lz -lpthread
+
+# Quiet build lines ("  CC file"); V=1 prints the full commands.
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
 
 ifeq ($(SAN),1)
 B       ?= build/san
@@ -37,18 +47,22 @@ LIBSO := $(B)/libbtf.so
 
 $(B)/obj/libbtf/%.o: libbtf/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 $(B)/obj/libbtf/pic/%.o: libbtf/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+	$(call msg,CC-PIC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call msg,AR,$@)
+	$(Q)ar rcs $@ $^
 $(LIBSO): $(LIB_PIC_OBJS) libbtf/libbtf.map
-	$(CC) -shared -Wl,--version-script=libbtf/libbtf.map -Wl,-soname,libbtf.so.0 \
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared -Wl,--version-script=libbtf/libbtf.map -Wl,-soname,libbtf.so.0 \
 		$(LDFLAGS) -o $@ $(LIB_PIC_OBJS) $(LDLIBS)
 $(B)/libbtf.pc: libbtf/libbtf.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 # ---- programs: one directory each, every .c of it linked with libbtf.a ---
 PROGS := btfgen btfcheck btfdump
@@ -57,9 +71,11 @@ $(1)_SRCS := $$(wildcard $(1)/*.c)
 $(1)_OBJS := $$(patsubst $(1)/%.c,$(B)/obj/$(1)/%.o,$$($(1)_SRCS))
 $(B)/obj/$(1)/%.o: $(1)/%.c $$(LIB_HDRS) $$(wildcard $(1)/*.h)
 	@mkdir -p $$(@D)
-	$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) -c -o $$@ $$<
+	$$(call msg,CC,$$<)
+	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) -c -o $$@ $$<
 $(B)/$(1): $$($(1)_OBJS) $$(LIBA)
-	$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(LIBA) $$(LDLIBS)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(LIBA) $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
@@ -80,15 +96,15 @@ deps:
 	@bash scripts/deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all $(CHECK_DEPS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(CHECK_DEPS)
 	@B=$(B) SAN=$(SAN) bash scripts/run-tests.sh $(CHECK_TESTS)
 
 demo: deps
-	@$(MAKE) --no-print-directory all $(DEMO_DEPS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(DEMO_DEPS)
 	@B=$(B) bash scripts/demo.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BENCH_DEPS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(BENCH_DEPS)
 	@B=$(B) bash bench/run.sh $(BENCHES)
 
 fuzz: $(FUZZERS)
