@@ -114,9 +114,8 @@ int lbtfi_vcheck_special(struct venv *env);    /* verify_special.c */
 
 /* ---- per-kind operations, referenced by the table in verify_ops.c ---- */
 #define VKIND_META(name) int lbtfi_vmeta_##name(struct venv *env, const struct lbtf_type *t, uint32_t left)
-VKIND_META(int); VKIND_META(ref); VKIND_META(array); VKIND_META(struct); VKIND_META(enum);
-VKIND_META(enum64); VKIND_META(fwd); VKIND_META(func); VKIND_META(func_proto); VKIND_META(var);
-VKIND_META(datasec); VKIND_META(float); VKIND_META(decl_tag);
+/* rows: the kinds whose checks are all rows of verify_meta_kinds.c's table */
+VKIND_META(rows); VKIND_META(int); VKIND_META(struct); VKIND_META(enum); VKIND_META(datasec);
 #define VKIND_DETAILS(name) void lbtfi_vdetails_##name(struct venv *env, const struct lbtf_type *t)
 VKIND_DETAILS(int); VKIND_DETAILS(ref); VKIND_DETAILS(fwd); VKIND_DETAILS(array); VKIND_DETAILS(sized);
 VKIND_DETAILS(func_proto); VKIND_DETAILS(var); VKIND_DETAILS(float); VKIND_DETAILS(decl_tag);

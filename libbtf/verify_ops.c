@@ -8,7 +8,7 @@
 #include "verify_internal.h"
 
 #define MODIFIER_OPS                                                                   \
-	{ lbtfi_vmeta_ref, lbtfi_vresolve_modifier, lbtfi_vmember_modifier,                \
+	{ lbtfi_vmeta_rows, lbtfi_vresolve_modifier, lbtfi_vmember_modifier,                \
 	  lbtfi_vmember_modifier_kflag, lbtfi_vdetails_ref }
 #define NO_MEMBER lbtfi_vmember_unsupported, lbtfi_vmember_unsupported_kflag
 
@@ -17,9 +17,9 @@ static const struct vkind_ops ops[LBTF_NR_KINDS] = {
 	[LBTF_KIND_UNKN] = { NULL, NULL, NO_MEMBER, NULL },
 	[LBTF_KIND_INT] = { lbtfi_vmeta_int, NULL, lbtfi_vmember_int, lbtfi_vmember_int_kflag,
 			    lbtfi_vdetails_int },
-	[LBTF_KIND_PTR] = { lbtfi_vmeta_ref, lbtfi_vresolve_ptr, lbtfi_vmember_ptr,
+	[LBTF_KIND_PTR] = { lbtfi_vmeta_rows, lbtfi_vresolve_ptr, lbtfi_vmember_ptr,
 			    lbtfi_vmember_generic_kflag, lbtfi_vdetails_ref },
-	[LBTF_KIND_ARRAY] = { lbtfi_vmeta_array, lbtfi_vresolve_array, lbtfi_vmember_array,
+	[LBTF_KIND_ARRAY] = { lbtfi_vmeta_rows, lbtfi_vresolve_array, lbtfi_vmember_array,
 			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_array },
 	[LBTF_KIND_STRUCT] = { lbtfi_vmeta_struct, lbtfi_vresolve_struct, lbtfi_vmember_struct,
 			       lbtfi_vmember_generic_kflag, lbtfi_vdetails_sized },
@@ -27,23 +27,23 @@ static const struct vkind_ops ops[LBTF_NR_KINDS] = {
 			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_sized },
 	[LBTF_KIND_ENUM] = { lbtfi_vmeta_enum, NULL, lbtfi_vmember_enum, lbtfi_vmember_enum_kflag,
 			     lbtfi_vdetails_sized },
-	[LBTF_KIND_FWD] = { lbtfi_vmeta_fwd, NULL, NO_MEMBER, lbtfi_vdetails_fwd },
+	[LBTF_KIND_FWD] = { lbtfi_vmeta_rows, NULL, NO_MEMBER, lbtfi_vdetails_fwd },
 	[LBTF_KIND_TYPEDEF] = MODIFIER_OPS,
 	[LBTF_KIND_VOLATILE] = MODIFIER_OPS,
 	[LBTF_KIND_CONST] = MODIFIER_OPS,
 	[LBTF_KIND_RESTRICT] = MODIFIER_OPS,
-	[LBTF_KIND_FUNC] = { lbtfi_vmeta_func, lbtfi_vresolve_func, NO_MEMBER, lbtfi_vdetails_ref },
-	[LBTF_KIND_FUNC_PROTO] = { lbtfi_vmeta_func_proto, NULL, NO_MEMBER,
+	[LBTF_KIND_FUNC] = { lbtfi_vmeta_rows, lbtfi_vresolve_func, NO_MEMBER, lbtfi_vdetails_ref },
+	[LBTF_KIND_FUNC_PROTO] = { lbtfi_vmeta_rows, NULL, NO_MEMBER,
 				   lbtfi_vdetails_func_proto },
-	[LBTF_KIND_VAR] = { lbtfi_vmeta_var, lbtfi_vresolve_var, NO_MEMBER, lbtfi_vdetails_var },
+	[LBTF_KIND_VAR] = { lbtfi_vmeta_rows, lbtfi_vresolve_var, NO_MEMBER, lbtfi_vdetails_var },
 	[LBTF_KIND_DATASEC] = { lbtfi_vmeta_datasec, lbtfi_vresolve_datasec, NO_MEMBER,
 				lbtfi_vdetails_sized },
-	[LBTF_KIND_FLOAT] = { lbtfi_vmeta_float, NULL, lbtfi_vmember_float,
+	[LBTF_KIND_FLOAT] = { lbtfi_vmeta_rows, NULL, lbtfi_vmember_float,
 			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_float },
-	[LBTF_KIND_DECL_TAG] = { lbtfi_vmeta_decl_tag, lbtfi_vresolve_decl_tag, NO_MEMBER,
+	[LBTF_KIND_DECL_TAG] = { lbtfi_vmeta_rows, lbtfi_vresolve_decl_tag, NO_MEMBER,
 				 lbtfi_vdetails_decl_tag },
 	[LBTF_KIND_TYPE_TAG] = MODIFIER_OPS,
-	[LBTF_KIND_ENUM64] = { lbtfi_vmeta_enum64, NULL, lbtfi_vmember_enum,
+	[LBTF_KIND_ENUM64] = { lbtfi_vmeta_enum, NULL, lbtfi_vmember_enum,
 			       lbtfi_vmember_enum_kflag, lbtfi_vdetails_sized },
 };
 
