@@ -501,11 +501,21 @@ static void *blob(struct lbtf_builder *b, size_t *size)
 	return data;
 }
 
+/* Two builders serialize to the same bytes */
+static void assert_same_blob(struct lbtf_builder *b1, struct lbtf_builder *b2)
+{
+	size_t n1, n2;
+	void *d1 = blob(b1, &n1), *d2 = blob(b2, &n2);
+
+	assert_int_equal(n1, n2);
+	assert_memory_equal(d1, d2, n1);
+	free(d1);
+	free(d2);
+}
+
 static void test_deterministic(void **state)
 {
 	struct lbtf_builder *b1 = lbtf_builder_new(NULL), *b2 = lbtf_builder_new(NULL);
-	void *d1, *d2, *d3;
-	size_t n1, n2, n3;
 
 	for (int i = 0; i < 3; i++) {
 		add_list_cu(b1);
@@ -515,18 +525,10 @@ static void test_deterministic(void **state)
 	}
 	dedup_ok(b1, NULL);
 	dedup_ok(b2, NULL);
-	d1 = blob(b1, &n1);
-	d2 = blob(b2, &n2);
-	assert_int_equal(n1, n2);
-	assert_memory_equal(d1, d2, n1);
+	assert_same_blob(b1, b2);
 	/* deduplicating deduplicated BTF changes nothing */
 	dedup_ok(b1, NULL);
-	d3 = blob(b1, &n3);
-	assert_int_equal(n1, n3);
-	assert_memory_equal(d1, d3, n1);
-	free(d1);
-	free(d2);
-	free(d3);
+	assert_same_blob(b1, b2);
 	lbtf_builder_free(b1);
 	lbtf_builder_free(b2);
 }
@@ -566,8 +568,6 @@ static void test_id_map_and_incremental(void **state)
 	struct lbtf_builder *once = lbtf_builder_new(NULL), *incr = lbtf_builder_new(NULL);
 	uint32_t map[64];
 	struct lbtf_dedup_opts o = { .sz = sizeof(o), .id_map = map };
-	void *d1, *d2;
-	size_t n1, n2;
 	int var;
 
 	for (int i = 0; i < 5; i++)
@@ -588,12 +588,7 @@ static void test_id_map_and_incremental(void **state)
 	}
 	lbtf_add_var(incr, "v", LBTF_LINKAGE_GLOBAL, 2);
 	dedup_ok(incr, NULL);
-	d1 = blob(once, &n1);
-	d2 = blob(incr, &n2);
-	assert_int_equal(n1, n2);
-	assert_memory_equal(d1, d2, n1);
-	free(d1);
-	free(d2);
+	assert_same_blob(once, incr);
 	lbtf_builder_free(once);
 	lbtf_builder_free(incr);
 }
