@@ -93,15 +93,13 @@ static void *fail_with_path(const char *path)
 	return NULL;
 }
 
-struct lbtf *lbtf_open_raw(const char *path, const struct lbtf *base)
+/* BTF from a raw file's contents, which it takes over: a mapping is kept
+ * by the result (or unmapped on failure), a read buffer is freed. */
+static struct lbtf *from_raw(const char *path, void *buf, size_t len, bool mapped,
+			     const struct lbtf *base)
 {
-	void *buf;
-	size_t len;
-	bool mapped;
 	struct lbtf *btf;
 
-	if (read_file(path, &buf, &len, &mapped))
-		return NULL;
 	if (mapped) {
 		btf = lbtfi_new_mapped(buf, len, base);
 		if (!btf)
@@ -192,18 +190,52 @@ out:
 	return btf;
 }
 
-struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base)
+/* BTF from an ELF file's contents (.BTF is copied out): released after */
+static struct lbtf *from_elf_file(const char *path, void *buf, size_t len, bool mapped,
+				  const struct lbtf *base)
+{
+	struct lbtf *btf = from_elf(path, buf, len, base);
+
+	release(buf, len, mapped);
+	return btf;
+}
+
+/* Raw BTF or an ELF file, told apart by the ELF magic */
+static struct lbtf *from_any(const char *path, void *buf, size_t len, bool mapped,
+			     const struct lbtf *base)
+{
+	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0)
+		return from_elf_file(path, buf, len, mapped, base);
+	if (len < 2) {
+		release(buf, len, mapped);
+		return lbtfi_err_ptr(EINVAL, "%s: %s", path, len ? "not BTF (1 byte)" : "empty file");
+	}
+	return from_raw(path, buf, len, mapped, base);
+}
+
+typedef struct lbtf *(*from_file_fn)(const char *path, void *buf, size_t len, bool mapped,
+				     const struct lbtf *base);
+
+/* Reads the file and hands its contents to from(), which takes them over. */
+static struct lbtf *open_file(const char *path, const struct lbtf *base, from_file_fn from)
 {
 	void *buf;
 	size_t len;
 	bool mapped;
-	struct lbtf *btf;
 
 	if (read_file(path, &buf, &len, &mapped))
 		return NULL;
-	btf = from_elf(path, buf, len, base);
-	release(buf, len, mapped);
-	return btf;
+	return from(path, buf, len, mapped, base);
+}
+
+struct lbtf *lbtf_open_raw(const char *path, const struct lbtf *base)
+{
+	return open_file(path, base, from_raw);
+}
+
+struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base)
+{
+	return open_file(path, base, from_elf_file);
 }
 
 static bool is_sysfs_module(const char *path)
@@ -215,9 +247,6 @@ static bool is_sysfs_module(const char *path)
 
 struct lbtf *lbtf_open(const char *path, const struct lbtf *base)
 {
-	void *buf;
-	size_t len;
-	bool mapped;
 	struct lbtf *btf, *vmlinux = NULL;
 
 	if (!base && is_sysfs_module(path)) {
@@ -226,28 +255,7 @@ struct lbtf *lbtf_open(const char *path, const struct lbtf *base)
 			return NULL;
 		base = vmlinux;
 	}
-	if (read_file(path, &buf, &len, &mapped)) {
-		lbtf_free(vmlinux);
-		return NULL;
-	}
-	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
-		btf = from_elf(path, buf, len, base);
-		release(buf, len, mapped);
-	} else if (len < 2) {
-		release(buf, len, mapped);
-		btf = lbtfi_err_ptr(EINVAL, "%s: %s", path, len ? "not BTF (1 byte)" : "empty file");
-	} else if (mapped) {
-		btf = lbtfi_new_mapped(buf, len, base);
-		if (!btf) {
-			munmap(buf, len);
-			fail_with_path(path);
-		}
-	} else {
-		btf = lbtf_new(buf, len, base);
-		free(buf);
-		if (!btf)
-			fail_with_path(path);
-	}
+	btf = open_file(path, base, from_any);
 	if (!btf) {
 		int e = errno;
 		lbtf_free(vmlinux);
