@@ -14,21 +14,12 @@
 #  struct enums here because of them (checked below, so the reason stays
 #  true). Not asserted: _Alignof of aligned_member and pk_aligned, whose
 #  __attribute__((aligned(N))) BTF cannot carry (sizes and offsets are).
-set -u
-cd "$(dirname "$0")/../.."
-B=${B:-build}
+source "$(dirname "$0")/lib.sh"
 drv=$B/tests/dump_c/dumpc_driver
 here=tests/dump_c
 noalign='aligned_member|pk_aligned'
-for tool in bpftool clang-16 gcc; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
-done
+need_tools bpftool clang-16 gcc
 [ -x "$drv" ] || { echo "missing $drv"; exit 1; }
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-strip_modes() { sed -E 's/ __attribute__\(\(mode\((byte|word|HI)\)\)\)//' "$1"; }
 compiles() { # file.c -> 0 if clang-16 -target bpf accepts it
 	clang-16 -target bpf -fsyntax-only -Wall -Werror "$1" 2>&1 | head -20
 	return "${PIPESTATUS[0]}"
@@ -37,11 +28,8 @@ compiles() { # file.c -> 0 if clang-16 -target bpf accepts it
 clang-16 -g -O2 -target bpf -c "$here/types.c" -o "$w/types.o" || { echo "clang-16 failed"; exit 1; }
 "$drv" "$w/types.o" >"$w/dump.h" || bad "dump of types.o failed"
 bpftool btf dump file "$w/types.o" format c >"$w/bpftool.h"
-if cmp -s <(strip_modes "$w/dump.h") "$w/bpftool.h"; then
+same_but_modes types.o "$w/dump.h" "$w/bpftool.h" &&
 	echo "ok: types.o: identical to bpftool after stripping $(grep -c 'mode(' "$w/dump.h") mode() attributes"
-else
-	bad "types.o: differs from bpftool"; diff <(strip_modes "$w/dump.h") "$w/bpftool.h" | head -30
-fi
 for need in 'mode(byte)' 'mode(word)' 'mode(HI)' 'ULL,' 'LL,' 'btf_type_tag("user")' \
 	    'unsigned __int128 big;' 'char data[0];' '__attribute__((packed))' 'long: 64;' \
 	    'int: 0;' 'void (*handlers[3])(int);' 'int (* (*factory)(int))(long);' \

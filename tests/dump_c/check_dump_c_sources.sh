@@ -7,28 +7,15 @@
 #  - `btfdump -c`, `--types`, `--sort -o FILE`, unknown names/options.
 # The enum mode() attributes are stripped before diffs (deliberate, see
 # check_dump_c_vmlinux.sh).
-set -u
-cd "$(dirname "$0")/../.."
-B=${B:-build}
-for tool in bpftool pahole gcc clang; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
-done
+source "$(dirname "$0")/lib.sh"
+need_tools bpftool pahole gcc clang
 [ -x "$B/btfdump" ] || { echo "missing $B/btfdump"; exit 1; }
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-strip_modes() { sed -E 's/ __attribute__\(\(mode\((byte|word|HI)\)\)\)//' "$1"; }
 
 same_as_bpftool() { # label btf-file
 	"$B/btfdump" file "$2" format c >"$w/ours.h" 2>"$w/err" || { bad "$1: btfdump failed: $(cat "$w/err")"; return 1; }
 	bpftool btf dump file "$2" format c >"$w/peer.h" || { bad "$1: bpftool failed"; return 1; }
-	if cmp -s <(strip_modes "$w/ours.h") "$w/peer.h"; then
-		echo "ok: $1: identical to bpftool ($(wc -l <"$w/ours.h") lines)"
-	else
-		bad "$1: differs from bpftool"; diff <(strip_modes "$w/ours.h") "$w/peer.h" | head -20
-		return 1
-	fi
+	same_but_modes "$1" "$w/ours.h" "$w/peer.h" || return 1
+	echo "ok: $1: identical to bpftool ($(wc -l <"$w/ours.h") lines)"
 }
 
 gcc -g -O1 -c tests/dump_c/user_types.c -o "$w/user.o" &&

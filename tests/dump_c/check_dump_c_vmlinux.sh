@@ -12,30 +12,18 @@
 #    ENUM64s with only 32-bit values mode(word) (what libbpf >= 1.1.0 final
 #    does; without them struct layouts holding such enums come out wrong),
 #    2-byte enums mode(HI) (our addition, same reason). Stripped before diff.
-set -u
-cd "$(dirname "$0")/../.."
-B=${B:-build}
+source "$(dirname "$0")/lib.sh"
 vmlinux=/sys/kernel/btf/vmlinux
 drv=$B/tests/dump_c/dumpc_driver
-for tool in bpftool clang clang-16 gcc; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
-done
+need_tools bpftool clang clang-16 gcc
 [ -r $vmlinux ] || { echo "SKIP: no $vmlinux (kernel without CONFIG_DEBUG_INFO_BTF)"; exit 77; }
 [ -x "$drv" ] || { echo "missing $drv (make $drv)"; exit 1; }
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 "$drv" $vmlinux >"$w/ours.h" || bad "dump failed"
 bpftool btf dump file $vmlinux format c >"$w/bpftool.h" || bad "bpftool failed"
-sed -E 's/ __attribute__\(\(mode\((byte|word|HI)\)\)\)//' "$w/ours.h" >"$w/ours-norm.h"
-if cmp -s "$w/ours-norm.h" "$w/bpftool.h"; then
+same_but_modes vmlinux "$w/ours.h" "$w/bpftool.h" &&
 	echo "ok: identical to bpftool ($(wc -l <"$w/ours.h") lines) after stripping mode() attributes" \
 	     "($(grep -c 'mode(' "$w/ours.h") of them)"
-else
-	bad "differs from bpftool:"; diff "$w/ours-norm.h" "$w/bpftool.h" | head -40
-fi
 
 cc_bpf() { # compiler file...
 	local c=$1; shift

@@ -1,0 +1,27 @@
+# Sourced (not run) by the check_dump_c_*.sh scripts: their common frame.
+# Leaves the shell in the repo root with B set, a work directory $w removed
+# on exit, fail/bad() to record failures, and the helpers below.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+B=${B:-build}
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+need_tools() { # tool... : SKIP (exit 77) when one is not installed
+	local tool
+	for tool; do
+		command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+	done
+}
+
+# Our deliberate enum mode() attributes (see check_dump_c_vmlinux.sh) removed
+strip_modes() { sed -E 's/ __attribute__\(\(mode\((byte|word|HI)\)\)\)//' "$1"; }
+
+same_but_modes() { # label ours.h peer.h: 0 when equal once the modes are stripped
+	cmp -s <(strip_modes "$2") "$3" && return 0
+	bad "$1: differs from bpftool"
+	diff <(strip_modes "$2") "$3" | head -30
+	return 1
+}
