@@ -35,30 +35,14 @@ run_ours() {
 	fi
 }
 
-wall() {
-	local s=$EPOCHREALTIME
-	"$@" >/dev/null 2>&1
-	local e=$EPOCHREALTIME
-	awk -v a="$s" -v b="$e" 'BEGIN { printf "%.6f\n", b - a }'
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+source bench/lib.sh
+ours_map() { run_ours "$flag" pinned "$pin"; }
+peer_map() { bpftool $flag map dump pinned "$pin"; }
 
 for m in big_btf big_hex; do
 	for flag in "" -j; do
 		pin=$tmp/fs/$m
-		same=identical
-		run_ours "$flag" pinned "$pin" >"$tmp/ours" 2>/dev/null
-		bpftool $flag map dump pinned "$pin" >"$tmp/peer" 2>/dev/null
-		cmp -s "$tmp/ours" "$tmp/peer" || same=DIFFERENT
-		: >"$tmp/t_ours"; : >"$tmp/t_peer"
-		for ((i = 0; i < RUNS; i++)); do
-			wall run_ours "$flag" pinned "$pin" >>"$tmp/t_ours"
-			wall bpftool $flag map dump pinned "$pin" >>"$tmp/t_peer"
-		done
-		o=$(median <"$tmp/t_ours")
-		p=$(median <"$tmp/t_peer")
-		echo "$m $flag: ours $(tr '\n' ' ' <"$tmp/t_ours")" >&2
-		echo "$m $flag: peer $(tr '\n' ' ' <"$tmp/t_peer")" >&2
+		time_pair "$m $flag" ours_map peer_map
 		what="typed by BTF"
 		[ $m = big_hex ] && what="without BTF (hex)"
 		awk -v w="$what" -v o="$o" -v p="$p" -v n="$RUNS" -v s="$same" -v fl="$flag" -v N="$N" 'BEGIN {
