@@ -9,3 +9,4 @@ FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanit
 build/fuzz/%: fuzz/%.c $(LIB_SRCS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
+$(FUZZERS): fuzz/fuzz_common.h

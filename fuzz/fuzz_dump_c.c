@@ -9,39 +9,7 @@
  * the base blob's length; bit 1: sorted; bit 2: roots = the first ids;
  * bit 3: kfunc prototypes).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "libbtf.h"
-
-static ssize_t discard(void *cookie, const char *buf, size_t size)
-{
-	return size;
-}
-
-static FILE *sink(void)
-{
-	static FILE *f;
-	cookie_io_functions_t io = { .write = discard };
-
-	if (!f)
-		f = fopencookie(NULL, "w", io);
-	return f;
-}
-
-static struct lbtf *parse(const uint8_t *data, size_t size, const struct lbtf *base, void **keep)
-{
-	void *copy = malloc(size ? size : 1);
-	struct lbtf *btf;
-
-	memcpy(copy, data, size);
-	btf = lbtf_new_borrowed(copy, size, base);
-	if (!btf)
-		free(copy);
-	else
-		*keep = copy;
-	return btf;
-}
+#include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -55,20 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	mode = *data++;
 	size--;
-	if (mode & 1) {
-		size_t base_len;
-
-		if (size < 2)
-			return 0;
-		base_len = data[0] | (size_t)data[1] << 8;
-		data += 2;
-		size -= 2;
-		if (base_len > size || !(base = parse(data, base_len, NULL, &base_bytes)))
-			return 0;
-		data += base_len;
-		size -= base_len;
-	}
-	btf = parse(data, size, base, &bytes);
+	if ((mode & 1) && !fz_split_base(&data, &size, &base, &base_bytes))
+		return 0;
+	btf = fz_parse(data, size, base, &bytes);
 	if (btf) {
 		o.sort = mode & 2;
 		o.kfuncs = mode & 8;
@@ -78,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o.root_ids = roots;
 			o.root_cnt = 4;
 		}
-		lbtf_dump_c(btf, sink(), &o);
+		lbtf_dump_c(btf, fz_sink(), &o);
 		lbtf_dump_c_find_types(btf, "struct a", roots, 4);
 		lbtf_free(btf);
 	}

@@ -9,27 +9,9 @@
  * bit 1 set, the rest is a file for lbtf_open() (ELF or raw, through a
  * memfd), the path of the ELF .BTF reader.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "libbtf.h"
-
-static FILE *devnull;
-
-/* A stream that discards everything (no file system involved) */
-static ssize_t discard(void *cookie, const char *buf, size_t size)
-{
-	return size;
-}
-
-static FILE *open_discard(void)
-{
-	cookie_io_functions_t io = { .write = discard };
-
-	return fopencookie(NULL, "w", io);
-}
+#include "fuzz_common.h"
 
 /* Everything a reader of parsed BTF may call on any id */
 static void walk(const struct lbtf *btf)
@@ -48,26 +30,9 @@ static void walk(const struct lbtf *btf)
 		(void)lbtf_resolve_type(btf, id);
 	}
 	(void)lbtf_find_by_name_kind(btf, "a", LBTF_KIND_STRUCT);
-	lbtf_dump_raw(btf, devnull);
-	lbtf_dump_json(btf, devnull, false);
-	lbtf_dump_json(btf, devnull, true);
-}
-
-/* Parse an exact-size heap copy (so that overreads are caught) */
-static struct lbtf *parse(const uint8_t *data, size_t size, const struct lbtf *base,
-			  void **keep)
-{
-	void *copy = malloc(size ? size : 1);
-	struct lbtf *btf;
-
-	memcpy(copy, data, size);
-	btf = lbtf_new_borrowed(copy, size, base);
-	if (!btf) {
-		free(copy);
-		return NULL;
-	}
-	*keep = copy;
-	return btf;
+	lbtf_dump_raw(btf, fz_sink());
+	lbtf_dump_json(btf, fz_sink(), false);
+	lbtf_dump_json(btf, fz_sink(), true);
 }
 
 /* The bytes as a file, opened by path like btfdump does */
@@ -96,8 +61,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	void *base_bytes = NULL, *bytes = NULL;
 	uint8_t mode;
 
-	if (!devnull)
-		devnull = open_discard();
 	if (size < 1)
 		return 0;
 	mode = data[0];
@@ -107,23 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		open_as_file(data, size);
 		return 0;
 	}
-	if (mode & 1) {
-		size_t base_len;
-
-		if (size < 2)
-			return 0;
-		base_len = data[0] | (size_t)data[1] << 8;
-		data += 2;
-		size -= 2;
-		if (base_len > size)
-			return 0;
-		base = parse(data, base_len, NULL, &base_bytes);
-		if (!base)
-			return 0;
-		data += base_len;
-		size -= base_len;
-	}
-	btf = parse(data, size, base, &bytes);
+	if ((mode & 1) && !fz_split_base(&data, &size, &base, &base_bytes))
+		return 0;
+	btf = fz_parse(data, size, base, &bytes);
 	if (btf) {
 		walk(btf);
 		lbtf_free(btf);
