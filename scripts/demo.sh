@@ -32,20 +32,12 @@ fi
 
 step "4. load with BPF_BTF_LOAD + BPF_PROG_TEST_RUN over the test vectors"
 "$B/flowctl" test | tail -12
-NS=flowdemo-$$
-DIR=$(mktemp -d /tmp/flowdemo.XXXXXX)
-cleanup() {
-	"$B/flowctl" detach --netns "$NS" --pin "$DIR/bpffs/flow" >/dev/null 2>&1
-	ip netns del "$NS" 2>/dev/null
-	umount "$DIR/bpffs" 2>/dev/null
-	rm -rf "$DIR"
-}
-trap cleanup EXIT
-mkdir "$DIR/bpffs" && mount -t bpf bpffs "$DIR/bpffs" || exit 1
+source "$(dirname "$0")/flow-sandbox.sh"
+flow_sandbox flowdemo flow
 
 step "5. attach in a fresh netns ($NS) with a netns bpf_link"
 ip netns add "$NS" || exit 1
-"$B/flowctl" attach --netns "$NS" --pin "$DIR/bpffs/flow" || exit 1
+"$B/flowctl" attach --netns "$NS" --pin "$PIN" || exit 1
 "$B/flowctl" show --netns "$NS"
 ip netns exec "$NS" bpftool net show | sed 's/^/    bpftool: /'
 
@@ -54,10 +46,10 @@ step "6. the vectors as real frames through a napi-frags tap in $NS"
 
 step "7. last_dissection, printed by btfdump map through the map's BTF (as bpftool prints it)"
 "$B/flowctl" dump --netns "$NS" | head -30
-echo "    ... ($(bpftool map dump pinned "$DIR/bpffs/flow/last_dissection" | grep -c '"key"') entries)"
+echo "    ... ($(bpftool map dump pinned "$PIN/last_dissection" | grep -c '"key"') entries)"
 echo "  the same map with --net (byte order and addresses decoded), first entries:"
 "$B/flowctl" dump --netns "$NS" --net | head -48
 
 step "8. detach and clean up"
-"$B/flowctl" detach --netns "$NS" --pin "$DIR/bpffs/flow"
+"$B/flowctl" detach --netns "$NS" --pin "$PIN"
 "$B/flowctl" show --netns "$NS"

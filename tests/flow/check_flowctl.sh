@@ -9,18 +9,9 @@ B=${B:-build}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (netns, bpffs, BPF)"; exit 77; }
 command -v bpftool >/dev/null || { echo "SKIP: bpftool missing"; exit 77; }
 set -u
-NS=flowtest-$$
-DIR=$(mktemp -d /tmp/flowctl-test.XXXXXX)
-PIN=$DIR/bpffs/f
+source "$(dirname "$0")/../../scripts/flow-sandbox.sh"
+flow_sandbox flowtest f
 fails=0
-
-cleanup() {
-	"$B/flowctl" detach --netns "$NS" --pin "$PIN" >/dev/null 2>&1
-	ip netns del "$NS" 2>/dev/null
-	umount "$DIR/bpffs" 2>/dev/null
-	rm -rf "$DIR"
-}
-trap cleanup EXIT
 
 check() {	# check DESCRIPTION COMMAND...: run, report, count failures
 	local what=$1
@@ -28,8 +19,6 @@ check() {	# check DESCRIPTION COMMAND...: run, report, count failures
 	if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
 }
 
-mkdir -p "$DIR/bpffs"
-mount -t bpf bpffs "$DIR/bpffs" || { echo "FAIL: cannot mount bpffs"; exit 1; }
 ip netns add "$NS" || { echo "FAIL: cannot create netns"; exit 1; }
 fl() { "$B/flowctl" "$@"; }
 
