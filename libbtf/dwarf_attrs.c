@@ -84,3 +84,8 @@ bool dw_own_flag(Dwarf_Die *die, unsigned int at)
 
 	return dwarf_attr(die, at, &a) && dwarf_formflag(&a, &v) == 0 && v;
 }
+
+bool dw_may_have_annotations(const struct dw_unit *u, Dwarf_Die *die)
+{
+	return !(u->no_annot && die->cu == u->cu);
+}

@@ -13,7 +13,8 @@ int dw_add_decl_tags(struct dw_unit *u, Dwarf_Die *die, uint32_t target, int com
 {
 	Dwarf_Die c;
 
-	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || !dwarf_haschildren(die) ||
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || !dw_may_have_annotations(u, die) ||
+	    !dwarf_haschildren(die) ||
 	    dwarf_child(die, &c) != 0)
 		return 0;
 	do {
@@ -118,8 +119,23 @@ static bool var_address(Dwarf_Die *die, Dwarf_Addr *addr)
 	Dwarf_Op *ops;
 	size_t nops;
 
-	if (!dwarf_attr(die, DW_AT_location, &a) || dwarf_getlocation(&a, &ops, &nops) != 0 ||
-	    nops != 1)
+	Dwarf_Block blk;
+	unsigned int form;
+
+	if (!dwarf_attr(die, DW_AT_location, &a))
+		return false;
+	/* Most variables here are locals: a location list (a non-block form)
+	 * or an expression not starting with an address operation. Told from
+	 * the first byte, without decoding (and caching) the expression. */
+	form = dwarf_whatform(&a);
+	if (form != DW_FORM_exprloc && form != DW_FORM_block1 && form != DW_FORM_block2 &&
+	    form != DW_FORM_block4 && form != DW_FORM_block)
+		return false;
+	if (dwarf_formblock(&a, &blk) != 0 || !blk.length ||
+	    (blk.data[0] != DW_OP_addr && blk.data[0] != DW_OP_addrx &&
+	     blk.data[0] != DW_OP_GNU_addr_index))
+		return false;
+	if (dwarf_getlocation(&a, &ops, &nops) != 0 || nops != 1)
 		return false;
 	if (ops[0].atom == DW_OP_addr) {
 		*addr = ops[0].number;
@@ -343,12 +359,28 @@ static bool language_ok(struct dw_unit *u, Dwarf_Die *unit_die)
 	}
 }
 
+/*
+ * DW_TAG_LLVM_annotation is an LLVM vendor tag: units written by GCC never
+ * have it (GCC 14 writes its own DW_TAG_GNU_annotation), so the walks over
+ * children looking for type/decl tags are skipped for them. Units without
+ * a producer (dwz partial units) are searched.
+ */
+static bool producer_is_gcc(Dwarf_Die *unit_die)
+{
+	Dwarf_Attribute a;
+	const char *p = dwarf_formstring(dwarf_attr(unit_die, DW_AT_producer, &a));
+
+	return p && !strncmp(p, "GNU ", 4);
+}
+
 int dw_convert_unit(struct dw_unit *u, Dwarf_Die *unit_die)
 {
 	int err;
 
 	if (!language_ok(u, unit_die))
 		return 0;
+	u->cu = unit_die->cu;
+	u->no_annot = producer_is_gcc(unit_die);
 	err = walk(u, unit_die, true);
 
 	if (!err)
@@ -375,6 +407,8 @@ void dw_unit_reset(struct dw_unit *u)
 	u->byte_id = 0;
 	u->nfuncs = 0;
 	u->err = 0;
+	u->cu = NULL;
+	u->no_annot = false;
 }
 
 void dw_unit_free(struct dw_unit *u)

@@ -173,6 +173,8 @@ struct dw_unit {
 	uint64_t warned;          /* bit per enum dw_warning */
 	uint32_t other_tags[8];   /* first unsupported tags seen (for the message) */
 	int err;
+	Dwarf_CU *cu;             /* the unit being converted */
+	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
 };
 
 /* Key identifying a DIE across the main and alternate (dwz) files */
@@ -196,6 +198,9 @@ const char *dw_die_name(Dwarf_Die *die);
 bool dw_die_flag(Dwarf_Die *die, unsigned int at);
 bool dw_own_flag(Dwarf_Die *die, unsigned int at);
 bool dw_die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out);
+/* false when die cannot have btf_type_tag/btf_decl_tag children, so the
+ * child walk looking for them can be skipped */
+bool dw_may_have_annotations(const struct dw_unit *u, Dwarf_Die *die);
 /* n if it is a C identifier, else NULL (and a warning) */
 const char *dw_c_ident(struct dw_unit *u, const char *n);
 

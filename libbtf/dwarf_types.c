@@ -296,7 +296,8 @@ static int64_t conv_pointer(struct dw_unit *u, Dwarf_Die *die)
 	if (dwarf_tag(die) != DW_TAG_pointer_type)
 		dw_warn(u, DW_WARN_CXX_REFERENCE); /* C++ references: pointers in the ABI */
 	/* btf_type_tag annotations: PTR -> last tag -> ... -> first tag -> pointee */
-	if ((u->g->features & LBTF_DWARF_FEAT_TYPE_TAG) && dwarf_child(die, &c) == 0) {
+	if ((u->g->features & LBTF_DWARF_FEAT_TYPE_TAG) && dw_may_have_annotations(u, die) &&
+	    dwarf_child(die, &c) == 0) {
 		do {
 			const char *v;
 
