@@ -402,9 +402,9 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 	if ((uint32_t)jobs > d->ul.n)
 		jobs = d->ul.n ? d->ul.n : 1;
 	/* Room for the workers to keep converting while the appender runs a
-	 * batch dedup (~60 units' worth of conversion time on a kernel), so
-	 * the stages overlap instead of taking turns; units are small. */
-	d->window = 2 * jobs + 2 + (getenv("BGW") ? atoi(getenv("BGW")) : 64);
+	 * batch dedup, so the stages overlap instead of taking turns (a
+	 * finished kernel unit holds ~0.3 MB) */
+	d->window = 2 * jobs + 2 + 32;
 	tids = calloc(jobs, sizeof(*tids));
 	if (!tids)
 		return lbtfi_err(ENOMEM, "out of memory");
