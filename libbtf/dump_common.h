@@ -50,6 +50,19 @@ static inline const char *lbtfi_signedness_str(const struct lbtf_type *t)
 	return lbtf_kflag(t) ? "SIGNED" : "UNSIGNED";
 }
 
+/* Enumerator i of an ENUM or ENUM64: returns its name offset and sets *val
+ * to its 64 value bits (an ENUM's signed 32-bit value sign-extended, the
+ * way bpftool widens it). */
+static inline uint32_t lbtfi_enumerator(const struct lbtf_type *t, unsigned int i, uint64_t *val)
+{
+	if (lbtf_kind(t) == LBTF_KIND_ENUM64) {
+		*val = lbtf_enum64_value(&lbtf_enums64(t)[i]);
+		return lbtf_enums64(t)[i].name_off;
+	}
+	*val = (uint64_t)(int64_t)lbtf_enums(t)[i].val;
+	return lbtf_enums(t)[i].name_off;
+}
+
 static inline const char *lbtfi_fwd_kind_str(const struct lbtf_type *t)
 {
 	return lbtf_kflag(t) ? "union" : "struct";

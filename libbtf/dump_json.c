@@ -65,44 +65,25 @@ static void json_members(const struct lbtf *btf, const struct lbtf_type *t, stru
 	lbtfi_json_end_array(w);
 }
 
+/* ENUM and ENUM64 */
 static void json_enum(const struct lbtf *btf, const struct lbtf_type *t, struct lbtfi_json *w)
 {
-	const struct lbtf_enum *e = lbtf_enums(t);
 	unsigned int vlen = lbtf_vlen(t);
 	bool is_signed = lbtf_kflag(t);
 
 	STRING_FIELD(w, "encoding", lbtfi_signedness_str(t));
 	OPEN_ELEMS(t, w, "values");
 	for (unsigned int i = 0; i < vlen; i++) {
+		uint64_t v;
+		uint32_t name_off = lbtfi_enumerator(t, i, &v);
+
 		lbtfi_json_start_object(w);
-		STRING_FIELD(w, "name", lbtfi_dump_name(btf, e[i].name_off));
+		STRING_FIELD(w, "name", lbtfi_dump_name(btf, name_off));
 		/*
-		 * bpftool widens the stored signed 32-bit value to 64 bits before
-		 * printing it unsigned, so an unsigned 0xffffffff comes out as
-		 * 18446744073709551615; we print the same.
+		 * An ENUM's value is widened from signed 32 bits to 64 as bpftool
+		 * does before printing it unsigned, so an unsigned 0xffffffff
+		 * comes out as 18446744073709551615; we print the same.
 		 */
-		if (is_signed)
-			INT_FIELD(w, "val", e[i].val);
-		else
-			UINT_FIELD(w, "val", (uint64_t)(int64_t)e[i].val);
-		lbtfi_json_end_object(w);
-	}
-	lbtfi_json_end_array(w);
-}
-
-static void json_enum64(const struct lbtf *btf, const struct lbtf_type *t, struct lbtfi_json *w)
-{
-	const struct lbtf_enum64 *e = lbtf_enums64(t);
-	unsigned int vlen = lbtf_vlen(t);
-	bool is_signed = lbtf_kflag(t);
-
-	STRING_FIELD(w, "encoding", lbtfi_signedness_str(t));
-	OPEN_ELEMS(t, w, "values");
-	for (unsigned int i = 0; i < vlen; i++) {
-		uint64_t v = lbtf_enum64_value(&e[i]);
-
-		lbtfi_json_start_object(w);
-		STRING_FIELD(w, "name", lbtfi_dump_name(btf, e[i].name_off));
 		if (is_signed)
 			INT_FIELD(w, "val", (int64_t)v);
 		else
@@ -193,7 +174,7 @@ static const json_op json_ops[LBTF_NR_KINDS] = {
 	[LBTF_KIND_FLOAT] = json_float,
 	[LBTF_KIND_DECL_TAG] = json_decl_tag,
 	[LBTF_KIND_TYPE_TAG] = json_ref,
-	[LBTF_KIND_ENUM64] = json_enum64,
+	[LBTF_KIND_ENUM64] = json_enum,
 };
 
 /* Kind names as JSON strings, quoted once per dump: every type has one */

@@ -97,44 +97,31 @@ static void put_enum_head(const struct lbtf_type *t, FILE *f)
 	put_size_vlen(t, f);
 }
 
+/* ENUM and ENUM64 (whose values carry C's LL/ULL suffixes) */
 static void raw_enum(const struct lbtf *btf, const struct lbtf_type *t, FILE *f)
 {
-	const struct lbtf_enum *e = lbtf_enums(t);
 	unsigned int vlen = lbtf_vlen(t);
 	bool is_signed = lbtf_kflag(t);
+	bool is64 = lbtf_kind(t) == LBTF_KIND_ENUM64;
 
 	put_enum_head(t, f);
 	for (unsigned int i = 0; i < vlen; i++) {
+		uint64_t v;
+		uint32_t name_off = lbtfi_enumerator(t, i, &v);
+
 		PUT_LIT(f, "\n\t");
-		put_quoted(f, lbtfi_dump_name(btf, e[i].name_off));
+		put_quoted(f, lbtfi_dump_name(btf, name_off));
 		PUT_LIT(f, " val=");
 		if (is_signed)
-			lbtfi_fput_i64(f, e[i].val);
-		else
-			put_u32(f, (uint32_t)e[i].val);
-	}
-}
-
-static void raw_enum64(const struct lbtf *btf, const struct lbtf_type *t, FILE *f)
-{
-	const struct lbtf_enum64 *e = lbtf_enums64(t);
-	unsigned int vlen = lbtf_vlen(t);
-	bool is_signed = lbtf_kflag(t);
-
-	put_enum_head(t, f);
-	for (unsigned int i = 0; i < vlen; i++) {
-		uint64_t v = lbtf_enum64_value(&e[i]);
-
-		PUT_LIT(f, "\n\t");
-		put_quoted(f, lbtfi_dump_name(btf, e[i].name_off));
-		PUT_LIT(f, " val=");
-		if (is_signed) {
 			lbtfi_fput_i64(f, (int64_t)v);
-			PUT_LIT(f, "LL");
-		} else {
+		else if (is64)
 			lbtfi_fput_u64(f, v);
+		else
+			put_u32(f, (uint32_t)v);
+		if (is64 && is_signed)
+			PUT_LIT(f, "LL");
+		else if (is64)
 			PUT_LIT(f, "ULL");
-		}
 	}
 }
 
@@ -235,7 +222,7 @@ static const raw_op raw_ops[LBTF_NR_KINDS] = {
 	[LBTF_KIND_FLOAT] = raw_float,
 	[LBTF_KIND_DECL_TAG] = raw_decl_tag,
 	[LBTF_KIND_TYPE_TAG] = raw_ref,
-	[LBTF_KIND_ENUM64] = raw_enum64,
+	[LBTF_KIND_ENUM64] = raw_enum,
 };
 
 static void dump_one(const struct lbtf *btf, uint32_t id, const struct lbtf_type *t, FILE *f)
