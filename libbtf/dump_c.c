@@ -26,6 +26,21 @@ int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 	return d->err;
 }
 
+int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what)
+{
+	if (a->cnt == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : first_cap;
+		uint32_t *ids = realloc(a->ids, cap * sizeof(*ids));
+
+		if (!ids)
+			return dci_fail(d, -ENOMEM, what, id);
+		a->ids = ids;
+		a->cap = cap;
+	}
+	a->ids[a->cnt++] = id;
+	return 0;
+}
+
 struct check_ctx {
 	const struct lbtf *btf;
 	uint32_t nr_types;
@@ -120,8 +135,8 @@ static void dc_free(struct dc *d)
 	free(d->st);
 	free(d->suffix);
 	free(d->align);
-	free(d->queue);
-	free(d->stack);
+	free(d->queue.ids);
+	free(d->stack.ids);
 	dci_names_free(&d->type_names);
 	dci_names_free(&d->ident_names);
 	free(d);

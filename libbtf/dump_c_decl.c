@@ -19,22 +19,12 @@ struct frame {
 
 static inline uint32_t top(const struct dc *d, const struct frame *f)
 {
-	return d->stack[f->start + f->cnt - 1];
+	return d->stack.ids[f->start + f->cnt - 1];
 }
 
 static int push(struct dc *d, uint32_t id)
 {
-	if (d->stack_cnt == d->stack_cap) {
-		size_t cap = d->stack_cap ? d->stack_cap * 2 : 64;
-		uint32_t *s = realloc(d->stack, cap * sizeof(*s));
-
-		if (!s)
-			return dci_fail(d, -ENOMEM, "out of memory for a declarator", id);
-		d->stack = s;
-		d->stack_cap = cap;
-	}
-	d->stack[d->stack_cnt++] = id;
-	return 0;
+	return dci_push_id(d, &d->stack, 64, id, "out of memory for a declarator");
 }
 
 /* How a declarator chain continues past each kind. */
@@ -257,7 +247,7 @@ static void chain(struct dc *d, struct frame *f, const char *fname, int lvl)
 	bool last_was_ptr = true; /* `(*name)`: no space before a lone pointer */
 
 	while (f->cnt) {
-		uint32_t id = d->stack[f->start + --f->cnt];
+		uint32_t id = d->stack.ids[f->start + --f->cnt];
 		const struct lbtf_type *t;
 		unsigned int kind;
 
@@ -279,7 +269,7 @@ static void chain(struct dc *d, struct frame *f, const char *fname, int lvl)
 void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 {
 	struct frame f;
-	size_t start = d->stack_cnt;
+	size_t start = d->stack.cnt;
 
 	for (;;) {
 		const struct lbtf_type *t = dci_type(d, id);
@@ -296,14 +286,14 @@ void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 			id = lbtf_array(t)->type;
 		else
 			break;
-		if (d->stack_cnt - start > DC_MAX_DEPTH) {
+		if (d->stack.cnt - start > DC_MAX_DEPTH) {
 			dci_fail(d, -ELOOP, "declarator chain too long or looping", id);
 			goto out;
 		}
 	}
 	f.start = start;
-	f.cnt = d->stack_cnt - start;
+	f.cnt = d->stack.cnt - start;
 	chain(d, &f, fname, lvl);
 out:
-	d->stack_cnt = start;
+	d->stack.cnt = start;
 }

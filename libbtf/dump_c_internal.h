@@ -83,6 +83,12 @@ struct dc_tstate {
 
 #define DC_MAX_DEPTH 1024 /* recursion bound: hostile BTF must not blow the stack */
 
+/* A growable array of type ids (dci_push_id) */
+struct dc_ids {
+	uint32_t *ids;
+	size_t cnt, cap;
+};
+
 struct dc {
 	const struct lbtf *btf;
 	uint32_t nr_types; /* valid ids are < nr_types */
@@ -93,10 +99,8 @@ struct dc {
 	struct dc_tstate *st;
 	uint32_t *suffix;  /* ___N suffix of a resolved name, 0 for none */
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
-	uint32_t *queue;   /* topologically ordered ids of one root */
-	size_t queue_cnt, queue_cap;
-	uint32_t *stack;   /* shared declarator stack, one frame per nesting */
-	size_t stack_cnt, stack_cap;
+	struct dc_ids queue; /* topologically ordered ids of one root */
+	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
 	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */
 	struct dc_names ident_names; /* typedefs and enumerators */
 	struct dc_out out;
@@ -112,6 +116,9 @@ static inline const char *dci_str(const struct dc *d, uint32_t off)
 }
 /* Records the first error; returns it. */
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id);
+/* Appends id to a (the capacity doubles, from first_cap); out of memory
+ * fails the dump with what. */
+int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what);
 
 /* Names as printed: original name, plus ___N when it clashed. */
 #define DC_NAME_MAX 256

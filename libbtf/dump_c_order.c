@@ -60,17 +60,7 @@ static int too_much_work(struct dc *d, uint32_t id)
 
 static int queue_push(struct dc *d, uint32_t id)
 {
-	if (d->queue_cnt == d->queue_cap) {
-		size_t cap = d->queue_cap ? d->queue_cap * 2 : 256;
-		uint32_t *q = realloc(d->queue, cap * sizeof(*q));
-
-		if (!q)
-			return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
-		d->queue = q;
-		d->queue_cap = cap;
-	}
-	d->queue[d->queue_cnt++] = id;
-	return 0;
+	return dci_push_id(d, &d->queue, 256, id, "out of memory ordering types");
 }
 
 /* Returns 1 for a strong link, 0 for a weak one, <0 on error. */
@@ -395,7 +385,7 @@ int dci_order_root(struct dc *d, uint32_t id)
 {
 	int err;
 
-	d->queue_cnt = 0;
+	d->queue.cnt = 0;
 	err = order(d, id, false, 0);
 	return err < 0 ? err : 0;
 }
@@ -406,11 +396,11 @@ int dci_dump_root(struct dc *d, uint32_t id)
 
 	if (d->out.err) /* output failed or over budget: reported by the caller */
 		return 0;
-	d->queue_cnt = 0;
+	d->queue.cnt = 0;
 	err = order(d, id, false, 0);
 	if (err < 0)
 		return err;
-	for (size_t i = 0; i < d->queue_cnt && !d->err && !d->out.err; i++)
-		emit(d, d->queue[i], 0, 0);
+	for (size_t i = 0; i < d->queue.cnt && !d->err && !d->out.err; i++)
+		emit(d, d->queue.ids[i], 0, 0);
 	return d->err;
 }
