@@ -46,6 +46,19 @@ static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint
 	return (int)(b->start_id + b->nr_types - 1);
 }
 
+/* A record with one word after the header (INT encoding, VAR linkage,
+ * DECL_TAG component index) */
+static int add_rec_word(struct lbtf_builder *b, const char *name, uint32_t info,
+			uint32_t size_type, uint32_t word)
+{
+	uint32_t *extra = NULL;
+	int id = add_rec(b, name, info, size_type, 1, &extra);
+
+	if (id > 0)
+		*extra = word;
+	return id;
+}
+
 static bool pow2_upto(uint32_t v, uint32_t max)
 {
 	return v && !(v & (v - 1)) && v <= max;
@@ -53,19 +66,14 @@ static bool pow2_upto(uint32_t v, uint32_t max)
 
 int lbtf_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz, uint32_t encoding)
 {
-	uint32_t *extra = NULL;
-	int id;
-
 	if (empty(name))
 		return lbtfi_err(EINVAL, "INT needs a name");
 	if (!pow2_upto(byte_sz, 16))
 		return lbtfi_err(EINVAL, "INT '%s': size %u is not 1, 2, 4, 8 or 16", name, byte_sz);
 	if (encoding & ~(LBTF_INT_SIGNED | LBTF_INT_CHAR | LBTF_INT_BOOL))
 		return lbtfi_err(EINVAL, "INT '%s': bad encoding 0x%x", name, encoding);
-	id = add_rec(b, name, lbtf_info(LBTF_KIND_INT, 0, 0), byte_sz, 1, &extra);
-	if (id > 0)
-		*extra = (encoding << 24) | (byte_sz * 8);
-	return id;
+	return add_rec_word(b, name, lbtf_info(LBTF_KIND_INT, 0, 0), byte_sz,
+			    (encoding << 24) | (byte_sz * 8));
 }
 
 int lbtf_add_float(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
@@ -194,13 +202,35 @@ static int last_id(const struct lbtf_builder *b)
 	return (int)(b->start_id + b->nr_types - 1);
 }
 
+/*
+ * Append an element to the last type: its name first when named (the name
+ * string is interned before the words grow), then the n words of vals.
+ * Returns the last type's id.
+ */
+static int push_elem(struct lbtf_builder *b, bool named, const char *name, const uint32_t *vals,
+		     size_t n)
+{
+	int name_off = 0;
+	uint32_t *w;
+
+	if (named && (name_off = lbtf_builder_add_str(b, name)) < 0)
+		return name_off;
+	w = append_elem(b, n + named);
+	if (!w)
+		return -errno;
+	if (named)
+		*w++ = (uint32_t)name_off;
+	memcpy(w, vals, n * sizeof(*w));
+	return last_id(b);
+}
+
 int lbtf_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
 		   uint32_t bit_offset, uint32_t bit_size)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_STRUCT, LBTF_KIND_UNION, "field");
 	bool bitfield = bit_size > 0;
-	int name_off, err;
-	uint32_t *w;
+	uint32_t vals[2];
+	int id, err;
 
 	if (!t)
 		return -errno;
@@ -221,19 +251,12 @@ int lbtf_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
 				return lbtfi_err(EINVAL, "field '%s': earlier member at bit %u does not fit the bitfield encoding",
 						 name ? name : "", lbtf_members(t)[i].offset);
 	}
-	name_off = lbtf_builder_add_str(b, name);
-	if (name_off < 0)
-		return name_off;
-	w = append_elem(b, 3);
-	if (!w)
-		return -errno;
-	t = lbtfi_btype(b, b->start_id + b->nr_types - 1);
-	if (bitfield)
-		t->info |= 1u << 31;
-	w[0] = (uint32_t)name_off;
-	w[1] = type;
-	w[2] = bitfield ? (bit_size << 24) | bit_offset : bit_offset;
-	return last_id(b);
+	vals[0] = type;
+	vals[1] = bitfield ? (bit_size << 24) | bit_offset : bit_offset;
+	id = push_elem(b, true, name, vals, 2);
+	if (id > 0 && bitfield)
+		lbtfi_btype(b, (uint32_t)id)->info |= 1u << 31;
+	return id;
 }
 
 static int add_enum_kind(struct lbtf_builder *b, unsigned int kind, const char *name,
@@ -258,8 +281,8 @@ int lbtf_add_enum64(struct lbtf_builder *b, const char *name, uint32_t byte_sz, 
 int lbtf_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_ENUM, LBTF_KIND_ENUM, "enum value");
-	int name_off;
-	uint32_t *w;
+	uint32_t v = (uint32_t)value;
+	int id;
 
 	if (!t)
 		return -errno;
@@ -268,41 +291,22 @@ int lbtf_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value)
 	if (value < INT32_MIN || value > UINT32_MAX)
 		return lbtfi_err(E2BIG, "enum value '%s' = %lld does not fit 32 bits (use ENUM64)",
 				 name, (long long)value);
-	name_off = lbtf_builder_add_str(b, name);
-	if (name_off < 0)
-		return name_off;
-	w = append_elem(b, 2);
-	if (!w)
-		return -errno;
-	if (value < 0) { /* a negative value makes the enum signed */
-		t = lbtfi_btype(b, b->start_id + b->nr_types - 1);
-		t->info |= 1u << 31;
-	}
-	w[0] = (uint32_t)name_off;
-	w[1] = (uint32_t)value;
-	return last_id(b);
+	id = push_elem(b, true, name, &v, 1);
+	if (id > 0 && value < 0) /* a negative value makes the enum signed */
+		lbtfi_btype(b, (uint32_t)id)->info |= 1u << 31;
+	return id;
 }
 
 int lbtf_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t value)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_ENUM64, LBTF_KIND_ENUM64, "enum64 value");
-	int name_off;
-	uint32_t *w;
+	uint32_t vals[2] = { (uint32_t)value, (uint32_t)(value >> 32) };
 
 	if (!t)
 		return -errno;
 	if (empty(name))
 		return lbtfi_err(EINVAL, "enum64 value needs a name");
-	name_off = lbtf_builder_add_str(b, name);
-	if (name_off < 0)
-		return name_off;
-	w = append_elem(b, 3);
-	if (!w)
-		return -errno;
-	w[0] = (uint32_t)name_off;
-	w[1] = (uint32_t)value;
-	w[2] = (uint32_t)(value >> 32);
-	return last_id(b);
+	return push_elem(b, true, name, vals, 2);
 }
 
 int lbtf_add_fwd(struct lbtf_builder *b, const char *name, enum lbtf_fwd_kind fwd_kind)
@@ -347,8 +351,7 @@ int lbtf_add_func_proto(struct lbtf_builder *b, uint32_t ret_type)
 int lbtf_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO, "parameter");
-	int name_off, err;
-	uint32_t *w;
+	int err;
 
 	if (!t)
 		return -errno;
@@ -356,20 +359,11 @@ int lbtf_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
 		return err;
 	if (!type && !empty(name))
 		return lbtfi_err(EINVAL, "parameter '%s' has type void", name);
-	name_off = lbtf_builder_add_str(b, name);
-	if (name_off < 0)
-		return name_off;
-	w = append_elem(b, 2);
-	if (!w)
-		return -errno;
-	w[0] = (uint32_t)name_off;
-	w[1] = type;
-	return last_id(b);
+	return push_elem(b, true, name, &type, 1);
 }
 
 int lbtf_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type)
 {
-	uint32_t *extra = NULL;
 	int id;
 
 	if (empty(name))
@@ -378,10 +372,7 @@ int lbtf_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t
 		return lbtfi_err(EINVAL, "VAR '%s': bad linkage %d", name, linkage);
 	if ((id = check_id(type, "VAR")))
 		return id;
-	id = add_rec(b, name, lbtf_info(LBTF_KIND_VAR, 0, 0), type, 1, &extra);
-	if (id > 0)
-		*extra = (uint32_t)linkage;
-	return id;
+	return add_rec_word(b, name, lbtf_info(LBTF_KIND_VAR, 0, 0), type, (uint32_t)linkage);
 }
 
 int lbtf_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
@@ -394,7 +385,7 @@ int lbtf_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
 int lbtf_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t offset, uint32_t byte_sz)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_DATASEC, LBTF_KIND_DATASEC, "datasec variable");
-	uint32_t *w;
+	uint32_t vals[3] = { var, offset, byte_sz };
 	int err;
 
 	if (!t)
@@ -403,18 +394,11 @@ int lbtf_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t off
 		return err;
 	if (!var)
 		return lbtfi_err(EINVAL, "datasec variable: type id 0");
-	w = append_elem(b, 3);
-	if (!w)
-		return -errno;
-	w[0] = var;
-	w[1] = offset;
-	w[2] = byte_sz;
-	return last_id(b);
+	return push_elem(b, false, NULL, vals, 3);
 }
 
 int lbtf_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref, int component_idx)
 {
-	uint32_t *extra = NULL;
 	int id;
 
 	if (empty(value))
@@ -425,8 +409,6 @@ int lbtf_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref, i
 		return id;
 	if (!ref)
 		return lbtfi_err(EINVAL, "DECL_TAG '%s': tagged type id 0", value);
-	id = add_rec(b, value, lbtf_info(LBTF_KIND_DECL_TAG, 0, 0), ref, 1, &extra);
-	if (id > 0)
-		*extra = (uint32_t)component_idx;
-	return id;
+	return add_rec_word(b, value, lbtf_info(LBTF_KIND_DECL_TAG, 0, 0), ref,
+			    (uint32_t)component_idx);
 }

@@ -172,17 +172,8 @@ int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
 			/* C++ static data members are declarations */
 			if (ma_flag(&ma, MA_DECLARATION) || ma_flag(&ma, MA_EXTERNAL))
 				continue;
-			if (n == cap) {
-				struct member *p;
-
-				cap = cap ? cap * 2 : 8;
-				p = realloc(ms, cap * sizeof(*p));
-				if (!p) {
-					err = lbtfi_err(ENOMEM, "out of memory");
-					goto out;
-				}
-				ms = p;
-			}
+			if ((err = dw_grow(&ms, &cap, n, sizeof(*ms), 8)))
+				goto out;
 			m = &ms[n];
 			m->die = c;
 			m->name = (ma.have >> MA_NAME & 1) ? dw_c_ident(u, dwarf_formstring(&ma.a[MA_NAME])) : NULL;

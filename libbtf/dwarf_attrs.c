@@ -3,6 +3,7 @@
  * Small helpers shared by the DWARF converter: attribute reads, the C
  * identifier rule, and the warning bits a unit collects.
  */
+#include <stdlib.h>
 #include "dwarf_internal.h"
 
 void dw_warn(struct dw_unit *u, enum dw_warning w)
@@ -88,4 +89,20 @@ bool dw_own_flag(Dwarf_Die *die, unsigned int at)
 bool dw_may_have_annotations(const struct dw_unit *u, Dwarf_Die *die)
 {
 	return !(u->no_annot && die->cu == u->cu);
+}
+
+int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
+{
+	void **pa = arr, *p;
+	uint32_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : first_cap;
+	p = realloc(*pa, (size_t)c * elem_size);
+	if (!p)
+		return lbtfi_err(ENOMEM, "out of memory");
+	*pa = p;
+	*cap = c;
+	return 0;
 }

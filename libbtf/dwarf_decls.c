@@ -150,15 +150,10 @@ static bool var_address(Dwarf_Die *die, Dwarf_Addr *addr)
 static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
 		       enum dw_extern ext)
 {
-	if (u->nvars == u->capvars) {
-		uint32_t cap = u->capvars ? u->capvars * 2 : 32;
-		struct dw_var *p = realloc(u->vars, cap * sizeof(*p));
+	int err = dw_grow(&u->vars, &u->capvars, u->nvars, sizeof(*u->vars), 32);
 
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory");
-		u->vars = p;
-		u->capvars = cap;
-	}
+	if (err)
+		return err;
 	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext };
 	return 0;
 }

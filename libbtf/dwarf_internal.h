@@ -201,6 +201,9 @@ bool dw_die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out);
 /* false when die cannot have btf_type_tag/btf_decl_tag children, so the
  * child walk looking for them can be skipped */
 bool dw_may_have_annotations(const struct dw_unit *u, Dwarf_Die *die);
+/* Make room for one more element in a growing array (*arr with *cap
+ * elements of elem_size bytes, n in use): 0 or -ENOMEM with the error set */
+int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
 /* n if it is a C identifier, else NULL (and a warning) */
 const char *dw_c_ident(struct dw_unit *u, const char *n);
 

@@ -31,15 +31,10 @@ uint64_t dw_die_key(const struct dw_unit *u, Dwarf_Die *die)
 
 int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
 {
-	if (u->nfix == u->capfix) {
-		uint32_t cap = u->capfix ? u->capfix * 2 : 64;
-		struct dw_fixup *p = realloc(u->fix, cap * sizeof(*p));
+	int err = dw_grow(&u->fix, &u->capfix, u->nfix, sizeof(*u->fix), 64);
 
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory");
-		u->fix = p;
-		u->capfix = cap;
-	}
+	if (err)
+		return err;
 	u->fix[u->nfix++] = (struct dw_fixup){ id, word, key };
 	return 0;
 }
@@ -162,28 +157,27 @@ static int64_t with_fixup(struct dw_unit *u, int64_t id, uint32_t word, uint64_t
 
 /* Base types ---------------------------------------------------------------- */
 
-static int64_t byte_type(struct dw_unit *u)
+/* An unsigned INT the unit adds once, on first use (*slot caches its id) */
+static int64_t unit_int(struct dw_unit *u, uint32_t *slot, const char *name, uint32_t size)
 {
-	if (!u->byte_id) {
-		int id = lbtf_add_int(u->b, "unsigned char", 1, 0);
+	if (!*slot) {
+		int id = lbtf_add_int(u->b, name, size, 0);
 
 		if (id < 0)
 			return id;
-		u->byte_id = id;
+		*slot = id;
 	}
-	return u->byte_id;
+	return *slot;
+}
+
+static int64_t byte_type(struct dw_unit *u)
+{
+	return unit_int(u, &u->byte_id, "unsigned char", 1);
 }
 
 static int64_t array_index_type(struct dw_unit *u)
 {
-	if (!u->array_index_id) {
-		int id = lbtf_add_int(u->b, "__ARRAY_SIZE_TYPE__", 4, 0);
-
-		if (id < 0)
-			return id;
-		u->array_index_id = id;
-	}
-	return u->array_index_id;
+	return unit_int(u, &u->array_index_id, "__ARRAY_SIZE_TYPE__", 4);
 }
 
 /* An opaque blob of sz bytes (for base types BTF cannot describe) */
@@ -455,17 +449,8 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 			}
 			if (tag != DW_TAG_formal_parameter)
 				continue;
-			if (n == cap) {
-				struct param *p;
-
-				cap = cap ? cap * 2 : 8;
-				p = realloc(ps, cap * sizeof(*p));
-				if (!p) {
-					err = lbtfi_err(ENOMEM, "out of memory");
-					goto out;
-				}
-				ps = p;
-			}
+			if ((err = dw_grow(&ps, &cap, n, sizeof(*ps), 8)))
+				goto out;
 			ps[n].die = c;
 			ps[n].name = dw_die_name(&c);
 			if (need_names && (!ps[n].name || !*ps[n].name)) {
