@@ -138,6 +138,25 @@ static void test_netns_deletion(void **state)
 	close(link);
 }
 
+/* Empties last_dissection */
+static void clear_keys(void)
+{
+	__u32 next;
+
+	while (!bpf_map_get_next_key(fo.keys_fd, NULL, &next))
+		bpf_map_delete_elem(fo.keys_fd, &next);
+}
+
+/* Builds vector v's frame in f (FLOW_FRAME_MAX bytes) and writes it to the
+ * tap; returns its length. */
+static size_t tap_write_vector(int tap, const struct flow_vector *v, unsigned char *f)
+{
+	size_t len = flow_vector_build(v, f, FLOW_FRAME_MAX);
+
+	assert_int_equal(write(tap, f, len), (ssize_t)len);
+	return len;
+}
+
 /* Writes every vector through a napi-frags tap and checks what was recorded. */
 static void tap_vectors(void)
 {
@@ -146,19 +165,17 @@ static void tap_vectors(void)
 	struct flow_run want;
 	char why[1200];
 	size_t i, len, checked = 0, by_hand = 0;
-	__u32 key, next;
+	__u32 key;
 	int tap;
 
 	tap = flow_tap_open("flowtap0");
 	if (tap < 0)
 		fail_msg("tap: %s", strerror(-tap));
-	while (!bpf_map_get_next_key(fo.keys_fd, NULL, &next))
-		bpf_map_delete_elem(fo.keys_fd, &next);
+	clear_keys();
 	for (i = 0; i < flow_vector_count; i++) {
 		const struct flow_vector *v = &flow_vectors[i];
 
-		len = flow_vector_build(v, f, sizeof(f));
-		assert_int_equal(write(tap, f, len), (ssize_t)len);
+		len = tap_write_vector(tap, v, f);
 		if (v->ret == BPF_FLOW_DISSECTOR_CONTINUE) {
 			key = (__u32)99 << 16 | 9090;
 			assert_int_not_equal(bpf_map_lookup_elem(fo.keys_fd, &key, &got), 0);
@@ -224,18 +241,15 @@ static void test_tap_skb_path(void **state)
 	unsigned char f[FLOW_FRAME_MAX];
 	const struct flow_vector *v = flow_vector_find("ipv4-frag");
 	struct bpf_flow_keys got;
-	__u32 key = 0, next;
-	size_t len;
+	__u32 key = 0;
 	int tap, link;
 
 	link = flow_attach_link(fo.prog_fd, home_ns);
 	assert_true(link >= 0);
 	tap = flow_tap_open("flowtap2");
 	assert_true(tap >= 0);
-	while (!bpf_map_get_next_key(fo.keys_fd, NULL, &next))
-		bpf_map_delete_elem(fo.keys_fd, &next);
-	len = flow_vector_build(v, f, sizeof(f));
-	assert_int_equal(write(tap, f, len), (ssize_t)len);
+	clear_keys();
+	tap_write_vector(tap, v, f);
 	assert_int_equal(bpf_map_lookup_elem(fo.keys_fd, &key, &got), 0);
 	assert_int_equal(got.flags, 0);
 	assert_int_equal(got.nhoff, 0);
@@ -282,7 +296,7 @@ static void test_skb_nonlinear(void **state)
 	struct bpf_flow_keys got;
 	struct flow_run want;
 	size_t i, k, len, compared = 0;
-	__u32 key, next;
+	__u32 key;
 	int tap, sk, link, one = 1;
 
 	link = flow_attach_link(fo.prog_fd, home_ns);
@@ -311,8 +325,7 @@ static void test_skb_nonlinear(void **state)
 		for (k = 0; k < sizeof(splits) / sizeof(splits[0]); k++) {
 			if (splits[k] >= len)
 				continue;
-			while (!bpf_map_get_next_key(fo.keys_fd, NULL, &next))
-				bpf_map_delete_elem(fo.keys_fd, &next);
+			clear_keys();
 			assert_int_equal(send_split(sk, f, len, splits[k]), 0);
 			if (bpf_map_lookup_elem(fo.keys_fd, &key, &got))
 				fail_msg("%s split at %u: no entry under its ports", v->name,
@@ -398,15 +411,12 @@ static void test_tap_detached(void **state)
 	unsigned char f[FLOW_FRAME_MAX];
 	const struct flow_vector *v = flow_vector_find("ipv4-frag");
 	__u32 next;
-	size_t len;
 	int tap;
 
 	tap = flow_tap_open("flowtap1");
 	assert_true(tap >= 0);
-	while (!bpf_map_get_next_key(fo.keys_fd, NULL, &next))
-		bpf_map_delete_elem(fo.keys_fd, &next);
-	len = flow_vector_build(v, f, sizeof(f));
-	assert_int_equal(write(tap, f, len), (ssize_t)len);
+	clear_keys();
+	tap_write_vector(tap, v, f);
 	assert_int_not_equal(bpf_map_get_next_key(fo.keys_fd, NULL, &next), 0);
 	close(tap);
 }
