@@ -504,8 +504,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		uint32_t dropped;
 
 		err = dedup_now(out);
-		if (!err && (d.g.features & LBTF_DWARF_FEAT_FUNC))
-			err = dw_prune_duplicate_funcs(&out, d.g.base, &dropped);
+		if (!err)
+			err = dw_prune(&out, d.g.base, &dropped);
 	}
 	st.types_out = lbtf_builder_type_cnt(out) - start;
 out:

@@ -233,8 +233,9 @@ void dw_unit_free(struct dw_unit *u);
 int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
 
-/* Keep the first FUNC of each name (dwarf_prune.c); may replace *pb */
-int dw_prune_duplicate_funcs(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
+/* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
+ * types (dwarf_prune.c); may replace *pb */
+int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
 
 const char *dw_warning_text(enum dw_warning w);
 const char *dw_tag_name(unsigned int tag);

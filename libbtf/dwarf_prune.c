@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * One FUNC per name. Static functions of the same name in different units
- * (each with its own prototype) survive dedup as several FUNCs; a tracer
- * attaching by name cannot tell them apart, and pahole emits one per name.
- * The first in unit order is kept; the others go, with their DECL_TAGs and
- * the FUNC_PROTOs nothing else refers to. The result is rebuilt in a new
- * builder (records copied in order, ids remapped).
+ * Pruning after dedup, the result rebuilt in a new builder (records copied
+ * in order, ids remapped) when anything goes:
+ *  - One FUNC per name. Static functions of the same name in different
+ *    units (each with its own prototype) survive dedup as several FUNCs; a
+ *    tracer attaching by name cannot tell them apart, and pahole emits one
+ *    per name. The first in unit order is kept; the others go, with their
+ *    DECL_TAGs and the FUNC_PROTOs nothing else refers to.
+ *  - The base types clang's DWARF 5 carries only for DW_OP_convert in
+ *    location expressions (INTs named DW_ATE_unsigned_16 and the like),
+ *    when no kept type refers to them: clang's own BTF has none.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +67,7 @@ static uint32_t mark(struct prune *p)
 			n++;
 		}
 	}
-	if (!n)
-		return 0;
-	for (id = p->start; id < p->cnt; id++) {
+	for (id = p->start; n && id < p->cnt; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_DECL_TAG && t->type >= p->start && t->type < p->cnt &&
@@ -86,6 +88,18 @@ static uint32_t mark(struct prune *p)
 		    t->type >= p->start && !p->refs[t->type - p->start] &&
 		    !p->drop[t->type - p->start]) {
 			p->drop[t->type - p->start] = 1;
+			n++;
+		}
+	}
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+		const char *name;
+
+		if (lbtf_kind(t) != LBTF_KIND_INT || p->refs[id - p->start] || p->drop[id - p->start])
+			continue;
+		name = lbtf_name_by_offset(p->btf, t->name_off);
+		if (name && !strncmp(name, "DW_ATE_", 7)) {
+			p->drop[id - p->start] = 1;
 			n++;
 		}
 	}
@@ -116,7 +130,7 @@ static struct lbtf_builder *rebuild(struct prune *p, const struct lbtf *base)
 	return nb;
 }
 
-int dw_prune_duplicate_funcs(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped)
+int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped)
 {
 	struct prune p = { 0 };
 	struct lbtf_builder *nb = NULL;

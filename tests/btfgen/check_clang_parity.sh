@@ -76,9 +76,18 @@ for src in $srcs; do
 		done
 	done < <(grep '^datasec ' "$T/o.sig")
 	[ -e "$T/dsfail" ] && { fail=1; rm -f "$T/dsfail"; }
+	# DWARF 5 base types clang writes only for DW_OP_convert in location
+	# expressions (DW_ATE_unsigned_16, ...): not in clang's BTF, and btfgen
+	# drops them too when no type refers to them
+	ate_dwarf=$(readelf --debug-dump=info "$T/$n.dwarf.o" 2>/dev/null | grep -c 'DW_AT_name.*: DW_ATE_')
+	ate_ours=$(bpftool btf dump file "$T/$n.btf" | grep -c "^\[[0-9]*\] INT 'DW_ATE_")
+	ate_clang=$(bpftool btf dump file "$T/$n.clang.btf" | grep -c "^\[[0-9]*\] INT 'DW_ATE_")
+	[ "$ate_ours" -le "$ate_clang" ] ||
+		bad "$src: $ate_ours DW_ATE_* base types in btfgen's BTF, $ate_clang in clang's (DWARF has $ate_dwarf)"
 	extra=$(comm -13 "$T/c.sig" "$T/o.sig" | grep -v '^datasec ' | awk '{print $1, $2}' | sort -u | tr '\n' ',')
 	echo "$src: $(wc -l <"$T/c.main") clang signatures matched; datasec sizes/offsets from ELF (clang: 0);" \
-		"only in btfgen (DWARF types clang's BTF pruned or made FWD): ${extra:-none}"
+		"only in btfgen (DWARF types clang's BTF pruned or made FWD): ${extra:-none};" \
+		"DW_ATE_* base types: $ate_dwarf in the DWARF, $ate_ours in btfgen's BTF"
 
 	# 3. kernel and libbpf
 	if grep -q -e '^var .* linkage=2 ' -e '^func .* linkage=2 ' "$T/o.sig"; then
