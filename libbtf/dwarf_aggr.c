@@ -18,64 +18,18 @@ struct member {
 	uint32_t bit_off, bit_size;
 };
 
-/* The attributes of a member, gathered in one pass over the DIE (a lookup
- * per attribute re-decodes the attribute list each time). */
-enum { MA_NAME, MA_TYPE, MA_BIT_SIZE, MA_DATA_BIT_OFFSET, MA_MEMBER_LOC, MA_BIT_OFFSET,
-       MA_BYTE_SIZE, MA_DECLARATION, MA_EXTERNAL, MA_NR };
-
-static const uint8_t member_attr_slot[DW_AT_data_bit_offset + 1] = {
-	[DW_AT_name] = MA_NAME + 1,
-	[DW_AT_type] = MA_TYPE + 1,
-	[DW_AT_bit_size] = MA_BIT_SIZE + 1,
-	[DW_AT_data_bit_offset] = MA_DATA_BIT_OFFSET + 1,
-	[DW_AT_data_member_location] = MA_MEMBER_LOC + 1,
-	[DW_AT_bit_offset] = MA_BIT_OFFSET + 1,
-	[DW_AT_byte_size] = MA_BYTE_SIZE + 1,
-	[DW_AT_declaration] = MA_DECLARATION + 1,
-	[DW_AT_external] = MA_EXTERNAL + 1,
-};
-
-struct member_attrs {
-	Dwarf_Attribute a[MA_NR];
-	unsigned int have;
-};
-
-static int gather_member_attr(Dwarf_Attribute *a, void *arg)
-{
-	struct member_attrs *ma = arg;
-	unsigned int at = dwarf_whatattr(a);
-
-	if (at < sizeof(member_attr_slot) && member_attr_slot[at]) {
-		ma->a[member_attr_slot[at] - 1] = *a;
-		ma->have |= 1u << (member_attr_slot[at] - 1);
-	}
-	return DWARF_CB_OK;
-}
-
-static bool ma_udata(struct member_attrs *ma, int slot, Dwarf_Word *v)
-{
-	return (ma->have >> slot & 1) && dwarf_formudata(&ma->a[slot], v) == 0;
-}
-
-static bool ma_flag(struct member_attrs *ma, int slot)
-{
-	bool v = false;
-
-	return (ma->have >> slot & 1) && dwarf_formflag(&ma->a[slot], &v) == 0 && v;
-}
-
-static bool member_byte_offset(struct member_attrs *ma, Dwarf_Word *off)
+static bool member_byte_offset(struct dw_attrs *ma, Dwarf_Word *off)
 {
 	Dwarf_Op *ops;
 	size_t nops;
 
 	*off = 0;
-	if (!(ma->have >> MA_MEMBER_LOC & 1))
+	if (!(ma->have >> DA_MEMBER_LOC & 1))
 		return true; /* union members */
-	if (dwarf_formudata(&ma->a[MA_MEMBER_LOC], off) == 0)
+	if (dwarf_formudata(&ma->a[DA_MEMBER_LOC], off) == 0)
 		return true;
 	/* DWARF 2 style: a location expression DW_OP_plus_uconst N */
-	if (dwarf_getlocation(&ma->a[MA_MEMBER_LOC], &ops, &nops) == 0 && nops == 1 &&
+	if (dwarf_getlocation(&ma->a[DA_MEMBER_LOC], &ops, &nops) == 0 && nops == 1 &&
 	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
 		*off = ops[0].number;
 		return true;
@@ -83,17 +37,17 @@ static bool member_byte_offset(struct member_attrs *ma, Dwarf_Word *off)
 	return false;
 }
 
-static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct member_attrs *ma,
+static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct dw_attrs *ma,
 			 struct member *out)
 {
 	Dwarf_Word bits = 0, off, bitoff, storage, bs = 0;
 
-	if (ma_udata(ma, MA_BIT_SIZE, &bits) && bits > 255) {
+	if (dw_attrs_udata(ma, DA_BIT_SIZE, &bits) && bits > 255) {
 		dw_warn(u, DW_WARN_BITFIELD_RANGE);
 		bits = 0;
 	}
 	out->bit_size = bits;
-	if (ma_udata(ma, MA_DATA_BIT_OFFSET, &off)) {
+	if (dw_attrs_udata(ma, DA_DATA_BIT_OFFSET, &off)) {
 		if (off > UINT32_MAX)
 			return -1;
 		out->bit_off = off;
@@ -102,10 +56,10 @@ static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct member_attrs *m
 	if (!member_byte_offset(ma, &off))
 		return -1;
 	off *= 8;
-	if (bits && ma_udata(ma, MA_BIT_OFFSET, &bitoff)) {
+	if (bits && dw_attrs_udata(ma, DA_BIT_OFFSET, &bitoff)) {
 		/* DWARF 2/3 bitfields: bit_offset counts from the storage unit's
 		 * most significant bit */
-		if (!ma_udata(ma, MA_BYTE_SIZE, &bs)) {
+		if (!dw_attrs_udata(ma, DA_BYTE_SIZE, &bs)) {
 			Dwarf_Die t;
 			int tbs = dw_type_target(m, &t) ? dwarf_bytesize(&t) : 0;
 
@@ -139,15 +93,18 @@ static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uin
 int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
 {
 	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
-	const char *name = dw_c_ident(u, dw_die_name(die));
 	struct member *ms = NULL;
-	struct member_attrs ma;
+	struct dw_attrs ma, da;
 	uint32_t n = 0, cap = 0, i;
-	int sz = dwarf_bytesize(die);
 	int64_t id = 0, err = 0;
+	const char *name;
 	Dwarf_Die c;
+	int sz;
 
-	if (dw_die_flag(die, DW_AT_declaration)) {
+	dw_attrs_read(die, &da);
+	name = dw_c_ident(u, dw_attrs_name(&da));
+	sz = dw_attrs_bytesize(&da);
+	if (dw_attrs_flag(&da, DA_DECLARATION)) {
 		if (name && *name)
 			return lbtf_add_fwd(u->b, name, is_union ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
 		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
@@ -167,22 +124,21 @@ int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
 				dw_warn(u, DW_WARN_VARIANT_PART);
 			if (tag != DW_TAG_member)
 				continue;
-			ma.have = 0;
-			dwarf_getattrs(&c, gather_member_attr, &ma, 0);
+			dw_attrs_read(&c, &ma);
 			/* C++ static data members are declarations */
-			if (ma_flag(&ma, MA_DECLARATION) || ma_flag(&ma, MA_EXTERNAL))
+			if (dw_attrs_flag(&ma, DA_DECLARATION) || dw_attrs_flag(&ma, DA_EXTERNAL))
 				continue;
 			if ((err = dw_grow(&ms, &cap, n, sizeof(*ms), 8)))
 				goto out;
 			m = &ms[n];
 			m->die = c;
-			m->name = (ma.have >> MA_NAME & 1) ? dw_c_ident(u, dwarf_formstring(&ma.a[MA_NAME])) : NULL;
+			m->name = (ma.have >> DA_NAME & 1) ? dw_c_ident(u, dw_attrs_name(&ma)) : NULL;
 			if (member_layout(u, &c, &ma, m))
 				continue; /* a member at a computed location: not describable */
 			m->type = 0;
 			m->pend = 0;
-			if (ma.have >> MA_TYPE & 1)
-				m->type = dw_ref_attr(u, &c, &ma.a[MA_TYPE], &m->pend);
+			if (ma.have >> DA_TYPE & 1)
+				m->type = dw_ref_attr(u, &c, &ma.a[DA_TYPE], &m->pend);
 			if (m->type < 0) {
 				err = m->type;
 				goto out;
@@ -222,13 +178,13 @@ out:
 
 /* Enums --------------------------------------------------------------------- */
 
-static bool enum_is_signed(Dwarf_Die *die)
+static bool enum_is_signed(Dwarf_Die *die, struct dw_attrs *da)
 {
 	Dwarf_Die t;
 	Dwarf_Word enc;
 	Dwarf_Die c;
 
-	if (dw_type_target(die, &t)) {
+	if ((da->have >> DA_TYPE & 1) && dwarf_formref_die(&da->a[DA_TYPE], &t)) {
 		while (dwarf_tag(&t) == DW_TAG_typedef || dwarf_tag(&t) == DW_TAG_const_type ||
 		       dwarf_tag(&t) == DW_TAG_volatile_type)
 			if (!dw_type_target(&t, &t))
@@ -254,38 +210,44 @@ static bool enum_is_signed(Dwarf_Die *die)
 
 int64_t dw_conv_enum(struct dw_unit *u, Dwarf_Die *die)
 {
-	const char *name = dw_c_ident(u, dw_die_name(die));
+	struct dw_attrs da;
+	const char *name;
 	bool sgn, is64;
-	int sz = dwarf_bytesize(die), id;
+	int sz, id;
 	Dwarf_Die c;
 
-	if (dw_die_flag(die, DW_AT_declaration) && name && *name)
+	dw_attrs_read(die, &da);
+	name = dw_c_ident(u, dw_attrs_name(&da));
+	sz = dw_attrs_bytesize(&da);
+	if (dw_attrs_flag(&da, DA_DECLARATION) && name && *name)
 		return lbtf_add_fwd(u->b, name, LBTF_FWD_ENUM);
 	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
 		sz = 4;
-	sgn = enum_is_signed(die);
+	sgn = enum_is_signed(die, &da);
 	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
 	id = is64 ? lbtf_add_enum64(u->b, name, sz, sgn) : lbtf_add_enum(u->b, name, sz, sgn);
 	if (id < 0 || dwarf_child(die, &c) != 0)
 		return id;
 	do {
-		Dwarf_Attribute a;
+		Dwarf_Attribute *a;
 		Dwarf_Word raw = 0;
 		const char *vn;
 		int r;
 
 		if (dwarf_tag(&c) != DW_TAG_enumerator)
 			continue;
-		vn = dw_c_ident(u, dw_die_name(&c));
-		if (!vn || !dwarf_attr(&c, DW_AT_const_value, &a))
+		dw_attrs_read(&c, &da);
+		vn = dw_c_ident(u, dw_attrs_name(&da));
+		a = dw_attrs_get(&da, DA_CONST_VALUE);
+		if (!vn || !a)
 			continue;
-		if (dwarf_whatform(&a) == DW_FORM_sdata) {
+		if (dwarf_whatform(a) == DW_FORM_sdata) {
 			Dwarf_Sword s = 0;
 
-			dwarf_formsdata(&a, &s);
+			dwarf_formsdata(a, &s);
 			raw = (Dwarf_Word)s;
 		} else {
-			dwarf_formudata(&a, &raw);
+			dwarf_formudata(a, &raw);
 		}
 		if (is64) {
 			r = lbtf_add_enum64_value(u->b, vn, raw);

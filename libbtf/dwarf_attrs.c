@@ -106,3 +106,94 @@ int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t fir
 	*cap = c;
 	return 0;
 }
+
+/* Gathered attributes ------------------------------------------------------- */
+
+#define DA_ORIGIN DA_NR       /* internal slots: where to integrate from */
+#define DA_SPEC (DA_NR + 1)
+
+static const uint8_t attr_slot[DW_AT_data_bit_offset + 1] = {
+	[DW_AT_name] = DA_NAME + 1,
+	[DW_AT_type] = DA_TYPE + 1,
+	[DW_AT_byte_size] = DA_BYTE_SIZE + 1,
+	[DW_AT_bit_size] = DA_BIT_SIZE + 1,
+	[DW_AT_data_bit_offset] = DA_DATA_BIT_OFFSET + 1,
+	[DW_AT_data_member_location] = DA_MEMBER_LOC + 1,
+	[DW_AT_bit_offset] = DA_BIT_OFFSET + 1,
+	[DW_AT_declaration] = DA_DECLARATION + 1,
+	[DW_AT_external] = DA_EXTERNAL + 1,
+	[DW_AT_encoding] = DA_ENCODING + 1,
+	[DW_AT_const_value] = DA_CONST_VALUE + 1,
+	[DW_AT_count] = DA_COUNT + 1,
+	[DW_AT_upper_bound] = DA_UPPER_BOUND + 1,
+	[DW_AT_lower_bound] = DA_LOWER_BOUND + 1,
+	[DW_AT_abstract_origin] = DA_ORIGIN + 1,
+	[DW_AT_specification] = DA_SPEC + 1,
+};
+
+struct gather {
+	Dwarf_Attribute a[DA_NR + 2];
+	uint32_t have;
+};
+
+static int gather_attr(Dwarf_Attribute *a, void *arg)
+{
+	struct gather *g = arg;
+	unsigned int at = dwarf_whatattr(a);
+
+	if (at < sizeof(attr_slot) && attr_slot[at]) {
+		g->a[attr_slot[at] - 1] = *a;
+		g->have |= 1u << (attr_slot[at] - 1);
+	}
+	return DWARF_CB_OK;
+}
+
+void dw_attrs_read(Dwarf_Die *die, struct dw_attrs *da)
+{
+	struct gather g = { .have = 0 };
+	uint32_t s, mine = (1u << DA_NR) - 1;
+	int guard = 16;
+	Dwarf_Die next;
+
+	da->have = 0;
+	dwarf_getattrs(die, gather_attr, &g, 0);
+	for (;;) {
+		uint32_t add = g.have & mine & ~da->have;
+
+		for (s = 0; add >> s; s++)
+			if (add >> s & 1)
+				da->a[s] = g.a[s];
+		da->have |= add;
+		/* dwarf_attr_integrate's order: the abstract origin, else the
+		 * specification */
+		if (!guard-- || !(g.have >> DA_NR) ||
+		    !dwarf_formref_die(&g.a[(g.have >> DA_ORIGIN & 1) ? DA_ORIGIN : DA_SPEC], &next))
+			break;
+		g.have = 0;
+		dwarf_getattrs(&next, gather_attr, &g, 0);
+	}
+}
+
+const char *dw_attrs_name(struct dw_attrs *da)
+{
+	return dwarf_formstring(dw_attrs_get(da, DA_NAME));
+}
+
+bool dw_attrs_flag(struct dw_attrs *da, enum dw_attr_slot s)
+{
+	bool v = false;
+
+	return (da->have >> s & 1) && dwarf_formflag(&da->a[s], &v) == 0 && v;
+}
+
+bool dw_attrs_udata(struct dw_attrs *da, enum dw_attr_slot s, Dwarf_Word *out)
+{
+	return (da->have >> s & 1) && dwarf_formudata(&da->a[s], out) == 0;
+}
+
+int dw_attrs_bytesize(struct dw_attrs *da)
+{
+	Dwarf_Word v;
+
+	return dw_attrs_udata(da, DA_BYTE_SIZE, &v) ? (int)v : -1;
+}

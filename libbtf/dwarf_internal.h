@@ -192,6 +192,35 @@ int dw_fixups_apply(struct dw_unit *u);
 void dw_warn(struct dw_unit *u, enum dw_warning w);
 void dw_warn_tag(struct dw_unit *u, unsigned int tag);
 
+/*
+ * The attributes the converter reads, gathered in one pass over a DIE
+ * (each dwarf_attr/dwarf_attr_integrate call re-decodes the attribute list
+ * from the start, and one that is absent costs up to three passes). Like
+ * dwarf_attr_integrate, slots the DIE lacks are filled from the DIE its
+ * DW_AT_abstract_origin or DW_AT_specification points at.
+ */
+enum dw_attr_slot {
+	DA_NAME, DA_TYPE, DA_BYTE_SIZE, DA_BIT_SIZE, DA_DATA_BIT_OFFSET, DA_MEMBER_LOC,
+	DA_BIT_OFFSET, DA_DECLARATION, DA_EXTERNAL, DA_ENCODING, DA_CONST_VALUE, DA_COUNT,
+	DA_UPPER_BOUND, DA_LOWER_BOUND, DA_NR
+};
+
+struct dw_attrs {
+	Dwarf_Attribute a[DA_NR];
+	uint32_t have;       /* bit per slot */
+};
+
+void dw_attrs_read(Dwarf_Die *die, struct dw_attrs *da);
+static inline Dwarf_Attribute *dw_attrs_get(struct dw_attrs *da, enum dw_attr_slot s)
+{
+	return (da->have >> s & 1) ? &da->a[s] : NULL;
+}
+const char *dw_attrs_name(struct dw_attrs *da);
+bool dw_attrs_flag(struct dw_attrs *da, enum dw_attr_slot s);
+bool dw_attrs_udata(struct dw_attrs *da, enum dw_attr_slot s, Dwarf_Word *out);
+/* dwarf_bytesize() from gathered attributes: the size or -1 */
+int dw_attrs_bytesize(struct dw_attrs *da);
+
 /* Attribute helpers (dwarf_attrs.c); the _integrate forms follow
  * DW_AT_abstract_origin / DW_AT_specification, dw_own_flag does not */
 const char *dw_die_name(Dwarf_Die *die);

@@ -201,14 +201,18 @@ static uint32_t pow2_at_least(uint64_t v)
 
 static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
 {
-	const char *name = dw_die_name(die);
 	Dwarf_Word enc = 0, bits = 0;
-	int sz = dwarf_bytesize(die);
+	struct dw_attrs da;
 	uint32_t flags = 0;
+	const char *name;
+	int sz;
 
+	dw_attrs_read(die, &da);
+	name = dw_attrs_name(&da);
+	sz = dw_attrs_bytesize(&da);
 	if (!name)
 		name = "";
-	dw_die_udata(die, DW_AT_encoding, &enc);
+	dw_attrs_udata(&da, DA_ENCODING, &enc);
 	if (sz <= 0)
 		return 0; /* a size-less base type can only stand for void */
 	if (enc == DW_ATE_float && (u->g->features & LBTF_DWARF_FEAT_FLOAT) &&
@@ -237,7 +241,7 @@ static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
 		dw_warn(u, DW_WARN_ODD_INT);
 		return bytes_blob(u, sz);
 	}
-	if (dw_die_udata(die, DW_AT_bit_size, &bits) && bits && bits <= (Dwarf_Word)sz * 8 &&
+	if (dw_attrs_udata(&da, DA_BIT_SIZE, &bits) && bits && bits <= (Dwarf_Word)sz * 8 &&
 	    bits != (Dwarf_Word)sz * 8) {
 		/* _BitInt(N) and friends: keep the value bits, round the storage */
 	} else {
@@ -351,15 +355,17 @@ static int64_t conv_typedef(struct dw_unit *u, Dwarf_Die *die)
 
 static uint32_t subrange_count(Dwarf_Die *r)
 {
-	Dwarf_Attribute a;
+	Dwarf_Attribute *a;
 	Dwarf_Sword lo = 0, hi;
 	Dwarf_Word cnt;
+	struct dw_attrs da;
 
-	if (dwarf_attr_integrate(r, DW_AT_count, &a))
-		return dwarf_formudata(&a, &cnt) == 0 && cnt <= UINT32_MAX ? (uint32_t)cnt : 0;
-	if (!dwarf_attr_integrate(r, DW_AT_upper_bound, &a) || dwarf_formsdata(&a, &hi))
+	dw_attrs_read(r, &da);
+	if ((a = dw_attrs_get(&da, DA_COUNT)))
+		return dwarf_formudata(a, &cnt) == 0 && cnt <= UINT32_MAX ? (uint32_t)cnt : 0;
+	if (!(a = dw_attrs_get(&da, DA_UPPER_BOUND)) || dwarf_formsdata(a, &hi))
 		return 0; /* flexible or variable length */
-	if (dwarf_attr_integrate(r, DW_AT_lower_bound, &a) && dwarf_formsdata(&a, &lo))
+	if ((a = dw_attrs_get(&da, DA_LOWER_BOUND)) && dwarf_formsdata(a, &lo))
 		lo = 0;
 	if (hi < lo || hi - lo >= (Dwarf_Sword)UINT32_MAX)
 		return 0; /* old compilers wrote upper bound -1 for flexible arrays */
@@ -420,6 +426,8 @@ static int64_t conv_array(struct dw_unit *u, Dwarf_Die *die)
 struct param {
 	Dwarf_Die die;
 	const char *name;
+	Dwarf_Attribute type_attr;
+	bool has_type;
 	int64_t type;
 	uint64_t pend;
 };
@@ -437,6 +445,7 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 	bool varargs = false;
 	uint64_t rpend;
 	int64_t ret, id = 0, err = 0;
+	struct dw_attrs da;
 	Dwarf_Die c;
 
 	if (dwarf_child(die, &c) == 0) {
@@ -451,8 +460,11 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 				continue;
 			if ((err = dw_grow(&ps, &cap, n, sizeof(*ps), 8)))
 				goto out;
+			dw_attrs_read(&c, &da);
 			ps[n].die = c;
-			ps[n].name = dw_die_name(&c);
+			ps[n].name = dw_attrs_name(&da);
+			ps[n].has_type = da.have >> DA_TYPE & 1;
+			ps[n].type_attr = da.a[DA_TYPE];
 			if (need_names && (!ps[n].name || !*ps[n].name)) {
 				dw_warn(u, DW_WARN_UNNAMED_PARAM);
 				err = 0;
@@ -463,7 +475,9 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
 	for (i = 0; i < n; i++) {
-		ps[i].type = dw_ref_of(u, &ps[i].die, &ps[i].pend);
+		ps[i].pend = 0;
+		ps[i].type = ps[i].has_type ? dw_ref_attr(u, &ps[i].die, &ps[i].type_attr, &ps[i].pend)
+					    : 0;
 		if (ps[i].type < 0) {
 			err = ps[i].type;
 			goto out;
