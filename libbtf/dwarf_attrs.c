@@ -131,14 +131,9 @@ static const uint8_t attr_slot[DW_AT_data_bit_offset + 1] = {
 	[DW_AT_specification] = DA_SPEC + 1,
 };
 
-struct gather {
-	Dwarf_Attribute a[DA_NR + 2];
-	uint32_t have;
-};
-
 static int gather_attr(Dwarf_Attribute *a, void *arg)
 {
-	struct gather *g = arg;
+	struct dw_attrs *g = arg;
 	unsigned int at = dwarf_whatattr(a);
 
 	if (at < sizeof(attr_slot) && attr_slot[at]) {
@@ -148,30 +143,41 @@ static int gather_attr(Dwarf_Attribute *a, void *arg)
 	return DWARF_CB_OK;
 }
 
-void dw_attrs_read(Dwarf_Die *die, struct dw_attrs *da)
+/* Rare: fill the slots da lacks from the DIEs its origin chain points at */
+static void integrate(struct dw_attrs *da)
 {
-	struct gather g = { .have = 0 };
-	uint32_t s, mine = (1u << DA_NR) - 1;
+	const uint32_t mine = (1u << DA_NR) - 1;
+	struct dw_attrs g;
 	int guard = 16;
 	Dwarf_Die next;
+	uint32_t s;
 
-	da->have = 0;
-	dwarf_getattrs(die, gather_attr, &g, 0);
-	for (;;) {
-		uint32_t add = g.have & mine & ~da->have;
+	g.have = da->have;
+	g.a[DA_ORIGIN] = da->a[DA_ORIGIN];
+	g.a[DA_SPEC] = da->a[DA_SPEC];
+	da->have &= mine;
+	/* dwarf_attr_integrate's order: the abstract origin, else the
+	 * specification */
+	while (guard-- && (g.have >> DA_NR) &&
+	       dwarf_formref_die(&g.a[(g.have >> DA_ORIGIN & 1) ? DA_ORIGIN : DA_SPEC], &next)) {
+		uint32_t add;
 
+		g.have = 0;
+		dwarf_getattrs(&next, gather_attr, &g, 0);
+		add = g.have & mine & ~da->have;
 		for (s = 0; add >> s; s++)
 			if (add >> s & 1)
 				da->a[s] = g.a[s];
 		da->have |= add;
-		/* dwarf_attr_integrate's order: the abstract origin, else the
-		 * specification */
-		if (!guard-- || !(g.have >> DA_NR) ||
-		    !dwarf_formref_die(&g.a[(g.have >> DA_ORIGIN & 1) ? DA_ORIGIN : DA_SPEC], &next))
-			break;
-		g.have = 0;
-		dwarf_getattrs(&next, gather_attr, &g, 0);
 	}
+}
+
+void dw_attrs_read(Dwarf_Die *die, struct dw_attrs *da)
+{
+	da->have = 0;
+	dwarf_getattrs(die, gather_attr, da, 0);
+	if (da->have >> DA_NR)
+		integrate(da);
 }
 
 const char *dw_attrs_name(struct dw_attrs *da)

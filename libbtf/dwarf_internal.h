@@ -206,8 +206,8 @@ enum dw_attr_slot {
 };
 
 struct dw_attrs {
-	Dwarf_Attribute a[DA_NR];
-	uint32_t have;       /* bit per slot */
+	Dwarf_Attribute a[DA_NR + 2]; /* + abstract origin, specification */
+	uint32_t have;                /* bit per slot */
 };
 
 void dw_attrs_read(Dwarf_Die *die, struct dw_attrs *da);
