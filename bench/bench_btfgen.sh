@@ -6,7 +6,8 @@
 #  (b) the Debian vmlinux with DWARF (linux-image-*-amd64-dbg, fetched with
 #      apt-get download, only usr/lib/debug/boot/vmlinux-* kept, cached in
 #      $BTF_BENCH_CACHE, default /var/cache/btf-bench).
-# Rows: wall time and peak RSS per -j, type counts; notes say whether the
+# Rows: wall time, CPU time (user+sys: the other jobs sharing the 2 CPUs
+# disturb it less than wall time) and peak RSS per -j, type counts; notes say whether the
 # kernel accepts btfgen's output and whether -j1/-j2 bytes are identical.
 set -u
 B=${B:-build}
@@ -20,7 +21,7 @@ command -v python3 >/dev/null || { note "python3 needed to measure peak RSS, ski
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# measure OUT CMD...: writes "wall_seconds peak_rss_kb exit_status" to OUT
+# measure OUT CMD...: writes "wall_seconds peak_rss_kb exit_status cpu_seconds" to OUT
 measure() {
 	local out=$1
 	shift
@@ -40,7 +41,8 @@ if pid == 0:
 _, status, ru = os.wait4(pid, 0)
 wall = time.monotonic() - t0
 with open(out, "w") as f:
-    f.write("%.3f %d %d\n" % (wall, ru.ru_maxrss, os.waitstatus_to_exitcode(status)))
+    f.write("%.3f %d %d %.3f\n" % (wall, ru.ru_maxrss, os.waitstatus_to_exitcode(status),
+                                  ru.ru_utime + ru.ru_stime))
 EOF
 }
 
@@ -52,12 +54,12 @@ ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]);
 
 bench_input() {
 	local label=$1 input=$2 j pr gr
-	local -A ours_t ours_m peer_t peer_m
+	local -A ours_t ours_m peer_t peer_m ours_c peer_c
 	for j in 1 2; do
 		measure "$T/p$j" pahole -J --btf_gen_floats -j$j --btf_encode_detached="$T/pahole.$j.btf" "$input"
 		measure "$T/g$j" "$B/btfgen" -j$j -o "$T/btfgen.$j.btf" "$input"
-		read -r peer_t[$j] peer_m[$j] pr <"$T/p$j"
-		read -r ours_t[$j] ours_m[$j] gr <"$T/g$j"
+		read -r peer_t[$j] peer_m[$j] pr peer_c[$j] <"$T/p$j"
+		read -r ours_t[$j] ours_m[$j] gr ours_c[$j] <"$T/g$j"
 		if [ "$gr" != 0 ] || [ "$pr" != 0 ]; then
 			note "$label -j$j: btfgen exit $gr, pahole exit $pr"
 			return
@@ -74,6 +76,8 @@ bench_input() {
 	for j in 1 2; do
 		row "btfgen $label -j$j wall s" "${ours_t[$j]}" "${peer_t[$j]}" "$(ratio "${ours_t[$j]}" "${peer_t[$j]}")" \
 			"pahole 1.24 -J --btf_gen_floats -j$j; one run each, alternating"
+		row "btfgen $label -j$j CPU s" "${ours_c[$j]}" "${peer_c[$j]}" "$(ratio "${ours_c[$j]}" "${peer_c[$j]}")" \
+			"user+sys of the process (all threads)"
 		row "btfgen $label -j$j peak RSS MB" "$((ours_m[$j] / 1024))" "$((peer_m[$j] / 1024))" \
 			"$(ratio "${ours_m[$j]}" "${peer_m[$j]}")" "ru_maxrss of the process"
 	done
