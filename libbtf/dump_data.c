@@ -14,7 +14,7 @@ typedef int (*dp_kind_fn)(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_ty
 			  unsigned int bit, struct lbtfi_bytes b);
 
 void lbtfi_dp_init(struct lbtfi_dp *dp, const struct lbtf *btf, struct lbtfi_json *w,
-		   const struct lbtf_data_opts *o)
+		   const struct lbtf_data_opts *o, size_t bytes)
 {
 	memset(dp, 0, sizeof(*dp));
 	dp->btf = btf;
@@ -22,7 +22,7 @@ void lbtfi_dp_init(struct lbtfi_dp *dp, const struct lbtf *btf, struct lbtfi_jso
 	dp->text = !o->json;
 	dp->valid = o->valid_json;
 	dp->net = o->net;
-	dp->budget = LBTFI_DP_BUDGET;
+	dp->budget = lbtfi_dp_budget(bytes);
 }
 
 int lbtfi_dp_truncated(struct lbtfi_dp *dp, uint32_t id, size_t need, size_t have)
@@ -414,8 +414,7 @@ int lbtfi_dp_type(struct lbtfi_dp *dp, uint32_t id, unsigned int bit, struct lbt
 	if (dp->depth >= DP_MAX_DEPTH)
 		return lbtfi_err(ELOOP, "type [%u] nested too deeply", id);
 	if (!dp->budget)
-		return lbtfi_err(E2BIG, "type [%u]: value has more than %llu parts", id,
-				 (unsigned long long)LBTFI_DP_BUDGET);
+		return lbtfi_err(E2BIG, "type [%u]: value has too many parts for its size", id);
 	dp->budget--;
 	dp->depth++;
 	ret = kind_printers[k](dp, id, t, bit, b);
@@ -482,7 +481,7 @@ int lbtf_data_print(struct lbtf_data_printer *p, uint32_t type_id, const void *d
 
 	if (!p || (!data && size))
 		return lbtfi_err(EINVAL, "lbtf_data_print: bad arguments");
-	lbtfi_dp_init(&dp, p->btf, &p->w, &p->opts);
+	lbtfi_dp_init(&dp, p->btf, &p->w, &p->opts, size);
 	p->w.depth = 0;
 	p->w.sep = 0;
 	ret = lbtfi_dp_type(&dp, type_id, 0, (struct lbtfi_bytes){ data, size });

@@ -19,9 +19,22 @@ struct lbtfi_dp {
 	uint64_t budget; /* values left to print: bounds work on hostile BTF */
 };
 
-/* Values one print may write (per map entry): zero-size types and shared
- * subtypes could otherwise make a small input print without end. */
-#define LBTFI_DP_BUDGET (UINT64_C(1) << 22)
+/*
+ * Values one print may write (per map entry), from the bytes it covers:
+ * zero-size types and shared subtypes could otherwise make a small input
+ * print without end (a fuzzer found 4 KiB printing for seconds). Real
+ * values print well under one value per byte; the base leaves room for
+ * arrays of empty structs.
+ */
+#define LBTFI_DP_BUDGET_BASE 4096u
+#define LBTFI_DP_BUDGET_PER_BYTE 64u
+#define LBTFI_DP_BUDGET_MAX (UINT64_C(1) << 22)
+static inline uint64_t lbtfi_dp_budget(size_t bytes)
+{
+	uint64_t b = LBTFI_DP_BUDGET_BASE + (uint64_t)LBTFI_DP_BUDGET_PER_BYTE * bytes;
+
+	return b < LBTFI_DP_BUDGET_MAX ? b : LBTFI_DP_BUDGET_MAX;
+}
 
 /*
  * The bytes still readable from the current position. Every printer checks
@@ -35,7 +48,7 @@ struct lbtfi_bytes {
 /* Validated copy of caller options (sz-first); 0 or -EINVAL. */
 int lbtfi_data_opts_copy(struct lbtf_data_opts *dst, const struct lbtf_data_opts *src);
 void lbtfi_dp_init(struct lbtfi_dp *dp, const struct lbtf *btf, struct lbtfi_json *w,
-		   const struct lbtf_data_opts *o);
+		   const struct lbtf_data_opts *o, size_t bytes);
 /* Print the value of type id at b; bit (0-7) is the bit offset inside b.p[0]. */
 int lbtfi_dp_type(struct lbtfi_dp *dp, uint32_t id, unsigned int bit, struct lbtfi_bytes b);
 

@@ -124,7 +124,8 @@ static int typed_entry(struct lbtfi_json *w, const struct lbtf_data_opts *o, boo
 	int ret = 0;
 
 	so.json = !text;
-	lbtfi_dp_init(&dp, btf, w, &so);
+	lbtfi_dp_init(&dp, btf, w, &so,
+		      m->key_size + (size_t)m->value_size * (m->nr_cpus ? m->nr_cpus : 1));
 	lbtfi_json_start_object(w);
 	if (m->btf_key_type_id) {
 		lbtfi_json_name(w, "key");
