@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs every libFuzzer target for FUZZ_SECONDS (default 60) under ASan/UBSan,
 # all targets at once (they are independent), and fails if any finds a crash.
+# A fixed -seed (FUZZ_SEED, default 1) keeps CI runs reproducible.
 cd "$(dirname "$0")/../.."
 secs=${FUZZ_SECONDS:-60}
 rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)
@@ -18,7 +19,7 @@ for f in build/fuzz/fuzz_*; do
 	mkdir -p "$corpus"
 	seeds=fuzz/seeds/${name#fuzz_}
 	echo "== $name for ${secs}s"
-	"$f" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+	"$f" -seed="${FUZZ_SEED:-1}" -artifact_prefix=build/fuzz/ -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
 		"$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"build/fuzz/$name.log" 2>&1 &
 	pids+=($!) names+=("$name")
 done
