@@ -116,7 +116,8 @@ install: all
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.0
 	ln -sf libbtf.so.0 $(DESTDIR)$(PREFIX)/lib/libbtf.so
 	install -m 644 libbtf/include/*.h $(DESTDIR)$(PREFIX)/include/libbtf/
-	install -m 644 $(B)/libbtf.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libbtf/libbtf.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libbtf.pc
 
 clean:
 	rm -rf build

@@ -1,0 +1,38 @@
+#!/bin/bash
+# make install into a DESTDIR, then build a program against the installed
+# headers and libraries through pkg-config, linked shared and static.
+set -eu
+B=${B:-build}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+prefix=/opt/libbtf-test
+make --no-print-directory -s install B="$B" SAN="${SAN:-}" DESTDIR="$dir/root" PREFIX=$prefix >/dev/null
+root=$dir/root$prefix
+export PKG_CONFIG_PATH=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dir/root
+grep -q "^prefix=$prefix\$" "$root/lib/pkgconfig/libbtf.pc"
+cat >"$dir/use.c" <<'C'
+#include <libbtf.h>
+#include <stdio.h>
+int main(void)
+{
+	struct lbtf *b = lbtf_open_vmlinux();
+	if (!b) { printf("%s\n", lbtf_errmsg()); return 1; }
+	printf("%u %d\n", lbtf_type_cnt(b), lbtf_find_by_name_kind(b, "bpf_flow_keys", LBTF_KIND_STRUCT) > 0);
+	lbtf_free(b);
+	return 0;
+}
+C
+cflags=$(pkg-config --cflags libbtf)
+# a sanitizer build of the library needs the sanitizer runtimes in the program too
+[ "${SAN:-}" = 1 ] && cflags="$cflags -fsanitize=address,undefined"
+gcc $cflags -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf)
+gcc $cflags -o "$dir/use-static" "$dir/use.c" "$root/lib/libbtf.a" $(pkg-config --static --libs-only-l libbtf | sed 's/-lbtf//')
+out1=$(LD_LIBRARY_PATH=$root/lib "$dir/use-shared")
+out2=$("$dir/use-static")
+echo "shared: $out1, static: $out2"
+[ "$out1" = "$out2" ] && [ "${out1#* }" = 1 ]
+# only lbtf_* symbols are exported by the shared library
+bad=$(nm -D --defined-only "$root/lib/libbtf.so.0" | awk '$2 ~ /[TDBR]/ && $3 !~ /^lbtf_/ {print $3}' | grep -v '^LIBBTF' || true)
+[ -z "$bad" ] || { echo "exported non-lbtf symbols: $bad"; exit 1; }
+test -x "$root/bin/btfgen" -a -x "$root/bin/btfcheck" -a -x "$root/bin/btfdump"
+echo ok
