@@ -37,4 +37,10 @@ struct lbtf *lbtfi_new_mapped(void *map, size_t size, const struct lbtf *base);
 static inline uint32_t lbtf_bswap32(uint32_t v) { return __builtin_bswap32(v); }
 static inline uint16_t lbtf_bswap16(uint16_t v) { return __builtin_bswap16(v); }
 
+/* Byte order of a BTF blob: the header's fields, and the type section,
+ * where every field of every record is a 32-bit word. Both swap in place
+ * and are their own inverse (used to read and to write foreign order). */
+void lbtfi_swap_header(struct lbtf_header *h);
+void lbtfi_swap_type_words(void *types, size_t len);
+
 #endif

@@ -29,12 +29,7 @@ static int parse_header(struct lbtf *btf, const unsigned char *data, size_t size
 		btf->swapped = false;
 	} else if (h.magic == lbtf_bswap16(LBTF_MAGIC)) {
 		btf->swapped = true;
-		h.magic = LBTF_MAGIC;
-		h.hdr_len = lbtf_bswap32(h.hdr_len);
-		h.type_off = lbtf_bswap32(h.type_off);
-		h.type_len = lbtf_bswap32(h.type_len);
-		h.str_off = lbtf_bswap32(h.str_off);
-		h.str_len = lbtf_bswap32(h.str_len);
+		lbtfi_swap_header(&h);
 	} else {
 		return lbtfi_err(EINVAL, "not BTF (bad magic 0x%04x)", h.magic);
 	}
@@ -74,12 +69,21 @@ static int parse_strings(struct lbtf *btf)
 	return 0;
 }
 
-static void swap_types(unsigned char *types, uint32_t len)
+void lbtfi_swap_header(struct lbtf_header *h)
 {
-	/* Every field of every type record is a 32-bit word. */
-	uint32_t *w = (uint32_t *)types;
+	h->magic = lbtf_bswap16(h->magic);
+	h->hdr_len = lbtf_bswap32(h->hdr_len);
+	h->type_off = lbtf_bswap32(h->type_off);
+	h->type_len = lbtf_bswap32(h->type_len);
+	h->str_off = lbtf_bswap32(h->str_off);
+	h->str_len = lbtf_bswap32(h->str_len);
+}
 
-	for (uint32_t i = 0; i < len / 4; i++)
+void lbtfi_swap_type_words(void *types, size_t len)
+{
+	uint32_t *w = types;
+
+	for (size_t i = 0; i < len / 4; i++)
 		w[i] = lbtf_bswap32(w[i]);
 }
 
@@ -173,7 +177,7 @@ static struct lbtf *parse(const void *data, size_t size, const struct lbtf *base
 		data = copy_data;
 		if (btf->swapped) {
 			memcpy(copy_data, &btf->hdr, sizeof(btf->hdr));
-			swap_types(copy_data + btf->hdr.hdr_len + btf->hdr.type_off,
+			lbtfi_swap_type_words(copy_data + btf->hdr.hdr_len + btf->hdr.type_off,
 				   btf->hdr.type_len);
 		}
 	}

@@ -35,17 +35,8 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
 	if (b->strs.len)
 		memcpy(out + HDR_LEN + types_len, b->strs.data, b->strs.len);
 	if (swap) {
-		uint32_t *w = (uint32_t *)(out + HDR_LEN);
-
-		/* every field of every type record is a 32-bit word */
-		for (size_t i = 0; i < types_len / 4; i++)
-			w[i] = lbtf_bswap32(w[i]);
-		h.magic = lbtf_bswap16(h.magic);
-		h.hdr_len = lbtf_bswap32(h.hdr_len);
-		h.type_off = lbtf_bswap32(h.type_off);
-		h.type_len = lbtf_bswap32(h.type_len);
-		h.str_off = lbtf_bswap32(h.str_off);
-		h.str_len = lbtf_bswap32(h.str_len);
+		lbtfi_swap_type_words(out + HDR_LEN, types_len);
+		lbtfi_swap_header(&h);
 	}
 	memcpy(out, &h, HDR_LEN);
 	*data = out;
