@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* btfcheck's internal interfaces: input reading and result reporting. */
+/* btfcheck's internal interfaces: inputs and result reporting. */
 #ifndef BTFCHECK_H
 #define BTFCHECK_H
 
@@ -8,14 +8,11 @@
 #include <stdio.h>
 #include "libbtf.h"
 
+/* One input's bytes (lbtf_read_bytes: raw file, ELF .BTF or "-" for stdin) */
 struct btfcheck_input {
 	unsigned char *data;
 	size_t size;
-	const char *why; /* reason when reading failed */
 };
-
-/* Raw file, ELF .BTF or "-" (stdin); 0 or -errno with in->why set */
-int btfcheck_read_input(const char *path, struct btfcheck_input *in);
 
 /* The kernel's own answer for the same bytes (--kernel) */
 struct btfcheck_kernel {

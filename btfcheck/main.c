@@ -86,8 +86,8 @@ static int check_one(const struct cfg *c, const char *path)
 	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
 	int rc;
 
-	if (btfcheck_read_input(path, &in)) {
-		fprintf(stderr, "btfcheck: %s: %s\n", path, in.why);
+	if (lbtf_read_bytes(path, (void **)&in.data, &in.size)) {
+		fprintf(stderr, "btfcheck: %s\n", lbtf_errmsg()); /* names the file */
 		return 2;
 	}
 	o.log_level = level;

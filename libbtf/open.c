@@ -14,39 +14,32 @@
 #define SYSFS_BTF_DIR "/sys/kernel/btf/"
 #define SYSFS_VMLINUX SYSFS_BTF_DIR "vmlinux"
 
-/* Reads a whole file: mmap when possible, else read() (sysfs, pipes). */
-static int read_file(const char *path, void **buf, size_t *len, bool *mapped)
+/* Reads everything from fd (not closed): mmap when it is a regular file,
+ * else read() (sysfs, pipes). path names it in error messages. */
+static int read_fd(int fd, const char *path, void **buf, size_t *len, bool *mapped)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t cap, n = 0;
 	char *p;
 
 	*mapped = false;
-	if (fd < 0)
-		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p != MAP_FAILED) {
-			close(fd);
 			*buf = p;
 			*len = st.st_size;
 			*mapped = true;
 			return 0;
 		}
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 		return lbtfi_err(EISDIR, "%s: is a directory", path);
-	}
 	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
 	p = malloc(cap);
 	for (;;) {
 		ssize_t r;
-		if (!p) {
-			close(fd);
+		if (!p)
 			return lbtfi_err(ENOMEM, "%s: out of memory", path);
-		}
 		if (n == cap) {
 			char *q = realloc(p, cap * 2);
 			if (!q)
@@ -59,17 +52,28 @@ static int read_file(const char *path, void **buf, size_t *len, bool *mapped)
 		if (r < 0) {
 			int e = errno;
 			free(p);
-			close(fd);
 			return lbtfi_err(e, "%s: %s", path, strerror(e));
 		}
 		if (r == 0)
 			break;
 		n += r;
 	}
-	close(fd);
 	*buf = p;
 	*len = n;
 	return 0;
+}
+
+/* Reads a whole file. */
+static int read_file(const char *path, void **buf, size_t *len, bool *mapped)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	err = read_fd(fd, path, buf, len, mapped);
+	close(fd);
+	return err;
 }
 
 static void release(void *buf, size_t len, bool mapped)
@@ -111,41 +115,42 @@ static struct lbtf *from_raw(const char *path, void *buf, size_t len, bool mappe
 	return btf ? btf : fail_with_path(path);
 }
 
-static struct lbtf *from_elf(const char *path, const void *buf, size_t len,
-			     const struct lbtf *base)
+/*
+ * Finds the .BTF section of the ELF image buf (len bytes): *sec points to
+ * its bytes inside buf, as stored (no byte swapping); *ptr_size is the
+ * ELF's pointer size. Every header, offset and size is checked against len.
+ */
+static int elf_btf_section(const char *path, const void *buf, size_t len,
+			   const void **sec, size_t *sec_len, int *ptr_size)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
 	size_t shstrndx;
-	struct lbtf *btf = NULL;
-	int cls;
+	int err;
 
 	elf_version(EV_CURRENT);
 	elf = elf_memory((char *)buf, len);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
 			elf_end(elf);
-		return lbtfi_err_ptr(EINVAL, "%s: %s", path,
-				     len >= SELFMAG && !memcmp(buf, ELFMAG, SELFMAG) ?
-				     "truncated or bad ELF header" : "not an ELF file");
+		return lbtfi_err(EINVAL, "%s: %s", path,
+				 len >= SELFMAG && !memcmp(buf, ELFMAG, SELFMAG) ?
+				 "truncated or bad ELF header" : "not an ELF file");
 	}
-	{
-		/* libelf quietly sees no sections when the section header table
-		 * lies past the end of the file: call that truncation. */
-		GElf_Ehdr eh;
-
-		if (!gelf_getehdr(elf, &eh)) {
-			lbtfi_err(EINVAL, "%s: truncated or bad ELF header (%s)", path, elf_errmsg(-1));
-			goto out;
-		}
-		if (eh.e_shoff > len || (uint64_t)eh.e_shnum * eh.e_shentsize > len - eh.e_shoff) {
-			lbtfi_err(EINVAL, "%s: truncated ELF file (section headers end past its %zu bytes)",
-				  path, len);
-			goto out;
-		}
+	/* libelf quietly sees no sections when the section header table lies
+	 * past the end of the file: call that truncation. */
+	if (!gelf_getehdr(elf, &eh)) {
+		err = lbtfi_err(EINVAL, "%s: truncated or bad ELF header (%s)", path, elf_errmsg(-1));
+		goto out;
+	}
+	if (eh.e_shoff > len || (uint64_t)eh.e_shnum * eh.e_shentsize > len - eh.e_shoff) {
+		err = lbtfi_err(EINVAL, "%s: truncated ELF file (section headers end past its %zu bytes)",
+				path, len);
+		goto out;
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx)) {
-		lbtfi_err(EINVAL, "%s: bad ELF section headers (%s)", path, elf_errmsg(-1));
+		err = lbtfi_err(EINVAL, "%s: bad ELF section headers (%s)", path, elf_errmsg(-1));
 		goto out;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -154,40 +159,94 @@ static struct lbtf *from_elf(const char *path, const void *buf, size_t len,
 		Elf_Data *d;
 
 		if (!gelf_getshdr(scn, &sh)) {
-			lbtfi_err(EINVAL, "%s: bad ELF section header (%s)", path, elf_errmsg(-1));
+			err = lbtfi_err(EINVAL, "%s: bad ELF section header (%s)", path, elf_errmsg(-1));
 			goto out;
 		}
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name || strcmp(name, ".BTF"))
 			continue;
 		if (sh.sh_type == SHT_NOBITS) {
-			lbtfi_err(ENODATA, "%s: .BTF section has no data (NOBITS, stripped file?)", path);
+			err = lbtfi_err(ENODATA, "%s: .BTF section has no data (NOBITS, stripped file?)",
+					path);
 			goto out;
 		}
 		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset) {
-			lbtfi_err(EINVAL, "%s: .BTF section is truncated (offset %llu, size %llu, file %zu bytes)",
-				  path, (unsigned long long)sh.sh_offset,
-				  (unsigned long long)sh.sh_size, len);
+			err = lbtfi_err(EINVAL, "%s: .BTF section is truncated (offset %llu, size %llu, file %zu bytes)",
+					path, (unsigned long long)sh.sh_offset,
+					(unsigned long long)sh.sh_size, len);
 			goto out;
 		}
 		d = elf_rawdata(scn, NULL);
 		if (!d || !d->d_buf) {
-			lbtfi_err(EINVAL, "%s: cannot read .BTF (%s)", path, elf_errmsg(-1));
+			err = lbtfi_err(EINVAL, "%s: cannot read .BTF (%s)", path, elf_errmsg(-1));
 			goto out;
 		}
-		btf = lbtf_new(d->d_buf, d->d_size, base);
-		if (!btf) {
-			fail_with_path(path);
-			goto out;
-		}
-		cls = gelf_getclass(elf);
-		btf->ptr_size = cls == ELFCLASS32 ? 4 : 8;
+		*sec = d->d_buf;
+		*sec_len = d->d_size;
+		*ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
+		err = 0;
 		goto out;
 	}
-	lbtfi_err(ENOENT, "%s: no .BTF section", path);
+	err = lbtfi_err(ENOENT, "%s: no .BTF section", path);
 out:
 	elf_end(elf);
+	return err;
+}
+
+static struct lbtf *from_elf(const char *path, const void *buf, size_t len,
+			     const struct lbtf *base)
+{
+	const void *sec;
+	size_t sec_len;
+	int ptr_size;
+	struct lbtf *btf;
+
+	if (elf_btf_section(path, buf, len, &sec, &sec_len, &ptr_size))
+		return NULL;
+	btf = lbtf_new(sec, sec_len, base);
+	if (!btf)
+		return fail_with_path(path);
+	btf->ptr_size = ptr_size;
 	return btf;
+}
+
+static bool is_elf(const void *buf, size_t len)
+{
+	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
+}
+
+int lbtf_read_bytes(const char *path, void **data, size_t *size)
+{
+	void *buf, *copy;
+	const void *bytes;
+	size_t len, n;
+	bool mapped;
+	int ptr_size, err;
+
+	err = strcmp(path, "-") ? read_file(path, &buf, &len, &mapped)
+				: read_fd(STDIN_FILENO, path, &buf, &len, &mapped);
+	if (err)
+		return err;
+	if (is_elf(buf, len)) {
+		err = elf_btf_section(path, buf, len, &bytes, &n, &ptr_size);
+	} else if (!mapped) { /* the read buffer is the result */
+		*data = buf;
+		*size = len;
+		return 0;
+	} else {
+		bytes = buf;
+		n = len;
+	}
+	copy = err ? NULL : malloc(n ? n : 1);
+	if (!err && !copy)
+		err = lbtfi_err(ENOMEM, "%s: out of memory", path);
+	if (copy) {
+		memcpy(copy, bytes, n);
+		*data = copy;
+		*size = n;
+	}
+	release(buf, len, mapped);
+	return err;
 }
 
 /* BTF from an ELF file's contents (.BTF is copied out): released after */
@@ -204,7 +263,7 @@ static struct lbtf *from_elf_file(const char *path, void *buf, size_t len, bool 
 static struct lbtf *from_any(const char *path, void *buf, size_t len, bool mapped,
 			     const struct lbtf *base)
 {
-	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0)
+	if (is_elf(buf, len))
 		return from_elf_file(path, buf, len, mapped, base);
 	if (len < 2) {
 		release(buf, len, mapped);

@@ -274,6 +274,13 @@ struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base);
  * base object is then owned by the returned object).
  */
 struct lbtf *lbtf_open(const char *path, const struct lbtf *base);
+/*
+ * The BTF bytes of a file as stored, unparsed and unchecked: a raw file's
+ * contents or an ELF file's .BTF section ("-" reads standard input). For
+ * tools that must judge the bytes themselves (the verifier). *data is
+ * malloc'ed (freed by the caller); errors name the file.
+ */
+int lbtf_read_bytes(const char *path, void **data, size_t *size);
 /* /sys/kernel/btf/vmlinux */
 struct lbtf *lbtf_open_vmlinux(void);
 /* Kernel BTF object by id (BPF_BTF_GET_FD_BY_ID); base as for lbtf_new. If
