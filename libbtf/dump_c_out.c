@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "dump_c_internal.h"
+#include "fastio.h"
 
 void dci_flush(struct dc_out *o)
 {
@@ -33,14 +34,9 @@ void dci_write(struct dc_out *o, const char *s, size_t n)
 
 void dci_put_u64(struct dc_out *o, uint64_t v)
 {
-	char tmp[24];
-	int i = sizeof(tmp);
+	char tmp[20];
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	dci_write(o, tmp + i, sizeof(tmp) - i);
+	dci_write(o, tmp, lbtfi_dec_u64(tmp, v));
 }
 
 void dci_put_i64(struct dc_out *o, int64_t v)

@@ -167,38 +167,6 @@ void lbtfi_json_string(struct lbtfi_json *w, const char *s)
 }
 
 /* Integer formatting without printf: the dumps print millions of these. */
-/* Decimal digits of v, two per division, ending just before end */
-static inline void digits_before(char *end, uint64_t v)
-{
-	static const char pairs[201] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-
-	while (v >= 100) {
-		unsigned int r = v % 100;
-
-		v /= 100;
-		end -= 2;
-		memcpy(end, pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		end -= 2;
-		memcpy(end, pairs + 2 * v, 2);
-	} else {
-		*--end = '0' + v;
-	}
-}
-
-static inline unsigned int count_digits(uint64_t v)
-{
-	unsigned int n = 1;
-
-	for (; v >= 10000; v /= 10000)
-		n += 4;
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
 void lbtfi_fput_u64(FILE *f, uint64_t v)
 {
 	char buf[24];
@@ -208,15 +176,13 @@ void lbtfi_fput_u64(FILE *f, uint64_t v)
 		putc_unlocked('0' + (int)v, f);
 		return;
 	}
-	n = count_digits(v);
 #ifdef __GLIBC__
 	if (f->_IO_write_end - f->_IO_write_ptr >= 20) { /* in place, see fastio.h */
-		f->_IO_write_ptr += n;
-		digits_before(f->_IO_write_ptr, v);
+		f->_IO_write_ptr += lbtfi_dec_u64(f->_IO_write_ptr, v);
 		return;
 	}
 #endif
-	digits_before(buf + n, v);
+	n = lbtfi_dec_u64(buf, v);
 	lbtfi_put_mem(f, buf, n);
 }
 
