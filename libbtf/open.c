@@ -23,7 +23,9 @@ static int read_fd(int fd, const char *path, void **buf, size_t *len, bool *mapp
 	char *p;
 
 	*mapped = false;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (fstat(fd, &st))
+		memset(&st, 0, sizeof(st)); /* unknown: just read() */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p != MAP_FAILED) {
 			*buf = p;
@@ -32,7 +34,7 @@ static int read_fd(int fd, const char *path, void **buf, size_t *len, bool *mapp
 			return 0;
 		}
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode))
 		return lbtfi_err(EISDIR, "%s: is a directory", path);
 	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
 	p = malloc(cap);
