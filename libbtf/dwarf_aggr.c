@@ -11,36 +11,33 @@
 /* Structs and unions -------------------------------------------------------- */
 
 struct member {
-	Dwarf_Die die;
+	struct dw_die die;
 	const char *name;
 	int64_t type;
 	uint64_t pend;
 	uint32_t bit_off, bit_size;
 };
 
-static bool member_byte_offset(struct dw_attrs *ma, Dwarf_Word *off)
+static bool member_byte_offset(struct dw_attrs *ma, uint64_t *off)
 {
-	Dwarf_Op *ops;
-	size_t nops;
+	const uint8_t *p;
+	uint64_t len;
 
 	*off = 0;
 	if (!(ma->have >> DA_MEMBER_LOC & 1))
 		return true; /* union members */
-	if (dwarf_formudata(&ma->a[DA_MEMBER_LOC], off) == 0)
+	if (dr_udata(&ma->a[DA_MEMBER_LOC], off))
 		return true;
-	/* DWARF 2 style: a location expression DW_OP_plus_uconst N */
-	if (dwarf_getlocation(&ma->a[DA_MEMBER_LOC], &ops, &nops) == 0 && nops == 1 &&
-	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
-		*off = ops[0].number;
-		return true;
-	}
-	return false;
+	/* DWARF 2 style: a location expression of one DW_OP_plus_uconst N */
+	if (!dr_block(&ma->a[DA_MEMBER_LOC], &p, &len) || len < 2 ||
+	    (p[0] != DW_OP_plus_uconst && p[0] != DW_OP_constu))
+		return false;
+	return dr_expr_uleb(p + 1, p + len, off);
 }
 
-static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct dw_attrs *ma,
-			 struct member *out)
+static int member_layout(struct dw_unit *u, struct dw_attrs *ma, struct member *out)
 {
-	Dwarf_Word bits = 0, off, bitoff, storage, bs = 0;
+	uint64_t bits = 0, off, bitoff, storage, bs = 0;
 
 	if (dw_attrs_udata(ma, DA_BIT_SIZE, &bits) && bits > 255) {
 		dw_warn(u, DW_WARN_BITFIELD_RANGE);
@@ -60,10 +57,15 @@ static int member_layout(struct dw_unit *u, Dwarf_Die *m, struct dw_attrs *ma,
 		/* DWARF 2/3 bitfields: bit_offset counts from the storage unit's
 		 * most significant bit */
 		if (!dw_attrs_udata(ma, DA_BYTE_SIZE, &bs)) {
-			Dwarf_Die t;
-			int tbs = dw_type_target(m, &t) ? dwarf_bytesize(&t) : 0;
+			struct dw_attrs ta;
+			struct dw_die t;
+			int tbs = 0;
 
-			bs = tbs > 0 ? (Dwarf_Word)tbs : 0;
+			if (dw_type_target(u, dw_attrs_get(ma, DA_TYPE), &t)) {
+				dw_attrs_read(u, &t, &ta);
+				tbs = dw_attrs_bytesize(&ta);
+			}
+			bs = tbs > 0 ? (uint64_t)tbs : 0;
 		}
 		storage = bs * 8;
 		if (u->g->big_endian)
@@ -90,18 +92,18 @@ static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uin
 	return 0;
 }
 
-int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
+int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 {
-	bool is_union = dwarf_tag(die) == DW_TAG_union_type;
+	bool is_union = dr_tag(die) == DW_TAG_union_type;
 	struct member *ms = NULL;
 	struct dw_attrs ma, da;
 	uint32_t n = 0, cap = 0, i;
 	int64_t id = 0, err = 0;
 	const char *name;
-	Dwarf_Die c;
+	struct dw_die c;
 	int sz;
 
-	dw_attrs_read(die, &da);
+	dw_attrs_read(u, die, &da);
 	name = dw_c_ident(u, dw_attrs_name(&da));
 	sz = dw_attrs_bytesize(&da);
 	if (dw_attrs_flag(&da, DA_DECLARATION)) {
@@ -110,10 +112,10 @@ int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
 		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
 		return is_union ? lbtf_add_union(u->b, NULL, 0) : lbtf_add_struct(u->b, NULL, 0);
 	}
-	if (dwarf_child(die, &c) == 0) {
+	if (dr_child(die, &c)) {
 		do {
 			struct member *m;
-			int tag = dwarf_tag(&c);
+			int tag = dr_tag(&c);
 
 			if (tag == DW_TAG_inheritance)
 				dw_warn(u, DW_WARN_INHERITANCE);
@@ -124,7 +126,7 @@ int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
 				dw_warn(u, DW_WARN_VARIANT_PART);
 			if (tag != DW_TAG_member)
 				continue;
-			dw_attrs_read(&c, &ma);
+			dw_attrs_read(u, &c, &ma);
 			/* C++ static data members are declarations */
 			if (dw_attrs_flag(&ma, DA_DECLARATION) || dw_attrs_flag(&ma, DA_EXTERNAL))
 				continue;
@@ -133,12 +135,11 @@ int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
 			m = &ms[n];
 			m->die = c;
 			m->name = (ma.have >> DA_NAME & 1) ? dw_c_ident(u, dw_attrs_name(&ma)) : NULL;
-			if (member_layout(u, &c, &ma, m))
+			if (member_layout(u, &ma, m))
 				continue; /* a member at a computed location: not describable */
 			m->type = 0;
 			m->pend = 0;
-			if (ma.have >> DA_TYPE & 1)
-				m->type = dw_ref_attr(u, &c, &ma.a[DA_TYPE], &m->pend);
+			m->type = dw_ref_attr(u, dw_attrs_get(&ma, DA_TYPE), &m->pend);
 			if (m->type < 0) {
 				err = m->type;
 				goto out;
@@ -148,7 +149,7 @@ int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die)
 			if (is_union)
 				m->bit_off = 0;
 			n++;
-		} while (dwarf_siblingof(&c, &c) == 0);
+		} while (dr_sibling(&c));
 	}
 	if (n > 0xffff)
 		n = 0xffff;
@@ -178,77 +179,75 @@ out:
 
 /* Enums --------------------------------------------------------------------- */
 
-static bool enum_is_signed(Dwarf_Die *die, struct dw_attrs *da)
+static bool enum_is_signed(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
 {
-	Dwarf_Die t;
-	Dwarf_Word enc;
-	Dwarf_Die c;
+	struct dw_attrs ta;
+	struct dw_die t, c;
+	uint64_t enc;
 
-	if ((da->have >> DA_TYPE & 1) && dwarf_formref_die(&da->a[DA_TYPE], &t)) {
-		while (dwarf_tag(&t) == DW_TAG_typedef || dwarf_tag(&t) == DW_TAG_const_type ||
-		       dwarf_tag(&t) == DW_TAG_volatile_type)
-			if (!dw_type_target(&t, &t))
+	if ((da->have >> DA_TYPE & 1) && dr_ref(u->rd, &da->a[DA_TYPE], &t)) {
+		while (dr_tag(&t) == DW_TAG_typedef || dr_tag(&t) == DW_TAG_const_type ||
+		       dr_tag(&t) == DW_TAG_volatile_type) {
+			dw_attrs_read(u, &t, &ta);
+			if (!dw_type_target(u, dw_attrs_get(&ta, DA_TYPE), &t))
 				return false;
-		return dw_die_udata(&t, DW_AT_encoding, &enc) &&
+		}
+		dw_attrs_read(u, &t, &ta);
+		return dw_attrs_udata(&ta, DA_ENCODING, &enc) &&
 		       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
 	}
 	/* no underlying type (older DWARF): signed if a value is negative */
-	if (dwarf_child(die, &c) == 0) {
+	if (dr_child(die, &c)) {
 		do {
-			Dwarf_Attribute a;
-			Dwarf_Sword v;
+			const struct dw_attr *a;
+			int64_t v;
 
-			if (dwarf_tag(&c) == DW_TAG_enumerator &&
-			    dwarf_attr(&c, DW_AT_const_value, &a) &&
-			    dwarf_whatform(&a) == DW_FORM_sdata && dwarf_formsdata(&a, &v) == 0 &&
-			    v < 0)
+			if (dr_tag(&c) != DW_TAG_enumerator)
+				continue;
+			dr_attrs(u->rd, &c, &ta, false);
+			a = dw_attrs_get(&ta, DA_CONST_VALUE);
+			if (a && a->form == DW_FORM_sdata && dr_sdata(a, &v) && v < 0)
 				return true;
-		} while (dwarf_siblingof(&c, &c) == 0);
+		} while (dr_sibling(&c));
 	}
 	return false;
 }
 
-int64_t dw_conv_enum(struct dw_unit *u, Dwarf_Die *die)
+int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
 {
 	struct dw_attrs da;
 	const char *name;
 	bool sgn, is64;
 	int sz, id;
-	Dwarf_Die c;
+	struct dw_die c;
 
-	dw_attrs_read(die, &da);
+	dw_attrs_read(u, die, &da);
 	name = dw_c_ident(u, dw_attrs_name(&da));
 	sz = dw_attrs_bytesize(&da);
 	if (dw_attrs_flag(&da, DA_DECLARATION) && name && *name)
 		return lbtf_add_fwd(u->b, name, LBTF_FWD_ENUM);
 	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
 		sz = 4;
-	sgn = enum_is_signed(die, &da);
+	sgn = enum_is_signed(u, die, &da);
 	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
 	id = is64 ? lbtf_add_enum64(u->b, name, sz, sgn) : lbtf_add_enum(u->b, name, sz, sgn);
-	if (id < 0 || dwarf_child(die, &c) != 0)
+	if (id < 0 || !dr_child(die, &c))
 		return id;
 	do {
-		Dwarf_Attribute *a;
-		Dwarf_Word raw = 0;
+		const struct dw_attr *a;
+		uint64_t raw = 0;
 		const char *vn;
 		int r;
 
-		if (dwarf_tag(&c) != DW_TAG_enumerator)
+		if (dr_tag(&c) != DW_TAG_enumerator)
 			continue;
-		dw_attrs_read(&c, &da);
+		dw_attrs_read(u, &c, &da);
 		vn = dw_c_ident(u, dw_attrs_name(&da));
 		a = dw_attrs_get(&da, DA_CONST_VALUE);
 		if (!vn || !a)
 			continue;
-		if (dwarf_whatform(a) == DW_FORM_sdata) {
-			Dwarf_Sword s = 0;
-
-			dwarf_formsdata(a, &s);
-			raw = (Dwarf_Word)s;
-		} else {
-			dwarf_formudata(a, &raw);
-		}
+		if (!dr_udata(a, &raw))
+			raw = 0;
 		if (is64) {
 			r = lbtf_add_enum64_value(u->b, vn, raw);
 		} else {
@@ -267,6 +266,6 @@ int64_t dw_conv_enum(struct dw_unit *u, Dwarf_Die *die)
 		}
 		if (r < 0)
 			return r;
-	} while (dwarf_siblingof(&c, &c) == 0);
+	} while (dr_sibling(&c));
 	return id;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Small helpers shared by the DWARF converter: attribute reads, the C
- * identifier rule, and the warning bits a unit collects.
+ * Small helpers shared by the DWARF converter: the C identifier rule, the
+ * warning bits a unit collects, and the few reads left to libdw.
  */
 #include <stdlib.h>
 #include "dwarf_internal.h"
@@ -24,30 +24,6 @@ void dw_warn_tag(struct dw_unit *u, unsigned int tag)
 			return;
 		}
 	}
-}
-
-const char *dw_die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
-}
-
-bool dw_die_flag(Dwarf_Die *die, unsigned int at)
-{
-	Dwarf_Attribute a;
-	bool v = false;
-
-	if (!dwarf_attr_integrate(die, at, &a))
-		return false;
-	return dwarf_formflag(&a, &v) == 0 && v;
-}
-
-bool dw_die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, at, &a) && dwarf_formudata(&a, out) == 0;
 }
 
 /* 1: may start a C identifier, 2: may continue one */
@@ -76,19 +52,9 @@ bad:
 	return NULL;
 }
 
-/* A flag of the DIE itself (a definition that points at its declaration
- * with DW_AT_specification must not inherit DW_AT_declaration from it) */
-bool dw_own_flag(Dwarf_Die *die, unsigned int at)
+bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die)
 {
-	Dwarf_Attribute a;
-	bool v = false;
-
-	return dwarf_attr(die, at, &a) && dwarf_formflag(&a, &v) == 0 && v;
-}
-
-bool dw_may_have_annotations(const struct dw_unit *u, Dwarf_Die *die)
-{
-	return !(u->no_annot && die->cu == u->cu);
+	return !(u->no_annot && die->u == u->cu);
 }
 
 int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
@@ -107,99 +73,23 @@ int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t fir
 	return 0;
 }
 
-/* Gathered attributes ------------------------------------------------------- */
+/* The rare reads left to libdw ------------------------------------------- */
 
-#define DA_ORIGIN DA_NR       /* internal slots: where to integrate from */
-#define DA_SPEC (DA_NR + 1)
-
-static const uint8_t attr_slot[DW_AT_data_bit_offset + 1] = {
-	[DW_AT_name] = DA_NAME + 1,
-	[DW_AT_type] = DA_TYPE + 1,
-	[DW_AT_byte_size] = DA_BYTE_SIZE + 1,
-	[DW_AT_bit_size] = DA_BIT_SIZE + 1,
-	[DW_AT_data_bit_offset] = DA_DATA_BIT_OFFSET + 1,
-	[DW_AT_data_member_location] = DA_MEMBER_LOC + 1,
-	[DW_AT_bit_offset] = DA_BIT_OFFSET + 1,
-	[DW_AT_declaration] = DA_DECLARATION + 1,
-	[DW_AT_external] = DA_EXTERNAL + 1,
-	[DW_AT_encoding] = DA_ENCODING + 1,
-	[DW_AT_const_value] = DA_CONST_VALUE + 1,
-	[DW_AT_count] = DA_COUNT + 1,
-	[DW_AT_upper_bound] = DA_UPPER_BOUND + 1,
-	[DW_AT_lower_bound] = DA_LOWER_BOUND + 1,
-	[DW_AT_abstract_origin] = DA_ORIGIN + 1,
-	[DW_AT_specification] = DA_SPEC + 1,
-};
-
-static int gather_attr(Dwarf_Attribute *a, void *arg)
+bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out)
 {
-	struct dw_attrs *g = arg;
-	unsigned int at = dwarf_whatattr(a);
+	Dwarf *dw = die->u->key_base ? dwarf_getalt(u->dw) : u->dw;
 
-	if (at < sizeof(attr_slot) && attr_slot[at]) {
-		g->a[attr_slot[at] - 1] = *a;
-		g->have |= 1u << (attr_slot[at] - 1);
-	}
-	return DWARF_CB_OK;
+	return dw && dwarf_offdie(dw, die->off, out);
 }
 
-/* Rare: fill the slots da lacks from the DIEs its origin chain points at */
-static void integrate(struct dw_attrs *da)
+uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type)
 {
-	const uint32_t mine = (1u << DA_NR) - 1;
-	struct dw_attrs g;
-	int guard = 16;
-	Dwarf_Die next;
-	uint32_t s;
+	struct dw_die t;
+	Dwarf_Die ld;
+	Dwarf_Word size;
 
-	g.have = da->have;
-	g.a[DA_ORIGIN] = da->a[DA_ORIGIN];
-	g.a[DA_SPEC] = da->a[DA_SPEC];
-	da->have &= mine;
-	/* dwarf_attr_integrate's order: the abstract origin, else the
-	 * specification */
-	while (guard-- && (g.have >> DA_NR) &&
-	       dwarf_formref_die(&g.a[(g.have >> DA_ORIGIN & 1) ? DA_ORIGIN : DA_SPEC], &next)) {
-		uint32_t add;
-
-		g.have = 0;
-		dwarf_getattrs(&next, gather_attr, &g, 0);
-		add = g.have & mine & ~da->have;
-		for (s = 0; add >> s; s++)
-			if (add >> s & 1)
-				da->a[s] = g.a[s];
-		da->have |= add;
-	}
-}
-
-void dw_attrs_read(Dwarf_Die *die, struct dw_attrs *da)
-{
-	da->have = 0;
-	dwarf_getattrs(die, gather_attr, da, 0);
-	if (da->have >> DA_NR)
-		integrate(da);
-}
-
-const char *dw_attrs_name(struct dw_attrs *da)
-{
-	return dwarf_formstring(dw_attrs_get(da, DA_NAME));
-}
-
-bool dw_attrs_flag(struct dw_attrs *da, enum dw_attr_slot s)
-{
-	bool v = false;
-
-	return (da->have >> s & 1) && dwarf_formflag(&da->a[s], &v) == 0 && v;
-}
-
-bool dw_attrs_udata(struct dw_attrs *da, enum dw_attr_slot s, Dwarf_Word *out)
-{
-	return (da->have >> s & 1) && dwarf_formudata(&da->a[s], out) == 0;
-}
-
-int dw_attrs_bytesize(struct dw_attrs *da)
-{
-	Dwarf_Word v;
-
-	return dw_attrs_udata(da, DA_BYTE_SIZE, &v) ? (int)v : -1;
+	if (!type || !dr_ref(u->rd, type, &t) || !dw_libdw_die(u, &t, &ld) ||
+	    dwarf_aggregate_size(&ld, &size))
+		return 0;
+	return size;
 }

@@ -36,6 +36,15 @@ struct driver {
 	bool stop;
 };
 
+/* The thread's error message, prefixed with the input's path (err < 0) */
+static int with_path(const char *path, int err)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+	return lbtfi_err(-err, "%s: %s", path, msg);
+}
+
 static void fail_unit(struct unit_result *r, int err)
 {
 	r->err = err < 0 ? err : -EINVAL;
@@ -65,10 +74,10 @@ static bool take_unit(struct driver *d, uint32_t *i)
 	return ok;
 }
 
-static void convert_one(struct driver *d, struct dw_unit *u, Dwarf *dw, uint32_t i)
+static void convert_one(struct driver *d, struct dw_unit *u, uint32_t i)
 {
 	struct unit_result r = { 0 };
-	Dwarf_Die die;
+	struct dw_die die;
 	int err;
 
 	dw_unit_reset(u);
@@ -78,11 +87,11 @@ static void convert_one(struct driver *d, struct dw_unit *u, Dwarf *dw, uint32_t
 		finish(d, i, &r);
 		return;
 	}
-	if (!dwarf_offdie(dw, d->ul.die_offs[i], &die))
-		err = lbtfi_err(EINVAL, "%s: cannot read unit DIE at 0x%llx: %s", d->path,
-				(unsigned long long)d->ul.die_offs[i], dwarf_errmsg(-1));
-	else
+	err = dr_die_at(u->rd, false, d->ul.die_offs[i], &die);
+	if (!err)
 		err = dw_convert_unit(u, &die);
+	if (err)
+		err = with_path(d->path, err);
 	if (err) {
 		fail_unit(&r, err);
 		lbtf_builder_free(u->b);
@@ -103,13 +112,18 @@ static void *worker(void *arg)
 {
 	struct driver *d = arg;
 	struct dw_handle h;
+	struct dr_file f = { 0 };
+	struct dr_ctx rd;
 	struct dw_unit u;
 	uint32_t i;
 	int err;
 
 	err = dw_handle_open(&h, d->path, d->g.ei->is_rel);
 	if (!err)
-		err = dw_unit_init(&u, &d->g, h.dw);
+		err = dr_file_open(&f, h.dw);
+	dr_ctx_init(&rd, &f);
+	if (!err)
+		err = dw_unit_init(&u, &d->g, &rd, h.dw);
 	if (err) {
 		/* report on the first unit nobody converted yet */
 		if (take_unit(d, &i)) {
@@ -118,16 +132,20 @@ static void *worker(void *arg)
 			fail_unit(&r, err);
 			finish(d, i, &r);
 		}
+		dr_file_close(&f);
 		dw_handle_close(&h);
 		return NULL;
 	}
 	while (take_unit(d, &i)) {
-		convert_one(d, &u, h.dw, i);
+		convert_one(d, &u, i);
+		/* units prepared for this one (dwz partial units are shared) */
+		dr_ctx_trim(&rd, 8);
 		/* this unit's DWARF is done with: give its pages back */
-		dw_handle_release(&h, d->ul.die_offs[i],
-				  i + 1 < d->ul.n ? d->ul.die_offs[i + 1] : h.info_len);
+		dw_handle_release(&h, d->ul.die_offs[i], d->ul.ends[i]);
 	}
 	dw_unit_free(&u);
+	dr_ctx_free(&rd);
+	dr_file_close(&f);
 	dw_handle_close(&h);
 	return NULL;
 }
@@ -479,8 +497,19 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		d.g.big_endian = gelf_getehdr(ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	}
 	err = dw_handle_open(&h, path, ei.is_rel);
-	if (!err)
-		err = dw_list_units(h.dw, &d.ul);
+	if (!err) {
+		struct dr_file f = { 0 };
+		struct dr_ctx rd;
+
+		err = dr_file_open(&f, h.dw);
+		if (err)
+			err = with_path(path, err);
+		dr_ctx_init(&rd, &f);
+		if (!err)
+			err = dw_list_units(&rd, &d.ul);
+		dr_ctx_free(&rd);
+		dr_file_close(&f);
+	}
 	dw_handle_close(&h);
 	if (!err && !d.ul.n)
 		err = lbtfi_err(ENODATA, "%s: no DWARF compile units", path);
@@ -511,6 +540,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 out:
 	free(d.res);
 	free(d.ul.die_offs);
+	free(d.ul.ends);
 	dw_elf_info_free(&ei);
 	if (opts && opts->stats)
 		*opts->stats = st;

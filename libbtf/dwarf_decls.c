@@ -9,81 +9,87 @@
 #include "dwarf_internal.h"
 
 
-int dw_add_decl_tags(struct dw_unit *u, Dwarf_Die *die, uint32_t target, int component_idx)
+int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx)
 {
-	Dwarf_Die c;
+	struct dw_die c;
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || !dw_may_have_annotations(u, die) ||
-	    !dwarf_haschildren(die) ||
-	    dwarf_child(die, &c) != 0)
+	    !dr_child(die, &c))
 		return 0;
 	do {
-		Dwarf_Attribute a;
-		const char *n, *v;
+		const char *v;
 		int r;
 
-		if (dwarf_tag(&c) != DW_TAG_LLVM_annotation)
-			continue;
-		n = dw_die_name(&c);
-		if (!n || strcmp(n, "btf_decl_tag"))
-			continue;
-		v = dwarf_formstring(dwarf_attr(&c, DW_AT_const_value, &a));
-		if (!v || !*v)
+		if (!dw_is_annotation(u, &c, "btf_decl_tag", &v))
 			continue;
 		r = lbtf_add_decl_tag(u->b, v, target, component_idx);
 		if (r < 0)
 			return r;
-	} while (dwarf_siblingof(&c, &c) == 0);
+	} while (dr_sibling(&c));
 	return 0;
 }
 
 /* The DIE that declares the function: an out-of-line or concrete instance
  * points at its abstract origin / specification, which has the prototype. */
-static void decl_origin(Dwarf_Die *die, Dwarf_Die *out)
+static void decl_origin(struct dw_unit *u, struct dw_die *die, struct dw_die *out)
 {
-	Dwarf_Attribute a;
+	struct dw_attrs da;
 	int guard = 8;
 
 	*out = *die;
 	while (guard--) {
-		if ((dwarf_attr(out, DW_AT_abstract_origin, &a) ||
-		     dwarf_attr(out, DW_AT_specification, &a)) &&
-		    dwarf_formref_die(&a, out))
+		dr_attrs(u->rd, out, &da, false);
+		if ((da.own >> DA_ORIGIN & 1) && dr_ref(u->rd, &da.a[DA_ORIGIN], out))
+			continue;
+		if ((da.own >> DA_SPEC & 1) && dr_ref(u->rd, &da.a[DA_SPEC], out))
 			continue;
 		break;
 	}
 }
 
-static int extern_function(struct dw_unit *u, Dwarf_Die *die);
+/* The entry address of a split (hot/cold) function: where its first range
+ * starts. Rare, and range lists have several encodings: read by libdw. */
+static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *start)
+{
+	Dwarf_Addr base, lo, end;
+	Dwarf_Die ld;
 
-int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
+	if (!dw_libdw_die(u, die, &ld) || dwarf_ranges(&ld, 0, &base, &lo, &end) <= 0)
+		return false;
+	*start = lo;
+	return true;
+}
+
+static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
+
+int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 {
 	const struct dw_elf_info *ei = u->g->ei;
-	Dwarf_Die origin, *pdies = NULL;
+	struct dw_die origin, *pdies = NULL;
 	uint32_t npdies = 0, i;
-	Dwarf_Addr lowpc = 0;
+	uint64_t lowpc = 0, inl;
+	struct dw_attrs da;
 	const char *name;
 	int64_t sym, proto;
+	bool external;
 	int id, err = 0;
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
 		return 0;
-	if (dw_own_flag(die, DW_AT_declaration))
-		return ei->is_rel ? extern_function(u, die) : 0;
-	name = dw_die_name(die);
+	dw_attrs_read(u, die, &da);
+	if (dw_attrs_own_flag(&da, DA_DECLARATION))
+		return ei->is_rel ? extern_function(u, die, &da) : 0;
+	name = dw_attrs_name(&da);
 	if (!name || !*name)
 		return 0;
-	if (dwarf_lowpc(die, &lowpc) == 0 || ei->is_rel) {
-		sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc,
-				  dw_die_flag(die, DW_AT_external));
+	external = dw_attrs_flag(&da, DA_EXTERNAL);
+	if (((da.own >> DA_LOW_PC & 1) && dr_addr(&da.a[DA_LOW_PC], &lowpc)) || ei->is_rel) {
+		sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc, external);
 	} else {
-		/* split hot/cold code: the entry is where the first range starts */
-		Dwarf_Addr base, end;
-
-		if (dwarf_hasattr(die, DW_AT_ranges) &&
-		    dwarf_ranges(die, 0, &base, &lowpc, &end) > 0)
-			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, dw_die_flag(die, DW_AT_external));
-		else if (dwarf_func_inline(die))
+		if ((da.own >> DA_RANGES & 1) && first_range_start(u, die, &lowpc))
+			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, external);
+		else if ((da.own >> DA_INLINE & 1) && dr_udata(&da.a[DA_INLINE], &inl) &&
+			 inl != DW_INL_not_inlined)
 			sym = -1; /* abstract instance: its concrete copies have addresses */
 		else
 			/* a definition gcc described without its address: trust
@@ -92,7 +98,7 @@ int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
 	}
 	if (sym < 0)
 		return 0; /* no symbol of that name (e.g. foo.isra.0): ABI may differ */
-	decl_origin(die, &origin);
+	decl_origin(u, die, &origin);
 	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
@@ -113,38 +119,26 @@ int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die)
 
 /* Static address of a variable (DW_OP_addr / DW_OP_addrx), false for
  * register, stack, TLS or optimized-out variables. */
-static bool var_address(Dwarf_Die *die, Dwarf_Addr *addr)
+static bool var_address(struct dw_attrs *da, uint64_t *addr)
 {
-	Dwarf_Attribute a, res;
-	Dwarf_Op *ops;
-	size_t nops;
+	const struct dw_attr *a = &da->a[DA_LOCATION];
+	const struct dr_unit *cu = a->u;
+	const uint8_t *p;
+	uint64_t len, idx;
 
-	Dwarf_Block blk;
-	unsigned int form;
-
-	if (!dwarf_attr(die, DW_AT_location, &a))
+	/* A location list (a non-block form) is a local; so is any expression
+	 * but a single DW_OP_addr / DW_OP_addrx */
+	if (!(da->own >> DA_LOCATION & 1) || !dr_block(a, &p, &len) || !len)
 		return false;
-	/* Most variables here are locals: a location list (a non-block form)
-	 * or an expression not starting with an address operation. Told from
-	 * the first byte, without decoding (and caching) the expression. */
-	form = dwarf_whatform(&a);
-	if (form != DW_FORM_exprloc && form != DW_FORM_block1 && form != DW_FORM_block2 &&
-	    form != DW_FORM_block4 && form != DW_FORM_block)
-		return false;
-	if (dwarf_formblock(&a, &blk) != 0 || !blk.length ||
-	    (blk.data[0] != DW_OP_addr && blk.data[0] != DW_OP_addrx &&
-	     blk.data[0] != DW_OP_GNU_addr_index))
-		return false;
-	if (dwarf_getlocation(&a, &ops, &nops) != 0 || nops != 1)
-		return false;
-	if (ops[0].atom == DW_OP_addr) {
-		*addr = ops[0].number;
+	if (p[0] == DW_OP_addr) {
+		if (len != 1u + cu->h->addr_size)
+			return false;
+		*addr = dr_read_addr(cu, p + 1);
 		return true;
 	}
-	if (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index)
-		return dwarf_getlocation_attr(&a, &ops[0], &res) == 0 &&
-		       dwarf_formaddr(&res, addr) == 0;
-	return false;
+	if (p[0] != DW_OP_addrx && p[0] != DW_OP_GNU_addr_index)
+		return false;
+	return dr_expr_uleb(p + 1, p + len, &idx) && dr_addrx(cu, idx, addr);
 }
 
 static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
@@ -170,23 +164,19 @@ static enum dw_extern extern_kind(const char *name)
 									    : DW_EXT_KSYMS;
 }
 
-static int extern_variable(struct dw_unit *u, Dwarf_Die *die)
+static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 {
-	const char *name = dw_die_name(die);
-	Dwarf_Attribute a;
-	Dwarf_Die tdie;
-	Dwarf_Word tsize = 0;
-	uint64_t pend;
+	const char *name = dw_attrs_name(da);
+	uint64_t pend, tsize;
 	int64_t sym, type;
 	int id, err;
 
 	if (!name || (sym = dw_sym_undef(u->g->ei, name)) < 0)
 		return 0;
-	type = dw_ref_of(u, die, &pend);
+	type = dw_ref_attr(u, dw_attrs_get(da, DA_TYPE), &pend);
 	if (type <= 0 && !pend)
 		return type < 0 ? (int)type : 0;
-	if (dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, &tdie))
-		dwarf_aggregate_size(&tdie, &tsize);
+	tsize = dw_type_size(u, dw_attrs_get(da, DA_TYPE));
 	id = lbtf_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
 	if (id < 0)
 		return id;
@@ -195,9 +185,9 @@ static int extern_variable(struct dw_unit *u, Dwarf_Die *die)
 	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, extern_kind(name));
 }
 
-static int extern_function(struct dw_unit *u, Dwarf_Die *die)
+static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
 {
-	const char *name = dw_die_name(die);
+	const char *name = dw_attrs_name(da);
 	int64_t sym, proto;
 	int id;
 
@@ -213,32 +203,29 @@ static int extern_function(struct dw_unit *u, Dwarf_Die *die)
 	return add_var_rec(u, id, (uint32_t)sym, 0, DW_EXT_KSYMS);
 }
 
-int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
+int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 {
 	const struct dw_elf_info *ei = u->g->ei;
 	uint32_t feat = u->g->features;
 	const struct dw_symbol *s;
 	const char *name, *sec;
-	Dwarf_Addr addr;
-	Dwarf_Attribute a;
-	Dwarf_Die tdie;
-	Dwarf_Word tsize;
-	uint64_t pend;
+	struct dw_attrs da;
+	uint64_t pend, addr, tsize, size;
 	int64_t sym, type;
-	uint64_t size;
 	int id, err;
 
 	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)))
 		return 0;
-	if (dw_own_flag(die, DW_AT_declaration))
-		return (feat & LBTF_DWARF_FEAT_VAR) && ei->is_rel ? extern_variable(u, die) : 0;
-	if (!var_address(die, &addr))
+	dw_attrs_read(u, die, &da);
+	if (dw_attrs_own_flag(&da, DA_DECLARATION))
+		return (feat & LBTF_DWARF_FEAT_VAR) && ei->is_rel ? extern_variable(u, &da) : 0;
+	if (!var_address(&da, &addr))
 		return 0;
-	name = dw_die_name(die);
+	name = dw_attrs_name(&da);
 	if (!name || !*name)
 		return 0;
 	sym = dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
-			  dw_die_flag(die, DW_AT_external));
+			  dw_attrs_flag(&da, DA_EXTERNAL));
 	if (sym < 0)
 		return 0;
 	s = &ei->syms[sym];
@@ -247,14 +234,13 @@ int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
 		return 0;
 	if (!(feat & LBTF_DWARF_FEAT_VAR) && strcmp(sec, ".data..percpu"))
 		return 0;
-	type = dw_ref_of(u, die, &pend);
+	type = dw_ref_attr(u, dw_attrs_get(&da, DA_TYPE), &pend);
 	if (type < 0)
 		return type;
 	if (!type && !pend)
 		return 0; /* VAR of void is invalid */
 	size = s->size;
-	if (dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, &tdie) &&
-	    dwarf_aggregate_size(&tdie, &tsize) == 0 && tsize)
+	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE))))
 		size = tsize;
 	if (!size || size > UINT32_MAX)
 		return 0;
@@ -270,21 +256,21 @@ int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die)
 }
 
 /* Visit every DIE that can carry a type, function or variable. */
-static int walk(struct dw_unit *u, Dwarf_Die *parent, bool top)
+static int walk(struct dw_unit *u, struct dw_die *parent, bool top)
 {
-	Dwarf_Die c;
-	int rc = dwarf_child(parent, &c), err = 0;
+	struct dw_die c;
+	int err = 0;
 
-	if (rc)
-		return rc < 0 ? lbtfi_err(EINVAL, "bad DWARF: %s", dwarf_errmsg(-1)) : 0;
+	if (!dr_child(parent, &c))
+		return 0;
 	do {
-		unsigned int tag = dwarf_tag(&c);
+		unsigned int tag = dr_tag(&c);
 		int64_t id;
 
 		switch (tag) {
 		case DW_TAG_subprogram:
 			err = dw_convert_subprogram(u, &c);
-			if (!err && dwarf_haschildren(&c))
+			if (!err && c.ab->children)
 				err = walk(u, &c, false);
 			break;
 		case DW_TAG_variable:
@@ -310,11 +296,11 @@ static int walk(struct dw_unit *u, Dwarf_Die *parent, bool top)
 			if (id < 0)
 				err = id;
 			else if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
-				 dwarf_haschildren(&c))
+				 c.ab->children)
 				err = walk(u, &c, false); /* nested type definitions */
 			break;
 		}
-	} while (!err && dwarf_siblingof(&c, &c) == 0);
+	} while (!err && dr_sibling(&c));
 	return err;
 }
 
@@ -323,9 +309,10 @@ static int walk(struct dw_unit *u, Dwarf_Die *parent, bool top)
  * program, Rust in a kernel) are skipped whole, with one warning per
  * language family. Assembler units are kept (their functions have symbols).
  */
-static bool language_ok(struct dw_unit *u, Dwarf_Die *unit_die)
+static bool language_ok(struct dw_unit *u, struct dw_attrs *da)
 {
-	int lang = dwarf_srclang(unit_die);
+	uint64_t v;
+	int lang = dw_attrs_udata(da, DA_LANGUAGE, &v) && v <= INT32_MAX ? (int)v : -1;
 
 	switch (lang) {
 	case -1: /* not recorded (e.g. dwz partial units) */
@@ -360,33 +347,41 @@ static bool language_ok(struct dw_unit *u, Dwarf_Die *unit_die)
  * children looking for type/decl tags are skipped for them. Units without
  * a producer (dwz partial units) are searched.
  */
-static bool producer_is_gcc(Dwarf_Die *unit_die)
+static bool producer_is_gcc(struct dw_attrs *da)
 {
-	Dwarf_Attribute a;
-	const char *p = dwarf_formstring(dwarf_attr(unit_die, DW_AT_producer, &a));
+	const struct dw_attr *a = dw_attrs_get(da, DA_PRODUCER);
+	const char *p = a ? dr_string(a) : NULL;
 
 	return p && !strncmp(p, "GNU ", 4);
 }
 
-int dw_convert_unit(struct dw_unit *u, Dwarf_Die *unit_die)
+int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 {
+	struct dw_attrs da;
 	int err;
 
-	if (!language_ok(u, unit_die))
+	dr_attrs(u->rd, unit_die, &da, false);
+	if (!language_ok(u, &da))
 		return 0;
-	u->cu = unit_die->cu;
-	u->no_annot = producer_is_gcc(unit_die);
+	u->cu = unit_die->u;
+	u->no_annot = producer_is_gcc(&da);
+	dr_bad_off = UINT64_MAX;
 	err = walk(u, unit_die, true);
+	if (!err && dr_bad_off != UINT64_MAX)
+		err = lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
+				(dr_bad_off & DW_KEY_ALT) ? "(alternate file) " : "",
+				(unsigned long long)(dr_bad_off & ~DW_KEY_ALT));
 
 	if (!err)
 		err = dw_fixups_apply(u);
 	return err;
 }
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, Dwarf *dw)
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw)
 {
 	memset(u, 0, sizeof(*u));
 	u->g = g;
+	u->rd = rd;
 	u->dw = dw;
 	return dw_diemap_init(&u->map);
 }

@@ -9,6 +9,7 @@
 #include <gelf.h>
 #include <stdint.h>
 #include "internal.h"
+#include "dwarf_reader.h"
 
 #ifndef DW_TAG_LLVM_annotation
 #define DW_TAG_LLVM_annotation 0x6000 /* clang's btf_type_tag / btf_decl_tag */
@@ -87,12 +88,13 @@ void dw_handle_close(struct dw_handle *h);
  * file if touched again): keeps peak memory independent of the input size. */
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
 
-/* Unit header offsets of every compile and partial unit, in file order. */
+/* Every compile and partial unit of the file, in file order */
 struct dw_unit_list {
-	Dwarf_Off *die_offs; /* offset of each unit's root DIE */
+	uint64_t *die_offs;  /* offset of each unit's root DIE */
+	uint64_t *ends;      /* end of each unit */
 	uint32_t n;
 };
-int dw_list_units(Dwarf *dw, struct dw_unit_list *ul);
+int dw_list_units(struct dr_ctx *c, struct dw_unit_list *ul);
 
 /* ---- DIE offset -> BTF id map (dwarf_diemap.c) --------------------------- */
 
@@ -155,12 +157,12 @@ struct dw_global {
 	uint32_t features;
 	const struct lbtf *base;
 	bool big_endian;
-	Dwarf *main_dw;  /* per thread: the handle the unit is read through */
 };
 
 struct dw_unit {
 	const struct dw_global *g;
-	Dwarf *dw;
+	struct dr_ctx *rd;        /* the thread's DIE reader */
+	Dwarf *dw;                /* libdw, for the rare attributes the reader leaves to it */
 	struct lbtf_builder *b;
 	struct dw_diemap map;
 	struct dw_fixup *fix;
@@ -173,88 +175,65 @@ struct dw_unit {
 	uint64_t warned;          /* bit per enum dw_warning */
 	uint32_t other_tags[8];   /* first unsupported tags seen (for the message) */
 	int err;
-	Dwarf_CU *cu;             /* the unit being converted */
+	const struct dr_unit *cu;  /* the unit being converted */
 	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
 };
 
-/* Key identifying a DIE across the main and alternate (dwz) files */
-uint64_t dw_die_key(const struct dw_unit *u, Dwarf_Die *die);
 /* BTF id for the type DIE (converted on first use); 0 is void. <0 errno */
-int64_t dw_type_id(struct dw_unit *u, Dwarf_Die *die);
-/* BTF id of the DIE's DW_AT_type (void when absent), or <0 */
-int64_t dw_type_of(struct dw_unit *u, Dwarf_Die *die);
-/* Same, but may return a placeholder 0 and queue a fixup of (id, word) when
- * the target is a struct being built; the caller must then call
- * dw_fixup_commit once the record exists. */
-int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key);
+int64_t dw_type_id(struct dw_unit *u, struct dw_die *die);
+/* BTF id of the type a DW_AT_type attribute names (void when a is NULL), or
+ * <0. It may return a placeholder 0 and set *pending_key when the target is
+ * a struct being built; the caller must then queue a fixup of the slot once
+ * the record exists (dw_fixup_add). */
+int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pending_key);
+/* The same for a DIE's own (integrated) DW_AT_type */
+int64_t dw_ref_of(struct dw_unit *u, struct dw_die *die, uint64_t *pending_key);
 int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key);
 int dw_fixups_apply(struct dw_unit *u);
 void dw_warn(struct dw_unit *u, enum dw_warning w);
 void dw_warn_tag(struct dw_unit *u, unsigned int tag);
 
-/*
- * The attributes the converter reads, gathered in one pass over a DIE
- * (each dwarf_attr/dwarf_attr_integrate call re-decodes the attribute list
- * from the start, and one that is absent costs up to three passes). Like
- * dwarf_attr_integrate, slots the DIE lacks are filled from the DIE its
- * DW_AT_abstract_origin or DW_AT_specification points at.
- */
-enum dw_attr_slot {
-	DA_NAME, DA_TYPE, DA_BYTE_SIZE, DA_BIT_SIZE, DA_DATA_BIT_OFFSET, DA_MEMBER_LOC,
-	DA_BIT_OFFSET, DA_DECLARATION, DA_EXTERNAL, DA_ENCODING, DA_CONST_VALUE, DA_COUNT,
-	DA_UPPER_BOUND, DA_LOWER_BOUND, DA_NR
-};
-
-struct dw_attrs {
-	Dwarf_Attribute a[DA_NR + 2]; /* + abstract origin, specification */
-	uint32_t have;                /* bit per slot */
-};
-
-void dw_attrs_read(Dwarf_Die *die, struct dw_attrs *da);
-static inline Dwarf_Attribute *dw_attrs_get(struct dw_attrs *da, enum dw_attr_slot s)
+/* Attribute helpers (dwarf_attrs.c) */
+static inline void dw_attrs_read(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
 {
-	return (da->have >> s & 1) ? &da->a[s] : NULL;
+	dr_attrs(u->rd, die, da, true);
 }
-const char *dw_attrs_name(struct dw_attrs *da);
-bool dw_attrs_flag(struct dw_attrs *da, enum dw_attr_slot s);
-bool dw_attrs_udata(struct dw_attrs *da, enum dw_attr_slot s, Dwarf_Word *out);
-/* dwarf_bytesize() from gathered attributes: the size or -1 */
-int dw_attrs_bytesize(struct dw_attrs *da);
-
-/* Attribute helpers (dwarf_attrs.c); the _integrate forms follow
- * DW_AT_abstract_origin / DW_AT_specification, dw_own_flag does not */
-const char *dw_die_name(Dwarf_Die *die);
-bool dw_die_flag(Dwarf_Die *die, unsigned int at);
-bool dw_own_flag(Dwarf_Die *die, unsigned int at);
-bool dw_die_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *out);
 /* false when die cannot have btf_type_tag/btf_decl_tag children, so the
  * child walk looking for them can be skipped */
-bool dw_may_have_annotations(const struct dw_unit *u, Dwarf_Die *die);
+bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die);
 /* Make room for one more element in a growing array (*arr with *cap
  * elements of elem_size bytes, n in use): 0 or -ENOMEM with the error set */
 int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
 /* n if it is a C identifier, else NULL (and a warning) */
 const char *dw_c_ident(struct dw_unit *u, const char *n);
+/* The same DIE as libdw sees it, for the rare reads left to libdw */
+bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out);
+/* Byte size of the type a DW_AT_type names (dwarf_aggregate_size), 0 unknown */
+uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type);
 
 /* Type references (dwarf_types.c) */
-bool dw_type_target(Dwarf_Die *die, Dwarf_Die *out);
-int64_t dw_ref_attr(struct dw_unit *u, Dwarf_Die *die, Dwarf_Attribute *a, uint64_t *pending_key);
-int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
-		      uint32_t *npdies);
+/* The DIE a DW_AT_type names, through C11 _Atomic; false: void */
+bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die *out);
+/* An LLVM annotation child named which ("btf_type_tag", "btf_decl_tag"),
+ * with its string value */
+bool dw_is_annotation(struct dw_unit *u, struct dw_die *c, const char *which,
+		      const char **value);
+int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
+		      struct dw_die **pdies, uint32_t *npdies);
 bool dw_is_type_tag(unsigned int tag);
 /* Aggregates (dwarf_aggr.c) */
-int64_t dw_conv_struct(struct dw_unit *u, Dwarf_Die *die);
-int64_t dw_conv_enum(struct dw_unit *u, Dwarf_Die *die);
+int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die);
+int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die);
 
 /* Declarations (dwarf_decls.c) */
-int dw_convert_subprogram(struct dw_unit *u, Dwarf_Die *die);
-int dw_convert_variable(struct dw_unit *u, Dwarf_Die *die);
+int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die);
+int dw_convert_variable(struct dw_unit *u, struct dw_die *die);
 /* Annotations of a DIE: type tags of a pointer, decl tags of a declaration */
-int dw_add_decl_tags(struct dw_unit *u, Dwarf_Die *die, uint32_t target, int component_idx);
+int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx);
 /* Whole unit: every type, function and variable under the unit DIE */
-int dw_convert_unit(struct dw_unit *u, Dwarf_Die *unit_die);
+int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die);
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, Dwarf *dw);
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw);
 void dw_unit_reset(struct dw_unit *u); /* drops builder/vars, keeps allocations */
 void dw_unit_free(struct dw_unit *u);
 

@@ -126,50 +126,29 @@ void dw_handle_close(struct dw_handle *h)
 	h->fd = -1;
 }
 
-int dw_list_units(Dwarf *dw, struct dw_unit_list *ul)
+int dw_list_units(struct dr_ctx *c, struct dw_unit_list *ul)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize, cap = 0;
-	uint8_t unit_type;
-	Dwarf_Half version;
-	int rc;
+	const struct dr_file *f = c->main;
+	uint32_t i;
 
 	memset(ul, 0, sizeof(*ul));
-	while ((rc = dwarf_next_unit(dw, off, &next, &hsize, &version, NULL, NULL, NULL, NULL,
-				     NULL)) == 0) {
-		Dwarf_Die die;
-
-		/* Skeleton/split and type units have no C types of their own here;
-		 * compile and partial (dwz) units are converted. */
-		if (dwarf_offdie(dw, off + hsize, &die)) {
-			int tag = dwarf_tag(&die);
-
-			unit_type = 0;
-			if (tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit)
-				unit_type = 1;
-			if (unit_type) {
-				if (ul->n == cap) {
-					Dwarf_Off *p;
-
-					cap = cap ? cap * 2 : 64;
-					p = realloc(ul->die_offs, cap * sizeof(*p));
-					if (!p) {
-						free(ul->die_offs);
-						ul->die_offs = NULL;
-						return lbtfi_err(ENOMEM, "out of memory");
-					}
-					ul->die_offs = p;
-				}
-				ul->die_offs[ul->n++] = off + hsize;
-			}
-		}
-		off = next;
-	}
-	if (rc < 0) {
+	ul->die_offs = malloc((f->nunits + 1) * sizeof(*ul->die_offs));
+	ul->ends = malloc((f->nunits + 1) * sizeof(*ul->ends));
+	if (!ul->die_offs || !ul->ends) {
 		free(ul->die_offs);
-		ul->die_offs = NULL;
-		return lbtfi_err(EINVAL, "bad DWARF unit header at 0x%llx: %s",
-				 (unsigned long long)off, dwarf_errmsg(-1));
+		free(ul->ends);
+		memset(ul, 0, sizeof(*ul));
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	/* Skeleton/split and type units have no C types of their own here;
+	 * compile and partial (dwz) units are converted. */
+	for (i = 0; i < f->nunits; i++) {
+		unsigned int tag = dr_unit_tag(f, i);
+
+		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
+			continue;
+		ul->die_offs[ul->n] = f->units[i].die_off;
+		ul->ends[ul->n++] = f->units[i].end;
 	}
 	return 0;
 }

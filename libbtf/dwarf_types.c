@@ -18,16 +18,7 @@
 
 #define MAX_DEPTH 20000
 
-typedef int64_t (*conv_fn)(struct dw_unit *u, Dwarf_Die *die);
-
-uint64_t dw_die_key(const struct dw_unit *u, Dwarf_Die *die)
-{
-	uint64_t off = dwarf_dieoffset(die);
-
-	if (die->cu && dwarf_cu_getdwarf(die->cu) != u->dw)
-		off |= 1ull << 63; /* from the dwz alternate file */
-	return off;
-}
+typedef int64_t (*conv_fn)(struct dw_unit *u, struct dw_die *die);
 
 int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
 {
@@ -49,7 +40,7 @@ int dw_fixups_apply(struct dw_unit *u)
 
 		if (!v || *v == DW_ID_IN_PROGRESS || !t)
 			return lbtfi_err(EINVAL, "DWARF type cycle without a struct at DIE 0x%llx",
-					 (unsigned long long)(u->fix[i].key & ~(1ull << 63)));
+					 (unsigned long long)(u->fix[i].key & ~DW_KEY_ALT));
 		((uint32_t *)t)[u->fix[i].word] = *v;
 	}
 	u->nfix = 0;
@@ -58,64 +49,43 @@ int dw_fixups_apply(struct dw_unit *u)
 
 /* References ---------------------------------------------------------------- */
 
-/* Follow DW_AT_type through tags BTF has no record for (C11 _Atomic is
- * layout-transparent). false: no type (void). */
-static bool follow_atomic(Dwarf_Die *out)
+/* The DIE a DW_AT_type names, through tags BTF has no record for (C11
+ * _Atomic is layout-transparent). false: no type (void). */
+bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die *out)
 {
-	Dwarf_Attribute a;
+	struct dw_attrs da;
 	int guard = 64;
 
-	while (dwarf_tag(out) == DW_TAG_atomic_type && guard--) {
-		if (!dwarf_attr_integrate(out, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+	if (!type || !dr_ref(u->rd, type, out))
+		return false;
+	while (dr_tag(out) == DW_TAG_atomic_type && guard--) {
+		dw_attrs_read(u, out, &da);
+		if (!dw_type_target(u, dw_attrs_get(&da, DA_TYPE), out))
 			return false;
 	}
 	return true;
 }
 
-bool dw_type_target(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
-		return false;
-	return follow_atomic(out);
-}
-
-static int64_t convert(struct dw_unit *u, Dwarf_Die *die, uint64_t key);
+static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key);
 
 /*
- * Resolve a DW_AT_type attribute of die. Unit-local references are looked
- * up by offset first, without materializing the target DIE: most targets
- * are already converted.
+ * Resolve a DW_AT_type attribute. The target is looked up by its key
+ * first, without decoding it: most targets are already converted.
  */
-/* CU-relative offset of a unit-local reference (dwarf_formref is marked
- * deprecated in favour of dwarf_formref_die, which builds the whole DIE) */
-static bool local_ref(Dwarf_Attribute *a, Dwarf_Off *rel)
+int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pending_key)
 {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	return dwarf_formref(a, rel) == 0;
-#pragma GCC diagnostic pop
-}
-
-int64_t dw_ref_attr(struct dw_unit *u, Dwarf_Die *die, Dwarf_Attribute *a,
-			uint64_t *pending_key)
-{
-	Dwarf_Off rel;
-	Dwarf_Die t;
+	struct dw_die t;
 	uint64_t key;
 	uint32_t *v;
 
 	*pending_key = 0;
-	if (a->cu == die->cu && local_ref(a, &rel)) {
-		key = dw_die_key(u, die) - dwarf_cuoffset(die) + rel;
-		v = dw_diemap_get(&u->map, key);
-		if (v && *v != DW_ID_IN_PROGRESS)
-			return *v;
-	}
-	if (!dwarf_formref_die(a, &t) || !follow_atomic(&t))
+	if (!a)
 		return 0;
-	key = dw_die_key(u, &t);
+	if (dr_ref_key(a, &key) && (v = dw_diemap_get(&u->map, key)) && *v != DW_ID_IN_PROGRESS)
+		return *v;
+	if (!dw_type_target(u, a, &t))
+		return 0;
+	key = dr_key(&t);
 	v = dw_diemap_get(&u->map, key);
 	if (v) {
 		if (*v != DW_ID_IN_PROGRESS)
@@ -126,25 +96,12 @@ int64_t dw_ref_attr(struct dw_unit *u, Dwarf_Die *die, Dwarf_Attribute *a,
 	return convert(u, &t, key);
 }
 
-int64_t dw_ref_of(struct dw_unit *u, Dwarf_Die *die, uint64_t *pending_key)
+int64_t dw_ref_of(struct dw_unit *u, struct dw_die *die, uint64_t *pending_key)
 {
-	Dwarf_Attribute a;
+	struct dw_attrs da;
 
-	*pending_key = 0;
-	if (!dwarf_attr_integrate(die, DW_AT_type, &a))
-		return 0;
-	return dw_ref_attr(u, die, &a, pending_key);
-}
-
-int64_t dw_type_of(struct dw_unit *u, Dwarf_Die *die)
-{
-	uint64_t pend;
-	int64_t id = dw_ref_of(u, die, &pend);
-
-	if (id >= 0 && pend)
-		return lbtfi_err(EINVAL, "unexpected type cycle at DIE 0x%llx",
-				 (unsigned long long)dwarf_dieoffset(die));
-	return id;
+	dw_attrs_read(u, die, &da);
+	return dw_ref_attr(u, dw_attrs_get(&da, DA_TYPE), pending_key);
 }
 
 /* Add a single-reference record with a possibly pending target */
@@ -199,15 +156,15 @@ static uint32_t pow2_at_least(uint64_t v)
 	return p;
 }
 
-static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 {
-	Dwarf_Word enc = 0, bits = 0;
+	uint64_t enc = 0, bits = 0;
 	struct dw_attrs da;
 	uint32_t flags = 0;
 	const char *name;
 	int sz;
 
-	dw_attrs_read(die, &da);
+	dw_attrs_read(u, die, &da);
 	name = dw_attrs_name(&da);
 	sz = dw_attrs_bytesize(&da);
 	if (!name)
@@ -241,17 +198,17 @@ static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
 		dw_warn(u, DW_WARN_ODD_INT);
 		return bytes_blob(u, sz);
 	}
-	if (dw_attrs_udata(&da, DA_BIT_SIZE, &bits) && bits && bits <= (Dwarf_Word)sz * 8 &&
-	    bits != (Dwarf_Word)sz * 8) {
+	if (dw_attrs_udata(&da, DA_BIT_SIZE, &bits) && bits && bits <= (uint64_t)sz * 8 &&
+	    bits != (uint64_t)sz * 8) {
 		/* _BitInt(N) and friends: keep the value bits, round the storage */
 	} else {
-		bits = (Dwarf_Word)sz * 8;
+		bits = (uint64_t)sz * 8;
 	}
 	if (pow2_at_least(sz) != (uint32_t)sz) {
 		dw_warn(u, DW_WARN_ODD_INT);
 		sz = pow2_at_least(sz);
 	}
-	if (bits != (Dwarf_Word)sz * 8) {
+	if (bits != (uint64_t)sz * 8) {
 		/* The builder takes whole-byte INTs; narrow INT records are written
 		 * here by patching the bits field of the record just added. */
 		int id = lbtf_add_int(u->b, name, sz, flags);
@@ -269,55 +226,58 @@ static int64_t conv_base(struct dw_unit *u, Dwarf_Die *die)
 
 /* Pointers, modifiers, typedefs ------------------------------------------- */
 
-static bool is_annotation(Dwarf_Die *c, const char *which, const char **value)
+bool dw_is_annotation(struct dw_unit *u, struct dw_die *c, const char *which,
+		      const char **value)
 {
-	Dwarf_Attribute a;
+	struct dw_attrs da;
+	const struct dw_attr *a;
 	const char *n;
 
-	if (dwarf_tag(c) != DW_TAG_LLVM_annotation)
+	if (dr_tag(c) != DW_TAG_LLVM_annotation)
 		return false;
-	n = dw_die_name(c);
-	if (!n || strcmp(n, which))
+	dr_attrs(u->rd, c, &da, false);
+	n = dw_attrs_name(&da);
+	if (!n || strcmp(n, which) || !(a = dw_attrs_get(&da, DA_CONST_VALUE)))
 		return false;
-	*value = dwarf_formstring(dwarf_attr(c, DW_AT_const_value, &a));
+	*value = dr_string(a);
 	return *value && **value;
 }
 
-static int64_t conv_pointer(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_pointer(struct dw_unit *u, struct dw_die *die)
 {
 	uint64_t pend;
 	int64_t cur = dw_ref_of(u, die, &pend);
-	Dwarf_Die c;
+	struct dw_die c;
 
 	if (cur < 0)
 		return cur;
-	if (dwarf_tag(die) != DW_TAG_pointer_type)
+	if (dr_tag(die) != DW_TAG_pointer_type)
 		dw_warn(u, DW_WARN_CXX_REFERENCE); /* C++ references: pointers in the ABI */
 	/* btf_type_tag annotations: PTR -> last tag -> ... -> first tag -> pointee */
 	if ((u->g->features & LBTF_DWARF_FEAT_TYPE_TAG) && dw_may_have_annotations(u, die) &&
-	    dwarf_child(die, &c) == 0) {
+	    dr_child(die, &c)) {
 		do {
 			const char *v;
 
-			if (!is_annotation(&c, "btf_type_tag", &v))
+			if (!dw_is_annotation(u, &c, "btf_type_tag", &v))
 				continue;
 			cur = with_fixup(u, lbtf_add_type_tag(u->b, v, cur), W_TYPE, pend);
 			if (cur < 0)
 				return cur;
 			pend = 0;
-		} while (dwarf_siblingof(&c, &c) == 0);
+		} while (dr_sibling(&c));
 	}
 	return with_fixup(u, lbtf_add_ptr(u->b, cur), W_TYPE, pend);
 }
 
-static int64_t conv_modifier(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_modifier(struct dw_unit *u, struct dw_die *die)
 {
 	uint64_t pend;
 	int64_t ref = dw_ref_of(u, die, &pend), id;
 
 	if (ref < 0)
 		return ref;
-	switch (dwarf_tag(die)) {
+	switch (dr_tag(die)) {
 	case DW_TAG_const_type:
 		id = lbtf_add_const(u->b, ref);
 		break;
@@ -331,11 +291,16 @@ static int64_t conv_modifier(struct dw_unit *u, Dwarf_Die *die)
 	return with_fixup(u, id, W_TYPE, pend);
 }
 
-static int64_t conv_typedef(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_typedef(struct dw_unit *u, struct dw_die *die)
 {
+	struct dw_attrs da;
 	uint64_t pend;
-	int64_t ref = dw_ref_of(u, die, &pend), id;
-	const char *name = dw_c_ident(u, dw_die_name(die));
+	int64_t ref, id;
+	const char *name;
+
+	dw_attrs_read(u, die, &da);
+	ref = dw_ref_attr(u, dw_attrs_get(&da, DA_TYPE), &pend);
+	name = dw_c_ident(u, dw_attrs_name(&da));
 
 	if (ref < 0)
 		return ref;
@@ -353,40 +318,40 @@ static int64_t conv_typedef(struct dw_unit *u, Dwarf_Die *die)
 
 /* Arrays -------------------------------------------------------------------- */
 
-static uint32_t subrange_count(Dwarf_Die *r)
+static uint32_t subrange_count(struct dw_unit *u, struct dw_die *r)
 {
-	Dwarf_Attribute *a;
-	Dwarf_Sword lo = 0, hi;
-	Dwarf_Word cnt;
+	const struct dw_attr *a;
+	int64_t lo = 0, hi;
+	uint64_t cnt;
 	struct dw_attrs da;
 
-	dw_attrs_read(r, &da);
+	dw_attrs_read(u, r, &da);
 	if ((a = dw_attrs_get(&da, DA_COUNT)))
-		return dwarf_formudata(a, &cnt) == 0 && cnt <= UINT32_MAX ? (uint32_t)cnt : 0;
-	if (!(a = dw_attrs_get(&da, DA_UPPER_BOUND)) || dwarf_formsdata(a, &hi))
+		return dr_udata(a, &cnt) && cnt <= UINT32_MAX ? (uint32_t)cnt : 0;
+	if (!(a = dw_attrs_get(&da, DA_UPPER_BOUND)) || !dr_sdata(a, &hi))
 		return 0; /* flexible or variable length */
-	if ((a = dw_attrs_get(&da, DA_LOWER_BOUND)) && dwarf_formsdata(a, &lo))
+	if ((a = dw_attrs_get(&da, DA_LOWER_BOUND)) && !dr_sdata(a, &lo))
 		lo = 0;
-	if (hi < lo || hi - lo >= (Dwarf_Sword)UINT32_MAX)
+	if (hi < lo || hi - lo >= (int64_t)UINT32_MAX)
 		return 0; /* old compilers wrote upper bound -1 for flexible arrays */
 	return (uint32_t)(hi - lo + 1);
 }
 
-static int64_t conv_array(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 {
 	uint64_t pend;
 	int64_t cur = dw_ref_of(u, die, &pend), idx;
 	uint32_t dims_small[8], *dims = dims_small, n = 0, cap = 8;
-	Dwarf_Die c;
+	struct dw_die c;
 
 	if (cur < 0)
 		return cur;
 	idx = array_index_type(u);
 	if (idx < 0)
 		return idx;
-	if (dwarf_child(die, &c) == 0) {
+	if (dr_child(die, &c)) {
 		do {
-			int tag = dwarf_tag(&c);
+			int tag = dr_tag(&c);
 
 			if (tag != DW_TAG_subrange_type && tag != DW_TAG_enumeration_type)
 				continue;
@@ -404,8 +369,8 @@ static int64_t conv_array(struct dw_unit *u, Dwarf_Die *die)
 				dims = p;
 				cap *= 2;
 			}
-			dims[n++] = tag == DW_TAG_subrange_type ? subrange_count(&c) : 0;
-		} while (dwarf_siblingof(&c, &c) == 0);
+			dims[n++] = tag == DW_TAG_subrange_type ? subrange_count(u, &c) : 0;
+		} while (dr_sibling(&c));
 	}
 	if (!n)
 		dims[n++] = 0;
@@ -424,9 +389,9 @@ static int64_t conv_array(struct dw_unit *u, Dwarf_Die *die)
 /* Function prototypes ----------------------------------------------------- */
 
 struct param {
-	Dwarf_Die die;
+	struct dw_die die;
 	const char *name;
-	Dwarf_Attribute type_attr;
+	struct dw_attr type_attr;
 	bool has_type;
 	int64_t type;
 	uint64_t pend;
@@ -437,8 +402,8 @@ struct param {
  * returned without adding anything when a parameter has no name (the kernel
  * rejects a FUNC whose prototype has one).
  */
-int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_Die **pdies,
-		      uint32_t *npdies)
+int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
+		      struct dw_die **pdies, uint32_t *npdies)
 {
 	struct param *ps = NULL;
 	uint32_t n = 0, cap = 0, i;
@@ -446,11 +411,11 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 	uint64_t rpend;
 	int64_t ret, id = 0, err = 0;
 	struct dw_attrs da;
-	Dwarf_Die c;
+	struct dw_die c;
 
-	if (dwarf_child(die, &c) == 0) {
+	if (dr_child(die, &c)) {
 		do {
-			int tag = dwarf_tag(&c);
+			int tag = dr_tag(&c);
 
 			if (tag == DW_TAG_unspecified_parameters) {
 				varargs = true;
@@ -460,7 +425,7 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 				continue;
 			if ((err = dw_grow(&ps, &cap, n, sizeof(*ps), 8)))
 				goto out;
-			dw_attrs_read(&c, &da);
+			dw_attrs_read(u, &c, &da);
 			ps[n].die = c;
 			ps[n].name = dw_attrs_name(&da);
 			ps[n].has_type = da.have >> DA_TYPE & 1;
@@ -472,12 +437,11 @@ int64_t dw_func_proto(struct dw_unit *u, Dwarf_Die *die, bool need_names, Dwarf_
 				goto out_id;
 			}
 			n++;
-		} while (dwarf_siblingof(&c, &c) == 0);
+		} while (dr_sibling(&c));
 	}
 	for (i = 0; i < n; i++) {
 		ps[i].pend = 0;
-		ps[i].type = ps[i].has_type ? dw_ref_attr(u, &ps[i].die, &ps[i].type_attr, &ps[i].pend)
-					    : 0;
+		ps[i].type = dw_ref_attr(u, ps[i].has_type ? &ps[i].type_attr : NULL, &ps[i].pend);
 		if (ps[i].type < 0) {
 			err = ps[i].type;
 			goto out;
@@ -524,21 +488,21 @@ out:
 	return err;
 }
 
-static int64_t conv_subroutine(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_subroutine(struct dw_unit *u, struct dw_die *die)
 {
 	return dw_func_proto(u, die, false, NULL, NULL);
 }
 
 /* Tags BTF has no kind for ------------------------------------------------ */
 
-static int64_t conv_void(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_void(struct dw_unit *u, struct dw_die *die)
 {
 	return 0; /* e.g. DW_TAG_unspecified_type (the void of asm functions) */
 }
 
-static int64_t conv_unsupported(struct dw_unit *u, Dwarf_Die *die)
+static int64_t conv_unsupported(struct dw_unit *u, struct dw_die *die)
 {
-	unsigned int tag = dwarf_tag(die);
+	unsigned int tag = dr_tag(die);
 
 	if (tag == DW_TAG_ptr_to_member_type)
 		dw_warn(u, DW_WARN_PTR_TO_MEMBER);
@@ -609,10 +573,10 @@ bool dw_is_type_tag(unsigned int tag)
 	return d && d->conv;
 }
 
-static int64_t convert(struct dw_unit *u, Dwarf_Die *die, uint64_t key)
+static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 {
 	static __thread int depth;
-	unsigned int tag = dwarf_tag(die);
+	unsigned int tag = dr_tag(die);
 	const struct tag_desc *d = tag_desc(tag);
 	int64_t id;
 	int err;
@@ -623,7 +587,7 @@ static int64_t convert(struct dw_unit *u, Dwarf_Die *die, uint64_t key)
 	}
 	if (depth >= MAX_DEPTH)
 		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
-				 (unsigned long long)dwarf_dieoffset(die));
+				 (unsigned long long)die->off);
 	if ((err = dw_diemap_put(&u->map, key, DW_ID_IN_PROGRESS)))
 		return err;
 	depth++;
@@ -636,9 +600,9 @@ static int64_t convert(struct dw_unit *u, Dwarf_Die *die, uint64_t key)
 	return id;
 }
 
-int64_t dw_type_id(struct dw_unit *u, Dwarf_Die *die)
+int64_t dw_type_id(struct dw_unit *u, struct dw_die *die)
 {
-	uint64_t key = dw_die_key(u, die);
+	uint64_t key = dr_key(die);
 	uint32_t *v = dw_diemap_get(&u->map, key);
 
 	if (v)

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The converter's own reader of DWARF DIEs (dwarf_reader*.c), not installed.
+ *
+ * libdw opens the file, finds the dwz alternate file, decompresses sections
+ * and (through libdwfl) applies the relocations of ET_REL objects; this
+ * reader then decodes .debug_info from those very section buffers. It exists
+ * for speed: libdw looks every attribute up by walking the DIE's abbreviation
+ * from the start and takes locks on its caches, which was three quarters of
+ * the conversion time of a kernel. Here a DIE's attributes are decoded in
+ * one pass, straight into the slots the converter reads (struct dw_attrs),
+ * with the unit's abbreviations in an array indexed by code.
+ *
+ * A DIE is named by its section offset; the top bit of a 64-bit key marks
+ * the alternate (dwz -m) file.
+ */
+#ifndef LIBBTF_DWARF_READER_H
+#define LIBBTF_DWARF_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+#define DW_KEY_ALT (1ull << 63)
+
+/* One ELF's DWARF sections as libdw holds them (decompressed, relocated) */
+struct dr_sect {
+	const uint8_t *p;
+	uint64_t len;
+};
+
+enum dr_sect_id { DS_INFO, DS_ABBREV, DS_STR, DS_LINE_STR, DS_STR_OFFSETS, DS_ADDR, DS_NR };
+
+struct dr_unit_hdr {
+	uint64_t off;        /* unit header */
+	uint64_t end;        /* first byte after the unit */
+	uint64_t die_off;    /* the unit DIE */
+	uint64_t abbrev_off;
+	uint8_t version, addr_size, offset_size, unit_type;
+};
+
+struct dr_file {
+	struct dr_sect s[DS_NR];
+	bool swap;                  /* DWARF in the other byte order than ours */
+	struct dr_unit_hdr *units;  /* every unit, by offset */
+	uint32_t nunits;
+	struct dr_file *alt;        /* dwz alternate file, or NULL */
+};
+
+/* Sections of dw (and of its alternate file) and its unit headers. 0 or <0 */
+int dr_file_open(struct dr_file *f, Dwarf *dw);
+void dr_file_close(struct dr_file *f);
+/* Tag of the unit DIE of unit idx (DW_TAG_compile_unit, ...), 0 if unreadable */
+unsigned int dr_unit_tag(const struct dr_file *f, uint32_t idx);
+/* Index of the unit holding section offset off, or -1 */
+int64_t dr_unit_index(const struct dr_file *f, uint64_t off);
+
+/* One attribute specification of an abbreviation */
+struct dr_spec {
+	uint16_t at, form;
+	int8_t size;     /* fixed size in bytes, or -1 */
+	uint8_t slot;    /* enum dw_attr_slot + 1, 0: not read */
+	int64_t implicit; /* DW_FORM_implicit_const value */
+};
+
+struct dr_abbrev {
+	uint16_t tag;
+	bool children;
+	uint16_t nspecs;
+	int32_t fixed;   /* bytes of all attributes when every size is fixed, else -1 */
+	uint32_t slots;  /* bit per slot some attribute fills */
+	struct dr_spec *specs;
+};
+
+/* A unit ready for reading: its header, abbreviations and DWARF 5 bases */
+struct dr_unit {
+	const struct dr_file *f;
+	const struct dr_unit_hdr *h;
+	uint64_t key_base;          /* DW_KEY_ALT for the alternate file, else 0 */
+	struct dr_abbrev *byc;      /* by code - 1 */
+	uint32_t nbyc;
+	struct dr_spec *pool;
+	uint64_t str_offsets_base, addr_base;
+	uint32_t last_use;
+};
+
+/* A DIE: where its attributes start, its abbreviation */
+struct dw_die {
+	const struct dr_unit *u;
+	const uint8_t *p;           /* first attribute byte */
+	const struct dr_abbrev *ab;
+	uint64_t off;               /* section offset of the DIE */
+	const uint8_t *end;         /* after the attributes, NULL until known */
+};
+
+static inline unsigned int dr_tag(const struct dw_die *d)
+{
+	return d->ab->tag;
+}
+
+static inline uint64_t dr_key(const struct dw_die *d)
+{
+	return d->off | d->u->key_base;
+}
+
+/* Per-thread reader: the files and a cache of prepared units */
+struct dr_ctx {
+	struct dr_file *main;
+	struct dr_unit **units;
+	uint32_t nunits, capunits;
+	uint32_t clock;
+};
+
+void dr_ctx_init(struct dr_ctx *c, struct dr_file *main);
+/* Drop prepared units not used lately (between converted units) */
+void dr_ctx_trim(struct dr_ctx *c, uint32_t keep);
+void dr_ctx_free(struct dr_ctx *c);
+/* The DIE at section offset off of the main or alternate file. 0 or <0 */
+int dr_die_at(struct dr_ctx *c, bool alt, uint64_t off, struct dw_die *out);
+
+/* Tree walk: first child, next sibling (in place). false: none. A malformed
+ * entry ends the walk and its offset (key) goes to dr_bad_off, which stays
+ * UINT64_MAX while everything read was well formed. */
+extern __thread uint64_t dr_bad_off;
+bool dr_child(struct dw_die *d, struct dw_die *out);
+bool dr_sibling(struct dw_die *d);
+
+/*
+ * The attributes the converter reads, gathered in one pass over a DIE. Like
+ * libdw's dwarf_attr_integrate, slots a DIE lacks are filled from the DIE
+ * its DW_AT_abstract_origin or DW_AT_specification points at; own says
+ * which ones the DIE has itself.
+ */
+enum dw_attr_slot {
+	DA_NAME, DA_TYPE, DA_BYTE_SIZE, DA_BIT_SIZE, DA_DATA_BIT_OFFSET, DA_MEMBER_LOC,
+	DA_BIT_OFFSET, DA_DECLARATION, DA_EXTERNAL, DA_ENCODING, DA_CONST_VALUE, DA_COUNT,
+	DA_UPPER_BOUND, DA_LOWER_BOUND, DA_LOCATION, DA_LOW_PC, DA_RANGES, DA_INLINE,
+	DA_LANGUAGE, DA_PRODUCER, DA_SIBLING, DA_STR_OFFSETS_BASE, DA_ADDR_BASE,
+	DA_ORIGIN, DA_SPEC, DA_NR
+};
+
+struct dw_attr {
+	uint16_t form;
+	const uint8_t *p;           /* the value's bytes */
+	int64_t implicit;
+	const struct dr_unit *u;
+};
+
+struct dw_attrs {
+	struct dw_attr a[DA_NR];
+	uint32_t have;              /* bit per slot */
+	uint32_t own;               /* of those, the DIE's own */
+};
+
+/* Gather d's attributes (sets d->end); integrate: follow origin/specification */
+void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate);
+static inline const struct dw_attr *dw_attrs_get(const struct dw_attrs *da, enum dw_attr_slot s)
+{
+	return (da->have >> s & 1) ? &da->a[s] : NULL;
+}
+
+/* Value decoders; false (NULL) when the form does not fit */
+bool dr_udata(const struct dw_attr *a, uint64_t *v);
+bool dr_sdata(const struct dw_attr *a, int64_t *v);
+bool dr_flag(const struct dw_attr *a);
+const char *dr_string(const struct dw_attr *a);
+bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len);
+bool dr_addr(const struct dw_attr *a, uint64_t *v);
+/* [p, e) is exactly one ULEB128 number (an expression operand) */
+bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v);
+/* An address (of the unit's address size) at p */
+uint64_t dr_read_addr(const struct dr_unit *u, const uint8_t *p);
+/* Address at index idx of the unit's .debug_addr table */
+bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v);
+/* Whether the form is a reference; and the DIE it refers to */
+bool dr_is_ref(const struct dw_attr *a);
+bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
+/* Key of a reference's target, without preparing the DIE */
+bool dr_ref_key(const struct dw_attr *a, uint64_t *key);
+
+/* Slot accessors over gathered attributes */
+static inline const char *dw_attrs_name(const struct dw_attrs *da)
+{
+	const struct dw_attr *a = dw_attrs_get(da, DA_NAME);
+
+	return a ? dr_string(a) : NULL;
+}
+
+static inline bool dw_attrs_flag(const struct dw_attrs *da, enum dw_attr_slot s)
+{
+	const struct dw_attr *a = dw_attrs_get(da, s);
+
+	return a && dr_flag(a);
+}
+
+static inline bool dw_attrs_own_flag(const struct dw_attrs *da, enum dw_attr_slot s)
+{
+	return (da->own >> s & 1) && dr_flag(&da->a[s]);
+}
+
+static inline bool dw_attrs_udata(const struct dw_attrs *da, enum dw_attr_slot s, uint64_t *v)
+{
+	const struct dw_attr *a = dw_attrs_get(da, s);
+
+	return a && dr_udata(a, v);
+}
+
+/* DW_AT_byte_size as a number, or -1 */
+static inline int dw_attrs_bytesize(const struct dw_attrs *da)
+{
+	uint64_t v;
+
+	return dw_attrs_udata(da, DA_BYTE_SIZE, &v) && v <= INT32_MAX ? (int)v : -1;
+}
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Shared by dwarf_reader.c and dwarf_reader_die.c only. */
+#ifndef LIBBTF_DWARF_READER_INTERNAL_H
+#define LIBBTF_DWARF_READER_INTERNAL_H
+
+#include <string.h>
+#include "dwarf_reader.h"
+
+/* An unsigned n-byte value (n <= 8) in the file's byte order */
+static inline uint64_t dr_read(bool swap, const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if (!swap) {
+		/* little-endian host, little-endian data: the common case */
+		switch (n) {
+		case 1: return p[0];
+		case 2: { uint16_t x; memcpy(&x, p, 2); return x; }
+		case 4: { uint32_t x; memcpy(&x, p, 4); return x; }
+		case 8: memcpy(&v, p, 8); return v;
+		}
+		for (i = n; i--;)
+			v = v << 8 | p[i];
+		return v;
+	}
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static inline bool dr_uleb(const uint8_t **pp, const uint8_t *e, uint64_t *out)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (p < e) {
+		uint8_t b = *p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			*pp = p;
+			*out = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+static inline bool dr_sleb(const uint8_t **pp, const uint8_t *e, int64_t *out)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (p < e) {
+		uint8_t b = *p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~0ull << shift;
+			*pp = p;
+			*out = (int64_t)v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Value of a unit-relative reference form (ref1..ref8, ref_udata) */
+bool dr_udata_ref(const struct dw_attr *a, uint64_t *v);
+int dr_form_size(const struct dr_unit_hdr *h, unsigned int form);
+/* The DIE at section offset off of unit u: 0, or -1 (malformed, null entry) */
+int dr_die_in_unit(const struct dr_unit *u, uint64_t off, struct dw_die *out);
+
+#endif
