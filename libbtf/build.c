@@ -12,6 +12,24 @@
 
 static const struct lbtf_type void_type;
 
+void lbtfi_layouts_init(struct lbtfi_layout lay[LBTFI_KIND_SLOTS])
+{
+	memset(lay, 0, LBTFI_KIND_SLOTS * sizeof(*lay));
+	for (unsigned int k = 1; k <= LBTF_KIND_MAX; k++) {
+		const struct lbtf_kind_desc *kd = lbtf_kind_desc(k);
+		struct lbtfi_layout *l = &lay[k];
+		bool elems = kd->vlen_elem_size != 0;
+
+		l->fixed_words = (uint8_t)(3 + kd->extra_size / 4);
+		l->fixed_type_mask = kd->type_field ? 1u << 2 : 0;
+		if (k == LBTF_KIND_ARRAY) /* elem type, index type */
+			l->fixed_type_mask |= (1u << 3) | (1u << 4);
+		l->elem_words = (uint8_t)(kd->vlen_elem_size / 4);
+		l->elem_type_word = elems && kd->elem_type_off >= 0 ? (int8_t)(kd->elem_type_off / 4) : -1;
+		l->elem_name_word = elems && kd->elem_name_off >= 0 ? (int8_t)(kd->elem_name_off / 4) : -1;
+	}
+}
+
 struct lbtf_builder *lbtf_builder_new(const struct lbtf *base)
 {
 	struct lbtf_builder *b = calloc(1, sizeof(*b));
@@ -21,6 +39,7 @@ struct lbtf_builder *lbtf_builder_new(const struct lbtf *base)
 	b->base = base;
 	b->start_id = base ? lbtf_type_cnt(base) : 1;
 	b->start_str_off = base ? base->start_str_off + base->hdr.str_len : 0;
+	lbtfi_layouts_init(b->lay);
 	if (lbtfi_strset_init(&b->strs, !base))
 		goto nomem;
 	if (base && !(b->base_strs = lbtfi_strindex_get(base)))
@@ -152,48 +171,51 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
 
 /* ---- consistency of (mutable) records ---- */
 
-struct check_ctx {
-	uint32_t cnt, id;
-	uint32_t str_end;
-	int err;
-};
-
-static int check_slot_id(uint32_t *slot, void *ctx)
+/* The first type-id word of record w (n words, layout l) that is >= cnt, or n */
+static size_t bad_id_word(const uint32_t *w, const struct lbtfi_layout *l, size_t n, uint32_t cnt)
 {
-	struct check_ctx *c = ctx;
-
-	if (*slot >= c->cnt)
-		return c->err = lbtfi_err(EINVAL, "type %u refers to missing type %u", c->id, *slot);
-	return 0;
+	for (unsigned int m = l->fixed_type_mask; m; m &= m - 1)
+		if (w[__builtin_ctz(m)] >= cnt)
+			return (size_t)__builtin_ctz(m);
+	if (l->elem_type_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_type_word; e < n; e += l->elem_words)
+			if (w[e] >= cnt)
+				return e;
+	return n;
 }
 
-static int check_slot_str(uint32_t *slot, void *ctx)
+/* The first string-offset word of record w that is >= end, or n */
+static size_t bad_str_word(const uint32_t *w, const struct lbtfi_layout *l, size_t n, uint32_t end)
 {
-	struct check_ctx *c = ctx;
-
-	if (*slot >= c->str_end)
-		return c->err = lbtfi_err(EINVAL, "type %u has string offset %u out of range", c->id, *slot);
-	return 0;
+	if (w[0] >= end)
+		return 0;
+	if (l->elem_name_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_name_word; e < n; e += l->elem_words)
+			if (w[e] >= end)
+				return e;
+	return n;
 }
 
 int lbtfi_builder_check(const struct lbtf_builder *b)
 {
-	struct check_ctx c = { .cnt = lbtf_builder_type_cnt(b),
-			       .str_end = b->start_str_off + (uint32_t)b->strs.len };
+	uint32_t cnt = lbtf_builder_type_cnt(b), str_end = b->start_str_off + (uint32_t)b->strs.len;
 
 	for (uint32_t i = 0; i < b->nr_types; i++) {
-		struct lbtf_type *t = lbtfi_btype(b, b->start_id + i);
+		const uint32_t *w = b->words + b->offs[i];
+		const struct lbtf_type *t = (const struct lbtf_type *)w;
+		const struct lbtfi_layout *l = &b->lay[lbtf_kind(t)];
 		size_t end = i + 1 < b->nr_types ? b->offs[i + 1] : b->nwords;
-		unsigned int k = lbtf_kind(t);
+		size_t n = l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t), bad;
+		uint32_t id = b->start_id + i;
 
-		c.id = b->start_id + i;
-		if (k == LBTF_KIND_UNKN || k > LBTF_KIND_MAX)
-			return lbtfi_err(EINVAL, "type %u has unknown kind %u", c.id, k);
-		if (b->offs[i] + lbtfi_rec_words(t) != end)
-			return lbtfi_err(EINVAL, "type %u: record size does not match its vlen", c.id);
-		if (lbtf_type_visit_type_ids(t, check_slot_id, &c) ||
-		    lbtf_type_visit_str_offs(t, check_slot_str, &c))
-			return c.err;
+		if (!l->fixed_words)
+			return lbtfi_err(EINVAL, "type %u has unknown kind %u", id, lbtf_kind(t));
+		if (b->offs[i] + n != end)
+			return lbtfi_err(EINVAL, "type %u: record size does not match its vlen", id);
+		if ((bad = bad_id_word(w, l, n, cnt)) < n)
+			return lbtfi_err(EINVAL, "type %u refers to missing type %u", id, w[bad]);
+		if ((bad = bad_str_word(w, l, n, str_end)) < n)
+			return lbtfi_err(EINVAL, "type %u has string offset %u out of range", id, w[bad]);
 	}
 	return 0;
 }
@@ -251,45 +273,67 @@ struct append_ctx {
 	struct lbtf_builder *b;
 	const struct lbtf_builder *src;
 	const uint32_t *strmap;  /* src relative offset -> 1 + b relative offset */
+	uint32_t src_str_start, src_str_len, dst_str_start;
 	uint32_t delta;          /* new id - old id for src's own types */
-	uint32_t src_cnt;
-	int err;
+	uint32_t src_start_id, src_cnt;
 };
 
-static int append_str(uint32_t *slot, void *ctx)
+/* An offset into the middle of one of src's strings (records are mutable) */
+static int append_str_slow(struct append_ctx *c, uint32_t *slot)
 {
-	struct append_ctx *c = ctx;
-	uint32_t k = *slot, rel;
-	const char *s;
+	const char *s = lbtf_builder_str(c->src, *slot);
 	int off;
 
-	if (k == 0 || k < c->src->start_str_off)
-		return 0; /* "" and base strings keep their offsets */
-	rel = k - c->src->start_str_off;
-	if (rel < c->src->strs.len && c->strmap[rel]) {
-		*slot = c->strmap[rel] - 1 + c->b->start_str_off;
-		return 0;
-	}
-	/* an offset into the middle of a string (records are mutable) */
-	s = lbtf_builder_str(c->src, k);
 	if (!s)
-		return c->err = lbtfi_err(EINVAL, "string offset %u out of range", k);
+		return lbtfi_err(EINVAL, "string offset %u out of range", *slot);
 	off = lbtf_builder_add_str(c->b, s);
 	if (off < 0)
-		return c->err = off;
+		return off;
 	*slot = (uint32_t)off;
 	return 0;
 }
 
-static int append_id(uint32_t *slot, void *ctx)
+static inline int append_str(struct append_ctx *c, uint32_t *slot)
 {
-	struct append_ctx *c = ctx;
+	uint32_t k = *slot, rel = k - c->src_str_start;
 
-	if (*slot >= c->src->start_id) {
+	if (k == 0 || k < c->src_str_start)
+		return 0; /* "" and base strings keep their offsets */
+	if (rel < c->src_str_len && c->strmap[rel]) {
+		*slot = c->strmap[rel] - 1 + c->dst_str_start;
+		return 0;
+	}
+	return append_str_slow(c, slot);
+}
+
+static inline int append_id(struct append_ctx *c, uint32_t *slot)
+{
+	if (*slot >= c->src_start_id) {
 		if (*slot >= c->src_cnt)
-			return c->err = lbtfi_err(EINVAL, "type id %u out of range", *slot);
+			return lbtfi_err(EINVAL, "type id %u out of range", *slot);
 		*slot += c->delta;
 	}
+	return 0;
+}
+
+/* Renumber the string offsets and type ids of one record of n words */
+static int append_fix(struct append_ctx *c, uint32_t *w, const struct lbtfi_layout *l, size_t n)
+{
+	int err;
+
+	if ((err = append_str(c, &w[0])))
+		return err;
+	for (unsigned int m = l->fixed_type_mask; m; m &= m - 1)
+		if ((err = append_id(c, &w[__builtin_ctz(m)])))
+			return err;
+	if (l->elem_name_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_name_word; e < n; e += l->elem_words)
+			if ((err = append_str(c, &w[e])))
+				return err;
+	if (l->elem_type_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_type_word; e < n; e += l->elem_words)
+			if ((err = append_id(c, &w[e])))
+				return err;
 	return 0;
 }
 
@@ -330,7 +374,7 @@ static int append_strings(struct lbtf_builder *b, const struct lbtf_builder *src
 		b->scratch_cap = n;
 	}
 	memset(b->scratch, 0, n * sizeof(*b->scratch));
-	err = lbtfi_strset_add_many(&b->strs, src->strs.data, n, b->scratch);
+	err = lbtfi_strset_add_set(&b->strs, &src->strs, b->scratch);
 	if (err)
 		return lbtfi_err(-err, "cannot add strings: %s",
 				 err == -E2BIG ? "string section too large" : "out of memory");
@@ -356,24 +400,27 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 	    (err = append_strings(b, src)))
 		goto fail;
 	c.strmap = b->scratch;
+	c.src_str_start = src->start_str_off;
+	c.src_str_len = (uint32_t)src->strs.len;
+	c.dst_str_start = b->start_str_off;
 	c.delta = first - src->start_id;
+	c.src_start_id = src->start_id;
 	c.src_cnt = lbtf_builder_type_cnt(src);
 	/* all records in one copy, then fix their string and id slots */
 	memcpy(b->words + nw, src->words, src->nwords * 4);
 	for (uint32_t i = 0; i < src->nr_types; i++) {
-		struct lbtf_type *t = (struct lbtf_type *)(b->words + nw + src->offs[i]);
+		uint32_t *w = b->words + nw + src->offs[i];
+		const struct lbtfi_layout *l = &b->lay[lbtf_kind((struct lbtf_type *)w)];
 		size_t end = i + 1 < src->nr_types ? src->offs[i + 1] : src->nwords;
+		size_t n = l->fixed_words + (size_t)l->elem_words * lbtf_vlen((struct lbtf_type *)w);
 
-		if (src->offs[i] + lbtfi_rec_words(t) != end || !lbtfi_rec_words(t)) {
+		if (!l->fixed_words || src->offs[i] + n != end) {
 			err = lbtfi_err(EINVAL, "type %u: bad kind or vlen for its record", src->start_id + i);
 			goto fail;
 		}
 		b->offs[nr + i] = (uint32_t)(nw + src->offs[i]);
-		if (lbtf_type_visit_str_offs(t, append_str, &c) ||
-		    lbtf_type_visit_type_ids(t, append_id, &c)) {
-			err = c.err;
+		if ((err = append_fix(&c, w, l, n)))
 			goto fail;
-		}
 	}
 	b->nr_types = nr + src->nr_types;
 	b->nwords = nw + src->nwords;

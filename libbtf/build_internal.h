@@ -27,8 +27,9 @@ static inline uint32_t lbtfi_hash_fin(uint32_t h)
 
 /*
  * Interned strings: one growable byte buffer plus an open-addressing hash
- * set of offsets into it. A set may also index strings it does not own
- * (the base BTF's): then data is NULL and lookups go through a getter.
+ * set of offsets into it. The set's entries are also listed in offset
+ * order with their hashes (seq), so that appending one set to another
+ * neither scans the bytes for string starts nor hashes them again.
  */
 struct lbtfi_strset_slot {
 	uint32_t off;  /* UINT32_MAX: empty */
@@ -40,7 +41,9 @@ struct lbtfi_strset {
 	size_t len, cap;
 	struct lbtfi_strset_slot *tab;
 	uint32_t mask;         /* table size - 1 (power of two), or 0 when no table */
-	uint32_t cnt;
+	uint32_t cnt;          /* entries in tab and in seq */
+	struct lbtfi_strset_slot *seq; /* the entries by increasing offset */
+	uint32_t seq_cap;
 };
 
 uint32_t lbtfi_str_hash(const char *s, size_t *len);
@@ -50,11 +53,14 @@ void lbtfi_strset_free(struct lbtfi_strset *ss);
 int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s);
 /* Offset of s or -1 */
 int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s);
-/* Intern all strings of a string section: map[o] = 1 + new offset for each
- * string starting at o (entries of other offsets untouched) */
-int lbtfi_strset_add_many(struct lbtfi_strset *ss, const char *src, size_t src_len, uint32_t *map);
+/* Intern every string of set src: map[o] = 1 + offset in ss for each entry
+ * of src at offset o (other entries of map untouched) */
+int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src, uint32_t *map);
 /* Forget strings at offsets >= len (used to roll back a failed append) */
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
+/* The first cnt entries of seq were rewritten (still by increasing offset)
+ * and are now all the entries: rebuild the table from them */
+int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt);
 
 /* Map u32 -> u32 (string offset remaps), open addressing, growing */
 struct lbtfi_offmap {
@@ -95,6 +101,30 @@ const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf);
 void lbtfi_strindex_put(const struct lbtfi_strindex *si);
 
 /*
+ * Where a kind's record keeps its type ids and string offsets, in 32-bit
+ * words, derived from the kind table: hot loops (append, check, dedup) fix
+ * or compare slots directly instead of through a callback per slot. Indexed
+ * by the 5-bit kind field; unknown kinds have fixed_words 0.
+ */
+#define LBTFI_KIND_SLOTS 32
+struct lbtfi_layout {
+	uint8_t fixed_words;     /* 3 + extra words */
+	uint8_t fixed_type_mask; /* bit i: fixed word i is a type id */
+	uint8_t elem_words;      /* words per vlen element (0: none) */
+	int8_t elem_type_word;   /* word of a type id in each element, -1 none */
+	int8_t elem_name_word;   /* word of a string offset in each element, -1 none */
+};
+void lbtfi_layouts_init(struct lbtfi_layout lay[LBTFI_KIND_SLOTS]);
+
+/* Words of record t by its layout, 0 for an unknown kind */
+static inline size_t lbtfi_layout_words(const struct lbtfi_layout *lay, const struct lbtf_type *t)
+{
+	const struct lbtfi_layout *l = &lay[lbtf_kind(t)];
+
+	return l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
+}
+
+/*
  * The builder. Types live in one flat array of 32-bit words; offs[i] is
  * the word index of type start_id + i. No per-type allocation.
  */
@@ -110,6 +140,7 @@ struct lbtf_builder {
 	uint32_t *scratch;             /* reused by append: string offset map */
 	size_t scratch_cap;
 	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
+	struct lbtfi_layout lay[LBTFI_KIND_SLOTS];
 };
 
 static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Interned strings for the builder and dedup: an owned byte buffer indexed
- * by an open-addressing hash set (linear probing, hash kept in the slot so
- * growing never rehashes strings), and a read-only index over a parsed
- * BTF's strings (the base of split BTF).
+ * by an open-addressing hash set (linear probing, hash kept in the slot and
+ * in the offset-ordered entry list, so neither growing nor appending a set
+ * rehashes strings), and a read-only index over a parsed BTF's strings (the
+ * base of split BTF).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -44,24 +45,83 @@ static void put(struct lbtfi_strset_slot *tab, uint32_t mask, uint32_t off, uint
 	tab[i].hash = hash;
 }
 
-static int grow_table(struct lbtfi_strset *ss)
+/* A table for the set's entries (seq) of at least size slots, room for
+ * want entries at 3/4 full at most */
+static int rebuild_table(struct lbtfi_strset *ss, uint32_t size, uint64_t want)
 {
-	uint32_t size = ss->mask ? (ss->mask + 1) * 2 : 1024;
 	struct lbtfi_strset_slot *t;
 
-	if (size == 0 || size > (1u << 30))
-		return -E2BIG;
+	while (want * 4 > size * 3ull) {
+		if (size >= (1u << 30))
+			return -E2BIG;
+		size *= 2;
+	}
 	t = new_table(size);
 	if (!t)
 		return -ENOMEM;
-	if (ss->mask)
-		for (uint32_t i = 0; i <= ss->mask; i++)
-			if (ss->tab[i].off != EMPTY)
-				put(t, size - 1, ss->tab[i].off, ss->tab[i].hash);
+	for (uint32_t i = 0; i < ss->cnt; i++)
+		put(t, size - 1, ss->seq[i].off, ss->seq[i].hash);
 	free(ss->tab);
 	ss->tab = t;
 	ss->mask = size - 1;
 	return 0;
+}
+
+/* Room for n more entries: table at most 3/4 full, seq long enough */
+static int reserve(struct lbtfi_strset *ss, uint32_t n)
+{
+	uint64_t want = (uint64_t)ss->cnt + n;
+	int err;
+
+	if (want > (1u << 30))
+		return -E2BIG;
+	if (want * 4 > (ss->mask + 1) * 3ull && (err = rebuild_table(ss, (ss->mask + 1) * 2, want)))
+		return err;
+	if (want > ss->seq_cap) {
+		uint32_t cap = ss->seq_cap ? ss->seq_cap : 256;
+		struct lbtfi_strset_slot *p;
+
+		while (cap < want)
+			cap *= 2;
+		p = realloc(ss->seq, (size_t)cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		ss->seq = p;
+		ss->seq_cap = cap;
+	}
+	return 0;
+}
+
+/* Room for len more bytes */
+static int reserve_bytes(struct lbtfi_strset *ss, size_t len)
+{
+	size_t cap = ss->cap;
+	char *p;
+
+	if (ss->len + len <= cap)
+		return 0;
+	if (ss->len + len > MAX_STRS_LEN)
+		return -E2BIG;
+	while (cap < ss->len + len)
+		cap *= 2;
+	p = realloc(ss->data, cap);
+	if (!p)
+		return -ENOMEM;
+	ss->data = p;
+	ss->cap = cap;
+	return 0;
+}
+
+/* Append s (len bytes and its NUL) as a new entry; room was reserved */
+static uint32_t push(struct lbtfi_strset *ss, const char *s, size_t len, uint32_t hash)
+{
+	uint32_t off = (uint32_t)ss->len;
+
+	memcpy(ss->data + ss->len, s, len + 1);
+	ss->len += len + 1;
+	put(ss->tab, ss->mask, off, hash);
+	ss->seq[ss->cnt++] = (struct lbtfi_strset_slot){ off, hash };
+	return off;
 }
 
 int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty)
@@ -69,7 +129,7 @@ int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty)
 	memset(ss, 0, sizeof(*ss));
 	ss->cap = 4096;
 	ss->data = malloc(ss->cap);
-	if (!ss->data || grow_table(ss)) {
+	if (!ss->data || rebuild_table(ss, 1024, 0) || reserve(ss, 0)) {
 		lbtfi_strset_free(ss);
 		return -ENOMEM;
 	}
@@ -84,6 +144,7 @@ void lbtfi_strset_free(struct lbtfi_strset *ss)
 {
 	free(ss->data);
 	free(ss->tab);
+	free(ss->seq);
 	memset(ss, 0, sizeof(*ss));
 }
 
@@ -116,107 +177,40 @@ int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s)
 
 	if (off >= 0)
 		return off;
-	if (ss->len + len + 1 > MAX_STRS_LEN)
-		return -E2BIG;
-	if (ss->len + len + 1 > ss->cap) {
-		size_t cap = ss->cap * 2;
-		char *p;
+	/* the string may live in our own buffer: remember where */
+	if ((uintptr_t)s - (uintptr_t)ss->data < ss->len) {
+		size_t at = (size_t)((uintptr_t)s - (uintptr_t)ss->data);
 
-		while (cap < ss->len + len + 1)
-			cap *= 2;
-		/* the string may live in our own buffer: remember where */
-		if (s >= ss->data && s < ss->data + ss->len) {
-			size_t at = (size_t)(s - ss->data);
-			p = realloc(ss->data, cap);
-			if (!p)
-				return -ENOMEM;
-			s = p + at;
-		} else {
-			p = realloc(ss->data, cap);
-			if (!p)
-				return -ENOMEM;
-		}
-		ss->data = p;
-		ss->cap = cap;
+		if ((err = reserve_bytes(ss, len + 1)) || (err = reserve(ss, 1)))
+			return err;
+		return push(ss, ss->data + at, len, h);
 	}
-	if ((ss->cnt + 1) * 4ull > (ss->mask + 1) * 3ull && (err = grow_table(ss)))
+	if ((err = reserve_bytes(ss, len + 1)) || (err = reserve(ss, 1)))
 		return err;
-	off = (int64_t)ss->len;
-	memmove(ss->data + ss->len, s, len + 1);
-	ss->len += len + 1;
-	put(ss->tab, ss->mask, (uint32_t)off, h);
-	ss->cnt++;
-	return off;
+	return push(ss, s, len, h);
 }
 
 /*
- * Intern every non-empty string of a string section (src, src_len bytes of
- * NUL-terminated strings): map[o] = 1 + offset in ss, for each string
- * starting at offset o. The lookups are software-pipelined: slots and then
- * string bytes of upcoming strings are prefetched while the current one is
+ * Intern every entry of src, in src's offset order (which decides where new
+ * strings land, and so the output's string order). The hashes come from
+ * src's entries. The lookups are software-pipelined: slots and then string
+ * bytes of upcoming strings are prefetched while the current one is
  * resolved, since a big set misses the cache on nearly every probe.
  */
 #define PF_DIST 8
 
-struct pending {
-	uint32_t off, len, hash;
-};
-
-int lbtfi_strset_add_many(struct lbtfi_strset *ss, const char *src, size_t src_len, uint32_t *map)
+int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src, uint32_t *map)
 {
-	struct pending *p;
-	uint32_t n = 0, cap = 64;
-	size_t need = ss->len;
-	int err = 0;
+	const struct lbtfi_strset_slot *p = src->seq;
+	uint32_t n = src->cnt;
+	int err;
 
-	if (!src_len)
-		return 0;
-	p = malloc(cap * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	for (size_t o = 0; o < src_len;) {
-		size_t len;
-		uint32_t h = lbtfi_str_hash(src + o, &len);
-
-		if (o + len >= src_len) /* unterminated tail: not a string */
-			break;
-		if (len) {
-			if (n == cap) {
-				struct pending *q = realloc(p, (size_t)cap * 2 * sizeof(*p));
-				if (!q) {
-					free(p);
-					return -ENOMEM;
-				}
-				p = q;
-				cap *= 2;
-			}
-			p[n++] = (struct pending){ (uint32_t)o, (uint32_t)len, h };
-			need += len + 1;
-		}
-		o += len + 1;
-	}
 	/* room for all of them up front: no table or buffer moves below */
-	if (need > MAX_STRS_LEN) {
-		free(p);
-		return -E2BIG;
-	}
-	if (need > ss->cap) {
-		size_t c = ss->cap;
-		char *d;
-		while (c < need)
-			c *= 2;
-		d = realloc(ss->data, c);
-		if (!d) {
-			free(p);
-			return -ENOMEM;
-		}
-		ss->data = d;
-		ss->cap = c;
-	}
-	while (!err && (ss->cnt + n) * 4ull > (ss->mask + 1) * 3ull)
-		err = grow_table(ss);
-	for (uint32_t i = 0; i < n && !err; i++) {
-		const struct pending *c = &p[i];
+	if ((err = reserve_bytes(ss, src->len)) || (err = reserve(ss, n)))
+		return err;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *s = src->data + p[i].off;
+		size_t len;
 		int64_t off;
 
 		if (i + PF_DIST < n)
@@ -226,39 +220,33 @@ int lbtfi_strset_add_many(struct lbtfi_strset *ss, const char *src, size_t src_l
 			if (sl->off != EMPTY)
 				__builtin_prefetch(ss->data + sl->off);
 		}
-		off = lookup(ss, src + c->off, c->len, c->hash);
-		if (off < 0) {
-			off = (int64_t)ss->len;
-			memcpy(ss->data + ss->len, src + c->off, c->len + 1);
-			ss->len += c->len + 1;
-			put(ss->tab, ss->mask, (uint32_t)off, c->hash);
-			ss->cnt++;
-		}
-		map[c->off] = (uint32_t)off + 1;
+		if (!(len = strlen(s)))
+			continue; /* "" is offset 0, never an entry */
+		off = lookup(ss, s, len, p[i].hash);
+		if (off < 0)
+			off = push(ss, s, len, p[i].hash);
+		map[p[i].off] = (uint32_t)off + 1;
 	}
-	free(p);
-	return err;
+	return 0;
 }
 
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len)
 {
-	struct lbtfi_strset_slot *t;
+	uint32_t cnt = ss->cnt;
 
 	if (len >= ss->len)
 		return 0;
-	t = new_table(ss->mask + 1);
-	if (!t)
-		return -ENOMEM;
-	ss->cnt = 0;
-	for (uint32_t i = 0; i <= ss->mask; i++)
-		if (ss->tab[i].off != EMPTY && ss->tab[i].off < len) {
-			put(t, ss->mask, ss->tab[i].off, ss->tab[i].hash);
-			ss->cnt++;
-		}
-	free(ss->tab);
-	ss->tab = t;
+	while (cnt && ss->seq[cnt - 1].off >= len)
+		cnt--;
+	ss->cnt = cnt;
 	ss->len = len;
-	return 0;
+	return rebuild_table(ss, ss->mask + 1, ss->cnt);
+}
+
+int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt)
+{
+	ss->cnt = cnt;
+	return rebuild_table(ss, ss->mask + 1, ss->cnt);
 }
 
 /* ---- index over a parsed BTF's strings ---- */

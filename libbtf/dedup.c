@@ -47,7 +47,7 @@ uint32_t lbtfi_dedup_rec_hash(const struct dedup *d, const struct lbtf_type *t)
 
 uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t)
 {
-	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
 	const uint32_t *w = (const uint32_t *)t;
 	size_t n = d_rec_words(d, t), tw = d_type_word_first(l, n);
 	uint32_t h = 0;
@@ -71,7 +71,7 @@ bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
 bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 			     const struct lbtf_type *b)
 {
-	const struct dedup_layout *l = &d->lay[lbtf_kind(a)];
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(a)];
 	const uint32_t *wa = (const uint32_t *)a, *wb = (const uint32_t *)b;
 	size_t n;
 
@@ -197,22 +197,6 @@ int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id)
 
 /* ---- setup ---- */
 
-static void init_layouts(struct dedup *d)
-{
-	for (unsigned int k = 1; k < LBTF_NR_KINDS; k++) {
-		const struct lbtf_kind_desc *kd = lbtf_kind_desc(k);
-		struct dedup_layout *l = &d->lay[k];
-
-		l->fixed_words = (uint8_t)(3 + kd->extra_size / 4);
-		l->fixed_type_mask = kd->type_field ? 1u << 2 : 0;
-		if (k == LBTF_KIND_ARRAY) /* elem type, index type */
-			l->fixed_type_mask |= (1u << 3) | (1u << 4);
-		l->elem_words = (uint8_t)(kd->vlen_elem_size / 4);
-		l->elem_type_word = kd->elem_type_off >= 0 && kd->vlen_elem_size ?
-					    (int8_t)(kd->elem_type_off / 4) : -1;
-	}
-}
-
 static void dedup_free(struct dedup *d)
 {
 	free(d->map);
@@ -229,7 +213,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->base = b->base;
 	d->start_id = b->start_id;
 	d->cnt = lbtf_builder_type_cnt(b);
-	init_layouts(d);
+	d->lay = b->lay;
 	d->map = malloc((size_t)d->cnt * sizeof(*d->map));
 	d->hypot = malloc((size_t)d->cnt * sizeof(*d->hypot));
 	if (!d->map || !d->hypot || table_init(&d->tab, 4096))
@@ -369,7 +353,7 @@ static int resolve_fwds(struct dedup *d)
 static int dedup_ref_finish(struct dedup *d, uint32_t id)
 {
 	struct lbtf_type *t = lbtfi_btype(d->b, id);
-	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
 	uint32_t *w = (uint32_t *)t, h, canon = id;
 	size_t n = d_rec_words(d, t);
 
@@ -404,7 +388,7 @@ static int dedup_refs(struct dedup *d)
 		while (sp && !err) {
 			uint32_t id = stack[sp - 1];
 			const struct lbtf_type *t;
-			const struct dedup_layout *l;
+			const struct lbtfi_layout *l;
 			const uint32_t *w;
 			size_t n;
 

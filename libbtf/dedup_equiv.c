@@ -39,7 +39,7 @@ static bool enums_compatible(const struct dedup *d, const struct lbtf_type *a,
 static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int depth, int *budget)
 {
 	const struct lbtf_type *t1, *t2;
-	const struct dedup_layout *l;
+	const struct lbtfi_layout *l;
 	size_t n;
 
 	if (id1 == id2 || d_resolve(d, id1) == d_resolve(d, id2))

@@ -11,14 +11,6 @@
 #define D_MAX_ID 0x7fffffffu
 #define D_NONE 0xffffffffu /* empty hypothetical map entry */
 
-/* Where each record word is a type id: from the kind table, per kind */
-struct dedup_layout {
-	uint8_t fixed_words;     /* 3 + extra words */
-	uint8_t fixed_type_mask; /* bit i: fixed word i is a type id */
-	uint8_t elem_words;      /* words per vlen element (0: none) */
-	int8_t elem_type_word;   /* word of a type id in each element, -1 none */
-};
-
 /* Multimap hash -> type id, open addressing; equal hashes are all kept */
 struct dedup_table {
 	struct dedup_entry { uint32_t hash, id; } *e; /* id 0: empty */
@@ -28,7 +20,7 @@ struct dedup_table {
 /* One pair of records being compared by the equivalence walk */
 struct dedup_frame {
 	const uint32_t *cw, *nw; /* candidate's and canonical's record words */
-	const struct dedup_layout *l;
+	const struct lbtfi_layout *l;
 	uint32_t n, i;           /* record words; next type-id word to compare */
 };
 
@@ -41,7 +33,7 @@ struct dedup {
 	uint32_t *hypot_list, hypot_cnt, hypot_cap;
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
 	struct dedup_table tab;
-	struct dedup_layout lay[LBTF_NR_KINDS];
+	const struct lbtfi_layout *lay; /* the builder's */
 	struct dedup_frame *eq_stack;   /* the equivalence walk's stack */
 	uint32_t eq_cap;
 };
@@ -71,17 +63,17 @@ static inline uint32_t d_resolve(const struct dedup *d, uint32_t id)
  * d_type_word_first(), then d_type_word_next(); done when the index is >= n.
  * (No division: this runs for every record the dedup touches.)
  */
-static inline size_t d_elem_first(const struct dedup_layout *l, size_t n)
+static inline size_t d_elem_first(const struct lbtfi_layout *l, size_t n)
 {
 	return l->elem_type_word >= 0 ? l->fixed_words + (size_t)l->elem_type_word : n;
 }
 
-static inline size_t d_type_word_first(const struct dedup_layout *l, size_t n)
+static inline size_t d_type_word_first(const struct lbtfi_layout *l, size_t n)
 {
 	return l->fixed_type_mask ? (size_t)__builtin_ctz(l->fixed_type_mask) : d_elem_first(l, n);
 }
 
-static inline size_t d_type_word_next(const struct dedup_layout *l, size_t i, size_t n)
+static inline size_t d_type_word_next(const struct lbtfi_layout *l, size_t i, size_t n)
 {
 	if (i < l->fixed_words) {
 		unsigned int rest = l->fixed_type_mask & ~((2u << i) - 1);
@@ -96,7 +88,7 @@ static inline size_t d_type_word_next(const struct dedup_layout *l, size_t i, si
 /* Words in a record (kinds were validated when dedup started) */
 static inline size_t d_rec_words(const struct dedup *d, const struct lbtf_type *t)
 {
-	const struct dedup_layout *l = &d->lay[lbtf_kind(t)];
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
 
 	return l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
 }

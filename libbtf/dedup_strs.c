@@ -6,14 +6,12 @@
  * (a string from its referenced offset to its NUL, so offsets into the
  * middle of a string stay valid), slide the kept bytes down, and give each
  * slot its new offset by rank (kept bytes before it: per-64-byte-block
- * prefix counts plus a popcount). The hash set is rebuilt from its own
- * slots and stored hashes, so no string is hashed again.
+ * prefix counts plus a popcount). The hash set is rebuilt from its
+ * offset-ordered entries and their stored hashes: no string is hashed again.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "build_internal.h"
-
-#define EMPTY UINT32_MAX
 
 struct strs_ctx {
 	struct lbtf_builder *b;
@@ -74,16 +72,14 @@ int lbtfi_dedup_strings(struct lbtf_builder *b)
 	struct lbtfi_strset *ss = &b->strs;
 	size_t len = ss->len, blocks = (len + 63) / 64 + 1, out = 0;
 	struct strs_ctx c = { .b = b };
-	struct lbtfi_strset_slot *tab;
 	uint32_t cnt = 0;
+	int err;
 
 	c.keep = calloc(blocks, sizeof(*c.keep));
 	c.before = malloc(blocks * sizeof(*c.before));
-	tab = malloc(((size_t)ss->mask + 1) * sizeof(*tab));
-	if (!c.keep || !c.before || !tab) {
+	if (!c.keep || !c.before) {
 		free(c.keep);
 		free(c.before);
-		free(tab);
 		return lbtfi_err(ENOMEM, "out of memory compacting strings");
 	}
 	if (!b->base && len)
@@ -95,20 +91,10 @@ int lbtfi_dedup_strings(struct lbtf_builder *b)
 		c.before[k] = (uint32_t)sum;
 		sum += popcount64(c.keep[k]);
 	}
-	/* the set again, from its slots: a kept string start keeps its entry */
-	memset(tab, 0xff, ((size_t)ss->mask + 1) * sizeof(*tab));
-	for (uint32_t i = 0; i <= ss->mask; i++) {
-		const struct lbtfi_strset_slot *sl = &ss->tab[i];
-		uint32_t j;
-
-		if (sl->off == EMPTY || !kept(c.keep, sl->off))
-			continue;
-		for (j = sl->hash & ss->mask; tab[j].off != EMPTY; j = (j + 1) & ss->mask)
-			;
-		tab[j].off = rank(&c, sl->off);
-		tab[j].hash = sl->hash;
-		cnt++;
-	}
+	/* the entries again, in order: a kept string start keeps its entry */
+	for (uint32_t i = 0; i < ss->cnt; i++)
+		if (kept(c.keep, ss->seq[i].off))
+			ss->seq[cnt++] = (struct lbtfi_strset_slot){ rank(&c, ss->seq[i].off), ss->seq[i].hash };
 	for (uint32_t i = 0; i < b->nr_types; i++)
 		lbtf_type_visit_str_offs(lbtfi_btype(b, b->start_id + i), rewrite, &c);
 	/* slide the kept bytes down, a run of kept bytes at a time */
@@ -129,11 +115,10 @@ int lbtfi_dedup_strings(struct lbtf_builder *b)
 		out += run;
 		i += run;
 	}
-	free(ss->tab);
-	ss->tab = tab;
-	ss->cnt = cnt;
 	ss->len = out;
 	free(c.keep);
 	free(c.before);
-	return 0;
+	/* (fewer entries than before: the table keeps its size) */
+	err = lbtfi_strset_reindex(ss, cnt);
+	return err ? lbtfi_err(-err, "out of memory compacting strings") : 0;
 }
