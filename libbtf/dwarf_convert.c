@@ -28,6 +28,7 @@ struct unit_result {
 struct driver {
 	const char *path;
 	struct dw_global g;
+	struct dr_file units;     /* unit headers, read once, shared by the workers */
 	struct dw_unit_list ul;
 	struct unit_result *res;
 	pthread_mutex_t mu;
@@ -108,6 +109,11 @@ static void convert_one(struct driver *d, struct dw_unit *u, uint32_t i)
 	finish(d, i, &r);
 }
 
+static void drop_pages(void *ctx, uint64_t from, uint64_t to)
+{
+	dw_handle_release(ctx, from, to);
+}
+
 static void *worker(void *arg)
 {
 	struct driver *d = arg;
@@ -115,12 +121,13 @@ static void *worker(void *arg)
 	struct dr_file f = { 0 };
 	struct dr_ctx rd;
 	struct dw_unit u;
+	uint64_t released = 0;
 	uint32_t i;
 	int err;
 
 	err = dw_handle_open(&h, d->path, d->g.ei->is_rel);
 	if (!err)
-		err = dr_file_open(&f, h.dw);
+		err = dr_file_open(&f, h.dw, &d->units, NULL, NULL);
 	dr_ctx_init(&rd, &f);
 	if (!err)
 		err = dw_unit_init(&u, &d->g, &rd, h.dw);
@@ -140,8 +147,11 @@ static void *worker(void *arg)
 		convert_one(d, &u, i);
 		/* units prepared for this one (dwz partial units are shared) */
 		dr_ctx_trim(&rd, 8);
-		/* this unit's DWARF is done with: give its pages back */
-		dw_handle_release(&h, d->ul.die_offs[i], d->ul.ends[i]);
+		/* this unit's DWARF is done with: give its pages back, and
+		 * those of the units before it that other workers converted
+		 * (mapped here by fault-around) */
+		dw_handle_release(&h, released, d->ul.ends[i]);
+		released = d->ul.ends[i];
 	}
 	dw_unit_free(&u);
 	dr_ctx_free(&rd);
@@ -498,17 +508,16 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	}
 	err = dw_handle_open(&h, path, ei.is_rel);
 	if (!err) {
-		struct dr_file f = { 0 };
 		struct dr_ctx rd;
 
-		err = dr_file_open(&f, h.dw);
+		/* (only the unit headers are kept: the sections go with h) */
+		err = dr_file_open(&d.units, h.dw, NULL, drop_pages, &h);
 		if (err)
 			err = with_path(path, err);
-		dr_ctx_init(&rd, &f);
+		dr_ctx_init(&rd, &d.units);
 		if (!err)
 			err = dw_list_units(&rd, &d.ul);
 		dr_ctx_free(&rd);
-		dr_file_close(&f);
 	}
 	dw_handle_close(&h);
 	if (!err && !d.ul.n)
@@ -541,6 +550,7 @@ out:
 	free(d.res);
 	free(d.ul.die_offs);
 	free(d.ul.ends);
+	dr_file_close(&d.units);
 	dw_elf_info_free(&ei);
 	if (opts && opts->stats)
 		*opts->stats = st;

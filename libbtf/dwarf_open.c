@@ -143,7 +143,7 @@ int dw_list_units(struct dr_ctx *c, struct dw_unit_list *ul)
 	/* Skeleton/split and type units have no C types of their own here;
 	 * compile and partial (dwz) units are converted. */
 	for (i = 0; i < f->nunits; i++) {
-		unsigned int tag = dr_unit_tag(f, i);
+		unsigned int tag = f->units[i].tag;
 
 		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
 			continue;

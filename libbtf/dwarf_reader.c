@@ -124,81 +124,9 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 	return 0;
 }
 
-static int load_units(struct dr_file *f)
+/* Tag of the unit DIE, 0 if unreadable */
+static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *h)
 {
-	uint64_t off = 0, n = 0, cap = 0;
-
-	while (off < f->s[DS_INFO].len) {
-		struct dr_unit_hdr h;
-
-		if (parse_header(f, off, &h)) {
-			free(f->units);
-			f->units = NULL;
-			return lbtfi_err(EINVAL, "bad DWARF unit header at .debug_info+0x%llx",
-					 (unsigned long long)off);
-		}
-		if (n == cap) {
-			struct dr_unit_hdr *p;
-
-			cap = cap ? cap * 2 : 64;
-			p = realloc(f->units, cap * sizeof(*p));
-			if (!p) {
-				free(f->units);
-				f->units = NULL;
-				return lbtfi_err(ENOMEM, "out of memory");
-			}
-			f->units = p;
-		}
-		f->units[n++] = h;
-		off = h.end;
-	}
-	f->nunits = n;
-	return 0;
-}
-
-static int open_one(struct dr_file *f, Dwarf *dw)
-{
-	Elf *elf = dwarf_getelf(dw);
-	int err;
-
-	memset(f, 0, sizeof(*f));
-	if (!elf)
-		return lbtfi_err(ENODATA, "no ELF behind the DWARF handle");
-	if ((err = load_sections(f, elf)))
-		return err;
-	return load_units(f);
-}
-
-int dr_file_open(struct dr_file *f, Dwarf *dw)
-{
-	Dwarf *alt = dwarf_getalt(dw);
-	int err = open_one(f, dw);
-
-	if (err || !alt)
-		return err;
-	f->alt = calloc(1, sizeof(*f->alt));
-	if (!f->alt)
-		return lbtfi_err(ENOMEM, "out of memory");
-	if ((err = open_one(f->alt, alt))) {
-		free(f->alt);
-		f->alt = NULL;
-	}
-	return err;
-}
-
-void dr_file_close(struct dr_file *f)
-{
-	if (f->alt) {
-		dr_file_close(f->alt);
-		free(f->alt);
-	}
-	free(f->units);
-	memset(f, 0, sizeof(*f));
-}
-
-unsigned int dr_unit_tag(const struct dr_file *f, uint32_t idx)
-{
-	const struct dr_unit_hdr *h = &f->units[idx];
 	const uint8_t *p = f->s[DS_INFO].p + h->die_off, *e = f->s[DS_INFO].p + h->end;
 	const uint8_t *ap, *ae = f->s[DS_ABBREV].p + f->s[DS_ABBREV].len;
 	uint64_t want, code, tag, at, form;
@@ -220,6 +148,95 @@ unsigned int dr_unit_tag(const struct dr_file *f, uint32_t idx)
 				return 0;
 		} while (at || form);
 	}
+}
+
+/* Read every unit header; drop is told of each 4 MiB read through */
+static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
+{
+	uint64_t off = 0, n = 0, cap = 0, dropped = 0;
+
+	while (off < f->s[DS_INFO].len) {
+		if (drop && off - dropped >= (4u << 20)) {
+			drop(ctx, dropped, off);
+			dropped = off;
+		}
+		struct dr_unit_hdr h;
+
+		if (parse_header(f, off, &h)) {
+			free(f->units);
+			f->units = NULL;
+			return lbtfi_err(EINVAL, "bad DWARF unit header at .debug_info+0x%llx",
+					 (unsigned long long)off);
+		}
+		if (n == cap) {
+			struct dr_unit_hdr *p;
+
+			cap = cap ? cap * 2 : 64;
+			p = realloc(f->units, cap * sizeof(*p));
+			if (!p) {
+				free(f->units);
+				f->units = NULL;
+				return lbtfi_err(ENOMEM, "out of memory");
+			}
+			f->units = p;
+		}
+		h.tag = unit_tag(f, &h);
+		f->units[n++] = h;
+		off = h.end;
+	}
+	if (drop)
+		drop(ctx, dropped, off);
+	f->nunits = n;
+	return 0;
+}
+
+static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
+		    void *ctx)
+{
+	Elf *elf = dwarf_getelf(dw);
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	if (!elf)
+		return lbtfi_err(ENODATA, "no ELF behind the DWARF handle");
+	if ((err = load_sections(f, elf)))
+		return err;
+	if (!shared)
+		return load_units(f, drop, ctx);
+	f->units = shared->units;
+	f->nunits = shared->nunits;
+	f->shared_units = true;
+	return 0;
+}
+
+int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
+		 void *ctx)
+{
+	Dwarf *alt = dwarf_getalt(dw);
+	int err = open_one(f, dw, shared, drop, ctx);
+
+	if (err || !alt)
+		return err;
+	f->alt = calloc(1, sizeof(*f->alt));
+	if (!f->alt)
+		return lbtfi_err(ENOMEM, "out of memory");
+	/* (the alternate file is small and its pages are not dropped) */
+	if ((err = open_one(f->alt, alt, shared ? shared->alt : NULL, NULL, NULL))) {
+		free(f->alt);
+		f->alt = NULL;
+	}
+	return err;
+}
+
+void dr_file_close(struct dr_file *f)
+{
+	if (f->alt) {
+		dr_file_close(f->alt);
+		free(f->alt);
+	}
+	if (!f->shared_units)
+		free(f->units);
+	memset(f, 0, sizeof(*f));
 }
 
 int64_t dr_unit_index(const struct dr_file *f, uint64_t off)

@@ -37,6 +37,7 @@ struct dr_unit_hdr {
 	uint64_t die_off;    /* the unit DIE */
 	uint64_t abbrev_off;
 	uint8_t version, addr_size, offset_size, unit_type;
+	uint16_t tag;        /* of the unit DIE (DW_TAG_compile_unit, ...), 0 unreadable */
 };
 
 struct dr_file {
@@ -44,14 +45,21 @@ struct dr_file {
 	bool swap;                  /* DWARF in the other byte order than ours */
 	struct dr_unit_hdr *units;  /* every unit, by offset */
 	uint32_t nunits;
+	bool shared_units;          /* units belong to another dr_file */
 	struct dr_file *alt;        /* dwz alternate file, or NULL */
 };
 
-/* Sections of dw (and of its alternate file) and its unit headers. 0 or <0 */
-int dr_file_open(struct dr_file *f, Dwarf *dw);
+/*
+ * Sections of dw (and of its alternate file) and its unit headers. 0 or <0.
+ * With shared set, its unit headers are used rather than read again (another
+ * thread's handle on the same file). Otherwise the headers are read, and
+ * drop(ctx, from, to) is told of each stretch of .debug_info read through,
+ * so that the caller can give back the pages of a mapped file.
+ */
+typedef void (*dr_drop_fn)(void *ctx, uint64_t from, uint64_t to);
+int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
+		 void *ctx);
 void dr_file_close(struct dr_file *f);
-/* Tag of the unit DIE of unit idx (DW_TAG_compile_unit, ...), 0 if unreadable */
-unsigned int dr_unit_tag(const struct dr_file *f, uint32_t idx);
 /* Index of the unit holding section offset off, or -1 */
 int64_t dr_unit_index(const struct dr_file *f, uint64_t off);
 
