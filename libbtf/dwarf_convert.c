@@ -430,9 +430,10 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 	if ((uint32_t)jobs > d->ul.n)
 		jobs = d->ul.n ? d->ul.n : 1;
 	/* Room for the workers to keep converting while the appender runs a
-	 * batch dedup, so the stages overlap instead of taking turns (a
-	 * finished kernel unit holds ~0.3 MB) */
-	d->window = 2 * jobs + 2 + 32;
+	 * batch dedup (~0.15 s on a kernel, ~150 units' worth of converting at
+	 * -j2), so the stages overlap instead of taking turns; a finished
+	 * kernel unit holds ~0.2 MB */
+	d->window = 2 * jobs + 2 + 128;
 	tids = calloc(jobs, sizeof(*tids));
 	if (!tids)
 		return lbtfi_err(ENOMEM, "out of memory");

@@ -76,9 +76,20 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
 		return 0;
-	dw_attrs_read(u, die, &da);
-	if (dw_attrs_own_flag(&da, DA_DECLARATION))
-		return ei->is_rel ? extern_function(u, die, &da) : 0;
+	/* the DIE's own attributes tell most subprograms apart (declarations,
+	 * abstract inline instances) before its origin is read */
+	dr_attrs(u->rd, die, &da, false);
+	if (dw_attrs_own_flag(&da, DA_DECLARATION)) {
+		if (!ei->is_rel)
+			return 0;
+		dr_integrate(u->rd, &da);
+		return extern_function(u, die, &da);
+	}
+	if (!ei->is_rel && !(da.own & (1u << DA_LOW_PC | 1u << DA_RANGES)) &&
+	    (da.own >> DA_INLINE & 1) && dr_udata(&da.a[DA_INLINE], &inl) &&
+	    inl != DW_INL_not_inlined)
+		return 0; /* abstract instance: its concrete copies have addresses */
+	dr_integrate(u->rd, &da);
 	name = dw_attrs_name(&da);
 	if (!name || !*name)
 		return 0;
@@ -216,11 +227,20 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 
 	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)))
 		return 0;
-	dw_attrs_read(u, die, &da);
-	if (dw_attrs_own_flag(&da, DA_DECLARATION))
-		return (feat & LBTF_DWARF_FEAT_VAR) && ei->is_rel ? extern_variable(u, &da) : 0;
+	/* most variables are locals: no location of their own, or not a
+	 * static address; told from the DIE's own attributes */
+	if (!(die->ab->slots & (1u << DA_LOCATION | 1u << DA_DECLARATION)))
+		return 0;
+	dr_attrs(u->rd, die, &da, false);
+	if (dw_attrs_own_flag(&da, DA_DECLARATION)) {
+		if (!(feat & LBTF_DWARF_FEAT_VAR) || !ei->is_rel)
+			return 0;
+		dr_integrate(u->rd, &da);
+		return extern_variable(u, &da);
+	}
 	if (!var_address(&da, &addr))
 		return 0;
+	dr_integrate(u->rd, &da);
 	name = dw_attrs_name(&da);
 	if (!name || !*name)
 		return 0;

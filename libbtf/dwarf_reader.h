@@ -162,6 +162,9 @@ struct dw_attrs {
 
 /* Gather d's attributes (sets d->end); integrate: follow origin/specification */
 void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate);
+/* Integrate attributes gathered without (once the DIE's own ones have shown
+ * that it is worth it) */
+void dr_integrate(struct dr_ctx *c, struct dw_attrs *da);
 static inline const struct dw_attr *dw_attrs_get(const struct dw_attrs *da, enum dw_attr_slot s)
 {
 	return (da->have >> s & 1) ? &da->a[s] : NULL;

@@ -252,14 +252,20 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 
 void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate)
 {
+	gather(d, da);
+	da->own = da->have;
+	if (integrate)
+		dr_integrate(c, da);
+}
+
+void dr_integrate(struct dr_ctx *c, struct dw_attrs *da)
+{
 	struct dw_attrs g;
 	struct dw_die next;
 	int guard = 16;
 
-	gather(d, da);
-	da->own = da->have;
-	if (!integrate || !(da->have & (1u << DA_ORIGIN | 1u << DA_SPEC)))
-		return;
+	if (!(da->own & (1u << DA_ORIGIN | 1u << DA_SPEC)) || da->have != da->own)
+		return; /* nothing to follow, or done already */
 	/* libdw's dwarf_attr_integrate order: the abstract origin, else the
 	 * specification, each of which may point further */
 	g.have = da->have;
