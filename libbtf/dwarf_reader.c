@@ -375,6 +375,7 @@ static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
 				s->size = size;
 				s->slot = at < sizeof(attr_slot) ? attr_slot[at] : 0;
 				s->implicit = implicit;
+				s->off = ab->fixed;
 				if (s->slot)
 					ab->slots |= 1u << (s->slot - 1);
 				if (size < 0 || ab->fixed < 0)

@@ -68,6 +68,8 @@ struct dr_spec {
 	uint16_t at, form;
 	int8_t size;     /* fixed size in bytes, or -1 */
 	uint8_t slot;    /* enum dw_attr_slot + 1, 0: not read */
+	int32_t off;     /* from the first attribute when every one before has a
+			  * fixed size, else -1 */
 	int64_t implicit; /* DW_FORM_implicit_const value */
 };
 

@@ -207,6 +207,15 @@ bool dr_sibling(struct dw_die *d)
 
 /* Attributes ---------------------------------------------------------------- */
 
+static inline void put_attr(struct dw_attr *a, const struct dr_spec *s, const uint8_t *at,
+			    const struct dr_unit *u)
+{
+	a->form = s->form;
+	a->p = at;
+	a->implicit = s->implicit;
+	a->u = u;
+}
+
 /* One pass over d's attributes into the slots of da */
 static bool gather(struct dw_die *d, struct dw_attrs *da)
 {
@@ -214,6 +223,18 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 	const struct dr_abbrev *ab = d->ab;
 	uint16_t i;
 
+	da->have = ab->slots;
+	if (ab->fixed >= 0 && ab->fixed <= e - p) {
+		/* every attribute at a known place: no sizes to decode */
+		for (i = 0; i < ab->nspecs; i++) {
+			const struct dr_spec *s = &ab->specs[i];
+
+			if (s->slot)
+				put_attr(&da->a[s->slot - 1], s, p + s->off, d->u);
+		}
+		d->end = p + ab->fixed;
+		return true;
+	}
 	da->have = 0;
 	for (i = 0; i < ab->nspecs; i++) {
 		const struct dr_spec *s = &ab->specs[i];
@@ -227,10 +248,7 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 		if (s->slot) {
 			struct dw_attr *a = &da->a[s->slot - 1];
 
-			a->form = s->form;
-			a->p = p;
-			a->implicit = s->implicit;
-			a->u = d->u;
+			put_attr(a, s, p, d->u);
 			if (s->form == DW_FORM_indirect) {
 				const uint8_t *q = p;
 				uint64_t f = 0;
