@@ -36,44 +36,18 @@ static const uint8_t ident_class[256] = {
 
 /* The name if it is a C identifier (what the kernel accepts for types and
  * members), else NULL: the type is then anonymous. */
-static bool is_c_ident(const char *n)
+const char *dw_c_ident(struct dw_unit *u, const char *n)
 {
 	const unsigned char *p = (const unsigned char *)n;
 
-	if (!(ident_class[*p] & 1))
-		return false;
+	if (!n || !(ident_class[*p] & 1))
+		goto bad;
 	for (p++; ident_class[*p] & 2; p++)
 		;
-	return !*p && p - (const unsigned char *)n < 512;
-}
-
-const char *dw_c_ident(struct dw_unit *u, const char *n)
-{
-	const struct dr_sect *str = &u->rd->main->s[DS_STR];
-	bool ok;
-
-	if (!n)
-		return NULL;
-	if (str->p && (const uint8_t *)n >= str->p && (const uint8_t *)n < str->p + str->len) {
-		uint64_t off = (const uint8_t *)n - str->p;
-		uint8_t *m, v;
-
-		if (!u->ident_memo && !(u->ident_memo = calloc(str->len / 4 + 1, 1)))
-			goto check; /* (no memory: just check) */
-		m = &u->ident_memo[off / 4];
-		v = *m >> (off % 4 * 2) & 3;
-		if (!v) {
-			v = is_c_ident(n) ? 1 : 2;
-			*m |= v << (off % 4 * 2);
-		}
-		ok = v == 1;
-	} else {
-check:
-		ok = is_c_ident(n);
-	}
-	if (ok)
+	if (!*p && p - (const unsigned char *)n < 512)
 		return n;
-	if (*n)
+bad:
+	if (n && *n)
 		dw_warn(u, DW_WARN_BAD_NAME);
 	return NULL;
 }

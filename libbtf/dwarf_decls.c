@@ -423,7 +423,6 @@ void dw_unit_reset(struct dw_unit *u)
 
 void dw_unit_free(struct dw_unit *u)
 {
-	free(u->ident_memo);
 	dw_diemap_free(&u->map);
 	free(u->fix);
 	free(u->vars);

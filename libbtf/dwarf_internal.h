@@ -177,10 +177,6 @@ struct dw_unit {
 	int err;
 	const struct dr_unit *cu;  /* the unit being converted */
 	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
-	/* C identifier verdicts on .debug_str, 2 bits per byte offset (0 not
-	 * checked yet, 1 an identifier, 2 not): the same names come back in
-	 * every unit, and reading a bit is cheaper than the string's bytes */
-	uint8_t *ident_memo;
 };
 
 /* BTF id for the type DIE (converted on first use); 0 is void. <0 errno */
