@@ -198,6 +198,11 @@ static size_t bad_str_word(const uint32_t *w, const struct lbtfi_layout *l, size
 
 int lbtfi_builder_check(const struct lbtf_builder *b)
 {
+	return lbtfi_builder_check_kinds(b, NULL);
+}
+
+int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
+{
 	uint32_t cnt = lbtf_builder_type_cnt(b), str_end = b->start_str_off + (uint32_t)b->strs.len;
 
 	for (uint32_t i = 0; i < b->nr_types; i++) {
@@ -216,6 +221,8 @@ int lbtfi_builder_check(const struct lbtf_builder *b)
 			return lbtfi_err(EINVAL, "type %u refers to missing type %u", id, w[bad]);
 		if ((bad = bad_str_word(w, l, n, str_end)) < n)
 			return lbtfi_err(EINVAL, "type %u has string offset %u out of range", id, w[bad]);
+		if (kinds)
+			kinds[id] = (uint8_t)lbtf_kind(t);
 	}
 	return 0;
 }
@@ -357,7 +364,11 @@ static int grow_offs(struct lbtf_builder *b, uint32_t n)
 	return 0;
 }
 
-/* Intern all of src's own strings into b at once; fills b->scratch */
+/*
+ * Intern all of src's own strings into b at once; fills b->scratch, which
+ * is all zeros between appends: only the entries written are cleared again
+ * (clear_scratch), not all of its 4 bytes per string byte.
+ */
 static int append_strings(struct lbtf_builder *b, const struct lbtf_builder *src)
 {
 	size_t n = src->strs.len;
@@ -367,13 +378,13 @@ static int append_strings(struct lbtf_builder *b, const struct lbtf_builder *src
 		return 0;
 
 	if (n > b->scratch_cap) {
-		uint32_t *p = realloc(b->scratch, n * sizeof(*p));
-		if (!p)
+		free(b->scratch);
+		b->scratch_cap = 0;
+		b->scratch = calloc(n, sizeof(*b->scratch));
+		if (!b->scratch)
 			return lbtfi_err(ENOMEM, "out of memory appending types");
-		b->scratch = p;
 		b->scratch_cap = n;
 	}
-	memset(b->scratch, 0, n * sizeof(*b->scratch));
 	err = lbtfi_strset_add_set(&b->strs, &src->strs, b->scratch);
 	if (err)
 		return lbtfi_err(-err, "cannot add strings: %s",
@@ -381,6 +392,13 @@ static int append_strings(struct lbtf_builder *b, const struct lbtf_builder *src
 	if ((uint64_t)b->strs.len + b->start_str_off > 0x7fffffffu)
 		return lbtfi_err(E2BIG, "string section too large");
 	return 0;
+}
+
+static void clear_scratch(struct lbtf_builder *b, const struct lbtf_builder *src)
+{
+	if (src->strs.len <= b->scratch_cap) /* (else append_strings never ran) */
+		for (uint32_t i = 0; i < src->strs.cnt; i++)
+			b->scratch[src->strs.seq[i].off] = 0;
 }
 
 int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
@@ -424,8 +442,10 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 	}
 	b->nr_types = nr + src->nr_types;
 	b->nwords = nw + src->nwords;
+	clear_scratch(b, src);
 	return (int)first;
 fail:
+	clear_scratch(b, src);
 	lbtfi_builder_truncate(b, nr, nw);
 	lbtfi_strset_truncate(&b->strs, strs_len);
 	return err;

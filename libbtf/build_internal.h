@@ -162,6 +162,8 @@ static inline size_t lbtfi_rec_words(const struct lbtf_type *t)
 /* Every record has a known kind and the size its vlen says, and refers to
  * existing type ids and string offsets (records are mutable by callers) */
 int lbtfi_builder_check(const struct lbtf_builder *b);
+/* The same, also storing each type's kind at kinds[id] (its own ids only) */
+int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
 /* Drop types added after nr_types/nwords were as given (rollback) */
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
 

@@ -199,6 +199,7 @@ int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id)
 
 static void dedup_free(struct dedup *d)
 {
+	free(d->kinds);
 	free(d->map);
 	free(d->hypot);
 	free(d->hypot_list);
@@ -208,27 +209,35 @@ static void dedup_free(struct dedup *d)
 
 static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 {
+	int err;
+
 	memset(d, 0, sizeof(*d));
 	d->b = b;
 	d->base = b->base;
 	d->start_id = b->start_id;
 	d->cnt = lbtf_builder_type_cnt(b);
 	d->lay = b->lay;
+	d->kinds = malloc(d->cnt);
 	d->map = malloc((size_t)d->cnt * sizeof(*d->map));
 	d->hypot = malloc((size_t)d->cnt * sizeof(*d->hypot));
-	if (!d->map || !d->hypot || table_init(&d->tab, 4096))
+	if (!d->kinds || !d->map || !d->hypot || table_init(&d->tab, 4096))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
-	for (uint32_t id = 0; id < d->start_id; id++)
+	for (uint32_t id = 0; id < d->start_id; id++) {
 		d->map[id] = id; /* void and base types are canonical */
+		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
+	}
+	/* every record is checked before the passes trust it; this also
+	 * fills the kinds, in the same pass over the records */
+	if ((err = lbtfi_builder_check_kinds(b, d->kinds)))
+		return err;
 	for (uint32_t id = d->start_id; id < d->cnt; id++)
-		d->map[id] = kind_phase[lbtf_kind(lbtfi_btype(b, id))] == PH_SELF ? id : D_UNPROCESSED;
+		d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
 	/* base types are candidates for the split types */
 	for (uint32_t id = 1; id < d->start_id; id++) {
 		const struct lbtf_type *t = dtype(d, id);
-		int err;
 
-		if (lbtf_kind(t) > LBTF_KIND_MAX || kind_phase[lbtf_kind(t)] == PH_SELF)
+		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
 			continue;
 		if ((err = lbtfi_dedup_table_add(&d->tab, type_hash(d, t), id)))
 			return err;
@@ -324,9 +333,10 @@ static int resolve_fwds(struct dedup *d)
 	if (lbtfi_offmap_init(&names, 1024))
 		return lbtfi_err(ENOMEM, "out of memory in dedup");
 	for (uint32_t id = 1; id < d->cnt && !err; id++) {
-		const struct lbtf_type *t = dtype(d, id);
+		const struct lbtf_type *t;
 
-		if (!lbtf_is_composite(t) || !t->name_off || d->map[id] != id)
+		if ((d_kind(d, id) != LBTF_KIND_STRUCT && d_kind(d, id) != LBTF_KIND_UNION) ||
+		    d->map[id] != id || !(t = dtype(d, id))->name_off)
 			continue;
 		if (lbtfi_offmap_get(&names, t->name_off, &v))
 			err = v == id ? 0 : lbtfi_offmap_put(&names, t->name_off, D_NONE);
@@ -334,14 +344,14 @@ static int resolve_fwds(struct dedup *d)
 			err = lbtfi_offmap_put(&names, t->name_off, id);
 	}
 	for (uint32_t id = d->start_id; id < d->cnt && !err; id++) {
-		const struct lbtf_type *t = dtype(d, id);
+		const struct lbtf_type *t;
 		unsigned int want;
 
-		if (lbtf_kind(t) != LBTF_KIND_FWD || d->map[id] != id ||
-		    !lbtfi_offmap_get(&names, t->name_off, &v) || v == D_NONE)
+		if (d_kind(d, id) != LBTF_KIND_FWD || d->map[id] != id ||
+		    !lbtfi_offmap_get(&names, (t = dtype(d, id))->name_off, &v) || v == D_NONE)
 			continue;
 		want = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
-		if (lbtf_kind(dtype(d, v)) == want)
+		if (d_kind(d, v) == want)
 			d->map[id] = v;
 	}
 	lbtfi_offmap_free(&names);
@@ -482,8 +492,6 @@ int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 
 	if (opts && opts->sz < sizeof(size_t))
 		return lbtfi_err(EINVAL, "dedup options: bad sz %zu", opts->sz);
-	if ((err = lbtfi_builder_check(b)))
-		return err;
 	/*
 	 * Names compare as offsets: the builder interns every string it is
 	 * given (and prefers the base's offset), so equal strings already have
@@ -493,10 +501,10 @@ int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 	if ((err = dedup_init(&d, b)))
 		goto out;
 	for (uint32_t id = d.start_id; id < d.cnt && !err; id++)
-		if (kind_phase[lbtf_kind(dtype(&d, id))] == PH_PRIM)
+		if (kind_phase[d.kinds[id]] == PH_PRIM)
 			err = dedup_prim(&d, id);
 	for (uint32_t id = d.start_id; id < d.cnt && !err; id++)
-		if (kind_phase[lbtf_kind(dtype(&d, id))] == PH_STRUCT)
+		if (kind_phase[d.kinds[id]] == PH_STRUCT)
 			err = dedup_struct(&d, id);
 	if (!err)
 		err = resolve_fwds(&d);

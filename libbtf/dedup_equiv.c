@@ -87,10 +87,10 @@ static uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
 {
 	uint32_t r;
 
-	if (!is_fwd_kind(lbtf_kind(dtype(d, id))))
+	if (!is_fwd_kind(d_kind(d, id)))
 		return id;
 	r = d_resolve(d, id);
-	return is_fwd_kind(lbtf_kind(dtype(d, r))) ? id : r;
+	return is_fwd_kind(d_kind(d, r)) ? id : r;
 }
 
 /* Pair cand_id/canon_id met in the walk: <0 error, 0 not equivalent,
@@ -205,7 +205,7 @@ void lbtfi_dedup_merge_hypot(struct dedup *d)
 		uint32_t canon = d->hypot_list[i];
 		uint32_t c_id = d_resolve(d, canon);
 		uint32_t t_id = d_resolve(d, d->hypot[canon]);
-		unsigned int ck = lbtf_kind(dtype(d, c_id)), tk = lbtf_kind(dtype(d, t_id));
+		unsigned int ck = d_kind(d, c_id), tk = d_kind(d, t_id);
 
 		if (c_id == t_id)
 			continue;

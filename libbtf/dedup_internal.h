@@ -28,6 +28,8 @@ struct dedup {
 	struct lbtf_builder *b;
 	const struct lbtf *base;
 	uint32_t start_id, cnt;      /* own ids are start_id..cnt-1 */
+	uint8_t *kinds;              /* id -> kind (records stay in memory for the passes
+				      * that only need the kind) */
 	uint32_t *map;               /* id -> (possibly non-final) canonical id */
 	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
 	uint32_t *hypot_list, hypot_cnt, hypot_cap;
@@ -43,6 +45,11 @@ static inline const struct lbtf_type *dtype(const struct dedup *d, uint32_t id)
 	if (id >= d->start_id)
 		return lbtfi_btype(d->b, id);
 	return lbtfi_builder_any_type(d->b, id);
+}
+
+static inline unsigned int d_kind(const struct dedup *d, uint32_t id)
+{
+	return d->kinds[id];
 }
 
 static inline bool d_mapped(const struct dedup *d, uint32_t id)
