@@ -35,5 +35,19 @@ if ! diff "$T/plain.sig" "$T/dwz.sig"; then
 fi
 grep -q '^struct s17 size=' "$T/dwz.sig" || { echo "FAIL: struct s17 missing"; fail=1; }
 "$B/tests/btfgen/btfload" "$T/dwz.btf" || fail=1
-[ $fail -eq 0 ] && echo "PASS: $np partial units followed; same $(wc -l <"$T/dwz.sig") signatures as without dwz"
+
+# dwz -m: types shared by two programs move to a common file that both name
+# in .gnu_debugaltlink; DW_FORM_GNU_ref_alt/strp_alt point into it
+cp "$T/prog" "$T/prog2"
+dwz -m "$T/common.debug" -M "$T/common.debug" "$T/prog" "$T/prog2" ||
+	{ echo "FAIL: dwz -m"; exit 1; }
+readelf -S "$T/prog" | grep -q gnu_debugaltlink || { echo "FAIL: dwz -m wrote no altlink"; exit 1; }
+"$B/btfgen" -j2 -o "$T/alt.btf" "$T/prog" || { echo "FAIL: btfgen on dwz -m DWARF"; exit 1; }
+"$B/tests/btfgen/btfsig" "$T/alt.btf" | sort >"$T/alt.sig"
+if ! diff "$T/plain.sig" "$T/alt.sig"; then
+	echo "FAIL: DWARF with a dwz alternate file gives other types"
+	fail=1
+fi
+"$B/tests/btfgen/btfload" "$T/alt.btf" || fail=1
+[ $fail -eq 0 ] && echo "PASS: $np partial units followed; same $(wc -l <"$T/dwz.sig") signatures as without dwz, also with a dwz -m alternate file"
 exit $fail
