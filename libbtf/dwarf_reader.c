@@ -53,7 +53,9 @@ static int load_sections(struct dr_file *f, Elf *elf)
 		Elf_Data *d;
 		int id;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		/* (SHF_GROUP: the COMDAT copies of type units in a relocatable
+		 * object, which libdw leaves aside too) */
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_GROUP))
 			continue;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name || (id = sect_id(name)) < 0 || f->s[id].p)
