@@ -459,6 +459,8 @@ static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, u
 	u->f = f;
 	u->h = &f->units[idx];
 	u->key_base = f == c->main ? 0 : DW_KEY_ALT;
+	u->info = f->s[DS_INFO].p;
+	u->end = u->info + u->h->end;
 	err = prepare_abbrevs(u);
 	if (!err)
 		err = read_bases(c, u);

@@ -87,6 +87,7 @@ struct dr_unit {
 	const struct dr_file *f;
 	const struct dr_unit_hdr *h;
 	uint64_t key_base;          /* DW_KEY_ALT for the alternate file, else 0 */
+	const uint8_t *info, *end;  /* .debug_info, and the end of this unit in it */
 	struct dr_abbrev *byc;      /* by code - 1 */
 	uint32_t nbyc;
 	struct dr_spec *pool;

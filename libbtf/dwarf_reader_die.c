@@ -11,19 +11,19 @@
 static void bad(const struct dr_unit *u, const uint8_t *at)
 {
 	if (dr_bad_off == UINT64_MAX)
-		dr_bad_off = (uint64_t)(at - u->f->s[DS_INFO].p) | u->key_base;
+		dr_bad_off = (uint64_t)(at - u->info) | u->key_base;
 }
 
-static const uint8_t *unit_end(const struct dr_unit *u)
+static inline const uint8_t *unit_end(const struct dr_unit *u)
 {
-	return u->f->s[DS_INFO].p + u->h->end;
+	return u->end;
 }
 
 /* Decode the entry at p: 1 a DIE, 0 the null entry (after it in *next), -1 bad */
 static int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
 			const uint8_t **next)
 {
-	const uint8_t *s = u->f->s[DS_INFO].p, *q = p;
+	const uint8_t *s = u->info, *q = p;
 	uint64_t code;
 
 	if (!dr_uleb(&q, unit_end(u), &code))
@@ -49,7 +49,7 @@ int dr_die_in_unit(const struct dr_unit *u, uint64_t off, struct dw_die *out)
 
 	if (off < u->h->die_off || off >= u->h->end)
 		return -1;
-	return decode_entry(u, u->f->s[DS_INFO].p + off, out, &next) == 1 ? 0 : -1;
+	return decode_entry(u, u->info + off, out, &next) == 1 ? 0 : -1;
 }
 
 /* Size of the value of form at p (variable-size forms decoded); -1 bad */
@@ -176,7 +176,7 @@ static const uint8_t *sibling_attr(struct dw_die *d)
 			if (s->size > e - p || !dr_udata_ref(&a, &v))
 				return NULL;
 			v += d->u->h->off;
-			return v > d->off && v < d->u->h->end ? d->u->f->s[DS_INFO].p + v : NULL;
+			return v > d->off && v < d->u->h->end ? d->u->info + v : NULL;
 		}
 		sz = s->size >= 0 ? s->size : value_size(d->u, s->form, p, e);
 		if (sz < 0 || sz > e - p)
