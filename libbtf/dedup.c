@@ -77,15 +77,18 @@ bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 
 	if (a->info != b->info)
 		return false;
-	n = d_rec_words(d, a);
-	for (size_t i = 0, tw = d_type_word_first(l, n); i < n; i++) {
-		if (i == tw) {
-			tw = d_type_word_next(l, tw, n);
-			continue;
-		}
-		if (wa[i] != wb[i])
+	/* fixed words (info is equal), then the elements word by word: a
+	 * plain loop per part instead of asking for the next type word each time */
+	for (size_t i = 0; i < l->fixed_words; i++)
+		if (wa[i] != wb[i] && !(l->fixed_type_mask & (1u << i)))
 			return false;
-	}
+	n = d_rec_words(d, a);
+	if (l->elem_type_word < 0)
+		return !memcmp(wa + l->fixed_words, wb + l->fixed_words, (n - l->fixed_words) * 4);
+	for (size_t e = l->fixed_words; e < n; e += l->elem_words)
+		for (size_t j = 0; j < l->elem_words; j++)
+			if (wa[e + j] != wb[e + j] && j != (size_t)l->elem_type_word)
+				return false;
 	return true;
 }
 

@@ -93,24 +93,22 @@ static uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
 	return is_fwd_kind(d_kind(d, r)) ? id : r;
 }
 
-/* Pair cand_id/canon_id met in the walk: <0 error, 0 not equivalent,
- * 1 equivalent, 2 equal so far: compare the type ids in their records */
-static int visit(struct dedup *d, uint32_t cand_id, uint32_t canon_id, struct dedup_frame *f)
+/* A canonical id met again, paired with another candidate than before */
+static __attribute__((noinline)) int visit_again(const struct dedup *d, uint32_t h, uint32_t cand_id)
+{
+	int budget = IDENTICAL_MAX_NODES;
+
+	return identical(d, h, cand_id, IDENTICAL_MAX_DEPTH, &budget);
+}
+
+/* A pair met for the first time: compare the two records */
+static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
+					       struct dedup_frame *f)
 {
 	const struct lbtf_type *ct, *nt;
 	unsigned int ck, nk;
-	uint32_t h;
 	int err;
 
-	if (d_resolve(d, cand_id) == d_resolve(d, canon_id))
-		return 1;
-	canon_id = resolve_fwd(d, canon_id);
-	h = d->hypot[canon_id];
-	if (h != D_NONE) {
-		int budget = IDENTICAL_MAX_NODES;
-
-		return h == cand_id || identical(d, h, cand_id, IDENTICAL_MAX_DEPTH, &budget);
-	}
 	if ((err = hypot_add(d, canon_id, cand_id)))
 		return err;
 
@@ -145,6 +143,25 @@ static int visit(struct dedup *d, uint32_t cand_id, uint32_t canon_id, struct de
 	f->n = (uint32_t)d_rec_words(d, ct);
 	f->i = (uint32_t)d_type_word_first(f->l, f->n);
 	return 2;
+}
+
+/*
+ * Pair cand_id/canon_id met in the walk: <0 error, 0 not equivalent,
+ * 1 equivalent, 2 equal so far: compare the type ids in their records.
+ * Most pairs end here at once (already merged, or met before), so this
+ * part is inlined in the walk and the rest is not.
+ */
+static inline int visit(struct dedup *d, uint32_t cand_id, uint32_t canon_id, struct dedup_frame *f)
+{
+	uint32_t h;
+
+	if (d_resolve(d, cand_id) == d_resolve(d, canon_id))
+		return 1;
+	canon_id = resolve_fwd(d, canon_id);
+	h = d->hypot[canon_id];
+	if (h != D_NONE)
+		return h == cand_id || visit_again(d, h, cand_id);
+	return visit_new(d, cand_id, canon_id, f);
 }
 
 /*

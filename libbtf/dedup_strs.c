@@ -24,21 +24,24 @@ static bool kept(const uint64_t *keep, size_t i)
 	return (keep[i >> 6] >> (i & 63)) & 1;
 }
 
-static int mark(uint32_t *slot, void *ctx)
+/* Keep the bytes of the string at offset off (through its NUL) */
+static void mark(struct strs_ctx *c, uint32_t off)
 {
-	struct strs_ctx *c = ctx;
 	const struct lbtf_builder *b = c->b;
-	size_t i;
+	size_t i, end;
 
-	if (*slot < b->start_str_off)
-		return 0; /* base strings (and "" of base BTF) are kept as they are */
-	/* from the offset to its NUL; stop early where already marked */
-	for (i = *slot - b->start_str_off; !kept(c->keep, i); i++) {
-		c->keep[i >> 6] |= 1ull << (i & 63);
-		if (!b->strs.data[i])
-			break;
+	if (off < b->start_str_off)
+		return; /* base strings (and "" of base BTF) are kept as they are */
+	i = off - b->start_str_off;
+	if (kept(c->keep, i))
+		return; /* marked from here on already */
+	end = i + strlen(b->strs.data + i) + 1;
+	while (i < end) { /* whole words at a time */
+		size_t bit = i & 63, n = end - i < 64 - bit ? end - i : 64 - bit;
+
+		c->keep[i >> 6] |= (n == 64 ? ~0ull : (1ull << n) - 1) << bit;
+		i += n;
 	}
-	return 0;
 }
 
 /* (inline: without -mpopcnt the builtin becomes a libgcc call) */
@@ -57,14 +60,19 @@ static uint32_t rank(const struct strs_ctx *c, size_t i)
 	return c->before[i >> 6] + popcount64(below);
 }
 
-static int rewrite(uint32_t *slot, void *ctx)
+static uint32_t rewrite(const struct strs_ctx *c, uint32_t off)
 {
-	struct strs_ctx *c = ctx;
 	uint32_t start = c->b->start_str_off;
 
-	if (*slot >= start)
-		*slot = start + rank(c, *slot - start);
-	return 0;
+	return off >= start ? start + rank(c, off - start) : off;
+}
+
+/* String-offset words of a record of n words: 0, then each element's name */
+static inline size_t str_word_next(const struct lbtfi_layout *l, size_t i, size_t n)
+{
+	if (i == 0)
+		return l->elem_name_word >= 0 ? l->fixed_words + (size_t)l->elem_name_word : n;
+	return i + l->elem_words;
 }
 
 int lbtfi_dedup_strings(struct lbtf_builder *b)
@@ -85,8 +93,14 @@ int lbtfi_dedup_strings(struct lbtf_builder *b)
 	if (!b->base && len)
 		c.keep[0] |= 1; /* the leading "" */
 	/* offsets were range-checked by lbtfi_builder_check() */
-	for (uint32_t i = 0; i < b->nr_types; i++)
-		lbtf_type_visit_str_offs(lbtfi_btype(b, b->start_id + i), mark, &c);
+	for (uint32_t t = 0; t < b->nr_types; t++) {
+		const uint32_t *w = b->words + b->offs[t];
+		const struct lbtfi_layout *l = &b->lay[lbtf_kind((const struct lbtf_type *)w)];
+		size_t n = lbtfi_layout_words(b->lay, (const struct lbtf_type *)w);
+
+		for (size_t i = 0; i < n; i = str_word_next(l, i, n))
+			mark(&c, w[i]);
+	}
 	for (size_t k = 0, sum = 0; k < blocks; k++) {
 		c.before[k] = (uint32_t)sum;
 		sum += popcount64(c.keep[k]);
@@ -95,8 +109,14 @@ int lbtfi_dedup_strings(struct lbtf_builder *b)
 	for (uint32_t i = 0; i < ss->cnt; i++)
 		if (kept(c.keep, ss->seq[i].off))
 			ss->seq[cnt++] = (struct lbtfi_strset_slot){ rank(&c, ss->seq[i].off), ss->seq[i].hash };
-	for (uint32_t i = 0; i < b->nr_types; i++)
-		lbtf_type_visit_str_offs(lbtfi_btype(b, b->start_id + i), rewrite, &c);
+	for (uint32_t t = 0; t < b->nr_types; t++) {
+		uint32_t *w = b->words + b->offs[t];
+		const struct lbtfi_layout *l = &b->lay[lbtf_kind((const struct lbtf_type *)w)];
+		size_t n = lbtfi_layout_words(b->lay, (const struct lbtf_type *)w);
+
+		for (size_t i = 0; i < n; i = str_word_next(l, i, n))
+			w[i] = rewrite(&c, w[i]);
+	}
 	/* slide the kept bytes down, a run of kept bytes at a time */
 	for (size_t i = 0; i < len;) {
 		uint64_t w = c.keep[i >> 6] >> (i & 63);
