@@ -441,50 +441,51 @@ static int dedup_refs(struct dedup *d)
 
 /* ---- pass 5: compaction and remap ---- */
 
-struct remap_ctx {
-	const struct dedup *d;
-	const uint32_t *new_id;
-};
-
-static int remap_id(uint32_t *slot, void *ctx)
+/* The final id of any id (new_id: final ids of the canonical own types) */
+static inline uint32_t final_id(const struct dedup *d, const uint32_t *new_id, uint32_t id)
 {
-	const struct remap_ctx *c = ctx;
-	uint32_t r = d_resolve(c->d, *slot);
+	uint32_t r = d_resolve(d, id);
 
-	*slot = r < c->d->start_id ? r : c->new_id[r];
-	return 0;
+	return r < d->start_id ? r : new_id[r];
 }
 
+/*
+ * Canonical types keep their order and slide down over the others; each
+ * record's type ids are rewritten right after its move, while it is in
+ * the cache (the final ids are all known first, from map[] alone).
+ */
 static void compact(struct dedup *d, uint32_t *id_map)
 {
 	struct lbtf_builder *b = d->b;
 	uint32_t *new_id = d->hypot; /* reuse: no longer needed */
-	struct remap_ctx c = { d, new_id };
 	uint32_t next = d->start_id, kept = 0;
 	size_t nw = 0;
 
+	for (uint32_t id = d->start_id; id < d->cnt; id++)
+		if (d->map[id] == id)
+			new_id[id] = next++;
 	for (uint32_t id = d->start_id; id < d->cnt; id++) {
-		const struct lbtf_type *t;
-		size_t words;
+		const struct lbtfi_layout *l;
+		uint32_t *w;
+		size_t n;
 
 		if (d->map[id] != id)
 			continue;
-		t = lbtfi_btype(b, id);
-		words = d_rec_words(d, t);
-		memmove(b->words + nw, t, words * 4);
+		w = (uint32_t *)lbtfi_btype(b, id);
+		l = &d->lay[d->kinds[id]];
+		n = d_rec_words(d, (const struct lbtf_type *)w);
+		memmove(b->words + nw, w, n * 4);
 		b->offs[kept++] = (uint32_t)nw;
-		nw += words;
-		new_id[id] = next++;
+		w = b->words + nw;
+		nw += n;
+		D_FOR_EACH_TYPE_WORD(l, n, i)
+			w[i] = final_id(d, new_id, w[i]);
 	}
 	b->nr_types = kept;
 	b->nwords = nw;
 	if (id_map)
-		for (uint32_t id = d->start_id; id < d->cnt; id++) {
-			uint32_t r = d_resolve(d, id);
-			id_map[id - d->start_id] = r < d->start_id ? r : new_id[r];
-		}
-	for (uint32_t i = 0; i < kept; i++)
-		lbtf_type_visit_type_ids(lbtfi_btype(b, b->start_id + i), remap_id, &c);
+		for (uint32_t id = d->start_id; id < d->cnt; id++)
+			id_map[id - d->start_id] = final_id(d, new_id, id);
 }
 
 int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
