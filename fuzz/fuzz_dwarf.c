@@ -35,20 +35,21 @@ static uint32_t take_len(const uint8_t **p, size_t *left)
 	return v;
 }
 
-static void add_section(Elf *e, const struct piece *pc, size_t name_off)
+static Elf_Scn *add_section(Elf *e, const void *p, size_t len, size_t name_off, uint32_t type)
 {
 	Elf_Scn *scn = elf_newscn(e);
 	Elf_Data *d = elf_newdata(scn);
 	GElf_Shdr sh;
 
-	d->d_buf = (void *)pc->p;
-	d->d_size = pc->len;
+	d->d_buf = (void *)p;
+	d->d_size = len;
 	d->d_align = 1;
 	d->d_type = ELF_T_BYTE;
 	gelf_getshdr(scn, &sh);
 	sh.sh_name = name_off;
-	sh.sh_type = SHT_PROGBITS;
+	sh.sh_type = type;
 	gelf_update_shdr(scn, &sh);
+	return scn;
 }
 
 /* An ELF holding the pieces as sections, in the memfd fd; false on failure */
@@ -57,8 +58,6 @@ static bool write_elf(int fd, const struct piece *pcs, size_t n)
 	static char shstr[256];
 	size_t off[8], used = 1, i;
 	Elf_Scn *scn;
-	Elf_Data *d;
-	GElf_Shdr sh;
 	GElf_Ehdr eh;
 	Elf *e;
 	bool ok;
@@ -79,18 +78,9 @@ static bool write_elf(int fd, const struct piece *pcs, size_t n)
 		memcpy(shstr + off[i], pcs[i].name, strlen(pcs[i].name) + 1);
 	}
 	for (i = 0; i < n; i++)
-		add_section(e, &pcs[i], off[i]);
-	scn = elf_newscn(e);
-	d = elf_newdata(scn);
+		add_section(e, pcs[i].p, pcs[i].len, off[i], SHT_PROGBITS);
 	memcpy(shstr + used, ".shstrtab", 10);
-	d->d_buf = shstr;
-	d->d_size = used + 10;
-	d->d_align = 1;
-	d->d_type = ELF_T_BYTE;
-	gelf_getshdr(scn, &sh);
-	sh.sh_name = used;
-	sh.sh_type = SHT_STRTAB;
-	gelf_update_shdr(scn, &sh);
+	scn = add_section(e, shstr, used + 10, used, SHT_STRTAB);
 	eh.e_shstrndx = elf_ndxscn(scn);
 	gelf_update_ehdr(e, &eh);
 	ok = elf_update(e, ELF_C_WRITE) >= 0;

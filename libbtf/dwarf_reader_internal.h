@@ -29,48 +29,50 @@ static inline uint64_t dr_read(bool swap, const uint8_t *p, unsigned int n)
 	return v;
 }
 
-static inline bool dr_uleb(const uint8_t **pp, const uint8_t *e, uint64_t *out)
+/* The bits of a LEB128 number at *pp (before *e), its shift after the last
+ * byte and that byte; false if it runs past e */
+static inline bool dr_leb(const uint8_t **pp, const uint8_t *e, uint64_t *v, unsigned int *shift,
+			  uint8_t *last)
 {
 	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned int shift = 0;
 
+	*v = 0;
+	*shift = 0;
 	while (p < e) {
 		uint8_t b = *p++;
 
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
+		if (*shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << *shift;
+		*shift += 7;
 		if (!(b & 0x80)) {
 			*pp = p;
-			*out = v;
+			*last = b;
 			return true;
 		}
 	}
 	return false;
 }
 
+static inline bool dr_uleb(const uint8_t **pp, const uint8_t *e, uint64_t *out)
+{
+	unsigned int shift;
+	uint8_t last;
+
+	return dr_leb(pp, e, out, &shift, &last);
+}
+
 static inline bool dr_sleb(const uint8_t **pp, const uint8_t *e, int64_t *out)
 {
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned int shift = 0;
+	unsigned int shift;
+	uint8_t last;
+	uint64_t v;
 
-	while (p < e) {
-		uint8_t b = *p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~0ull << shift;
-			*pp = p;
-			*out = (int64_t)v;
-			return true;
-		}
-	}
-	return false;
+	if (!dr_leb(pp, e, &v, &shift, &last))
+		return false;
+	if (shift < 64 && (last & 0x40))
+		v |= ~0ull << shift; /* sign-extend */
+	*out = (int64_t)v;
+	return true;
 }
 
 /* Value of a unit-relative reference form (ref1..ref8, ref_udata) */
