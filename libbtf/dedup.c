@@ -248,6 +248,40 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	return 0;
 }
 
+/*
+ * A pass over one phase's types reads records scattered over the whole
+ * type section: keep the record of the type PF_AHEAD places ahead in that
+ * phase on its way into the cache. Returns the id prefetched (the one
+ * after ahead in the phase), d->cnt past the end.
+ */
+#define PF_AHEAD 8
+
+static uint32_t prefetch_next(const struct dedup *d, enum phase ph, uint32_t ahead)
+{
+	while (++ahead < d->cnt && kind_phase[d->kinds[ahead]] != ph)
+		;
+	if (ahead < d->cnt)
+		__builtin_prefetch(lbtfi_btype(d->b, ahead));
+	return ahead;
+}
+
+/* Run one pass (prim or struct) over its types in id order */
+static int run_phase(struct dedup *d, enum phase ph, int (*fn)(struct dedup *, uint32_t))
+{
+	uint32_t ahead = d->start_id - 1;
+	int err = 0;
+
+	for (unsigned int i = 0; i < PF_AHEAD; i++)
+		ahead = prefetch_next(d, ph, ahead);
+	for (uint32_t id = d->start_id; id < d->cnt && !err; id++)
+		if (kind_phase[d->kinds[id]] == ph) {
+			if (ahead < d->cnt)
+				ahead = prefetch_next(d, ph, ahead);
+			err = fn(d, id);
+		}
+	return err;
+}
+
 /* Finish a type: record its canonical id, and make it a candidate if new */
 static int settle(struct dedup *d, uint32_t id, uint32_t hash, uint32_t canon)
 {
@@ -387,10 +421,14 @@ static int dedup_ref_finish(struct dedup *d, uint32_t id)
 
 static int dedup_refs(struct dedup *d)
 {
-	uint32_t *stack = NULL, sp = 0, cap = 0;
+	uint32_t *stack = NULL, sp = 0, cap = 0, ahead = d->start_id - 1;
 	int err = 0;
 
+	for (unsigned int i = 0; i < PF_AHEAD; i++)
+		ahead = prefetch_next(d, PH_REF, ahead);
 	for (uint32_t root = d->start_id; root < d->cnt && !err; root++) {
+		if (kind_phase[d->kinds[root]] == PH_REF && ahead < d->cnt)
+			ahead = prefetch_next(d, PH_REF, ahead);
 		if (d->map[root] != D_UNPROCESSED)
 			continue;
 		sp = 0;
@@ -504,12 +542,9 @@ int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 	 */
 	if ((err = dedup_init(&d, b)))
 		goto out;
-	for (uint32_t id = d.start_id; id < d.cnt && !err; id++)
-		if (kind_phase[d.kinds[id]] == PH_PRIM)
-			err = dedup_prim(&d, id);
-	for (uint32_t id = d.start_id; id < d.cnt && !err; id++)
-		if (kind_phase[d.kinds[id]] == PH_STRUCT)
-			err = dedup_struct(&d, id);
+	err = run_phase(&d, PH_PRIM, dedup_prim);
+	if (!err)
+		err = run_phase(&d, PH_STRUCT, dedup_struct);
 	if (!err)
 		err = resolve_fwds(&d);
 	if (!err)
