@@ -77,9 +77,11 @@ int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t fir
 
 bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out)
 {
-	Dwarf *dw = die->u->key_base ? dwarf_getalt(u->dw) : u->dw;
-
-	return dw && dwarf_offdie(dw, die->off, out);
+	if (die->u->key_base == DW_KEY_TYPES)
+		return dwarf_offdie_types(u->dw, die->off, out);
+	if (die->u->key_base == DW_KEY_ALT)
+		return dwarf_getalt(u->dw) && dwarf_offdie(dwarf_getalt(u->dw), die->off, out);
+	return dwarf_offdie(u->dw, die->off, out);
 }
 
 uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type)

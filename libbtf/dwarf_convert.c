@@ -88,7 +88,7 @@ static void convert_one(struct driver *d, struct dw_unit *u, uint32_t i)
 		finish(d, i, &r);
 		return;
 	}
-	err = dr_die_at(u->rd, false, d->ul.die_offs[i], &die);
+	err = dr_die_at(u->rd, u->rd->main, d->ul.die_offs[i], &die);
 	if (!err)
 		err = dw_convert_unit(u, &die);
 	if (err)

@@ -389,8 +389,8 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 	err = walk(u, unit_die, true);
 	if (!err && dr_bad_off != UINT64_MAX)
 		err = lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
-				(dr_bad_off & DW_KEY_ALT) ? "(alternate file) " : "",
-				(unsigned long long)(dr_bad_off & ~DW_KEY_ALT));
+				dr_key_where(dr_bad_off),
+				(unsigned long long)(dr_bad_off & ~(DW_KEY_ALT | DW_KEY_TYPES)));
 
 	if (!err)
 		err = dw_fixups_apply(u);

@@ -21,6 +21,7 @@ static const char *const sect_names[DS_NR] = {
 	[DS_INFO] = "debug_info",           [DS_ABBREV] = "debug_abbrev",
 	[DS_STR] = "debug_str",             [DS_LINE_STR] = "debug_line_str",
 	[DS_STR_OFFSETS] = "debug_str_offsets", [DS_ADDR] = "debug_addr",
+	[DS_TYPES] = "debug_types",
 };
 
 /* .debug_x or GNU-compressed .zdebug_x: libdw has decompressed both in
@@ -79,6 +80,7 @@ static int load_sections(struct dr_file *f, Elf *elf)
 
 static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hdr *h)
 {
+	bool types = f->key_base == DW_KEY_TYPES;
 	const uint8_t *s = f->s[DS_INFO].p, *p = s + off, *e = s + f->s[DS_INFO].len;
 	uint64_t len;
 
@@ -110,15 +112,26 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 		h->abbrev_off = dr_read(f->swap, p, h->offset_size);
 		p += h->offset_size;
 		/* type and skeleton/split units carry a signature (and an offset) */
-		if (h->unit_type == DW_UT_type || h->unit_type == DW_UT_split_type)
+		if (h->unit_type == DW_UT_type || h->unit_type == DW_UT_split_type) {
+			if (e - p < 8 + h->offset_size)
+				return -1;
+			h->sig = dr_read(f->swap, p, 8);
+			h->type_off = off + dr_read(f->swap, p + 8, h->offset_size);
 			p += 8 + h->offset_size;
-		else if (h->unit_type == DW_UT_skeleton || h->unit_type == DW_UT_split_compile)
+		} else if (h->unit_type == DW_UT_skeleton || h->unit_type == DW_UT_split_compile)
 			p += 8;
 	} else {
-		h->unit_type = DW_UT_compile;
+		h->unit_type = types ? DW_UT_type : DW_UT_compile;
 		h->abbrev_off = dr_read(f->swap, p, h->offset_size);
 		p += h->offset_size;
 		h->addr_size = *p++;
+		if (types) { /* DWARF 4 type unit header */
+			if (e - p < 8 + h->offset_size)
+				return -1;
+			h->sig = dr_read(f->swap, p, 8);
+			h->type_off = off + dr_read(f->swap, p + 8, h->offset_size);
+			p += 8 + h->offset_size;
+		}
 	}
 	h->die_off = p - s;
 	if (h->die_off >= h->end || (h->addr_size != 4 && h->addr_size != 8 && h->addr_size != 2))
@@ -150,6 +163,48 @@ static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *
 				return 0;
 		} while (at || form);
 	}
+}
+
+static int by_sig(const void *a, const void *b)
+{
+	const struct dr_sig *x = a, *y = b;
+
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
+/* The signatures of the type units, sorted for DW_FORM_ref_sig8 lookups */
+static int load_sigs(struct dr_file *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nunits; i++) {
+		if (f->units[i].unit_type != DW_UT_type)
+			continue;
+		if (!f->sigs && !(f->sigs = malloc(f->nunits * sizeof(*f->sigs))))
+			return lbtfi_err(ENOMEM, "out of memory");
+		f->sigs[f->nsigs++] = (struct dr_sig){ f->units[i].sig, f->units[i].type_off };
+	}
+	if (f->nsigs)
+		qsort(f->sigs, f->nsigs, sizeof(*f->sigs), by_sig);
+	return 0;
+}
+
+bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off)
+{
+	uint32_t lo = 0, hi = f->nsigs;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (f->sigs[mid].sig < sig)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == f->nsigs || f->sigs[lo].sig != sig)
+		return false;
+	*off = f->sigs[lo].off;
+	return true;
 }
 
 /* Read every unit header; drop is told of each 4 MiB read through */
@@ -189,7 +244,7 @@ static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
 	if (drop)
 		drop(ctx, dropped, off);
 	f->nunits = n;
-	return 0;
+	return load_sigs(f);
 }
 
 static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
@@ -207,8 +262,36 @@ static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, 
 		return load_units(f, drop, ctx);
 	f->units = shared->units;
 	f->nunits = shared->nunits;
+	f->sigs = shared->sigs;
+	f->nsigs = shared->nsigs;
 	f->shared_units = true;
 	return 0;
+}
+
+/* .debug_types as a file whose .debug_info it is, with the same other
+ * sections (type units and DW_FORM_ref_sig8 of DWARF 4) */
+static int open_types(struct dr_file *f, const struct dr_file *shared)
+{
+	struct dr_file *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return lbtfi_err(ENOMEM, "out of memory");
+	memcpy(t->s, f->s, sizeof(t->s));
+	t->s[DS_INFO] = f->s[DS_TYPES];
+	t->swap = f->swap;
+	t->key_base = DW_KEY_TYPES;
+	t->alt_str = f->alt_str;
+	t->root = f;
+	f->types = t;
+	if (shared && shared->types) {
+		t->units = shared->types->units;
+		t->nunits = shared->types->nunits;
+		t->sigs = shared->types->sigs;
+		t->nsigs = shared->types->nsigs;
+		t->shared_units = true;
+		return 0;
+	}
+	return load_units(t, NULL, NULL);
 }
 
 int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
@@ -217,16 +300,24 @@ int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_
 	Dwarf *alt = dwarf_getalt(dw);
 	int err = open_one(f, dw, shared, drop, ctx);
 
-	if (err || !alt)
-		return err;
-	f->alt = calloc(1, sizeof(*f->alt));
-	if (!f->alt)
-		return lbtfi_err(ENOMEM, "out of memory");
-	/* (the alternate file is small and its pages are not dropped) */
-	if ((err = open_one(f->alt, alt, shared ? shared->alt : NULL, NULL, NULL))) {
-		free(f->alt);
-		f->alt = NULL;
+	f->root = f;
+	if (!err && alt) {
+		f->alt = calloc(1, sizeof(*f->alt));
+		if (!f->alt)
+			return lbtfi_err(ENOMEM, "out of memory");
+		/* (the alternate file is small and its pages are not dropped) */
+		if ((err = open_one(f->alt, alt, shared ? shared->alt : NULL, NULL, NULL))) {
+			free(f->alt);
+			f->alt = NULL;
+			return err;
+		}
+		f->alt->key_base = DW_KEY_ALT;
+		f->alt->root = f;
+		f->alt->alt_str = &f->alt->s[DS_STR];
+		f->alt_str = &f->alt->s[DS_STR];
 	}
+	if (!err && f->s[DS_TYPES].p)
+		err = open_types(f, shared);
 	return err;
 }
 
@@ -236,8 +327,14 @@ void dr_file_close(struct dr_file *f)
 		dr_file_close(f->alt);
 		free(f->alt);
 	}
-	if (!f->shared_units)
+	if (f->types) {
+		dr_file_close(f->types);
+		free(f->types);
+	}
+	if (!f->shared_units) {
 		free(f->units);
+		free(f->sigs);
+	}
 	memset(f, 0, sizeof(*f));
 }
 
@@ -284,6 +381,7 @@ static const uint8_t attr_slot[] = {
 	[DW_AT_data_bit_offset] = DA_DATA_BIT_OFFSET + 1,
 	[DW_AT_str_offsets_base] = DA_STR_OFFSETS_BASE + 1,
 	[DW_AT_addr_base] = DA_ADDR_BASE + 1,
+	[DW_AT_signature] = DA_SIGNATURE + 1,
 };
 
 /* Fixed size of a form's value in this unit, -1 variable, -2 unknown */
@@ -458,7 +556,7 @@ static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, u
 	}
 	u->f = f;
 	u->h = &f->units[idx];
-	u->key_base = f == c->main ? 0 : DW_KEY_ALT;
+	u->key_base = f->key_base;
 	u->info = f->s[DS_INFO].p;
 	u->end = u->info + u->h->end;
 	err = prepare_abbrevs(u);
@@ -467,7 +565,7 @@ static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, u
 	if (err) {
 		if (err != -ENOMEM)
 			*perr = lbtfi_err(EINVAL, "bad DWARF abbreviations of the unit at "
-					  "%s.debug_info+0x%llx", u->key_base ? "(alternate file) " : "",
+					  "%s.debug_info+0x%llx", dr_key_where(u->key_base),
 					  (unsigned long long)u->h->off);
 		else
 			*perr = lbtfi_err(ENOMEM, "out of memory");
@@ -537,21 +635,25 @@ void dr_ctx_free(struct dr_ctx *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int dr_die_at(struct dr_ctx *c, bool alt, uint64_t off, struct dw_die *out)
+const char *dr_key_where(uint64_t key)
 {
-	const struct dr_file *f = alt ? c->main->alt : c->main;
+	return (key & DW_KEY_ALT) ? "(alternate file) " : (key & DW_KEY_TYPES) ? "(.debug_types) " : "";
+}
+
+int dr_die_at(struct dr_ctx *c, const struct dr_file *f, uint64_t off, struct dw_die *out)
+{
 	struct dr_unit *u;
 	int64_t idx;
 	int err = 0;
 
 	if (!f || (idx = dr_unit_index(f, off)) < 0)
 		return lbtfi_err(EINVAL, "DWARF reference to %s.debug_info+0x%llx outside every unit",
-				 alt ? "(alternate file) " : "", (unsigned long long)off);
+				 f ? dr_key_where(f->key_base) : "", (unsigned long long)off);
 	u = get_unit(c, f, idx, &err);
 	if (!u)
 		return err;
 	if (dr_die_in_unit(u, off, out))
 		return lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
-				 alt ? "(alternate file) " : "", (unsigned long long)off);
+				 f ? dr_key_where(f->key_base) : "", (unsigned long long)off);
 	return 0;
 }

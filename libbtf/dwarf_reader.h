@@ -12,7 +12,7 @@
  * with the unit's abbreviations in an array indexed by code.
  *
  * A DIE is named by its section offset; the top bit of a 64-bit key marks
- * the alternate (dwz -m) file.
+ * the alternate (dwz -m) file, the next bit .debug_types.
  */
 #ifndef LIBBTF_DWARF_READER_H
 #define LIBBTF_DWARF_READER_H
@@ -21,7 +21,8 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
-#define DW_KEY_ALT (1ull << 63)
+#define DW_KEY_ALT (1ull << 63)   /* a DIE of the dwz alternate file */
+#define DW_KEY_TYPES (1ull << 62) /* a DIE of .debug_types (DWARF 4 type units) */
 
 /* One ELF's DWARF sections as libdw holds them (decompressed, relocated) */
 struct dr_sect {
@@ -29,7 +30,7 @@ struct dr_sect {
 	uint64_t len;
 };
 
-enum dr_sect_id { DS_INFO, DS_ABBREV, DS_STR, DS_LINE_STR, DS_STR_OFFSETS, DS_ADDR, DS_NR };
+enum dr_sect_id { DS_INFO, DS_ABBREV, DS_STR, DS_LINE_STR, DS_STR_OFFSETS, DS_ADDR, DS_TYPES, DS_NR };
 
 struct dr_unit_hdr {
 	uint64_t off;        /* unit header */
@@ -38,15 +39,29 @@ struct dr_unit_hdr {
 	uint64_t abbrev_off;
 	uint8_t version, addr_size, offset_size, unit_type;
 	uint16_t tag;        /* of the unit DIE (DW_TAG_compile_unit, ...), 0 unreadable */
+	uint64_t sig;        /* type units: the signature, and the type DIE's offset */
+	uint64_t type_off;
 };
 
+/* A type unit's signature and the offset of the type it describes */
+struct dr_sig {
+	uint64_t sig, off;
+};
+
+/* The DIEs of one .debug_info (or .debug_types) with the sections they use */
 struct dr_file {
 	struct dr_sect s[DS_NR];
 	bool swap;                  /* DWARF in the other byte order than ours */
+	uint64_t key_base;          /* 0, DW_KEY_ALT or DW_KEY_TYPES */
+	const struct dr_sect *alt_str; /* the .debug_str of DW_FORM_GNU_strp_alt */
+	const struct dr_file *root;    /* the main file (for its alt, types, sigs) */
 	struct dr_unit_hdr *units;  /* every unit, by offset */
 	uint32_t nunits;
-	bool shared_units;          /* units belong to another dr_file */
+	struct dr_sig *sigs;        /* DWARF 5 type units in .debug_info, by signature */
+	uint32_t nsigs;
+	bool shared_units;          /* units and sigs belong to another dr_file */
 	struct dr_file *alt;        /* dwz alternate file, or NULL */
+	struct dr_file *types;      /* .debug_types as a file of its own, or NULL */
 };
 
 /*
@@ -86,7 +101,7 @@ struct dr_abbrev {
 struct dr_unit {
 	const struct dr_file *f;
 	const struct dr_unit_hdr *h;
-	uint64_t key_base;          /* DW_KEY_ALT for the alternate file, else 0 */
+	uint64_t key_base;          /* of its file */
 	const uint8_t *info, *end;  /* .debug_info, and the end of this unit in it */
 	struct dr_abbrev *byc;      /* by code - 1 */
 	uint32_t nbyc;
@@ -126,8 +141,10 @@ void dr_ctx_init(struct dr_ctx *c, struct dr_file *main);
 /* Drop prepared units not used lately (between converted units) */
 void dr_ctx_trim(struct dr_ctx *c, uint32_t keep);
 void dr_ctx_free(struct dr_ctx *c);
-/* The DIE at section offset off of the main or alternate file. 0 or <0 */
-int dr_die_at(struct dr_ctx *c, bool alt, uint64_t off, struct dw_die *out);
+/* The DIE at section offset off of file f (main, alternate, types). 0 or <0 */
+int dr_die_at(struct dr_ctx *c, const struct dr_file *f, uint64_t off, struct dw_die *out);
+/* "", "(alternate file) " or "(.debug_types) " for messages about a key */
+const char *dr_key_where(uint64_t key);
 
 /* Tree walk: first child, next sibling (in place). false: none. A malformed
  * entry ends the walk and its offset (key) goes to dr_bad_off, which stays
@@ -147,7 +164,7 @@ enum dw_attr_slot {
 	DA_BIT_OFFSET, DA_DECLARATION, DA_EXTERNAL, DA_ENCODING, DA_CONST_VALUE, DA_COUNT,
 	DA_UPPER_BOUND, DA_LOWER_BOUND, DA_LOCATION, DA_LOW_PC, DA_RANGES, DA_INLINE,
 	DA_LANGUAGE, DA_PRODUCER, DA_SIBLING, DA_STR_OFFSETS_BASE, DA_ADDR_BASE,
-	DA_ORIGIN, DA_SPEC, DA_NR
+	DA_SIGNATURE, DA_ORIGIN, DA_SPEC, DA_NR
 };
 
 struct dw_attr {

@@ -373,9 +373,7 @@ const char *dr_string(const struct dw_attr *a)
 		return str_at(&f->s[DS_LINE_STR], dr_read(swap, a->p, osz));
 	case DW_FORM_GNU_strp_alt:
 	case DW_FORM_strp_sup:
-		return f->alt || u->key_base ? str_at(&(u->key_base ? f : f->alt)->s[DS_STR],
-						      dr_read(swap, a->p, osz))
-					     : NULL;
+		return f->alt_str ? str_at(f->alt_str, dr_read(swap, a->p, osz)) : NULL;
 	case DW_FORM_strx1: idx = a->p[0]; break;
 	case DW_FORM_strx2: idx = dr_read(swap, a->p, 2); break;
 	case DW_FORM_strx3: idx = dr_read(swap, a->p, 3); break;
@@ -484,20 +482,24 @@ bool dr_is_ref(const struct dw_attr *a)
 	}
 }
 
-/* Section offset of a reference's target and whether it is in the alternate
- * file; false for what is not a (followable) reference */
-static bool ref_target(const struct dw_attr *a, uint64_t *off, bool *alt)
+/* Section offset of a reference's target and the file it is in; false for
+ * what is not a (followable) reference */
+static bool ref_target(const struct dw_attr *a, uint64_t *off, const struct dr_file **file)
 {
 	const struct dr_unit *u = a->u;
+	const struct dr_file *root = u->f->root;
+	uint64_t sig;
 
-	*alt = u->key_base != 0;
+	*file = u->f;
 	if (dr_udata_ref(a, off)) {
 		*off += u->h->off;
 		return true;
 	}
 	switch (a->form) {
-	case DW_FORM_ref_addr:
+	case DW_FORM_ref_addr: /* (into .debug_info, also from .debug_types) */
 		*off = dr_read(u->f->swap, a->p, dr_form_size(u->h, DW_FORM_ref_addr));
+		if (u->f == root->types)
+			*file = root;
 		return true;
 	case DW_FORM_GNU_ref_alt:
 	case DW_FORM_ref_sup4:
@@ -505,32 +507,39 @@ static bool ref_target(const struct dw_attr *a, uint64_t *off, bool *alt)
 		*off = dr_read(u->f->swap, a->p, a->form == DW_FORM_ref_sup4 ? 4
 						 : a->form == DW_FORM_ref_sup8 ? 8
 						 : u->h->offset_size);
-		*alt = true;
-		return true;
+		*file = root->alt;
+		return *file != NULL;
+	case DW_FORM_ref_sig8: /* a type unit: DWARF 5 in .debug_info, 4 in .debug_types */
+		sig = dr_read(u->f->swap, a->p, 8);
+		*file = root;
+		if (dr_sig_lookup(root, sig, off))
+			return true;
+		*file = root->types;
+		return *file && dr_sig_lookup(*file, sig, off);
 	default:
-		return false; /* DW_FORM_ref_sig8 (type units) is not followed */
+		return false;
 	}
 }
 
 bool dr_ref_key(const struct dw_attr *a, uint64_t *key)
 {
+	const struct dr_file *f;
 	uint64_t off;
-	bool alt;
 
-	if (!ref_target(a, &off, &alt))
+	if (!ref_target(a, &off, &f))
 		return false;
-	*key = off | (alt ? DW_KEY_ALT : 0);
+	*key = off | f->key_base;
 	return true;
 }
 
 bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
 {
+	const struct dr_file *f;
 	uint64_t off;
-	bool alt;
 
-	if (!ref_target(a, &off, &alt))
+	if (!ref_target(a, &off, &f))
 		return false;
-	if (alt == (a->u->key_base != 0) && off >= a->u->h->die_off && off < a->u->h->end)
+	if (f == a->u->f && off >= a->u->h->die_off && off < a->u->h->end)
 		return dr_die_in_unit(a->u, off, out) == 0;
-	return dr_die_at(c, alt, off, out) == 0;
+	return dr_die_at(c, f, off, out) == 0;
 }

@@ -77,6 +77,8 @@ static inline bool dr_sleb(const uint8_t **pp, const uint8_t *e, int64_t *out)
 
 /* Value of a unit-relative reference form (ref1..ref8, ref_udata) */
 bool dr_udata_ref(const struct dw_attr *a, uint64_t *v);
+/* The type DIE of the type unit with that signature */
+bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off);
 int dr_form_size(const struct dr_unit_hdr *h, unsigned int form);
 /* The DIE at section offset off of unit u: 0, or -1 (malformed, null entry) */
 int dr_die_in_unit(const struct dr_unit *u, uint64_t off, struct dw_die *out);

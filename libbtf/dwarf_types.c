@@ -40,7 +40,7 @@ int dw_fixups_apply(struct dw_unit *u)
 
 		if (!v || *v == DW_ID_IN_PROGRESS || !t)
 			return lbtfi_err(EINVAL, "DWARF type cycle without a struct at DIE 0x%llx",
-					 (unsigned long long)(u->fix[i].key & ~DW_KEY_ALT));
+					 (unsigned long long)(u->fix[i].key & ~(DW_KEY_ALT | DW_KEY_TYPES)));
 		((uint32_t *)t)[u->fix[i].word] = *v;
 	}
 	u->nfix = 0;
@@ -51,6 +51,20 @@ int dw_fixups_apply(struct dw_unit *u)
 
 /* The DIE a DW_AT_type names, through tags BTF has no record for (C11
  * _Atomic is layout-transparent). false: no type (void). */
+/* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
+ * is the one its type unit describes */
+static void follow_signature(struct dw_unit *u, struct dw_die *die)
+{
+	struct dw_attrs da;
+	struct dw_die t;
+
+	if (!(die->ab->slots >> DA_SIGNATURE & 1))
+		return;
+	dr_attrs(u->rd, die, &da, false);
+	if ((da.own >> DA_SIGNATURE & 1) && dr_ref(u->rd, &da.a[DA_SIGNATURE], &t))
+		*die = t;
+}
+
 bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die *out)
 {
 	struct dw_attrs da;
@@ -58,6 +72,7 @@ bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die
 
 	if (!type || !dr_ref(u->rd, type, out))
 		return false;
+	follow_signature(u, out);
 	while (dr_tag(out) == DW_TAG_atomic_type && guard--) {
 		dw_attrs_read(u, out, &da);
 		if (!dw_type_target(u, dw_attrs_get(&da, DA_TYPE), out))
@@ -602,10 +617,14 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 
 int64_t dw_type_id(struct dw_unit *u, struct dw_die *die)
 {
-	uint64_t key = dr_key(die);
-	uint32_t *v = dw_diemap_get(&u->map, key);
+	struct dw_die t = *die; /* (the caller's walk goes on from die) */
+	uint64_t key;
+	uint32_t *v;
 
+	follow_signature(u, &t);
+	key = dr_key(&t);
+	v = dw_diemap_get(&u->map, key);
 	if (v)
 		return *v == DW_ID_IN_PROGRESS ? 0 : *v;
-	return convert(u, die, key);
+	return convert(u, &t, key);
 }

@@ -1,0 +1,36 @@
+#!/bin/bash
+# Type units (gcc -fdebug-types-section): structs, unions and enums live in
+# type units (DWARF 5: in .debug_info; DWARF 4: in .debug_types) and the
+# compile unit names them by signature (DW_AT_signature, DW_FORM_ref_sig8).
+# btfgen must give the same types as from the same program without them.
+set -u
+B=${B:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cat >"$T/a.c" <<'C'
+struct list { struct list *next, *prev; };
+enum state { IDLE, BUSY = 5, GONE = -1 };
+union val { long l; double d; struct list *p; };
+struct task { struct list node; enum state st; union val v[4]; struct task *parent;
+	      struct { int a : 3, b : 5; } bits; };
+typedef struct task task_t;
+task_t init_task;
+int run(task_t *t, union val *v) { return t->st + (int)v->l; }
+int main(void) { return run(&init_task, init_task.v); }
+C
+fail=0
+for v in 4 5; do
+	gcc -g -gdwarf-$v -O1 -o "$T/plain$v" "$T/a.c" || { echo "FAIL: gcc"; exit 1; }
+	gcc -g -gdwarf-$v -O1 -fdebug-types-section -o "$T/tu$v" "$T/a.c" || { echo "FAIL: gcc"; exit 1; }
+	readelf --debug-dump=info "$T/tu$v" 2>/dev/null | grep -q "signature: 0x" ||
+		{ echo "FAIL: gcc made no type units (DWARF $v)"; exit 1; }
+	for f in plain tu; do
+		"$B/btfgen" -o "$T/$f$v.btf" "$T/$f$v" || { echo "FAIL: btfgen $f$v"; exit 1; }
+		"$B/tests/btfgen/btfsig" "$T/$f$v.btf" | sort >"$T/$f$v.sig"
+	done
+	grep -q '^struct task size=' "$T/tu$v.sig" || { echo "FAIL: struct task missing (DWARF $v)"; fail=1; }
+	diff "$T/plain$v.sig" "$T/tu$v.sig" || { echo "FAIL: type units give other types (DWARF $v)"; fail=1; }
+	"$B/tests/btfgen/btfload" "$T/tu$v.btf" || fail=1
+done
+[ $fail -eq 0 ] && echo "PASS: DWARF 4 (.debug_types) and DWARF 5 type units followed by signature"
+exit $fail
