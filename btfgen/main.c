@@ -173,6 +173,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	input = argv[optind];
+	/* clang's .BTF.ext (func/line info, CO-RE relocations) names type ids
+	 * of clang's .BTF: next to ours they would point at other types */
+	if (in_place && lbtf_elf_has_section(input, ".BTF.ext") > 0) {
+		fprintf(stderr, "%s: %s: has a .BTF.ext section, whose type ids belong to the .BTF "
+			"it was made with; remove it first (llvm-objcopy --remove-section=.BTF.ext "
+			"--remove-section=.rel.BTF.ext) or write a raw blob with -o\n", prog, input);
+		return 1;
+	}
 	if (base_path) {
 		base = lbtf_open(base_path, NULL);
 		if (!base) {

@@ -60,6 +60,35 @@ static int elf_fail(const char *path, const char *what)
 	return lbtfi_err(EINVAL, "%s: %s: %s", path, what, elf_errmsg(-1));
 }
 
+int lbtf_elf_has_section(const char *path, const char *name)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	Elf *e;
+
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
+		found = lbtfi_err(EINVAL, "%s: not an ELF file", path);
+		goto out;
+	}
+	while (!found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size &&
+		    (n = elf_strptr(e, shstrndx, sh.sh_name)) && !strcmp(n, name))
+			found = 1;
+	}
+out:
+	elf_end(e);
+	close(fd);
+	return found;
+}
+
 static int find_btf(struct elf_job *j)
 {
 	Elf_Scn *scn = NULL;

@@ -142,6 +142,8 @@ int lbtf_atomic_commit(int fd, char *tmp_path, const char *path, int err);
  * is emptied; a .BTF.ext is left as it is (it must match the new ids).
  */
 int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size);
+/* 1 if the ELF file has a non-empty section of that name, 0 if not, <0 on error */
+int lbtf_elf_has_section(const char *path, const char *name);
 /* 1 if the ELF file's byte order is opposite to this host's, 0 if same, <0 on error */
 int lbtf_elf_is_swapped(const char *path);
 

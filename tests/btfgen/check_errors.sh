@@ -27,6 +27,12 @@ gcc -g -O2 -c -o "$T/dwarf.o" -x c - <<<'struct s { int a; } v; int f(struct s *
 expect 1 "no/such/dir/out.btf" "$BTFGEN" -o "$T/no/such/dir/out.btf" "$T/dwarf.o"
 expect 2 "unknown feature 'bogus'" "$BTFGEN" --features bogus -o "$T/out.btf" "$T/dwarf.o"
 expect 2 "not a thread count" "$BTFGEN" -j 0 -o "$T/out.btf" "$T/dwarf.o"
+# clang's .BTF.ext names type ids of clang's .BTF: --in-place must refuse it
+# and leave the object as it was
+clang-16 -g -O2 -target bpf -c -o "$T/ext.o" -x c - <<<'int v; int f(int *p) { return *p + v; }'
+cp "$T/ext.o" "$T/ext-orig.o"
+expect 1 "ext.o: has a .BTF.ext section" "$BTFGEN" --in-place "$T/ext.o"
+cmp -s "$T/ext.o" "$T/ext-orig.o" || { echo "FAIL: --in-place changed an object it refused"; fail=1; }
 [ -e "$T/out.btf" ] && { echo "FAIL: an output file was left after errors"; fail=1; }
 # and the good case works, raw and in place
 "$BTFGEN" -o "$T/out.btf" "$T/dwarf.o" || { echo "FAIL: btfgen on a small gcc object"; fail=1; }
