@@ -167,6 +167,8 @@ static const uint8_t *sibling_attr(struct dw_die *d)
 		const struct dr_spec *s = &d->ab->specs[i];
 		int64_t sz;
 
+		if (s->off >= 0) /* every attribute before it has a fixed size */
+			p = d->p + s->off;
 		if (s->at == DW_AT_sibling) {
 			struct dw_attr a = { s->form, p, 0, d->u };
 			uint64_t v;
@@ -178,6 +180,8 @@ static const uint8_t *sibling_attr(struct dw_die *d)
 			v += d->u->h->off;
 			return v > d->off && v < d->u->h->end ? d->u->info + v : NULL;
 		}
+		if (s->off >= 0 && s->size >= 0)
+			continue; /* (placed by its offset when needed) */
 		sz = s->size >= 0 ? s->size : value_size(d->u, s->form, p, e);
 		if (sz < 0 || sz > e - p)
 			return NULL;
