@@ -89,19 +89,22 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key);
  */
 int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pending_key)
 {
+	uint64_t key, direct = 0;
+	uint32_t *v = NULL;
 	struct dw_die t;
-	uint64_t key;
-	uint32_t *v;
 
 	*pending_key = 0;
 	if (!a)
 		return 0;
-	if (dr_ref_key(a, &key) && (v = dw_diemap_get(&u->map, key)) && *v != DW_ID_IN_PROGRESS)
+	if (dr_ref_key(a, &direct) && (v = dw_diemap_get(&u->map, direct)) &&
+	    *v != DW_ID_IN_PROGRESS)
 		return *v;
 	if (!dw_type_target(u, a, &t))
 		return 0;
 	key = dr_key(&t);
-	v = dw_diemap_get(&u->map, key);
+	/* looked up already unless _Atomic or a signature led elsewhere */
+	if (key != direct)
+		v = dw_diemap_get(&u->map, key);
 	if (v) {
 		if (*v != DW_ID_IN_PROGRESS)
 			return *v;
