@@ -1,0 +1,12 @@
+# Sourced by btfgen tests (not a test itself): same_types A B WHAT converts
+# the ELF files $T/A and $T/B with btfgen and compares their type signatures
+# (btfsig, sorted, in $T/A.sig and $T/B.sig); on a difference it prints
+# "FAIL: WHAT" and sets fail=1. A conversion failure ends the test.
+same_types() {
+	local f
+	for f in "$1" "$2"; do
+		"$B/btfgen" -o "$T/$f.btf" "$T/$f" || { echo "FAIL: btfgen $f"; exit 1; }
+		"$B/tests/btfgen/btfsig" "$T/$f.btf" | sort >"$T/$f.sig"
+	done
+	diff "$T/$1.sig" "$T/$2.sig" || { echo "FAIL: $3"; fail=1; }
+}
