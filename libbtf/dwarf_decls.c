@@ -62,6 +62,12 @@ static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *s
 
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
 
+/* sym if it is a global symbol, else -1 */
+static int64_t global_only(const struct dw_elf_info *ei, int64_t sym)
+{
+	return sym >= 0 && ei->syms[sym].bind != STB_LOCAL ? sym : -1;
+}
+
 int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 {
 	const struct dw_elf_info *ei = u->g->ei;
@@ -71,7 +77,7 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	struct dw_attrs da;
 	const char *name;
 	int64_t sym, proto;
-	bool external;
+	bool external, abstract;
 	int id, err = 0;
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
@@ -85,10 +91,14 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 		dr_integrate(u->rd, &da);
 		return extern_function(u, die, &da);
 	}
-	if (!ei->is_rel && !(da.own & (1u << DA_LOW_PC | 1u << DA_RANGES)) &&
-	    (da.own >> DA_INLINE & 1) && dr_udata(&da.a[DA_INLINE], &inl) &&
-	    inl != DW_INL_not_inlined)
-		return 0; /* abstract instance: its concrete copies have addresses */
+	abstract = !ei->is_rel && !(da.own & (1u << DA_LOW_PC | 1u << DA_RANGES)) &&
+		   (da.own >> DA_INLINE & 1) && dr_udata(&da.a[DA_INLINE], &inl) &&
+		   inl != DW_INL_not_inlined;
+	/* an abstract instance: its concrete copies have addresses, except
+	 * for a global function inlined everywhere whose out-of-line copy
+	 * (exported, address taken) gcc did not describe */
+	if (abstract && !dw_attrs_own_flag(&da, DA_EXTERNAL))
+		return 0;
 	dr_integrate(u->rd, &da);
 	name = dw_attrs_name(&da);
 	if (!name || !*name)
@@ -99,9 +109,8 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	} else {
 		if ((da.own >> DA_RANGES & 1) && first_range_start(u, die, &lowpc))
 			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, external);
-		else if ((da.own >> DA_INLINE & 1) && dr_udata(&da.a[DA_INLINE], &inl) &&
-			 inl != DW_INL_not_inlined)
-			sym = -1; /* abstract instance: its concrete copies have addresses */
+		else if (abstract)
+			sym = global_only(ei, dw_sym_unique(ei, name, STT_FUNC));
 		else
 			/* a definition gcc described without its address: trust
 			 * the symbol only when its name is unambiguous */
