@@ -509,16 +509,12 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	}
 	err = dw_handle_open(&h, path, ei.is_rel);
 	if (!err) {
-		struct dr_ctx rd;
-
 		/* (only the unit headers are kept: the sections go with h) */
 		err = dr_file_open(&d.units, h.dw, NULL, drop_pages, &h);
 		if (err)
 			err = with_path(path, err);
-		dr_ctx_init(&rd, &d.units);
-		if (!err)
-			err = dw_list_units(&rd, &d.ul);
-		dr_ctx_free(&rd);
+		else
+			err = dw_list_units(&d.units, &d.ul);
 	}
 	dw_handle_close(&h);
 	if (!err && !d.ul.n)

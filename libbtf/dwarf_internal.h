@@ -94,7 +94,7 @@ struct dw_unit_list {
 	uint64_t *ends;      /* end of each unit */
 	uint32_t n;
 };
-int dw_list_units(struct dr_ctx *c, struct dw_unit_list *ul);
+int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul);
 
 /* ---- DIE offset -> BTF id map (dwarf_diemap.c) --------------------------- */
 

@@ -126,9 +126,8 @@ void dw_handle_close(struct dw_handle *h)
 	h->fd = -1;
 }
 
-int dw_list_units(struct dr_ctx *c, struct dw_unit_list *ul)
+int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul)
 {
-	const struct dr_file *f = c->main;
 	uint32_t i;
 
 	memset(ul, 0, sizeof(*ul));

@@ -78,6 +78,20 @@ static int load_sections(struct dr_file *f, Elf *elf)
 
 /* Unit headers ------------------------------------------------------------- */
 
+/* A type unit header's signature and type offset, at *pp; false if cut short */
+static bool type_signature(const struct dr_file *f, const uint8_t **pp, const uint8_t *e,
+			   struct dr_unit_hdr *h)
+{
+	const uint8_t *p = *pp;
+
+	if (e - p < 8 + h->offset_size)
+		return false;
+	h->sig = dr_read(f->swap, p, 8);
+	h->type_off = h->off + dr_read(f->swap, p + 8, h->offset_size);
+	*pp = p + 8 + h->offset_size;
+	return true;
+}
+
 static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hdr *h)
 {
 	bool types = f->key_base == DW_KEY_TYPES;
@@ -113,11 +127,8 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 		p += h->offset_size;
 		/* type and skeleton/split units carry a signature (and an offset) */
 		if (h->unit_type == DW_UT_type || h->unit_type == DW_UT_split_type) {
-			if (e - p < 8 + h->offset_size)
+			if (!type_signature(f, &p, e, h))
 				return -1;
-			h->sig = dr_read(f->swap, p, 8);
-			h->type_off = off + dr_read(f->swap, p + 8, h->offset_size);
-			p += 8 + h->offset_size;
 		} else if (h->unit_type == DW_UT_skeleton || h->unit_type == DW_UT_split_compile)
 			p += 8;
 	} else {
@@ -125,13 +136,8 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 		h->abbrev_off = dr_read(f->swap, p, h->offset_size);
 		p += h->offset_size;
 		h->addr_size = *p++;
-		if (types) { /* DWARF 4 type unit header */
-			if (e - p < 8 + h->offset_size)
-				return -1;
-			h->sig = dr_read(f->swap, p, 8);
-			h->type_off = off + dr_read(f->swap, p + 8, h->offset_size);
-			p += 8 + h->offset_size;
-		}
+		if (types && !type_signature(f, &p, e, h)) /* DWARF 4 type unit */
+			return -1;
 	}
 	h->die_off = p - s;
 	if (h->die_off >= h->end || (h->addr_size != 4 && h->addr_size != 8 && h->addr_size != 2))
@@ -213,12 +219,12 @@ static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
 	uint64_t off = 0, n = 0, cap = 0, dropped = 0;
 
 	while (off < f->s[DS_INFO].len) {
+		struct dr_unit_hdr h;
+
 		if (drop && off - dropped >= (4u << 20)) {
 			drop(ctx, dropped, off);
 			dropped = off;
 		}
-		struct dr_unit_hdr h;
-
 		if (parse_header(f, off, &h)) {
 			free(f->units);
 			f->units = NULL;
@@ -247,6 +253,16 @@ static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
 	return load_sigs(f);
 }
 
+/* Use the unit headers and signatures another thread's file has read */
+static void share_units(struct dr_file *f, const struct dr_file *shared)
+{
+	f->units = shared->units;
+	f->nunits = shared->nunits;
+	f->sigs = shared->sigs;
+	f->nsigs = shared->nsigs;
+	f->shared_units = true;
+}
+
 static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
 		    void *ctx)
 {
@@ -260,11 +276,7 @@ static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, 
 		return err;
 	if (!shared)
 		return load_units(f, drop, ctx);
-	f->units = shared->units;
-	f->nunits = shared->nunits;
-	f->sigs = shared->sigs;
-	f->nsigs = shared->nsigs;
-	f->shared_units = true;
+	share_units(f, shared);
 	return 0;
 }
 
@@ -283,15 +295,10 @@ static int open_types(struct dr_file *f, const struct dr_file *shared)
 	t->alt_str = f->alt_str;
 	t->root = f;
 	f->types = t;
-	if (shared && shared->types) {
-		t->units = shared->types->units;
-		t->nunits = shared->types->nunits;
-		t->sigs = shared->types->sigs;
-		t->nsigs = shared->types->nsigs;
-		t->shared_units = true;
-		return 0;
-	}
-	return load_units(t, NULL, NULL);
+	if (!shared || !shared->types)
+		return load_units(t, NULL, NULL);
+	share_units(t, shared->types);
+	return 0;
 }
 
 int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
@@ -425,7 +432,7 @@ int dr_form_size(const struct dr_unit_hdr *h, unsigned int form)
 
 struct abbrev_scan {
 	const uint8_t *p, *e;
-	uint32_t nabbrevs, nspecs, maxcode;
+	uint32_t nspecs, maxcode;
 };
 
 /* One pass over the table: counts, or (with u->byc set) fills */
@@ -435,7 +442,7 @@ static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
 	struct dr_spec *pool = u->pool;
 	uint32_t nspecs = 0;
 
-	sc->nabbrevs = sc->maxcode = 0;
+	sc->maxcode = 0;
 	for (;;) {
 		uint64_t code, tag, at, form;
 		struct dr_abbrev *ab = NULL;
@@ -486,7 +493,6 @@ static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
 			}
 			nspecs++;
 		}
-		sc->nabbrevs++;
 		if (code > sc->maxcode)
 			sc->maxcode = code;
 	}
@@ -533,7 +539,7 @@ static int read_bases(struct dr_ctx *c, struct dr_unit *u)
 
 	/* defaults: right after the v5 section headers */
 	u->str_offsets_base = u->h->version >= 5 ? (u->h->offset_size == 8 ? 16 : 8) : 0;
-	u->addr_base = u->h->version >= 5 ? (u->h->offset_size == 8 ? 16 : 8) : 0;
+	u->addr_base = u->str_offsets_base;
 	if (dr_die_in_unit(u, u->h->die_off, &d))
 		return -1;
 	dr_attrs(c, &d, &da, false);
@@ -654,6 +660,6 @@ int dr_die_at(struct dr_ctx *c, const struct dr_file *f, uint64_t off, struct dw
 		return err;
 	if (dr_die_in_unit(u, off, out))
 		return lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
-				 f ? dr_key_where(f->key_base) : "", (unsigned long long)off);
+				 dr_key_where(f->key_base), (unsigned long long)off);
 	return 0;
 }

@@ -203,8 +203,7 @@ bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v);
 uint64_t dr_read_addr(const struct dr_unit *u, const uint8_t *p);
 /* Address at index idx of the unit's .debug_addr table */
 bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v);
-/* Whether the form is a reference; and the DIE it refers to */
-bool dr_is_ref(const struct dw_attr *a);
+/* The DIE a reference attribute refers to */
 bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
 /* Key of a reference's target, without preparing the DIE */
 bool dr_ref_key(const struct dw_attr *a, uint64_t *key);

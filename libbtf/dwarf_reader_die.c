@@ -14,11 +14,6 @@ static void bad(const struct dr_unit *u, const uint8_t *at)
 		dr_bad_off = (uint64_t)(at - u->info) | u->key_base;
 }
 
-static inline const uint8_t *unit_end(const struct dr_unit *u)
-{
-	return u->end;
-}
-
 /* Decode the entry at p: 1 a DIE, 0 the null entry (after it in *next), -1 bad */
 static int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
 			const uint8_t **next)
@@ -26,7 +21,7 @@ static int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die
 	const uint8_t *s = u->info, *q = p;
 	uint64_t code;
 
-	if (!dr_uleb(&q, unit_end(u), &code))
+	if (!dr_uleb(&q, u->end, &code))
 		return -1;
 	if (!code) {
 		*next = q;
@@ -38,7 +33,7 @@ static int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die
 	out->ab = &u->byc[code - 1];
 	out->p = q;
 	out->off = p - s;
-	out->end = out->ab->fixed >= 0 && out->ab->fixed <= unit_end(u) - q ? q + out->ab->fixed
+	out->end = out->ab->fixed >= 0 && out->ab->fixed <= u->end - q ? q + out->ab->fixed
 									      : NULL;
 	return 1;
 }
@@ -97,19 +92,38 @@ static int64_t value_size(const struct dr_unit *u, unsigned int form, const uint
 	}
 }
 
+/* Bytes the value of spec s takes at p (before e), or -1 when malformed */
+static int64_t spec_size(const struct dr_unit *u, const struct dr_spec *s, const uint8_t *p,
+			 const uint8_t *e)
+{
+	int64_t sz = s->size >= 0 ? s->size : value_size(u, s->form, p, e);
+
+	return sz <= e - p ? sz : -1;
+}
+
+/* decode_entry that remembers a malformed entry in dr_bad_off */
+static int next_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
+		      const uint8_t **next)
+{
+	int r = decode_entry(u, p, out, next);
+
+	if (r < 0)
+		bad(u, p);
+	return r;
+}
+
 /* End of d's attributes, or NULL when malformed */
 static const uint8_t *attrs_end(struct dw_die *d)
 {
-	const uint8_t *p = d->p, *e = unit_end(d->u);
+	const uint8_t *p = d->p, *e = d->u->end;
 	uint16_t i;
 
 	if (d->end)
 		return d->end;
 	for (i = 0; i < d->ab->nspecs; i++) {
-		const struct dr_spec *s = &d->ab->specs[i];
-		int64_t sz = s->size >= 0 ? s->size : value_size(d->u, s->form, p, e);
+		int64_t sz = spec_size(d->u, &d->ab->specs[i], p, e);
 
-		if (sz < 0 || sz > e - p) {
+		if (sz < 0) {
 			bad(d->u, d->p);
 			return NULL;
 		}
@@ -122,14 +136,10 @@ static const uint8_t *attrs_end(struct dw_die *d)
 bool dr_child(struct dw_die *d, struct dw_die *out)
 {
 	const uint8_t *p, *next;
-	int r;
 
 	if (!d->ab->children || !(p = attrs_end(d)))
 		return false;
-	r = decode_entry(d->u, p, out, &next);
-	if (r < 0)
-		bad(d->u, p);
-	return r == 1;
+	return next_entry(d->u, p, out, &next) == 1;
 }
 
 /* Position after d and all its descendants */
@@ -140,12 +150,10 @@ static const uint8_t *subtree_end(struct dw_die *d)
 	struct dw_die c;
 
 	while (p && depth) {
-		int r = decode_entry(d->u, p, &c, &next);
+		int r = next_entry(d->u, p, &c, &next);
 
-		if (r < 0) {
-			bad(d->u, p);
+		if (r < 0)
 			return NULL;
-		}
 		if (!r) {
 			depth--;
 			p = next;
@@ -160,7 +168,7 @@ static const uint8_t *subtree_end(struct dw_die *d)
 /* The DW_AT_sibling of d, when it has one that stays in its unit */
 static const uint8_t *sibling_attr(struct dw_die *d)
 {
-	const uint8_t *p = d->p, *e = unit_end(d->u);
+	const uint8_t *p = d->p, *e = d->u->end;
 	uint16_t i;
 
 	for (i = 0; i < d->ab->nspecs; i++) {
@@ -182,8 +190,7 @@ static const uint8_t *sibling_attr(struct dw_die *d)
 		}
 		if (s->off >= 0 && s->size >= 0)
 			continue; /* (placed by its offset when needed) */
-		sz = s->size >= 0 ? s->size : value_size(d->u, s->form, p, e);
-		if (sz < 0 || sz > e - p)
+		if ((sz = spec_size(d->u, s, p, e)) < 0)
 			return NULL;
 		p += sz;
 	}
@@ -193,7 +200,6 @@ static const uint8_t *sibling_attr(struct dw_die *d)
 bool dr_sibling(struct dw_die *d)
 {
 	const uint8_t *p = NULL, *next;
-	int r;
 
 	if (!d->ab->children)
 		p = attrs_end(d);
@@ -201,12 +207,7 @@ bool dr_sibling(struct dw_die *d)
 		p = sibling_attr(d);
 	if (!p)
 		p = subtree_end(d);
-	if (!p)
-		return false;
-	r = decode_entry(d->u, p, d, &next);
-	if (r < 0)
-		bad(d->u, p);
-	return r == 1;
+	return p && next_entry(d->u, p, d, &next) == 1;
 }
 
 /* Attributes ---------------------------------------------------------------- */
@@ -223,7 +224,7 @@ static inline void put_attr(struct dw_attr *a, const struct dr_spec *s, const ui
 /* One pass over d's attributes into the slots of da */
 static bool gather(struct dw_die *d, struct dw_attrs *da)
 {
-	const uint8_t *p = d->p, *e = unit_end(d->u);
+	const uint8_t *p = d->p, *e = d->u->end;
 	const struct dr_abbrev *ab = d->ab;
 	uint16_t i;
 
@@ -242,9 +243,9 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 	da->have = 0;
 	for (i = 0; i < ab->nspecs; i++) {
 		const struct dr_spec *s = &ab->specs[i];
-		int64_t sz = s->size >= 0 ? s->size : value_size(d->u, s->form, p, e);
+		int64_t sz = spec_size(d->u, s, p, e);
 
-		if (sz < 0 || sz > e - p) {
+		if (sz < 0) {
 			bad(d->u, d->p);
 			da->have = 0;
 			return false;
@@ -311,7 +312,7 @@ void dr_integrate(struct dr_ctx *c, struct dw_attrs *da)
 
 bool dr_udata(const struct dw_attr *a, uint64_t *v)
 {
-	const uint8_t *q = a->p, *e = unit_end(a->u);
+	const uint8_t *q = a->p, *e = a->u->end;
 	bool swap = a->u->f->swap;
 	int64_t s;
 
@@ -338,7 +339,7 @@ bool dr_sdata(const struct dw_attr *a, int64_t *v)
 	uint64_t u;
 
 	if (a->form == DW_FORM_sdata)
-		return dr_sleb(&q, unit_end(a->u), v);
+		return dr_sleb(&q, a->u->end, v);
 	if (a->form == DW_FORM_implicit_const) {
 		*v = a->implicit;
 		return true;
@@ -359,11 +360,28 @@ static const char *str_at(const struct dr_sect *s, uint64_t off)
 	return off < s->len ? (const char *)s->p + off : NULL;
 }
 
+/* The index a strx or addrx form holds; false for other forms */
+static bool index_operand(const struct dw_attr *a, uint64_t *idx)
+{
+	const uint8_t *q = a->p;
+	bool swap = a->u->f->swap;
+
+	switch (a->form) {
+	case DW_FORM_strx1: case DW_FORM_addrx1: *idx = a->p[0]; return true;
+	case DW_FORM_strx2: case DW_FORM_addrx2: *idx = dr_read(swap, a->p, 2); return true;
+	case DW_FORM_strx3: case DW_FORM_addrx3: *idx = dr_read(swap, a->p, 3); return true;
+	case DW_FORM_strx4: case DW_FORM_addrx4: *idx = dr_read(swap, a->p, 4); return true;
+	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+		return dr_uleb(&q, a->u->end, idx);
+	default:
+		return false;
+	}
+}
+
 const char *dr_string(const struct dw_attr *a)
 {
 	const struct dr_unit *u = a->u;
 	const struct dr_file *f = u->f;
-	const uint8_t *q = a->p;
 	bool swap = f->swap;
 	uint64_t idx, off;
 	unsigned int osz = u->h->offset_size;
@@ -378,12 +396,9 @@ const char *dr_string(const struct dw_attr *a)
 	case DW_FORM_GNU_strp_alt:
 	case DW_FORM_strp_sup:
 		return f->alt_str ? str_at(f->alt_str, dr_read(swap, a->p, osz)) : NULL;
-	case DW_FORM_strx1: idx = a->p[0]; break;
-	case DW_FORM_strx2: idx = dr_read(swap, a->p, 2); break;
-	case DW_FORM_strx3: idx = dr_read(swap, a->p, 3); break;
-	case DW_FORM_strx4: idx = dr_read(swap, a->p, 4); break;
+	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
 	case DW_FORM_strx:
-		if (!dr_uleb(&q, unit_end(u), &idx))
+		if (!index_operand(a, &idx))
 			return NULL;
 		break;
 	default:
@@ -405,7 +420,7 @@ bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len)
 	case DW_FORM_block4: *len = dr_read(a->u->f->swap, q, 4); *p = q + 4; return true;
 	case DW_FORM_block:
 	case DW_FORM_exprloc:
-		if (!dr_uleb(&q, unit_end(a->u), len))
+		if (!dr_uleb(&q, a->u->end, len))
 			return false;
 		*p = q;
 		return true;
@@ -437,25 +452,18 @@ bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v)
 
 bool dr_addr(const struct dw_attr *a, uint64_t *v)
 {
-	const uint8_t *q = a->p;
-	bool swap = a->u->f->swap;
 	uint64_t idx;
 
 	switch (a->form) {
-	case DW_FORM_addr: *v = dr_read(swap, a->p, a->u->h->addr_size); return true;
-	case DW_FORM_addrx1: idx = a->p[0]; break;
-	case DW_FORM_addrx2: idx = dr_read(swap, a->p, 2); break;
-	case DW_FORM_addrx3: idx = dr_read(swap, a->p, 3); break;
-	case DW_FORM_addrx4: idx = dr_read(swap, a->p, 4); break;
-	case DW_FORM_addrx:
-	case DW_FORM_GNU_addr_index:
-		if (!dr_uleb(&q, unit_end(a->u), &idx))
-			return false;
-		break;
+	case DW_FORM_addr:
+		*v = dr_read_addr(a->u, a->p);
+		return true;
+	case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3: case DW_FORM_addrx4:
+	case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+		return index_operand(a, &idx) && dr_addrx(a->u, idx, v);
 	default:
 		return false;
 	}
-	return dr_addrx(a->u, idx, v);
 }
 
 /* References ---------------------------------------------------------------- */
@@ -469,20 +477,8 @@ bool dr_udata_ref(const struct dw_attr *a, uint64_t *v)
 	case DW_FORM_ref2: *v = dr_read(a->u->f->swap, a->p, 2); return true;
 	case DW_FORM_ref4: *v = dr_read(a->u->f->swap, a->p, 4); return true;
 	case DW_FORM_ref8: *v = dr_read(a->u->f->swap, a->p, 8); return true;
-	case DW_FORM_ref_udata: return dr_uleb(&q, unit_end(a->u), v);
+	case DW_FORM_ref_udata: return dr_uleb(&q, a->u->end, v);
 	default: return false;
-	}
-}
-
-bool dr_is_ref(const struct dw_attr *a)
-{
-	switch (a->form) {
-	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
-	case DW_FORM_ref_udata: case DW_FORM_ref_addr: case DW_FORM_GNU_ref_alt:
-	case DW_FORM_ref_sup4: case DW_FORM_ref_sup8: case DW_FORM_ref_sig8:
-		return true;
-	default:
-		return false;
 	}
 }
 
