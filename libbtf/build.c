@@ -4,6 +4,7 @@
  * 32-bit words with a word-offset index, strings interned in a hash set.
  * Also whole-type copies from a parsed BTF and appending another builder.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "build_internal.h"
@@ -12,9 +13,13 @@
 
 static const struct lbtf_type void_type;
 
-void lbtfi_layouts_init(struct lbtfi_layout lay[LBTFI_KIND_SLOTS])
+static struct lbtfi_layout layouts[LBTFI_KIND_SLOTS];
+static pthread_once_t layouts_once = PTHREAD_ONCE_INIT;
+
+static void layouts_init(void)
 {
-	memset(lay, 0, LBTFI_KIND_SLOTS * sizeof(*lay));
+	struct lbtfi_layout *lay = layouts;
+
 	for (unsigned int k = 1; k <= LBTF_KIND_MAX; k++) {
 		const struct lbtf_kind_desc *kd = lbtf_kind_desc(k);
 		struct lbtfi_layout *l = &lay[k];
@@ -30,6 +35,12 @@ void lbtfi_layouts_init(struct lbtfi_layout lay[LBTFI_KIND_SLOTS])
 	}
 }
 
+const struct lbtfi_layout *lbtfi_layouts(void)
+{
+	pthread_once(&layouts_once, layouts_init);
+	return layouts;
+}
+
 struct lbtf_builder *lbtf_builder_new(const struct lbtf *base)
 {
 	struct lbtf_builder *b = calloc(1, sizeof(*b));
@@ -39,7 +50,7 @@ struct lbtf_builder *lbtf_builder_new(const struct lbtf *base)
 	b->base = base;
 	b->start_id = base ? lbtf_type_cnt(base) : 1;
 	b->start_str_off = base ? base->start_str_off + base->hdr.str_len : 0;
-	lbtfi_layouts_init(b->lay);
+	b->lay = lbtfi_layouts();
 	if (lbtfi_strset_init(&b->strs, !base))
 		goto nomem;
 	if (base && !(b->base_strs = lbtfi_strindex_get(base)))
@@ -210,7 +221,7 @@ int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
 		const struct lbtf_type *t = (const struct lbtf_type *)w;
 		const struct lbtfi_layout *l = &b->lay[lbtf_kind(t)];
 		size_t end = i + 1 < b->nr_types ? b->offs[i + 1] : b->nwords;
-		size_t n = l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t), bad;
+		size_t n = lbtfi_layout_words(b->lay, t), bad;
 		uint32_t id = b->start_id + i;
 
 		if (!l->fixed_words)
@@ -430,7 +441,7 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 		uint32_t *w = b->words + nw + src->offs[i];
 		const struct lbtfi_layout *l = &b->lay[lbtf_kind((struct lbtf_type *)w)];
 		size_t end = i + 1 < src->nr_types ? src->offs[i + 1] : src->nwords;
-		size_t n = l->fixed_words + (size_t)l->elem_words * lbtf_vlen((struct lbtf_type *)w);
+		size_t n = lbtfi_layout_words(b->lay, (struct lbtf_type *)w);
 
 		if (!l->fixed_words || src->offs[i] + n != end) {
 			err = lbtfi_err(EINVAL, "type %u: bad kind or vlen for its record", src->start_id + i);

@@ -114,7 +114,8 @@ struct lbtfi_layout {
 	int8_t elem_type_word;   /* word of a type id in each element, -1 none */
 	int8_t elem_name_word;   /* word of a string offset in each element, -1 none */
 };
-void lbtfi_layouts_init(struct lbtfi_layout lay[LBTFI_KIND_SLOTS]);
+/* The layouts of every kind, built once per process from the kind table */
+const struct lbtfi_layout *lbtfi_layouts(void);
 
 /* Words of record t by its layout, 0 for an unknown kind */
 static inline size_t lbtfi_layout_words(const struct lbtfi_layout *lay, const struct lbtf_type *t)
@@ -140,7 +141,7 @@ struct lbtf_builder {
 	uint32_t *scratch;             /* reused by append: string offset map */
 	size_t scratch_cap;
 	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
-	struct lbtfi_layout lay[LBTFI_KIND_SLOTS];
+	const struct lbtfi_layout *lay; /* lbtfi_layouts() */
 };
 
 static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)
