@@ -25,7 +25,7 @@ static void usage(FILE *f)
 		"  -j N              worker threads (default: online CPUs); output is the same for any N\n"
 		"  --base BASE       emit split BTF over BASE (raw BTF or ELF with .BTF)\n"
 		"  --features LIST   comma list of float,enum64,type_tag,decl_tag,func,var,percpu_var,\n"
-		"                    dedup; 'default', 'all', 'none'; '-name' removes one\n"
+		"                    dedup, reuse; 'default', 'all', 'none'; '-name' removes one\n"
 		"                    (default: all but percpu_var; kernel images: percpu_var not var)\n"
 		"  -v                print notes and statistics on stderr\n",
 		prog);

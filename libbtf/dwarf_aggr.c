@@ -200,13 +200,12 @@ static bool enum_is_signed(struct dw_unit *u, struct dw_die *die, struct dw_attr
 	if (dr_child(die, &c)) {
 		do {
 			const struct dw_attr *a;
-			int64_t v;
 
 			if (dr_tag(&c) != DW_TAG_enumerator)
 				continue;
 			dr_attrs(u->rd, &c, &ta, false);
 			a = dw_attrs_get(&ta, DA_CONST_VALUE);
-			if (a && a->form == DW_FORM_sdata && dr_sdata(a, &v) && v < 0)
+			if (a && dr_negative(a))
 				return true;
 		} while (dr_sibling(&c));
 	}

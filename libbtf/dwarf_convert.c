@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * lbtf_dwarf_to_btf(): the driver. Worker threads take units in file order
- * (each with its own DWARF handle) and convert each into its own builder;
- * the calling thread appends the finished builders strictly in unit order,
- * places the VARs in DATASECs and deduplicates once. The result therefore
- * does not depend on the number of threads or on scheduling. Workers stay
- * at most a window of units ahead of the appender to bound memory.
+ * lbtf_dwarf_to_btf(): the driver. The units are cut into fixed groups of
+ * consecutive units; worker threads take groups in file order (each with
+ * its own DWARF handle) and convert each group into its own builder, later
+ * units reusing the types of earlier ones (dwarf_reuse.c); the calling
+ * thread appends the finished builders strictly in group order, places the
+ * VARs in DATASECs and deduplicates. The groups depend on the input only,
+ * so the result does not depend on the number of threads or on scheduling.
+ * Workers stay at most a window of groups ahead of the appender to bound
+ * memory.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -13,6 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "dwarf_internal.h"
+
+/*
+ * Units per group: the more, the more types are reused rather than
+ * converted again (a kernel unit brings ~1,600 types, most of them seen in
+ * the units before it), the fewer groups to spread over the threads.
+ */
+#define GROUP_UNITS 48u
 
 struct unit_result {
 	struct lbtf_builder *b;
@@ -30,7 +40,8 @@ struct driver {
 	struct dw_global g;
 	struct dr_file units;     /* unit headers, read once, shared by the workers */
 	struct dw_unit_list ul;
-	struct unit_result *res;
+	struct unit_result *res;  /* per group */
+	uint32_t ngroups;
 	pthread_mutex_t mu;
 	pthread_cond_t cv_done, cv_room;
 	uint32_t next, consumed, window;
@@ -61,36 +72,68 @@ static void finish(struct driver *d, uint32_t i, struct unit_result *r)
 	pthread_mutex_unlock(&d->mu);
 }
 
-static bool take_unit(struct driver *d, uint32_t *i)
+static bool take_group(struct driver *d, uint32_t *i)
 {
 	bool ok;
 
 	pthread_mutex_lock(&d->mu);
-	while (!d->stop && d->next < d->ul.n && d->next >= d->consumed + d->window)
+	while (!d->stop && d->next < d->ngroups && d->next >= d->consumed + d->window)
 		pthread_cond_wait(&d->cv_room, &d->mu);
-	ok = !d->stop && d->next < d->ul.n;
+	ok = !d->stop && d->next < d->ngroups;
 	if (ok)
 		*i = d->next++;
 	pthread_mutex_unlock(&d->mu);
 	return ok;
 }
 
-static void convert_one(struct driver *d, struct dw_unit *u, uint32_t i)
+/* One unit into the group's builder; converted again without reuse when a
+ * reused type did not hold */
+static int convert_unit(struct driver *d, struct dw_unit *u, uint32_t i)
 {
-	struct unit_result r = { 0 };
+	struct dw_unit_mark m;
 	struct dw_die die;
 	int err;
 
-	dw_unit_reset(u);
-	u->b = lbtf_builder_new(d->g.base);
-	if (!u->b) {
-		fail_unit(&r, -errno);
-		finish(d, i, &r);
-		return;
-	}
+	dw_unit_next(u);
+	dw_unit_mark(u, &m);
 	err = dr_die_at(u->rd, u->rd->main, d->ul.die_offs[i], &die);
 	if (!err)
 		err = dw_convert_unit(u, &die);
+	if (err == 1) {
+		dw_unit_rollback(u, &m);
+		err = dw_convert_unit(u, &die);
+	}
+	if (!err)
+		err = dw_reuse_commit(u);
+	return err;
+}
+
+static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle *h,
+			  uint64_t *released, uint32_t gi)
+{
+	uint32_t i = gi * GROUP_UNITS, end = i + GROUP_UNITS < d->ul.n ? i + GROUP_UNITS : d->ul.n;
+	struct unit_result r = { 0 };
+	int err = 0;
+
+	dw_unit_reset(u);
+	u->b = lbtf_builder_new(d->g.base);
+	u->grp = (d->g.features & LBTF_DWARF_FEAT_REUSE) ? dw_group_new() : NULL;
+	if (!u->b || ((d->g.features & LBTF_DWARF_FEAT_REUSE) && !u->grp))
+		err = -ENOMEM;
+	for (; !err && i < end; i++) {
+		err = convert_unit(d, u, i);
+		/* units prepared for this one (dwz partial units are shared) */
+		dr_ctx_trim(u->rd, 8);
+		/* this unit's DWARF is done with: give its pages back, and
+		 * those of the units before it that other workers converted
+		 * (mapped here by fault-around) */
+		dw_handle_release(h, *released, d->ul.ends[i]);
+		*released = d->ul.ends[i];
+	}
+	if (!err)
+		dw_group_finish(u);
+	dw_group_free(u->grp);
+	u->grp = NULL;
 	if (err)
 		err = with_path(d->path, err);
 	if (err) {
@@ -106,7 +149,9 @@ static void convert_one(struct driver *d, struct dw_unit *u, uint32_t i)
 	r.warned = u->warned;
 	memcpy(r.other_tags, u->other_tags, sizeof(r.other_tags));
 	u->vars = NULL; /* handed over */
-	finish(d, i, &r);
+	u->warned = 0;
+	memset(u->other_tags, 0, sizeof(u->other_tags));
+	finish(d, gi, &r);
 }
 
 static void drop_pages(void *ctx, uint64_t from, uint64_t to)
@@ -132,8 +177,8 @@ static void *worker(void *arg)
 	if (!err)
 		err = dw_unit_init(&u, &d->g, &rd, h.dw);
 	if (err) {
-		/* report on the first unit nobody converted yet */
-		if (take_unit(d, &i)) {
+		/* report on the first group nobody converted yet */
+		if (take_group(d, &i)) {
 			struct unit_result r = { 0 };
 
 			fail_unit(&r, err);
@@ -143,16 +188,8 @@ static void *worker(void *arg)
 		dw_handle_close(&h);
 		return NULL;
 	}
-	while (take_unit(d, &i)) {
-		convert_one(d, &u, i);
-		/* units prepared for this one (dwz partial units are shared) */
-		dr_ctx_trim(&rd, 8);
-		/* this unit's DWARF is done with: give its pages back, and
-		 * those of the units before it that other workers converted
-		 * (mapped here by fault-around) */
-		dw_handle_release(&h, released, d->ul.ends[i]);
-		released = d->ul.ends[i];
-	}
+	while (take_group(d, &i))
+		convert_group(d, &u, &h, &released, i);
 	dw_unit_free(&u);
 	dr_ctx_free(&rd);
 	dr_file_close(&f);
@@ -225,7 +262,8 @@ static const struct {
 	{ "type_tag", LBTF_DWARF_FEAT_TYPE_TAG }, { "decl_tag", LBTF_DWARF_FEAT_DECL_TAG },
 	{ "func", LBTF_DWARF_FEAT_FUNC },         { "var", LBTF_DWARF_FEAT_VAR },
 	{ "percpu_var", LBTF_DWARF_FEAT_PERCPU_VAR }, { "dedup", LBTF_DWARF_FEAT_DEDUP },
-	{ "default", LBTF_DWARF_FEAT_DEFAULT },    { "all", 0xff },
+	{ "reuse", LBTF_DWARF_FEAT_REUSE },       { "default", LBTF_DWARF_FEAT_DEFAULT },
+	{ "all", 0x1ff },
 	{ "none", 0 },
 };
 
@@ -247,7 +285,7 @@ int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
 				break;
 		if (i == sizeof(feature_names) / sizeof(feature_names[0]))
 			return lbtfi_err(EINVAL, "unknown feature '%.*s' (known: float, enum64, "
-					 "type_tag, decl_tag, func, var, percpu_var, dedup, default, all, none)",
+					 "type_tag, decl_tag, func, var, percpu_var, dedup, reuse, default, all, none)",
 					 (int)nlen, name);
 		if (neg)
 			*feat &= ~feature_names[i].bits;
@@ -427,18 +465,16 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 
 	if (jobs < 1)
 		jobs = 1;
-	if ((uint32_t)jobs > d->ul.n)
-		jobs = d->ul.n ? d->ul.n : 1;
+	if ((uint32_t)jobs > d->ngroups)
+		jobs = d->ngroups ? d->ngroups : 1;
 	/* Room for the workers to keep converting while the appender runs a
-	 * batch dedup (~0.15 s on a kernel, ~150 units' worth of converting at
-	 * -j2), so the stages overlap instead of taking turns; a finished
-	 * kernel unit holds ~0.2 MB */
-	d->window = 2 * jobs + 2 + 128;
+	 * batch dedup, so the stages overlap instead of taking turns */
+	d->window = 2 * jobs + 2;
 	tids = calloc(jobs, sizeof(*tids));
 	if (!tids)
 		return lbtfi_err(ENOMEM, "out of memory");
 	err = start_workers(d, tids, jobs, &started);
-	for (i = 0; !err && i < d->ul.n; i++) {
+	for (i = 0; !err && i < d->ngroups; i++) {
 		struct unit_result *r = wait_unit(d, i);
 
 		err = take_result(d, out, r, &c);
@@ -446,17 +482,18 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 		/* (not with externs: extern FUNCs may merge, so they could not
 		 * be found again in order the way VARs are) */
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP) && !c.has_externs &&
-		    c.raw_since_dedup >= DEDUP_BATCH_TYPES && i + 1 < d->ul.n) {
+		    c.raw_since_dedup >= DEDUP_BATCH_TYPES && i + 1 < d->ngroups) {
 			err = dedup_now(out);
 			c.raw_since_dedup = 0;
 			c.deduped = true;
 		}
 		if (o && o->progress)
-			o->progress(o->ctx, i + 1, d->ul.n);
+			o->progress(o->ctx, i + 1 < d->ngroups ? (i + 1) * GROUP_UNITS : d->ul.n,
+				    d->ul.n);
 	}
 	stop_workers(d, tids, started);
 	free(tids);
-	for (i = 0; i < d->ul.n; i++) { /* units finished after a failure */
+	for (i = 0; i < d->ngroups; i++) { /* groups finished after a failure */
 		lbtf_builder_free(d->res[i].b);
 		free(d->res[i].vars);
 		free(d->res[i].errmsg);
@@ -521,7 +558,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		err = lbtfi_err(ENODATA, "%s: no DWARF compile units", path);
 	if (err)
 		goto out;
-	d.res = calloc(d.ul.n, sizeof(*d.res));
+	d.ngroups = (d.ul.n + GROUP_UNITS - 1) / GROUP_UNITS;
+	d.res = calloc(d.ngroups, sizeof(*d.res));
 	out = lbtf_builder_new(d.g.base);
 	if (!d.res || !out) {
 		err = lbtfi_err(ENOMEM, "out of memory");
@@ -536,9 +574,16 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	pthread_cond_destroy(&d.cv_room);
 	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
 	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
-		uint32_t dropped;
+		uint32_t dropped, before, pass = 0;
 
-		err = dedup_now(out);
+		/* Again while it merges more: a struct graph that reaches two
+		 * copies of one type (a group's builder mixes types of several
+		 * units) can keep dedup from pairing it with its twin in one
+		 * pass, as in libbpf; the next pass sees the copies merged. */
+		do {
+			before = lbtf_builder_type_cnt(out);
+			err = dedup_now(out);
+		} while (!err && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
 		if (!err)
 			err = dw_prune(&out, d.g.base, &dropped);
 	}

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "build_internal.h"
 #include "dwarf_internal.h"
 
 
@@ -401,6 +402,8 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 				dr_key_where(dr_bad_off),
 				(unsigned long long)(dr_bad_off & ~(DW_KEY_ALT | DW_KEY_TYPES)));
 
+	if (!err && (err = dw_reuse_verify(u)) > 0)
+		return 1; /* a reused type did not hold: the caller converts again */
 	if (!err)
 		err = dw_fixups_apply(u);
 	return err;
@@ -412,27 +415,60 @@ int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd
 	u->g = g;
 	u->rd = rd;
 	u->dw = dw;
-	return dw_diemap_init(&u->map);
+	return dw_diemap_init(&u->map) ?: dw_sigs_init(&u->sigs);
 }
 
 void dw_unit_reset(struct dw_unit *u)
 {
 	u->b = NULL;
-	dw_diemap_clear(&u->map);
-	u->nfix = 0;
 	u->vars = NULL;
 	u->nvars = u->capvars = 0;
 	u->array_index_id = 0;
 	u->byte_id = 0;
 	u->nfuncs = 0;
+	dw_unit_next(u);
+}
+
+void dw_unit_next(struct dw_unit *u)
+{
+	dw_diemap_clear(&u->map);
+	u->nfix = 0;
 	u->err = 0;
 	u->cu = NULL;
 	u->no_annot = false;
+	dw_group_unit_begin(u);
+}
+
+void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m)
+{
+	m->nr_types = u->b->nr_types;
+	m->nwords = u->b->nwords;
+	m->strs_len = u->b->strs.len;
+	m->nvars = u->nvars;
+	m->nfuncs = u->nfuncs;
+}
+
+void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m)
+{
+	uint32_t first_new = u->b->start_id + m->nr_types;
+
+	lbtfi_builder_truncate(u->b, m->nr_types, m->nwords);
+	lbtfi_strset_truncate(&u->b->strs, m->strs_len);
+	u->nvars = m->nvars;
+	u->nfuncs = m->nfuncs;
+	if (u->array_index_id >= first_new)
+		u->array_index_id = 0;
+	if (u->byte_id >= first_new)
+		u->byte_id = 0;
+	dw_reuse_abort(u);
+	dw_diemap_clear(&u->map);
+	u->nfix = 0;
 }
 
 void dw_unit_free(struct dw_unit *u)
 {
 	dw_diemap_free(&u->map);
+	dw_sigs_free(&u->sigs);
 	free(u->fix);
 	free(u->vars);
 	memset(u, 0, sizeof(*u));

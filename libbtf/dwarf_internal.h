@@ -152,6 +152,49 @@ enum dw_warning {
 	DW_WARN_NR,
 };
 
+/* ---- reuse of types converted in earlier units (dwarf_sig.c, dwarf_reuse.c) */
+
+enum dw_edge_flavor { DW_EDGE_STRUCT, DW_EDGE_UNION, DW_EDGE_ENUM };
+
+/* A reference to a named struct, union or enum inside a signature (hashed
+ * by name: these are the types dedup matches with their declarations) */
+struct dw_edge {
+	struct dw_die die;      /* the struct/union DIE (after DW_AT_signature) */
+	const char *name;
+	uint64_t name_id;       /* what the hash took: address or bytes' hash */
+	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
+				 * UINT32_MAX not there */
+	uint8_t flavor;         /* enum dw_edge_flavor */
+	bool is_def;            /* a definition, not a declaration */
+	bool name_inline;       /* DW_FORM_string */
+};
+
+/* The structural signature of a type DIE (see dwarf_sig.c) */
+struct dw_sig {
+	uint64_t a, b;
+	uint32_t edges, nedges; /* range in dw_sigs.edge */
+	uint8_t state;
+};
+
+struct dw_sig_item;
+
+/* A unit's signatures, memoised by DIE key */
+struct dw_sigs {
+	struct dw_diemap idx;   /* DIE key -> index in sig */
+	struct dw_sig *sig;
+	uint32_t n, cap;
+	struct dw_edge *edge;
+	uint32_t nedge, capedge;
+	struct dw_sig_item *stack; /* signatures under construction */
+	uint32_t nstack, capstack;
+};
+
+int dw_sigs_init(struct dw_sigs *s);
+void dw_sigs_clear(struct dw_sigs *s);
+void dw_sigs_free(struct dw_sigs *s);
+
+struct dw_group;
+
 struct dw_global {
 	const struct dw_elf_info *ei;
 	uint32_t features;
@@ -177,6 +220,8 @@ struct dw_unit {
 	int err;
 	const struct dr_unit *cu;  /* the unit being converted */
 	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
+	struct dw_sigs sigs;      /* signatures of this unit's type DIEs */
+	struct dw_group *grp;     /* types of earlier units of the group, or NULL */
 };
 
 /* BTF id for the type DIE (converted on first use); 0 is void. <0 errno */
@@ -230,16 +275,59 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die);
 int dw_convert_variable(struct dw_unit *u, struct dw_die *die);
 /* Annotations of a DIE: type tags of a pointer, decl tags of a declaration */
 int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx);
-/* Whole unit: every type, function and variable under the unit DIE */
+/* Whole unit: every type, function and variable under the unit DIE. 0, <0,
+ * or 1 when a reused type did not hold (see dw_unit_rollback) */
 int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die);
 
 int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw);
 void dw_unit_reset(struct dw_unit *u); /* drops builder/vars, keeps allocations */
+/* The next unit of a group: same builder and VARs, a fresh DIE map */
+void dw_unit_next(struct dw_unit *u);
+/* Where the builder and the unit's lists stood before a unit, to convert it
+ * again (without reuse) after dw_convert_unit returned 1 */
+struct dw_unit_mark {
+	uint32_t nr_types, nvars, nfuncs;
+	size_t nwords, strs_len;
+};
+void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m);
+void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m);
 void dw_unit_free(struct dw_unit *u);
 
 /* DATASECs from collected VARs (dwarf_datasec.c); vars sorted in place */
 int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
+
+/* The signature of a type DIE, or NULL when it has none (then *err says
+ * whether that is an error) */
+const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err);
+/* Follow a DW_AT_signature stub to its type unit's DIE */
+void dw_follow_signature(struct dw_unit *u, struct dw_die *die);
+
+/*
+ * A group of consecutive units converted into one builder by one worker:
+ * a type DIE whose signature matches a type converted in an earlier unit of
+ * the group is given that type's id (its named struct/union references are
+ * checked: found at once, or queued and checked when the unit ends).
+ */
+struct dw_group *dw_group_new(void);
+void dw_group_free(struct dw_group *g);
+/* Start a unit (its builder is u->b, shared by the group) */
+void dw_group_unit_begin(struct dw_unit *u);
+/* Id of an earlier equal type, 0 if none, <0 error */
+int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die);
+/* die (already signed by dw_reuse_find) was converted to id in this unit */
+int dw_reuse_note(struct dw_unit *u, struct dw_die *die, uint32_t id);
+/* Unit done: check the queued references (converting their targets as
+ * needed). 0: every reuse holds, 1: one did not (convert the unit again
+ * without reuse), <0 error */
+int dw_reuse_verify(struct dw_unit *u);
+/* Make the unit's converted types reusable by later units */
+int dw_reuse_commit(struct dw_unit *u);
+/* Forget what the unit queued (it is converted again) */
+void dw_reuse_abort(struct dw_unit *u);
+/* The group is converted: references to FWDs that reuse resolved are
+ * pointed at their struct/union */
+void dw_group_finish(struct dw_unit *u);
 
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
  * types (dwarf_prune.c); may replace *pb */

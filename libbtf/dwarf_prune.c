@@ -10,6 +10,10 @@
  *  - The base types clang's DWARF 5 carries only for DW_OP_convert in
  *    location expressions (INTs named DW_ATE_unsigned_16 and the like),
  *    when no kept type refers to them: clang's own BTF has none.
+ *  - A FWD nothing refers to when a struct/union of its name and flavour
+ *    is kept: it says nothing more. (Dedup leaves such FWDs when the name
+ *    has several definitions; whether one is left then depended on which
+ *    units happened to be compared.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +26,28 @@ struct prune {
 	uint32_t *refs;    /* references to each type from kept types */
 	uint32_t *newid;   /* per id - start */
 	uint32_t *seen;    /* open addressing set of FUNC name offsets (+1) */
+	uint32_t *aggrs;   /* the same for named structs/unions (aggr_key) */
 	uint32_t mask;
 };
 
-static bool name_seen(struct prune *p, uint32_t name_off)
+/* Whether key (a FUNC's name offset, or a struct/union name offset with
+ * its flavour in the top bit) was seen before; remembers it */
+static bool name_seen(struct prune *p, uint32_t *set, uint32_t key)
 {
-	uint32_t h = (name_off * 2654435761u) & p->mask;
+	uint32_t h = (key * 2654435761u) & p->mask;
 
-	for (; p->seen[h]; h = (h + 1) & p->mask)
-		if (p->seen[h] == name_off + 1)
+	for (; set[h]; h = (h + 1) & p->mask)
+		if (set[h] == key + 1)
 			return true;
-	p->seen[h] = name_off + 1;
+	set[h] = key + 1;
 	return false;
+}
+
+static uint32_t aggr_key(const struct lbtf_type *t)
+{
+	bool is_union = lbtf_kind(t) == LBTF_KIND_FWD ? lbtf_kflag(t) : lbtf_kind(t) == LBTF_KIND_UNION;
+
+	return t->name_off | (uint32_t)is_union << 31;
 }
 
 static int count_ref(uint32_t *slot, void *ctx)
@@ -62,7 +76,7 @@ static uint32_t mark(struct prune *p)
 	for (id = p->start; id < p->cnt; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
 
-		if (lbtf_kind(t) == LBTF_KIND_FUNC && name_seen(p, t->name_off)) {
+		if (lbtf_kind(t) == LBTF_KIND_FUNC && name_seen(p, p->seen, t->name_off)) {
 			p->drop[id - p->start] = 1;
 			n++;
 		}
@@ -88,6 +102,22 @@ static uint32_t mark(struct prune *p)
 		    t->type >= p->start && !p->refs[t->type - p->start] &&
 		    !p->drop[t->type - p->start]) {
 			p->drop[t->type - p->start] = 1;
+			n++;
+		}
+	}
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if ((lbtf_kind(t) == LBTF_KIND_STRUCT || lbtf_kind(t) == LBTF_KIND_UNION) &&
+		    t->name_off)
+			name_seen(p, p->aggrs, aggr_key(t));
+	}
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if (lbtf_kind(t) == LBTF_KIND_FWD && !p->refs[id - p->start] &&
+		    name_seen(p, p->aggrs, aggr_key(t))) {
+			p->drop[id - p->start] = 1;
 			n++;
 		}
 	}
@@ -156,8 +186,9 @@ int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *droppe
 	p.refs = calloc(n + 1, sizeof(*p.refs));
 	p.newid = calloc(n + 1, sizeof(*p.newid));
 	p.seen = calloc(cap, sizeof(*p.seen));
+	p.aggrs = calloc(cap, sizeof(*p.aggrs));
 	p.mask = cap - 1;
-	if (!p.drop || !p.refs || !p.newid || !p.seen) {
+	if (!p.drop || !p.refs || !p.newid || !p.seen || !p.aggrs) {
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}
@@ -179,5 +210,6 @@ out:
 	free(p.refs);
 	free(p.newid);
 	free(p.seen);
+	free(p.aggrs);
 	return err;
 }

@@ -194,9 +194,13 @@ static inline const struct dw_attr *dw_attrs_get(const struct dw_attrs *da, enum
 bool dr_udata(const struct dw_attr *a, uint64_t *v);
 bool dr_sdata(const struct dw_attr *a, int64_t *v);
 bool dr_flag(const struct dw_attr *a);
+/* A signed constant form (sdata, implicit_const) with a negative value */
+bool dr_negative(const struct dw_attr *a);
 const char *dr_string(const struct dw_attr *a);
 bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len);
 bool dr_addr(const struct dw_attr *a, uint64_t *v);
+/* Value of a unit-relative reference form (ref1..ref8, ref_udata) */
+bool dr_udata_ref(const struct dw_attr *a, uint64_t *v);
 /* [p, e) is exactly one ULEB128 number (an expression operand) */
 bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v);
 /* An address (of the unit's address size) at p */

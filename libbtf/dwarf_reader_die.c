@@ -350,6 +350,14 @@ bool dr_sdata(const struct dw_attr *a, int64_t *v)
 	return true;
 }
 
+bool dr_negative(const struct dw_attr *a)
+{
+	int64_t v;
+
+	return (a->form == DW_FORM_sdata || a->form == DW_FORM_implicit_const) && dr_sdata(a, &v) &&
+	       v < 0;
+}
+
 bool dr_flag(const struct dw_attr *a)
 {
 	return a->form == DW_FORM_flag_present || (a->form == DW_FORM_flag && a->p[0]);

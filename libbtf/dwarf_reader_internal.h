@@ -75,8 +75,6 @@ static inline bool dr_sleb(const uint8_t **pp, const uint8_t *e, int64_t *out)
 	return true;
 }
 
-/* Value of a unit-relative reference form (ref1..ref8, ref_udata) */
-bool dr_udata_ref(const struct dw_attr *a, uint64_t *v);
 /* The type DIE of the type unit with that signature */
 bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off);
 int dr_form_size(const struct dr_unit_hdr *h, unsigned int form);

@@ -53,7 +53,7 @@ int dw_fixups_apply(struct dw_unit *u)
  * _Atomic is layout-transparent). false: no type (void). */
 /* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
  * is the one its type unit describes */
-static void follow_signature(struct dw_unit *u, struct dw_die *die)
+void dw_follow_signature(struct dw_unit *u, struct dw_die *die)
 {
 	struct dw_attrs da;
 	struct dw_die t;
@@ -72,7 +72,7 @@ bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die
 
 	if (!type || !dr_ref(u->rd, type, out))
 		return false;
-	follow_signature(u, out);
+	dw_follow_signature(u, out);
 	while (dr_tag(out) == DW_TAG_atomic_type && guard--) {
 		dw_attrs_read(u, out, &da);
 		if (!dw_type_target(u, dw_attrs_get(&da, DA_TYPE), out))
@@ -608,12 +608,16 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 				 (unsigned long long)die->off);
 	if ((err = dw_diemap_put(&u->map, key, DW_ID_IN_PROGRESS)))
 		return err;
+	id = dw_reuse_find(u, die);
+	if (id)
+		return id < 0 ? id : dw_diemap_put(&u->map, key, (uint32_t)id) ?: id;
 	depth++;
 	id = d->conv(u, die);
 	depth--;
 	if (id < 0)
 		return id;
-	if ((err = dw_diemap_put(&u->map, key, (uint32_t)id)))
+	if ((err = dw_diemap_put(&u->map, key, (uint32_t)id)) ||
+	    (err = dw_reuse_note(u, die, (uint32_t)id)))
 		return err;
 	return id;
 }
@@ -624,7 +628,7 @@ int64_t dw_type_id(struct dw_unit *u, struct dw_die *die)
 	uint64_t key;
 	uint32_t *v;
 
-	follow_signature(u, &t);
+	dw_follow_signature(u, &t);
 	key = dr_key(&t);
 	v = dw_diemap_get(&u->map, key);
 	if (v)

@@ -33,13 +33,14 @@ enum lbtf_dwarf_feature {
 	LBTF_DWARF_FEAT_VAR = 1u << 5,        /* VAR + DATASEC for every variable with a symbol */
 	LBTF_DWARF_FEAT_PERCPU_VAR = 1u << 6, /* VAR + DATASEC for .data..percpu variables only */
 	LBTF_DWARF_FEAT_DEDUP = 1u << 7,      /* deduplicate the result */
+	LBTF_DWARF_FEAT_REUSE = 1u << 8,      /* reuse types of earlier units (same result, faster) */
 };
 /* Defaults: everything; variables of a kernel image (an ELF with a
  * .data..percpu section) only for .data..percpu, as kernel builds do. */
 #define LBTF_DWARF_FEAT_DEFAULT                                                        \
 	(LBTF_DWARF_FEAT_FLOAT | LBTF_DWARF_FEAT_ENUM64 | LBTF_DWARF_FEAT_TYPE_TAG |     \
 	 LBTF_DWARF_FEAT_DECL_TAG | LBTF_DWARF_FEAT_FUNC | LBTF_DWARF_FEAT_VAR |          \
-	 LBTF_DWARF_FEAT_DEDUP)
+	 LBTF_DWARF_FEAT_DEDUP | LBTF_DWARF_FEAT_REUSE)
 
 /*
  * Parse a comma-separated feature list: names "float", "enum64", "type_tag",
