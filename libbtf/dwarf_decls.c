@@ -326,8 +326,10 @@ static int walk(struct dw_unit *u, struct dw_die *parent, bool top)
 			if (id < 0)
 				err = id;
 			else if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
-				 c.ab->children)
-				err = walk(u, &c, false); /* nested type definitions */
+				 c.ab->children && id >= u->first_id)
+				/* nested type definitions (of a type converted
+				 * here: a reused one had them in its signature) */
+				err = walk(u, &c, false);
 			break;
 		}
 	} while (!err && dr_sibling(&c));
@@ -395,6 +397,7 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 		return 0;
 	u->cu = unit_die->u;
 	u->no_annot = producer_is_gcc(&da);
+	u->first_id = lbtf_builder_type_cnt(u->b);
 	dr_bad_off = UINT64_MAX;
 	err = walk(u, unit_die, true);
 	if (!err && dr_bad_off != UINT64_MAX)

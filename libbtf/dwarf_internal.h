@@ -221,6 +221,7 @@ struct dw_unit {
 	const struct dr_unit *cu;  /* the unit being converted */
 	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
 	struct dw_sigs sigs;      /* signatures of this unit's type DIEs */
+	uint32_t first_id;        /* the first type id this unit adds */
 	struct dw_group *grp;     /* types of earlier units of the group, or NULL */
 };
 

@@ -73,11 +73,11 @@ static void mix_string(struct hash128 *h, const struct dw_attr *a)
 }
 
 /* Slots hashed by value */
-static const uint8_t value_slots[] = {
-	DA_BYTE_SIZE, DA_BIT_SIZE, DA_DATA_BIT_OFFSET, DA_MEMBER_LOC, DA_BIT_OFFSET,
-	DA_DECLARATION, DA_EXTERNAL, DA_ENCODING, DA_CONST_VALUE, DA_COUNT,
-	DA_UPPER_BOUND, DA_LOWER_BOUND,
-};
+#define VALUE_SLOTS                                                                        \
+	(1u << DA_BYTE_SIZE | 1u << DA_BIT_SIZE | 1u << DA_DATA_BIT_OFFSET |                \
+	 1u << DA_MEMBER_LOC | 1u << DA_BIT_OFFSET | 1u << DA_DECLARATION |                 \
+	 1u << DA_EXTERNAL | 1u << DA_ENCODING | 1u << DA_CONST_VALUE | 1u << DA_COUNT |     \
+	 1u << DA_UPPER_BOUND | 1u << DA_LOWER_BOUND)
 
 /*
  * A value as the converter can read it: through every accessor, not by its
@@ -89,26 +89,37 @@ static const uint8_t value_slots[] = {
 static bool mix_value(struct hash128 *h, const struct dw_attr *a)
 {
 	const uint8_t *p;
-	uint64_t v = 0, len, r = 0;
-	int64_t sv = 0;
-	unsigned int ok;
+	uint64_t v, len;
 
-	if (dr_block(a, &p, &len)) {
-		if (len > (uint64_t)(a->u->end - p))
+	switch (a->form) {
+	case DW_FORM_flag:
+	case DW_FORM_flag_present:
+		mix(h, 0xf1a6 | (uint64_t)dr_flag(a) << 32);
+		return true;
+	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
+	case DW_FORM_block: case DW_FORM_exprloc:
+		if (!dr_block(a, &p, &len) || len > (uint64_t)(a->u->end - p))
 			return false;
 		mix(h, 0xb10c);
 		mix_bytes(h, p, (size_t)len);
 		return true;
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+		if (!dr_udata_ref(a, &v))
+			return false;
+		mix(h, 0x7ef);
+		mix(h, v);
+		return true;
+	default:
+		/* constants: dr_sdata reads the same bits where it applies
+		 * (not sec_offset); the sign only counts for signed forms */
+		if (!dr_udata(a, &v))
+			return false;
+		mix(h, 0xc0 | (uint64_t)dr_negative(a) << 32 |
+			       (uint64_t)(a->form == DW_FORM_sec_offset) << 33);
+		mix(h, v);
+		return true;
 	}
-	ok = dr_udata(a, &v) | dr_sdata(a, &sv) << 1 | dr_flag(a) << 2 |
-	     dr_udata_ref(a, &r) << 3 | dr_negative(a) << 4;
-	if (!ok)
-		return false;
-	mix(h, 0xc0 | ok);
-	mix(h, v);
-	mix(h, (uint64_t)sv);
-	mix(h, r);
-	return true;
 }
 
 static int push(struct dw_sigs *s, const struct dw_sig_item *it)
@@ -130,8 +141,11 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 		return false;
 	dw_attrs_read(u, t, &da);
 	name = dw_attrs_name(&da);
-	if (!name || !*name)
-		return false; /* (e untouched: an anonymous one is hashed deeply) */
+	/* (e untouched: an anonymous one is hashed deeply; an empty name
+	 * through .debug_str is not looked at here, its type then simply
+	 * has no name for the reuse to find) */
+	if (!name || (da.a[DA_NAME].form == DW_FORM_string && !*name))
+		return false;
 	e->name = name;
 	if (da.a[DA_NAME].form == DW_FORM_string) {
 		struct hash128 h = { 0, 0 };
@@ -189,6 +203,7 @@ static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int
 	struct dw_attrs da;
 	struct dw_die c;
 	unsigned int i;
+	uint32_t m;
 	int err;
 
 	if (depth > SIG_MAX_DEPTH) {
@@ -201,12 +216,12 @@ static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int
 		mix(h, 0x100 + DA_NAME);
 		mix_string(h, &da.a[DA_NAME]);
 	}
-	for (i = 0; i < sizeof(value_slots); i++)
-		if (da.have >> value_slots[i] & 1) {
-			mix(h, 0x100 + value_slots[i]);
-			if (!mix_value(h, &da.a[value_slots[i]]))
-				*none = true;
-		}
+	for (m = da.have & VALUE_SLOTS; m; m &= m - 1) {
+		i = (unsigned int)__builtin_ctz(m);
+		mix(h, 0x100 + i);
+		if (!mix_value(h, &da.a[i]))
+			*none = true;
+	}
 	if (da.have >> DA_TYPE & 1) {
 		mix(h, 0x100 + DA_TYPE);
 		if ((err = mix_ref(u, h, &da.a[DA_TYPE], depth, none)))

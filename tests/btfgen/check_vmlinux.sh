@@ -2,8 +2,10 @@
 # btfgen on a real kernel image with DWARF (the Debian vmlinux the benchmark
 # caches in $BTF_BENCH_CACHE, default /var/cache/btf-bench): -j1 and -j2 give
 # the same bytes, the running kernel loads the result, there is one
-# .data..percpu DATASEC, and it has no more types than pahole makes of the
-# same image (run here, when installed).
+# .data..percpu DATASEC, it has no more types than pahole makes of the
+# same image (run here, when installed), and the reuse of types between
+# units (the default) gives the same types as the exact conversion without
+# it (--features default,-reuse, with the kernel's variable set).
 set -u
 B=${B:-build}
 CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
@@ -20,7 +22,15 @@ cmp "$T/j1.btf" "$T/j2.btf" || { echo "FAIL: -j1 and -j2 differ"; fail=1; }
 "$B/tests/btfgen/btfload" "$T/j1.btf" || fail=1
 "$B/tests/btfgen/btfsig" "$T/j1.btf" >"$T/sig"
 [ "$(grep -c '^datasec \.data\.\.percpu ' "$T/sig")" = 1 ] || { echo "FAIL: no single .data..percpu DATASEC"; fail=1; }
+"$B/btfgen" -j2 --features default,-reuse,-var,percpu_var -o "$T/exact.btf" "$V" ||
+	{ echo "FAIL: btfgen without reuse"; exit 1; }
+sort "$T/sig" >"$T/sig.sorted"
+"$B/tests/btfgen/btfsig" "$T/exact.btf" | sort >"$T/exact.sig"
+diff "$T/exact.sig" "$T/sig.sorted" >"$T/reuse.diff" ||
+	{ echo "FAIL: reuse changes the types (< exact, > reuse):"; head -20 "$T/reuse.diff"; fail=1; }
 n=$(bpftool btf dump file "$T/j1.btf" | grep -c '^\[')
+ne=$(bpftool btf dump file "$T/exact.btf" | grep -c '^\[')
+[ "$n" = "$ne" ] || { echo "FAIL: $n types with reuse, $ne without"; fail=1; }
 echo "$V: $n types, $(grep -c '^func ' "$T/sig") FUNCs, $(grep -c '^var ' "$T/sig") VARs"
 if command -v pahole >/dev/null; then
 	pahole -J --btf_gen_floats -j2 --btf_encode_detached="$T/pahole.btf" "$V" >/dev/null 2>&1 ||
@@ -29,5 +39,5 @@ if command -v pahole >/dev/null; then
 	echo "pahole $(pahole --version): $p types"
 	[ "$n" -le "$p" ] || { echo "FAIL: $n types, more than pahole's $p"; fail=1; }
 fi
-[ $fail -eq 0 ] && echo "PASS: vmlinux: -j1 = -j2, kernel accepts, $n types"
+[ $fail -eq 0 ] && echo "PASS: vmlinux: -j1 = -j2, kernel accepts, $n types, the same as without reuse"
 exit $fail
