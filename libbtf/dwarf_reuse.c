@@ -10,14 +10,20 @@
  * converted, appended and deduplicated again.
  *
  * The signature covers the type's whole structure except its references to
- * named structs and unions, which it takes by name. Those are checked by
- * id: the earlier type's graph is walked in the builder down to the named
- * structs/unions it refers to (its name map), and each one the new DIE
- * refers to must have, in this unit, the id the map gives. A FWD on either
- * side is accepted, as dedup accepts FWD <-> STRUCT. A reference whose
- * target is not converted yet is queued and checked when the unit ends;
- * if one fails, the unit is converted again without reuse. Either way the
- * builder holds what a plain conversion followed by dedup would keep.
+ * named structs, unions and enums, which it takes by name. Those are
+ * checked by id: the earlier type's graph is walked in the builder down to
+ * the named types it refers to (its name map), and each one the new DIE
+ * refers to must have, in this unit, the id the map gives. Where one side
+ * has a declaration (FWD) and the other a definition, dedup would pair the
+ * two and resolve the FWD to that definition; the reuse then records the
+ * same resolution for the group, and a later pairing of that FWD with
+ * another definition fails. An enum declaration matches any enum of its
+ * name, as in dedup. A check whose target is not converted yet is
+ * queued until the unit ends; if one fails then, the unit is converted
+ * again without reuse. Several types may share a signature (they differ in
+ * the named types they reach): each is a candidate. The builder so holds
+ * what a plain conversion followed by dedup would keep; tests compare the
+ * two (--features default,-reuse) on a kernel and on crafted ODR cases.
  *
  * Everything depends on the group's units only, so the output is the same
  * at any number of threads.
@@ -328,9 +334,8 @@ static int add_want(struct dw_group *g, const struct dw_edge *e, uint32_t id, en
  * Whether the DIE with signature s may be given the type id: every named
  * struct/union it refers to must be, in this unit, the one id refers to;
  * with a FWD on one side, the other side is what that FWD resolves to.
- * Enums are matched by name only, as dedup matches an enum with its
- * declaration (and resolves nothing). Targets not converted yet are
- * queued. 1, 0, <0.
+ * An enum declaration on either side matches, as in dedup (which resolves
+ * nothing there). Targets not converted yet are queued. 1, 0, <0.
  */
 static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s, uint32_t id)
 {
@@ -351,7 +356,8 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 
 		if (!ne)
 			goto miss;
-		if (e->flavor == DW_EDGE_ENUM || (!e->is_def && ne->fwd))
+		if ((!e->is_def || ne->fwd) &&
+		    (e->flavor == DW_EDGE_ENUM || (!e->is_def && ne->fwd)))
 			continue;
 		w.id = ne->id;
 		w.kind = ne->fwd ? WANT_RESOLVES : e->is_def ? WANT_SAME : WANT_RESOLVED;

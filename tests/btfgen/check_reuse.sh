@@ -108,7 +108,7 @@ union Un { struct T *t; long l; };
 C
 # A, B: ODR variants; F: SF/SG point to FWDs; D1: U, W defined (U reached only
 # through SF); D2: U defined, W defined differently from D1; C: common only
-units="A A B A B F D1 A F D2 B C A B F C"
+units="A A B A B F D1 E A F D2 B C A E B F C"
 # unit_src NAME KIND [VAR]: the source of a unit; VAR is the name of its struct S variable
 unit_src() {
 	local u=$1
@@ -134,6 +134,10 @@ unit_src() {
 		echo 'struct U { int z; }; struct SF { struct U *u; int y; };'
 		echo 'struct W { int z; }; struct SG { struct W *w; int y; };'
 		echo "struct SF sf_$u; int sg_$u(struct SG *g) { return g->y; }"
+		;;
+	E) # only the enum differs from A's: Se must not be A's Se
+		echo 'enum mode { M_A = 1, M_B = 3 }; struct Se { enum mode m; };'
+		echo "struct Se se_$u;"
 		;;
 	D2)
 		echo 'struct U { int z; }; struct SF { struct U *u; int y; };'
