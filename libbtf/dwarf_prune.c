@@ -2,6 +2,10 @@
 /*
  * Pruning after dedup, the result rebuilt in a new builder (records copied
  * in order, ids remapped) when anything goes:
+ *  - Anonymous types (PTR, ARRAY, modifiers, FUNC_PROTO, anonymous
+ *    struct/union) that no kept type refers to: nothing can reach them.
+ *    A unit's DWARF describes the types of its local variables too; pahole
+ *    keeps those.
  *  - One FUNC per name. Static functions of the same name in different
  *    units (each with its own prototype) survive dedup as several FUNCs; a
  *    tracer attaching by name cannot tell them apart, and pahole emits one
@@ -27,6 +31,7 @@ struct prune {
 	uint32_t *newid;   /* per id - start */
 	uint32_t *seen;    /* open addressing set of FUNC name offsets (+1) */
 	uint32_t *aggrs;   /* the same for named structs/unions (aggr_key) */
+	uint32_t *stack, sp; /* types found unreachable, their references not yet counted off */
 	uint32_t mask;
 };
 
@@ -68,6 +73,63 @@ static int remap(uint32_t *slot, void *ctx)
 	return 0;
 }
 
+/* A type nothing can reach when no type refers to it: no name to be found
+ * by (enums stay: their constants are looked up by name) */
+static bool reachable_only_by_id(const struct lbtf_type *t)
+{
+	switch (lbtf_kind(t)) {
+	case LBTF_KIND_PTR: case LBTF_KIND_ARRAY: case LBTF_KIND_CONST:
+	case LBTF_KIND_VOLATILE: case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
+	case LBTF_KIND_FUNC_PROTO:
+		return true;
+	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		return !t->name_off;
+	default:
+		return false;
+	}
+}
+
+static void push_if_unreachable(struct prune *p, uint32_t id)
+{
+	if (id < p->start || id >= p->cnt || p->refs[id - p->start] || p->drop[id - p->start] ||
+	    !reachable_only_by_id(lbtf_type_by_id(p->btf, id)))
+		return;
+	p->drop[id - p->start] = 1;
+	p->stack[p->sp++] = id;
+}
+
+static int unref(uint32_t *slot, void *ctx)
+{
+	struct prune *p = ctx;
+
+	if (*slot >= p->start && *slot < p->cnt && p->refs[*slot - p->start]) {
+		p->refs[*slot - p->start]--;
+		push_if_unreachable(p, *slot);
+	}
+	return 0;
+}
+
+/*
+ * Anonymous types no kept type refers to (a unit's pointer types used only
+ * by local variables, whose DIEs are not converted; the prototype of a
+ * dropped FUNC), and then what only they referred to. refs must count the
+ * references from the kept types. Returns how many went.
+ */
+static uint32_t drop_unreachable(struct prune *p)
+{
+	uint32_t id, n = 0;
+
+	p->sp = 0;
+	for (id = p->start; id < p->cnt; id++)
+		push_if_unreachable(p, id);
+	while (p->sp) {
+		id = p->stack[--p->sp];
+		n++;
+		lbtf_type_visit_type_ids((struct lbtf_type *)lbtf_type_by_id(p->btf, id), unref, p);
+	}
+	return n;
+}
+
 /* Decide what goes; returns the number of dropped types */
 static uint32_t mark(struct prune *p)
 {
@@ -90,21 +152,12 @@ static uint32_t mark(struct prune *p)
 			n++;
 		}
 	}
-	/* prototypes only the dropped FUNCs used */
 	for (id = p->start; id < p->cnt; id++)
 		if (!p->drop[id - p->start])
 			lbtf_type_visit_type_ids((struct lbtf_type *)lbtf_type_by_id(p->btf, id),
 						 count_ref, p);
-	for (id = p->start; id < p->cnt; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
-
-		if (p->drop[id - p->start] && lbtf_kind(t) == LBTF_KIND_FUNC &&
-		    t->type >= p->start && !p->refs[t->type - p->start] &&
-		    !p->drop[t->type - p->start]) {
-			p->drop[t->type - p->start] = 1;
-			n++;
-		}
-	}
+	/* (the prototypes only the dropped FUNCs used go here too) */
+	n += drop_unreachable(p);
 	for (id = p->start; id < p->cnt; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
 
@@ -187,8 +240,9 @@ int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *droppe
 	p.newid = calloc(n + 1, sizeof(*p.newid));
 	p.seen = calloc(cap, sizeof(*p.seen));
 	p.aggrs = calloc(cap, sizeof(*p.aggrs));
+	p.stack = calloc(n + 1, sizeof(*p.stack));
 	p.mask = cap - 1;
-	if (!p.drop || !p.refs || !p.newid || !p.seen || !p.aggrs) {
+	if (!p.drop || !p.refs || !p.newid || !p.seen || !p.aggrs || !p.stack) {
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}
@@ -211,5 +265,6 @@ out:
 	free(p.newid);
 	free(p.seen);
 	free(p.aggrs);
+	free(p.stack);
 	return err;
 }
