@@ -554,6 +554,11 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 			err = dw_list_units(&d.units, &d.ul);
 	}
 	dw_handle_close(&h);
+	/* Type units: a definition reached only through a unit's signature
+	 * stub may never be converted when a declaration elsewhere matched
+	 * (a known gap of the reuse): convert those inputs exactly */
+	if (!err && (d.units.types || d.units.nsigs))
+		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
 	if (!err && !d.ul.n)
 		err = lbtfi_err(ENODATA, "%s: no DWARF compile units", path);
 	if (err)
