@@ -43,69 +43,7 @@ if command -v bpftool >/dev/null; then dump() { bpftool btf dump file "$1" forma
 else dump() { "$B/btfdump" file "$1" format raw; }; fi
 fail=0
 
-# fingerprint RAW1 RAW2: colour refinement (Weisfeiler-Leman) over the type
-# graphs of two raw dumps with one shared colour table; prints the types
-# whose colour occurs a different number of times, exits 1 if any
-fingerprint() {
-	awk '
-	function refs(s, f, id,   r) {
-		while (match(s, /type_id=[0-9]+/)) {
-			r = substr(s, RSTART + 8, RLENGTH - 8)
-			nref[f, id]++; ref[f, id, nref[f, id]] = r
-			s = substr(s, RSTART + RLENGTH)
-		}
-	}
-	FNR == 1 { f++ }
-	/^\[[0-9]+\] / {
-		id = substr($1, 2, length($1) - 2); ids[f, ++nids[f]] = id
-		line = $0; sub(/^\[[0-9]+\] /, "", line)
-		first[f, id] = line
-		refs(line, f, id); gsub(/type_id=[0-9]+/, "type_id=#", line)
-		lab[f, id] = line; next
-	}
-	/^\t/ {
-		line = $0; refs(line, f, id); gsub(/type_id=[0-9]+/, "type_id=#", line)
-		lab[f, id] = lab[f, id] "\n" line
-	}
-	END {
-		if (f != 2) { print "fingerprint: need two dumps"; exit 2 }
-		nc = 0
-		for (g = 1; g <= 2; g++) {
-			col[g, 0] = "void"
-			for (i = 1; i <= nids[g]; i++) {
-				id = ids[g, i]
-				if (!(lab[g, id] in c0)) c0[lab[g, id]] = ++nc
-				col[g, id] = c0[lab[g, id]]
-			}
-		}
-		prev = nc
-		for (round = 0; round < 1000; round++) {
-			delete d; m = 0
-			for (g = 1; g <= 2; g++)
-				for (i = 1; i <= nids[g]; i++) {
-					id = ids[g, i]; k = col[g, id]
-					for (j = 1; j <= nref[g, id]; j++) k = k "," col[g, ref[g, id, j]]
-					if (!(k in d)) d[k] = ++m
-					nx[g, id] = d[k]
-				}
-			for (g = 1; g <= 2; g++)
-				for (i = 1; i <= nids[g]; i++) col[g, ids[g, i]] = nx[g, ids[g, i]]
-			if (m == prev) break
-			prev = m
-		}
-		for (g = 1; g <= 2; g++)
-			for (i = 1; i <= nids[g]; i++) {
-				c = col[g, ids[g, i]]; cnt[g, c]++; ex[c] = first[g, ids[g, i]]; all[c] = 1
-			}
-		bad = 0
-		for (c in all)
-			if (cnt[1, c] + 0 != cnt[2, c] + 0) {
-				if (++bad <= 12) printf "  %dx vs %dx: %s\n", cnt[1, c], cnt[2, c], ex[c]
-			}
-		if (nids[1] < 1) { print "  no types parsed"; bad = 1 }
-		exit bad ? 1 : 0
-	}' "$1" "$2"
-}
+. "$(dirname "$0")/../graph_fingerprint.sh" # fingerprint RAW1 RAW2
 
 # convert CASE NAME FEATURES JOBS: $T/CASE/NAME.btf, .sig, .raw, .cnt
 convert() {
