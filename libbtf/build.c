@@ -461,3 +461,66 @@ fail:
 	lbtfi_strset_truncate(&b->strs, strs_len);
 	return err;
 }
+
+struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src)
+{
+	struct lbtf_builder *b = lbtf_builder_new(src->base);
+
+	if (!b)
+		return NULL;
+	lbtfi_strset_free(&b->strs);
+	if (lbtfi_strset_copy(&b->strs, &src->strs)) {
+		lbtf_builder_free(b);
+		return lbtfi_err_ptr(ENOMEM, "out of memory copying strings");
+	}
+	return b;
+}
+
+struct range_ctx {
+	uint32_t start_id, from, to, delta, bad;
+};
+
+static int shift_in_range(uint32_t *slot, void *ctx)
+{
+	struct range_ctx *c = ctx;
+
+	if (*slot >= c->from && *slot < c->to)
+		*slot += c->delta;
+	else if (*slot >= c->start_id)
+		c->bad = *slot;
+	return 0;
+}
+
+int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder *src,
+			       uint32_t from, uint32_t to)
+{
+	uint32_t nr = b->nr_types, first = lbtf_builder_type_cnt(b), i;
+	size_t nw = b->nwords, sw, ew;
+	struct range_ctx c = { src->start_id, from, to, first - from, 0 };
+	int err;
+
+	if (src->base != b->base || src->start_id != b->start_id || b->strs.len < src->strs.len)
+		return lbtfi_err(EINVAL, "cannot append types of a builder with other strings");
+	if (from < src->start_id || from > to || to > lbtf_builder_type_cnt(src))
+		return lbtfi_err(EINVAL, "type range %u..%u out of bounds", from, to);
+	if (from == to)
+		return (int)first;
+	sw = src->offs[from - src->start_id];
+	ew = to - src->start_id < src->nr_types ? src->offs[to - src->start_id] : src->nwords;
+	if ((err = grow_offs(b, to - from)) || (err = lbtfi_builder_grow_words(b, ew - sw)))
+		return err;
+	memcpy(b->words + nw, src->words + sw, (ew - sw) * 4);
+	for (i = 0; i < to - from; i++) {
+		b->offs[nr + i] = (uint32_t)(nw + src->offs[from - src->start_id + i] - sw);
+		lbtf_type_visit_type_ids((struct lbtf_type *)(b->words + b->offs[nr + i]),
+					 shift_in_range, &c);
+		if (c.bad) {
+			lbtfi_builder_truncate(b, nr, nw);
+			return lbtfi_err(EINVAL, "type %u refers to type %u outside %u..%u",
+					 from + i, c.bad, from, to);
+		}
+	}
+	b->nr_types = nr + (to - from);
+	b->nwords = nw + (ew - sw);
+	return (int)first;
+}

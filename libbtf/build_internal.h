@@ -49,6 +49,9 @@ struct lbtfi_strset {
 uint32_t lbtfi_str_hash(const char *s, size_t *len);
 int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty);
 void lbtfi_strset_free(struct lbtfi_strset *ss);
+/* dst (uninitialised) becomes a copy of src: the same strings at the same
+ * offsets. 0 or -ENOMEM */
+int lbtfi_strset_copy(struct lbtfi_strset *dst, const struct lbtfi_strset *src);
 /* Offset of s in the set, adding it if missing; <0 on ENOMEM/E2BIG */
 int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s);
 /* Offset of s or -1 */
@@ -151,6 +154,15 @@ static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32
 
 /* Any type (base included, id 0 gives a VOID record) or NULL */
 const struct lbtf_type *lbtfi_builder_any_type(const struct lbtf_builder *b, uint32_t id);
+/* A builder over src's base with a copy of src's strings (at the same
+ * offsets) and no types, for lbtfi_builder_append_range() */
+struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src);
+/* Append src's types [from, to) to b, whose strings begin with all of
+ * src's at the same offsets (lbtfi_builder_new_strs_of): references into
+ * the range move with it, those to the base stay, any other is EINVAL.
+ * The id of the first appended type, or <0 */
+int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder *src,
+			       uint32_t from, uint32_t to);
 /* Reserve room for one type of nwords words; returns its word pointer (zeroed) */
 uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t nwords);
 /* Make room for n more words (errno-style negative return) */

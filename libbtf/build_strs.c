@@ -145,6 +145,28 @@ int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty)
 	return 0;
 }
 
+int lbtfi_strset_copy(struct lbtfi_strset *dst, const struct lbtfi_strset *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->data = malloc(src->cap ? src->cap : 1);
+	dst->tab = src->tab ? malloc(((size_t)src->mask + 1) * sizeof(*src->tab)) : NULL;
+	dst->seq = malloc((src->seq_cap ? src->seq_cap : 1) * sizeof(*src->seq));
+	if (!dst->data || (src->tab && !dst->tab) || !dst->seq) {
+		lbtfi_strset_free(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->data, src->data, src->len);
+	if (src->tab)
+		memcpy(dst->tab, src->tab, ((size_t)src->mask + 1) * sizeof(*src->tab));
+	memcpy(dst->seq, src->seq, src->cnt * sizeof(*src->seq));
+	dst->len = src->len;
+	dst->cap = src->cap ? src->cap : 1;
+	dst->mask = src->mask;
+	dst->cnt = src->cnt;
+	dst->seq_cap = src->seq_cap ? src->seq_cap : 1;
+	return 0;
+}
+
 void lbtfi_strset_free(struct lbtfi_strset *ss)
 {
 	free(ss->data);

@@ -9,6 +9,11 @@
  * so the result does not depend on the number of threads or on scheduling.
  * Workers stay at most a window of groups ahead of the appender to bound
  * memory.
+ *
+ * With reuse, the groups are kept: a group that paired a declaration with a
+ * definition of a name that turns out to have several definitions in the
+ * output is converted again without pairing that name, and the output is
+ * put together again (dwarf_reuse.c says why).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -25,7 +30,11 @@
 #define GROUP_UNITS 48u
 
 struct unit_result {
-	struct lbtf_builder *b;
+	struct lbtf_builder *b;   /* until appended */
+	uint32_t first, end;      /* then its types in the driver's raw builder */
+	char *paired;             /* dw_group_paired_names() */
+	size_t paired_len;
+	bool redo;                /* to be converted again */
 	struct dw_var *vars;
 	uint32_t nvars, nfuncs;
 	uint64_t warned;
@@ -46,6 +55,8 @@ struct driver {
 	pthread_cond_t cv_done, cv_room;
 	uint32_t next, consumed, window;
 	bool stop;
+	bool keep;                /* the groups stay for a second look (reuse) */
+	struct lbtfi_strset banned; /* names never paired (dw_group_new) */
 };
 
 /* The thread's error message, prefixed with the input's path (err < 0) */
@@ -109,7 +120,7 @@ static int convert_unit(struct driver *d, struct dw_unit *u, uint32_t i)
 }
 
 static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle *h,
-			  uint64_t *released, uint32_t gi)
+			  uint64_t *released, uint32_t gi, bool reuse)
 {
 	uint32_t i = gi * GROUP_UNITS, end = i + GROUP_UNITS < d->ul.n ? i + GROUP_UNITS : d->ul.n;
 	struct unit_result r = { 0 };
@@ -117,8 +128,8 @@ static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle 
 
 	dw_unit_reset(u);
 	u->b = lbtf_builder_new(d->g.base);
-	u->grp = (d->g.features & LBTF_DWARF_FEAT_REUSE) ? dw_group_new() : NULL;
-	if (!u->b || ((d->g.features & LBTF_DWARF_FEAT_REUSE) && !u->grp))
+	u->grp = reuse ? dw_group_new(d->banned.cnt ? &d->banned : NULL) : NULL;
+	if (!u->b || (reuse && !u->grp))
 		err = -ENOMEM;
 	for (; !err && i < end; i++) {
 		err = convert_unit(d, u, i);
@@ -132,6 +143,8 @@ static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle 
 	}
 	if (!err)
 		dw_group_finish(u);
+	if (!err)
+		err = dw_group_paired_names(u, &r.paired, &r.paired_len);
 	dw_group_free(u->grp);
 	u->grp = NULL;
 	if (err)
@@ -140,6 +153,8 @@ static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle 
 		fail_unit(&r, err);
 		lbtf_builder_free(u->b);
 		free(u->vars);
+		free(r.paired);
+		r.paired = NULL;
 	} else {
 		r.b = u->b;
 		r.vars = u->vars;
@@ -159,23 +174,53 @@ static void drop_pages(void *ctx, uint64_t from, uint64_t to)
 	dw_handle_release(ctx, from, to);
 }
 
+/* What a thread converts with: its own DWARF handle, reader and unit */
+struct converter {
+	struct dw_handle h;
+	struct dr_file f;
+	struct dr_ctx rd;
+	struct dw_unit u;
+	uint64_t released;
+};
+
+static int converter_open(struct driver *d, struct converter *c)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
+	if (err) {
+		dw_handle_close(&c->h);
+		return err;
+	}
+	err = dr_file_open(&c->f, c->h.dw, &d->units, NULL, NULL);
+	dr_ctx_init(&c->rd, &c->f);
+	if (!err)
+		err = dw_unit_init(&c->u, &d->g, &c->rd, c->h.dw);
+	if (err) {
+		dr_ctx_free(&c->rd);
+		dr_file_close(&c->f);
+		dw_handle_close(&c->h);
+	}
+	return err;
+}
+
+static void converter_close(struct converter *c)
+{
+	dw_unit_free(&c->u);
+	dr_ctx_free(&c->rd);
+	dr_file_close(&c->f);
+	dw_handle_close(&c->h);
+}
+
 static void *worker(void *arg)
 {
 	struct driver *d = arg;
-	struct dw_handle h;
-	struct dr_file f = { 0 };
-	struct dr_ctx rd;
-	struct dw_unit u;
-	uint64_t released = 0;
+	struct converter c;
 	uint32_t i;
 	int err;
 
-	err = dw_handle_open(&h, d->path, d->g.ei->is_rel);
-	if (!err)
-		err = dr_file_open(&f, h.dw, &d->units, NULL, NULL);
-	dr_ctx_init(&rd, &f);
-	if (!err)
-		err = dw_unit_init(&u, &d->g, &rd, h.dw);
+	err = converter_open(d, &c);
 	if (err) {
 		/* report on the first group nobody converted yet */
 		if (take_group(d, &i)) {
@@ -184,17 +229,43 @@ static void *worker(void *arg)
 			fail_unit(&r, err);
 			finish(d, i, &r);
 		}
-		dr_file_close(&f);
-		dw_handle_close(&h);
 		return NULL;
 	}
 	while (take_group(d, &i))
-		convert_group(d, &u, &h, &released, i);
-	dw_unit_free(&u);
-	dr_ctx_free(&rd);
-	dr_file_close(&f);
-	dw_handle_close(&h);
+		convert_group(d, &c.u, &c.h, &c.released, i, d->g.features & LBTF_DWARF_FEAT_REUSE);
+	converter_close(&c);
 	return NULL;
+}
+
+static void free_result(struct unit_result *r)
+{
+	lbtf_builder_free(r->b);
+	free(r->vars);
+	free(r->errmsg);
+	free(r->paired);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The groups marked redo, converted again (in this thread): with reuse but
+ * without pairing the banned names, or without reuse */
+static int convert_again(struct driver *d, bool reuse)
+{
+	struct converter c;
+	uint32_t i;
+	int err = converter_open(d, &c);
+
+	if (err)
+		return with_path(d->path, err);
+	for (i = 0; i < d->ngroups; i++) {
+		if (!d->res[i].redo)
+			continue;
+		free_result(&d->res[i]);
+		dw_handle_skip_units(&c.h, &d->ul, i * GROUP_UNITS);
+		c.released = i > 0 ? d->ul.ends[i * GROUP_UNITS - 1] : 0;
+		convert_group(d, &c.u, &c.h, &c.released, i, reuse);
+	}
+	converter_close(&c);
+	return 0;
 }
 
 /* Warnings ------------------------------------------------------------------ */
@@ -343,12 +414,12 @@ static struct unit_result *wait_unit(struct driver *d, uint32_t i)
 
 static void release_unit(struct driver *d, struct unit_result *r)
 {
-	lbtf_builder_free(r->b);
-	free(r->vars);
-	free(r->errmsg);
-	r->b = NULL;
-	r->vars = NULL;
-	r->errmsg = NULL;
+	if (!d->keep || r->err) {
+		free_result(r);
+	} else { /* (what a new look needs stays: its types are in raw) */
+		lbtf_builder_free(r->b);
+		r->b = NULL;
+	}
 	pthread_mutex_lock(&d->mu);
 	d->consumed++;
 	pthread_cond_broadcast(&d->cv_room);
@@ -372,22 +443,29 @@ struct collected {
 	uint32_t funcs;
 };
 
-/* Append unit r to out and collect its VARs with their new ids */
+/* Append group r to out (its builder, or its types in old, the raw builder
+ * of the last look) and collect its VARs with their new ids */
 static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_result *r,
-		       struct collected *c)
+		       const struct lbtf_builder *old, struct collected *c)
 {
-	uint32_t unit_start = d->g.base ? lbtf_type_cnt(d->g.base) : 1, i;
+	uint32_t unit_start = d->g.base ? lbtf_type_cnt(d->g.base) : 1, i, n;
 	int first;
 
 	c->warned |= r->warned;
 	merge_tags(c->tags, &c->ntags, 32, r->other_tags);
 	if (r->err)
 		return lbtfi_err(-r->err, "%s", r->errmsg ? r->errmsg : "conversion failed");
-	first = lbtf_builder_append(out, r->b);
+	if (r->b)
+		first = lbtf_builder_append(out, r->b);
+	else
+		first = lbtfi_builder_append_range(out, old, r->first, r->end);
 	if (first < 0)
 		return first;
-	c->raw_since_dedup += lbtf_builder_type_cnt(r->b) - unit_start;
-	c->types_raw += lbtf_builder_type_cnt(r->b) - unit_start;
+	n = lbtf_builder_type_cnt(out) - first;
+	r->first = first;
+	r->end = first + n;
+	c->raw_since_dedup += n;
+	c->types_raw += n;
 	c->funcs += r->nfuncs;
 	if (c->n + r->nvars > c->cap) {
 		uint32_t cap = (c->n + r->nvars) * 2;
@@ -454,11 +532,15 @@ static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct
 	return f;
 }
 
-static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
-	       struct lbtf_dwarf_stats *st)
+/*
+ * The groups' types into out, in order: the first time from the workers as
+ * they finish (workers set), later from the groups converted again and the
+ * last raw builder (old). Without keep, deduplicated by batches.
+ */
+static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
+		    const struct lbtf_builder *old, struct collected *c, bool workers)
 {
-	struct collected c = { 0 };
-	pthread_t *tids;
+	pthread_t *tids = NULL;
 	int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	int started = 0, err = 0;
 	uint32_t i;
@@ -467,52 +549,162 @@ static int run(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_bu
 		jobs = 1;
 	if ((uint32_t)jobs > d->ngroups)
 		jobs = d->ngroups ? d->ngroups : 1;
-	/* Room for the workers to keep converting while the appender runs a
-	 * batch dedup, so the stages overlap instead of taking turns */
-	d->window = 2 * jobs + 2;
-	tids = calloc(jobs, sizeof(*tids));
-	if (!tids)
-		return lbtfi_err(ENOMEM, "out of memory");
-	err = start_workers(d, tids, jobs, &started);
+	if (workers) {
+		/* Room for the workers to keep converting while the appender
+		 * runs a batch dedup, so the stages overlap instead of taking
+		 * turns */
+		d->window = 2 * jobs + 2;
+		tids = calloc(jobs, sizeof(*tids));
+		if (!tids)
+			return lbtfi_err(ENOMEM, "out of memory");
+		err = start_workers(d, tids, jobs, &started);
+	}
 	for (i = 0; !err && i < d->ngroups; i++) {
 		struct unit_result *r = wait_unit(d, i);
 
-		err = take_result(d, out, r, &c);
+		err = take_result(d, out, r, old, c);
 		release_unit(d, r);
 		/* (not with externs: extern FUNCs may merge, so they could not
 		 * be found again in order the way VARs are) */
-		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP) && !c.has_externs &&
-		    c.raw_since_dedup >= DEDUP_BATCH_TYPES && i + 1 < d->ngroups) {
+		if (!err && !d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
+		    !c->has_externs && c->raw_since_dedup >= DEDUP_BATCH_TYPES &&
+		    i + 1 < d->ngroups) {
 			err = dedup_now(out);
-			c.raw_since_dedup = 0;
-			c.deduped = true;
+			c->raw_since_dedup = 0;
+			c->deduped = true;
 		}
-		if (o && o->progress)
+		if (workers && o && o->progress)
 			o->progress(o->ctx, i + 1 < d->ngroups ? (i + 1) * GROUP_UNITS : d->ul.n,
 				    d->ul.n);
 	}
-	stop_workers(d, tids, started);
-	free(tids);
-	for (i = 0; i < d->ngroups; i++) { /* groups finished after a failure */
-		lbtf_builder_free(d->res[i].b);
-		free(d->res[i].vars);
-		free(d->res[i].errmsg);
-		d->res[i].b = NULL;
-		d->res[i].vars = NULL;
-		d->res[i].errmsg = NULL;
+	if (workers) {
+		stop_workers(d, tids, started);
+		free(tids);
 	}
-	if (!err)
-		report_warnings(o, c.warned, c.tags, c.ntags);
-	st->units = d->ul.n;
-	st->funcs = c.funcs;
-	st->types_raw = c.types_raw;
-	if (!err && c.deduped)
-		err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
-	if (!err)
-		err = dw_add_datasecs(out, d->g.ei, c.vars, c.n, &st->datasecs, &st->vars);
-	st->types_raw += st->datasecs;
-	free(c.vars);
+	if (!err && workers) /* (the same when groups are converted again) */
+		report_warnings(o, c->warned, c->tags, c->ntags);
 	return err;
+}
+
+/* A copy of raw's types (the same ids) */
+static struct lbtf_builder *copy_of(const struct lbtf_builder *raw)
+{
+	struct lbtf_builder *b = lbtfi_builder_new_strs_of(raw);
+	int err;
+
+	if (!b)
+		return NULL;
+	err = lbtfi_builder_append_range(b, raw, raw->start_id, lbtf_builder_type_cnt(raw));
+	if (err < 0) {
+		lbtf_builder_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static int dedup_all(struct lbtf_builder *out)
+{
+	uint32_t before, pass = 0;
+	int err;
+
+	/* Again while it merges more: a struct graph that reaches two copies
+	 * of one type (a group's builder mixes types of several units) can
+	 * keep dedup from pairing it with its twin in one pass, as in libbpf;
+	 * the next pass sees the copies merged. */
+	do {
+		before = lbtf_builder_type_cnt(out);
+		err = dedup_now(out);
+	} while (!err && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
+	return err;
+}
+
+/* Marks the groups whose pairings do not hold in out (bans their names);
+ * how many, <0 error */
+static int check_pairings(struct driver *d, struct lbtf_builder *out)
+{
+	struct dw_defs defs;
+	uint32_t i;
+	int n = 0, bad;
+
+	if ((bad = dw_defs_init(&defs, out)))
+		return bad;
+	for (i = 0; i < d->ngroups; i++) {
+		bad = dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len, &d->banned);
+		if (bad < 0) {
+			n = bad;
+			break;
+		}
+		d->res[i].redo = bad > 0;
+		n += bad > 0;
+	}
+	dw_defs_free(&defs);
+	return n;
+}
+
+/* Anything paired at all (else there is nothing to check) */
+static bool any_pairing(const struct driver *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->ngroups; i++)
+		if (d->res[i].paired_len)
+			return true;
+	return false;
+}
+
+/*
+ * Converted, put together, deduplicated; with reuse, checked and done
+ * again for the groups that paired a name with several definitions (then
+ * without pairing it; a third time, those groups without reuse at all,
+ * which pairs nothing). The raw builder of each look stays for the next.
+ */
+static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwarf_opts *o,
+					struct lbtf_dwarf_stats *st, int *errp)
+{
+	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL;
+	int round, err = 0, bad;
+
+	for (round = 0; !err; round++) {
+		struct collected c = { 0 };
+
+		lbtf_builder_free(out);
+		out = NULL;
+		raw = old ? lbtfi_builder_new_strs_of(old) : lbtf_builder_new(d->g.base);
+		err = raw ? assemble(d, o, raw, old, &c, round == 0) : -ENOMEM;
+		lbtf_builder_free(old);
+		old = NULL;
+		if (!err && d->keep && any_pairing(d)) {
+			out = copy_of(raw);
+			old = raw;
+		} else {
+			out = raw;
+		}
+		raw = NULL;
+		if (!out && !err)
+			err = lbtfi_err(ENOMEM, "out of memory");
+		st->units = d->ul.n;
+		st->funcs = c.funcs;
+		st->types_raw = c.types_raw;
+		if (!err && c.deduped)
+			err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
+		if (!err)
+			err = dw_add_datasecs(out, d->g.ei, c.vars, c.n, &st->datasecs, &st->vars);
+		st->types_raw += st->datasecs;
+		free(c.vars);
+		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
+			err = dedup_all(out);
+		if (err || !old || round == 2)
+			break;
+		bad = check_pairings(d, out);
+		if (bad <= 0) {
+			err = bad;
+			break;
+		}
+		err = convert_again(d, round == 0);
+	}
+	lbtf_builder_free(old);
+	*errp = err;
+	return out;
 }
 
 struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
@@ -522,7 +714,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	struct dw_elf_info ei;
 	struct dw_handle h;
 	struct lbtf_builder *out = NULL;
-	uint32_t start;
+	uint32_t start, i;
 	int err;
 
 	if (!path)
@@ -537,6 +729,10 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		return lbtfi_err_ptr(-err, "%s", msg);
 	}
 	d.g.ei = &ei;
+	if (lbtfi_strset_init(&d.banned, false)) {
+		dw_elf_info_free(&ei);
+		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	}
 	d.g.base = opts ? opts->base : NULL;
 	d.g.features = effective_features(opts, &ei);
 	{
@@ -565,36 +761,32 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		goto out;
 	d.ngroups = (d.ul.n + GROUP_UNITS - 1) / GROUP_UNITS;
 	d.res = calloc(d.ngroups, sizeof(*d.res));
-	out = lbtf_builder_new(d.g.base);
-	if (!d.res || !out) {
+	if (!d.res) {
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}
+	/* (pairings matter to dedup only) */
+	d.keep = (d.g.features & LBTF_DWARF_FEAT_REUSE) && (d.g.features & LBTF_DWARF_FEAT_DEDUP);
 	pthread_mutex_init(&d.mu, NULL);
 	pthread_cond_init(&d.cv_done, NULL);
 	pthread_cond_init(&d.cv_room, NULL);
-	err = run(&d, opts, out, &st);
+	out = convert_all(&d, opts, &st, &err);
 	pthread_mutex_destroy(&d.mu);
 	pthread_cond_destroy(&d.cv_done);
 	pthread_cond_destroy(&d.cv_room);
+	for (i = 0; i < d.ngroups; i++)
+		free_result(&d.res[i]);
 	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
 	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
-		uint32_t dropped, before, pass = 0;
+		uint32_t dropped;
 
-		/* Again while it merges more: a struct graph that reaches two
-		 * copies of one type (a group's builder mixes types of several
-		 * units) can keep dedup from pairing it with its twin in one
-		 * pass, as in libbpf; the next pass sees the copies merged. */
-		do {
-			before = lbtf_builder_type_cnt(out);
-			err = dedup_now(out);
-		} while (!err && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
-		if (!err)
-			err = dw_prune(&out, d.g.base, &dropped);
+		err = dw_prune(&out, d.g.base, &dropped);
 	}
-	st.types_out = lbtf_builder_type_cnt(out) - start;
+	if (!err)
+		st.types_out = lbtf_builder_type_cnt(out) - start;
 out:
 	free(d.res);
+	lbtfi_strset_free(&d.banned);
 	free(d.ul.die_offs);
 	free(d.ul.ends);
 	dr_file_close(&d.units);

@@ -8,7 +8,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdint.h>
-#include "internal.h"
+#include "build_internal.h"
 #include "dwarf_reader.h"
 
 #ifndef DW_TAG_LLVM_annotation
@@ -87,6 +87,11 @@ void dw_handle_close(struct dw_handle *h);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
+/* Let libdw learn the first n units, giving their pages back as it goes:
+ * libdw reads every unit header up to the one it is first asked about,
+ * which would map the whole of .debug_info before a unit far into it */
+struct dw_unit_list;
+void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t n);
 
 /* Every compile and partial unit of the file, in file order */
 struct dw_unit_list {
@@ -310,7 +315,8 @@ void dw_follow_signature(struct dw_unit *u, struct dw_die *die);
  * the group is given that type's id (its named struct/union references are
  * checked: found at once, or queued and checked when the unit ends).
  */
-struct dw_group *dw_group_new(void);
+/* banned: names whose declarations and definitions are never paired, or NULL */
+struct dw_group *dw_group_new(const struct lbtfi_strset *banned);
 void dw_group_free(struct dw_group *g);
 /* Start a unit (its builder is u->b, shared by the group) */
 void dw_group_unit_begin(struct dw_unit *u);
@@ -329,6 +335,21 @@ void dw_reuse_abort(struct dw_unit *u);
 /* The group is converted: references to FWDs that reuse resolved are
  * pointed at their struct/union */
 void dw_group_finish(struct dw_unit *u);
+/* The names of the structs, unions and enums whose declaration the group
+ * paired with a definition: *names = "name\0name\0..." (malloc'd; NULL
+ * if none), *len its size. 0 or -ENOMEM */
+int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len);
+/* The names with several definitions in a deduplicated output */
+struct dw_defs {
+	const struct lbtf_builder *out;
+	struct lbtfi_offmap aggr, enums; /* name offset -> its type, or UINT32_MAX */
+};
+int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out);
+void dw_defs_free(struct dw_defs *defs);
+/* How many of the paired names (dw_group_paired_names) have several
+ * definitions in the output; those are added to banned. <0 ENOMEM */
+int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
+		  struct lbtfi_strset *banned);
 
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
  * types (dwarf_prune.c); may replace *pb */

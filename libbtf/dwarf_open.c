@@ -112,6 +112,21 @@ void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to)
 		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t n)
+{
+	uint64_t released = 0;
+	Dwarf_Die die;
+	uint32_t i;
+
+	for (i = 0; h->dw && i < n; i++) {
+		dwarf_offdie(h->dw, ul->die_offs[i], &die);
+		if (i % 64 == 63 || i + 1 == n) {
+			dw_handle_release(h, released, ul->ends[i]);
+			released = ul->ends[i];
+		}
+	}
+}
+
 void dw_handle_close(struct dw_handle *h)
 {
 	if (h->dwfl)

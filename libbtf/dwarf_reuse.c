@@ -18,7 +18,13 @@
  * two and resolve the FWD to that definition; the reuse then records the
  * same resolution for the group, and a later pairing of that FWD with
  * another definition fails. An enum declaration matches any enum of its
- * name, as in dedup. A check whose target is not converted yet is
+ * name, as in dedup. Such a pairing is what dedup does only when the name
+ * has one definition in the whole input (else dedup's choice depends on
+ * the order in which it compares types, or it pairs nothing): the group
+ * lists the names it paired, the driver checks them against the
+ * deduplicated output and converts a group again, without pairing the
+ * names that have several definitions (the banned set), where one did not
+ * hold. A check whose target is not converted yet is
  * queued until the unit ends; if one fails then, the unit is converted
  * again without reuse. Several types may share a signature (they differ in
  * the named types they reach): each is a candidate. The builder so holds
@@ -81,13 +87,17 @@ struct dw_group {
 	uint32_t npending, cappending;
 	struct want *wants;
 	uint32_t nwants, capwants;
+	const struct lbtfi_strset *banned; /* names never paired, or NULL */
+	struct pair { uint32_t name_off; bool is_enum; } *pairs; /* names paired: the */
+	uint32_t npairs, cappairs, unit_pairs; /* group's, then the unit's from unit_pairs */
+	struct dw_diemap paired;    /* the group's, as a set (name_off << 1 | is_enum) */
 	struct dw_diemap fwd_to;    /* FWD id -> the struct/union it resolves to */
 	struct fwd_res { uint32_t fwd, def; } *fwd_log; /* resolutions, in order */
 	uint32_t nfwd_log, capfwd_log, unit_fwds; /* (unit_fwds: before this unit) */
 	bool on;                    /* reuse in the current unit */
 };
 
-struct dw_group *dw_group_new(void)
+struct dw_group *dw_group_new(const struct lbtfi_strset *banned)
 {
 	struct dw_group *g = calloc(1, sizeof(*g));
 
@@ -95,8 +105,9 @@ struct dw_group *dw_group_new(void)
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	g->mask = 4095;
 	g->tab = calloc(g->mask + 1, sizeof(*g->tab));
+	g->banned = banned;
 	if (!g->tab || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
-	    dw_diemap_init(&g->fwd_to)) {
+	    dw_diemap_init(&g->fwd_to) || dw_diemap_init(&g->paired)) {
 		dw_group_free(g);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	}
@@ -111,6 +122,8 @@ void dw_group_free(struct dw_group *g)
 	dw_diemap_free(&g->map_idx);
 	dw_diemap_free(&g->visited);
 	dw_diemap_free(&g->fwd_to);
+	dw_diemap_free(&g->paired);
+	free(g->pairs);
 	free(g->fwd_log);
 	free(g->maps);
 	free(g->ents);
@@ -125,6 +138,7 @@ void dw_group_unit_begin(struct dw_unit *u)
 	if (u->grp) {
 		u->grp->npending = u->grp->nwants = 0;
 		u->grp->unit_fwds = u->grp->nfwd_log;
+		u->grp->unit_pairs = u->grp->npairs;
 		u->grp->on = true;
 	}
 }
@@ -341,7 +355,7 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 {
 	struct dw_group *g = u->grp;
 	const struct name_map *m = name_map(u, id);
-	uint32_t i, first_want = g->nwants;
+	uint32_t i, first_want = g->nwants, first_pair = g->npairs;
 	int err;
 
 	if (!m)
@@ -356,6 +370,15 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 
 		if (!ne)
 			goto miss;
+		/* a declaration on one side, a definition on the other */
+		if (e->is_def == ne->fwd) {
+			if (g->banned && lbtfi_strset_find(g->banned, e->name) >= 0)
+				goto miss;
+			if (dw_grow(&g->pairs, &g->cappairs, g->npairs, sizeof(*g->pairs), 64))
+				return lbtfi_err(ENOMEM, "out of memory");
+			g->pairs[g->npairs++] = (struct pair){ e->name_off,
+							       e->flavor == DW_EDGE_ENUM };
+		}
 		if ((!e->is_def || ne->fwd) &&
 		    (e->flavor == DW_EDGE_ENUM || (!e->is_def && ne->fwd)))
 			continue;
@@ -386,6 +409,7 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 	return 1;
 miss:
 	g->nwants = first_want;
+	g->npairs = first_pair;
 	return 0;
 }
 
@@ -464,6 +488,17 @@ int dw_reuse_commit(struct dw_unit *u)
 		if ((err = rep_add(g, &g->pending[i])))
 			return err;
 	g->npending = g->nwants = 0;
+	/* the unit's pairings, once per name */
+	for (i = g->unit_pairs; i < g->npairs; i++) {
+		uint64_t key = (uint64_t)g->pairs[i].name_off << 1 | g->pairs[i].is_enum;
+
+		if (dw_diemap_get(&g->paired, key))
+			continue;
+		if (dw_diemap_put(&g->paired, key, 1))
+			return lbtfi_err(ENOMEM, "out of memory");
+		g->pairs[g->unit_pairs++] = g->pairs[i];
+	}
+	g->npairs = g->unit_pairs;
 	return 0;
 }
 
@@ -476,6 +511,7 @@ void dw_reuse_abort(struct dw_unit *u)
 	if (!g)
 		return;
 	g->npending = g->nwants = 0;
+	g->npairs = g->unit_pairs;
 	g->on = false;
 	if (g->nfwd_log == g->unit_fwds)
 		return;
@@ -505,4 +541,108 @@ void dw_group_finish(struct dw_unit *u)
 	end = lbtf_builder_type_cnt(u->b);
 	for (id = u->b->start_id; id < end; id++)
 		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(u->b, id), resolve_slot, g);
+}
+
+/* Paired names, as dw_group_paired_names() lists them: a flavour byte, the
+ * name, a NUL */
+#define PAIRED_STRUCT 's'
+#define PAIRED_ENUM 'e'
+
+int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
+{
+	struct dw_group *g = u->grp;
+	size_t n = 0;
+	uint32_t i;
+
+	*names = NULL;
+	*len = 0;
+	if (!g || !g->npairs)
+		return 0;
+	for (i = 0; i < g->npairs; i++)
+		n += strlen(lbtf_builder_str(u->b, g->pairs[i].name_off)) + 2;
+	*names = malloc(n);
+	if (!*names)
+		return lbtfi_err(ENOMEM, "out of memory");
+	for (i = 0; i < g->npairs; i++) {
+		const char *name = lbtf_builder_str(u->b, g->pairs[i].name_off);
+		size_t l = strlen(name) + 1;
+
+		(*names)[(*len)++] = g->pairs[i].is_enum ? PAIRED_ENUM : PAIRED_STRUCT;
+		memcpy(*names + *len, name, l);
+		*len += l;
+	}
+	return 0;
+}
+
+/* Checking the pairings against the output ------------------------------------ */
+
+#define SEVERAL UINT32_MAX
+
+int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out)
+{
+	uint32_t id, end = lbtf_builder_type_cnt(out), v;
+	int err = 0;
+
+	defs->out = out;
+	if (lbtfi_offmap_init(&defs->aggr, 1024) || lbtfi_offmap_init(&defs->enums, 256)) {
+		dw_defs_free(defs);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	for (id = out->start_id; id < end && !err; id++) {
+		const struct lbtf_type *t = lbtf_builder_type_by_id(out, id);
+		unsigned int k = lbtf_kind(t);
+		struct lbtfi_offmap *m;
+
+		/* (dedup resolves a FWD only to the one struct or union of
+		 * its name, whichever kind; enums apart) */
+		if (k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION)
+			m = &defs->aggr;
+		else if (lbtf_is_enum(t) && lbtf_vlen(t))
+			m = &defs->enums;
+		else
+			continue;
+		if (!t->name_off)
+			continue;
+		if (!lbtfi_offmap_get(m, t->name_off, &v))
+			err = lbtfi_offmap_put(m, t->name_off, id);
+		else if (v != id && v != SEVERAL)
+			err = lbtfi_offmap_put(m, t->name_off, SEVERAL);
+	}
+	if (err) {
+		dw_defs_free(defs);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void dw_defs_free(struct dw_defs *defs)
+{
+	lbtfi_offmap_free(&defs->aggr);
+	lbtfi_offmap_free(&defs->enums);
+}
+
+int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
+		  struct lbtfi_strset *banned)
+{
+	const struct lbtf_builder *out = defs->out;
+	size_t i = 0;
+	int bad = 0;
+
+	while (i < len) {
+		bool is_enum = names[i] == PAIRED_ENUM;
+		const char *name = names + i + 1;
+		int64_t off = lbtfi_strset_find(&out->strs, name);
+		uint32_t v;
+
+		i += strlen(name) + 2;
+		if (off < 0 ||
+		    !lbtfi_offmap_get(is_enum ? &defs->enums : &defs->aggr,
+				      (uint32_t)off + out->start_str_off, &v) ||
+		    v != SEVERAL)
+			continue;
+		if (lbtfi_strset_add(banned, name) < 0)
+			return lbtfi_err(ENOMEM, "out of memory");
+		bad++;
+	}
+	return bad;
 }

@@ -1,13 +1,13 @@
 #!/bin/bash
-# NOT run by make check: cases where reuse (the default) still differs from the
-# exact conversion (FWD resolution per group; see the session note of 2026-12-03).
-# Run by hand: B=build bash tests/btfgen/known/reuse_cases.sh
-# Minimal programs where type reuse (feature `reuse`, on by default) gave
-# other types than the exact conversion (--features default,-reuse). They
-# were found by differential testing with random multi-unit C programs and
-# shrunk by hand and by delta debugging. All are gcc -g -O0 units (one is
-# clang-16, two use type units) in one shared object; every one involves a
-# struct or enum that is only declared (a FWD) in some units:
+# Type reuse (feature `reuse`, on by default) must give the same types as
+# the exact conversion (--features default,-reuse) where a struct or enum is
+# only declared (a FWD) in some units. Minimal programs, found by
+# differential testing with random multi-unit C programs and shrunk by hand
+# and by delta debugging; all gcc -g -O0 units (one clang-16, two use type
+# units) in one shared object. Each failed before the reuse checked its
+# declaration/definition pairings against the output (dwarf_reuse.c): a
+# group paired the FWD with one of two definitions of its name, which dedup,
+# seeing the whole input, does differently:
 #  fwd_ptr_two_defs  a bare `struct s *` to a FWD in one unit and to one of two
 #                    different definitions in another: reuse pairs the FWD with
 #                    that definition for the whole group (exact dedup does not:
@@ -29,7 +29,8 @@
 #                    with the later gcc definition, exact dedup with the first
 #  fwd_enum_type_unit an enum declared in one unit and defined (once) in a
 #                    gcc type unit (-fdebug-types-section) of another: reuse
-#                    loses the definition, only ENUM vlen=0 is left
+#                    loses the definition, only ENUM vlen=0 is left (inputs
+#                    with type units are converted without reuse since 5142686)
 # Compared for each, reuse at -j 1 and -j 3 against exact: the type count that
 # btfgen -v reports, btfsig lines (sorted, with repeats), the number of dump
 # lines and an id-free fingerprint of the type graph (as in check_reuse.sh).
@@ -43,7 +44,7 @@ if command -v bpftool >/dev/null; then dump() { bpftool btf dump file "$1" forma
 else dump() { "$B/btfdump" file "$1" format raw; }; fi
 fail=0
 
-. "$(dirname "$0")/../graph_fingerprint.sh" # fingerprint RAW1 RAW2
+. "$(dirname "$0")/graph_fingerprint.sh" # fingerprint RAW1 RAW2
 
 # convert CASE NAME FEATURES JOBS: $T/CASE/NAME.btf, .sig, .raw, .cnt
 convert() {
