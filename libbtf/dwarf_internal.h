@@ -356,6 +356,11 @@ int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
 
 const char *dw_warning_text(enum dw_warning w);
+/* The warnings (bits of enum dw_warning) and skipped tags, through o->warn */
+void dw_report_warnings(const struct lbtf_dwarf_opts *o, uint64_t warned, const uint32_t *tags,
+			uint32_t ntags);
+/* Add the (up to 8, 0-ended) tags to all[*n], once each, up to cap */
+void dw_merge_tags(uint32_t *all, uint32_t *n, uint32_t cap, const uint32_t *tags);
 const char *dw_tag_name(unsigned int tag);
 
 #endif

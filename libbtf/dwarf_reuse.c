@@ -13,23 +13,25 @@
  * named structs, unions and enums, which it takes by name. Those are
  * checked by id: the earlier type's graph is walked in the builder down to
  * the named types it refers to (its name map), and each one the new DIE
- * refers to must have, in this unit, the id the map gives. Where one side
- * has a declaration (FWD) and the other a definition, dedup would pair the
- * two and resolve the FWD to that definition; the reuse then records the
- * same resolution for the group, and a later pairing of that FWD with
- * another definition fails. An enum declaration matches any enum of its
- * name, as in dedup. Such a pairing is what dedup does only when the name
- * has one definition in the whole input (else dedup's choice depends on
- * the order in which it compares types, or it pairs nothing): the group
- * lists the names it paired, the driver checks them against the
- * deduplicated output and converts a group again, without pairing the
- * names that have several definitions (the banned set), where one did not
- * hold. A check whose target is not converted yet is
- * queued until the unit ends; if one fails then, the unit is converted
- * again without reuse. Several types may share a signature (they differ in
- * the named types they reach): each is a candidate. The builder so holds
- * what a plain conversion followed by dedup would keep; tests compare the
- * two (--features default,-reuse) on a kernel and on crafted ODR cases.
+ * refers to must have, in this unit, the id the map gives. A check whose
+ * target is not converted yet is queued until the unit ends; if one fails
+ * then, the unit is converted again without reuse. Several types may share
+ * a signature (they differ in the named types they reach): each is a
+ * candidate.
+ *
+ * Where one side has a declaration (FWD) and the other a definition, dedup
+ * would pair the two and resolve the FWD to that definition; the reuse
+ * records the same resolution for the group, and a later pairing of that
+ * FWD with another definition fails. An enum declaration matches any enum
+ * of its name, as in dedup. Such a pairing is what dedup does only when the
+ * name has one definition in the whole input: with several, dedup's choice
+ * depends on the order in which it compares types, or it pairs nothing. So
+ * each group lists the names it paired; the driver checks them against the
+ * deduplicated output (dw_defs_check) and converts the groups that paired a
+ * name with several definitions again, never pairing those names (the
+ * banned set). The output so holds what a plain conversion followed by
+ * dedup would keep; tests compare the two (--features default,-reuse) on a
+ * kernel, on crafted ODR cases and on declaration/definition mixes.
  *
  * Everything depends on the group's units only, so the output is the same
  * at any number of threads.

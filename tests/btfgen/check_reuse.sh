@@ -20,10 +20,6 @@ set -u
 B=${B:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ON=default
-OFF=default,-reuse
-if command -v bpftool >/dev/null; then dump() { bpftool btf dump file "$1" format raw; }
-else dump() { "$B/btfdump" file "$1" format raw; }; fi
 fail=0
 
 # ---- the program ----------------------------------------------------------
@@ -165,34 +161,8 @@ gcc -shared -o "$T/swapped.so" "$T/w01.o" "$T/u02.o" "$T/w03.o" $(ls "$T"/u*.o |
 	{ echo "FAIL: gcc -shared"; exit 1; }
 
 # ---- comparison helpers ---------------------------------------------------
-. "$(dirname "$0")/graph_fingerprint.sh" # fingerprint RAW1 RAW2 [nosec]
-
-# convert NAME INPUT FEATURES JOBS: $T/NAME.btf, .sig (btfsig, sorted), .raw
-# (raw dump) and .cnt (type count after dedup that btfgen -v reports)
-convert() {
-	"$B/btfgen" -v -j "$4" --features "$3" -o "$T/$1.btf" "$2" 2>"$T/$1.log" ||
-		{ echo "FAIL: btfgen --features $3 -j $4 $2"; cat "$T/$1.log"; exit 1; }
-	"$B/tests/btfgen/btfsig" "$T/$1.btf" | sort >"$T/$1.sig"
-	dump "$T/$1.btf" >"$T/$1.raw" || { echo "FAIL: dump $1.btf"; exit 1; }
-	sed -n 's/.* types before dedup, \([0-9]*\) after.*/\1/p' "$T/$1.log" >"$T/$1.cnt"
-	[ -s "$T/$1.cnt" ] || { echo "FAIL: no type count in btfgen -v output"; cat "$T/$1.log"; exit 1; }
-}
-
-# same OFF ON WHAT: reuse output ON must equal exact output OFF
-same() {
-	if ! diff "$T/$1.sig" "$T/$2.sig" >"$T/sig.diff"; then
-		echo "FAIL: $3: btfsig differs (< exact, > reuse):"; head -20 "$T/sig.diff"; fail=1
-	fi
-	if [ "$(cat "$T/$1.cnt")" != "$(cat "$T/$2.cnt")" ]; then
-		echo "FAIL: $3: $(cat "$T/$1.cnt") types exact, $(cat "$T/$2.cnt") with reuse"; fail=1
-	fi
-	if [ "$(wc -l <"$T/$1.raw")" != "$(wc -l <"$T/$2.raw")" ]; then
-		echo "FAIL: $3: raw dump has $(wc -l <"$T/$1.raw") lines exact, $(wc -l <"$T/$2.raw") with reuse"; fail=1
-	fi
-	if ! fingerprint "$T/$1.raw" "$T/$2.raw" >"$T/fp.out"; then
-		echo "FAIL: $3: type graphs differ (times in exact vs with reuse):"; cat "$T/fp.out"; fail=1
-	fi
-}
+. "$(dirname "$0")/reuse_compare.sh" # reuse_convert, reuse_same, fingerprint
+convert() { reuse_convert "$T" "$@" || exit 1; } # NAME INPUT FEATURES JOBS
 
 # the fingerprint must see what btfsig cannot: in swapped.so the variables
 # s_u01 and s_u03 trade places (s_u01 now has the B struct S): same btfsig
@@ -207,7 +177,7 @@ fingerprint "$T/off.raw" "$T/swapped.raw" nosec >/dev/null &&
 # ---- reuse on vs off --------------------------------------------------------
 for j in 1 3; do
 	convert on$j "$T/lib.so" "$ON" $j
-	same off on$j "reuse, -j $j"
+	reuse_same "$T" off on$j "reuse, -j $j" || fail=1
 done
 cmp -s "$T/on1.btf" "$T/on3.btf" || { echo "FAIL: with reuse, -j 1 and -j 3 give different bytes"; fail=1; }
 
@@ -308,7 +278,7 @@ self=""
 if readelf -S "$B/btfgen" 2>/dev/null | grep -q '\.debug_info'; then
 	convert self_off "$B/btfgen" "$OFF" 2
 	convert self_on "$B/btfgen" "$ON" 2
-	same self_off self_on "reuse on $B/btfgen"
+	reuse_same "$T" self_off self_on "reuse on $B/btfgen" || fail=1
 	self=", same on $B/btfgen ($(cat "$T/self_on.cnt") types)"
 else
 	echo "btfgen itself has no DWARF: its on/off comparison not run"

@@ -38,42 +38,9 @@ set -u
 B=${B:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ON=default
-OFF=default,-reuse
-if command -v bpftool >/dev/null; then dump() { bpftool btf dump file "$1" format raw; }
-else dump() { "$B/btfdump" file "$1" format raw; }; fi
 fail=0
 
-. "$(dirname "$0")/graph_fingerprint.sh" # fingerprint RAW1 RAW2
-
-# convert CASE NAME FEATURES JOBS: $T/CASE/NAME.btf, .sig, .raw, .cnt
-convert() {
-	local d=$T/$1
-	"$B/btfgen" -v -j "$4" --features "$3" -o "$d/$2.btf" "$d/lib.so" 2>"$d/$2.log" ||
-		{ echo "FAIL: $1: btfgen --features $3 -j $4"; cat "$d/$2.log"; return 1; }
-	"$B/tests/btfgen/btfsig" "$d/$2.btf" | sort >"$d/$2.sig"
-	dump "$d/$2.btf" >"$d/$2.raw" || { echo "FAIL: $1: dump $2.btf"; return 1; }
-	sed -n 's/.* types before dedup, \([0-9]*\) after.*/\1/p' "$d/$2.log" >"$d/$2.cnt"
-	[ -s "$d/$2.cnt" ] || { echo "FAIL: $1: no type count in btfgen -v output"; return 1; }
-}
-
-# same CASE ON: reuse output ON must equal the exact output (off)
-same() {
-	local d=$T/$1 bad=0
-	if [ "$(cat "$d/off.cnt")" != "$(cat "$d/$2.cnt")" ]; then
-		echo "FAIL: $1 ($2): $(cat "$d/off.cnt") types exact, $(cat "$d/$2.cnt") with reuse"; bad=1
-	fi
-	if ! diff "$d/off.sig" "$d/$2.sig" >"$d/sig.diff"; then
-		echo "FAIL: $1 ($2): btfsig differs (< exact, > reuse):"; head -10 "$d/sig.diff"; bad=1
-	fi
-	if [ "$(wc -l <"$d/off.raw")" != "$(wc -l <"$d/$2.raw")" ]; then
-		echo "FAIL: $1 ($2): raw dump has $(wc -l <"$d/off.raw") lines exact, $(wc -l <"$d/$2.raw") with reuse"; bad=1
-	fi
-	if ! fingerprint "$d/off.raw" "$d/$2.raw" >"$d/fp.out"; then
-		echo "FAIL: $1 ($2): type graphs differ (times in exact vs with reuse):"; cat "$d/fp.out"; bad=1
-	fi
-	return $bad
-}
+. "$(dirname "$0")/reuse_compare.sh" # reuse_convert, reuse_same
 
 # run CASE UNIT0 UNIT1 ...: one gcc -g -O0 unit per argument, in this order
 # (clang-16 -g -O0 for one that starts with "clang:", gcc -gdwarf-4
@@ -96,9 +63,9 @@ run() {
 		i=$((i + 1))
 	done
 	gcc -shared -o "$d/lib.so" "${objs[@]}" || { echo "FAIL: $c: gcc -shared"; fail=1; return; }
-	convert "$c" off "$OFF" 2 && convert "$c" on1 "$ON" 1 && convert "$c" on3 "$ON" 3 ||
-		{ fail=1; return; }
-	same "$c" on1 || fail=1
+	reuse_convert "$d" off "$d/lib.so" "$OFF" 2 && reuse_convert "$d" on1 "$d/lib.so" "$ON" 1 &&
+		reuse_convert "$d" on3 "$d/lib.so" "$ON" 3 || { echo "FAIL: $c: conversion"; fail=1; return; }
+	reuse_same "$d" off on1 "$c (-j 1)" || fail=1
 	cmp -s "$d/on1.btf" "$d/on3.btf" || { echo "FAIL: $c: with reuse, -j 1 and -j 3 differ"; fail=1; }
 }
 
