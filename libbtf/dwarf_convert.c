@@ -515,15 +515,15 @@ static int dedup_all(struct lbtf_builder *out)
 	return err;
 }
 
-/* Marks the groups whose pairings do not hold in out (bans their names);
- * how many, <0 error */
-static int check_pairings(struct driver *d, struct lbtf_builder *out)
+/* Marks the groups whose pairings do not hold in out (bans their names):
+ * before dedup (shapes), those that cannot hold; how many, <0 error */
+static int check_pairings(struct driver *d, struct lbtf_builder *out, bool shapes)
 {
 	struct dw_defs defs;
 	uint32_t i;
 	int n = 0, bad;
 
-	if ((bad = dw_defs_init(&defs, out)))
+	if ((bad = dw_defs_init(&defs, out, shapes)))
 		return bad;
 	for (i = 0; i < d->ngroups; i++) {
 		bad = dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len, &d->banned);
@@ -554,6 +554,8 @@ static bool any_pairing(const struct driver *d)
  * again for the groups that paired a name with several definitions (then
  * without pairing it; a third time, those groups without reuse at all,
  * which pairs nothing). The raw builder of each look stays for the next.
+ * The definitions of different shapes are seen before dedup, which then
+ * runs once in the usual case (a kernel has a few such names).
  */
 static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwarf_opts *o,
 					struct lbtf_dwarf_stats *st, int *errp)
@@ -570,6 +572,14 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		err = raw ? assemble(d, o, raw, old, &c, round == 0) : -ENOMEM;
 		lbtf_builder_free(old);
 		old = NULL;
+		if (!err && d->keep && round < 2 && any_pairing(d) &&
+		    (bad = check_pairings(d, raw, true)) != 0) {
+			old = raw;
+			raw = NULL;
+			err = bad < 0 ? bad : convert_again(d, round == 0);
+			free(c.vars);
+			continue;
+		}
 		if (!err && d->keep && any_pairing(d)) {
 			out = copy_of(raw);
 			old = raw;
@@ -592,7 +602,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 			err = dedup_all(out);
 		if (err || !old || round == 2)
 			break;
-		bad = check_pairings(d, out);
+		bad = check_pairings(d, out, false);
 		if (bad <= 0) {
 			err = bad;
 			break;

@@ -339,12 +339,13 @@ void dw_group_finish(struct dw_unit *u);
  * paired with a definition: *names = "name\0name\0..." (malloc'd; NULL
  * if none), *len its size. 0 or -ENOMEM */
 int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len);
-/* The names with several definitions in a deduplicated output */
+/* The names with several definitions in a deduplicated output (by id), or
+ * with definitions of several shapes in one not deduplicated (shapes) */
 struct dw_defs {
 	const struct lbtf_builder *out;
-	struct lbtfi_offmap aggr, enums; /* name offset -> its type, or UINT32_MAX */
+	struct lbtfi_offmap aggr, enums; /* name offset -> its type/shape, or UINT32_MAX */
 };
-int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out);
+int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out, bool shapes);
 void dw_defs_free(struct dw_defs *defs);
 /* How many of the paired names (dw_group_paired_names) have several
  * definitions in the output; those are added to banned. <0 ENOMEM */

@@ -580,9 +580,70 @@ int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
 
 #define SEVERAL UINT32_MAX
 
-int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out)
+/* What a member's type is, without ids, as far as the first named type:
+ * a declaration and a definition of one name look the same */
+static uint32_t member_shape(struct lbtf_builder *b, uint32_t id, uint32_t h)
 {
-	uint32_t id, end = lbtf_builder_type_cnt(out), v;
+	int hop;
+
+	for (hop = 0; hop < 8 && id >= b->start_id; hop++) {
+		const struct lbtf_type *t = lbtf_builder_type_by_id(b, id);
+		unsigned int k = lbtf_kind(t);
+
+		if (k == LBTF_KIND_FWD)
+			k = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
+		else if (k == LBTF_KIND_ENUM64)
+			k = LBTF_KIND_ENUM;
+		h = lbtfi_hash_mix(h, k);
+		if (t->name_off)
+			return lbtfi_hash_mix(h, t->name_off);
+		if (k == LBTF_KIND_ARRAY) {
+			h = lbtfi_hash_mix(h, lbtf_array(t)->nelems);
+			id = lbtf_array(t)->type;
+		} else if (lbtf_is_mod(t) || k == LBTF_KIND_PTR) {
+			id = t->type;
+		} else if (k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION || k == LBTF_KIND_ENUM) {
+			return lbtfi_hash_mix(h, lbtf_vlen(t) << 16 ^ t->size);
+		} else { /* (a FUNC_PROTO's size word is its return type) */
+			return lbtfi_hash_mix(h, lbtf_vlen(t));
+		}
+	}
+	return lbtfi_hash_mix(h, id); /* (base types: their id) */
+}
+
+/*
+ * A hash of what dedup cannot see past: two definitions of one name with
+ * different shapes are never merged. Equal shapes may still be two types
+ * (their members reach different types further on); the check after
+ * dedup sees those.
+ */
+static uint32_t def_shape(struct lbtf_builder *b, const struct lbtf_type *t)
+{
+	uint32_t h = lbtfi_hash_mix(lbtf_kind(t) == LBTF_KIND_UNION, t->size), i;
+
+	h = lbtfi_hash_mix(h, t->info & 0x8000ffff); /* kflag, vlen */
+	for (i = 0; i < lbtf_vlen(t); i++) {
+		if (lbtf_is_enum(t)) {
+			const struct lbtf_enum64 *e = lbtf_enums64(t) + i;
+			const struct lbtf_enum *e32 = lbtf_enums(t) + i;
+
+			h = lbtf_kind(t) == LBTF_KIND_ENUM64 ?
+				    lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(h, e->name_off),
+								  e->val_lo32), e->val_hi32) :
+				    lbtfi_hash_mix(lbtfi_hash_mix(h, e32->name_off), (uint32_t)e32->val);
+			continue;
+		}
+		h = lbtfi_hash_mix(h, lbtf_members(t)[i].name_off);
+		h = lbtfi_hash_mix(h, lbtf_members(t)[i].offset);
+		h = member_shape(b, lbtf_members(t)[i].type, h);
+	}
+	h = lbtfi_hash_fin(h);
+	return h == SEVERAL ? 0 : h;
+}
+
+int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out, bool shapes)
+{
+	uint32_t id, end = lbtf_builder_type_cnt(out), v, key;
 	int err = 0;
 
 	defs->out = out;
@@ -605,9 +666,10 @@ int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out)
 			continue;
 		if (!t->name_off)
 			continue;
+		key = shapes ? def_shape(out, t) : id;
 		if (!lbtfi_offmap_get(m, t->name_off, &v))
-			err = lbtfi_offmap_put(m, t->name_off, id);
-		else if (v != id && v != SEVERAL)
+			err = lbtfi_offmap_put(m, t->name_off, key);
+		else if (v != key && v != SEVERAL)
 			err = lbtfi_offmap_put(m, t->name_off, SEVERAL);
 	}
 	if (err) {
