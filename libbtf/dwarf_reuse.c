@@ -428,32 +428,13 @@ int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
 	if (!s)
 		return err;
 	for (i = (uint32_t)s->a & g->mask; g->tab[i].id; i = (i + 1) & g->mask) {
-		uint32_t first_want = g->nwants, end, id = g->tab[i].id, w;
-
 		if (g->tab[i].a != s->a || g->tab[i].b != s->b)
 			continue;
-		err = try_rep(u, die, s, id);
+		err = try_rep(u, die, s, g->tab[i].id);
 		if (err < 0)
 			return err;
-		if (!err)
-			continue;
-		/*
-		 * The queued targets are converted now, where converting the
-		 * DIE would have reached them: a definition paired with a FWD
-		 * so gets its id in the order of the exact conversion, which
-		 * dedup's choices among same-named types depend on. (The DIE
-		 * has its id first, for the targets that refer back to it.)
-		 */
-		if ((err = dw_diemap_put(&u->map, dr_key(die), id)))
-			return err;
-		for (w = first_want, end = g->nwants; w < end; w++) {
-			struct dw_die t = g->wants[w].die; /* (wants may grow) */
-			int64_t r = dw_type_id(u, &t);
-
-			if (r < 0)
-				return r;
-		}
-		return id;
+		if (err)
+			return g->tab[i].id;
 	}
 	return 0;
 }
