@@ -1,7 +1,7 @@
 #!/bin/bash
 # btfgen vs pahole -J --btf_encode_detached, side by side in one run,
-# alternating (pahole, btfgen) at -j1 and -j2, ROUNDS times (default 3,
-# medians reported: single runs on a shared 2-CPU box move 10-20%), on:
+# alternating (pahole, btfgen) at -j1 and -j2, ROUNDS times (default 5,
+# medians reported: single runs on a shared 2-CPU box move 10-40%), on:
 #  (a) a large locally built input: libbtf + the programs + a generated set of
 #      C units each pulling in many system headers, built with gcc -g;
 #  (b) the Debian vmlinux with DWARF (linux-image-*-amd64-dbg, fetched with
@@ -56,12 +56,12 @@ ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]);
 # median of the numbers given
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# ROUNDS rounds (default 3), each running pahole then btfgen at -j1 and -j2;
+# ROUNDS rounds (default 5), each running pahole then btfgen at -j1 and -j2;
 # the medians of each figure are reported
 bench_input() {
 	local label=$1 input=$2 j r pr gr t m c
 	local -A ours_t ours_m peer_t peer_m ours_c peer_c
-	for r in $(seq "${ROUNDS:-3}"); do
+	for r in $(seq "${ROUNDS:-5}"); do
 		for j in 1 2; do
 			measure "$T/p$j" pahole -J --btf_gen_floats -j$j --btf_encode_detached="$T/pahole.$j.btf" "$input"
 			measure "$T/g$j" "$B/btfgen" -j$j -o "$T/btfgen.$j.btf" "$input"
@@ -91,7 +91,7 @@ bench_input() {
 	tc_p2=$(type_count "$T/pahole.2.btf")
 	for j in 1 2; do
 		row "btfgen $label -j$j wall s" "${ours_t[$j]}" "${peer_t[$j]}" "$(ratio "${ours_t[$j]}" "${peer_t[$j]}")" \
-			"pahole 1.24 -J --btf_gen_floats -j$j; median of ${ROUNDS:-3} alternating runs"
+			"pahole 1.24 -J --btf_gen_floats -j$j; median of ${ROUNDS:-5} alternating runs"
 		row "btfgen $label -j$j CPU s" "${ours_c[$j]}" "${peer_c[$j]}" "$(ratio "${ours_c[$j]}" "${peer_c[$j]}")" \
 			"user+sys of the process (all threads)"
 		row "btfgen $label -j$j peak RSS MB" "$((ours_m[$j] / 1024))" "$((peer_m[$j] / 1024))" \
