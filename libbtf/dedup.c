@@ -100,42 +100,6 @@ static uint32_t enum_hash(const struct dedup *d, const struct lbtf_type *t)
 			   : lbtfi_dedup_rec_hash(d, t);
 }
 
-/*
- * A cheap signature of what a member's type is, without ids: the chain of
- * kinds through pointers/modifiers/typedefs/arrays down to the first named
- * type (then its name) or an anonymous non-reference type. Equivalent types
- * always have equal signatures: a FWD signs as the struct/union it stands
- * for, ENUM64 as ENUM (an enum forward declaration matches either). Without
- * it, shapes such as the kernel's 1600 anonymous "union { event; handler; }"
- * would all collide and be compared pairwise.
- */
-#define SIG_MAX_HOPS 8
-
-static uint32_t member_sig(const struct dedup *d, uint32_t id, uint32_t h)
-{
-	for (int hop = 0; hop < SIG_MAX_HOPS; hop++) {
-		const struct lbtf_type *t = dtype(d, id);
-		unsigned int k = lbtf_kind(t);
-
-		if (k == LBTF_KIND_FWD)
-			k = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
-		else if (k == LBTF_KIND_ENUM64)
-			k = LBTF_KIND_ENUM;
-		h = lbtfi_hash_mix(h, k);
-		if (t->name_off)
-			return lbtfi_hash_mix(h, t->name_off);
-		if (k == LBTF_KIND_ARRAY) {
-			h = lbtfi_hash_mix(h, lbtf_array(t)->nelems);
-			id = lbtf_array(t)->type;
-		} else if (lbtf_is_mod(t) || k == LBTF_KIND_PTR) {
-			id = t->type;
-		} else {
-			return lbtfi_hash_mix(h, lbtf_vlen(t));
-		}
-	}
-	return h;
-}
-
 /* The hash each kind is looked up by, in its pass */
 static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
 {
@@ -147,7 +111,7 @@ static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
 		return lbtfi_dedup_rec_hash(d, t);
 	h = lbtfi_dedup_shape_hash(d, t);
 	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-		h = member_sig(d, lbtf_members(t)[i].type, h);
+		h = lbtfi_member_sig(d->b, lbtf_members(t)[i].type, h);
 	return lbtfi_hash_fin(h);
 }
 

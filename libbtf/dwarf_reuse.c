@@ -580,37 +580,6 @@ int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
 
 #define SEVERAL UINT32_MAX
 
-/* What a member's type is, without ids, as far as the first named type:
- * a declaration and a definition of one name look the same */
-static uint32_t member_shape(struct lbtf_builder *b, uint32_t id, uint32_t h)
-{
-	int hop;
-
-	for (hop = 0; hop < 8 && id >= b->start_id; hop++) {
-		const struct lbtf_type *t = lbtf_builder_type_by_id(b, id);
-		unsigned int k = lbtf_kind(t);
-
-		if (k == LBTF_KIND_FWD)
-			k = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
-		else if (k == LBTF_KIND_ENUM64)
-			k = LBTF_KIND_ENUM;
-		h = lbtfi_hash_mix(h, k);
-		if (t->name_off)
-			return lbtfi_hash_mix(h, t->name_off);
-		if (k == LBTF_KIND_ARRAY) {
-			h = lbtfi_hash_mix(h, lbtf_array(t)->nelems);
-			id = lbtf_array(t)->type;
-		} else if (lbtf_is_mod(t) || k == LBTF_KIND_PTR) {
-			id = t->type;
-		} else if (k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION || k == LBTF_KIND_ENUM) {
-			return lbtfi_hash_mix(h, lbtf_vlen(t) << 16 ^ t->size);
-		} else { /* (a FUNC_PROTO's size word is its return type) */
-			return lbtfi_hash_mix(h, lbtf_vlen(t));
-		}
-	}
-	return lbtfi_hash_mix(h, id); /* (base types: their id) */
-}
-
 /*
  * A hash of what dedup cannot see past: two definitions of one name with
  * different shapes are never merged. Equal shapes may still be two types
@@ -635,7 +604,7 @@ static uint32_t def_shape(struct lbtf_builder *b, const struct lbtf_type *t)
 		}
 		h = lbtfi_hash_mix(h, lbtf_members(t)[i].name_off);
 		h = lbtfi_hash_mix(h, lbtf_members(t)[i].offset);
-		h = member_shape(b, lbtf_members(t)[i].type, h);
+		h = lbtfi_member_sig(b, lbtf_members(t)[i].type, h);
 	}
 	h = lbtfi_hash_fin(h);
 	return h == SEVERAL ? 0 : h;
