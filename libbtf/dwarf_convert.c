@@ -251,7 +251,7 @@ static void free_result(struct unit_result *r)
 static int convert_again(struct driver *d, bool reuse)
 {
 	struct converter c;
-	uint32_t i;
+	uint32_t i, seen = 0; /* units libdw has learnt (up to the last group's end) */
 	int err = converter_open(d, &c);
 
 	if (err)
@@ -260,9 +260,10 @@ static int convert_again(struct driver *d, bool reuse)
 		if (!d->res[i].redo)
 			continue;
 		free_result(&d->res[i]);
-		dw_handle_skip_units(&c.h, &d->ul, i * GROUP_UNITS);
+		dw_handle_skip_units(&c.h, &d->ul, seen, i * GROUP_UNITS);
 		c.released = i > 0 ? d->ul.ends[i * GROUP_UNITS - 1] : 0;
 		convert_group(d, &c.u, &c.h, &c.released, i, reuse);
+		seen = i * GROUP_UNITS + GROUP_UNITS < d->ul.n ? i * GROUP_UNITS + GROUP_UNITS : d->ul.n;
 	}
 	converter_close(&c);
 	return 0;
@@ -517,7 +518,7 @@ static int dedup_all(struct lbtf_builder *out)
 
 /* Marks the groups whose pairings do not hold in out (bans their names):
  * before dedup (shapes), those that cannot hold; how many, <0 error */
-static int check_pairings(struct driver *d, struct lbtf_builder *out, bool shapes)
+static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool shapes)
 {
 	struct dw_defs defs;
 	uint32_t i;
@@ -562,6 +563,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 {
 	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL;
 	int round, err = 0, bad;
+	bool paired;
 
 	for (round = 0; !err; round++) {
 		struct collected c = { 0 };
@@ -572,15 +574,15 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		err = raw ? assemble(d, o, raw, old, &c, round == 0) : -ENOMEM;
 		lbtf_builder_free(old);
 		old = NULL;
-		if (!err && d->keep && round < 2 && any_pairing(d) &&
-		    (bad = check_pairings(d, raw, true)) != 0) {
+		paired = !err && d->keep && any_pairing(d);
+		if (paired && round < 2 && (bad = check_pairings(d, raw, true)) != 0) {
 			old = raw;
 			raw = NULL;
 			err = bad < 0 ? bad : convert_again(d, round == 0);
 			free(c.vars);
 			continue;
 		}
-		if (!err && d->keep && any_pairing(d)) {
+		if (paired) {
 			out = copy_of(raw);
 			old = raw;
 		} else {

@@ -87,11 +87,12 @@ void dw_handle_close(struct dw_handle *h);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
-/* Let libdw learn the first n units, giving their pages back as it goes:
+/* Let libdw learn units [from, to), giving their pages back as it goes:
  * libdw reads every unit header up to the one it is first asked about,
  * which would map the whole of .debug_info before a unit far into it */
 struct dw_unit_list;
-void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t n);
+void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t from,
+			  uint32_t to);
 
 /* Every compile and partial unit of the file, in file order */
 struct dw_unit_list {
@@ -345,7 +346,7 @@ struct dw_defs {
 	const struct lbtf_builder *out;
 	struct lbtfi_offmap aggr, enums; /* name offset -> its type/shape, or UINT32_MAX */
 };
-int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out, bool shapes);
+int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes);
 void dw_defs_free(struct dw_defs *defs);
 /* How many of the paired names (dw_group_paired_names) have several
  * definitions in the output; those are added to banned. <0 ENOMEM */

@@ -174,9 +174,8 @@ static int rep_grow(struct dw_group *g)
 static int rep_add(struct dw_group *g, const struct rep *r)
 {
 	uint32_t i;
-	int err;
-
 	unsigned int same = 0;
+	int err;
 
 	if (g->cnt * 2 >= g->mask && (err = rep_grow(g)))
 		return err;
@@ -586,7 +585,7 @@ int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
  * (their members reach different types further on); the check after
  * dedup sees those.
  */
-static uint32_t def_shape(struct lbtf_builder *b, const struct lbtf_type *t)
+static uint32_t def_shape(const struct lbtf_builder *b, const struct lbtf_type *t)
 {
 	uint32_t h = lbtfi_hash_mix(lbtf_kind(t) == LBTF_KIND_UNION, t->size), i;
 
@@ -610,7 +609,7 @@ static uint32_t def_shape(struct lbtf_builder *b, const struct lbtf_type *t)
 	return h == SEVERAL ? 0 : h;
 }
 
-int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out, bool shapes)
+int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes)
 {
 	uint32_t id, end = lbtf_builder_type_cnt(out), v, key;
 	int err = 0;
@@ -621,7 +620,7 @@ int dw_defs_init(struct dw_defs *defs, struct lbtf_builder *out, bool shapes)
 		return lbtfi_err(ENOMEM, "out of memory");
 	}
 	for (id = out->start_id; id < end && !err; id++) {
-		const struct lbtf_type *t = lbtf_builder_type_by_id(out, id);
+		const struct lbtf_type *t = lbtfi_btype(out, id);
 		unsigned int k = lbtf_kind(t);
 		struct lbtfi_offmap *m;
 
