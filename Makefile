@@ -20,6 +20,10 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-f
 CPPFLAGS += -Ilibbtf/include -Ilibbtf -D_GNU_SOURCE
 LDLIBS  += -lbpf -ldw -lelf -lcjson -lz -lpthread
 
+# Each object's header dependencies are generated next to it (.d files), so a
+# changed header rebuilds only what includes it.
+DEPFLAGS = -MMD -MP
+
 # Quiet build lines ("  CC file"); V=1 prints the full commands.
 ifeq ($(V),1)
 Q :=
@@ -38,21 +42,24 @@ B       ?= build
 endif
 
 # ---- libbtf ---------------------------------------------------------------
-LIB_SRCS := $(wildcard libbtf/*.c)
+# One directory a module (libbtf/<module>/*.c, its private header internal.h);
+# public headers in libbtf/include.
+LIB_SRCS := $(sort $(wildcard libbtf/*/*.c))
 LIB_OBJS := $(patsubst libbtf/%.c,$(B)/obj/libbtf/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libbtf/%.c,$(B)/obj/libbtf/pic/%.o,$(LIB_SRCS))
-LIB_HDRS := $(wildcard libbtf/*.h libbtf/include/*.h)
+LIB_HDRS := $(wildcard libbtf/*/*.h)
+LIB_PUB_HDRS := $(wildcard libbtf/include/*.h)
 LIBA  := $(B)/libbtf.a
 LIBSO := $(B)/libbtf.so
 
-$(B)/obj/libbtf/%.o: libbtf/%.c $(LIB_HDRS)
+$(B)/obj/libbtf/%.o: libbtf/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
-$(B)/obj/libbtf/pic/%.o: libbtf/%.c $(LIB_HDRS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(B)/obj/libbtf/pic/%.o: libbtf/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC-PIC,$<)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
 	$(call msg,AR,$@)
@@ -69,10 +76,10 @@ PROGS := btfgen btfcheck btfdump
 define prog_rule
 $(1)_SRCS := $$(wildcard $(1)/*.c)
 $(1)_OBJS := $$(patsubst $(1)/%.c,$(B)/obj/$(1)/%.o,$$($(1)_SRCS))
-$(B)/obj/$(1)/%.o: $(1)/%.c $$(LIB_HDRS) $$(wildcard $(1)/*.h)
+$(B)/obj/$(1)/%.o: $(1)/%.c
 	@mkdir -p $$(@D)
 	$$(call msg,CC,$$<)
-	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) -c -o $$@ $$<
+	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
 $(B)/$(1): $$($(1)_OBJS) $$(LIBA)
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(LIBA) $$(LDLIBS)
@@ -91,6 +98,8 @@ FUZZERS     :=
 include $(sort $(wildcard */*.mk */*/*.mk))
 
 all: $(ALL_TARGETS)
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
 deps:
 	@bash scripts/deps.sh

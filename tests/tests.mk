@@ -6,7 +6,7 @@ UNIT_SRCS := $(sort $(wildcard tests/*/test_*.c))
 UNIT_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_SRCS))
 TEST_HELPER_HDRS := $(wildcard tests/*/*.h)
 
-$(B)/tests/%: tests/%.c $(LIBA) $(LIB_HDRS) $(TEST_HELPER_HDRS)
+$(B)/tests/%: tests/%.c $(LIBA) $(LIB_PUB_HDRS) $(TEST_HELPER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/$(firstword $(subst /, ,$*)) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) -lcmocka $(LDLIBS)
 

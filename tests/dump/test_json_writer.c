@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "json_writer.h"
+#include "dump/json_writer.h"
 
 /* Runs the same document through the writer; returns the text */
 static char *write_doc(bool pretty, bool literal_keys)

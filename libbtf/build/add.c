@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * lbtf_add_*: one call per BTF kind, each validating its arguments the way
+ * libbpf's btf__add_* do, returning the new id or a negative errno.
+ * Composite kinds grow by appending elements to the last added type.
+ */
+#include <limits.h>
+#include <string.h>
+#include "internal.h"
+
+#define MAX_TYPE_ID 0x7fffffffu
+#define MAX_VLEN 0xffffu
+
+static bool empty(const char *s)
+{
+	return !s || !*s;
+}
+
+static int check_id(uint32_t id, const char *what)
+{
+	if (id > MAX_TYPE_ID)
+		return lbtfi_err(EINVAL, "%s type id %u out of range", what, id);
+	return 0;
+}
+
+/*
+ * Add a record: header (name, info, size/type) plus extra zeroed words.
+ * Returns the id; *extra points at the words after the header.
+ */
+static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint32_t size_type,
+		   size_t extra_words, uint32_t **extra)
+{
+	int name_off = lbtf_builder_add_str(b, name);
+	uint32_t *w;
+
+	if (name_off < 0)
+		return name_off;
+	w = lbtfi_builder_reserve(b, 3 + extra_words);
+	if (!w)
+		return -errno;
+	w[0] = (uint32_t)name_off;
+	w[1] = info;
+	w[2] = size_type;
+	if (extra)
+		*extra = w + 3;
+	return (int)(b->start_id + b->nr_types - 1);
+}
+
+/* A record with one word after the header (INT encoding, VAR linkage,
+ * DECL_TAG component index) */
+static int add_rec_word(struct lbtf_builder *b, const char *name, uint32_t info,
+			uint32_t size_type, uint32_t word)
+{
+	uint32_t *extra = NULL;
+	int id = add_rec(b, name, info, size_type, 1, &extra);
+
+	if (id > 0)
+		*extra = word;
+	return id;
+}
+
+static bool pow2_upto(uint32_t v, uint32_t max)
+{
+	return v && !(v & (v - 1)) && v <= max;
+}
+
+int lbtf_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz, uint32_t encoding)
+{
+	if (empty(name))
+		return lbtfi_err(EINVAL, "INT needs a name");
+	if (!pow2_upto(byte_sz, 16))
+		return lbtfi_err(EINVAL, "INT '%s': size %u is not 1, 2, 4, 8 or 16", name, byte_sz);
+	if (encoding & ~(LBTF_INT_SIGNED | LBTF_INT_CHAR | LBTF_INT_BOOL))
+		return lbtfi_err(EINVAL, "INT '%s': bad encoding 0x%x", name, encoding);
+	return add_rec_word(b, name, lbtf_info(LBTF_KIND_INT, 0, 0), byte_sz,
+			    (encoding << 24) | (byte_sz * 8));
+}
+
+int lbtf_add_float(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+{
+	if (empty(name))
+		return lbtfi_err(EINVAL, "FLOAT needs a name");
+	if (byte_sz != 2 && byte_sz != 4 && byte_sz != 8 && byte_sz != 12 && byte_sz != 16)
+		return lbtfi_err(EINVAL, "FLOAT '%s': size %u is not 2, 4, 8, 12 or 16", name, byte_sz);
+	return add_rec(b, name, lbtf_info(LBTF_KIND_FLOAT, 0, 0), byte_sz, 0, NULL);
+}
+
+static int add_ref(struct lbtf_builder *b, unsigned int kind, const char *name, uint32_t ref)
+{
+	int err = check_id(ref, lbtf_kind_name(kind));
+
+	if (err)
+		return err;
+	return add_rec(b, name, lbtf_info(kind, 0, 0), ref, 0, NULL);
+}
+
+int lbtf_add_ptr(struct lbtf_builder *b, uint32_t ref)
+{
+	return add_ref(b, LBTF_KIND_PTR, NULL, ref);
+}
+
+int lbtf_add_volatile(struct lbtf_builder *b, uint32_t ref)
+{
+	return add_ref(b, LBTF_KIND_VOLATILE, NULL, ref);
+}
+
+int lbtf_add_const(struct lbtf_builder *b, uint32_t ref)
+{
+	return add_ref(b, LBTF_KIND_CONST, NULL, ref);
+}
+
+int lbtf_add_restrict(struct lbtf_builder *b, uint32_t ref)
+{
+	return add_ref(b, LBTF_KIND_RESTRICT, NULL, ref);
+}
+
+int lbtf_add_typedef(struct lbtf_builder *b, const char *name, uint32_t ref)
+{
+	if (empty(name))
+		return lbtfi_err(EINVAL, "TYPEDEF needs a name");
+	return add_ref(b, LBTF_KIND_TYPEDEF, name, ref);
+}
+
+int lbtf_add_type_tag(struct lbtf_builder *b, const char *value, uint32_t ref)
+{
+	if (empty(value))
+		return lbtfi_err(EINVAL, "TYPE_TAG needs a value");
+	return add_ref(b, LBTF_KIND_TYPE_TAG, value, ref);
+}
+
+int lbtf_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_type, uint32_t nelems)
+{
+	uint32_t *extra = NULL;
+	int id;
+
+	if ((id = check_id(index_type, "ARRAY index")) || (id = check_id(elem_type, "ARRAY element")))
+		return id;
+	id = add_rec(b, NULL, lbtf_info(LBTF_KIND_ARRAY, 0, 0), 0, 3, &extra);
+	if (id > 0) {
+		extra[0] = elem_type;
+		extra[1] = index_type;
+		extra[2] = nelems;
+	}
+	return id;
+}
+
+int lbtf_add_struct(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+{
+	return add_rec(b, name, lbtf_info(LBTF_KIND_STRUCT, 0, 0), byte_sz, 0, NULL);
+}
+
+int lbtf_add_union(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+{
+	return add_rec(b, name, lbtf_info(LBTF_KIND_UNION, 0, 0), byte_sz, 0, NULL);
+}
+
+/*
+ * The last type, if it is of kind k1 or k2 and can take one more element;
+ * else NULL with the error set.
+ */
+static struct lbtf_type *last_of(struct lbtf_builder *b, unsigned int k1, unsigned int k2,
+				 const char *what)
+{
+	struct lbtf_type *t;
+
+	if (!b->nr_types) {
+		lbtfi_err(EINVAL, "%s: no type to append to", what);
+		return NULL;
+	}
+	t = lbtfi_btype(b, b->start_id + b->nr_types - 1);
+	if (lbtf_kind(t) != k1 && lbtf_kind(t) != k2) {
+		lbtfi_err(EINVAL, "%s: last type is %s", what, lbtf_kind_name(lbtf_kind(t)));
+		return NULL;
+	}
+	if (lbtf_vlen(t) >= MAX_VLEN) {
+		lbtfi_err(E2BIG, "%s: type already has %u elements", what, MAX_VLEN);
+		return NULL;
+	}
+	return t;
+}
+
+/*
+ * Append one element of n words to the last type (which must be at the end
+ * of the word array); returns the element's words or NULL.
+ */
+static uint32_t *append_elem(struct lbtf_builder *b, size_t n)
+{
+	uint32_t *w;
+	struct lbtf_type *t;
+
+	if (lbtfi_builder_grow_words(b, n))
+		return NULL;
+	w = b->words + b->nwords;
+	b->nwords += n;
+	t = lbtfi_btype(b, b->start_id + b->nr_types - 1);
+	t->info = lbtf_info(lbtf_kind(t), lbtf_vlen(t) + 1, lbtf_kflag(t));
+	return w;
+}
+
+static int last_id(const struct lbtf_builder *b)
+{
+	return (int)(b->start_id + b->nr_types - 1);
+}
+
+/*
+ * Append an element to the last type: its name first when named (the name
+ * string is interned before the words grow), then the n words of vals.
+ * Returns the last type's id.
+ */
+static int push_elem(struct lbtf_builder *b, bool named, const char *name, const uint32_t *vals,
+		     size_t n)
+{
+	int name_off = 0;
+	uint32_t *w;
+
+	if (named && (name_off = lbtf_builder_add_str(b, name)) < 0)
+		return name_off;
+	w = append_elem(b, n + named);
+	if (!w)
+		return -errno;
+	if (named)
+		*w++ = (uint32_t)name_off;
+	memcpy(w, vals, n * sizeof(*w));
+	return last_id(b);
+}
+
+int lbtf_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
+		   uint32_t bit_offset, uint32_t bit_size)
+{
+	struct lbtf_type *t = last_of(b, LBTF_KIND_STRUCT, LBTF_KIND_UNION, "field");
+	bool bitfield = bit_size > 0;
+	uint32_t vals[2];
+	int id, err;
+
+	if (!t)
+		return -errno;
+	if ((err = check_id(type, "field")))
+		return err;
+	if (bit_size > 255)
+		return lbtfi_err(EINVAL, "field '%s': bitfield size %u > 255", name ? name : "", bit_size);
+	if ((bitfield || lbtf_kflag(t)) && bit_offset >= (1u << 24))
+		return lbtfi_err(EINVAL, "field '%s': bit offset %u too large for a struct with bitfields",
+				 name ? name : "", bit_offset);
+	if (lbtf_kind(t) == LBTF_KIND_UNION && bit_offset)
+		return lbtfi_err(EINVAL, "field '%s': union members must be at offset 0 (got %u)",
+				 name ? name : "", bit_offset);
+	if (bitfield && !lbtf_kflag(t)) {
+		/* existing members switch to the kflag encoding: they must fit */
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+			if (lbtf_members(t)[i].offset >= (1u << 24))
+				return lbtfi_err(EINVAL, "field '%s': earlier member at bit %u does not fit the bitfield encoding",
+						 name ? name : "", lbtf_members(t)[i].offset);
+	}
+	vals[0] = type;
+	vals[1] = bitfield ? (bit_size << 24) | bit_offset : bit_offset;
+	id = push_elem(b, true, name, vals, 2);
+	if (id > 0 && bitfield)
+		lbtfi_btype(b, (uint32_t)id)->info |= 1u << 31;
+	return id;
+}
+
+static int add_enum_kind(struct lbtf_builder *b, unsigned int kind, const char *name,
+			 uint32_t byte_sz, bool is_signed)
+{
+	if (!pow2_upto(byte_sz, 8))
+		return lbtfi_err(EINVAL, "%s '%s': size %u is not 1, 2, 4 or 8", lbtf_kind_name(kind),
+				 name ? name : "", byte_sz);
+	return add_rec(b, name, lbtf_info(kind, 0, is_signed), byte_sz, 0, NULL);
+}
+
+int lbtf_add_enum(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed)
+{
+	return add_enum_kind(b, LBTF_KIND_ENUM, name, byte_sz, is_signed);
+}
+
+int lbtf_add_enum64(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed)
+{
+	return add_enum_kind(b, LBTF_KIND_ENUM64, name, byte_sz, is_signed);
+}
+
+int lbtf_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value)
+{
+	struct lbtf_type *t = last_of(b, LBTF_KIND_ENUM, LBTF_KIND_ENUM, "enum value");
+	uint32_t v = (uint32_t)value;
+	int id;
+
+	if (!t)
+		return -errno;
+	if (empty(name))
+		return lbtfi_err(EINVAL, "enum value needs a name");
+	if (value < INT32_MIN || value > UINT32_MAX)
+		return lbtfi_err(E2BIG, "enum value '%s' = %lld does not fit 32 bits (use ENUM64)",
+				 name, (long long)value);
+	id = push_elem(b, true, name, &v, 1);
+	if (id > 0 && value < 0) /* a negative value makes the enum signed */
+		lbtfi_btype(b, (uint32_t)id)->info |= 1u << 31;
+	return id;
+}
+
+int lbtf_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t value)
+{
+	struct lbtf_type *t = last_of(b, LBTF_KIND_ENUM64, LBTF_KIND_ENUM64, "enum64 value");
+	uint32_t vals[2] = { (uint32_t)value, (uint32_t)(value >> 32) };
+
+	if (!t)
+		return -errno;
+	if (empty(name))
+		return lbtfi_err(EINVAL, "enum64 value needs a name");
+	return push_elem(b, true, name, vals, 2);
+}
+
+int lbtf_add_fwd(struct lbtf_builder *b, const char *name, enum lbtf_fwd_kind fwd_kind)
+{
+	if (empty(name))
+		return lbtfi_err(EINVAL, "FWD needs a name");
+	switch (fwd_kind) {
+	case LBTF_FWD_STRUCT:
+	case LBTF_FWD_UNION:
+		return add_rec(b, name, lbtf_info(LBTF_KIND_FWD, 0, fwd_kind == LBTF_FWD_UNION), 0, 0, NULL);
+	case LBTF_FWD_ENUM:
+		/* an enum forward declaration is an ENUM without values */
+		return add_rec(b, name, lbtf_info(LBTF_KIND_ENUM, 0, 0), 4, 0, NULL);
+	}
+	return lbtfi_err(EINVAL, "FWD '%s': bad forward kind %d", name, (int)fwd_kind);
+}
+
+static bool linkage_ok(int linkage)
+{
+	return linkage == LBTF_LINKAGE_STATIC || linkage == LBTF_LINKAGE_GLOBAL ||
+	       linkage == LBTF_LINKAGE_EXTERN;
+}
+
+int lbtf_add_func(struct lbtf_builder *b, const char *name, int linkage, uint32_t proto)
+{
+	int err;
+
+	if (empty(name))
+		return lbtfi_err(EINVAL, "FUNC needs a name");
+	if (!linkage_ok(linkage))
+		return lbtfi_err(EINVAL, "FUNC '%s': bad linkage %d", name, linkage);
+	if ((err = check_id(proto, "FUNC prototype")))
+		return err;
+	return add_rec(b, name, lbtf_info(LBTF_KIND_FUNC, (unsigned int)linkage, 0), proto, 0, NULL);
+}
+
+int lbtf_add_func_proto(struct lbtf_builder *b, uint32_t ret_type)
+{
+	return add_ref(b, LBTF_KIND_FUNC_PROTO, NULL, ret_type);
+}
+
+int lbtf_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
+{
+	struct lbtf_type *t = last_of(b, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO, "parameter");
+	int err;
+
+	if (!t)
+		return -errno;
+	if ((err = check_id(type, "parameter")))
+		return err;
+	if (!type && !empty(name))
+		return lbtfi_err(EINVAL, "parameter '%s' has type void", name);
+	return push_elem(b, true, name, &type, 1);
+}
+
+int lbtf_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type)
+{
+	int id;
+
+	if (empty(name))
+		return lbtfi_err(EINVAL, "VAR needs a name");
+	if (!linkage_ok(linkage))
+		return lbtfi_err(EINVAL, "VAR '%s': bad linkage %d", name, linkage);
+	if ((id = check_id(type, "VAR")))
+		return id;
+	return add_rec_word(b, name, lbtf_info(LBTF_KIND_VAR, 0, 0), type, (uint32_t)linkage);
+}
+
+int lbtf_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+{
+	if (empty(name))
+		return lbtfi_err(EINVAL, "DATASEC needs a name");
+	return add_rec(b, name, lbtf_info(LBTF_KIND_DATASEC, 0, 0), byte_sz, 0, NULL);
+}
+
+int lbtf_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t offset, uint32_t byte_sz)
+{
+	struct lbtf_type *t = last_of(b, LBTF_KIND_DATASEC, LBTF_KIND_DATASEC, "datasec variable");
+	uint32_t vals[3] = { var, offset, byte_sz };
+	int err;
+
+	if (!t)
+		return -errno;
+	if ((err = check_id(var, "datasec variable")))
+		return err;
+	if (!var)
+		return lbtfi_err(EINVAL, "datasec variable: type id 0");
+	return push_elem(b, false, NULL, vals, 3);
+}
+
+int lbtf_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref, int component_idx)
+{
+	int id;
+
+	if (empty(value))
+		return lbtfi_err(EINVAL, "DECL_TAG needs a value");
+	if (component_idx < -1)
+		return lbtfi_err(EINVAL, "DECL_TAG '%s': bad component index %d", value, component_idx);
+	if ((id = check_id(ref, "DECL_TAG")))
+		return id;
+	if (!ref)
+		return lbtfi_err(EINVAL, "DECL_TAG '%s': tagged type id 0", value);
+	return add_rec_word(b, value, lbtf_info(LBTF_KIND_DECL_TAG, 0, 0), ref,
+			    (uint32_t)component_idx);
+}

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Internals shared by the builder, dedup and writer modules (not installed). */
+#ifndef LIBBTF_BUILD_INTERNAL_H
+#define LIBBTF_BUILD_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "core/internal.h"
+
+/* Hash mixing shared by the dedup tables */
+static inline uint32_t lbtfi_hash_mix(uint32_t h, uint32_t v)
+{
+	h ^= v * 0x9e3779b1u;
+	h = (h << 13) | (h >> 19);
+	return h * 0x85ebca6bu + 0xc2b2ae35u;
+}
+static inline uint32_t lbtfi_hash_fin(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x7feb352du;
+	h ^= h >> 15;
+	h *= 0x846ca68bu;
+	h ^= h >> 16;
+	return h;
+}
+
+
+/*
+ * Interned strings: one growable byte buffer plus an open-addressing hash
+ * set of offsets into it. The set's entries are also listed in offset
+ * order with their hashes (seq), so that appending one set to another
+ * neither scans the bytes for string starts nor hashes them again.
+ */
+struct lbtfi_strset_slot {
+	uint32_t off;  /* UINT32_MAX: empty */
+	uint32_t hash;
+};
+
+struct lbtfi_strset {
+	char *data;            /* owned bytes ("" first unless split) */
+	size_t len, cap;
+	struct lbtfi_strset_slot *tab;
+	uint32_t mask;         /* table size - 1 (power of two), or 0 when no table */
+	uint32_t cnt;          /* entries in tab and in seq */
+	struct lbtfi_strset_slot *seq; /* the entries by increasing offset */
+	uint32_t seq_cap;
+};
+
+uint32_t lbtfi_str_hash(const char *s, size_t *len);
+int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty);
+void lbtfi_strset_free(struct lbtfi_strset *ss);
+/* dst (uninitialised) becomes a copy of src: the same strings at the same
+ * offsets. 0 or -ENOMEM */
+int lbtfi_strset_copy(struct lbtfi_strset *dst, const struct lbtfi_strset *src);
+/* Offset of s in the set, adding it if missing; <0 on ENOMEM/E2BIG */
+int64_t lbtfi_strset_add(struct lbtfi_strset *ss, const char *s);
+/* Offset of s or -1 */
+int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s);
+/* Intern every string of set src: map[o] = 1 + offset in ss for each entry
+ * of src at offset o (other entries of map untouched) */
+int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src, uint32_t *map);
+/* Forget strings at offsets >= len (used to roll back a failed append) */
+int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
+/* The first cnt entries of seq were rewritten (still by increasing offset)
+ * and are now all the entries: rebuild the table from them */
+int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt);
+
+/* Map u32 -> u32 (string offset remaps), open addressing, growing */
+struct lbtfi_offmap {
+	uint32_t *keys, *vals; /* key UINT32_MAX: empty */
+	uint32_t mask, cnt;
+};
+int lbtfi_offmap_init(struct lbtfi_offmap *m, uint32_t hint);
+void lbtfi_offmap_free(struct lbtfi_offmap *m);
+int lbtfi_offmap_put(struct lbtfi_offmap *m, uint32_t key, uint32_t val);
+static inline bool lbtfi_offmap_get(const struct lbtfi_offmap *m, uint32_t key, uint32_t *val)
+{
+	for (uint32_t i = lbtfi_hash_fin(key) & m->mask; m->keys[i] != UINT32_MAX; i = (i + 1) & m->mask)
+		if (m->keys[i] == key) {
+			*val = m->vals[i];
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Index of a parsed BTF's strings (base and its bases): string -> offset of
+ * its first occurrence, in the combined offset space.
+ */
+struct lbtfi_strindex {
+	const struct lbtf *btf;
+	struct lbtfi_strset_slot *tab;
+	uint32_t mask;
+};
+int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf);
+void lbtfi_strindex_free(struct lbtfi_strindex *si);
+int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s);
+/*
+ * The index of btf's strings shared by every builder over that base (one
+ * builder per compile unit would otherwise index vmlinux's strings each
+ * time); reference counted, thread-safe. NULL on ENOMEM.
+ */
+const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf);
+void lbtfi_strindex_put(const struct lbtfi_strindex *si);
+
+/*
+ * Where a kind's record keeps its type ids and string offsets, in 32-bit
+ * words, derived from the kind table: hot loops (append, check, dedup) fix
+ * or compare slots directly instead of through a callback per slot. Indexed
+ * by the 5-bit kind field; unknown kinds have fixed_words 0.
+ */
+#define LBTFI_KIND_SLOTS 32
+struct lbtfi_layout {
+	uint8_t fixed_words;     /* 3 + extra words */
+	uint8_t fixed_type_mask; /* bit i: fixed word i is a type id */
+	uint8_t elem_words;      /* words per vlen element (0: none) */
+	int8_t elem_type_word;   /* word of a type id in each element, -1 none */
+	int8_t elem_name_word;   /* word of a string offset in each element, -1 none */
+};
+/* The layouts of every kind, built once per process from the kind table */
+const struct lbtfi_layout *lbtfi_layouts(void);
+
+/* Words of record t by its layout, 0 for an unknown kind */
+static inline size_t lbtfi_layout_words(const struct lbtfi_layout *lay, const struct lbtf_type *t)
+{
+	const struct lbtfi_layout *l = &lay[lbtf_kind(t)];
+
+	return l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
+}
+
+/*
+ * The builder. Types live in one flat array of 32-bit words; offs[i] is
+ * the word index of type start_id + i. No per-type allocation.
+ */
+struct lbtf_builder {
+	const struct lbtf *base;
+	uint32_t start_id;       /* first id of this builder's types */
+	uint32_t start_str_off;  /* first string offset owned by this builder */
+	uint32_t *words;
+	size_t nwords, cap_words;
+	uint32_t *offs;
+	uint32_t nr_types, cap_types;
+	struct lbtfi_strset strs;      /* offsets relative to start_str_off */
+	uint32_t *scratch;             /* reused by append: string offset map */
+	size_t scratch_cap;
+	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
+	const struct lbtfi_layout *lay; /* lbtfi_layouts() */
+};
+
+static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)
+{
+	return (struct lbtf_type *)(b->words + b->offs[id - b->start_id]);
+}
+
+/* Any type (base included, id 0 gives a VOID record) or NULL */
+const struct lbtf_type *lbtfi_builder_any_type(const struct lbtf_builder *b, uint32_t id);
+/* A builder over src's base with a copy of src's strings (at the same
+ * offsets) and no types, for lbtfi_builder_append_range() */
+struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src);
+/* Append src's types [from, to) to b, whose strings begin with all of
+ * src's at the same offsets (lbtfi_builder_new_strs_of): references into
+ * the range move with it, those to the base stay, any other is EINVAL.
+ * The id of the first appended type, or <0 */
+int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder *src,
+			       uint32_t from, uint32_t to);
+/* Reserve room for one type of nwords words; returns its word pointer (zeroed) */
+uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t nwords);
+/* Make room for n more words (errno-style negative return) */
+int lbtfi_builder_grow_words(struct lbtf_builder *b, size_t n);
+/*
+ * A cheap signature of what a member's type is, without ids, mixed into h:
+ * the chain of kinds through pointers/modifiers/typedefs/arrays down to the
+ * first named type (then its name) or an anonymous non-reference type.
+ * Equivalent types always have equal signatures: a FWD signs as the
+ * struct/union it stands for, ENUM64 as ENUM (an enum forward declaration
+ * matches either). Dedup hashes struct members with it (without it, shapes
+ * such as the kernel's 1600 anonymous "union { event; handler; }" would all
+ * collide and be compared pairwise); btfgen's reuse check compares the
+ * shapes of definitions with it.
+ */
+static inline uint32_t lbtfi_member_sig(const struct lbtf_builder *b, uint32_t id, uint32_t h)
+{
+	for (int hop = 0; hop < 8; hop++) {
+		const struct lbtf_type *t = id >= b->start_id ? lbtfi_btype(b, id)
+							      : lbtfi_builder_any_type(b, id);
+		unsigned int k = lbtf_kind(t);
+
+		if (k == LBTF_KIND_FWD)
+			k = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
+		else if (k == LBTF_KIND_ENUM64)
+			k = LBTF_KIND_ENUM;
+		h = lbtfi_hash_mix(h, k);
+		if (t->name_off)
+			return lbtfi_hash_mix(h, t->name_off);
+		if (k == LBTF_KIND_ARRAY) {
+			h = lbtfi_hash_mix(h, lbtf_array(t)->nelems);
+			id = lbtf_array(t)->type;
+		} else if (lbtf_is_mod(t) || k == LBTF_KIND_PTR) {
+			id = t->type;
+		} else {
+			return lbtfi_hash_mix(h, lbtf_vlen(t));
+		}
+	}
+	return h;
+}
+
+/* Record size in words of a type record (0 for unknown kinds) */
+static inline size_t lbtfi_rec_words(const struct lbtf_type *t)
+{
+	return lbtf_type_rec_size(t) / 4;
+}
+/* Every record has a known kind and the size its vlen says, and refers to
+ * existing type ids and string offsets (records are mutable by callers) */
+int lbtfi_builder_check(const struct lbtf_builder *b);
+/* The same, also storing each type's kind at kinds[id] (its own ids only) */
+int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
+/* Drop types added after nr_types/nwords were as given (rollback) */
+void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
+
+/* Writing files: all of data to fd (negative errno), a temporary file next
+ * to path (fd, *tmp_path malloc'ed), then fsync+close+rename or unlink when
+ * err != 0 (returns err or the commit's own error). */
+int lbtfi_write_all(int fd, const void *data, size_t size);
+
+#endif

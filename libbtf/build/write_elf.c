@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Writing a .BTF section into an ELF file with libelf (no objcopy): the
+ * whole file is rewritten section by section into a temporary file next to
+ * the output, which is renamed over it only when complete.
+ *
+ * Relocatable objects get a fresh layout from libelf. Files with program
+ * headers keep every offset (segments must not move): a .BTF that grows,
+ * and a section name table that must grow, move to the end of the file.
+ * A .rel.BTF (clang emits one) is emptied: its relocations were for the
+ * old blob.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define BTF_NAME ".BTF"
+
+static bool host_is_le(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 1;
+}
+
+int lbtf_elf_is_swapped(const char *path)
+{
+	unsigned char id[EI_NIDENT];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	n = read(fd, id, sizeof(id));
+	close(fd);
+	if (n != (ssize_t)sizeof(id) || memcmp(id, ELFMAG, SELFMAG))
+		return lbtfi_err(EINVAL, "%s: not an ELF file", path);
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		return lbtfi_err(EINVAL, "%s: unknown ELF byte order %u", path, id[EI_DATA]);
+	return (id[EI_DATA] == ELFDATA2LSB) != host_is_le();
+}
+
+struct elf_job {
+	const char *in_path;
+	Elf *in, *out;
+	GElf_Ehdr eh;
+	size_t shstrndx, nsec;
+	size_t btf_idx;         /* 0: none yet */
+	bool fixed_layout;      /* keep offsets (file has program headers) */
+	char *shstr_buf;        /* grown section name table, if ".BTF" is new */
+	uint64_t end;           /* end of the laid-out contents (fixed layout) */
+};
+
+static int elf_fail(const char *path, const char *what)
+{
+	return lbtfi_err(EINVAL, "%s: %s: %s", path, what, elf_errmsg(-1));
+}
+
+int lbtf_elf_has_section(const char *path, const char *name)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	Elf *e;
+
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
+		found = lbtfi_err(EINVAL, "%s: not an ELF file", path);
+		goto out;
+	}
+	while (!found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size &&
+		    (n = elf_strptr(e, shstrndx, sh.sh_name)) && !strcmp(n, name))
+			found = 1;
+	}
+out:
+	elf_end(e);
+	close(fd);
+	return found;
+}
+
+static int find_btf(struct elf_job *j)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(j->in, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			return elf_fail(j->in_path, "bad section header");
+		name = elf_strptr(j->in, j->shstrndx, sh.sh_name);
+		if (name && !strcmp(name, BTF_NAME)) {
+			j->btf_idx = elf_ndxscn(scn);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* Give the output section one data buffer (not copied: the input or the
+ * caller's blob stay alive until the file is written). */
+static int set_data(Elf_Scn *scn, void *buf, size_t size, Elf_Type type, size_t align)
+{
+	Elf_Data *d = elf_newdata(scn);
+
+	if (!d)
+		return -1;
+	d->d_buf = buf;
+	d->d_size = size;
+	d->d_type = type;
+	d->d_off = 0;
+	d->d_align = align ? align : 1;
+	d->d_version = EV_CURRENT;
+	return 0;
+}
+
+/* Place a (moved or new) section at the end of the contents */
+static void place_at_end(struct elf_job *j, GElf_Shdr *sh)
+{
+	sh->sh_offset = align_up(j->end, sh->sh_addralign ? sh->sh_addralign : 1);
+	j->end = sh->sh_offset + sh->sh_size;
+}
+
+static int copy_sections(struct elf_job *j, const void *blob, size_t blob_size)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(j->in, scn))) {
+		size_t idx = elf_ndxscn(scn);
+		Elf_Scn *os = elf_newscn(j->out);
+		Elf_Data *d = NULL;
+		GElf_Shdr sh;
+		bool moved = false;
+		int err = 0;
+
+		if (!os || !gelf_getshdr(scn, &sh))
+			return elf_fail(j->in_path, "cannot copy section header");
+		if (idx == j->btf_idx) {
+			if (j->fixed_layout && (sh.sh_flags & SHF_ALLOC) && blob_size > sh.sh_size)
+				return lbtfi_err(ENOSPC, "%s: allocated .BTF section (%llu bytes) cannot grow to %zu bytes in place",
+						 j->in_path, (unsigned long long)sh.sh_size, blob_size);
+			moved = blob_size > sh.sh_size || sh.sh_type == SHT_NOBITS;
+			sh.sh_type = SHT_PROGBITS;
+			sh.sh_size = blob_size;
+			err = set_data(os, (void *)blob, blob_size, ELF_T_BYTE, sh.sh_addralign);
+		} else if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) && j->btf_idx &&
+			   sh.sh_info == j->btf_idx) {
+			sh.sh_size = 0;
+			err = set_data(os, NULL, 0, ELF_T_BYTE, sh.sh_addralign);
+		} else if (idx == j->shstrndx && j->shstr_buf) {
+			d = elf_getdata(scn, NULL);
+			sh.sh_size = d->d_size + sizeof(BTF_NAME);
+			moved = true;
+			err = set_data(os, j->shstr_buf, sh.sh_size, ELF_T_BYTE, sh.sh_addralign);
+		} else {
+			/* every data buffer of the section, as libelf translated it */
+			while (!err && (d = elf_getdata(scn, d)))
+				err = set_data(os, d->d_buf, d->d_size, d->d_type, d->d_align) ? -1 : 0;
+			if (!err && sh.sh_type != SHT_NOBITS && sh.sh_size && !elf_getdata(scn, NULL))
+				return elf_fail(j->in_path, "cannot read section data");
+			/* several buffers: lay them out back to back */
+			if (!err) {
+				Elf_Data *od = NULL;
+				size_t off = 0;
+				while ((od = elf_getdata(os, od))) {
+					od->d_off = (int64_t)align_up(off, od->d_align);
+					off = (size_t)od->d_off + od->d_size;
+				}
+			}
+		}
+		if (err)
+			return elf_fail(j->in_path, "cannot copy section data");
+		if (j->fixed_layout && moved)
+			place_at_end(j, &sh);
+		if (!gelf_update_shdr(os, &sh))
+			return elf_fail(j->in_path, "cannot write section header");
+	}
+	return 0;
+}
+
+/* End of everything that keeps its offset: headers and section contents */
+static int contents_end(struct elf_job *j)
+{
+	Elf_Scn *scn = NULL;
+	size_t phnum;
+
+	j->end = j->eh.e_ehsize;
+	if (elf_getphdrnum(j->in, &phnum))
+		return elf_fail(j->in_path, "bad program headers");
+	if (phnum)
+		j->end = j->eh.e_phoff + (uint64_t)phnum * j->eh.e_phentsize > j->end ?
+				 j->eh.e_phoff + (uint64_t)phnum * j->eh.e_phentsize : j->end;
+	while ((scn = elf_nextscn(j->in, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return elf_fail(j->in_path, "bad section header");
+		if (sh.sh_type != SHT_NOBITS && sh.sh_offset + sh.sh_size > j->end)
+			j->end = sh.sh_offset + sh.sh_size;
+	}
+	return 0;
+}
+
+static int add_btf_section(struct elf_job *j, const void *blob, size_t blob_size, size_t name_off)
+{
+	Elf_Scn *os = elf_newscn(j->out);
+	GElf_Shdr sh;
+
+	if (!os || !gelf_getshdr(os, &sh))
+		return elf_fail(j->in_path, "cannot add a section");
+	memset(&sh, 0, sizeof(sh));
+	sh.sh_name = name_off;
+	sh.sh_type = SHT_PROGBITS;
+	sh.sh_addralign = 4;
+	sh.sh_size = blob_size;
+	if (set_data(os, (void *)blob, blob_size, ELF_T_BYTE, 4))
+		return elf_fail(j->in_path, "cannot add section data");
+	if (j->fixed_layout)
+		place_at_end(j, &sh);
+	if (!gelf_update_shdr(os, &sh))
+		return elf_fail(j->in_path, "cannot write section header");
+	return 0;
+}
+
+static int copy_headers(struct elf_job *j)
+{
+	GElf_Ehdr oh;
+	size_t phnum;
+
+	if (!gelf_newehdr(j->out, gelf_getclass(j->in)) || !gelf_getehdr(j->out, &oh))
+		return elf_fail(j->in_path, "cannot create ELF header");
+	oh = j->eh;
+	if (!gelf_update_ehdr(j->out, &oh))
+		return elf_fail(j->in_path, "cannot write ELF header");
+	if (elf_getphdrnum(j->in, &phnum))
+		return elf_fail(j->in_path, "bad program headers");
+	if (!phnum)
+		return 0;
+	if (!gelf_newphdr(j->out, phnum))
+		return elf_fail(j->in_path, "cannot create program headers");
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(j->in, (int)i, &ph) || !gelf_update_phdr(j->out, (int)i, &ph))
+			return elf_fail(j->in_path, "cannot copy program headers");
+	}
+	return 0;
+}
+
+/* The blob's magic must be in the ELF's byte order */
+static int check_blob_order(struct elf_job *j, const void *blob, size_t size)
+{
+	uint16_t magic;
+	bool elf_le = j->eh.e_ident[EI_DATA] == ELFDATA2LSB;
+	uint16_t want = elf_le == host_is_le() ? LBTF_MAGIC : lbtf_bswap16(LBTF_MAGIC);
+
+	if (size < 24)
+		return lbtfi_err(EINVAL, "BTF blob too small (%zu bytes)", size);
+	memcpy(&magic, blob, 2);
+	if (magic != want)
+		return lbtfi_err(EINVAL, "%s: BTF blob is not in the ELF's byte order (%s endian)",
+				 j->in_path, elf_le ? "little" : "big");
+	return 0;
+}
+
+/* The name table's index: in the ELF header, or past SHN_LORESERVE
+ * sections in section 0's sh_link (libelf keeps the section count there) */
+static int set_shstrndx(struct elf_job *j)
+{
+	GElf_Ehdr oh;
+
+	if (!gelf_getehdr(j->out, &oh))
+		return elf_fail(j->in_path, "cannot update the ELF header");
+	if (j->shstrndx >= SHN_LORESERVE) {
+		Elf_Scn *s0 = elf_getscn(j->out, 0);
+		GElf_Shdr sh;
+
+		if (!s0 || !gelf_getshdr(s0, &sh))
+			return elf_fail(j->in_path, "cannot update section 0");
+		sh.sh_link = (uint32_t)j->shstrndx;
+		if (!gelf_update_shdr(s0, &sh))
+			return elf_fail(j->in_path, "cannot update section 0");
+		oh.e_shstrndx = SHN_XINDEX;
+	} else {
+		oh.e_shstrndx = (uint16_t)j->shstrndx;
+	}
+	if (!gelf_update_ehdr(j->out, &oh))
+		return elf_fail(j->in_path, "cannot update the ELF header");
+	return 0;
+}
+
+static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
+{
+	size_t name_off = 0;
+	int err;
+
+	if (!gelf_getehdr(j->in, &j->eh))
+		return elf_fail(j->in_path, "bad ELF header");
+	if ((err = check_blob_order(j, blob, size)))
+		return err;
+	if (elf_getshdrstrndx(j->in, &j->shstrndx) || elf_getshdrnum(j->in, &j->nsec))
+		return elf_fail(j->in_path, "bad section headers");
+	if (!j->shstrndx)
+		return lbtfi_err(EINVAL, "%s: no section name table", j->in_path);
+	if ((err = find_btf(j)))
+		return err;
+	j->fixed_layout = j->eh.e_type != ET_REL;
+	if (!j->btf_idx) {
+		Elf_Data *d = elf_getdata(elf_getscn(j->in, j->shstrndx), NULL);
+
+		if (!d)
+			return elf_fail(j->in_path, "cannot read section names");
+		j->shstr_buf = malloc(d->d_size + sizeof(BTF_NAME));
+		if (!j->shstr_buf)
+			return lbtfi_err(ENOMEM, "out of memory");
+		if (d->d_size)
+			memcpy(j->shstr_buf, d->d_buf, d->d_size);
+		memcpy(j->shstr_buf + d->d_size, BTF_NAME, sizeof(BTF_NAME));
+		name_off = d->d_size;
+	}
+	j->out = elf_begin(fd_out, ELF_C_WRITE, NULL);
+	if (!j->out)
+		return elf_fail(j->in_path, "cannot start the output");
+	if (j->fixed_layout) {
+		elf_flagelf(j->out, ELF_C_SET, ELF_F_LAYOUT);
+		if ((err = contents_end(j)))
+			return err;
+	}
+	if ((err = copy_headers(j)) || (err = copy_sections(j, blob, size)))
+		return err;
+	if (!j->btf_idx && (err = add_btf_section(j, blob, size, name_off)))
+		return err;
+	if ((err = set_shstrndx(j)))
+		return err;
+	if (j->fixed_layout) {
+		GElf_Ehdr oh;
+		size_t align = gelf_getclass(j->in) == ELFCLASS32 ? 4 : 8;
+
+		gelf_getehdr(j->out, &oh);
+		oh.e_shoff = align_up(j->end, align);
+		gelf_update_ehdr(j->out, &oh);
+	}
+	if (elf_update(j->out, ELF_C_WRITE) < 0)
+		return elf_fail(j->in_path, "cannot write the new ELF");
+	return 0;
+}
+
+int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size)
+{
+	struct elf_job j = { .in_path = in_path };
+	struct stat st;
+	char *tmp;
+	int fd_in, fd_out, err;
+
+	elf_version(EV_CURRENT);
+	fd_in = open(in_path, O_RDONLY | O_CLOEXEC);
+	if (fd_in < 0)
+		return lbtfi_err(errno, "%s: %s", in_path, strerror(errno));
+	if (fstat(fd_in, &st)) {
+		err = lbtfi_err(errno, "%s: %s", in_path, strerror(errno));
+		close(fd_in);
+		return err;
+	}
+	j.in = elf_begin(fd_in, ELF_C_READ_MMAP, NULL);
+	if (!j.in || elf_kind(j.in) != ELF_K_ELF) {
+		err = lbtfi_err(EINVAL, "%s: not an ELF file", in_path);
+		goto out_in;
+	}
+	fd_out = lbtf_atomic_open(out_path, &tmp, st.st_mode & 07777);
+	if (fd_out < 0) {
+		err = fd_out;
+		goto out_in;
+	}
+	err = rewrite(&j, fd_out, data, size);
+	if (j.out)
+		elf_end(j.out);
+	err = lbtf_atomic_commit(fd_out, tmp, out_path, err);
+out_in:
+	if (j.in)
+		elf_end(j.in);
+	free(j.shstr_buf);
+	close(fd_in);
+	return err;
+}

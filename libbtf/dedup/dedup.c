@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * BTF deduplication, in the libbpf algorithm family, in place on a builder:
+ *   1. primitives (INT, FLOAT, FWD, ENUM/ENUM64) by hash + equality; an
+ *      enum without values resolves to the full enum of the same name;
+ *   2. struct/union by shallow hash + type-graph equivalence (dedup_equiv.c);
+ *   3. a FWD left alone resolves to the only struct/union of its name;
+ *   4. reference kinds after their targets, by hash of the canonical record;
+ *   5. compaction (first-occurrence order) and remapping of every id slot;
+ *   6. strings: referenced ones only, first-reference order (dedup_strs.c).
+ * VAR and DATASEC are never merged. For split BTF the base types are
+ * canonical and never change. Single-threaded and order-driven, so the same
+ * input always gives the same output.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+enum phase { PH_SELF, PH_PRIM, PH_STRUCT, PH_REF };
+
+/* Which pass deduplicates each kind */
+static const uint8_t kind_phase[LBTF_NR_KINDS] = {
+	[LBTF_KIND_INT] = PH_PRIM,	 [LBTF_KIND_FLOAT] = PH_PRIM,
+	[LBTF_KIND_FWD] = PH_PRIM,	 [LBTF_KIND_ENUM] = PH_PRIM,
+	[LBTF_KIND_ENUM64] = PH_PRIM,	 [LBTF_KIND_STRUCT] = PH_STRUCT,
+	[LBTF_KIND_UNION] = PH_STRUCT,	 [LBTF_KIND_PTR] = PH_REF,
+	[LBTF_KIND_ARRAY] = PH_REF,	 [LBTF_KIND_TYPEDEF] = PH_REF,
+	[LBTF_KIND_VOLATILE] = PH_REF,	 [LBTF_KIND_CONST] = PH_REF,
+	[LBTF_KIND_RESTRICT] = PH_REF,	 [LBTF_KIND_FUNC] = PH_REF,
+	[LBTF_KIND_FUNC_PROTO] = PH_REF, [LBTF_KIND_TYPE_TAG] = PH_REF,
+	[LBTF_KIND_DECL_TAG] = PH_REF,	 [LBTF_KIND_VAR] = PH_SELF,
+	[LBTF_KIND_DATASEC] = PH_SELF,
+};
+
+/* ---- hashing and comparing records ---- */
+
+uint32_t lbtfi_dedup_rec_hash(const struct dedup *d, const struct lbtf_type *t)
+{
+	const uint32_t *w = (const uint32_t *)t;
+	size_t n = d_rec_words(d, t);
+	uint32_t h = 0;
+
+	for (size_t i = 0; i < n; i++)
+		h = lbtfi_hash_mix(h, w[i]);
+	return lbtfi_hash_fin(h);
+}
+
+uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t)
+{
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
+	const uint32_t *w = (const uint32_t *)t;
+	size_t n = d_rec_words(d, t), tw = d_type_word_first(l, n);
+	uint32_t h = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i == tw) {
+			tw = d_type_word_next(l, tw, n);
+			continue;
+		}
+		h = lbtfi_hash_mix(h, w[i]);
+	}
+	return lbtfi_hash_fin(h);
+}
+
+bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
+			   const struct lbtf_type *b)
+{
+	return a->info == b->info && !memcmp(a, b, d_rec_words(d, a) * 4);
+}
+
+bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
+			     const struct lbtf_type *b)
+{
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(a)];
+	const uint32_t *wa = (const uint32_t *)a, *wb = (const uint32_t *)b;
+	size_t n;
+
+	if (a->info != b->info)
+		return false;
+	/* fixed words (info is equal), then the elements word by word: a
+	 * plain loop per part instead of asking for the next type word each time */
+	for (size_t i = 0; i < l->fixed_words; i++)
+		if (wa[i] != wb[i] && !(l->fixed_type_mask & (1u << i)))
+			return false;
+	n = d_rec_words(d, a);
+	if (l->elem_type_word < 0)
+		return !memcmp(wa + l->fixed_words, wb + l->fixed_words, (n - l->fixed_words) * 4);
+	for (size_t e = l->fixed_words; e < n; e += l->elem_words)
+		for (size_t j = 0; j < l->elem_words; j++)
+			if (wa[e + j] != wb[e + j] && j != (size_t)l->elem_type_word)
+				return false;
+	return true;
+}
+
+/* Enums hash by name so that a forward declaration meets its full enum;
+ * anonymous enums (never forward-declared) hash by content. */
+static uint32_t enum_hash(const struct dedup *d, const struct lbtf_type *t)
+{
+	return t->name_off ? lbtfi_hash_fin(lbtfi_hash_mix(0x5eed, t->name_off))
+			   : lbtfi_dedup_rec_hash(d, t);
+}
+
+/* The hash each kind is looked up by, in its pass */
+static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
+{
+	uint32_t h;
+
+	if (lbtf_is_enum(t))
+		return enum_hash(d, t);
+	if (kind_phase[lbtf_kind(t)] != PH_STRUCT)
+		return lbtfi_dedup_rec_hash(d, t);
+	h = lbtfi_dedup_shape_hash(d, t);
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+		h = lbtfi_member_sig(d->b, lbtf_members(t)[i].type, h);
+	return lbtfi_hash_fin(h);
+}
+
+/* ---- the candidate table ---- */
+
+static int table_init(struct dedup_table *tab, uint32_t hint)
+{
+	uint32_t size = 1024;
+
+	while (size < hint && size < (1u << 30))
+		size *= 2;
+	tab->e = calloc(size, sizeof(*tab->e));
+	if (!tab->e)
+		return -ENOMEM;
+	tab->mask = size - 1;
+	tab->cnt = 0;
+	return 0;
+}
+
+static void table_put(struct dedup_table *tab, uint32_t hash, uint32_t id)
+{
+	uint32_t i = hash & tab->mask;
+
+	while (tab->e[i].id)
+		i = (i + 1) & tab->mask;
+	tab->e[i].hash = hash;
+	tab->e[i].id = id;
+}
+
+int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id)
+{
+	if ((tab->cnt + 1) * 2ull > tab->mask + 1ull) {
+		struct dedup_table old = *tab;
+
+		if (old.mask >= (1u << 30) || table_init(tab, (old.mask + 1) * 2)) {
+			*tab = old;
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		}
+		/* re-inserting in slot order is deterministic */
+		for (uint32_t i = 0; i <= old.mask; i++)
+			if (old.e[i].id)
+				table_put(tab, old.e[i].hash, old.e[i].id);
+		tab->cnt = old.cnt;
+		free(old.e);
+	}
+	table_put(tab, hash, id);
+	tab->cnt++;
+	return 0;
+}
+
+/* ---- setup ---- */
+
+static void dedup_free(struct dedup *d)
+{
+	free(d->kinds);
+	free(d->map);
+	free(d->hypot);
+	free(d->hypot_list);
+	free(d->tab.e);
+	free(d->eq_stack);
+}
+
+static int dedup_init(struct dedup *d, struct lbtf_builder *b)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->b = b;
+	d->base = b->base;
+	d->start_id = b->start_id;
+	d->cnt = lbtf_builder_type_cnt(b);
+	d->lay = b->lay;
+	d->kinds = malloc(d->cnt);
+	d->map = malloc((size_t)d->cnt * sizeof(*d->map));
+	d->hypot = malloc((size_t)d->cnt * sizeof(*d->hypot));
+	if (!d->kinds || !d->map || !d->hypot || table_init(&d->tab, 4096))
+		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
+	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
+	for (uint32_t id = 0; id < d->start_id; id++) {
+		d->map[id] = id; /* void and base types are canonical */
+		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
+	}
+	/* every record is checked before the passes trust it; this also
+	 * fills the kinds, in the same pass over the records */
+	if ((err = lbtfi_builder_check_kinds(b, d->kinds)))
+		return err;
+	for (uint32_t id = d->start_id; id < d->cnt; id++)
+		d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
+	/* base types are candidates for the split types */
+	for (uint32_t id = 1; id < d->start_id; id++) {
+		const struct lbtf_type *t = dtype(d, id);
+
+		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
+			continue;
+		if ((err = lbtfi_dedup_table_add(&d->tab, type_hash(d, t), id)))
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * A pass over one phase's types reads records scattered over the whole
+ * type section: keep the record of the type PF_AHEAD places ahead in that
+ * phase on its way into the cache. Returns the id prefetched (the one
+ * after ahead in the phase), d->cnt past the end.
+ */
+#define PF_AHEAD 8
+
+static uint32_t prefetch_next(const struct dedup *d, enum phase ph, uint32_t ahead)
+{
+	while (++ahead < d->cnt && kind_phase[d->kinds[ahead]] != ph)
+		;
+	if (ahead < d->cnt)
+		__builtin_prefetch(lbtfi_btype(d->b, ahead));
+	return ahead;
+}
+
+/* Run one pass (prim or struct) over its types in id order */
+static int run_phase(struct dedup *d, enum phase ph, int (*fn)(struct dedup *, uint32_t))
+{
+	uint32_t ahead = d->start_id - 1;
+	int err = 0;
+
+	for (unsigned int i = 0; i < PF_AHEAD; i++)
+		ahead = prefetch_next(d, ph, ahead);
+	for (uint32_t id = d->start_id; id < d->cnt && !err; id++)
+		if (kind_phase[d->kinds[id]] == ph) {
+			if (ahead < d->cnt)
+				ahead = prefetch_next(d, ph, ahead);
+			err = fn(d, id);
+		}
+	return err;
+}
+
+/* Finish a type: record its canonical id, and make it a candidate if new */
+static int settle(struct dedup *d, uint32_t id, uint32_t hash, uint32_t canon)
+{
+	d->map[id] = canon;
+	return canon == id ? lbtfi_dedup_table_add(&d->tab, hash, id) : 0;
+}
+
+/* ---- pass 1: primitives ---- */
+
+static int dedup_prim(struct dedup *d, uint32_t id)
+{
+	const struct lbtf_type *t = dtype(d, id);
+	uint32_t h = type_hash(d, t), canon = id;
+
+	if (!lbtf_is_enum(t)) {
+		DEDUP_FOR_EACH_CAND(d, h, cand) {
+			if (lbtfi_dedup_rec_equal(d, t, dtype(d, cand))) {
+				canon = cand;
+				break;
+			}
+		}
+		return settle(d, id, h, canon);
+	}
+	DEDUP_FOR_EACH_CAND(d, h, cand) {
+		const struct lbtf_type *c = dtype(d, cand);
+
+		if (!lbtf_is_enum(c) || c->name_off != t->name_off)
+			continue;
+		if (lbtfi_dedup_rec_equal(d, t, c)) {
+			canon = cand;
+			break;
+		}
+		if (!t->name_off || (lbtf_vlen(t) && lbtf_vlen(c)))
+			continue;
+		if (!lbtf_vlen(t)) { /* t is a forward declaration */
+			canon = cand;
+			break;
+		}
+		/* a canonical forward declaration: resolve it to this full enum */
+		if (cand >= d->start_id && d->map[cand] == cand)
+			d->map[cand] = id;
+	}
+	return settle(d, id, h, canon);
+}
+
+/* ---- pass 2: struct/union graphs ---- */
+
+static int dedup_struct(struct dedup *d, uint32_t id)
+{
+	const struct lbtf_type *t;
+	uint32_t h, canon = id;
+
+	if (d_mapped(d, id))
+		return 0; /* mapped while checking another struct's graph */
+	t = dtype(d, id);
+	h = type_hash(d, t);
+	DEDUP_FOR_EACH_CAND(d, h, cand) {
+		int eq;
+
+		if (!lbtfi_dedup_shape_equal(d, t, dtype(d, cand)))
+			continue;
+		lbtfi_dedup_clear_hypot(d);
+		eq = lbtfi_dedup_is_equiv(d, id, cand);
+		if (eq < 0)
+			return eq;
+		if (!eq)
+			continue;
+		lbtfi_dedup_merge_hypot(d);
+		if (d->hypot_adjust_canon)
+			continue; /* would need an immutable base FWD resolved */
+		canon = cand;
+		break;
+	}
+	lbtfi_dedup_clear_hypot(d);
+	return settle(d, id, h, canon);
+}
+
+/* ---- pass 3: forward declarations with one possible target ---- */
+
+static int resolve_fwds(struct dedup *d)
+{
+	struct lbtfi_offmap names; /* name offset -> struct/union id, or D_NONE if ambiguous */
+	uint32_t v;
+	int err = 0;
+
+	if (lbtfi_offmap_init(&names, 1024))
+		return lbtfi_err(ENOMEM, "out of memory in dedup");
+	for (uint32_t id = 1; id < d->cnt && !err; id++) {
+		const struct lbtf_type *t;
+
+		if ((d_kind(d, id) != LBTF_KIND_STRUCT && d_kind(d, id) != LBTF_KIND_UNION) ||
+		    d->map[id] != id || !(t = dtype(d, id))->name_off)
+			continue;
+		if (lbtfi_offmap_get(&names, t->name_off, &v))
+			err = v == id ? 0 : lbtfi_offmap_put(&names, t->name_off, D_NONE);
+		else
+			err = lbtfi_offmap_put(&names, t->name_off, id);
+	}
+	for (uint32_t id = d->start_id; id < d->cnt && !err; id++) {
+		const struct lbtf_type *t;
+		unsigned int want;
+
+		if (d_kind(d, id) != LBTF_KIND_FWD || d->map[id] != id ||
+		    !lbtfi_offmap_get(&names, (t = dtype(d, id))->name_off, &v) || v == D_NONE)
+			continue;
+		want = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
+		if (d_kind(d, v) == want)
+			d->map[id] = v;
+	}
+	lbtfi_offmap_free(&names);
+	return err ? lbtfi_err(ENOMEM, "out of memory in dedup") : 0;
+}
+
+/* ---- pass 4: reference kinds, targets first (explicit stack, no recursion) ---- */
+
+static int dedup_ref_finish(struct dedup *d, uint32_t id)
+{
+	struct lbtf_type *t = lbtfi_btype(d->b, id);
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
+	uint32_t *w = (uint32_t *)t, h, canon = id;
+	size_t n = d_rec_words(d, t);
+
+	D_FOR_EACH_TYPE_WORD(l, n, i) {
+		if (d->map[w[i]] == D_IN_PROGRESS)
+			return lbtfi_err(ELOOP, "type %u: reference loop through type %u", id, w[i]);
+		w[i] = d_resolve(d, w[i]);
+	}
+	h = lbtfi_dedup_rec_hash(d, t);
+	DEDUP_FOR_EACH_CAND(d, h, cand) {
+		if (lbtfi_dedup_rec_equal(d, t, dtype(d, cand))) {
+			canon = cand;
+			break;
+		}
+	}
+	return settle(d, id, h, canon);
+}
+
+static int dedup_refs(struct dedup *d)
+{
+	uint32_t *stack = NULL, sp = 0, cap = 0, ahead = d->start_id - 1;
+	int err = 0;
+
+	for (unsigned int i = 0; i < PF_AHEAD; i++)
+		ahead = prefetch_next(d, PH_REF, ahead);
+	for (uint32_t root = d->start_id; root < d->cnt && !err; root++) {
+		if (kind_phase[d->kinds[root]] == PH_REF && ahead < d->cnt)
+			ahead = prefetch_next(d, PH_REF, ahead);
+		if (d->map[root] != D_UNPROCESSED)
+			continue;
+		sp = 0;
+		stack = stack ? stack : malloc((cap = 1024) * sizeof(*stack));
+		if (!stack)
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		stack[sp++] = root;
+		while (sp && !err) {
+			uint32_t id = stack[sp - 1];
+			const struct lbtf_type *t;
+			const struct lbtfi_layout *l;
+			const uint32_t *w;
+			size_t n;
+
+			if (d_mapped(d, id)) {
+				sp--;
+				continue;
+			}
+			if (d->map[id] == D_IN_PROGRESS) { /* children done */
+				sp--;
+				err = dedup_ref_finish(d, id);
+				continue;
+			}
+			d->map[id] = D_IN_PROGRESS;
+			t = dtype(d, id);
+			l = &d->lay[lbtf_kind(t)];
+			w = (const uint32_t *)t;
+			n = d_rec_words(d, t);
+			D_FOR_EACH_TYPE_WORD(l, n, i) {
+				if (d->map[w[i]] != D_UNPROCESSED)
+					continue;
+				if (sp == cap) {
+					uint32_t *p = realloc(stack, (size_t)cap * 2 * sizeof(*p));
+					if (!p) {
+						err = lbtfi_err(ENOMEM, "out of memory in dedup");
+						break;
+					}
+					stack = p;
+					cap *= 2;
+				}
+				stack[sp++] = w[i];
+			}
+		}
+	}
+	free(stack);
+	return err;
+}
+
+/* ---- pass 5: compaction and remap ---- */
+
+/* The final id of any id (new_id: final ids of the canonical own types) */
+static inline uint32_t final_id(const struct dedup *d, const uint32_t *new_id, uint32_t id)
+{
+	uint32_t r = d_resolve(d, id);
+
+	return r < d->start_id ? r : new_id[r];
+}
+
+/*
+ * Canonical types keep their order and slide down over the others; each
+ * record's type ids are rewritten right after its move, while it is in
+ * the cache (the final ids are all known first, from map[] alone).
+ */
+static void compact(struct dedup *d, uint32_t *id_map)
+{
+	struct lbtf_builder *b = d->b;
+	uint32_t *new_id = d->hypot; /* reuse: no longer needed */
+	uint32_t next = d->start_id, kept = 0;
+	size_t nw = 0;
+
+	for (uint32_t id = d->start_id; id < d->cnt; id++)
+		if (d->map[id] == id)
+			new_id[id] = next++;
+	for (uint32_t id = d->start_id; id < d->cnt; id++) {
+		const struct lbtfi_layout *l;
+		uint32_t *w;
+		size_t n;
+
+		if (d->map[id] != id)
+			continue;
+		w = (uint32_t *)lbtfi_btype(b, id);
+		l = &d->lay[d->kinds[id]];
+		n = d_rec_words(d, (const struct lbtf_type *)w);
+		memmove(b->words + nw, w, n * 4);
+		b->offs[kept++] = (uint32_t)nw;
+		w = b->words + nw;
+		nw += n;
+		D_FOR_EACH_TYPE_WORD(l, n, i)
+			w[i] = final_id(d, new_id, w[i]);
+	}
+	b->nr_types = kept;
+	b->nwords = nw;
+	if (id_map)
+		for (uint32_t id = d->start_id; id < d->cnt; id++)
+			id_map[id - d->start_id] = final_id(d, new_id, id);
+}
+
+int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
+{
+	struct lbtf_dedup_stats st = { .types_in = b->nr_types, .strs_in_bytes = (uint32_t)b->strs.len };
+	struct dedup d;
+	int err;
+
+	if (opts && opts->sz < sizeof(size_t))
+		return lbtfi_err(EINVAL, "dedup options: bad sz %zu", opts->sz);
+	/*
+	 * Names compare as offsets: the builder interns every string it is
+	 * given (and prefers the base's offset), so equal strings already have
+	 * equal offsets. (An offset edited by hand into the middle of a string
+	 * only costs merges, never correctness.) Strings are compacted at the end.
+	 */
+	if ((err = dedup_init(&d, b)))
+		goto out;
+	err = run_phase(&d, PH_PRIM, dedup_prim);
+	if (!err)
+		err = run_phase(&d, PH_STRUCT, dedup_struct);
+	if (!err)
+		err = resolve_fwds(&d);
+	if (!err)
+		err = dedup_refs(&d);
+	if (err)
+		goto out;
+	compact(&d, opts && opts->sz >= offsetof(struct lbtf_dedup_opts, id_map) + sizeof(opts->id_map) ?
+			    opts->id_map : NULL);
+	err = lbtfi_dedup_strings(b);
+out:
+	dedup_free(&d);
+	if (!err && opts && opts->sz >= offsetof(struct lbtf_dedup_opts, stats) + sizeof(opts->stats) &&
+	    opts->stats) {
+		st.types_out = b->nr_types;
+		st.strs_out_bytes = (uint32_t)b->strs.len;
+		*opts->stats = st;
+	}
+	return err;
+}

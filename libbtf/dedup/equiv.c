@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Type-graph equivalence for struct/union dedup: walk the candidate's graph
+ * and a canonical type's graph in parallel, recording a hypothetical
+ * mapping canonical id -> candidate id. Revisiting a canonical id must
+ * agree with the recorded mapping (this is what makes cycles terminate).
+ * A FWD is equivalent to a struct/union of the same name and flavour.
+ */
+#include <stdlib.h>
+#include "internal.h"
+
+/* Compilers sometimes emit several identical copies of a type in one unit
+ * (arrays, pointers, even structs); compare such copies structurally, to a
+ * bounded depth, when the hypothetical map disagrees. */
+#define IDENTICAL_MAX_DEPTH 16
+#define IDENTICAL_MAX_NODES 4096
+
+static bool is_fwd_kind(unsigned int k)
+{
+	return k == LBTF_KIND_FWD;
+}
+
+static bool enum_is_fwd(const struct lbtf_type *t)
+{
+	return lbtf_is_enum(t) && lbtf_vlen(t) == 0;
+}
+
+/* ENUM/ENUM64 pair: equal, or one is a forward declaration of the other */
+static bool enums_compatible(const struct dedup *d, const struct lbtf_type *a,
+			     const struct lbtf_type *b)
+{
+	if (a->name_off != b->name_off)
+		return false;
+	if (enum_is_fwd(a) || enum_is_fwd(b))
+		return a->name_off != 0;
+	return lbtf_kind(a) == lbtf_kind(b) && lbtfi_dedup_rec_equal(d, a, b);
+}
+
+static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int depth, int *budget)
+{
+	const struct lbtf_type *t1, *t2;
+	const struct lbtfi_layout *l;
+	size_t n;
+
+	if (id1 == id2 || d_resolve(d, id1) == d_resolve(d, id2))
+		return true;
+	/* the depth bounds cycles, the budget the fan-out of wide types */
+	if (depth <= 0 || --*budget < 0)
+		return false;
+	t1 = dtype(d, id1);
+	t2 = dtype(d, id2);
+	if (t1->info != t2->info || !lbtfi_dedup_shape_equal(d, t1, t2))
+		return false;
+	l = &d->lay[lbtf_kind(t1)];
+	n = d_rec_words(d, t1);
+	D_FOR_EACH_TYPE_WORD(l, n, i)
+		if (!identical(d, ((const uint32_t *)t1)[i], ((const uint32_t *)t2)[i], depth - 1, budget))
+			return false;
+	return true;
+}
+
+static int hypot_add(struct dedup *d, uint32_t canon, uint32_t cand)
+{
+	if (d->hypot_cnt == d->hypot_cap) {
+		uint32_t cap = d->hypot_cap ? d->hypot_cap * 2 : 256;
+		uint32_t *p = realloc(d->hypot_list, (size_t)cap * sizeof(*p));
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		d->hypot_list = p;
+		d->hypot_cap = cap;
+	}
+	d->hypot_list[d->hypot_cnt++] = canon;
+	d->hypot[canon] = cand;
+	return 0;
+}
+
+void lbtfi_dedup_clear_hypot(struct dedup *d)
+{
+	for (uint32_t i = 0; i < d->hypot_cnt; i++)
+		d->hypot[d->hypot_list[i]] = D_NONE;
+	d->hypot_cnt = 0;
+	d->hypot_adjust_canon = false;
+}
+
+/* If id is a FWD already resolved to a struct/union, that struct/union */
+static uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
+{
+	uint32_t r;
+
+	if (!is_fwd_kind(d_kind(d, id)))
+		return id;
+	r = d_resolve(d, id);
+	return is_fwd_kind(d_kind(d, r)) ? id : r;
+}
+
+/* A canonical id met again, paired with another candidate than before */
+static __attribute__((noinline)) int visit_again(const struct dedup *d, uint32_t h, uint32_t cand_id)
+{
+	int budget = IDENTICAL_MAX_NODES;
+
+	return identical(d, h, cand_id, IDENTICAL_MAX_DEPTH, &budget);
+}
+
+/* A pair met for the first time: compare the two records */
+static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
+					       struct dedup_frame *f)
+{
+	const struct lbtf_type *ct, *nt;
+	unsigned int ck, nk;
+	int err;
+
+	if ((err = hypot_add(d, canon_id, cand_id)))
+		return err;
+
+	ct = dtype(d, cand_id);
+	nt = dtype(d, canon_id);
+	if (ct->name_off != nt->name_off)
+		return 0;
+	ck = lbtf_kind(ct);
+	nk = lbtf_kind(nt);
+	if ((is_fwd_kind(ck) || is_fwd_kind(nk)) && ck != nk) {
+		/* FWD <-> STRUCT/UNION of the same flavour */
+		unsigned int real = is_fwd_kind(ck) ? nk : ck;
+		bool fwd_union = lbtf_kflag(is_fwd_kind(ck) ? ct : nt);
+		unsigned int want = fwd_union ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
+
+		if (real != want)
+			return 0;
+		if (is_fwd_kind(nk) && canon_id < d->start_id)
+			d->hypot_adjust_canon = true; /* base FWD cannot be resolved */
+		return 1;
+	}
+	if (lbtf_is_enum(ct) && lbtf_is_enum(nt))
+		return enums_compatible(d, ct, nt);
+	if (ck != nk || ct->info != nt->info || !lbtfi_dedup_shape_equal(d, ct, nt))
+		return 0;
+	if (ck == LBTF_KIND_VAR || ck == LBTF_KIND_DATASEC || ck == LBTF_KIND_DECL_TAG)
+		return 0; /* never part of a struct graph; never deduplicated */
+	/* records do not move during dedup: the pointers stay valid */
+	f->cw = (const uint32_t *)ct;
+	f->nw = (const uint32_t *)nt;
+	f->l = &d->lay[ck];
+	f->n = (uint32_t)d_rec_words(d, ct);
+	f->i = (uint32_t)d_type_word_first(f->l, f->n);
+	return 2;
+}
+
+/*
+ * Pair cand_id/canon_id met in the walk: <0 error, 0 not equivalent,
+ * 1 equivalent, 2 equal so far: compare the type ids in their records.
+ * Most pairs end here at once (already merged, or met before), so this
+ * part is inlined in the walk and the rest is not.
+ */
+static inline int visit(struct dedup *d, uint32_t cand_id, uint32_t canon_id, struct dedup_frame *f)
+{
+	uint32_t h;
+
+	if (d_resolve(d, cand_id) == d_resolve(d, canon_id))
+		return 1;
+	canon_id = resolve_fwd(d, canon_id);
+	h = d->hypot[canon_id];
+	if (h != D_NONE)
+		return h == cand_id || visit_again(d, h, cand_id);
+	return visit_new(d, cand_id, canon_id, f);
+}
+
+/*
+ * 1 equivalent, 0 not, <0 error. A depth-first walk in the order of the
+ * records' type-id slots, with an explicit stack: struct graphs can be
+ * deep (a long chain of distinct structs), and the caller's thread may
+ * have a small stack.
+ */
+int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
+{
+	uint32_t sp = 0;
+	int r;
+
+	if (!d->eq_cap) {
+		d->eq_stack = malloc(64 * sizeof(*d->eq_stack));
+		if (!d->eq_stack)
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		d->eq_cap = 64;
+	}
+	r = visit(d, cand_id, canon_id, &d->eq_stack[0]);
+	if (r != 2)
+		return r;
+	sp = 1;
+	while (sp) {
+		struct dedup_frame *f = &d->eq_stack[sp - 1];
+		uint32_t i = f->i;
+
+		if (i >= f->n) {
+			sp--;
+			continue;
+		}
+		f->i = (uint32_t)d_type_word_next(f->l, i, f->n);
+		if (sp == d->eq_cap) {
+			struct dedup_frame *p = realloc(d->eq_stack, (size_t)d->eq_cap * 2 * sizeof(*p));
+			if (!p)
+				return lbtfi_err(ENOMEM, "out of memory in dedup");
+			d->eq_stack = p;
+			d->eq_cap *= 2;
+			f = &d->eq_stack[sp - 1];
+		}
+		r = visit(d, f->cw[i], f->nw[i], &d->eq_stack[sp]);
+		if (r == 2)
+			sp++;
+		else if (r <= 0)
+			return r;
+	}
+	return 1;
+}
+
+/*
+ * After a successful check: resolve FWDs met in the walk to the concrete
+ * struct/union they were paired with, and map candidate structs/unions to
+ * their canonical partner right away (saves checking them again later).
+ */
+void lbtfi_dedup_merge_hypot(struct dedup *d)
+{
+	for (uint32_t i = 0; i < d->hypot_cnt; i++) {
+		uint32_t canon = d->hypot_list[i];
+		uint32_t c_id = d_resolve(d, canon);
+		uint32_t t_id = d_resolve(d, d->hypot[canon]);
+		unsigned int ck = d_kind(d, c_id), tk = d_kind(d, t_id);
+
+		if (c_id == t_id)
+			continue;
+		if (!is_fwd_kind(tk) && is_fwd_kind(ck)) {
+			if (c_id >= d->start_id)
+				d->map[c_id] = t_id;
+		} else if (is_fwd_kind(tk) && !is_fwd_kind(ck)) {
+			if (t_id >= d->start_id)
+				d->map[t_id] = c_id;
+		}
+		if ((tk == LBTF_KIND_STRUCT || tk == LBTF_KIND_UNION) && !is_fwd_kind(ck) &&
+		    d_mapped(d, c_id) && !d_mapped(d, t_id) && t_id >= d->start_id)
+			d->map[t_id] = c_id;
+	}
+}

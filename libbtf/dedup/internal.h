@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* State shared by the dedup passes (dedup*.c), not installed. */
+#ifndef LIBBTF_DEDUP_INTERNAL_H
+#define LIBBTF_DEDUP_INTERNAL_H
+
+#include "build/internal.h"
+
+/* map[] values that are not type ids */
+#define D_UNPROCESSED 0xffffffffu
+#define D_IN_PROGRESS 0xfffffffeu
+#define D_MAX_ID 0x7fffffffu
+#define D_NONE 0xffffffffu /* empty hypothetical map entry */
+
+/* Multimap hash -> type id, open addressing; equal hashes are all kept */
+struct dedup_table {
+	struct dedup_entry { uint32_t hash, id; } *e; /* id 0: empty */
+	uint32_t mask, cnt;
+};
+
+/* One pair of records being compared by the equivalence walk */
+struct dedup_frame {
+	const uint32_t *cw, *nw; /* candidate's and canonical's record words */
+	const struct lbtfi_layout *l;
+	uint32_t n, i;           /* record words; next type-id word to compare */
+};
+
+struct dedup {
+	struct lbtf_builder *b;
+	const struct lbtf *base;
+	uint32_t start_id, cnt;      /* own ids are start_id..cnt-1 */
+	uint8_t *kinds;              /* id -> kind (records stay in memory for the passes
+				      * that only need the kind) */
+	uint32_t *map;               /* id -> (possibly non-final) canonical id */
+	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
+	uint32_t *hypot_list, hypot_cnt, hypot_cap;
+	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
+	struct dedup_table tab;
+	const struct lbtfi_layout *lay; /* the builder's */
+	struct dedup_frame *eq_stack;   /* the equivalence walk's stack */
+	uint32_t eq_cap;
+};
+
+static inline const struct lbtf_type *dtype(const struct dedup *d, uint32_t id)
+{
+	if (id >= d->start_id)
+		return lbtfi_btype(d->b, id);
+	return lbtfi_builder_any_type(d->b, id);
+}
+
+static inline unsigned int d_kind(const struct dedup *d, uint32_t id)
+{
+	return d->kinds[id];
+}
+
+static inline bool d_mapped(const struct dedup *d, uint32_t id)
+{
+	return d->map[id] <= D_MAX_ID;
+}
+
+/* Follow map[] to the current canonical id */
+static inline uint32_t d_resolve(const struct dedup *d, uint32_t id)
+{
+	while (d_mapped(d, id) && d->map[id] != id)
+		id = d->map[id];
+	return id;
+}
+
+/*
+ * Type-id words of a record of n words, in order: first with
+ * d_type_word_first(), then d_type_word_next(); done when the index is >= n.
+ * (No division: this runs for every record the dedup touches.)
+ */
+static inline size_t d_elem_first(const struct lbtfi_layout *l, size_t n)
+{
+	return l->elem_type_word >= 0 ? l->fixed_words + (size_t)l->elem_type_word : n;
+}
+
+static inline size_t d_type_word_first(const struct lbtfi_layout *l, size_t n)
+{
+	return l->fixed_type_mask ? (size_t)__builtin_ctz(l->fixed_type_mask) : d_elem_first(l, n);
+}
+
+static inline size_t d_type_word_next(const struct lbtfi_layout *l, size_t i, size_t n)
+{
+	if (i < l->fixed_words) {
+		unsigned int rest = l->fixed_type_mask & ~((2u << i) - 1);
+		return rest ? (size_t)__builtin_ctz(rest) : d_elem_first(l, n);
+	}
+	return i + l->elem_words;
+}
+
+#define D_FOR_EACH_TYPE_WORD(l, n, i) \
+	for (size_t i = d_type_word_first(l, n); i < (n); i = d_type_word_next(l, i, n))
+
+/* Words in a record (kinds were validated when dedup started) */
+static inline size_t d_rec_words(const struct dedup *d, const struct lbtf_type *t)
+{
+	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
+
+	return l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
+}
+
+/* Hash of every word, or of every word that is not a type id */
+uint32_t lbtfi_dedup_rec_hash(const struct dedup *d, const struct lbtf_type *t);
+uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t);
+/* Equal words (records of equal info), optionally ignoring type ids */
+bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
+			   const struct lbtf_type *b);
+bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
+			     const struct lbtf_type *b);
+
+int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id);
+
+/* The passes */
+int lbtfi_dedup_strings(struct lbtf_builder *b);
+int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id);
+void lbtfi_dedup_merge_hypot(struct dedup *d);
+void lbtfi_dedup_clear_hypot(struct dedup *d);
+
+#define DEDUP_FOR_EACH_CAND(d, h, cid)                                                    \
+	for (uint32_t _i = (h) & (d)->tab.mask, cid; ((cid) = (d)->tab.e[_i].id) != 0;   \
+	     _i = (_i + 1) & (d)->tab.mask)                                               \
+		if ((d)->tab.e[_i].hash == (h))
+
+#endif

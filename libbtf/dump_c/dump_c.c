@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * C header dump, entry point: checks the input, prints the vmlinux.h frame
+ * and drives the per-root ordering/emission (dump_c_order.c) over all types
+ * (id order, or the diffable order of dump_c_sort.c) or over chosen roots.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Budgets against hostile BTF (nesting makes both exponential):
+ * output bytes (a vmlinux.h is about half the size of its BTF) and
+ * order/emit visits (the 6.18 vmlinux needs ~203k for its 126k types). */
+#define DC_OUT_LIMIT(in_bytes) (16ull * (in_bytes) + (16ull << 20))
+#define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (1ull << 20))
+
+/* An option, or its default when the caller's struct is older (shorter). */
+#define OPT(o, field) \
+	((o) && (o)->sz >= offsetof(struct lbtf_dump_c_opts, field) + sizeof((o)->field) \
+		 ? (o)->field : 0)
+
+int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
+{
+	if (!d->err)
+		d->err = lbtfi_err(-err, "C dump: %s at type id %u", what, id);
+	return d->err;
+}
+
+int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what)
+{
+	if (a->cnt == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : first_cap;
+		uint32_t *ids = realloc(a->ids, cap * sizeof(*ids));
+
+		if (!ids)
+			return dci_fail(d, -ENOMEM, what, id);
+		a->ids = ids;
+		a->cap = cap;
+	}
+	a->ids[a->cnt++] = id;
+	return 0;
+}
+
+struct check_ctx {
+	const struct lbtf *btf;
+	uint32_t nr_types;
+	uint32_t bad;
+	uint32_t tags;   /* names that may enter the tag namespace */
+	uint32_t idents; /* typedefs and enumerators */
+};
+
+static int check_id(uint32_t *slot, void *ctx)
+{
+	struct check_ctx *c = ctx;
+
+	if (*slot >= c->nr_types) {
+		c->bad = *slot;
+		return 1;
+	}
+	return 0;
+}
+
+static int check_str(uint32_t *slot, void *ctx)
+{
+	struct check_ctx *c = ctx;
+
+	return lbtf_name_by_offset(c->btf, *slot) == NULL;
+}
+
+/*
+ * The parser checked record bounds; the dumper follows type ids and names
+ * everywhere, so check every one of them once up front.
+ */
+static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_types)
+{
+	struct check_ctx c = { btf, nr_types, 0, 0, 0 };
+
+	for (uint32_t id = 1; id < nr_types; id++) {
+		/* the visitors only read through this pointer */
+		struct lbtf_type *t = (struct lbtf_type *)lbtf_type_by_id(btf, id);
+
+		if (!t)
+			return lbtfi_err(EINVAL, "C dump: type id %u missing", id);
+		if (lbtf_type_visit_type_ids(t, check_id, &c))
+			return lbtfi_err(EINVAL, "C dump: type %u refers to type id %u (only %u types)",
+					 id, c.bad, nr_types);
+		if (lbtf_type_visit_str_offs(t, check_str, &c))
+			return lbtfi_err(EINVAL, "C dump: type %u has a name offset outside the strings",
+					 id);
+		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
+			c.idents++;
+		else if (lbtf_is_enum(t))
+			c.idents += lbtf_vlen(t), c.tags++;
+		else if (t->name_off)
+			c.tags++;
+	}
+	*cc = c;
+	return 0;
+}
+
+static uint64_t input_size(const struct lbtf *btf)
+{
+	uint64_t total = 0;
+	size_t sz;
+
+	for (; btf; btf = lbtf_base(btf)) {
+		lbtf_raw_data(btf, &sz);
+		total += sz;
+	}
+	return total;
+}
+
+static void put_frame_head(struct dc_out *o)
+{
+	dci_puts(o, "#ifndef __VMLINUX_H__\n"
+		    "#define __VMLINUX_H__\n"
+		    "\n"
+		    "#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n"
+		    "#pragma clang attribute push (__attribute__((preserve_access_index)), "
+		    "apply_to = record)\n"
+		    "#endif\n\n");
+}
+
+static void put_frame_tail(struct dc_out *o)
+{
+	dci_puts(o, "#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n"
+		    "#pragma clang attribute pop\n"
+		    "#endif\n"
+		    "\n"
+		    "#endif /* __VMLINUX_H__ */\n");
+}
+
+static void dc_free(struct dc *d)
+{
+	free(d->st);
+	free(d->suffix);
+	free(d->align);
+	free(d->queue.ids);
+	free(d->stack.ids);
+	dci_names_free(&d->type_names);
+	dci_names_free(&d->ident_names);
+	free(d);
+}
+
+/* The types to dump, in order: chosen roots, the sorted list, or all ids. */
+struct roots {
+	const uint32_t *ids; /* NULL: ids 1..cnt */
+	size_t cnt;
+	uint32_t *owned;
+};
+
+static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roots *r)
+{
+	uint32_t cnt;
+
+	memset(r, 0, sizeof(*r));
+	if (o && o->root_cnt) {
+		r->ids = o->root_ids;
+		r->cnt = o->root_cnt;
+	} else if (o && o->sort) {
+		r->owned = dci_sorted_ids(d, &cnt);
+		if (!r->owned)
+			return lbtfi_err(ENOMEM, "C dump: out of memory sorting types");
+		r->ids = r->owned;
+		r->cnt = cnt;
+	} else {
+		r->cnt = d->nr_types - 1;
+	}
+	return 0;
+}
+
+static uint32_t root_at(const struct roots *r, size_t i)
+{
+	return r->ids ? r->ids[i] : (uint32_t)i + 1;
+}
+
+/*
+ * Orders everything once without printing, so that BTF C cannot express
+ * (a type cycle, a walk over budget) is reported before any output; then
+ * forgets the order and does it again while printing. Same roots in the
+ * same sequence, so the second pass meets the same graph states.
+ */
+static int precheck(struct dc *d, const struct roots *r)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < r->cnt && !err; i++)
+		err = dci_order_root(d, root_at(r, i));
+	for (uint32_t id = 1; id < d->nr_types; id++)
+		d->st[id].order = DC_UNORDERED;
+	d->steps = 0;
+	return err;
+}
+
+static int dump_roots(struct dc *d, const struct roots *r)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < r->cnt && !err; i++)
+		err = dci_dump_root(d, root_at(r, i));
+	return err;
+}
+
+int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts)
+{
+	struct check_ctx cc = { 0 };
+	struct roots roots;
+	bool kfuncs;
+	struct dc *d;
+	int err;
+
+	if (!btf || !out)
+		return lbtfi_err(EINVAL, "C dump: no BTF or no output");
+	if (opts && opts->sz < offsetof(struct lbtf_dump_c_opts, root_cnt) + sizeof(size_t))
+		return lbtfi_err(EINVAL, "C dump: options struct too small (%zu)", opts->sz);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return lbtfi_err(ENOMEM, "C dump: out of memory");
+	d->btf = btf;
+	d->nr_types = lbtf_type_cnt(btf);
+	d->ptr_sz = lbtf_pointer_size(btf) > 0 ? lbtf_pointer_size(btf) : (int)sizeof(void *);
+	d->out.f = out;
+	d->out.limit = DC_OUT_LIMIT(input_size(btf));
+	d->step_limit = DC_STEP_LIMIT(d->nr_types);
+	d->st = calloc(d->nr_types, sizeof(*d->st));
+	d->suffix = calloc(d->nr_types, sizeof(*d->suffix));
+	d->align = calloc(d->nr_types, sizeof(*d->align));
+	if (!d->st || !d->suffix || !d->align) {
+		dc_free(d);
+		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
+	}
+	err = check_refs(&cc, btf, d->nr_types);
+	for (size_t i = 0; !err && opts && i < opts->root_cnt; i++)
+		if (opts->root_ids[i] >= d->nr_types)
+			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",
+					opts->root_ids[i]);
+	if (err) {
+		dc_free(d);
+		return err;
+	}
+	if (dci_names_reserve(&d->type_names, cc.tags) ||
+	    dci_names_reserve(&d->ident_names, cc.idents)) {
+		dc_free(d);
+		return lbtfi_err(ENOMEM, "C dump: out of memory for names");
+	}
+	d->st[0].order = DC_ORDERED; /* void needs no definition */
+	d->st[0].emit = DC_EMITTED;
+	dci_mark_referenced(d);
+
+	err = pick_roots(d, opts, &roots);
+	if (!err)
+		err = precheck(d, &roots);
+	if (err) {
+		free(roots.owned);
+		dc_free(d);
+		return err;
+	}
+	kfuncs = OPT(opts, kfuncs) && !OPT(opts, root_cnt);
+	if (!opts || !opts->no_frame)
+		put_frame_head(&d->out);
+	if (kfuncs && !OPT(opts, no_frame))
+		dci_put_kfunc_macros(d);
+	err = dump_roots(d, &roots);
+	free(roots.owned);
+	if (!err && kfuncs)
+		err = dci_put_kfuncs(d);
+	if (!err && (!opts || !opts->no_frame))
+		put_frame_tail(&d->out);
+	dci_flush(&d->out);
+	if (!err && d->out.err == -EFBIG)
+		err = lbtfi_err(EFBIG, "C dump: output would exceed %llu bytes "
+				"(anonymous types nested too deeply?)",
+				(unsigned long long)d->out.limit);
+	else if (!err && (d->out.err || fflush(out)))
+		err = lbtfi_err(EIO, "C dump: writing the output failed");
+	dc_free(d);
+	return err;
+}
+
+/* Kinds a C name can select, by the tag written before it. */
+static bool kind_matches(const char *tag, const struct lbtf_type *t)
+{
+	unsigned int k = lbtf_kind(t);
+
+	if (!tag)
+		return k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION || k == LBTF_KIND_ENUM ||
+		       k == LBTF_KIND_ENUM64 || k == LBTF_KIND_FWD || k == LBTF_KIND_TYPEDEF ||
+		       k == LBTF_KIND_INT || k == LBTF_KIND_FLOAT;
+	if (!strcmp(tag, "struct"))
+		return k == LBTF_KIND_STRUCT || (k == LBTF_KIND_FWD && !lbtf_kflag(t));
+	if (!strcmp(tag, "union"))
+		return k == LBTF_KIND_UNION || (k == LBTF_KIND_FWD && lbtf_kflag(t));
+	return lbtf_is_enum(t); /* "enum" */
+}
+
+int lbtf_dump_c_find_types(const struct lbtf *btf, const char *cname, uint32_t *ids, size_t cap)
+{
+	static const char *const tags[] = { "struct", "union", "enum" };
+	const char *tag = NULL, *name = cname;
+	uint32_t n = lbtf_type_cnt(btf);
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		size_t l = strlen(tags[i]);
+
+		if (!strncmp(cname, tags[i], l) && cname[l] == ' ') {
+			tag = tags[i];
+			name = cname + l + 1;
+			while (*name == ' ')
+				name++;
+		}
+	}
+	if (!*name)
+		return lbtfi_err(EINVAL, "empty type name '%s'", cname);
+	for (uint32_t id = 1; id < n; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+		const char *s = lbtf_type_name(btf, t);
+
+		if (!s || strcmp(s, name) || !kind_matches(tag, t))
+			continue;
+		if ((size_t)found < cap)
+			ids[found] = id;
+		if (found == INT32_MAX)
+			break;
+		found++;
+	}
+	return found;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Private state of the C header dumper, shared by its modules:
+ *   dump_c.c        entry point, frame, root selection
+ *   dump_c_order.c  topological ordering (strong/weak links) and emission
+ *                   of top-level definitions and forward declarations
+ *   dump_c_decl.c   C declarators (pointer/array/function nesting, modifiers)
+ *   dump_c_layout.c struct/union bodies, padding, packing, enums, alignment
+ *   dump_c_names.c  name clash counting (___N suffixes)
+ *   dump_c_out.c    buffered output to the FILE*
+ *   dump_c_sort.c   the diffable (--sort) order
+ *   dump_c_kfuncs.c optional kfunc prototypes
+ */
+#ifndef LIBBTF_DUMP_C_INTERNAL_H
+#define LIBBTF_DUMP_C_INTERNAL_H
+
+#include "core/internal.h"
+
+/* ---- buffered output --------------------------------------------------- */
+
+#define DC_OUT_BUF (1u << 16)
+
+struct dc_out {
+	FILE *f;
+	size_t len;
+	int err;        /* sticky: -EIO when a write failed, -EFBIG over limit */
+	uint64_t total; /* bytes flushed so far */
+	uint64_t limit; /* output budget (anonymous types nest exponentially) */
+	char buf[DC_OUT_BUF];
+};
+
+void dci_flush(struct dc_out *o);
+void dci_write(struct dc_out *o, const char *s, size_t n);
+
+static inline void dci_putc(struct dc_out *o, char c)
+{
+	if (o->len == DC_OUT_BUF)
+		dci_flush(o);
+	o->buf[o->len++] = c;
+}
+static inline void dci_puts(struct dc_out *o, const char *s)
+{
+	dci_write(o, s, __builtin_strlen(s));
+}
+void dci_put_u64(struct dc_out *o, uint64_t v);
+void dci_put_i64(struct dc_out *o, int64_t v);
+/* lvl tabs, capped like the reference (at most 13) */
+void dci_indent(struct dc_out *o, int lvl);
+
+/* ---- names ------------------------------------------------------------- */
+
+/* string -> occurrences; keys point into the BTF string data (no copies).
+ * One slot holds key, hash and count: one cache line touch per probe. */
+struct dc_name_slot {
+	const char *key;
+	uint32_t hash;
+	uint32_t count;
+};
+struct dc_names {
+	struct dc_name_slot *slots;
+	uint32_t cap; /* power of two, or 0 */
+	uint32_t used;
+};
+
+/* Counts one more occurrence of name; returns the new count (>= 1), 0 on ENOMEM. */
+uint32_t dci_names_bump(struct dc_names *n, const char *name);
+void dci_names_free(struct dc_names *n);
+/* Sizes the table for about expected names up front (0 or -ENOMEM). */
+int dci_names_reserve(struct dc_names *n, uint32_t expected);
+
+/* ---- per-type state ---------------------------------------------------- */
+
+enum { DC_UNORDERED, DC_ORDERING, DC_ORDERED };
+enum { DC_NOT_EMITTED, DC_EMITTING, DC_EMITTED };
+
+struct dc_tstate {
+	uint8_t order : 2;
+	uint8_t emit : 2;
+	uint8_t fwd_emitted : 1;
+	uint8_t name_resolved : 1;
+	uint8_t referenced : 1;
+};
+
+#define DC_MAX_DEPTH 1024 /* recursion bound: hostile BTF must not blow the stack */
+
+/* A growable array of type ids (dci_push_id) */
+struct dc_ids {
+	uint32_t *ids;
+	size_t cnt, cap;
+};
+
+struct dc {
+	const struct lbtf *btf;
+	uint32_t nr_types; /* valid ids are < nr_types */
+	int ptr_sz;
+	int err;           /* first error (negative errno), sticky */
+	uint64_t steps;    /* order/emit visits so far, against step_limit */
+	uint64_t step_limit;
+	struct dc_tstate *st;
+	uint32_t *suffix;  /* ___N suffix of a resolved name, 0 for none */
+	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
+	struct dc_ids queue; /* topologically ordered ids of one root */
+	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
+	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */
+	struct dc_names ident_names; /* typedefs and enumerators */
+	struct dc_out out;
+};
+
+static inline const struct lbtf_type *dci_type(const struct dc *d, uint32_t id)
+{
+	return lbtf_type_by_id(d->btf, id); /* ids were validated up front */
+}
+static inline const char *dci_str(const struct dc *d, uint32_t off)
+{
+	return lbtf_name_by_offset(d->btf, off); /* offsets validated up front */
+}
+/* Records the first error; returns it. */
+int dci_fail(struct dc *d, int err, const char *what, uint32_t id);
+/* Appends id to a (the capacity doubles, from first_cap); out of memory
+ * fails the dump with what. */
+int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what);
+
+/* Names as printed: original name, plus ___N when it clashed. */
+#define DC_NAME_MAX 256
+const char *dci_type_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX]);
+const char *dci_ident_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX]);
+void dci_put_type_name(struct dc *d, uint32_t id);  /* tag namespace */
+void dci_put_ident_name(struct dc *d, uint32_t id); /* typedef namespace */
+
+/* dump_c_order.c */
+void dci_mark_referenced(struct dc *d);
+/* Orders root and everything it needs (dry run: nothing printed). */
+int dci_order_root(struct dc *d, uint32_t id);
+/* Orders root and everything it needs, then emits them. */
+int dci_dump_root(struct dc *d, uint32_t id);
+
+/* dump_c_decl.c: `<type> <fname>` in C declarator syntax */
+void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
+
+/* dump_c_layout.c */
+int dci_align_of(struct dc *d, uint32_t id);
+void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t);
+void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
+void dci_emit_enum_fwd(struct dc *d, uint32_t id);
+void dci_emit_enum_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
+void dci_emit_fwd_def(struct dc *d, uint32_t id, const struct lbtf_type *t);
+void dci_emit_typedef_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
+void dci_emit_base_aliases(struct dc *d, uint32_t id);
+
+/* dump_c_kfuncs.c: optional kfunc prototypes and their macros */
+void dci_put_kfunc_macros(struct dc *d);
+int dci_put_kfuncs(struct dc *d);
+
+/* dump_c_sort.c: ids 1..nr_types-1 in the diffable order (malloc'ed) */
+uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt);
+
+#endif

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Optional kfunc prototypes (opts->kfuncs, what bpftool v7.5+ appends to a
+ * full vmlinux.h): every FUNC tagged with the whole-function DECL_TAG
+ * "bpf_kfunc" becomes `extern <prototype> __weak __ksym;`, sorted by name,
+ * with __bpf_fastcall when also tagged "bpf_fastcall"; the block can be
+ * switched off with BPF_NO_KFUNC_PROTOTYPES. The fallback definitions of
+ * the three macros go into the header's frame.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct kfunc {
+	uint32_t func_id;
+	const char *name;
+	bool fastcall;
+};
+
+static int cmp_kfunc(const void *a, const void *b)
+{
+	const struct kfunc *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	return r ? r : (x->func_id > y->func_id) - (x->func_id < y->func_id);
+}
+
+static struct kfunc *find(struct kfunc *k, size_t n, uint32_t func_id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (k[i].func_id == func_id)
+			return &k[i];
+	return NULL;
+}
+
+void dci_put_kfunc_macros(struct dc *d)
+{
+	dci_puts(&d->out, "#ifndef __ksym\n"
+			  "#define __ksym __attribute__((section(\".ksyms\")))\n"
+			  "#endif\n\n"
+			  "#ifndef __weak\n"
+			  "#define __weak __attribute__((weak))\n"
+			  "#endif\n\n"
+			  "#ifndef __bpf_fastcall\n"
+			  "#if __has_attribute(bpf_fastcall)\n"
+			  "#define __bpf_fastcall __attribute__((bpf_fastcall))\n"
+			  "#else\n"
+			  "#define __bpf_fastcall\n"
+			  "#endif\n"
+			  "#endif\n\n");
+}
+
+/* FUNC tagged as a whole (component -1) with tag, or 0. */
+static uint32_t tagged_func(struct dc *d, const struct lbtf_type *t, const char *tag)
+{
+	const struct lbtf_type *f;
+
+	if (lbtf_kind(t) != LBTF_KIND_DECL_TAG || lbtf_decl_tag(t)->component_idx != -1 ||
+	    strcmp(dci_str(d, t->name_off), tag))
+		return 0;
+	f = dci_type(d, t->type);
+	return lbtf_kind(f) == LBTF_KIND_FUNC && lbtf_kind(dci_type(d, f->type)) ==
+		LBTF_KIND_FUNC_PROTO ? t->type : 0;
+}
+
+int dci_put_kfuncs(struct dc *d)
+{
+	struct kfunc *k = NULL;
+	size_t n = 0, cap = 0;
+
+	for (uint32_t id = 1; id < d->nr_types; id++) {
+		uint32_t f = tagged_func(d, dci_type(d, id), "bpf_kfunc");
+
+		if (!f || find(k, n, f))
+			continue;
+		if (n == cap) {
+			struct kfunc *g = realloc(k, (cap = cap ? cap * 2 : 64) * sizeof(*k));
+
+			if (!g) {
+				free(k);
+				return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
+			}
+			k = g;
+		}
+		k[n++] = (struct kfunc){ f, dci_str(d, dci_type(d, f)->name_off), false };
+	}
+	for (uint32_t id = 1; id < d->nr_types; id++) {
+		struct kfunc *kf = find(k, n, tagged_func(d, dci_type(d, id), "bpf_fastcall"));
+
+		if (kf)
+			kf->fastcall = true;
+	}
+	if (n)
+		qsort(k, n, sizeof(*k), cmp_kfunc);
+	dci_puts(&d->out, "\n/* BPF kfuncs */\n#ifndef BPF_NO_KFUNC_PROTOTYPES\n");
+	for (size_t i = 0; i < n; i++) {
+		dci_puts(&d->out, k[i].fastcall ? "extern __bpf_fastcall " : "extern ");
+		dci_emit_decl(d, dci_type(d, k[i].func_id)->type, k[i].name, 0);
+		dci_puts(&d->out, " __weak __ksym;\n");
+	}
+	dci_puts(&d->out, "#endif\n\n");
+	free(k);
+	return d->err;
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Bodies of definitions: struct/union members with the padding that
+ * reproduces the BTF layout under the C compiler's rules, packing,
+ * enums with their size attributes, typedefs and forward declarations.
+ *
+ * BTF records offsets and sizes but no alignment, so the layout is
+ * rebuilt from natural alignment: a struct whose members sit off their
+ * natural alignment (or whose size is not a multiple of it) is printed
+ * packed, and gaps become anonymous bitfields (`long: 64;`, `int: 24;`,
+ * and `long: 0;` to force an alignment the compiler would not choose).
+ */
+#include <string.h>
+#include "internal.h"
+
+/* ---- alignment ----------------------------------------------------------- */
+
+/* Like C's roundup for positive y; never divides by zero. */
+static int64_t round_up(int64_t x, int64_t y)
+{
+	return y ? (x + y - 1) / y * y : x;
+}
+
+static int align_of(struct dc *d, uint32_t id, int depth);
+
+/* Alignment of a struct/union; 1 when its own layout shows it is packed. */
+static int composite_align(struct dc *d, const struct lbtf_type *t, int depth)
+{
+	int max = 1;
+
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+		const struct lbtf_member *m = &lbtf_members(t)[i];
+		int a = align_of(d, m->type, depth + 1);
+
+		if (a <= 0)
+			return a;
+		if (a > max)
+			max = a;
+		if (!lbtf_member_bitfield_size(t, i) && m->offset % (8u * a))
+			return 1;
+	}
+	return t->size % max ? 1 : max;
+}
+
+/* Where each kind's natural alignment comes from. */
+enum { AL_NONE, AL_SIZE, AL_PTR, AL_TYPE, AL_ELEM, AL_MEMBERS };
+static const uint8_t align_rule[LBTF_NR_KINDS] = {
+	[LBTF_KIND_INT] = AL_SIZE,      [LBTF_KIND_ENUM] = AL_SIZE,
+	[LBTF_KIND_ENUM64] = AL_SIZE,   [LBTF_KIND_FLOAT] = AL_SIZE,
+	[LBTF_KIND_PTR] = AL_PTR,       [LBTF_KIND_TYPEDEF] = AL_TYPE,
+	[LBTF_KIND_VOLATILE] = AL_TYPE, [LBTF_KIND_CONST] = AL_TYPE,
+	[LBTF_KIND_RESTRICT] = AL_TYPE, [LBTF_KIND_TYPE_TAG] = AL_TYPE,
+	[LBTF_KIND_ARRAY] = AL_ELEM,    [LBTF_KIND_STRUCT] = AL_MEMBERS,
+	[LBTF_KIND_UNION] = AL_MEMBERS,
+	/* void, FWD, FUNC_PROTO, FUNC, VAR, DATASEC, DECL_TAG: none */
+};
+
+/* Natural alignment (cached), or a negative errno for kinds that have none. */
+static int align_of(struct dc *d, uint32_t id, int depth)
+{
+	const struct lbtf_type *t;
+	int a = -EINVAL;
+
+	if (d->align[id])
+		return d->align[id];
+	if (depth > DC_MAX_DEPTH)
+		return -ELOOP;
+	t = dci_type(d, id);
+	switch (align_rule[lbtf_kind(t)]) {
+	case AL_SIZE: /* integers wider than a pointer align like a pointer */
+		a = t->size < (uint32_t)d->ptr_sz ? (int)t->size : d->ptr_sz;
+		break;
+	case AL_PTR:
+		a = d->ptr_sz;
+		break;
+	case AL_TYPE:
+		a = align_of(d, t->type, depth + 1);
+		break;
+	case AL_ELEM:
+		a = align_of(d, lbtf_array(t)->type, depth + 1);
+		break;
+	case AL_MEMBERS:
+		a = composite_align(d, t, depth);
+		break;
+	}
+	if (a != -ELOOP)
+		d->align[id] = (int8_t)(a > 64 ? 64 : a);
+	return a;
+}
+
+int dci_align_of(struct dc *d, uint32_t id)
+{
+	return align_of(d, id, 0);
+}
+
+/* Needs __attribute__((packed)) to keep its layout. */
+static bool is_packed(struct dc *d, const struct lbtf_type *t)
+{
+	int max = 1;
+
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+		const struct lbtf_member *m = &lbtf_members(t)[i];
+		int a = dci_align_of(d, m->type);
+
+		if (a > 0 && !lbtf_member_bitfield_size(t, i) && m->offset % (8u * a))
+			return true;
+		if (a > max)
+			max = a;
+	}
+	return t->size % max != 0;
+}
+
+/* ---- padding -------------------------------------------------------------- */
+
+#define DC_MAX_PAD_BITS (1ll << 24)
+
+static void put_pad(struct dc *d, const char *type, int64_t bits, int lvl)
+{
+	dci_putc(&d->out, '\n');
+	dci_indent(&d->out, lvl);
+	dci_puts(&d->out, type);
+	dci_write(&d->out, ": ", 2);
+	dci_put_i64(&d->out, bits);
+	dci_putc(&d->out, ';');
+}
+
+/*
+ * Fills the bits [cur, next) with anonymous bitfields. First reach the
+ * largest natural boundary (long, int, short, char) that does not pass
+ * next, with an explicit `type: N` / `type: 0` only when the compiler
+ * would not get there by itself; then fill whole units, then the rest
+ * with the smallest type that holds it.
+ */
+static void emit_padding(struct dc *d, uint32_t id, int64_t cur, int64_t next, int next_align,
+			 bool in_bitfield, int lvl)
+{
+	const struct {
+		const char *name;
+		int bits;
+	} pads[] = { { "long", d->ptr_sz * 8 }, { "int", 32 }, { "short", 16 }, { "char", 8 } };
+	const int npads = sizeof(pads) / sizeof(pads[0]);
+	int64_t new_off = cur;
+	int pad_bits = 8, i;
+	const char *pad_type = "char";
+
+	if (cur >= next)
+		return;
+	/* hostile sizes would otherwise mean gigabytes of `long: 64;` */
+	if (next - cur > DC_MAX_PAD_BITS) {
+		dci_fail(d, -E2BIG, "padding gap of more than 2 MiB in a struct", id);
+		return;
+	}
+	for (i = 0; i < npads; i++) {
+		pad_bits = pads[i].bits;
+		pad_type = pads[i].name;
+		new_off = round_up(cur, pad_bits);
+		if (new_off <= next)
+			break;
+	}
+	if (new_off > cur && new_off <= next) {
+		if (in_bitfield ||
+		    (new_off == next && round_up(cur, (int64_t)next_align * 8) != new_off) ||
+		    (new_off != next && next - new_off <= new_off - cur))
+			put_pad(d, pad_type, in_bitfield ? new_off - cur : 0, lvl);
+		cur = new_off;
+	}
+	while (cur != next) {
+		int64_t bits = next - cur < pad_bits ? next - cur : pad_bits;
+
+		if (bits == pad_bits) {
+			put_pad(d, pad_type, pad_bits, lvl);
+			cur += bits;
+			continue;
+		}
+		for (i = npads - 1; i >= 0; i--) {
+			pad_type = pads[i].name;
+			pad_bits = pads[i].bits;
+			if (pad_bits >= bits)
+				break;
+		}
+		if (i < 0) /* cannot happen for sane pointer sizes; never loop */
+			return;
+		put_pad(d, pad_type, bits, lvl);
+		cur += bits;
+	}
+}
+
+/* ---- struct / union ----------------------------------------------------- */
+
+static void put_tag(struct dc *d, uint32_t id, const struct lbtf_type *t)
+{
+	dci_puts(&d->out, lbtf_kind(t) == LBTF_KIND_STRUCT ? "struct" : "union");
+	if (t->name_off) {
+		dci_putc(&d->out, ' ');
+		dci_put_type_name(d, id);
+	}
+}
+
+void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t)
+{
+	put_tag(d, id, t);
+}
+
+void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+{
+	bool is_struct = lbtf_kind(t) == LBTF_KIND_STRUCT;
+	bool packed = is_struct && is_packed(d, t), prev_bitfield = false;
+	int align = dci_align_of(d, id);
+	int64_t off = 0;
+
+	put_tag(d, id, t);
+	dci_write(&d->out, " {", 2);
+	for (unsigned int i = 0; i < lbtf_vlen(t) && !d->out.err; i++) {
+		const struct lbtf_member *m = &lbtf_members(t)[i];
+		int64_t m_sz = lbtf_member_bitfield_size(t, i);
+		int64_t m_off = lbtf_member_bit_offset(t, i);
+		int m_align = packed ? 1 : dci_align_of(d, m->type);
+
+		emit_padding(d, id, off, m_off, m_align, prev_bitfield && m_sz, lvl + 1);
+		dci_putc(&d->out, '\n');
+		dci_indent(&d->out, lvl + 1);
+		dci_emit_decl(d, m->type, dci_str(d, m->name_off), lvl + 1);
+		if (m_sz) {
+			dci_write(&d->out, ": ", 2);
+			dci_put_i64(&d->out, m_sz);
+			off = m_off + m_sz;
+			prev_bitfield = true;
+		} else {
+			int64_t sz = lbtf_resolve_size(d->btf, m->type);
+
+			off = m_off + (sz > 0 ? sz : 0) * 8;
+			prev_bitfield = false;
+		}
+		dci_putc(&d->out, ';');
+	}
+	if (is_struct)
+		emit_padding(d, id, off, (int64_t)t->size * 8, align, false, lvl + 1);
+	/* `struct empty {}` stays on one line */
+	if (lbtf_vlen(t) || t->size) {
+		dci_putc(&d->out, '\n');
+		dci_indent(&d->out, lvl);
+	}
+	dci_putc(&d->out, '}');
+	if (packed)
+		dci_puts(&d->out, " __attribute__((packed))");
+}
+
+/* ---- enums ---------------------------------------------------------------- */
+
+void dci_emit_enum_fwd(struct dc *d, uint32_t id)
+{
+	dci_write(&d->out, "enum ", 5);
+	dci_put_type_name(d, id);
+}
+
+/* Enumerators share the ordinary identifier namespace with typedefs. */
+static void put_enumerator(struct dc *d, uint32_t name_off, int lvl)
+{
+	const char *name = dci_str(d, name_off);
+	uint32_t dup = dci_names_bump(&d->ident_names, name);
+
+	dci_putc(&d->out, '\n');
+	dci_indent(&d->out, lvl);
+	dci_puts(&d->out, name);
+	if (dup > 1) {
+		dci_write(&d->out, "___", 3);
+		dci_put_u64(&d->out, dup);
+	}
+	dci_write(&d->out, " = ", 3);
+}
+
+/* An 8-byte enum needs mode(word) unless some value already needs 64 bits. */
+static bool needs_word_mode(const struct lbtf_type *t)
+{
+	if (lbtf_kind(t) == LBTF_KIND_ENUM)
+		return true;
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+		if (lbtf_enums64(t)[i].val_hi32)
+			return false;
+	return true;
+}
+
+void dci_emit_enum_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+{
+	bool is_signed = lbtf_kflag(t);
+
+	dci_write(&d->out, "enum", 4);
+	if (t->name_off) {
+		dci_putc(&d->out, ' ');
+		dci_put_type_name(d, id);
+	}
+	if (!lbtf_vlen(t))
+		return;
+	dci_write(&d->out, " {", 2);
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+		if (lbtf_kind(t) == LBTF_KIND_ENUM) {
+			const struct lbtf_enum *e = &lbtf_enums(t)[i];
+
+			put_enumerator(d, e->name_off, lvl + 1);
+			if (is_signed)
+				dci_put_i64(&d->out, e->val);
+			else
+				dci_put_u64(&d->out, (uint32_t)e->val);
+		} else {
+			const struct lbtf_enum64 *e = &lbtf_enums64(t)[i];
+			uint64_t v = lbtf_enum64_value(e);
+
+			put_enumerator(d, e->name_off, lvl + 1);
+			if (is_signed) {
+				dci_put_i64(&d->out, (int64_t)v);
+				dci_write(&d->out, "LL", 2);
+			} else {
+				dci_put_u64(&d->out, v);
+				dci_write(&d->out, "ULL", 3);
+			}
+		}
+		dci_putc(&d->out, ',');
+	}
+	dci_putc(&d->out, '\n');
+	dci_indent(&d->out, lvl);
+	dci_putc(&d->out, '}');
+	if (t->size == 1)
+		dci_puts(&d->out, " __attribute__((mode(byte)))");
+	else if (t->size == 2) /* our addition: bpftool leaves these 4 bytes wide */
+		dci_puts(&d->out, " __attribute__((mode(HI)))");
+	else if (t->size == 8 && d->ptr_sz == 8 && needs_word_mode(t))
+		dci_puts(&d->out, " __attribute__((mode(word)))");
+}
+
+/* ---- forward declarations, typedefs, base types --------------------------- */
+
+void dci_emit_fwd_def(struct dc *d, uint32_t id, const struct lbtf_type *t)
+{
+	dci_puts(&d->out, lbtf_kflag(t) ? "union " : "struct ");
+	dci_put_type_name(d, id);
+}
+
+void dci_emit_typedef_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+{
+	char buf[DC_NAME_MAX];
+	const char *name = dci_ident_name(d, id, buf);
+
+	/* old GCC wrote __gnuc_va_list as a typedef of void */
+	if (!t->type && !strcmp(name, "__gnuc_va_list")) {
+		dci_puts(&d->out, "typedef __builtin_va_list __gnuc_va_list");
+		return;
+	}
+	dci_write(&d->out, "typedef ", 8);
+	dci_emit_decl(d, t->type, name, lvl);
+}
+
+/* GCC's Arm SIMD __PolyN_t base types get plain C aliases. */
+void dci_emit_base_aliases(struct dc *d, uint32_t id)
+{
+	static const char *const aliases[][2] = {
+		{ "__Poly8_t", "unsigned char" },
+		{ "__Poly16_t", "unsigned short" },
+		{ "__Poly64_t", "unsigned long long" },
+		{ "__Poly128_t", "unsigned __int128" },
+	};
+	char buf[DC_NAME_MAX];
+	const char *name = dci_type_name(d, id, buf);
+
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		if (!strcmp(name, aliases[i][0])) {
+			dci_write(&d->out, "typedef ", 8);
+			dci_puts(&d->out, aliases[i][1]);
+			dci_putc(&d->out, ' ');
+			dci_puts(&d->out, name);
+			dci_write(&d->out, ";\n\n", 3);
+			break;
+		}
+	}
+}

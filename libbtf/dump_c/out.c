@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Buffered output of the C dumper: one 64 KiB buffer, flushed with fwrite.
+ * vmlinux.h is ~3 MB of small pieces, so avoiding stdio's per-call locking
+ * and format parsing is most of the dumper's speed.
+ */
+#include <string.h>
+#include "internal.h"
+#include "core/fastio.h"
+
+void dci_flush(struct dc_out *o)
+{
+	if (o->len && !o->err && fwrite(o->buf, 1, o->len, o->f) != o->len)
+		o->err = -EIO;
+	o->total += o->len;
+	if (o->total > o->limit && !o->err)
+		o->err = -EFBIG;
+	o->len = 0;
+}
+
+void dci_write(struct dc_out *o, const char *s, size_t n)
+{
+	while (n) {
+		size_t room = DC_OUT_BUF - o->len, k = n < room ? n : room;
+
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == DC_OUT_BUF)
+			dci_flush(o);
+	}
+}
+
+void dci_put_u64(struct dc_out *o, uint64_t v)
+{
+	char tmp[20];
+
+	dci_write(o, tmp, lbtfi_dec_u64(tmp, v));
+}
+
+void dci_put_i64(struct dc_out *o, int64_t v)
+{
+	if (v < 0) {
+		dci_putc(o, '-');
+		dci_put_u64(o, -(uint64_t)v); /* well defined for INT64_MIN too */
+	} else {
+		dci_put_u64(o, (uint64_t)v);
+	}
+}
+
+#define DC_MAX_INDENT 13
+
+void dci_indent(struct dc_out *o, int lvl)
+{
+	static const char tabs[DC_MAX_INDENT] = "\t\t\t\t\t\t\t\t\t\t\t\t\t";
+
+	if (lvl > DC_MAX_INDENT)
+		lvl = DC_MAX_INDENT;
+	if (lvl > 0)
+		dci_write(o, tabs, lvl);
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The diffable order (--sort): type ids sorted by what they are and what
+ * they are called, never by id, so two kernels' headers line up in a diff.
+ * Keys, in order:
+ *   rank      anonymous enums (constants), named enums, base types and
+ *             typedefs of them, named structs/unions (and typedefs of
+ *             them), function protos; everything anonymous last (it comes
+ *             out through its users anyway);
+ *   sort name the name of the underlying named type (so typedef chains
+ *             group with their target; anonymous enums by first enumerator);
+ *   own name;
+ *   a structural hash (names of members and their types) so same-named
+ *             different types keep a stable relative order; then the id.
+ * The keys follow bpftool v7.5+'s; the hash is our own.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define RANK_LAST 10
+#define SORT_DEPTH 64
+
+struct sort_key {
+	uint32_t id;
+	int rank;
+	const char *sort_name;
+	const char *own_name;
+	uint64_t hash;
+};
+
+static bool follows_type(unsigned int kind)
+{
+	return kind == LBTF_KIND_TYPE_TAG || kind == LBTF_KIND_CONST || kind == LBTF_KIND_PTR ||
+	       kind == LBTF_KIND_VOLATILE || kind == LBTF_KIND_RESTRICT ||
+	       kind == LBTF_KIND_TYPEDEF || kind == LBTF_KIND_DECL_TAG;
+}
+
+static int rank_of(struct dc *d, uint32_t id, bool has_name, int depth)
+{
+	static const int8_t named[LBTF_NR_KINDS] = {
+		[LBTF_KIND_ENUM] = 1, [LBTF_KIND_ENUM64] = 1, [LBTF_KIND_INT] = 2,
+		[LBTF_KIND_FLOAT] = 2, [LBTF_KIND_STRUCT] = 3, [LBTF_KIND_UNION] = 3,
+		[LBTF_KIND_FUNC_PROTO] = 4,
+	};
+	const struct lbtf_type *t = dci_type(d, id);
+	unsigned int kind = lbtf_kind(t);
+
+	if (t->name_off)
+		has_name = true;
+	if (depth > SORT_DEPTH)
+		return RANK_LAST;
+	if (kind == LBTF_KIND_ENUM || kind == LBTF_KIND_ENUM64)
+		return has_name ? 1 : 0;
+	if (kind == LBTF_KIND_INT || kind == LBTF_KIND_FLOAT)
+		return 2;
+	if (!has_name)
+		return RANK_LAST;
+	if (kind == LBTF_KIND_ARRAY)
+		return rank_of(d, lbtf_array(t)->type, true, depth + 1);
+	if (follows_type(kind))
+		return rank_of(d, t->type, true, depth + 1);
+	return named[kind] ? named[kind] : RANK_LAST;
+}
+
+static const char *sort_name_of(struct dc *d, uint32_t id, bool from_ref, int depth)
+{
+	const struct lbtf_type *t = dci_type(d, id);
+	unsigned int kind = lbtf_kind(t);
+
+	if (depth > SORT_DEPTH)
+		return "";
+	if (lbtf_is_enum(t) && !from_ref && !t->name_off && lbtf_vlen(t))
+		return dci_str(d, kind == LBTF_KIND_ENUM ? lbtf_enums(t)->name_off
+							  : lbtf_enums64(t)->name_off);
+	if (kind == LBTF_KIND_ARRAY)
+		return sort_name_of(d, lbtf_array(t)->type, true, depth + 1);
+	if (follows_type(kind))
+		return sort_name_of(d, t->type, true, depth + 1);
+	return dci_str(d, t->name_off);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ull;
+}
+
+static uint64_t mix_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = mix(h, (unsigned char)*s);
+	return mix(h, 0xff);
+}
+
+/* Names along the type, members (one level) included for the root. */
+static uint64_t shape_hash(struct dc *d, uint32_t id, bool members, int depth)
+{
+	const struct lbtf_type *t = dci_type(d, id);
+	unsigned int kind = lbtf_kind(t);
+	uint64_t h = mix(0xcbf29ce484222325ull, kind);
+
+	h = mix_str(h, dci_str(d, t->name_off));
+	if (depth > SORT_DEPTH)
+		return h;
+	if (kind == LBTF_KIND_ENUM || kind == LBTF_KIND_ENUM64) {
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+			h = mix_str(h, dci_str(d, kind == LBTF_KIND_ENUM ? lbtf_enums(t)[i].name_off
+								      : lbtf_enums64(t)[i].name_off));
+	} else if (lbtf_is_composite(t) && members) {
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+			h = mix_str(h, dci_str(d, lbtf_members(t)[i].name_off));
+			h = mix(h, shape_hash(d, lbtf_members(t)[i].type, false, depth + 1));
+		}
+	} else if (kind == LBTF_KIND_ARRAY) {
+		h = mix(h, lbtf_array(t)->nelems);
+		h = mix(h, shape_hash(d, lbtf_array(t)->type, members, depth + 1));
+	} else if (follows_type(kind)) {
+		h = mix(h, shape_hash(d, t->type, members, depth + 1));
+	}
+	return h;
+}
+
+static int cmp_keys(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+	int r;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if ((r = strcmp(x->sort_name, y->sort_name)) || (r = strcmp(x->own_name, y->own_name)))
+		return r;
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
+{
+	uint32_t n = d->nr_types - 1;
+	struct sort_key *keys = malloc((size_t)(n ? n : 1) * sizeof(*keys));
+	uint32_t *ids = malloc((size_t)(n ? n : 1) * sizeof(*ids));
+
+	if (!keys || !ids) {
+		free(keys);
+		free(ids);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id = i + 1;
+
+		keys[i].id = id;
+		keys[i].rank = rank_of(d, id, false, 0);
+		keys[i].sort_name = sort_name_of(d, id, false, 0);
+		keys[i].own_name = dci_str(d, dci_type(d, id)->name_off);
+		keys[i].hash = shape_hash(d, id, true, 0);
+	}
+	qsort(keys, n, sizeof(*keys), cmp_keys);
+	for (uint32_t i = 0; i < n; i++)
+		ids[i] = keys[i].id;
+	free(keys);
+	*cnt = n;
+	return ids;
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Aggregates: DWARF structs, unions and enums -> STRUCT/UNION (members with
+ * bit offsets and bitfield sizes, kind_flag set by the builder), FWD, and
+ * ENUM/ENUM64 with the signedness of the underlying type.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Structs and unions -------------------------------------------------------- */
+
+struct member {
+	struct dw_die die;
+	const char *name;
+	int64_t type;
+	uint64_t pend;
+	uint32_t bit_off, bit_size;
+};
+
+static bool member_byte_offset(struct dw_attrs *ma, uint64_t *off)
+{
+	const uint8_t *p;
+	uint64_t len;
+
+	*off = 0;
+	if (!(ma->have >> DA_MEMBER_LOC & 1))
+		return true; /* union members */
+	if (dr_udata(&ma->a[DA_MEMBER_LOC], off))
+		return true;
+	/* DWARF 2 style: a location expression of one DW_OP_plus_uconst N */
+	if (!dr_block(&ma->a[DA_MEMBER_LOC], &p, &len) || len < 2 ||
+	    (p[0] != DW_OP_plus_uconst && p[0] != DW_OP_constu))
+		return false;
+	return dr_expr_uleb(p + 1, p + len, off);
+}
+
+static int member_layout(struct dw_unit *u, struct dw_attrs *ma, struct member *out)
+{
+	uint64_t bits = 0, off, bitoff, storage, bs = 0;
+
+	if (dw_attrs_udata(ma, DA_BIT_SIZE, &bits) && bits > 255) {
+		dw_warn(u, DW_WARN_BITFIELD_RANGE);
+		bits = 0;
+	}
+	out->bit_size = bits;
+	if (dw_attrs_udata(ma, DA_DATA_BIT_OFFSET, &off)) {
+		if (off > UINT32_MAX)
+			return -1;
+		out->bit_off = off;
+		return 0;
+	}
+	if (!member_byte_offset(ma, &off))
+		return -1;
+	off *= 8;
+	if (bits && dw_attrs_udata(ma, DA_BIT_OFFSET, &bitoff)) {
+		/* DWARF 2/3 bitfields: bit_offset counts from the storage unit's
+		 * most significant bit */
+		if (!dw_attrs_udata(ma, DA_BYTE_SIZE, &bs)) {
+			struct dw_attrs ta;
+			struct dw_die t;
+			int tbs = 0;
+
+			if (dw_type_target(u, dw_attrs_get(ma, DA_TYPE), &t)) {
+				dw_attrs_read(u, &t, &ta);
+				tbs = dw_attrs_bytesize(&ta);
+			}
+			bs = tbs > 0 ? (uint64_t)tbs : 0;
+		}
+		storage = bs * 8;
+		if (u->g->big_endian)
+			off += bitoff;
+		else if (storage >= bitoff + bits)
+			off += storage - bitoff - bits;
+	}
+	if (off > UINT32_MAX)
+		return -1;
+	out->bit_off = off;
+	return 0;
+}
+
+static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uint32_t id)
+{
+	uint32_t i;
+	int err;
+
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG))
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((err = dw_add_decl_tags(u, &ms[i].die, id, i)))
+			return err;
+	return 0;
+}
+
+int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
+{
+	bool is_union = dr_tag(die) == DW_TAG_union_type;
+	struct member *ms = NULL;
+	struct dw_attrs ma, da;
+	uint32_t n = 0, cap = 0, i;
+	int64_t id = 0, err = 0;
+	const char *name;
+	struct dw_die c;
+	int sz;
+
+	dw_attrs_read(u, die, &da);
+	name = dw_c_ident(u, dw_attrs_name(&da));
+	sz = dw_attrs_bytesize(&da);
+	if (dw_attrs_flag(&da, DA_DECLARATION)) {
+		if (name && *name)
+			return lbtf_add_fwd(u->b, name, is_union ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
+		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
+		return is_union ? lbtf_add_union(u->b, NULL, 0) : lbtf_add_struct(u->b, NULL, 0);
+	}
+	if (dr_child(die, &c)) {
+		do {
+			struct member *m;
+			int tag = dr_tag(&c);
+
+			if (tag == DW_TAG_inheritance)
+				dw_warn(u, DW_WARN_INHERITANCE);
+			else if (tag == DW_TAG_template_type_parameter ||
+				 tag == DW_TAG_template_value_parameter)
+				dw_warn(u, DW_WARN_TEMPLATE);
+			else if (tag == DW_TAG_variant_part)
+				dw_warn(u, DW_WARN_VARIANT_PART);
+			if (tag != DW_TAG_member)
+				continue;
+			dw_attrs_read(u, &c, &ma);
+			/* C++ static data members are declarations */
+			if (dw_attrs_flag(&ma, DA_DECLARATION) || dw_attrs_flag(&ma, DA_EXTERNAL))
+				continue;
+			if ((err = dw_grow(&ms, &cap, n, sizeof(*ms), 8)))
+				goto out;
+			m = &ms[n];
+			m->die = c;
+			m->name = (ma.have >> DA_NAME & 1) ? dw_c_ident(u, dw_attrs_name(&ma)) : NULL;
+			if (member_layout(u, &ma, m))
+				continue; /* a member at a computed location: not describable */
+			m->type = 0;
+			m->pend = 0;
+			m->type = dw_ref_attr(u, dw_attrs_get(&ma, DA_TYPE), &m->pend);
+			if (m->type < 0) {
+				err = m->type;
+				goto out;
+			}
+			if (!m->type && !m->pend)
+				continue; /* member of a type BTF cannot hold */
+			if (is_union)
+				m->bit_off = 0;
+			n++;
+		} while (dr_sibling(&c));
+	}
+	if (n > 0xffff)
+		n = 0xffff;
+	if (sz < 0)
+		sz = 0;
+	id = is_union ? lbtf_add_union(u->b, name, sz) : lbtf_add_struct(u->b, name, sz);
+	if (id < 0) {
+		err = id;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int r = lbtf_add_field(u->b, ms[i].name, ms[i].type, ms[i].bit_off, ms[i].bit_size);
+
+		if (r < 0) {
+			err = r;
+			goto out;
+		}
+		if (ms[i].pend && (err = dw_fixup_add(u, id, W_MEMBER(i), ms[i].pend)))
+			goto out;
+	}
+	if (!(err = dw_add_decl_tags(u, die, id, -1)))
+		err = add_member_tags(u, ms, n, id);
+out:
+	free(ms);
+	return err < 0 ? err : id;
+}
+
+/* Enums --------------------------------------------------------------------- */
+
+static bool enum_is_signed(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
+{
+	struct dw_attrs ta;
+	struct dw_die t, c;
+	uint64_t enc;
+
+	if ((da->have >> DA_TYPE & 1) && dr_ref(u->rd, &da->a[DA_TYPE], &t)) {
+		while (dr_tag(&t) == DW_TAG_typedef || dr_tag(&t) == DW_TAG_const_type ||
+		       dr_tag(&t) == DW_TAG_volatile_type) {
+			dw_attrs_read(u, &t, &ta);
+			if (!dw_type_target(u, dw_attrs_get(&ta, DA_TYPE), &t))
+				return false;
+		}
+		dw_attrs_read(u, &t, &ta);
+		return dw_attrs_udata(&ta, DA_ENCODING, &enc) &&
+		       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+	}
+	/* no underlying type (older DWARF): signed if a value is negative */
+	if (dr_child(die, &c)) {
+		do {
+			const struct dw_attr *a;
+
+			if (dr_tag(&c) != DW_TAG_enumerator)
+				continue;
+			dr_attrs(u->rd, &c, &ta, false);
+			a = dw_attrs_get(&ta, DA_CONST_VALUE);
+			if (a && dr_negative(a))
+				return true;
+		} while (dr_sibling(&c));
+	}
+	return false;
+}
+
+int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
+{
+	struct dw_attrs da;
+	const char *name;
+	bool sgn, is64;
+	int sz, id;
+	struct dw_die c;
+
+	dw_attrs_read(u, die, &da);
+	name = dw_c_ident(u, dw_attrs_name(&da));
+	sz = dw_attrs_bytesize(&da);
+	if (dw_attrs_flag(&da, DA_DECLARATION) && name && *name)
+		return lbtf_add_fwd(u->b, name, LBTF_FWD_ENUM);
+	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
+		sz = 4;
+	sgn = enum_is_signed(u, die, &da);
+	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
+	id = is64 ? lbtf_add_enum64(u->b, name, sz, sgn) : lbtf_add_enum(u->b, name, sz, sgn);
+	if (id < 0 || !dr_child(die, &c))
+		return id;
+	do {
+		const struct dw_attr *a;
+		uint64_t raw = 0;
+		const char *vn;
+		int r;
+
+		if (dr_tag(&c) != DW_TAG_enumerator)
+			continue;
+		dw_attrs_read(u, &c, &da);
+		vn = dw_c_ident(u, dw_attrs_name(&da));
+		a = dw_attrs_get(&da, DA_CONST_VALUE);
+		if (!vn || !a)
+			continue;
+		if (!dr_udata(a, &raw))
+			raw = 0;
+		if (is64) {
+			r = lbtf_add_enum64_value(u->b, vn, raw);
+		} else {
+			/* 32-bit record: keep the low 32 bits, extended by signedness
+			 * (values wider than the enum only exist without enum64) */
+			uint32_t lo = (uint32_t)raw;
+
+			if (sz < 4) {
+				uint32_t bits = sz * 8, mask = (1u << bits) - 1;
+
+				lo &= mask;
+				if (sgn && (lo >> (bits - 1)))
+					lo |= ~mask;
+			}
+			r = lbtf_add_enum_value(u->b, vn, sgn ? (int64_t)(int32_t)lo : (int64_t)lo);
+		}
+		if (r < 0)
+			return r;
+	} while (dr_sibling(&c));
+	return id;
+}

@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * lbtf_dwarf_to_btf(): the driver. The units are cut into fixed groups of
+ * consecutive units; worker threads take groups in file order (each with
+ * its own DWARF handle) and convert each group into its own builder, later
+ * units reusing the types of earlier ones (dwarf_reuse.c); the calling
+ * thread appends the finished builders strictly in group order, places the
+ * VARs in DATASECs and deduplicates. The groups depend on the input only,
+ * so the result does not depend on the number of threads or on scheduling.
+ * Workers stay at most a window of groups ahead of the appender to bound
+ * memory.
+ *
+ * With reuse, the groups are kept: a group that paired a declaration with a
+ * definition of a name that turns out to have several definitions in the
+ * output is converted again without pairing that name, and the output is
+ * put together again (dwarf_reuse.c says why).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+/*
+ * Units per group: the more, the more types are reused rather than
+ * converted again (a kernel unit brings ~1,600 types, most of them seen in
+ * the units before it), the fewer groups to spread over the threads.
+ */
+#define GROUP_UNITS 48u
+
+struct unit_result {
+	struct lbtf_builder *b;   /* until appended */
+	uint32_t first, end;      /* then its types in the driver's raw builder */
+	char *paired;             /* dw_group_paired_names() */
+	size_t paired_len;
+	bool redo;                /* to be converted again */
+	struct dw_var *vars;
+	uint32_t nvars, nfuncs;
+	uint64_t warned;
+	uint32_t other_tags[8];
+	int err;
+	char *errmsg;
+	bool done;
+};
+
+struct driver {
+	const char *path;
+	struct dw_global g;
+	struct dr_file units;     /* unit headers, read once, shared by the workers */
+	struct dw_unit_list ul;
+	struct unit_result *res;  /* per group */
+	uint32_t ngroups;
+	pthread_mutex_t mu;
+	pthread_cond_t cv_done, cv_room;
+	uint32_t next, consumed, window;
+	bool stop;
+	bool keep;                /* the groups stay for a second look (reuse) */
+	struct lbtfi_strset banned; /* names never paired (dw_group_new) */
+};
+
+/* The thread's error message, prefixed with the input's path (err < 0) */
+static int with_path(const char *path, int err)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+	return lbtfi_err(-err, "%s: %s", path, msg);
+}
+
+static void fail_unit(struct unit_result *r, int err)
+{
+	r->err = err < 0 ? err : -EINVAL;
+	r->errmsg = strdup(lbtf_errmsg());
+}
+
+static void finish(struct driver *d, uint32_t i, struct unit_result *r)
+{
+	pthread_mutex_lock(&d->mu);
+	d->res[i] = *r;
+	d->res[i].done = true;
+	pthread_cond_broadcast(&d->cv_done);
+	pthread_mutex_unlock(&d->mu);
+}
+
+static bool take_group(struct driver *d, uint32_t *i)
+{
+	bool ok;
+
+	pthread_mutex_lock(&d->mu);
+	while (!d->stop && d->next < d->ngroups && d->next >= d->consumed + d->window)
+		pthread_cond_wait(&d->cv_room, &d->mu);
+	ok = !d->stop && d->next < d->ngroups;
+	if (ok)
+		*i = d->next++;
+	pthread_mutex_unlock(&d->mu);
+	return ok;
+}
+
+/* One unit into the group's builder; converted again without reuse when a
+ * reused type did not hold */
+static int convert_unit(struct driver *d, struct dw_unit *u, uint32_t i)
+{
+	struct dw_unit_mark m;
+	struct dw_die die;
+	int err;
+
+	dw_unit_next(u);
+	dw_unit_mark(u, &m);
+	err = dr_die_at(u->rd, u->rd->main, d->ul.die_offs[i], &die);
+	if (!err)
+		err = dw_convert_unit(u, &die);
+	if (err == 1) {
+		dw_unit_rollback(u, &m);
+		err = dw_convert_unit(u, &die);
+	}
+	if (!err)
+		err = dw_reuse_commit(u);
+	return err;
+}
+
+static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle *h,
+			  uint64_t *released, uint32_t gi, bool reuse)
+{
+	uint32_t i = gi * GROUP_UNITS, end = i + GROUP_UNITS < d->ul.n ? i + GROUP_UNITS : d->ul.n;
+	struct unit_result r = { 0 };
+	int err = 0;
+
+	dw_unit_reset(u);
+	u->b = lbtf_builder_new(d->g.base);
+	u->grp = reuse ? dw_group_new(d->banned.cnt ? &d->banned : NULL) : NULL;
+	if (!u->b || (reuse && !u->grp))
+		err = -ENOMEM;
+	for (; !err && i < end; i++) {
+		err = convert_unit(d, u, i);
+		/* units prepared for this one (dwz partial units are shared) */
+		dr_ctx_trim(u->rd, 8);
+		/* this unit's DWARF is done with: give its pages back, and
+		 * those of the units before it that other workers converted
+		 * (mapped here by fault-around) */
+		dw_handle_release(h, *released, d->ul.ends[i]);
+		*released = d->ul.ends[i];
+	}
+	if (!err)
+		dw_group_finish(u);
+	if (!err)
+		err = dw_group_paired_names(u, &r.paired, &r.paired_len);
+	dw_group_free(u->grp);
+	u->grp = NULL;
+	if (err)
+		err = with_path(d->path, err);
+	if (err) {
+		fail_unit(&r, err);
+		lbtf_builder_free(u->b);
+		free(u->vars);
+		free(r.paired);
+		r.paired = NULL;
+	} else {
+		r.b = u->b;
+		r.vars = u->vars;
+		r.nvars = u->nvars;
+		r.nfuncs = u->nfuncs;
+	}
+	r.warned = u->warned;
+	memcpy(r.other_tags, u->other_tags, sizeof(r.other_tags));
+	u->vars = NULL; /* handed over */
+	u->warned = 0;
+	memset(u->other_tags, 0, sizeof(u->other_tags));
+	finish(d, gi, &r);
+}
+
+static void drop_pages(void *ctx, uint64_t from, uint64_t to)
+{
+	dw_handle_release(ctx, from, to);
+}
+
+/* What a thread converts with: its own DWARF handle, reader and unit */
+struct converter {
+	struct dw_handle h;
+	struct dr_file f;
+	struct dr_ctx rd;
+	struct dw_unit u;
+	uint64_t released;
+};
+
+static int converter_open(struct driver *d, struct converter *c)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
+	if (err) {
+		dw_handle_close(&c->h);
+		return err;
+	}
+	err = dr_file_open(&c->f, c->h.dw, &d->units, NULL, NULL);
+	dr_ctx_init(&c->rd, &c->f);
+	if (!err)
+		err = dw_unit_init(&c->u, &d->g, &c->rd, c->h.dw);
+	if (err) {
+		dr_ctx_free(&c->rd);
+		dr_file_close(&c->f);
+		dw_handle_close(&c->h);
+	}
+	return err;
+}
+
+static void converter_close(struct converter *c)
+{
+	dw_unit_free(&c->u);
+	dr_ctx_free(&c->rd);
+	dr_file_close(&c->f);
+	dw_handle_close(&c->h);
+}
+
+static void *worker(void *arg)
+{
+	struct driver *d = arg;
+	struct converter c;
+	uint32_t i;
+	int err;
+
+	err = converter_open(d, &c);
+	if (err) {
+		/* report on the first group nobody converted yet */
+		if (take_group(d, &i)) {
+			struct unit_result r = { 0 };
+
+			fail_unit(&r, err);
+			finish(d, i, &r);
+		}
+		return NULL;
+	}
+	while (take_group(d, &i))
+		convert_group(d, &c.u, &c.h, &c.released, i, d->g.features & LBTF_DWARF_FEAT_REUSE);
+	converter_close(&c);
+	return NULL;
+}
+
+static void free_result(struct unit_result *r)
+{
+	lbtf_builder_free(r->b);
+	free(r->vars);
+	free(r->errmsg);
+	free(r->paired);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The groups marked redo, converted again (in this thread): with reuse but
+ * without pairing the banned names, or without reuse */
+static int convert_again(struct driver *d, bool reuse)
+{
+	struct converter c;
+	uint32_t i, seen = 0; /* units libdw has learnt (up to the last group's end) */
+	int err = converter_open(d, &c);
+
+	if (err)
+		return with_path(d->path, err);
+	for (i = 0; i < d->ngroups; i++) {
+		if (!d->res[i].redo)
+			continue;
+		free_result(&d->res[i]);
+		dw_handle_skip_units(&c.h, &d->ul, seen, i * GROUP_UNITS);
+		c.released = i > 0 ? d->ul.ends[i * GROUP_UNITS - 1] : 0;
+		convert_group(d, &c.u, &c.h, &c.released, i, reuse);
+		seen = i * GROUP_UNITS + GROUP_UNITS < d->ul.n ? i * GROUP_UNITS + GROUP_UNITS : d->ul.n;
+	}
+	converter_close(&c);
+	return 0;
+}
+
+/* The driver ---------------------------------------------------------------- */
+
+static int start_workers(struct driver *d, pthread_t *tids, int jobs, int *started)
+{
+	pthread_attr_t attr;
+	int i, err = 0;
+
+	pthread_attr_init(&attr);
+	/* conversion recurses along type chains */
+	pthread_attr_setstacksize(&attr, 64u << 20);
+	for (i = 0; i < jobs; i++) {
+		err = pthread_create(&tids[i], &attr, worker, d);
+		if (err)
+			break;
+	}
+	pthread_attr_destroy(&attr);
+	*started = i;
+	return i ? 0 : lbtfi_err(err, "cannot start a thread: %s", strerror(err));
+}
+
+static void stop_workers(struct driver *d, pthread_t *tids, int n)
+{
+	int i;
+
+	pthread_mutex_lock(&d->mu);
+	d->stop = true;
+	pthread_cond_broadcast(&d->cv_room);
+	pthread_mutex_unlock(&d->mu);
+	for (i = 0; i < n; i++)
+		pthread_join(tids[i], NULL);
+}
+
+static struct unit_result *wait_unit(struct driver *d, uint32_t i)
+{
+	pthread_mutex_lock(&d->mu);
+	while (!d->res[i].done)
+		pthread_cond_wait(&d->cv_done, &d->mu);
+	pthread_mutex_unlock(&d->mu);
+	return &d->res[i];
+}
+
+static void release_unit(struct driver *d, struct unit_result *r)
+{
+	if (!d->keep || r->err) {
+		free_result(r);
+	} else { /* (what a new look needs stays: its types are in raw) */
+		lbtf_builder_free(r->b);
+		r->b = NULL;
+	}
+	pthread_mutex_lock(&d->mu);
+	d->consumed++;
+	pthread_cond_broadcast(&d->cv_room);
+	pthread_mutex_unlock(&d->mu);
+}
+
+/*
+ * Deduplicate whenever this many raw types have been appended since the last
+ * time: memory stays bounded by (result + one batch) instead of every unit's
+ * types. Depends only on the input, so the output is the same at any -j.
+ */
+#define DEDUP_BATCH_TYPES 400000u
+
+struct collected {
+	struct dw_var *vars;
+	uint32_t n, cap;
+	uint32_t raw_since_dedup, types_raw;
+	bool deduped, has_externs;
+	uint64_t warned;
+	uint32_t tags[32], ntags;
+	uint32_t funcs;
+};
+
+/* Append group r to out (its builder, or its types in old, the raw builder
+ * of the last look) and collect its VARs with their new ids */
+static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_result *r,
+		       const struct lbtf_builder *old, struct collected *c)
+{
+	uint32_t unit_start = d->g.base ? lbtf_type_cnt(d->g.base) : 1, i, n;
+	int first;
+
+	c->warned |= r->warned;
+	dw_merge_tags(c->tags, &c->ntags, 32, r->other_tags);
+	if (r->err)
+		return lbtfi_err(-r->err, "%s", r->errmsg ? r->errmsg : "conversion failed");
+	if (r->b)
+		first = lbtf_builder_append(out, r->b);
+	else
+		first = lbtfi_builder_append_range(out, old, r->first, r->end);
+	if (first < 0)
+		return first;
+	n = lbtf_builder_type_cnt(out) - first;
+	r->first = first;
+	r->end = first + n;
+	c->raw_since_dedup += n;
+	c->types_raw += n;
+	c->funcs += r->nfuncs;
+	if (c->n + r->nvars > c->cap) {
+		uint32_t cap = (c->n + r->nvars) * 2;
+		struct dw_var *p = realloc(c->vars, cap * sizeof(*p));
+
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory");
+		c->vars = p;
+		c->cap = cap;
+	}
+	for (i = 0; i < r->nvars; i++) {
+		c->has_externs |= r->vars[i].ext != DW_EXT_NONE;
+		c->vars[c->n] = r->vars[i];
+		c->vars[c->n].id = first + (r->vars[i].id - unit_start);
+		c->n++;
+	}
+	return 0;
+}
+
+static int dedup_now(struct lbtf_builder *out)
+{
+	struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
+	int err = lbtf_dedup(out, &dopts);
+
+	return err > 0 ? 0 : err;
+}
+
+/*
+ * Intermediate dedups renumber types; VARs are never merged or reordered by
+ * dedup, so the i-th VAR of the builder is the i-th collected variable.
+ * Checked by name, never assumed.
+ */
+static int rebind_vars(struct lbtf_builder *out, const struct dw_elf_info *ei, struct collected *c,
+		       uint32_t start)
+{
+	uint32_t id, k = 0, cnt = lbtf_builder_type_cnt(out);
+
+	for (id = start; id < cnt && k < c->n; id++) {
+		struct lbtf_type *t = lbtf_builder_type_by_id(out, id);
+		const char *name;
+
+		if (!t || lbtf_kind(t) != LBTF_KIND_VAR)
+			continue;
+		name = lbtf_builder_str(out, t->name_off);
+		if (!name || strcmp(name, ei->syms[c->vars[k].sym].name))
+			return lbtfi_err(EINVAL, "VAR %u is '%s', expected '%s' after dedup", id,
+					 name ? name : "?", ei->syms[c->vars[k].sym].name);
+		c->vars[k++].id = id;
+	}
+	if (k != c->n)
+		return lbtfi_err(EINVAL, "found %u of %u VARs after dedup", k, c->n);
+	return 0;
+}
+
+static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct dw_elf_info *ei)
+{
+	uint32_t f = o && o->features ? o->features : LBTF_DWARF_FEAT_DEFAULT;
+
+	if ((!o || !o->features) && ei->is_kernel) {
+		/* kernel images: per-CPU variables only, as kernel builds do */
+		f &= ~LBTF_DWARF_FEAT_VAR;
+		f |= LBTF_DWARF_FEAT_PERCPU_VAR;
+	}
+	return f;
+}
+
+/*
+ * The groups' types into out, in order: the first time from the workers as
+ * they finish (workers set), later from the groups converted again and the
+ * last raw builder (old). Without keep, deduplicated by batches.
+ */
+static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
+		    const struct lbtf_builder *old, struct collected *c, bool workers)
+{
+	pthread_t *tids = NULL;
+	int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int started = 0, err = 0;
+	uint32_t i;
+
+	if (jobs < 1)
+		jobs = 1;
+	if ((uint32_t)jobs > d->ngroups)
+		jobs = d->ngroups ? d->ngroups : 1;
+	if (workers) {
+		/* Room for the workers to keep converting while the appender
+		 * runs a batch dedup, so the stages overlap instead of taking
+		 * turns */
+		d->window = 2 * jobs + 2;
+		tids = calloc(jobs, sizeof(*tids));
+		if (!tids)
+			return lbtfi_err(ENOMEM, "out of memory");
+		err = start_workers(d, tids, jobs, &started);
+	}
+	for (i = 0; !err && i < d->ngroups; i++) {
+		struct unit_result *r = wait_unit(d, i);
+
+		err = take_result(d, out, r, old, c);
+		release_unit(d, r);
+		/* (not with externs: extern FUNCs may merge, so they could not
+		 * be found again in order the way VARs are) */
+		if (!err && !d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
+		    !c->has_externs && c->raw_since_dedup >= DEDUP_BATCH_TYPES &&
+		    i + 1 < d->ngroups) {
+			err = dedup_now(out);
+			c->raw_since_dedup = 0;
+			c->deduped = true;
+		}
+		if (workers && o && o->progress)
+			o->progress(o->ctx, i + 1 < d->ngroups ? (i + 1) * GROUP_UNITS : d->ul.n,
+				    d->ul.n);
+	}
+	if (workers) {
+		stop_workers(d, tids, started);
+		free(tids);
+	}
+	if (!err && workers) /* (the same when groups are converted again) */
+		dw_report_warnings(o, c->warned, c->tags, c->ntags);
+	return err;
+}
+
+/* A copy of raw's types (the same ids) */
+static struct lbtf_builder *copy_of(const struct lbtf_builder *raw)
+{
+	struct lbtf_builder *b = lbtfi_builder_new_strs_of(raw);
+	int err;
+
+	if (!b)
+		return NULL;
+	err = lbtfi_builder_append_range(b, raw, raw->start_id, lbtf_builder_type_cnt(raw));
+	if (err < 0) {
+		lbtf_builder_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static int dedup_all(struct lbtf_builder *out)
+{
+	uint32_t before, pass = 0;
+	int err;
+
+	/* Again while it merges more: a struct graph that reaches two copies
+	 * of one type (a group's builder mixes types of several units) can
+	 * keep dedup from pairing it with its twin in one pass, as in libbpf;
+	 * the next pass sees the copies merged. */
+	do {
+		before = lbtf_builder_type_cnt(out);
+		err = dedup_now(out);
+	} while (!err && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
+	return err;
+}
+
+/* Marks the groups whose pairings do not hold in out (bans their names):
+ * before dedup (shapes), those that cannot hold; how many, <0 error */
+static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool shapes)
+{
+	struct dw_defs defs;
+	uint32_t i;
+	int n = 0, bad;
+
+	if ((bad = dw_defs_init(&defs, out, shapes)))
+		return bad;
+	for (i = 0; i < d->ngroups; i++) {
+		bad = dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len, &d->banned);
+		if (bad < 0) {
+			n = bad;
+			break;
+		}
+		d->res[i].redo = bad > 0;
+		n += bad > 0;
+	}
+	dw_defs_free(&defs);
+	return n;
+}
+
+/* Anything paired at all (else there is nothing to check) */
+static bool any_pairing(const struct driver *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->ngroups; i++)
+		if (d->res[i].paired_len)
+			return true;
+	return false;
+}
+
+/*
+ * Converted, put together, deduplicated; with reuse, checked and done
+ * again for the groups that paired a name with several definitions (then
+ * without pairing it; a third time, those groups without reuse at all,
+ * which pairs nothing). The raw builder of each look stays for the next.
+ * The definitions of different shapes are seen before dedup, which then
+ * runs once in the usual case (a kernel has a few such names).
+ */
+static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwarf_opts *o,
+					struct lbtf_dwarf_stats *st, int *errp)
+{
+	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL;
+	int round, err = 0, bad;
+	bool paired;
+
+	for (round = 0; !err; round++) {
+		struct collected c = { 0 };
+
+		lbtf_builder_free(out);
+		out = NULL;
+		raw = old ? lbtfi_builder_new_strs_of(old) : lbtf_builder_new(d->g.base);
+		err = raw ? assemble(d, o, raw, old, &c, round == 0) : -ENOMEM;
+		lbtf_builder_free(old);
+		old = NULL;
+		paired = !err && d->keep && any_pairing(d);
+		if (paired && round < 2 && (bad = check_pairings(d, raw, true)) != 0) {
+			old = raw;
+			raw = NULL;
+			err = bad < 0 ? bad : convert_again(d, round == 0);
+			free(c.vars);
+			continue;
+		}
+		if (paired) {
+			out = copy_of(raw);
+			old = raw;
+		} else {
+			out = raw;
+		}
+		raw = NULL;
+		if (!out && !err)
+			err = lbtfi_err(ENOMEM, "out of memory");
+		st->units = d->ul.n;
+		st->funcs = c.funcs;
+		st->types_raw = c.types_raw;
+		if (!err && c.deduped)
+			err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
+		if (!err)
+			err = dw_add_datasecs(out, d->g.ei, c.vars, c.n, &st->datasecs, &st->vars);
+		st->types_raw += st->datasecs;
+		free(c.vars);
+		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
+			err = dedup_all(out);
+		if (err || !old || round == 2)
+			break;
+		bad = check_pairings(d, out, false);
+		if (bad <= 0) {
+			err = bad;
+			break;
+		}
+		err = convert_again(d, round == 0);
+	}
+	lbtf_builder_free(old);
+	*errp = err;
+	return out;
+}
+
+struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
+{
+	struct driver d = { .path = path };
+	struct lbtf_dwarf_stats st = { 0 };
+	struct dw_elf_info ei;
+	struct dw_handle h;
+	struct lbtf_builder *out = NULL;
+	uint32_t start, i;
+	int err;
+
+	if (!path)
+		return lbtfi_err_ptr(EINVAL, "no input file");
+	if (opts && opts->sz && opts->sz < offsetof(struct lbtf_dwarf_opts, stats))
+		return lbtfi_err_ptr(EINVAL, "lbtf_dwarf_opts too small");
+	elf_version(EV_CURRENT);
+	if ((err = dw_elf_info_load(&ei, path))) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+		return lbtfi_err_ptr(-err, "%s", msg);
+	}
+	d.g.ei = &ei;
+	if (lbtfi_strset_init(&d.banned, false)) {
+		dw_elf_info_free(&ei);
+		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	}
+	d.g.base = opts ? opts->base : NULL;
+	d.g.features = effective_features(opts, &ei);
+	{
+		GElf_Ehdr eh;
+
+		d.g.big_endian = gelf_getehdr(ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	}
+	err = dw_handle_open(&h, path, ei.is_rel);
+	if (!err) {
+		/* (only the unit headers are kept: the sections go with h) */
+		err = dr_file_open(&d.units, h.dw, NULL, drop_pages, &h);
+		if (err)
+			err = with_path(path, err);
+		else
+			err = dw_list_units(&d.units, &d.ul);
+	}
+	dw_handle_close(&h);
+	/* Type units: a definition reached only through a unit's signature
+	 * stub may never be converted when a declaration elsewhere matched
+	 * (a known gap of the reuse): convert those inputs exactly */
+	if (!err && (d.units.types || d.units.nsigs))
+		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
+	if (!err && !d.ul.n)
+		err = lbtfi_err(ENODATA, "%s: no DWARF compile units", path);
+	if (err)
+		goto out;
+	d.ngroups = (d.ul.n + GROUP_UNITS - 1) / GROUP_UNITS;
+	d.res = calloc(d.ngroups, sizeof(*d.res));
+	if (!d.res) {
+		err = lbtfi_err(ENOMEM, "out of memory");
+		goto out;
+	}
+	/* (pairings matter to dedup only) */
+	d.keep = (d.g.features & LBTF_DWARF_FEAT_REUSE) && (d.g.features & LBTF_DWARF_FEAT_DEDUP);
+	pthread_mutex_init(&d.mu, NULL);
+	pthread_cond_init(&d.cv_done, NULL);
+	pthread_cond_init(&d.cv_room, NULL);
+	out = convert_all(&d, opts, &st, &err);
+	pthread_mutex_destroy(&d.mu);
+	pthread_cond_destroy(&d.cv_done);
+	pthread_cond_destroy(&d.cv_room);
+	for (i = 0; i < d.ngroups; i++)
+		free_result(&d.res[i]);
+	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
+	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
+		uint32_t dropped;
+
+		err = dw_prune(&out, d.g.base, &dropped);
+	}
+	if (!err)
+		st.types_out = lbtf_builder_type_cnt(out) - start;
+out:
+	free(d.res);
+	lbtfi_strset_free(&d.banned);
+	free(d.ul.die_offs);
+	free(d.ul.ends);
+	dr_file_close(&d.units);
+	dw_elf_info_free(&ei);
+	if (opts && opts->stats)
+		*opts->stats = st;
+	if (err) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+		lbtf_builder_free(out);
+		return lbtfi_err_ptr(-err, "%s", msg);
+	}
+	return out;
+}

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Declarations of one unit: functions (FUNC + FUNC_PROTO, linkage from the
+ * ELF symbol), variables with a symbol (VAR, recorded for the DATASECs),
+ * btf_decl_tag annotations (DECL_TAG), and the walk over a unit's DIEs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "build/internal.h"
+#include "internal.h"
+
+
+int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx)
+{
+	struct dw_die c;
+
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || !dw_may_have_annotations(u, die) ||
+	    !dr_child(die, &c))
+		return 0;
+	do {
+		const char *v;
+		int r;
+
+		if (!dw_is_annotation(u, &c, "btf_decl_tag", &v))
+			continue;
+		r = lbtf_add_decl_tag(u->b, v, target, component_idx);
+		if (r < 0)
+			return r;
+	} while (dr_sibling(&c));
+	return 0;
+}
+
+/* The DIE that declares the function: an out-of-line or concrete instance
+ * points at its abstract origin / specification, which has the prototype. */
+static void decl_origin(struct dw_unit *u, struct dw_die *die, struct dw_die *out)
+{
+	struct dw_attrs da;
+	int guard = 8;
+
+	*out = *die;
+	while (guard--) {
+		dr_attrs(u->rd, out, &da, false);
+		if ((da.own >> DA_ORIGIN & 1) && dr_ref(u->rd, &da.a[DA_ORIGIN], out))
+			continue;
+		if ((da.own >> DA_SPEC & 1) && dr_ref(u->rd, &da.a[DA_SPEC], out))
+			continue;
+		break;
+	}
+}
+
+/* The entry address of a split (hot/cold) function: where its first range
+ * starts. Rare, and range lists have several encodings: read by libdw. */
+static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *start)
+{
+	Dwarf_Addr base, lo, end;
+	Dwarf_Die ld;
+
+	if (!dw_libdw_die(u, die, &ld) || dwarf_ranges(&ld, 0, &base, &lo, &end) <= 0)
+		return false;
+	*start = lo;
+	return true;
+}
+
+static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
+
+/* sym if it is a global symbol, else -1 */
+static int64_t global_only(const struct dw_elf_info *ei, int64_t sym)
+{
+	return sym >= 0 && ei->syms[sym].bind != STB_LOCAL ? sym : -1;
+}
+
+int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
+{
+	const struct dw_elf_info *ei = u->g->ei;
+	struct dw_die origin, *pdies = NULL;
+	uint32_t npdies = 0, i;
+	uint64_t lowpc = 0, inl;
+	struct dw_attrs da;
+	const char *name;
+	int64_t sym, proto;
+	bool external, abstract;
+	int id, err = 0;
+
+	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
+		return 0;
+	/* the DIE's own attributes tell most subprograms apart (declarations,
+	 * abstract inline instances) before its origin is read */
+	dr_attrs(u->rd, die, &da, false);
+	if (dw_attrs_own_flag(&da, DA_DECLARATION)) {
+		if (!ei->is_rel)
+			return 0;
+		dr_integrate(u->rd, &da);
+		return extern_function(u, die, &da);
+	}
+	abstract = !ei->is_rel && !(da.own & (1u << DA_LOW_PC | 1u << DA_RANGES)) &&
+		   (da.own >> DA_INLINE & 1) && dr_udata(&da.a[DA_INLINE], &inl) &&
+		   inl != DW_INL_not_inlined;
+	/* an abstract instance: its concrete copies have addresses, except
+	 * for a global function inlined everywhere whose out-of-line copy
+	 * (exported, address taken) gcc did not describe */
+	if (abstract && !dw_attrs_own_flag(&da, DA_EXTERNAL))
+		return 0;
+	dr_integrate(u->rd, &da);
+	name = dw_attrs_name(&da);
+	if (!name || !*name)
+		return 0;
+	external = dw_attrs_flag(&da, DA_EXTERNAL);
+	if (((da.own >> DA_LOW_PC & 1) && dr_addr(&da.a[DA_LOW_PC], &lowpc)) || ei->is_rel) {
+		sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc, external);
+	} else {
+		if ((da.own >> DA_RANGES & 1) && first_range_start(u, die, &lowpc))
+			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, external);
+		else if (abstract)
+			sym = global_only(ei, dw_sym_unique(ei, name, STT_FUNC));
+		else
+			/* a definition gcc described without its address: trust
+			 * the symbol only when its name is unambiguous */
+			sym = dw_sym_unique(ei, name, STT_FUNC);
+	}
+	if (sym < 0)
+		return 0; /* no symbol of that name (e.g. foo.isra.0): ABI may differ */
+	decl_origin(u, die, &origin);
+	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
+	if (proto <= 0)
+		return proto;
+	id = lbtf_add_func(u->b, name,
+			   ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
+			   proto);
+	if (id < 0) {
+		free(pdies);
+		return id;
+	}
+	u->nfuncs++;
+	err = dw_add_decl_tags(u, &origin, id, -1);
+	for (i = 0; !err && i < npdies; i++)
+		err = dw_add_decl_tags(u, &pdies[i], id, i);
+	free(pdies);
+	return err;
+}
+
+/* Static address of a variable (DW_OP_addr / DW_OP_addrx), false for
+ * register, stack, TLS or optimized-out variables. */
+static bool var_address(struct dw_attrs *da, uint64_t *addr)
+{
+	const struct dw_attr *a = &da->a[DA_LOCATION];
+	const struct dr_unit *cu = a->u;
+	const uint8_t *p;
+	uint64_t len, idx;
+
+	/* A location list (a non-block form) is a local; so is any expression
+	 * but a single DW_OP_addr / DW_OP_addrx */
+	if (!(da->own >> DA_LOCATION & 1) || !dr_block(a, &p, &len) || !len)
+		return false;
+	if (p[0] == DW_OP_addr) {
+		if (len != 1u + cu->h->addr_size)
+			return false;
+		*addr = dr_read_addr(cu, p + 1);
+		return true;
+	}
+	if (p[0] != DW_OP_addrx && p[0] != DW_OP_GNU_addr_index)
+		return false;
+	return dr_expr_uleb(p + 1, p + len, &idx) && dr_addrx(cu, idx, addr);
+}
+
+static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
+		       enum dw_extern ext)
+{
+	int err = dw_grow(&u->vars, &u->capvars, u->nvars, sizeof(*u->vars), 32);
+
+	if (err)
+		return err;
+	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext };
+	return 0;
+}
+
+/*
+ * Externs of a BPF object, as clang encodes them: VAR/FUNC with extern
+ * linkage in DATASEC .kconfig (libbpf's CONFIG_* and LINUX_* values) or
+ * .ksyms (kernel symbols and kfuncs). DWARF does not keep the section
+ * attribute, so the kconfig ones are told by libbpf's naming rule.
+ */
+static enum dw_extern extern_kind(const char *name)
+{
+	return !strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6) ? DW_EXT_KCONFIG
+									    : DW_EXT_KSYMS;
+}
+
+static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
+{
+	const char *name = dw_attrs_name(da);
+	uint64_t pend, tsize;
+	int64_t sym, type;
+	int id, err;
+
+	if (!name || (sym = dw_sym_undef(u->g->ei, name)) < 0)
+		return 0;
+	type = dw_ref_attr(u, dw_attrs_get(da, DA_TYPE), &pend);
+	if (type <= 0 && !pend)
+		return type < 0 ? (int)type : 0;
+	tsize = dw_type_size(u, dw_attrs_get(da, DA_TYPE));
+	id = lbtf_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
+	if (id < 0)
+		return id;
+	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
+		return err;
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, extern_kind(name));
+}
+
+static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
+{
+	const char *name = dw_attrs_name(da);
+	int64_t sym, proto;
+	int id;
+
+	if (!name || (sym = dw_sym_undef(u->g->ei, name)) < 0)
+		return 0;
+	proto = dw_func_proto(u, die, false, NULL, NULL);
+	if (proto <= 0)
+		return proto;
+	id = lbtf_add_func(u->b, name, LBTF_LINKAGE_EXTERN, proto);
+	if (id < 0)
+		return id;
+	u->nfuncs++;
+	return add_var_rec(u, id, (uint32_t)sym, 0, DW_EXT_KSYMS);
+}
+
+int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
+{
+	const struct dw_elf_info *ei = u->g->ei;
+	uint32_t feat = u->g->features;
+	const struct dw_symbol *s;
+	const char *name, *sec;
+	struct dw_attrs da;
+	uint64_t pend, addr, tsize, size;
+	int64_t sym, type;
+	int id, err;
+
+	if (!(feat & (LBTF_DWARF_FEAT_VAR | LBTF_DWARF_FEAT_PERCPU_VAR)))
+		return 0;
+	/* most variables are locals: no location of their own, or not a
+	 * static address; told from the DIE's own attributes */
+	if (!(die->ab->slots & (1u << DA_LOCATION | 1u << DA_DECLARATION)))
+		return 0;
+	dr_attrs(u->rd, die, &da, false);
+	if (dw_attrs_own_flag(&da, DA_DECLARATION)) {
+		if (!(feat & LBTF_DWARF_FEAT_VAR) || !ei->is_rel)
+			return 0;
+		dr_integrate(u->rd, &da);
+		return extern_variable(u, &da);
+	}
+	if (!var_address(&da, &addr))
+		return 0;
+	dr_integrate(u->rd, &da);
+	name = dw_attrs_name(&da);
+	if (!name || !*name)
+		return 0;
+	sym = dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
+			  dw_attrs_flag(&da, DA_EXTERNAL));
+	if (sym < 0)
+		return 0;
+	s = &ei->syms[sym];
+	sec = ei->secs[s->shndx].name;
+	if (!sec || !ei->secs[s->shndx].alloc)
+		return 0;
+	if (!(feat & LBTF_DWARF_FEAT_VAR) && strcmp(sec, ".data..percpu"))
+		return 0;
+	type = dw_ref_attr(u, dw_attrs_get(&da, DA_TYPE), &pend);
+	if (type < 0)
+		return type;
+	if (!type && !pend)
+		return 0; /* VAR of void is invalid */
+	size = s->size;
+	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE))))
+		size = tsize;
+	if (!size || size > UINT32_MAX)
+		return 0;
+	id = lbtf_add_var(u->b, name, s->bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
+			  type);
+	if (id < 0)
+		return id;
+	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
+		return err;
+	if ((err = dw_add_decl_tags(u, die, id, -1)))
+		return err;
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE);
+}
+
+/* Visit every DIE that can carry a type, function or variable. */
+static int walk(struct dw_unit *u, struct dw_die *parent, bool top)
+{
+	struct dw_die c;
+	int err = 0;
+
+	if (!dr_child(parent, &c))
+		return 0;
+	do {
+		unsigned int tag = dr_tag(&c);
+		int64_t id;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+			err = dw_convert_subprogram(u, &c);
+			if (!err && c.ab->children)
+				err = walk(u, &c, false);
+			break;
+		case DW_TAG_variable:
+			/* function-scope statics of a relocatable object cannot be
+			 * told apart by name from file-scope ones */
+			if (top || !u->g->ei->is_rel)
+				err = dw_convert_variable(u, &c);
+			break;
+		case DW_TAG_lexical_block:
+			/* Not entered: nested blocks hold locals and inline
+			 * expansions (most of a kernel's DIEs) and, rarely, block
+			 * scoped types that no FUNC or VAR can refer to. */
+			break;
+		case DW_TAG_namespace:
+			dw_warn(u, DW_WARN_NAMESPACE);
+			break;
+		case DW_TAG_imported_unit:
+			break; /* partial units are units of their own; refs resolve lazily */
+		default:
+			if (!dw_is_type_tag(tag))
+				break;
+			id = dw_type_id(u, &c);
+			if (id < 0)
+				err = id;
+			else if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
+				 c.ab->children && id >= u->first_id)
+				/* nested type definitions (of a type converted
+				 * here: a reused one had them in its signature) */
+				err = walk(u, &c, false);
+			break;
+		}
+	} while (!err && dr_sibling(&c));
+	return err;
+}
+
+/*
+ * BTF describes C: units of other languages (C++ runtimes linked into a C
+ * program, Rust in a kernel) are skipped whole, with one warning per
+ * language family. Assembler units are kept (their functions have symbols).
+ */
+static bool language_ok(struct dw_unit *u, struct dw_attrs *da)
+{
+	uint64_t v;
+	int lang = dw_attrs_udata(da, DA_LANGUAGE, &v) && v <= INT32_MAX ? (int)v : -1;
+
+	switch (lang) {
+	case -1: /* not recorded (e.g. dwz partial units) */
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case 0x2c: /* DW_LANG_C17 */
+	case DW_LANG_ObjC:
+	case DW_LANG_Mips_Assembler:
+		return true;
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+	case 0x2a: /* C++17 */
+	case 0x2b: /* C++20 */
+		dw_warn(u, DW_WARN_LANG_CXX);
+		return false;
+	case DW_LANG_Rust:
+		dw_warn(u, DW_WARN_LANG_RUST);
+		return false;
+	default:
+		dw_warn(u, DW_WARN_LANG_OTHER);
+		return false;
+	}
+}
+
+/*
+ * DW_TAG_LLVM_annotation is an LLVM vendor tag: units written by GCC never
+ * have it (GCC 14 writes its own DW_TAG_GNU_annotation), so the walks over
+ * children looking for type/decl tags are skipped for them. Units without
+ * a producer (dwz partial units) are searched.
+ */
+static bool producer_is_gcc(struct dw_attrs *da)
+{
+	const struct dw_attr *a = dw_attrs_get(da, DA_PRODUCER);
+	const char *p = a ? dr_string(a) : NULL;
+
+	return p && !strncmp(p, "GNU ", 4);
+}
+
+int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
+{
+	struct dw_attrs da;
+	int err;
+
+	dr_attrs(u->rd, unit_die, &da, false);
+	if (!language_ok(u, &da))
+		return 0;
+	u->cu = unit_die->u;
+	u->no_annot = producer_is_gcc(&da);
+	u->first_id = lbtf_builder_type_cnt(u->b);
+	dr_bad_off = UINT64_MAX;
+	err = walk(u, unit_die, true);
+	if (!err && dr_bad_off != UINT64_MAX)
+		err = lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
+				dr_key_where(dr_bad_off),
+				(unsigned long long)(dr_bad_off & ~(DW_KEY_ALT | DW_KEY_TYPES)));
+
+	if (!err && (err = dw_reuse_verify(u)) > 0)
+		return 1; /* a reused type did not hold: the caller converts again */
+	if (!err)
+		err = dw_fixups_apply(u);
+	return err;
+}
+
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw)
+{
+	memset(u, 0, sizeof(*u));
+	u->g = g;
+	u->rd = rd;
+	u->dw = dw;
+	return dw_diemap_init(&u->map) ?: dw_sigs_init(&u->sigs);
+}
+
+void dw_unit_reset(struct dw_unit *u)
+{
+	u->b = NULL;
+	u->vars = NULL;
+	u->nvars = u->capvars = 0;
+	u->array_index_id = 0;
+	u->byte_id = 0;
+	u->nfuncs = 0;
+	dw_unit_next(u);
+}
+
+void dw_unit_next(struct dw_unit *u)
+{
+	dw_diemap_clear(&u->map);
+	u->nfix = 0;
+	u->err = 0;
+	u->cu = NULL;
+	u->no_annot = false;
+	dw_group_unit_begin(u);
+}
+
+void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m)
+{
+	m->nr_types = u->b->nr_types;
+	m->nwords = u->b->nwords;
+	m->strs_len = u->b->strs.len;
+	m->nvars = u->nvars;
+	m->nfuncs = u->nfuncs;
+}
+
+void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m)
+{
+	uint32_t first_new = u->b->start_id + m->nr_types;
+
+	lbtfi_builder_truncate(u->b, m->nr_types, m->nwords);
+	lbtfi_strset_truncate(&u->b->strs, m->strs_len);
+	u->nvars = m->nvars;
+	u->nfuncs = m->nfuncs;
+	if (u->array_index_id >= first_new)
+		u->array_index_id = 0;
+	if (u->byte_id >= first_new)
+		u->byte_id = 0;
+	dw_reuse_abort(u);
+	dw_diemap_clear(&u->map);
+	u->nfix = 0;
+}
+
+void dw_unit_free(struct dw_unit *u)
+{
+	dw_diemap_free(&u->map);
+	dw_sigs_free(&u->sigs);
+	free(u->fix);
+	free(u->vars);
+	memset(u, 0, sizeof(*u));
+}

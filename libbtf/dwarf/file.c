@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Opening the DWARF of a file, one handle per thread (libdw's per-unit caches
+ * are not shared safely between threads). ET_REL objects go through libdwfl,
+ * which applies the .rel(a).debug_* relocations; linked files are read with
+ * dwarf_begin_elf directly.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "internal.h"
+
+/* Never look for separate debug files: the input's own DWARF is converted. */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static int open_rel(struct dw_handle *h, const char *path)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	int fd = dup(h->fd);
+
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	h->dwfl = dwfl_begin(&offline_callbacks);
+	if (!h->dwfl) {
+		close(fd);
+		return lbtfi_err(ENOMEM, "libdwfl: %s", dwfl_errmsg(-1));
+	}
+	/* dwfl takes over fd */
+	mod = dwfl_report_offline(h->dwfl, "", path, fd);
+	if (!mod || dwfl_report_end(h->dwfl, NULL, NULL))
+		return lbtfi_err(ENOEXEC, "%s: %s", path, dwfl_errmsg(-1));
+	h->dw = dwfl_module_getdwarf(mod, &bias);
+	if (!h->dw)
+		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+	return 0;
+}
+
+/*
+ * Remember .debug_info only when libelf hands out the file mapping itself
+ * (not a decompressed or converted copy, whose pages must not be dropped).
+ */
+static void find_mapped_info(struct dw_handle *h)
+{
+	size_t shstrndx, fsize;
+	const char *raw = elf_rawfile(h->elf, &fsize);
+	Elf_Scn *scn = NULL;
+
+	if (!raw || elf_getshdrstrndx(h->elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(h->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
+			continue;
+		name = elf_strptr(h->elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".debug_info"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && (const char *)d->d_buf >= raw &&
+		    (const char *)d->d_buf + d->d_size <= raw + fsize) {
+			h->info = d->d_buf;
+			h->info_len = d->d_size;
+		}
+		return;
+	}
+}
+
+int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
+{
+	memset(h, 0, sizeof(*h));
+	h->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (h->fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	if (is_rel)
+		return open_rel(h, path);
+	h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL);
+	if (!h->elf)
+		return lbtfi_err(ENOEXEC, "%s: not an ELF file", path);
+	h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
+	if (!h->dw)
+		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+	find_mapped_info(h);
+	return 0;
+}
+
+void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, b;
+
+	if (!h->info || from >= to || to > h->info_len || pg <= 0)
+		return;
+	a = ((uintptr_t)(h->info + from) + pg - 1) & ~(uintptr_t)(pg - 1);
+	b = (uintptr_t)(h->info + to) & ~(uintptr_t)(pg - 1);
+	if (a < b)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t from,
+			  uint32_t to)
+{
+	uint64_t released = from ? ul->ends[from - 1] : 0;
+	Dwarf_Die die;
+	uint32_t i;
+
+	for (i = from; h->dw && i < to; i++) {
+		dwarf_offdie(h->dw, ul->die_offs[i], &die);
+		if (i % 64 == 63 || i + 1 == to) {
+			dw_handle_release(h, released, ul->ends[i]);
+			released = ul->ends[i];
+		}
+	}
+}
+
+void dw_handle_close(struct dw_handle *h)
+{
+	if (h->dwfl)
+		dwfl_end(h->dwfl); /* owns its Dwarf */
+	else if (h->dw)
+		dwarf_end(h->dw);
+	if (h->elf)
+		elf_end(h->elf);
+	if (h->fd >= 0)
+		close(h->fd);
+	memset(h, 0, sizeof(*h));
+	h->fd = -1;
+}
+
+int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul)
+{
+	uint32_t i;
+
+	memset(ul, 0, sizeof(*ul));
+	ul->die_offs = malloc((f->nunits + 1) * sizeof(*ul->die_offs));
+	ul->ends = malloc((f->nunits + 1) * sizeof(*ul->ends));
+	if (!ul->die_offs || !ul->ends) {
+		free(ul->die_offs);
+		free(ul->ends);
+		memset(ul, 0, sizeof(*ul));
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	/* Skeleton/split and type units have no C types of their own here;
+	 * compile and partial (dwz) units are converted. */
+	for (i = 0; i < f->nunits; i++) {
+		unsigned int tag = f->units[i].tag;
+
+		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
+			continue;
+		ul->die_offs[ul->n] = f->units[i].die_off;
+		ul->ends[ul->n++] = f->units[i].end;
+	}
+	return 0;
+}

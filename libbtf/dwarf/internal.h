@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Internals of the DWARF -> BTF converter (libbtf/dwarf_*.c), not installed. */
+#ifndef LIBBTF_DWARF_INTERNAL_H
+#define LIBBTF_DWARF_INTERNAL_H
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdint.h>
+#include "build/internal.h"
+#include "reader.h"
+
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000 /* clang's btf_type_tag / btf_decl_tag */
+#endif
+
+/* Word index of type-id slots inside builder records, for fixups */
+#define W_TYPE 2                      /* size/type union */
+#define W_ARRAY_ELEM 3                /* struct lbtf_array.type */
+#define W_MEMBER(i) (3 + 3 * (i) + 1) /* struct lbtf_member.type */
+#define W_PARAM(i) (3 + 2 * (i) + 1)  /* struct lbtf_param.type */
+
+/* ---- the ELF file: sections and symbols (dwarf_symtab.c) ---------------- */
+
+struct dw_section {
+	const char *name;
+	uint64_t addr, size;
+	bool alloc;          /* SHF_ALLOC */
+};
+
+struct dw_symbol {
+	const char *name;
+	uint64_t value;      /* st_value */
+	uint64_t size;
+	uint32_t shndx;
+	uint8_t type;        /* STT_* */
+	uint8_t bind;        /* STB_* */
+};
+
+/* Read-only after loading; shared by all worker threads. */
+struct dw_elf_info {
+	int fd;
+	Elf *elf;
+	bool is_rel;             /* ET_REL: DWARF relocations must be applied */
+	bool is_kernel;          /* has .data..percpu */
+	bool is_bpf;             /* EM_BPF: externs are resolved by libbpf */
+	struct dw_section *secs; /* indexed by section number */
+	size_t nsecs;
+	struct dw_symbol *syms;  /* defined FUNC/OBJECT symbols */
+	uint32_t nsyms;
+	uint32_t *hash;          /* open addressing, index+1 into syms, 0 empty */
+	uint32_t hash_mask;
+};
+
+int dw_elf_info_load(struct dw_elf_info *ei, const char *path);
+void dw_elf_info_free(struct dw_elf_info *ei);
+/*
+ * Symbol of that name and STT type. When several match, the one at addr
+ * (if addr is known, i.e. not UINT64_MAX) is preferred, then a global one if
+ * want_global, then the first. Index into ei->syms or -1.
+ */
+int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
+		    uint64_t addr, bool want_global);
+
+/* Undefined (extern) symbol of a relocatable object, or -1 */
+int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
+/* The only symbol of that name and type, or -1 (none or several) */
+int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
+
+/* ---- one DWARF handle per thread (dwarf_open.c) ------------------------- */
+
+struct dw_handle {
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;  /* ET_REL only (relocations applied by libdwfl) */
+	Dwarf *dw;
+	/* .debug_info as mapped from the file (linked files only), so the pages
+	 * of converted units can be given back (dw_handle_release) */
+	const unsigned char *info;
+	size_t info_len;
+};
+
+/* 0 or negative errno (-ENODATA when the file has no DWARF) */
+int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel);
+void dw_handle_close(struct dw_handle *h);
+/* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
+ * file if touched again): keeps peak memory independent of the input size. */
+void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
+/* Let libdw learn units [from, to), giving their pages back as it goes:
+ * libdw reads every unit header up to the one it is first asked about,
+ * which would map the whole of .debug_info before a unit far into it */
+struct dw_unit_list;
+void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t from,
+			  uint32_t to);
+
+/* Every compile and partial unit of the file, in file order */
+struct dw_unit_list {
+	uint64_t *die_offs;  /* offset of each unit's root DIE */
+	uint64_t *ends;      /* end of each unit */
+	uint32_t n;
+};
+int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul);
+
+/* ---- DIE offset -> BTF id map (dwarf_diemap.c) --------------------------- */
+
+#define DW_ID_IN_PROGRESS UINT32_MAX
+
+struct dw_diemap {
+	uint64_t *keys;  /* 0: empty (DIE offsets are never 0 for type DIEs) */
+	uint32_t *vals;
+	uint32_t mask, cnt;
+};
+int dw_diemap_init(struct dw_diemap *m);
+void dw_diemap_clear(struct dw_diemap *m);
+void dw_diemap_free(struct dw_diemap *m);
+/* Pointer to the value of key or NULL */
+uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key);
+int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
+
+/* ---- per-unit conversion (dwarf_types.c, dwarf_decls.c) ------------------ */
+
+/* A reference that pointed at a type still being built (a cycle through a
+ * struct/union); patched when the unit is finished. */
+struct dw_fixup {
+	uint32_t id;      /* type whose record holds the slot */
+	uint32_t word;    /* 32-bit word index of the slot in that record */
+	uint64_t key;     /* DIE key of the referenced type */
+};
+
+/* A VAR placed in a section, to become a DATASEC entry. */
+enum dw_extern { DW_EXT_NONE, DW_EXT_KCONFIG, DW_EXT_KSYMS };
+
+struct dw_var {
+	uint32_t id;      /* VAR (or extern FUNC) id in the unit's builder, later in the result */
+	uint32_t sym;     /* index into dw_elf_info.syms */
+	uint32_t size;    /* bytes */
+	uint32_t ext;     /* enum dw_extern: placed in .kconfig/.ksyms as libbpf expects */
+};
+
+/* Warnings are collected as bits, reported once each at the end. */
+enum dw_warning {
+	DW_WARN_CXX_REFERENCE,
+	DW_WARN_PTR_TO_MEMBER,
+	DW_WARN_INHERITANCE,
+	DW_WARN_TEMPLATE,
+	DW_WARN_VARIANT_PART,
+	DW_WARN_NAMESPACE,
+	DW_WARN_OTHER_TAG,
+	DW_WARN_ODD_INT,
+	DW_WARN_COMPLEX_FLOAT,
+	DW_WARN_BITFIELD_RANGE,
+	DW_WARN_UNNAMED_PARAM,
+	DW_WARN_LANG_CXX,
+	DW_WARN_LANG_RUST,
+	DW_WARN_LANG_OTHER,
+	DW_WARN_BAD_NAME,
+	DW_WARN_NR,
+};
+
+/* ---- reuse of types converted in earlier units (dwarf_sig.c, dwarf_reuse.c) */
+
+enum dw_edge_flavor { DW_EDGE_STRUCT, DW_EDGE_UNION, DW_EDGE_ENUM };
+
+/* A reference to a named struct, union or enum inside a signature (hashed
+ * by name: these are the types dedup matches with their declarations) */
+struct dw_edge {
+	struct dw_die die;      /* the struct/union DIE (after DW_AT_signature) */
+	const char *name;
+	uint64_t name_id;       /* what the hash took: address or bytes' hash */
+	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
+				 * UINT32_MAX not there */
+	uint8_t flavor;         /* enum dw_edge_flavor */
+	bool is_def;            /* a definition, not a declaration */
+	bool name_inline;       /* DW_FORM_string */
+};
+
+/* The structural signature of a type DIE (see dwarf_sig.c) */
+struct dw_sig {
+	uint64_t a, b;
+	uint32_t edges, nedges; /* range in dw_sigs.edge */
+	uint8_t state;
+};
+
+struct dw_sig_item;
+
+/* A unit's signatures, memoised by DIE key */
+struct dw_sigs {
+	struct dw_diemap idx;   /* DIE key -> index in sig */
+	struct dw_sig *sig;
+	uint32_t n, cap;
+	struct dw_edge *edge;
+	uint32_t nedge, capedge;
+	struct dw_sig_item *stack; /* signatures under construction */
+	uint32_t nstack, capstack;
+};
+
+int dw_sigs_init(struct dw_sigs *s);
+void dw_sigs_clear(struct dw_sigs *s);
+void dw_sigs_free(struct dw_sigs *s);
+
+struct dw_group;
+
+struct dw_global {
+	const struct dw_elf_info *ei;
+	uint32_t features;
+	const struct lbtf *base;
+	bool big_endian;
+};
+
+struct dw_unit {
+	const struct dw_global *g;
+	struct dr_ctx *rd;        /* the thread's DIE reader */
+	Dwarf *dw;                /* libdw, for the rare attributes the reader leaves to it */
+	struct lbtf_builder *b;
+	struct dw_diemap map;
+	struct dw_fixup *fix;
+	uint32_t nfix, capfix;
+	struct dw_var *vars;
+	uint32_t nvars, capvars;
+	uint32_t array_index_id;  /* __ARRAY_SIZE_TYPE__ in this unit, 0 until needed */
+	uint32_t byte_id;         /* unsigned char for odd-sized base types */
+	uint32_t nfuncs;
+	uint64_t warned;          /* bit per enum dw_warning */
+	uint32_t other_tags[8];   /* first unsupported tags seen (for the message) */
+	int err;
+	const struct dr_unit *cu;  /* the unit being converted */
+	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
+	struct dw_sigs sigs;      /* signatures of this unit's type DIEs */
+	uint32_t first_id;        /* the first type id this unit adds */
+	struct dw_group *grp;     /* types of earlier units of the group, or NULL */
+};
+
+/* BTF id for the type DIE (converted on first use); 0 is void. <0 errno */
+int64_t dw_type_id(struct dw_unit *u, struct dw_die *die);
+/* BTF id of the type a DW_AT_type attribute names (void when a is NULL), or
+ * <0. It may return a placeholder 0 and set *pending_key when the target is
+ * a struct being built; the caller must then queue a fixup of the slot once
+ * the record exists (dw_fixup_add). */
+int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pending_key);
+/* The same for a DIE's own (integrated) DW_AT_type */
+int64_t dw_ref_of(struct dw_unit *u, struct dw_die *die, uint64_t *pending_key);
+int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key);
+int dw_fixups_apply(struct dw_unit *u);
+void dw_warn(struct dw_unit *u, enum dw_warning w);
+void dw_warn_tag(struct dw_unit *u, unsigned int tag);
+
+/* Attribute helpers (dwarf_attrs.c) */
+static inline void dw_attrs_read(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
+{
+	dr_attrs(u->rd, die, da, true);
+}
+/* false when die cannot have btf_type_tag/btf_decl_tag children, so the
+ * child walk looking for them can be skipped */
+bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die);
+/* Make room for one more element in a growing array (*arr with *cap
+ * elements of elem_size bytes, n in use): 0 or -ENOMEM with the error set */
+int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
+/* n if it is a C identifier, else NULL (and a warning) */
+const char *dw_c_ident(struct dw_unit *u, const char *n);
+/* The same DIE as libdw sees it, for the rare reads left to libdw */
+bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out);
+/* Byte size of the type a DW_AT_type names (dwarf_aggregate_size), 0 unknown */
+uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type);
+
+/* Type references (dwarf_types.c) */
+/* The DIE a DW_AT_type names, through C11 _Atomic; false: void */
+bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die *out);
+/* An LLVM annotation child named which ("btf_type_tag", "btf_decl_tag"),
+ * with its string value */
+bool dw_is_annotation(struct dw_unit *u, struct dw_die *c, const char *which,
+		      const char **value);
+int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
+		      struct dw_die **pdies, uint32_t *npdies);
+bool dw_is_type_tag(unsigned int tag);
+/* Aggregates (dwarf_aggr.c) */
+int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die);
+int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die);
+
+/* Declarations (dwarf_decls.c) */
+int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die);
+int dw_convert_variable(struct dw_unit *u, struct dw_die *die);
+/* Annotations of a DIE: type tags of a pointer, decl tags of a declaration */
+int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx);
+/* Whole unit: every type, function and variable under the unit DIE. 0, <0,
+ * or 1 when a reused type did not hold (see dw_unit_rollback) */
+int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die);
+
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw);
+void dw_unit_reset(struct dw_unit *u); /* drops builder/vars, keeps allocations */
+/* The next unit of a group: same builder and VARs, a fresh DIE map */
+void dw_unit_next(struct dw_unit *u);
+/* Where the builder and the unit's lists stood before a unit, to convert it
+ * again (without reuse) after dw_convert_unit returned 1 */
+struct dw_unit_mark {
+	uint32_t nr_types, nvars, nfuncs;
+	size_t nwords, strs_len;
+};
+void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m);
+void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m);
+void dw_unit_free(struct dw_unit *u);
+
+/* DATASECs from collected VARs (dwarf_datasec.c); vars sorted in place */
+int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
+		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
+
+/* The signature of a type DIE, or NULL when it has none (then *err says
+ * whether that is an error) */
+const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err);
+/* Follow a DW_AT_signature stub to its type unit's DIE */
+void dw_follow_signature(struct dw_unit *u, struct dw_die *die);
+
+/*
+ * A group of consecutive units converted into one builder by one worker:
+ * a type DIE whose signature matches a type converted in an earlier unit of
+ * the group is given that type's id (its named struct/union references are
+ * checked: found at once, or queued and checked when the unit ends).
+ */
+/* banned: names whose declarations and definitions are never paired, or NULL */
+struct dw_group *dw_group_new(const struct lbtfi_strset *banned);
+void dw_group_free(struct dw_group *g);
+/* Start a unit (its builder is u->b, shared by the group) */
+void dw_group_unit_begin(struct dw_unit *u);
+/* Id of an earlier equal type, 0 if none, <0 error */
+int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die);
+/* die (already signed by dw_reuse_find) was converted to id in this unit */
+int dw_reuse_note(struct dw_unit *u, struct dw_die *die, uint32_t id);
+/* Unit done: check the queued references (converting their targets as
+ * needed). 0: every reuse holds, 1: one did not (convert the unit again
+ * without reuse), <0 error */
+int dw_reuse_verify(struct dw_unit *u);
+/* Make the unit's converted types reusable by later units */
+int dw_reuse_commit(struct dw_unit *u);
+/* Forget what the unit queued (it is converted again) */
+void dw_reuse_abort(struct dw_unit *u);
+/* The group is converted: references to FWDs that reuse resolved are
+ * pointed at their struct/union */
+void dw_group_finish(struct dw_unit *u);
+/* The names of the structs, unions and enums whose declaration the group
+ * paired with a definition: *names = "name\0name\0..." (malloc'd; NULL
+ * if none), *len its size. 0 or -ENOMEM */
+int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len);
+/* The names with several definitions in a deduplicated output (by id), or
+ * with definitions of several shapes in one not deduplicated (shapes) */
+struct dw_defs {
+	const struct lbtf_builder *out;
+	struct lbtfi_offmap aggr, enums; /* name offset -> its type/shape, or UINT32_MAX */
+};
+int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes);
+void dw_defs_free(struct dw_defs *defs);
+/* How many of the paired names (dw_group_paired_names) have several
+ * definitions in the output; those are added to banned. <0 ENOMEM */
+int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
+		  struct lbtfi_strset *banned);
+
+/* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
+ * types (dwarf_prune.c); may replace *pb */
+int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
+
+const char *dw_warning_text(enum dw_warning w);
+/* The warnings (bits of enum dw_warning) and skipped tags, through o->warn */
+void dw_report_warnings(const struct lbtf_dwarf_opts *o, uint64_t warned, const uint32_t *tags,
+			uint32_t ntags);
+/* Add the (up to 8, 0-ended) tags to all[*n], once each, up to cap */
+void dw_merge_tags(uint32_t *all, uint32_t *n, uint32_t cap, const uint32_t *tags);
+const char *dw_tag_name(unsigned int tag);
+
+#endif

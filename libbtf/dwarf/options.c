@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The converter's options and reports: the texts of its warnings (each
+ * given once per conversion) and the names of its features (btfgen
+ * --features).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+/* Warnings ------------------------------------------------------------------ */
+
+static const char *const warning_texts[DW_WARN_NR] = {
+	[DW_WARN_CXX_REFERENCE] = "C++ reference types encoded as pointers",
+	[DW_WARN_PTR_TO_MEMBER] = "C++ pointer-to-member types skipped (no BTF kind)",
+	[DW_WARN_INHERITANCE] = "C++ base classes skipped (no BTF kind)",
+	[DW_WARN_TEMPLATE] = "C++ template parameters skipped (no BTF kind)",
+	[DW_WARN_VARIANT_PART] = "Rust enum variant parts skipped (no BTF kind)",
+	[DW_WARN_NAMESPACE] = "C++ namespaces skipped (no BTF kind)",
+	[DW_WARN_OTHER_TAG] = NULL, /* reported per tag */
+	[DW_WARN_ODD_INT] = "base types of unusual size rounded up (or stored as byte arrays)",
+	[DW_WARN_COMPLEX_FLOAT] = "complex floats encoded as arrays of two FLOATs",
+	[DW_WARN_BITFIELD_RANGE] = "bitfields wider than 255 bits encoded as plain members",
+	[DW_WARN_UNNAMED_PARAM] = "functions with unnamed parameters have no FUNC (kernel rule)",
+	[DW_WARN_LANG_CXX] = "C++ compile units skipped (BTF describes C)",
+	[DW_WARN_LANG_RUST] = "Rust compile units skipped (BTF describes C)",
+	[DW_WARN_LANG_OTHER] = "compile units in languages other than C skipped",
+	[DW_WARN_BAD_NAME] = "type names that are not C identifiers dropped (kernel rule)",
+};
+
+const char *dw_warning_text(enum dw_warning w)
+{
+	return w < DW_WARN_NR ? warning_texts[w] : NULL;
+}
+
+void dw_report_warnings(const struct lbtf_dwarf_opts *o, uint64_t warned,
+			    const uint32_t *tags, uint32_t ntags)
+{
+	char msg[160];
+	uint32_t i;
+
+	if (!o || !o->warn)
+		return;
+	for (i = 0; i < DW_WARN_NR; i++)
+		if ((warned >> i) & 1 && warning_texts[i])
+			o->warn(o->ctx, warning_texts[i]);
+	for (i = 0; i < ntags; i++) {
+		snprintf(msg, sizeof(msg), "DWARF tag 0x%x (DW_TAG_%s) skipped (no BTF kind)",
+			 tags[i], dw_tag_name(tags[i]));
+		o->warn(o->ctx, msg);
+	}
+}
+
+void dw_merge_tags(uint32_t *all, uint32_t *n, uint32_t cap, const uint32_t *tags)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < 8 && tags[i]; i++) {
+		for (j = 0; j < *n && all[j] != tags[i]; j++)
+			;
+		if (j == *n && *n < cap)
+			all[(*n)++] = tags[i];
+	}
+}
+
+/* Features ------------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	uint32_t bits;
+} feature_names[] = {
+	{ "float", LBTF_DWARF_FEAT_FLOAT },       { "enum64", LBTF_DWARF_FEAT_ENUM64 },
+	{ "type_tag", LBTF_DWARF_FEAT_TYPE_TAG }, { "decl_tag", LBTF_DWARF_FEAT_DECL_TAG },
+	{ "func", LBTF_DWARF_FEAT_FUNC },         { "var", LBTF_DWARF_FEAT_VAR },
+	{ "percpu_var", LBTF_DWARF_FEAT_PERCPU_VAR }, { "dedup", LBTF_DWARF_FEAT_DEDUP },
+	{ "reuse", LBTF_DWARF_FEAT_REUSE },       { "default", LBTF_DWARF_FEAT_DEFAULT },
+	{ "all", 0x1ff },
+	{ "none", 0 },
+};
+
+int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
+{
+	const char *p = list;
+
+	if (!list || !feat)
+		return lbtfi_err(EINVAL, "no feature list");
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool neg = *p == '-';
+		const char *name = p + (neg || *p == '+');
+		size_t nlen = len - (name - p), i;
+
+		for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
+			if (strlen(feature_names[i].name) == nlen &&
+			    !strncmp(feature_names[i].name, name, nlen))
+				break;
+		if (i == sizeof(feature_names) / sizeof(feature_names[0]))
+			return lbtfi_err(EINVAL, "unknown feature '%.*s' (known: float, enum64, "
+					 "type_tag, decl_tag, func, var, percpu_var, dedup, reuse, default, all, none)",
+					 (int)nlen, name);
+		if (neg)
+			*feat &= ~feature_names[i].bits;
+		else if (!strcmp(feature_names[i].name, "none"))
+			*feat = 0;
+		else
+			*feat |= feature_names[i].bits;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}

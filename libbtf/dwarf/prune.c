@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Pruning after dedup, the result rebuilt in a new builder (records copied
+ * in order, ids remapped) when anything goes:
+ *  - Anonymous types (PTR, ARRAY, modifiers, FUNC_PROTO, anonymous
+ *    struct/union) that no kept type refers to: nothing can reach them.
+ *    A unit's DWARF describes the types of its local variables too; pahole
+ *    keeps those.
+ *  - One FUNC per name. Static functions of the same name in different
+ *    units (each with its own prototype) survive dedup as several FUNCs; a
+ *    tracer attaching by name cannot tell them apart, and pahole emits one
+ *    per name. The first in unit order is kept; the others go, with their
+ *    DECL_TAGs and the FUNC_PROTOs nothing else refers to.
+ *  - The base types clang's DWARF 5 carries only for DW_OP_convert in
+ *    location expressions (INTs named DW_ATE_unsigned_16 and the like),
+ *    when no kept type refers to them: clang's own BTF has none.
+ *  - A FWD nothing refers to when a struct/union of its name and flavour
+ *    is kept: it says nothing more. (Dedup leaves such FWDs when the name
+ *    has several definitions; whether one is left then depended on which
+ *    units happened to be compared.)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct prune {
+	const struct lbtf *btf;
+	uint32_t start, cnt;
+	uint8_t *drop;     /* per id - start */
+	uint32_t *refs;    /* references to each type from kept types */
+	uint32_t *newid;   /* per id - start */
+	uint32_t *seen;    /* open addressing set of FUNC name offsets (+1) */
+	uint32_t *aggrs;   /* the same for named structs/unions (aggr_key) */
+	uint32_t *stack, sp; /* types found unreachable, their references not yet counted off */
+	uint32_t mask;
+};
+
+/* Whether key (a FUNC's name offset, or a struct/union name offset with
+ * its flavour in the top bit) was seen before; remembers it */
+static bool name_seen(struct prune *p, uint32_t *set, uint32_t key)
+{
+	uint32_t h = (key * 2654435761u) & p->mask;
+
+	for (; set[h]; h = (h + 1) & p->mask)
+		if (set[h] == key + 1)
+			return true;
+	set[h] = key + 1;
+	return false;
+}
+
+static uint32_t aggr_key(const struct lbtf_type *t)
+{
+	bool is_union = lbtf_kind(t) == LBTF_KIND_FWD ? lbtf_kflag(t) : lbtf_kind(t) == LBTF_KIND_UNION;
+
+	return t->name_off | (uint32_t)is_union << 31;
+}
+
+static int count_ref(uint32_t *slot, void *ctx)
+{
+	struct prune *p = ctx;
+
+	if (*slot >= p->start && *slot < p->cnt)
+		p->refs[*slot - p->start]++;
+	return 0;
+}
+
+static int remap(uint32_t *slot, void *ctx)
+{
+	struct prune *p = ctx;
+
+	if (*slot >= p->start && *slot < p->cnt)
+		*slot = p->newid[*slot - p->start];
+	return 0;
+}
+
+/* A type nothing can reach when no type refers to it: no name to be found
+ * by (enums stay: their constants are looked up by name) */
+static bool reachable_only_by_id(const struct lbtf_type *t)
+{
+	switch (lbtf_kind(t)) {
+	case LBTF_KIND_PTR: case LBTF_KIND_ARRAY: case LBTF_KIND_CONST:
+	case LBTF_KIND_VOLATILE: case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
+	case LBTF_KIND_FUNC_PROTO:
+		return true;
+	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		return !t->name_off;
+	default:
+		return false;
+	}
+}
+
+static void push_if_unreachable(struct prune *p, uint32_t id)
+{
+	if (id < p->start || id >= p->cnt || p->refs[id - p->start] || p->drop[id - p->start] ||
+	    !reachable_only_by_id(lbtf_type_by_id(p->btf, id)))
+		return;
+	p->drop[id - p->start] = 1;
+	p->stack[p->sp++] = id;
+}
+
+static int unref(uint32_t *slot, void *ctx)
+{
+	struct prune *p = ctx;
+
+	if (*slot >= p->start && *slot < p->cnt && p->refs[*slot - p->start]) {
+		p->refs[*slot - p->start]--;
+		push_if_unreachable(p, *slot);
+	}
+	return 0;
+}
+
+/*
+ * Anonymous types no kept type refers to (a unit's pointer types used only
+ * by local variables, whose DIEs are not converted; the prototype of a
+ * dropped FUNC), and then what only they referred to. refs must count the
+ * references from the kept types. Returns how many went.
+ */
+static uint32_t drop_unreachable(struct prune *p)
+{
+	uint32_t id, n = 0;
+
+	p->sp = 0;
+	for (id = p->start; id < p->cnt; id++)
+		push_if_unreachable(p, id);
+	while (p->sp) {
+		id = p->stack[--p->sp];
+		n++;
+		lbtf_type_visit_type_ids((struct lbtf_type *)lbtf_type_by_id(p->btf, id), unref, p);
+	}
+	return n;
+}
+
+/* Decide what goes; returns the number of dropped types */
+static uint32_t mark(struct prune *p)
+{
+	uint32_t id, n = 0;
+
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if (lbtf_kind(t) == LBTF_KIND_FUNC && name_seen(p, p->seen, t->name_off)) {
+			p->drop[id - p->start] = 1;
+			n++;
+		}
+	}
+	for (id = p->start; n && id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if (lbtf_kind(t) == LBTF_KIND_DECL_TAG && t->type >= p->start && t->type < p->cnt &&
+		    p->drop[t->type - p->start]) {
+			p->drop[id - p->start] = 1;
+			n++;
+		}
+	}
+	for (id = p->start; id < p->cnt; id++)
+		if (!p->drop[id - p->start])
+			lbtf_type_visit_type_ids((struct lbtf_type *)lbtf_type_by_id(p->btf, id),
+						 count_ref, p);
+	/* (the prototypes only the dropped FUNCs used go here too) */
+	n += drop_unreachable(p);
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if ((lbtf_kind(t) == LBTF_KIND_STRUCT || lbtf_kind(t) == LBTF_KIND_UNION) &&
+		    t->name_off)
+			name_seen(p, p->aggrs, aggr_key(t));
+	}
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+
+		if (lbtf_kind(t) == LBTF_KIND_FWD && !p->refs[id - p->start] &&
+		    name_seen(p, p->aggrs, aggr_key(t))) {
+			p->drop[id - p->start] = 1;
+			n++;
+		}
+	}
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+		const char *name;
+
+		if (lbtf_kind(t) != LBTF_KIND_INT || p->refs[id - p->start] || p->drop[id - p->start])
+			continue;
+		name = lbtf_name_by_offset(p->btf, t->name_off);
+		if (name && !strncmp(name, "DW_ATE_", 7)) {
+			p->drop[id - p->start] = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+static struct lbtf_builder *rebuild(struct prune *p, const struct lbtf *base)
+{
+	struct lbtf_builder *nb = lbtf_builder_new(base);
+	uint32_t id, next = p->start;
+
+	if (!nb)
+		return NULL;
+	for (id = p->start; id < p->cnt; id++)
+		p->newid[id - p->start] = p->drop[id - p->start] ? 0 : next++;
+	for (id = p->start; id < p->cnt; id++) {
+		int nid;
+
+		if (p->drop[id - p->start])
+			continue;
+		nid = lbtf_add_type_copy(nb, p->btf, id);
+		if (nid < 0) {
+			lbtf_builder_free(nb);
+			return NULL;
+		}
+		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(nb, nid), remap, p);
+	}
+	return nb;
+}
+
+int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped)
+{
+	struct prune p = { 0 };
+	struct lbtf_builder *nb = NULL;
+	void *data = NULL;
+	size_t size, n, cap;
+	int err = 0;
+
+	*dropped = 0;
+	err = lbtf_builder_serialize(*pb, false, &data, &size);
+	if (err)
+		return err;
+	p.btf = lbtf_new_borrowed(data, size, base);
+	if (!p.btf) {
+		err = -errno;
+		goto out;
+	}
+	p.start = lbtf_start_id(p.btf);
+	p.cnt = lbtf_type_cnt(p.btf);
+	n = p.cnt - p.start;
+	for (cap = 64; cap < n * 2; cap <<= 1)
+		;
+	p.drop = calloc(n + 1, 1);
+	p.refs = calloc(n + 1, sizeof(*p.refs));
+	p.newid = calloc(n + 1, sizeof(*p.newid));
+	p.seen = calloc(cap, sizeof(*p.seen));
+	p.aggrs = calloc(cap, sizeof(*p.aggrs));
+	p.stack = calloc(n + 1, sizeof(*p.stack));
+	p.mask = cap - 1;
+	if (!p.drop || !p.refs || !p.newid || !p.seen || !p.aggrs || !p.stack) {
+		err = lbtfi_err(ENOMEM, "out of memory");
+		goto out;
+	}
+	*dropped = mark(&p);
+	if (!*dropped)
+		goto out;
+	nb = rebuild(&p, base);
+	if (!nb) {
+		err = -errno ? -errno : -EINVAL;
+		*dropped = 0;
+		goto out;
+	}
+	lbtf_builder_free(*pb);
+	*pb = nb;
+out:
+	lbtf_free((struct lbtf *)p.btf);
+	free(data);
+	free(p.drop);
+	free(p.refs);
+	free(p.newid);
+	free(p.seen);
+	free(p.aggrs);
+	free(p.stack);
+	return err;
+}

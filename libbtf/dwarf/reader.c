@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The reader's files and units: the DWARF sections libdw holds for a file
+ * (and for its dwz alternate file), the unit headers, and units prepared
+ * for reading (abbreviations decoded into an array by code), cached per
+ * thread. DIEs and attribute values are in dwarf_reader_die.c.
+ */
+#include <dwarf.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include "reader.h"
+#include "reader_internal.h"
+#include "core/internal.h"
+
+__thread uint64_t dr_bad_off = UINT64_MAX;
+
+/* Sections ------------------------------------------------------------------ */
+
+static const char *const sect_names[DS_NR] = {
+	[DS_INFO] = "debug_info",           [DS_ABBREV] = "debug_abbrev",
+	[DS_STR] = "debug_str",             [DS_LINE_STR] = "debug_line_str",
+	[DS_STR_OFFSETS] = "debug_str_offsets", [DS_ADDR] = "debug_addr",
+	[DS_TYPES] = "debug_types",
+};
+
+/* .debug_x or GNU-compressed .zdebug_x: libdw has decompressed both in
+ * place, so elf_getdata gives what libdw reads */
+static int sect_id(const char *name)
+{
+	int i;
+
+	if (name[0] != '.')
+		return -1;
+	name += name[1] == 'z' ? 2 : 1;
+	for (i = 0; i < DS_NR; i++)
+		if (!strcmp(name, sect_names[i]))
+			return i;
+	return -1;
+}
+
+static int load_sections(struct dr_file *f, Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
+		return lbtfi_err(ENOEXEC, "bad ELF header: %s", elf_errmsg(-1));
+	f->swap = (eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+		int id;
+
+		/* (SHF_GROUP: the COMDAT copies of type units in a relocatable
+		 * object, which libdw leaves aside too) */
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_GROUP))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || (id = sect_id(name)) < 0 || f->s[id].p)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && d->d_size) {
+			f->s[id].p = d->d_buf;
+			f->s[id].len = d->d_size;
+		}
+	}
+	/* strings are read in place: each string section must end in a NUL */
+	for (int i = DS_STR; i <= DS_LINE_STR; i++)
+		if (f->s[i].len && f->s[i].p[f->s[i].len - 1])
+			f->s[i].len = 0;
+	if (!f->s[DS_INFO].p || !f->s[DS_ABBREV].p)
+		return lbtfi_err(ENODATA, "no .debug_info or .debug_abbrev");
+	return 0;
+}
+
+/* Unit headers ------------------------------------------------------------- */
+
+/* A type unit header's signature and type offset, at *pp; false if cut short */
+static bool type_signature(const struct dr_file *f, const uint8_t **pp, const uint8_t *e,
+			   struct dr_unit_hdr *h)
+{
+	const uint8_t *p = *pp;
+
+	if (e - p < 8 + h->offset_size)
+		return false;
+	h->sig = dr_read(f->swap, p, 8);
+	h->type_off = h->off + dr_read(f->swap, p + 8, h->offset_size);
+	*pp = p + 8 + h->offset_size;
+	return true;
+}
+
+static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hdr *h)
+{
+	bool types = f->key_base == DW_KEY_TYPES;
+	const uint8_t *s = f->s[DS_INFO].p, *p = s + off, *e = s + f->s[DS_INFO].len;
+	uint64_t len;
+
+	if (e - p < 11)
+		return -1;
+	len = dr_read(f->swap, p, 4);
+	p += 4;
+	h->offset_size = 4;
+	if (len == 0xffffffffu) {
+		if (e - p < 8)
+			return -1;
+		len = dr_read(f->swap, p, 8);
+		p += 8;
+		h->offset_size = 8;
+	} else if (len >= 0xfffffff0u) {
+		return -1;
+	}
+	if (len > (uint64_t)(e - p) || len < 7)
+		return -1;
+	h->off = off;
+	h->end = (uint64_t)(p - s) + len;
+	h->version = dr_read(f->swap, p, 2);
+	p += 2;
+	if (h->version < 2 || h->version > 5)
+		return -1;
+	if (h->version >= 5) {
+		h->unit_type = *p++;
+		h->addr_size = *p++;
+		h->abbrev_off = dr_read(f->swap, p, h->offset_size);
+		p += h->offset_size;
+		/* type and skeleton/split units carry a signature (and an offset) */
+		if (h->unit_type == DW_UT_type || h->unit_type == DW_UT_split_type) {
+			if (!type_signature(f, &p, e, h))
+				return -1;
+		} else if (h->unit_type == DW_UT_skeleton || h->unit_type == DW_UT_split_compile)
+			p += 8;
+	} else {
+		h->unit_type = types ? DW_UT_type : DW_UT_compile;
+		h->abbrev_off = dr_read(f->swap, p, h->offset_size);
+		p += h->offset_size;
+		h->addr_size = *p++;
+		if (types && !type_signature(f, &p, e, h)) /* DWARF 4 type unit */
+			return -1;
+	}
+	h->die_off = p - s;
+	if (h->die_off >= h->end || (h->addr_size != 4 && h->addr_size != 8 && h->addr_size != 2))
+		return -1;
+	return 0;
+}
+
+/* Tag of the unit DIE, 0 if unreadable */
+static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *h)
+{
+	const uint8_t *p = f->s[DS_INFO].p + h->die_off, *e = f->s[DS_INFO].p + h->end;
+	const uint8_t *ap, *ae = f->s[DS_ABBREV].p + f->s[DS_ABBREV].len;
+	uint64_t want, code, tag, at, form;
+	int64_t ic;
+
+	if (!dr_uleb(&p, e, &want) || !want || h->abbrev_off >= f->s[DS_ABBREV].len)
+		return 0;
+	/* the unit DIE's abbreviation is nearly always the first */
+	for (ap = f->s[DS_ABBREV].p + h->abbrev_off;;) {
+		if (!dr_uleb(&ap, ae, &code) || !code || !dr_uleb(&ap, ae, &tag) || ap >= ae)
+			return 0;
+		if (code == want)
+			return tag;
+		ap++; /* children */
+		do {
+			if (!dr_uleb(&ap, ae, &at) || !dr_uleb(&ap, ae, &form))
+				return 0;
+			if (form == DW_FORM_implicit_const && !dr_sleb(&ap, ae, &ic))
+				return 0;
+		} while (at || form);
+	}
+}
+
+static int by_sig(const void *a, const void *b)
+{
+	const struct dr_sig *x = a, *y = b;
+
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
+/* The signatures of the type units, sorted for DW_FORM_ref_sig8 lookups */
+static int load_sigs(struct dr_file *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nunits; i++) {
+		if (f->units[i].unit_type != DW_UT_type)
+			continue;
+		if (!f->sigs && !(f->sigs = malloc(f->nunits * sizeof(*f->sigs))))
+			return lbtfi_err(ENOMEM, "out of memory");
+		f->sigs[f->nsigs++] = (struct dr_sig){ f->units[i].sig, f->units[i].type_off };
+	}
+	if (f->nsigs)
+		qsort(f->sigs, f->nsigs, sizeof(*f->sigs), by_sig);
+	return 0;
+}
+
+bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off)
+{
+	uint32_t lo = 0, hi = f->nsigs;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (f->sigs[mid].sig < sig)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == f->nsigs || f->sigs[lo].sig != sig)
+		return false;
+	*off = f->sigs[lo].off;
+	return true;
+}
+
+/* Read every unit header; drop is told of each 4 MiB read through */
+static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
+{
+	uint64_t off = 0, n = 0, cap = 0, dropped = 0;
+
+	while (off < f->s[DS_INFO].len) {
+		struct dr_unit_hdr h;
+
+		if (drop && off - dropped >= (4u << 20)) {
+			drop(ctx, dropped, off);
+			dropped = off;
+		}
+		if (parse_header(f, off, &h)) {
+			free(f->units);
+			f->units = NULL;
+			return lbtfi_err(EINVAL, "bad DWARF unit header at .debug_info+0x%llx",
+					 (unsigned long long)off);
+		}
+		if (n == cap) {
+			struct dr_unit_hdr *p;
+
+			cap = cap ? cap * 2 : 64;
+			p = realloc(f->units, cap * sizeof(*p));
+			if (!p) {
+				free(f->units);
+				f->units = NULL;
+				return lbtfi_err(ENOMEM, "out of memory");
+			}
+			f->units = p;
+		}
+		h.tag = unit_tag(f, &h);
+		f->units[n++] = h;
+		off = h.end;
+	}
+	if (drop)
+		drop(ctx, dropped, off);
+	f->nunits = n;
+	return load_sigs(f);
+}
+
+/* Use the unit headers and signatures another thread's file has read */
+static void share_units(struct dr_file *f, const struct dr_file *shared)
+{
+	f->units = shared->units;
+	f->nunits = shared->nunits;
+	f->sigs = shared->sigs;
+	f->nsigs = shared->nsigs;
+	f->shared_units = true;
+}
+
+static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
+		    void *ctx)
+{
+	Elf *elf = dwarf_getelf(dw);
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	if (!elf)
+		return lbtfi_err(ENODATA, "no ELF behind the DWARF handle");
+	if ((err = load_sections(f, elf)))
+		return err;
+	if (!shared)
+		return load_units(f, drop, ctx);
+	share_units(f, shared);
+	return 0;
+}
+
+/* .debug_types as a file whose .debug_info it is, with the same other
+ * sections (type units and DW_FORM_ref_sig8 of DWARF 4) */
+static int open_types(struct dr_file *f, const struct dr_file *shared)
+{
+	struct dr_file *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return lbtfi_err(ENOMEM, "out of memory");
+	memcpy(t->s, f->s, sizeof(t->s));
+	t->s[DS_INFO] = f->s[DS_TYPES];
+	t->swap = f->swap;
+	t->key_base = DW_KEY_TYPES;
+	t->alt_str = f->alt_str;
+	t->root = f;
+	f->types = t;
+	if (!shared || !shared->types)
+		return load_units(t, NULL, NULL);
+	share_units(t, shared->types);
+	return 0;
+}
+
+int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
+		 void *ctx)
+{
+	Dwarf *alt = dwarf_getalt(dw);
+	int err = open_one(f, dw, shared, drop, ctx);
+
+	f->root = f;
+	if (!err && alt) {
+		f->alt = calloc(1, sizeof(*f->alt));
+		if (!f->alt)
+			return lbtfi_err(ENOMEM, "out of memory");
+		/* (the alternate file is small and its pages are not dropped) */
+		if ((err = open_one(f->alt, alt, shared ? shared->alt : NULL, NULL, NULL))) {
+			free(f->alt);
+			f->alt = NULL;
+			return err;
+		}
+		f->alt->key_base = DW_KEY_ALT;
+		f->alt->root = f;
+		f->alt->alt_str = &f->alt->s[DS_STR];
+		f->alt_str = &f->alt->s[DS_STR];
+	}
+	if (!err && f->s[DS_TYPES].p)
+		err = open_types(f, shared);
+	return err;
+}
+
+void dr_file_close(struct dr_file *f)
+{
+	if (f->alt) {
+		dr_file_close(f->alt);
+		free(f->alt);
+	}
+	if (f->types) {
+		dr_file_close(f->types);
+		free(f->types);
+	}
+	if (!f->shared_units) {
+		free(f->units);
+		free(f->sigs);
+	}
+	memset(f, 0, sizeof(*f));
+}
+
+int64_t dr_unit_index(const struct dr_file *f, uint64_t off)
+{
+	uint32_t lo = 0, hi = f->nunits;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (f->units[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->nunits && f->units[lo].off <= off ? (int64_t)lo : -1;
+}
+
+/* Abbreviations ------------------------------------------------------------ */
+
+static const uint8_t attr_slot[] = {
+	[DW_AT_sibling] = DA_SIBLING + 1,
+	[DW_AT_location] = DA_LOCATION + 1,
+	[DW_AT_name] = DA_NAME + 1,
+	[DW_AT_byte_size] = DA_BYTE_SIZE + 1,
+	[DW_AT_bit_offset] = DA_BIT_OFFSET + 1,
+	[DW_AT_bit_size] = DA_BIT_SIZE + 1,
+	[DW_AT_low_pc] = DA_LOW_PC + 1,
+	[DW_AT_language] = DA_LANGUAGE + 1,
+	[DW_AT_const_value] = DA_CONST_VALUE + 1,
+	[DW_AT_inline] = DA_INLINE + 1,
+	[DW_AT_producer] = DA_PRODUCER + 1,
+	[DW_AT_lower_bound] = DA_LOWER_BOUND + 1,
+	[DW_AT_upper_bound] = DA_UPPER_BOUND + 1,
+	[DW_AT_abstract_origin] = DA_ORIGIN + 1,
+	[DW_AT_count] = DA_COUNT + 1,
+	[DW_AT_data_member_location] = DA_MEMBER_LOC + 1,
+	[DW_AT_declaration] = DA_DECLARATION + 1,
+	[DW_AT_encoding] = DA_ENCODING + 1,
+	[DW_AT_external] = DA_EXTERNAL + 1,
+	[DW_AT_specification] = DA_SPEC + 1,
+	[DW_AT_type] = DA_TYPE + 1,
+	[DW_AT_ranges] = DA_RANGES + 1,
+	[DW_AT_data_bit_offset] = DA_DATA_BIT_OFFSET + 1,
+	[DW_AT_str_offsets_base] = DA_STR_OFFSETS_BASE + 1,
+	[DW_AT_addr_base] = DA_ADDR_BASE + 1,
+	[DW_AT_signature] = DA_SIGNATURE + 1,
+};
+
+/* Fixed size of a form's value in this unit, -1 variable, -2 unknown */
+int dr_form_size(const struct dr_unit_hdr *h, unsigned int form)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return h->addr_size;
+	case DW_FORM_ref_addr:
+		return h->version == 2 ? h->addr_size : h->offset_size;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt: case DW_FORM_strp_sup:
+		return h->offset_size;
+	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4: case DW_FORM_block:
+	case DW_FORM_exprloc: case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata:
+	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index: case DW_FORM_string:
+	case DW_FORM_indirect:
+		return -1;
+	default:
+		return -2;
+	}
+}
+
+struct abbrev_scan {
+	const uint8_t *p, *e;
+	uint32_t nspecs, maxcode;
+};
+
+/* One pass over the table: counts, or (with u->byc set) fills */
+static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
+{
+	const uint8_t *p = sc->p, *e = sc->e;
+	struct dr_spec *pool = u->pool;
+	uint32_t nspecs = 0;
+
+	sc->maxcode = 0;
+	for (;;) {
+		uint64_t code, tag, at, form;
+		struct dr_abbrev *ab = NULL;
+		uint8_t children;
+
+		if (!dr_uleb(&p, e, &code))
+			return -1;
+		if (!code)
+			break;
+		if (!dr_uleb(&p, e, &tag) || p >= e || code > (1u << 20))
+			return -1;
+		children = *p++;
+		if (u->byc) {
+			ab = &u->byc[code - 1];
+			if (ab->specs)
+				return -1; /* a code defined twice */
+			*ab = (struct dr_abbrev){ .tag = tag, .children = children == DW_CHILDREN_yes,
+						  .specs = pool + nspecs, .fixed = 0 };
+		}
+		for (;;) {
+			int64_t implicit = 0;
+
+			if (!dr_uleb(&p, e, &at) || !dr_uleb(&p, e, &form))
+				return -1;
+			if (!at && !form)
+				break;
+			if (form == DW_FORM_implicit_const && !dr_sleb(&p, e, &implicit))
+				return -1;
+			if (ab) {
+				struct dr_spec *s = &pool[nspecs];
+				int size = dr_form_size(u->h, form);
+
+				if (size == -2)
+					return -1;
+				s->at = at;
+				s->form = form;
+				s->size = size;
+				s->slot = at < sizeof(attr_slot) ? attr_slot[at] : 0;
+				s->implicit = implicit;
+				s->off = ab->fixed;
+				if (s->slot)
+					ab->slots |= 1u << (s->slot - 1);
+				if (size < 0 || ab->fixed < 0)
+					ab->fixed = -1;
+				else
+					ab->fixed += size;
+				ab->nspecs++;
+			}
+			nspecs++;
+		}
+		if (code > sc->maxcode)
+			sc->maxcode = code;
+	}
+	sc->nspecs = nspecs;
+	return 0;
+}
+
+static int prepare_abbrevs(struct dr_unit *u)
+{
+	const struct dr_sect *s = &u->f->s[DS_ABBREV];
+	struct abbrev_scan sc;
+
+	if (u->h->abbrev_off >= s->len)
+		return -1;
+	sc.p = s->p + u->h->abbrev_off;
+	sc.e = s->p + s->len;
+	if (scan_abbrevs(u, &sc))
+		return -1;
+	u->byc = calloc(sc.maxcode ? sc.maxcode : 1, sizeof(*u->byc));
+	u->pool = malloc((sc.nspecs ? sc.nspecs : 1) * sizeof(*u->pool));
+	if (!u->byc || !u->pool)
+		return -ENOMEM;
+	u->nbyc = sc.maxcode;
+	return scan_abbrevs(u, &sc);
+}
+
+/* Prepared units, cached per thread ------------------------------------------ */
+
+static void free_unit(struct dr_unit *u)
+{
+	if (!u)
+		return;
+	free(u->byc);
+	free(u->pool);
+	free(u);
+}
+
+/* The DWARF 5 bases from the unit DIE (strx/addrx are read through them) */
+static int read_bases(struct dr_ctx *c, struct dr_unit *u)
+{
+	struct dw_die d;
+	struct dw_attrs da;
+	uint64_t v;
+
+	/* defaults: right after the v5 section headers */
+	u->str_offsets_base = u->h->version >= 5 ? (u->h->offset_size == 8 ? 16 : 8) : 0;
+	u->addr_base = u->str_offsets_base;
+	if (dr_die_in_unit(u, u->h->die_off, &d))
+		return -1;
+	dr_attrs(c, &d, &da, false);
+	if (dw_attrs_udata(&da, DA_STR_OFFSETS_BASE, &v))
+		u->str_offsets_base = v;
+	if (dw_attrs_udata(&da, DA_ADDR_BASE, &v))
+		u->addr_base = v;
+	return 0;
+}
+
+static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, uint32_t idx,
+				    int *perr)
+{
+	struct dr_unit *u = calloc(1, sizeof(*u));
+	int err;
+
+	if (!u) {
+		*perr = lbtfi_err(ENOMEM, "out of memory");
+		return NULL;
+	}
+	u->f = f;
+	u->h = &f->units[idx];
+	u->key_base = f->key_base;
+	u->info = f->s[DS_INFO].p;
+	u->end = u->info + u->h->end;
+	err = prepare_abbrevs(u);
+	if (!err)
+		err = read_bases(c, u);
+	if (err) {
+		if (err != -ENOMEM)
+			*perr = lbtfi_err(EINVAL, "bad DWARF abbreviations of the unit at "
+					  "%s.debug_info+0x%llx", dr_key_where(u->key_base),
+					  (unsigned long long)u->h->off);
+		else
+			*perr = lbtfi_err(ENOMEM, "out of memory");
+		free_unit(u);
+		return NULL;
+	}
+	return u;
+}
+
+static struct dr_unit *get_unit(struct dr_ctx *c, const struct dr_file *f, uint32_t idx, int *err)
+{
+	const struct dr_unit_hdr *h = &f->units[idx];
+	struct dr_unit *u;
+	uint32_t i;
+
+	for (i = c->nunits; i--;) {
+		if (c->units[i]->h == h) {
+			c->units[i]->last_use = ++c->clock;
+			return c->units[i];
+		}
+	}
+	if (c->nunits == c->capunits) {
+		uint32_t cap = c->capunits ? c->capunits * 2 : 16;
+		struct dr_unit **p = realloc(c->units, cap * sizeof(*p));
+
+		if (!p) {
+			*err = lbtfi_err(ENOMEM, "out of memory");
+			return NULL;
+		}
+		c->units = p;
+		c->capunits = cap;
+	}
+	u = prepare_unit(c, f, idx, err);
+	if (!u)
+		return NULL;
+	u->last_use = ++c->clock;
+	c->units[c->nunits++] = u;
+	return u;
+}
+
+void dr_ctx_init(struct dr_ctx *c, struct dr_file *main)
+{
+	memset(c, 0, sizeof(*c));
+	c->main = main;
+}
+
+static int by_last_use_desc(const void *a, const void *b)
+{
+	const struct dr_unit *x = *(struct dr_unit *const *)a, *y = *(struct dr_unit *const *)b;
+
+	return x->last_use < y->last_use ? 1 : x->last_use > y->last_use ? -1 : 0;
+}
+
+void dr_ctx_trim(struct dr_ctx *c, uint32_t keep)
+{
+	if (c->nunits <= keep)
+		return;
+	qsort(c->units, c->nunits, sizeof(*c->units), by_last_use_desc);
+	while (c->nunits > keep)
+		free_unit(c->units[--c->nunits]);
+}
+
+void dr_ctx_free(struct dr_ctx *c)
+{
+	dr_ctx_trim(c, 0);
+	free(c->units);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *dr_key_where(uint64_t key)
+{
+	return (key & DW_KEY_ALT) ? "(alternate file) " : (key & DW_KEY_TYPES) ? "(.debug_types) " : "";
+}
+
+int dr_die_at(struct dr_ctx *c, const struct dr_file *f, uint64_t off, struct dw_die *out)
+{
+	struct dr_unit *u;
+	int64_t idx;
+	int err = 0;
+
+	if (!f || (idx = dr_unit_index(f, off)) < 0)
+		return lbtfi_err(EINVAL, "DWARF reference to %s.debug_info+0x%llx outside every unit",
+				 f ? dr_key_where(f->key_base) : "", (unsigned long long)off);
+	u = get_unit(c, f, idx, &err);
+	if (!u)
+		return err;
+	if (dr_die_in_unit(u, off, out))
+		return lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
+				 dr_key_where(f->key_base), (unsigned long long)off);
+	return 0;
+}

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The reader's DIEs: walking the tree (first child, next sibling), gathering
+ * a DIE's attributes in one pass, and decoding attribute values by form.
+ * Every read is bounded by the end of the DIE's unit; a malformed entry ends
+ * the walk and is remembered in dr_bad_off for the caller to report.
+ */
+#include <dwarf.h>
+#include "reader_internal.h"
+
+static void bad(const struct dr_unit *u, const uint8_t *at)
+{
+	if (dr_bad_off == UINT64_MAX)
+		dr_bad_off = (uint64_t)(at - u->info) | u->key_base;
+}
+
+/* Decode the entry at p: 1 a DIE, 0 the null entry (after it in *next), -1 bad */
+static int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
+			const uint8_t **next)
+{
+	const uint8_t *s = u->info, *q = p;
+	uint64_t code;
+
+	if (!dr_uleb(&q, u->end, &code))
+		return -1;
+	if (!code) {
+		*next = q;
+		return 0;
+	}
+	if (code > u->nbyc || !u->byc[code - 1].specs)
+		return -1;
+	out->u = u;
+	out->ab = &u->byc[code - 1];
+	out->p = q;
+	out->off = p - s;
+	out->end = out->ab->fixed >= 0 && out->ab->fixed <= u->end - q ? q + out->ab->fixed
+									      : NULL;
+	return 1;
+}
+
+int dr_die_in_unit(const struct dr_unit *u, uint64_t off, struct dw_die *out)
+{
+	const uint8_t *next;
+
+	if (off < u->h->die_off || off >= u->h->end)
+		return -1;
+	return decode_entry(u, u->info + off, out, &next) == 1 ? 0 : -1;
+}
+
+/* Size of the value of form at p (variable-size forms decoded); -1 bad */
+static int64_t value_size(const struct dr_unit *u, unsigned int form, const uint8_t *p,
+			  const uint8_t *e)
+{
+	const uint8_t *q = p;
+	uint64_t v;
+	int sz;
+
+	switch (form) {
+	case DW_FORM_block1:
+		return p < e ? 1 + (int64_t)p[0] : -1;
+	case DW_FORM_block2:
+		return e - p >= 2 ? 2 + (int64_t)dr_read(u->f->swap, p, 2) : -1;
+	case DW_FORM_block4:
+		return e - p >= 4 ? 4 + (int64_t)dr_read(u->f->swap, p, 4) : -1;
+	case DW_FORM_block:
+	case DW_FORM_exprloc:
+		if (!dr_uleb(&q, e, &v) || v > (uint64_t)(e - q))
+			return -1;
+		return (q - p) + (int64_t)v;
+	case DW_FORM_string: {
+		const uint8_t *z = memchr(p, 0, e - p);
+
+		return z ? z - p + 1 : -1;
+	}
+	case DW_FORM_indirect:
+		if (!dr_uleb(&q, e, &v) || v == DW_FORM_indirect || v == DW_FORM_implicit_const)
+			return -1;
+		sz = dr_form_size(u->h, v);
+		if (sz == -2)
+			return -1;
+		if (sz >= 0)
+			return (q - p) + sz;
+		{
+			int64_t in = value_size(u, v, q, e);
+
+			return in < 0 ? -1 : (q - p) + in;
+		}
+	default: /* LEB128 forms */
+		if (!dr_uleb(&q, e, &v))
+			return -1;
+		return q - p;
+	}
+}
+
+/* Bytes the value of spec s takes at p (before e), or -1 when malformed */
+static int64_t spec_size(const struct dr_unit *u, const struct dr_spec *s, const uint8_t *p,
+			 const uint8_t *e)
+{
+	int64_t sz = s->size >= 0 ? s->size : value_size(u, s->form, p, e);
+
+	return sz <= e - p ? sz : -1;
+}
+
+/* decode_entry that remembers a malformed entry in dr_bad_off */
+static int next_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
+		      const uint8_t **next)
+{
+	int r = decode_entry(u, p, out, next);
+
+	if (r < 0)
+		bad(u, p);
+	return r;
+}
+
+/* End of d's attributes, or NULL when malformed */
+static const uint8_t *attrs_end(struct dw_die *d)
+{
+	const uint8_t *p = d->p, *e = d->u->end;
+	uint16_t i;
+
+	if (d->end)
+		return d->end;
+	for (i = 0; i < d->ab->nspecs; i++) {
+		int64_t sz = spec_size(d->u, &d->ab->specs[i], p, e);
+
+		if (sz < 0) {
+			bad(d->u, d->p);
+			return NULL;
+		}
+		p += sz;
+	}
+	d->end = p;
+	return p;
+}
+
+bool dr_child(struct dw_die *d, struct dw_die *out)
+{
+	const uint8_t *p, *next;
+
+	if (!d->ab->children || !(p = attrs_end(d)))
+		return false;
+	return next_entry(d->u, p, out, &next) == 1;
+}
+
+/* Position after d and all its descendants */
+static const uint8_t *subtree_end(struct dw_die *d)
+{
+	const uint8_t *p = attrs_end(d), *next;
+	uint32_t depth = d->ab->children;
+	struct dw_die c;
+
+	while (p && depth) {
+		int r = next_entry(d->u, p, &c, &next);
+
+		if (r < 0)
+			return NULL;
+		if (!r) {
+			depth--;
+			p = next;
+			continue;
+		}
+		p = attrs_end(&c);
+		depth += c.ab->children;
+	}
+	return p;
+}
+
+/* The DW_AT_sibling of d, when it has one that stays in its unit */
+static const uint8_t *sibling_attr(struct dw_die *d)
+{
+	const uint8_t *p = d->p, *e = d->u->end;
+	uint16_t i;
+
+	for (i = 0; i < d->ab->nspecs; i++) {
+		const struct dr_spec *s = &d->ab->specs[i];
+		int64_t sz;
+
+		if (s->off >= 0) /* every attribute before it has a fixed size */
+			p = d->p + s->off;
+		if (s->at == DW_AT_sibling) {
+			struct dw_attr a = { s->form, p, 0, d->u };
+			uint64_t v;
+
+			if (s->size < 0 && s->form != DW_FORM_ref_udata)
+				return NULL;
+			if (s->size > e - p || !dr_udata_ref(&a, &v))
+				return NULL;
+			v += d->u->h->off;
+			return v > d->off && v < d->u->h->end ? d->u->info + v : NULL;
+		}
+		if (s->off >= 0 && s->size >= 0)
+			continue; /* (placed by its offset when needed) */
+		if ((sz = spec_size(d->u, s, p, e)) < 0)
+			return NULL;
+		p += sz;
+	}
+	return NULL;
+}
+
+bool dr_sibling(struct dw_die *d)
+{
+	const uint8_t *p = NULL, *next;
+
+	if (!d->ab->children)
+		p = attrs_end(d);
+	else if (d->ab->slots >> DA_SIBLING & 1)
+		p = sibling_attr(d);
+	if (!p)
+		p = subtree_end(d);
+	return p && next_entry(d->u, p, d, &next) == 1;
+}
+
+/* Attributes ---------------------------------------------------------------- */
+
+static inline void put_attr(struct dw_attr *a, const struct dr_spec *s, const uint8_t *at,
+			    const struct dr_unit *u)
+{
+	a->form = s->form;
+	a->p = at;
+	a->implicit = s->implicit;
+	a->u = u;
+}
+
+/* One pass over d's attributes into the slots of da */
+static bool gather(struct dw_die *d, struct dw_attrs *da)
+{
+	const uint8_t *p = d->p, *e = d->u->end;
+	const struct dr_abbrev *ab = d->ab;
+	uint16_t i;
+
+	da->have = ab->slots;
+	if (ab->fixed >= 0 && ab->fixed <= e - p) {
+		/* every attribute at a known place: no sizes to decode */
+		for (i = 0; i < ab->nspecs; i++) {
+			const struct dr_spec *s = &ab->specs[i];
+
+			if (s->slot)
+				put_attr(&da->a[s->slot - 1], s, p + s->off, d->u);
+		}
+		d->end = p + ab->fixed;
+		return true;
+	}
+	da->have = 0;
+	for (i = 0; i < ab->nspecs; i++) {
+		const struct dr_spec *s = &ab->specs[i];
+		int64_t sz = spec_size(d->u, s, p, e);
+
+		if (sz < 0) {
+			bad(d->u, d->p);
+			da->have = 0;
+			return false;
+		}
+		if (s->slot) {
+			struct dw_attr *a = &da->a[s->slot - 1];
+
+			put_attr(a, s, p, d->u);
+			if (s->form == DW_FORM_indirect) {
+				const uint8_t *q = p;
+				uint64_t f = 0;
+
+				dr_uleb(&q, e, &f);
+				a->form = f;
+				a->p = q;
+			}
+			da->have |= 1u << (s->slot - 1);
+		}
+		p += sz;
+	}
+	d->end = p;
+	return true;
+}
+
+#define INTEGRATED (((1u << DA_NR) - 1) & ~(1u << DA_SIBLING | 1u << DA_ORIGIN | 1u << DA_SPEC | \
+					      1u << DA_STR_OFFSETS_BASE | 1u << DA_ADDR_BASE))
+
+void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate)
+{
+	gather(d, da);
+	da->own = da->have;
+	if (integrate)
+		dr_integrate(c, da);
+}
+
+void dr_integrate(struct dr_ctx *c, struct dw_attrs *da)
+{
+	struct dw_attrs g;
+	struct dw_die next;
+	int guard = 16;
+
+	if (!(da->own & (1u << DA_ORIGIN | 1u << DA_SPEC)) || da->have != da->own)
+		return; /* nothing to follow, or done already */
+	/* libdw's dwarf_attr_integrate order: the abstract origin, else the
+	 * specification, each of which may point further */
+	g.have = da->have;
+	g.a[DA_ORIGIN] = da->a[DA_ORIGIN];
+	g.a[DA_SPEC] = da->a[DA_SPEC];
+	while (guard-- && (g.have & (1u << DA_ORIGIN | 1u << DA_SPEC)) &&
+	       dr_ref(c, &g.a[(g.have >> DA_ORIGIN & 1) ? DA_ORIGIN : DA_SPEC], &next)) {
+		uint32_t add, s;
+
+		if (!gather(&next, &g))
+			break;
+		add = g.have & INTEGRATED & ~da->have;
+		for (s = 0; add >> s; s++)
+			if (add >> s & 1)
+				da->a[s] = g.a[s];
+		da->have |= add;
+	}
+}
+
+/* Values -------------------------------------------------------------------- */
+
+bool dr_udata(const struct dw_attr *a, uint64_t *v)
+{
+	const uint8_t *q = a->p, *e = a->u->end;
+	bool swap = a->u->f->swap;
+	int64_t s;
+
+	switch (a->form) {
+	case DW_FORM_data1: *v = a->p[0]; return true;
+	case DW_FORM_data2: *v = dr_read(swap, a->p, 2); return true;
+	case DW_FORM_data4: *v = dr_read(swap, a->p, 4); return true;
+	case DW_FORM_data8: *v = dr_read(swap, a->p, 8); return true;
+	case DW_FORM_sec_offset: *v = dr_read(swap, a->p, a->u->h->offset_size); return true;
+	case DW_FORM_udata: return dr_uleb(&q, e, v);
+	case DW_FORM_sdata:
+		if (!dr_sleb(&q, e, &s))
+			return false;
+		*v = (uint64_t)s;
+		return true;
+	case DW_FORM_implicit_const: *v = (uint64_t)a->implicit; return true;
+	default: return false;
+	}
+}
+
+bool dr_sdata(const struct dw_attr *a, int64_t *v)
+{
+	const uint8_t *q = a->p;
+	uint64_t u;
+
+	if (a->form == DW_FORM_sdata)
+		return dr_sleb(&q, a->u->end, v);
+	if (a->form == DW_FORM_implicit_const) {
+		*v = a->implicit;
+		return true;
+	}
+	if (a->form == DW_FORM_sec_offset || !dr_udata(a, &u))
+		return false;
+	*v = (int64_t)u;
+	return true;
+}
+
+bool dr_negative(const struct dw_attr *a)
+{
+	int64_t v;
+
+	return (a->form == DW_FORM_sdata || a->form == DW_FORM_implicit_const) && dr_sdata(a, &v) &&
+	       v < 0;
+}
+
+bool dr_flag(const struct dw_attr *a)
+{
+	return a->form == DW_FORM_flag_present || (a->form == DW_FORM_flag && a->p[0]);
+}
+
+static const char *str_at(const struct dr_sect *s, uint64_t off)
+{
+	return off < s->len ? (const char *)s->p + off : NULL;
+}
+
+/* The index a strx or addrx form holds; false for other forms */
+static bool index_operand(const struct dw_attr *a, uint64_t *idx)
+{
+	const uint8_t *q = a->p;
+	bool swap = a->u->f->swap;
+
+	switch (a->form) {
+	case DW_FORM_strx1: case DW_FORM_addrx1: *idx = a->p[0]; return true;
+	case DW_FORM_strx2: case DW_FORM_addrx2: *idx = dr_read(swap, a->p, 2); return true;
+	case DW_FORM_strx3: case DW_FORM_addrx3: *idx = dr_read(swap, a->p, 3); return true;
+	case DW_FORM_strx4: case DW_FORM_addrx4: *idx = dr_read(swap, a->p, 4); return true;
+	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+		return dr_uleb(&q, a->u->end, idx);
+	default:
+		return false;
+	}
+}
+
+const char *dr_string(const struct dw_attr *a)
+{
+	const struct dr_unit *u = a->u;
+	const struct dr_file *f = u->f;
+	bool swap = f->swap;
+	uint64_t idx, off;
+	unsigned int osz = u->h->offset_size;
+
+	switch (a->form) {
+	case DW_FORM_string:
+		return (const char *)a->p;
+	case DW_FORM_strp:
+		return str_at(&f->s[DS_STR], dr_read(swap, a->p, osz));
+	case DW_FORM_line_strp:
+		return str_at(&f->s[DS_LINE_STR], dr_read(swap, a->p, osz));
+	case DW_FORM_GNU_strp_alt:
+	case DW_FORM_strp_sup:
+		return f->alt_str ? str_at(f->alt_str, dr_read(swap, a->p, osz)) : NULL;
+	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
+	case DW_FORM_strx:
+		if (!index_operand(a, &idx))
+			return NULL;
+		break;
+	default:
+		return NULL;
+	}
+	off = u->str_offsets_base + idx * osz;
+	if (idx > f->s[DS_STR_OFFSETS].len || off + osz > f->s[DS_STR_OFFSETS].len)
+		return NULL;
+	return str_at(&f->s[DS_STR], dr_read(swap, f->s[DS_STR_OFFSETS].p + off, osz));
+}
+
+bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len)
+{
+	const uint8_t *q = a->p;
+
+	switch (a->form) {
+	case DW_FORM_block1: *len = q[0]; *p = q + 1; return true;
+	case DW_FORM_block2: *len = dr_read(a->u->f->swap, q, 2); *p = q + 2; return true;
+	case DW_FORM_block4: *len = dr_read(a->u->f->swap, q, 4); *p = q + 4; return true;
+	case DW_FORM_block:
+	case DW_FORM_exprloc:
+		if (!dr_uleb(&q, a->u->end, len))
+			return false;
+		*p = q;
+		return true;
+	default:
+		return false;
+	}
+}
+
+uint64_t dr_read_addr(const struct dr_unit *u, const uint8_t *p)
+{
+	return dr_read(u->f->swap, p, u->h->addr_size);
+}
+
+bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v)
+{
+	return dr_uleb(&p, e, v) && p == e;
+}
+
+bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v)
+{
+	const struct dr_sect *s = &u->f->s[DS_ADDR];
+	uint64_t off = u->addr_base + idx * u->h->addr_size;
+
+	if (idx > s->len || off + u->h->addr_size > s->len)
+		return false;
+	*v = dr_read(u->f->swap, s->p + off, u->h->addr_size);
+	return true;
+}
+
+bool dr_addr(const struct dw_attr *a, uint64_t *v)
+{
+	uint64_t idx;
+
+	switch (a->form) {
+	case DW_FORM_addr:
+		*v = dr_read_addr(a->u, a->p);
+		return true;
+	case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3: case DW_FORM_addrx4:
+	case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+		return index_operand(a, &idx) && dr_addrx(a->u, idx, v);
+	default:
+		return false;
+	}
+}
+
+/* References ---------------------------------------------------------------- */
+
+bool dr_udata_ref(const struct dw_attr *a, uint64_t *v)
+{
+	const uint8_t *q = a->p;
+
+	switch (a->form) {
+	case DW_FORM_ref1: *v = a->p[0]; return true;
+	case DW_FORM_ref2: *v = dr_read(a->u->f->swap, a->p, 2); return true;
+	case DW_FORM_ref4: *v = dr_read(a->u->f->swap, a->p, 4); return true;
+	case DW_FORM_ref8: *v = dr_read(a->u->f->swap, a->p, 8); return true;
+	case DW_FORM_ref_udata: return dr_uleb(&q, a->u->end, v);
+	default: return false;
+	}
+}
+
+/* Section offset of a reference's target and the file it is in; false for
+ * what is not a (followable) reference */
+static bool ref_target(const struct dw_attr *a, uint64_t *off, const struct dr_file **file)
+{
+	const struct dr_unit *u = a->u;
+	const struct dr_file *root = u->f->root;
+	uint64_t sig;
+
+	*file = u->f;
+	if (dr_udata_ref(a, off)) {
+		*off += u->h->off;
+		return true;
+	}
+	switch (a->form) {
+	case DW_FORM_ref_addr: /* (into .debug_info, also from .debug_types) */
+		*off = dr_read(u->f->swap, a->p, dr_form_size(u->h, DW_FORM_ref_addr));
+		if (u->f == root->types)
+			*file = root;
+		return true;
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_ref_sup8:
+		*off = dr_read(u->f->swap, a->p, a->form == DW_FORM_ref_sup4 ? 4
+						 : a->form == DW_FORM_ref_sup8 ? 8
+						 : u->h->offset_size);
+		*file = root->alt;
+		return *file != NULL;
+	case DW_FORM_ref_sig8: /* a type unit: DWARF 5 in .debug_info, 4 in .debug_types */
+		sig = dr_read(u->f->swap, a->p, 8);
+		*file = root;
+		if (dr_sig_lookup(root, sig, off))
+			return true;
+		*file = root->types;
+		return *file && dr_sig_lookup(*file, sig, off);
+	default:
+		return false;
+	}
+}
+
+bool dr_ref_key(const struct dw_attr *a, uint64_t *key)
+{
+	const struct dr_file *f;
+	uint64_t off;
+
+	if (!ref_target(a, &off, &f))
+		return false;
+	*key = off | f->key_base;
+	return true;
+}
+
+bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
+{
+	const struct dr_file *f;
+	uint64_t off;
+
+	if (!ref_target(a, &off, &f))
+		return false;
+	if (f == a->u->f && off >= a->u->h->die_off && off < a->u->h->end)
+		return dr_die_in_unit(a->u, off, out) == 0;
+	return dr_die_at(c, f, off, out) == 0;
+}

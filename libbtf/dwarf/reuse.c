@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Reuse of types converted in earlier units of a group.
+ *
+ * A kernel's units each carry their own copy of the same header types:
+ * a vmlinux has ~3.7 million type DIEs for ~100 thousand distinct types.
+ * A worker converts a group of consecutive units into one builder; a type
+ * DIE whose signature (dwarf_sig.c) equals that of a type converted in an
+ * earlier unit of the group is given that type's id instead of being
+ * converted, appended and deduplicated again.
+ *
+ * The signature covers the type's whole structure except its references to
+ * named structs, unions and enums, which it takes by name. Those are
+ * checked by id: the earlier type's graph is walked in the builder down to
+ * the named types it refers to (its name map), and each one the new DIE
+ * refers to must have, in this unit, the id the map gives. A check whose
+ * target is not converted yet is queued until the unit ends; if one fails
+ * then, the unit is converted again without reuse. Several types may share
+ * a signature (they differ in the named types they reach): each is a
+ * candidate.
+ *
+ * Where one side has a declaration (FWD) and the other a definition, dedup
+ * would pair the two and resolve the FWD to that definition; the reuse
+ * records the same resolution for the group, and a later pairing of that
+ * FWD with another definition fails. An enum declaration matches any enum
+ * of its name, as in dedup. Such a pairing is what dedup does only when the
+ * name has one definition in the whole input: with several, dedup's choice
+ * depends on the order in which it compares types, or it pairs nothing. So
+ * each group lists the names it paired; the driver checks them against the
+ * deduplicated output (dw_defs_check) and converts the groups that paired a
+ * name with several definitions again, never pairing those names (the
+ * banned set). The output so holds what a plain conversion followed by
+ * dedup would keep; tests compare the two (--features default,-reuse) on a
+ * kernel, on crafted ODR cases and on declaration/definition mixes.
+ *
+ * Everything depends on the group's units only, so the output is the same
+ * at any number of threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "build/internal.h"
+#include "internal.h"
+
+struct rep {
+	uint64_t a, b;   /* signature */
+	uint32_t id;     /* 0: empty slot */
+};
+
+/* A named struct/union/FWD an earlier type refers to */
+struct name_ent {
+	uint32_t name_off, id;
+	uint8_t flavor;
+	bool fwd;
+};
+
+struct name_map {
+	uint32_t start, n;
+	bool ambiguous; /* one name, several types: never reused */
+};
+
+/*
+ * A reference checked when the unit ends. Dedup, finding two types equal
+ * up to a FWD on one side, resolves that FWD to the struct/union on the
+ * other; a reuse that relies on such a pair records the same resolution
+ * (dw_group.fwd_to), which the group's builder gets at the end.
+ */
+enum want_kind {
+	WANT_SAME,       /* the DIE's id is id */
+	WANT_RESOLVES,   /* the DIE's id is what FWD id resolves to (or becomes it) */
+	WANT_RESOLVED,   /* the DIE's id is a FWD that resolves to id (or comes to) */
+};
+
+struct want {
+	struct dw_die die;
+	uint32_t id;
+	enum want_kind kind;
+};
+
+struct dw_group {
+	struct rep *tab;            /* open addressing on the signature */
+	uint32_t mask, cnt;
+	struct dw_diemap map_idx;   /* type id -> index in maps (computed once) */
+	struct name_map *maps;
+	uint32_t nmaps, capmaps;
+	struct name_ent *ents;
+	uint32_t nents, capents;
+	struct dw_diemap visited;   /* of one name map walk */
+	struct rep *pending;        /* the unit's conversions, reusable once it ends */
+	uint32_t npending, cappending;
+	struct want *wants;
+	uint32_t nwants, capwants;
+	const struct lbtfi_strset *banned; /* names never paired, or NULL */
+	struct pair { uint32_t name_off; bool is_enum; } *pairs; /* names paired: the */
+	uint32_t npairs, cappairs, unit_pairs; /* group's, then the unit's from unit_pairs */
+	struct dw_diemap paired;    /* the group's, as a set (name_off << 1 | is_enum) */
+	struct dw_diemap fwd_to;    /* FWD id -> the struct/union it resolves to */
+	struct fwd_res { uint32_t fwd, def; } *fwd_log; /* resolutions, in order */
+	uint32_t nfwd_log, capfwd_log, unit_fwds; /* (unit_fwds: before this unit) */
+	bool on;                    /* reuse in the current unit */
+};
+
+struct dw_group *dw_group_new(const struct lbtfi_strset *banned)
+{
+	struct dw_group *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	g->mask = 4095;
+	g->tab = calloc(g->mask + 1, sizeof(*g->tab));
+	g->banned = banned;
+	if (!g->tab || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
+	    dw_diemap_init(&g->fwd_to) || dw_diemap_init(&g->paired)) {
+		dw_group_free(g);
+		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	}
+	return g;
+}
+
+void dw_group_free(struct dw_group *g)
+{
+	if (!g)
+		return;
+	free(g->tab);
+	dw_diemap_free(&g->map_idx);
+	dw_diemap_free(&g->visited);
+	dw_diemap_free(&g->fwd_to);
+	dw_diemap_free(&g->paired);
+	free(g->pairs);
+	free(g->fwd_log);
+	free(g->maps);
+	free(g->ents);
+	free(g->pending);
+	free(g->wants);
+	free(g);
+}
+
+void dw_group_unit_begin(struct dw_unit *u)
+{
+	dw_sigs_clear(&u->sigs);
+	if (u->grp) {
+		u->grp->npending = u->grp->nwants = 0;
+		u->grp->unit_fwds = u->grp->nfwd_log;
+		u->grp->unit_pairs = u->grp->npairs;
+		u->grp->on = true;
+	}
+}
+
+/* The signature table --------------------------------------------------------- */
+
+/* Types of one signature that differ in the named types they refer to are
+ * all kept as candidates, up to this many */
+#define MAX_CANDIDATES 8
+
+static int rep_grow(struct dw_group *g)
+{
+	uint32_t size = (g->mask + 1) * 2, i, j;
+	struct rep *t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return lbtfi_err(ENOMEM, "out of memory");
+	for (i = 0; i <= g->mask; i++) {
+		if (!g->tab[i].id)
+			continue;
+		for (j = (uint32_t)g->tab[i].a & (size - 1); t[j].id; j = (j + 1) & (size - 1))
+			;
+		t[j] = g->tab[i];
+	}
+	free(g->tab);
+	g->tab = t;
+	g->mask = size - 1;
+	return 0;
+}
+
+static int rep_add(struct dw_group *g, const struct rep *r)
+{
+	uint32_t i;
+	unsigned int same = 0;
+	int err;
+
+	if (g->cnt * 2 >= g->mask && (err = rep_grow(g)))
+		return err;
+	for (i = (uint32_t)r->a & g->mask; g->tab[i].id; i = (i + 1) & g->mask)
+		if (g->tab[i].a == r->a && g->tab[i].b == r->b && ++same == MAX_CANDIDATES)
+			return 0;
+	g->tab[i] = *r;
+	g->cnt++;
+	return 0;
+}
+
+/* Name maps --------------------------------------------------------------------- */
+
+struct walk {
+	struct dw_group *g;
+	struct lbtf_builder *b;
+	struct name_map *m;
+	int err;
+};
+
+static void walk_type(struct walk *w, uint32_t id, bool root);
+
+static int walk_slot(uint32_t *slot, void *ctx)
+{
+	walk_type(ctx, *slot, false);
+	return 0;
+}
+
+static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
+{
+	struct dw_group *g = w->g;
+	unsigned int k = lbtf_kind(t);
+	bool fwd = k == LBTF_KIND_FWD || (lbtf_is_enum(t) && !lbtf_vlen(t));
+	uint8_t flavor = lbtf_is_enum(t) ? DW_EDGE_ENUM :
+			 (k == LBTF_KIND_FWD ? lbtf_kflag(t) : k == LBTF_KIND_UNION) ? DW_EDGE_UNION :
+										       DW_EDGE_STRUCT;
+	uint32_t i;
+
+	for (i = w->m->start; i < g->nents; i++) {
+		struct name_ent *e = &g->ents[i];
+
+		if (e->name_off != t->name_off || e->flavor != flavor || e->id == id)
+			continue;
+		/* a declaration and a definition: the definition stands for
+		 * both (dedup resolves the one to the other) */
+		if (e->fwd && !fwd)
+			*e = (struct name_ent){ t->name_off, id, flavor, false };
+		else if (!e->fwd && !fwd)
+			w->m->ambiguous = true;
+		return;
+	}
+	if (dw_grow(&g->ents, &g->capents, g->nents, sizeof(*g->ents), 256)) {
+		w->err = -ENOMEM;
+		return;
+	}
+	g->ents[g->nents++] = (struct name_ent){ t->name_off, id, flavor, fwd };
+}
+
+/* Down to the named structs/unions (and FWDs) the type refers to */
+static void walk_type(struct walk *w, uint32_t id, bool root)
+{
+	struct lbtf_type *t;
+	unsigned int k;
+
+	if (w->err || id < w->b->start_id)
+		return; /* void and base types name no struct of this builder */
+	t = lbtf_builder_type_by_id(w->b, id);
+	if (!t)
+		return;
+	k = lbtf_kind(t);
+	if (!root && (k == LBTF_KIND_FWD ||
+		      ((k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION || lbtf_is_enum(t)) &&
+		       t->name_off))) {
+		add_name(w, t, id);
+		return;
+	}
+	if (dw_diemap_get(&w->g->visited, id))
+		return;
+	if (dw_diemap_put(&w->g->visited, id, 1)) {
+		w->err = -ENOMEM;
+		return;
+	}
+	lbtf_type_visit_type_ids(t, walk_slot, w);
+}
+
+static struct name_map *name_map(struct dw_unit *u, uint32_t id)
+{
+	struct dw_group *g = u->grp;
+	uint32_t *v = dw_diemap_get(&g->map_idx, id);
+	struct walk w = { g, u->b, NULL, 0 };
+
+	if (v)
+		return &g->maps[*v];
+	if (dw_grow(&g->maps, &g->capmaps, g->nmaps, sizeof(*g->maps), 256) ||
+	    dw_diemap_put(&g->map_idx, id, g->nmaps))
+		return NULL;
+	w.m = &g->maps[g->nmaps++];
+	*w.m = (struct name_map){ g->nents, 0, false };
+	dw_diemap_clear(&g->visited);
+	walk_type(&w, id, true);
+	w.m->n = g->nents - w.m->start;
+	return w.err ? NULL : w.m;
+}
+
+/* The map's entry for the edge's struct/union, or NULL */
+static const struct name_ent *map_lookup(struct dw_unit *u, const struct name_map *m,
+					 struct dw_edge *e)
+{
+	const struct dw_group *g = u->grp;
+	uint32_t i;
+
+	if (!e->name_off) {
+		int64_t off = lbtfi_strset_find(&u->b->strs, e->name);
+
+		e->name_off = off < 0 ? UINT32_MAX : (uint32_t)off + u->b->start_str_off;
+	}
+	if (e->name_off == UINT32_MAX)
+		return NULL;
+	for (i = m->start; i < m->start + m->n; i++)
+		if (g->ents[i].name_off == e->name_off && g->ents[i].flavor == e->flavor)
+			return &g->ents[i];
+	return NULL;
+}
+
+/* Finding, checking, committing ------------------------------------------------- */
+
+/* What FWD id resolves to in this group, 0 if nothing yet */
+static uint32_t fwd_target(const struct dw_group *g, uint32_t id)
+{
+	uint32_t *v = id ? dw_diemap_get(&g->fwd_to, id) : NULL; /* (0 is the map's empty key) */
+
+	return v ? *v : 0;
+}
+
+/*
+ * Whether a want holds for a DIE whose id is have; may record a FWD
+ * resolution when commit is set (the unit's end), else leaves undecided
+ * ones as they are. 1 holds, 0 fails, 2 undecided, <0 error.
+ */
+static int want_holds(struct dw_unit *u, const struct want *w, uint32_t have, bool commit)
+{
+	struct dw_group *g = u->grp;
+	uint32_t fwd = w->kind == WANT_RESOLVES ? w->id : have;
+	uint32_t def = w->kind == WANT_RESOLVES ? have : w->id, to;
+	const struct lbtf_type *t = lbtf_builder_type_by_id(u->b, fwd);
+	int err;
+
+	if (w->kind == WANT_SAME || !t || lbtf_kind(t) != LBTF_KIND_FWD)
+		return have == w->id;
+	to = fwd_target(g, fwd);
+	if (to)
+		return to == def;
+	if (!commit)
+		return 2;
+	if (dw_grow(&g->fwd_log, &g->capfwd_log, g->nfwd_log, sizeof(*g->fwd_log), 64) ||
+	    (err = dw_diemap_put(&g->fwd_to, fwd, def)))
+		return lbtfi_err(ENOMEM, "out of memory");
+	g->fwd_log[g->nfwd_log++] = (struct fwd_res){ fwd, def };
+	return 1;
+}
+
+static int add_want(struct dw_group *g, const struct dw_edge *e, uint32_t id, enum want_kind kind)
+{
+	if (dw_grow(&g->wants, &g->capwants, g->nwants, sizeof(*g->wants), 256))
+		return lbtfi_err(ENOMEM, "out of memory");
+	g->wants[g->nwants++] = (struct want){ e->die, id, kind };
+	return 0;
+}
+
+/*
+ * Whether the DIE with signature s may be given the type id: every named
+ * struct/union it refers to must be, in this unit, the one id refers to;
+ * with a FWD on one side, the other side is what that FWD resolves to.
+ * An enum declaration on either side matches, as in dedup (which resolves
+ * nothing there). Targets not converted yet are queued. 1, 0, <0.
+ */
+static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s, uint32_t id)
+{
+	struct dw_group *g = u->grp;
+	const struct name_map *m = name_map(u, id);
+	uint32_t i, first_want = g->nwants, first_pair = g->npairs;
+	int err;
+
+	if (!m)
+		return lbtfi_err(ENOMEM, "out of memory");
+	if (m->ambiguous)
+		return 0;
+	for (i = 0; i < s->nedges; i++) {
+		struct dw_edge *e = &u->sigs.edge[s->edges + i];
+		const struct name_ent *ne = map_lookup(u, m, e);
+		struct want w;
+		uint32_t *v;
+
+		if (!ne)
+			goto miss;
+		/* a declaration on one side, a definition on the other */
+		if (e->is_def == ne->fwd) {
+			if (g->banned && lbtfi_strset_find(g->banned, e->name) >= 0)
+				goto miss;
+			if (dw_grow(&g->pairs, &g->cappairs, g->npairs, sizeof(*g->pairs), 64))
+				return lbtfi_err(ENOMEM, "out of memory");
+			g->pairs[g->npairs++] = (struct pair){ e->name_off,
+							       e->flavor == DW_EDGE_ENUM };
+		}
+		if ((!e->is_def || ne->fwd) &&
+		    (e->flavor == DW_EDGE_ENUM || (!e->is_def && ne->fwd)))
+			continue;
+		w.id = ne->id;
+		w.kind = ne->fwd ? WANT_RESOLVES : e->is_def ? WANT_SAME : WANT_RESOLVED;
+		v = dw_diemap_get(&u->map, dr_key(&e->die));
+		if (v) {
+			/* in progress: the DIE itself (to be id), else a type
+			 * being converted anew: not the one there, but what a
+			 * FWD there may still resolve to */
+			uint32_t have = *v == DW_ID_IN_PROGRESS && dr_key(&e->die) == dr_key(die) ?
+						id : *v;
+
+			if (have == DW_ID_IN_PROGRESS)
+				err = w.kind == WANT_RESOLVES ? 2 : 0;
+			else
+				err = want_holds(u, &w, have, false);
+			if (err < 0)
+				return err;
+			if (!err)
+				goto miss;
+			if (err == 1)
+				continue;
+		}
+		if ((err = add_want(g, e, w.id, w.kind)))
+			return err;
+	}
+	return 1;
+miss:
+	g->nwants = first_want;
+	g->npairs = first_pair;
+	return 0;
+}
+
+int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
+{
+	struct dw_group *g = u->grp;
+	const struct dw_sig *s;
+	uint32_t i;
+	int err;
+
+	if (!g || !g->on)
+		return 0;
+	s = dw_sig_of(u, die, &err);
+	if (!s)
+		return err;
+	for (i = (uint32_t)s->a & g->mask; g->tab[i].id; i = (i + 1) & g->mask) {
+		if (g->tab[i].a != s->a || g->tab[i].b != s->b)
+			continue;
+		err = try_rep(u, die, s, g->tab[i].id);
+		if (err < 0)
+			return err;
+		if (err)
+			return g->tab[i].id;
+	}
+	return 0;
+}
+
+int dw_reuse_note(struct dw_unit *u, struct dw_die *die, uint32_t id)
+{
+	struct dw_group *g = u->grp;
+	const struct dw_sig *s;
+	int err;
+
+	if (!g || !g->on || !id)
+		return 0;
+	s = dw_sig_of(u, die, &err); /* (memoised by dw_reuse_find) */
+	if (!s)
+		return err;
+	if (dw_grow(&g->pending, &g->cappending, g->npending, sizeof(*g->pending), 1024))
+		return lbtfi_err(ENOMEM, "out of memory");
+	g->pending[g->npending++] = (struct rep){ s->a, s->b, id };
+	return 0;
+}
+
+int dw_reuse_verify(struct dw_unit *u)
+{
+	struct dw_group *g = u->grp;
+	uint32_t i;
+
+	if (!g || !g->on)
+		return 0;
+	/* (converting a target may queue more) */
+	for (i = 0; i < g->nwants; i++) {
+		struct dw_die die = g->wants[i].die;
+		int64_t id = dw_type_id(u, &die);
+		int r;
+
+		if (id < 0)
+			return (int)id;
+		r = want_holds(u, &g->wants[i], (uint32_t)id, true);
+		if (r <= 0)
+			return r < 0 ? r : 1;
+	}
+	return 0;
+}
+
+int dw_reuse_commit(struct dw_unit *u)
+{
+	struct dw_group *g = u->grp;
+	uint32_t i;
+	int err;
+
+	if (!g)
+		return 0;
+	for (i = 0; i < g->npending; i++)
+		if ((err = rep_add(g, &g->pending[i])))
+			return err;
+	g->npending = g->nwants = 0;
+	/* the unit's pairings, once per name */
+	for (i = g->unit_pairs; i < g->npairs; i++) {
+		uint64_t key = (uint64_t)g->pairs[i].name_off << 1 | g->pairs[i].is_enum;
+
+		if (dw_diemap_get(&g->paired, key))
+			continue;
+		if (dw_diemap_put(&g->paired, key, 1))
+			return lbtfi_err(ENOMEM, "out of memory");
+		g->pairs[g->unit_pairs++] = g->pairs[i];
+	}
+	g->npairs = g->unit_pairs;
+	return 0;
+}
+
+void dw_reuse_abort(struct dw_unit *u)
+{
+	struct dw_group *g = u->grp;
+	uint32_t i;
+
+	dw_sigs_clear(&u->sigs);
+	if (!g)
+		return;
+	g->npending = g->nwants = 0;
+	g->npairs = g->unit_pairs;
+	g->on = false;
+	if (g->nfwd_log == g->unit_fwds)
+		return;
+	/* forget the unit's FWD resolutions (a map has no delete: rebuilt) */
+	dw_diemap_clear(&g->fwd_to);
+	g->nfwd_log = g->unit_fwds;
+	for (i = 0; i < g->nfwd_log; i++) /* (fewer than before: no growth) */
+		dw_diemap_put(&g->fwd_to, g->fwd_log[i].fwd, g->fwd_log[i].def);
+}
+
+static int resolve_slot(uint32_t *slot, void *ctx)
+{
+	uint32_t to = fwd_target(ctx, *slot);
+
+	if (to)
+		*slot = to;
+	return 0;
+}
+
+void dw_group_finish(struct dw_unit *u)
+{
+	struct dw_group *g = u->grp;
+	uint32_t id, end;
+
+	if (!g || !g->nfwd_log)
+		return;
+	end = lbtf_builder_type_cnt(u->b);
+	for (id = u->b->start_id; id < end; id++)
+		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(u->b, id), resolve_slot, g);
+}
+
+/* Paired names, as dw_group_paired_names() lists them: a flavour byte, the
+ * name, a NUL */
+#define PAIRED_STRUCT 's'
+#define PAIRED_ENUM 'e'
+
+int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
+{
+	struct dw_group *g = u->grp;
+	size_t n = 0;
+	uint32_t i;
+
+	*names = NULL;
+	*len = 0;
+	if (!g || !g->npairs)
+		return 0;
+	for (i = 0; i < g->npairs; i++)
+		n += strlen(lbtf_builder_str(u->b, g->pairs[i].name_off)) + 2;
+	*names = malloc(n);
+	if (!*names)
+		return lbtfi_err(ENOMEM, "out of memory");
+	for (i = 0; i < g->npairs; i++) {
+		const char *name = lbtf_builder_str(u->b, g->pairs[i].name_off);
+		size_t l = strlen(name) + 1;
+
+		(*names)[(*len)++] = g->pairs[i].is_enum ? PAIRED_ENUM : PAIRED_STRUCT;
+		memcpy(*names + *len, name, l);
+		*len += l;
+	}
+	return 0;
+}
+
+/* Checking the pairings against the output ------------------------------------ */
+
+#define SEVERAL UINT32_MAX
+
+/*
+ * A hash of what dedup cannot see past: two definitions of one name with
+ * different shapes are never merged. Equal shapes may still be two types
+ * (their members reach different types further on); the check after
+ * dedup sees those.
+ */
+static uint32_t def_shape(const struct lbtf_builder *b, const struct lbtf_type *t)
+{
+	uint32_t h = lbtfi_hash_mix(lbtf_kind(t) == LBTF_KIND_UNION, t->size), i;
+
+	h = lbtfi_hash_mix(h, t->info & 0x8000ffff); /* kflag, vlen */
+	for (i = 0; i < lbtf_vlen(t); i++) {
+		if (lbtf_is_enum(t)) {
+			const struct lbtf_enum64 *e = lbtf_enums64(t) + i;
+			const struct lbtf_enum *e32 = lbtf_enums(t) + i;
+
+			h = lbtf_kind(t) == LBTF_KIND_ENUM64 ?
+				    lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(h, e->name_off),
+								  e->val_lo32), e->val_hi32) :
+				    lbtfi_hash_mix(lbtfi_hash_mix(h, e32->name_off), (uint32_t)e32->val);
+			continue;
+		}
+		h = lbtfi_hash_mix(h, lbtf_members(t)[i].name_off);
+		h = lbtfi_hash_mix(h, lbtf_members(t)[i].offset);
+		h = lbtfi_member_sig(b, lbtf_members(t)[i].type, h);
+	}
+	h = lbtfi_hash_fin(h);
+	return h == SEVERAL ? 0 : h;
+}
+
+int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes)
+{
+	uint32_t id, end = lbtf_builder_type_cnt(out), v, key;
+	int err = 0;
+
+	defs->out = out;
+	if (lbtfi_offmap_init(&defs->aggr, 1024) || lbtfi_offmap_init(&defs->enums, 256)) {
+		dw_defs_free(defs);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	for (id = out->start_id; id < end && !err; id++) {
+		const struct lbtf_type *t = lbtfi_btype(out, id);
+		unsigned int k = lbtf_kind(t);
+		struct lbtfi_offmap *m;
+
+		/* (dedup resolves a FWD only to the one struct or union of
+		 * its name, whichever kind; enums apart) */
+		if (k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION)
+			m = &defs->aggr;
+		else if (lbtf_is_enum(t) && lbtf_vlen(t))
+			m = &defs->enums;
+		else
+			continue;
+		if (!t->name_off)
+			continue;
+		key = shapes ? def_shape(out, t) : id;
+		if (!lbtfi_offmap_get(m, t->name_off, &v))
+			err = lbtfi_offmap_put(m, t->name_off, key);
+		else if (v != key && v != SEVERAL)
+			err = lbtfi_offmap_put(m, t->name_off, SEVERAL);
+	}
+	if (err) {
+		dw_defs_free(defs);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void dw_defs_free(struct dw_defs *defs)
+{
+	lbtfi_offmap_free(&defs->aggr);
+	lbtfi_offmap_free(&defs->enums);
+}
+
+int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
+		  struct lbtfi_strset *banned)
+{
+	const struct lbtf_builder *out = defs->out;
+	size_t i = 0;
+	int bad = 0;
+
+	while (i < len) {
+		bool is_enum = names[i] == PAIRED_ENUM;
+		const char *name = names + i + 1;
+		int64_t off = lbtfi_strset_find(&out->strs, name);
+		uint32_t v;
+
+		i += strlen(name) + 2;
+		if (off < 0 ||
+		    !lbtfi_offmap_get(is_enum ? &defs->enums : &defs->aggr,
+				      (uint32_t)off + out->start_str_off, &v) ||
+		    v != SEVERAL)
+			continue;
+		if (lbtfi_strset_add(banned, name) < 0)
+			return lbtfi_err(ENOMEM, "out of memory");
+		bad++;
+	}
+	return bad;
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Structural signatures of type DIEs, for reusing types converted in an
+ * earlier unit (dwarf_reuse.c).
+ *
+ * A signature is a 128-bit hash of everything the converter can see of a
+ * type: the tag, the attribute slots it reads (struct dw_attrs, origins
+ * integrated), the children, and the types referred to. References are
+ * hashed deeply, except those to a named struct, union or class: these are
+ * hashed by flavour and name only (that is what keeps cycles out of the
+ * hash) and listed as the signature's edges, so that the reuse can check
+ * each of them by id. Locations in the source (decl_file/line), sibling
+ * links and the DIE's offset are not part of it; strings read through
+ * .debug_str are hashed by address (one address, one string), inline ones
+ * by their bytes.
+ *
+ * Signatures are memoised per unit by DIE key. A type whose hash would
+ * depend on itself without a named aggregate in between (malformed DWARF)
+ * or that is nested too deep gets none: it is always converted.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define SIG_MAX_DEPTH 256
+#define EDGE_SET_SIZE 4096 /* per-thread dedup table of edge keys (power of two) */
+
+enum { SIG_BUSY = 1, SIG_DONE, SIG_NONE };
+
+/* What a signature under construction collects on the unit's stack: its
+ * direct edges and the signatures it used (whose edges it inherits) */
+struct dw_sig_item {
+	struct dw_edge edge;    /* edge.name == NULL: a used signature (sub) */
+	uint32_t sub;
+};
+
+struct hash128 {
+	uint64_t a, b;
+};
+
+static inline void mix(struct hash128 *h, uint64_t v)
+{
+	h->a = (h->a ^ v) * 0x9e3779b97f4a7c15ull;
+	h->a ^= h->a >> 29;
+	h->b = ((h->b + v) ^ (h->b >> 31)) * 0xbf58476d1ce4e5b9ull;
+	h->b = (h->b << 23) | (h->b >> 41);
+}
+
+static void mix_bytes(struct hash128 *h, const uint8_t *p, size_t n)
+{
+	uint64_t w;
+
+	mix(h, n);
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		mix(h, w);
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	mix(h, w);
+}
+
+static void mix_string(struct hash128 *h, const struct dw_attr *a)
+{
+	const char *s = dr_string(a);
+
+	if (!s)
+		mix(h, 0);
+	else if (a->form == DW_FORM_string)
+		mix_bytes(h, (const uint8_t *)s, strlen(s));
+	else
+		mix(h, (uintptr_t)s); /* .debug_str: one address per string */
+}
+
+/* Slots hashed by value */
+#define VALUE_SLOTS                                                                        \
+	(1u << DA_BYTE_SIZE | 1u << DA_BIT_SIZE | 1u << DA_DATA_BIT_OFFSET |                \
+	 1u << DA_MEMBER_LOC | 1u << DA_BIT_OFFSET | 1u << DA_DECLARATION |                 \
+	 1u << DA_EXTERNAL | 1u << DA_ENCODING | 1u << DA_CONST_VALUE | 1u << DA_COUNT |     \
+	 1u << DA_UPPER_BOUND | 1u << DA_LOWER_BOUND)
+
+/*
+ * A value as the converter can read it: through every accessor, not by its
+ * form, because a compiler encodes the same value differently from unit to
+ * unit (a bit size of 1 as DW_FORM_data1 in one unit, as an implicit_const
+ * of the abbreviation in the next). References stay unit-relative offsets:
+ * types with them (VLA bounds) are simply never reused. false: malformed.
+ */
+static bool mix_value(struct hash128 *h, const struct dw_attr *a)
+{
+	const uint8_t *p;
+	uint64_t v, len;
+
+	switch (a->form) {
+	case DW_FORM_flag:
+	case DW_FORM_flag_present:
+		mix(h, 0xf1a6 | (uint64_t)dr_flag(a) << 32);
+		return true;
+	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
+	case DW_FORM_block: case DW_FORM_exprloc:
+		if (!dr_block(a, &p, &len) || len > (uint64_t)(a->u->end - p))
+			return false;
+		mix(h, 0xb10c);
+		mix_bytes(h, p, (size_t)len);
+		return true;
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+		if (!dr_udata_ref(a, &v))
+			return false;
+		mix(h, 0x7ef);
+		mix(h, v);
+		return true;
+	default:
+		/* constants: dr_sdata reads the same bits where it applies
+		 * (not sec_offset); the sign only counts for signed forms */
+		if (!dr_udata(a, &v))
+			return false;
+		mix(h, 0xc0 | (uint64_t)dr_negative(a) << 32 |
+			       (uint64_t)(a->form == DW_FORM_sec_offset) << 33);
+		mix(h, v);
+		return true;
+	}
+}
+
+static int push(struct dw_sigs *s, const struct dw_sig_item *it)
+{
+	if (dw_grow(&s->stack, &s->capstack, s->nstack, sizeof(*s->stack), 256))
+		return -ENOMEM;
+	s->stack[s->nstack++] = *it;
+	return 0;
+}
+
+static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge *e)
+{
+	unsigned int tag = dr_tag(t);
+	struct dw_attrs da;
+	const char *name;
+
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type &&
+	    tag != DW_TAG_enumeration_type)
+		return false;
+	dw_attrs_read(u, t, &da);
+	name = dw_attrs_name(&da);
+	/* (e untouched: an anonymous one is hashed deeply; an empty name
+	 * through .debug_str is not looked at here, its type then simply
+	 * has no name for the reuse to find) */
+	if (!name || (da.a[DA_NAME].form == DW_FORM_string && !*name))
+		return false;
+	e->name = name;
+	if (da.a[DA_NAME].form == DW_FORM_string) {
+		struct hash128 h = { 0, 0 };
+
+		mix_bytes(&h, (const uint8_t *)e->name, strlen(e->name));
+		e->name_id = h.a;
+		e->name_inline = true;
+	} else {
+		e->name_id = (uintptr_t)e->name;
+		e->name_inline = false;
+	}
+	e->die = *t;
+	e->name_off = 0;
+	e->flavor = tag == DW_TAG_union_type ? DW_EDGE_UNION :
+		    tag == DW_TAG_enumeration_type ? DW_EDGE_ENUM : DW_EDGE_STRUCT;
+	e->is_def = !dw_attrs_flag(&da, DA_DECLARATION);
+	return true;
+}
+
+static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int depth);
+
+/* A DW_AT_type: by name to a named aggregate, else by the target's signature */
+static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a, int depth,
+		   bool *none)
+{
+	struct dw_sig_item it = { 0 };
+	struct dw_die t;
+	int err;
+
+	if (!dr_ref(u->rd, a, &t)) {
+		mix(h, 0x7e7e);
+		return 0;
+	}
+	dw_follow_signature(u, &t);
+	if (named_aggregate(u, &t, &it.edge)) {
+		mix(h, 0x4e000000u | it.edge.flavor | (uint32_t)it.edge.name_inline << 8);
+		mix(h, it.edge.name_id);
+		return push(&u->sigs, &it);
+	}
+	if ((err = sig_at(u, &t, &it.sub, depth + 1)))
+		return err;
+	if (u->sigs.sig[it.sub].state != SIG_DONE) {
+		*none = true;
+		return 0;
+	}
+	mix(h, u->sigs.sig[it.sub].a);
+	mix(h, u->sigs.sig[it.sub].b);
+	return push(&u->sigs, &it);
+}
+
+/* One DIE and its children, into h */
+static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
+		   bool *none)
+{
+	struct dw_attrs da;
+	struct dw_die c;
+	unsigned int i;
+	uint32_t m;
+	int err;
+
+	if (depth > SIG_MAX_DEPTH) {
+		*none = true;
+		return 0;
+	}
+	mix(h, dr_tag(die) | (uint64_t)die->ab->children << 32);
+	dw_attrs_read(u, die, &da);
+	if (da.have >> DA_NAME & 1) {
+		mix(h, 0x100 + DA_NAME);
+		mix_string(h, &da.a[DA_NAME]);
+	}
+	for (m = da.have & VALUE_SLOTS; m; m &= m - 1) {
+		i = (unsigned int)__builtin_ctz(m);
+		mix(h, 0x100 + i);
+		if (!mix_value(h, &da.a[i]))
+			*none = true;
+	}
+	if (da.have >> DA_TYPE & 1) {
+		mix(h, 0x100 + DA_TYPE);
+		if ((err = mix_ref(u, h, &da.a[DA_TYPE], depth, none)))
+			return err;
+	}
+	if (!die->ab->children || !dr_child(die, &c))
+		return 0;
+	do {
+		if ((err = mix_die(u, h, &c, depth + 1, none)))
+			return err;
+	} while (!*none && dr_sibling(&c));
+	mix(h, 0xc0ffee);
+	return 0;
+}
+
+/* Per-thread set of edge keys, cleared by bumping the generation */
+static __thread struct {
+	uint64_t key[EDGE_SET_SIZE];
+	uint32_t gen[EDGE_SET_SIZE];
+	uint32_t cur, used;
+} edge_set;
+
+static bool edge_new(uint64_t key)
+{
+	uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (EDGE_SET_SIZE - 1);
+
+	if (edge_set.used >= EDGE_SET_SIZE / 2)
+		return true; /* full: duplicates are harmless, only slower */
+	for (;; i = (i + 1) & (EDGE_SET_SIZE - 1)) {
+		if (edge_set.gen[i] != edge_set.cur) {
+			edge_set.gen[i] = edge_set.cur;
+			edge_set.key[i] = key;
+			edge_set.used++;
+			return true;
+		}
+		if (edge_set.key[i] == key)
+			return false;
+	}
+}
+
+static int add_edge(struct dw_sigs *s, struct dw_edge e)
+{
+	if (!edge_new(dr_key(&e.die)))
+		return 0;
+	if (dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
+		return -ENOMEM;
+	s->edge[s->nedge++] = e; /* (e is a copy: s->edge may have moved) */
+	return 0;
+}
+
+/* The signature's edges: its own and those of the signatures it used,
+ * each named aggregate once */
+static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
+{
+	uint32_t i, j;
+	int err;
+
+	if (++edge_set.cur == 0) {
+		memset(edge_set.gen, 0, sizeof(edge_set.gen));
+		edge_set.cur = 1;
+	}
+	edge_set.used = 0;
+	g->edges = s->nedge;
+	for (i = from; i < s->nstack; i++) {
+		const struct dw_sig_item *it = &s->stack[i];
+
+		if (it->edge.name) {
+			if ((err = add_edge(s, it->edge)))
+				return err;
+			continue;
+		}
+		for (j = 0; j < s->sig[it->sub].nedges; j++)
+			if ((err = add_edge(s, s->edge[s->sig[it->sub].edges + j])))
+				return err;
+	}
+	g->nedges = s->nedge - g->edges;
+	return 0;
+}
+
+static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int depth)
+{
+	struct dw_sigs *s = &u->sigs;
+	uint64_t key = dr_key(die);
+	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
+	uint32_t *v = dw_diemap_get(&s->idx, key), base = s->nstack;
+	bool none = false;
+	struct dw_sig *g;
+	int err;
+
+	if (v) {
+		*idx = *v;
+		if (s->sig[*idx].state == SIG_BUSY)
+			s->sig[*idx].state = SIG_NONE; /* a cycle with no name on it */
+		return 0;
+	}
+	if (dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024))
+		return -ENOMEM;
+	*idx = s->n++;
+	s->sig[*idx].state = SIG_BUSY;
+	if ((err = dw_diemap_put(&s->idx, key, *idx)))
+		return err;
+	err = mix_die(u, &h, die, depth, &none);
+	g = &s->sig[*idx];
+	if (!err && !none && g->state == SIG_BUSY) {
+		g->a = h.a;
+		g->b = h.b;
+		err = collect_edges(s, g, base);
+		g = &s->sig[*idx];
+		g->state = SIG_DONE;
+	} else {
+		g->state = SIG_NONE;
+	}
+	s->nstack = base;
+	return err;
+}
+
+const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err)
+{
+	uint32_t idx;
+
+	*err = sig_at(u, die, &idx, 0);
+	if (*err || u->sigs.sig[idx].state != SIG_DONE)
+		return NULL;
+	return &u->sigs.sig[idx];
+}
+
+int dw_sigs_init(struct dw_sigs *s)
+{
+	memset(s, 0, sizeof(*s));
+	return dw_diemap_init(&s->idx);
+}
+
+void dw_sigs_clear(struct dw_sigs *s)
+{
+	dw_diemap_clear(&s->idx);
+	s->n = s->nedge = s->nstack = 0;
+}
+
+void dw_sigs_free(struct dw_sigs *s)
+{
+	dw_diemap_free(&s->idx);
+	free(s->sig);
+	free(s->edge);
+	free(s->stack);
+	memset(s, 0, sizeof(*s));
+}

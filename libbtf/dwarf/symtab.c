@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The ELF side of DWARF -> BTF: section table (names, sizes, addresses) and
+ * the defined function/object symbols, hashed by name. Functions take their
+ * BTF linkage from here and variables their section, offset and size.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static int load_sections(struct dw_elf_info *ei, size_t shstrndx)
+{
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrnum(ei->elf, &ei->nsecs))
+		return lbtfi_err(EINVAL, "cannot read the section table: %s", elf_errmsg(-1));
+	ei->secs = calloc(ei->nsecs ? ei->nsecs : 1, sizeof(*ei->secs));
+	if (!ei->secs)
+		return lbtfi_err(ENOMEM, "out of memory");
+	while ((scn = elf_nextscn(ei->elf, scn))) {
+		size_t idx = elf_ndxscn(scn);
+		GElf_Shdr sh;
+
+		if (idx >= ei->nsecs || !gelf_getshdr(scn, &sh))
+			continue;
+		ei->secs[idx].name = elf_strptr(ei->elf, shstrndx, sh.sh_name);
+		ei->secs[idx].addr = sh.sh_addr;
+		ei->secs[idx].size = sh.sh_size;
+		ei->secs[idx].alloc = sh.sh_flags & SHF_ALLOC;
+		if (ei->secs[idx].name && !strcmp(ei->secs[idx].name, ".data..percpu"))
+			ei->is_kernel = true;
+	}
+	return 0;
+}
+
+static int hash_insert(struct dw_elf_info *ei, uint32_t i)
+{
+	uint32_t h = name_hash(ei->syms[i].name) & ei->hash_mask;
+
+	while (ei->hash[h])
+		h = (h + 1) & ei->hash_mask;
+	ei->hash[h] = i + 1;
+	return 0;
+}
+
+/* Keep defined functions and data objects (and untyped symbols in data
+ * sections: hand-written assembly and some linker scripts leave them). */
+static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const char *name)
+{
+	unsigned int type = GELF_ST_TYPE(s->st_info);
+
+	if (!name || !*name || s->st_shndx >= SHN_LORESERVE)
+		return false;
+	/* externs of a BPF object (kfuncs, __ksym, __kconfig) */
+	if (s->st_shndx == SHN_UNDEF)
+		return ei->is_rel && ei->is_bpf && GELF_ST_BIND(s->st_info) != STB_LOCAL;
+	if (s->st_shndx >= ei->nsecs)
+		return false;
+	return type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE;
+}
+
+static int load_symbols(struct dw_elf_info *ei)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL;
+	GElf_Shdr sh, symsh;
+	Elf_Data *data, *xdata = NULL;
+	size_t n, i, cap;
+
+	while ((scn = elf_nextscn(ei->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !symscn)) {
+			symscn = scn;
+			symsh = sh;
+		}
+		if (sh.sh_type == SHT_SYMTAB_SHNDX)
+			xdata = elf_getdata(scn, NULL);
+	}
+	if (!symscn)
+		return 0; /* no symbols: no FUNC linkage or VARs, types only */
+	data = elf_getdata(symscn, NULL);
+	if (!data || !symsh.sh_entsize)
+		return lbtfi_err(EINVAL, "cannot read the symbol table: %s", elf_errmsg(-1));
+	n = symsh.sh_size / symsh.sh_entsize;
+	ei->syms = calloc(n ? n : 1, sizeof(*ei->syms));
+	if (!ei->syms)
+		return lbtfi_err(ENOMEM, "out of memory");
+	for (i = 1; i < n; i++) {
+		GElf_Sym s;
+		Elf32_Word xndx = 0;
+		const char *name;
+		struct dw_symbol *d;
+
+		if (!gelf_getsymshndx(data, xdata, i, &s, &xndx))
+			continue;
+		if (s.st_shndx == SHN_XINDEX)
+			s.st_shndx = xndx;
+		name = elf_strptr(ei->elf, symsh.sh_link, s.st_name);
+		if (!useful_symbol(ei, &s, name))
+			continue;
+		d = &ei->syms[ei->nsyms++];
+		d->name = name;
+		d->value = s.st_value;
+		d->size = s.st_size;
+		d->shndx = s.st_shndx;
+		d->type = GELF_ST_TYPE(s.st_info);
+		d->bind = GELF_ST_BIND(s.st_info);
+	}
+	for (cap = 16; cap < (size_t)ei->nsyms * 2; cap <<= 1)
+		;
+	ei->hash = calloc(cap, sizeof(*ei->hash));
+	if (!ei->hash)
+		return lbtfi_err(ENOMEM, "out of memory");
+	ei->hash_mask = cap - 1;
+	for (i = 0; i < ei->nsyms; i++)
+		hash_insert(ei, i);
+	return 0;
+}
+
+int dw_elf_info_load(struct dw_elf_info *ei, const char *path)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	int err;
+
+	memset(ei, 0, sizeof(*ei));
+	ei->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ei->fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	ei->elf = elf_begin(ei->fd, ELF_C_READ_MMAP, NULL);
+	if (!ei->elf || elf_kind(ei->elf) != ELF_K_ELF || !gelf_getehdr(ei->elf, &eh)) {
+		err = lbtfi_err(ENOEXEC, "%s: not an ELF file", path);
+		goto fail;
+	}
+	ei->is_rel = eh.e_type == ET_REL;
+	ei->is_bpf = eh.e_machine == EM_BPF;
+	if (elf_getshdrstrndx(ei->elf, &shstrndx)) {
+		err = lbtfi_err(ENOEXEC, "%s: no section name table", path);
+		goto fail;
+	}
+	err = load_sections(ei, shstrndx);
+	if (!err)
+		err = load_symbols(ei);
+	if (!err)
+		return 0;
+fail:
+	dw_elf_info_free(ei);
+	return err;
+}
+
+void dw_elf_info_free(struct dw_elf_info *ei)
+{
+	free(ei->hash);
+	free(ei->syms);
+	free(ei->secs);
+	if (ei->elf)
+		elf_end(ei->elf);
+	if (ei->fd >= 0)
+		close(ei->fd);
+	memset(ei, 0, sizeof(*ei));
+	ei->fd = -1;
+}
+
+int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
+		    uint64_t addr, bool want_global)
+{
+	int64_t first = -1, global = -1;
+	uint32_t h;
+
+	if (!ei->hash || !name)
+		return -1;
+	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
+		uint32_t i = ei->hash[h] - 1;
+		const struct dw_symbol *s = &ei->syms[i];
+
+		if (s->shndx == SHN_UNDEF || strcmp(s->name, name))
+			continue;
+		if (s->type != stt && !(s->type == STT_NOTYPE && stt == STT_OBJECT))
+			continue;
+		if (addr != UINT64_MAX && s->value == addr)
+			return i;
+		if (first < 0 || i < first)
+			first = i;
+		if (s->bind != STB_LOCAL && (global < 0 || i < global))
+			global = i;
+	}
+	if (addr != UINT64_MAX && !ei->is_rel)
+		return -1; /* known address but no symbol there: not this one */
+	if (want_global && global >= 0)
+		return global;
+	return first;
+}
+
+int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt)
+{
+	int64_t found = -1;
+	uint32_t h;
+
+	if (!ei->hash || !name)
+		return -1;
+	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
+		uint32_t i = ei->hash[h] - 1;
+
+		if (ei->syms[i].type != stt || ei->syms[i].shndx == SHN_UNDEF ||
+		    strcmp(ei->syms[i].name, name))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}
+
+int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name)
+{
+	uint32_t h;
+
+	if (!ei->hash || !name)
+		return -1;
+	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
+		uint32_t i = ei->hash[h] - 1;
+
+		if (ei->syms[i].shndx == SHN_UNDEF && !strcmp(ei->syms[i].name, name))
+			return i;
+	}
+	return -1;
+}

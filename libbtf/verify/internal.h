@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Private state and helpers of the kernel-exact verifier (verify_*.c). */
+#ifndef LIBBTF_VERIFY_INTERNAL_H
+#define LIBBTF_VERIFY_INTERNAL_H
+
+#include "core/internal.h"
+#include "libbtf_verify.h"
+
+#define VMAX_TYPE 0xfffffu          /* largest type id the kernel accepts */
+#define VMAX_NAME_OFFSET 0xffffffu
+#define VMAX_RESOLVE_DEPTH 32
+#define VKSYM_NAME_LEN 512
+#define VLOG_PIECE 1024            /* each formatted piece keeps 1023 bytes */
+#define VPTR_SIZE 8                /* sizeof(void *) of a 64-bit kernel */
+
+enum vresolve_mode { RESOLVE_TBD, RESOLVE_PTR, RESOLVE_STRUCT_OR_ARRAY };
+enum vvisit { NOT_VISITED, VISITED, RESOLVED };
+enum vphase { PHASE_META, PHASE_RESOLVE };
+
+struct vlog {
+	uint32_t level;
+	char *buf;          /* the whole log (the kernel's end_pos bytes) */
+	size_t len, cap;
+	bool any;           /* a piece was written: true size is len + 1 */
+	bool kernel;        /* BPF_LOG_KERNEL: messages only, as "BPF: " lines */
+	bool oom;
+};
+
+struct vvertex {
+	uint32_t id;
+	uint16_t next_member;
+	const struct lbtf_type *t;
+};
+
+/* The verifier's environment: the blob, the type table, resolve state, log. */
+struct venv {
+	unsigned char *mem;          /* aligned copy of the blob */
+	const unsigned char *data;
+	uint32_t size;
+	struct lbtf_header hdr;      /* the kernel's zero-padded header copy */
+	const unsigned char *nohdr;  /* data + hdr.hdr_len */
+	const char *strs;
+	uint64_t *ident_ok;          /* bit per string offset: a valid identifier */
+	const struct lbtf *base;     /* split BTF, or NULL */
+	uint32_t start_id;           /* 0 for base BTF (types[0] is void) */
+	uint32_t start_str_off;
+	const struct lbtf_type **types; /* index id - start_id */
+	uint8_t *kinds;              /* kind of each entry of types (dense, cache friendly) */
+	uint32_t nr_types;           /* entries in types (with void for base) */
+	uint32_t types_cap;
+	uint32_t log_id;
+	enum vphase phase;
+	/* pass 2 */
+	uint8_t *visit;
+	uint32_t *res_id, *res_size;
+	enum vresolve_mode mode;
+	struct vvertex stack[VMAX_RESOLVE_DEPTH];
+	int top;
+	struct vlog log;
+	uint32_t flags;
+	bool env_dependent;
+};
+
+/* Per-kind operations, one table indexed by kind (verify_ops.c), the way
+ * the kernel's btf_kind_operations drive btf_parse. */
+typedef int (*vmember_fn)(struct venv *env, const struct lbtf_type *st,
+			  const struct lbtf_member *m, const struct lbtf_type *mt);
+struct vkind_ops {
+	/* pass 1, after the common checks and the meta_left check */
+	int (*check_meta)(struct venv *env, const struct lbtf_type *t, uint32_t meta_left);
+	/* one DFS step for the vertex on top of the stack; NULL: never resolved */
+	int (*resolve)(struct venv *env, struct vvertex *v);
+	vmember_fn check_member;
+	vmember_fn check_kflag_member;
+	/* details after "[id] KIND name " in a type line */
+	void (*log_details)(struct venv *env, const struct lbtf_type *t);
+};
+const struct vkind_ops *lbtfi_vops(const struct lbtf_type *t);
+void lbtfi_vops_init(void); /* once per process, before any verification */
+
+/* ---- log (verify_log.c) ---- */
+bool lbtfi_vlog_on(const struct venv *env);
+/* dumps (header, types, members, enumerators) are logged: not kernel mode */
+static inline bool lbtfi_vlog_dumps(const struct venv *env) { return env->log.level && !env->log.kernel; }
+void lbtfi_vlog(struct venv *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lbtfi_vlog_type(struct venv *env, const struct lbtf_type *t, bool details, const char *fmt,
+		     ...) __attribute__((format(printf, 4, 5)));
+#define vlog_type(env, t, ...) lbtfi_vlog_type(env, t, true, __VA_ARGS__)
+#define vlog_basic(env, t, ...) lbtfi_vlog_type(env, t, false, __VA_ARGS__)
+void lbtfi_vlog_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
+		    const struct lbtf_var_secinfo *vsi, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Copy the log into the caller's buffer as the kernel does; returns 0,
+ * -ENOSPC on a real truncation. */
+int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
+			struct lbtf_verify_result *res);
+
+/* ---- names and strings (verify_names.c) ---- */
+const char *lbtfi_vstr(const struct venv *env, uint32_t off);      /* NULL if invalid */
+const char *lbtfi_vname(const struct venv *env, uint32_t off);     /* (anon)/(invalid-name-offset) */
+bool lbtfi_vname_off_ok(const struct venv *env, uint32_t off);
+bool lbtfi_vname_ident(const struct venv *env, uint32_t off);      /* offset must be valid */
+bool lbtfi_vname_section(const struct venv *env, uint32_t off);    /* offset must be valid */
+
+/* ---- stages ---- */
+int lbtfi_vparse_hdr(struct venv *env);        /* verify_hdr.c */
+int lbtfi_vparse_str_sec(struct venv *env);
+int lbtfi_vcheck_all_metas(struct venv *env);  /* verify_meta.c */
+int lbtfi_vcheck_all_types(struct venv *env);  /* verify_resolve.c */
+int lbtfi_vcheck_type_tags(struct venv *env);  /* verify_tags.c */
+int lbtfi_vcheck_special(struct venv *env);    /* verify_special.c */
+
+/* ---- per-kind operations, referenced by the table in verify_ops.c ---- */
+#define VKIND_META(name) int lbtfi_vmeta_##name(struct venv *env, const struct lbtf_type *t, uint32_t left)
+/* rows: the kinds whose checks are all rows of verify_meta_kinds.c's table */
+VKIND_META(rows); VKIND_META(int); VKIND_META(struct); VKIND_META(enum); VKIND_META(datasec);
+#define VKIND_DETAILS(name) void lbtfi_vdetails_##name(struct venv *env, const struct lbtf_type *t)
+VKIND_DETAILS(int); VKIND_DETAILS(ref); VKIND_DETAILS(fwd); VKIND_DETAILS(array); VKIND_DETAILS(sized);
+VKIND_DETAILS(func_proto); VKIND_DETAILS(var); VKIND_DETAILS(float); VKIND_DETAILS(decl_tag);
+#define VKIND_RESOLVE(name) int lbtfi_vresolve_##name(struct venv *env, struct vvertex *v)
+VKIND_RESOLVE(modifier); VKIND_RESOLVE(ptr); VKIND_RESOLVE(var); VKIND_RESOLVE(array);
+VKIND_RESOLVE(struct); VKIND_RESOLVE(func); VKIND_RESOLVE(datasec); VKIND_RESOLVE(decl_tag);
+#define VKIND_MEMBER(name) int lbtfi_vmember_##name(struct venv *env, const struct lbtf_type *st, \
+	const struct lbtf_member *m, const struct lbtf_type *mt)
+VKIND_MEMBER(int); VKIND_MEMBER(int_kflag); VKIND_MEMBER(modifier); VKIND_MEMBER(modifier_kflag);
+VKIND_MEMBER(ptr); VKIND_MEMBER(array); VKIND_MEMBER(struct); VKIND_MEMBER(enum);
+VKIND_MEMBER(enum_kflag); VKIND_MEMBER(float); VKIND_MEMBER(generic_kflag); VKIND_MEMBER(unsupported);
+VKIND_MEMBER(unsupported_kflag);
+
+/* ---- the DFS (verify_resolve.c), used by the per-kind steps ---- */
+int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id);
+void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size);
+/* not a sink in the current mode and not resolved yet: push it first */
+bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id);
+bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id);
+
+/* ---- type access and resolve helpers (verify_types.c) ---- */
+const struct lbtf_type *lbtfi_vtype(const struct venv *env, uint32_t id); /* NULL past end */
+const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id, uint32_t *size);
+uint32_t lbtfi_vresolved_id(const struct venv *env, uint32_t id);
+uint32_t lbtfi_vresolved_size(const struct venv *env, uint32_t id);
+bool lbtfi_vis_resolved(const struct venv *env, uint32_t id);
+bool lbtfi_vint_regular(const struct lbtf_type *t);
+
+/* Kind predicates as bit masks over kinds (void is kind 0; VK_NULL, a
+ * missing type, is in no mask). The *_k forms work on a kind alone so hot
+ * loops can use the dense kind array instead of loading type records. */
+#define VK_NULL 31u
+#define KB(k) (1u << LBTF_KIND_##k)
+#define M_MODIFIER (KB(TYPEDEF) | KB(VOLATILE) | KB(CONST) | KB(RESTRICT) | KB(TYPE_TAG))
+#define M_STRUCT (KB(STRUCT) | KB(UNION))
+#define M_NEEDS_RESOLVE (M_MODIFIER | M_STRUCT | KB(PTR) | KB(ARRAY) | KB(VAR) | KB(FUNC) | \
+			 KB(DECL_TAG) | KB(DATASEC))
+#define M_NOSIZE (KB(UNKN) | KB(FWD) | KB(FUNC) | KB(FUNC_PROTO) | KB(DECL_TAG))
+#define M_SOURCE_ONLY (KB(VAR) | KB(DECL_TAG) | KB(DATASEC))
+static inline bool vk_in(unsigned int k, uint32_t mask) { return (mask >> k) & 1; }
+
+static inline unsigned int vk(const struct lbtf_type *t) { return lbtf_kind(t); }
+static inline bool v_is_modifier(const struct lbtf_type *t) { return vk_in(vk(t), M_MODIFIER); }
+static inline bool v_is_struct(const struct lbtf_type *t) { return vk_in(vk(t), M_STRUCT); }
+static inline bool v_is_void(const struct lbtf_type *t) { return vk(t) == LBTF_KIND_UNKN; }
+static inline bool v_needs_resolve(const struct lbtf_type *t) { return vk_in(vk(t), M_NEEDS_RESOLVE); }
+/* Kinds whose size/type word is a size: from the shared kind table */
+extern bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
+static inline bool v_has_size(const struct lbtf_type *t) { return lbtfi_vhas_size[vk(t)]; }
+static inline bool v_nosize(const struct lbtf_type *t) { return vk_in(vk(t), M_NOSIZE); }
+static inline bool v_nosize_or_null(const struct lbtf_type *t) { return !t || v_nosize(t); }
+static inline bool v_source_only(const struct lbtf_type *t) { return vk_in(vk(t), M_SOURCE_ONLY); }
+
+/* Kind of a type id without touching its record; VK_NULL past the end */
+static inline unsigned int vkind_id(const struct venv *env, uint32_t id)
+{
+	if (id < env->start_id) {
+		const struct lbtf_type *t = lbtf_type_by_id(env->base, id);
+		return t ? vk(t) : VK_NULL;
+	}
+	id -= env->start_id;
+	return id < env->nr_types ? env->kinds[id] : VK_NULL;
+}
+static inline uint32_t v_int_data(const struct lbtf_type *t) { return *(const uint32_t *)(t + 1); }
+
+#endif

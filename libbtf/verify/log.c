@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The verifier log: pieces formatted one at a time and cut to 1023 bytes,
+ * the line shapes (plain, type, basic, member, vsi), and the final copy
+ * into the caller's buffer with the kernel's rotating/fixed and ENOSPC
+ * rules (6.4+ semantics).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+bool lbtfi_vlog_on(const struct venv *env)
+{
+	return env->log.level != 0;
+}
+
+/* Unsigned decimal/hex into the end of tmp; returns the start. */
+static char *utoa(char *end, unsigned long long v, unsigned int base)
+{
+	*--end = '\0';
+	do {
+		*--end = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	return end;
+}
+
+/*
+ * The few printf conversions the verifier log uses (%s %u %d %x %zu %lld
+ * %llu %%), written straight into dst and cut at cap - 1 bytes like the
+ * kernel's 1024-byte vscnprintf. Much faster than vsnprintf for the
+ * millions of small pieces of a big log.
+ */
+static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+	size_t n = 0;
+	char tmp[24];
+
+	for (const char *f = fmt; *f && n < cap - 1; f++) {
+		const char *s;
+		int lng = 0;
+
+		if (*f != '%') {
+			dst[n++] = *f;
+			continue;
+		}
+		f++;
+		while (*f == 'l' || *f == 'z') {
+			lng += *f == 'z' ? 2 : 1;
+			f++;
+		}
+		switch (*f) {
+		case 's':
+			s = va_arg(ap, const char *);
+			break;
+		case 'u':
+		case 'x':
+			s = utoa(tmp + sizeof(tmp),
+				 lng >= 2 ? (lng == 2 && f[-1] == 'z' ? va_arg(ap, size_t)
+								      : va_arg(ap, unsigned long long))
+					  : va_arg(ap, unsigned int), *f == 'x' ? 16 : 10);
+			break;
+		case 'd': {
+			long long v = lng >= 2 ? va_arg(ap, long long) : va_arg(ap, int);
+			s = utoa(tmp + sizeof(tmp), v < 0 ? -(unsigned long long)v : (unsigned long long)v, 10);
+			if (v < 0)
+				*(char *)--s = '-';
+			break;
+		}
+		case '%':
+			s = "%";
+			break;
+		default: /* not used by the verifier */
+			s = "";
+			if (!*f)
+				f--;
+		}
+		while (*s && n < cap - 1)
+			dst[n++] = *s++;
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+/* One formatted piece, as one bpf_verifier_vlog() call. */
+static void vpiece(struct vlog *log, const char *fmt, va_list ap)
+{
+	if (log->oom)
+		return;
+	if (log->cap - log->len < VLOG_PIECE + 8) {
+		size_t ncap = log->cap ? log->cap * 2 : 1 << 16;
+		char *nb = realloc(log->buf, ncap);
+
+		if (!nb) {
+			log->oom = true;
+			return;
+		}
+		log->buf = nb;
+		log->cap = ncap;
+	}
+	if (log->kernel) {
+		/* printk("BPF: %s") of the 1023-byte piece, with a newline */
+		size_t n;
+
+		memcpy(log->buf + log->len, "BPF: ", 5);
+		n = vformat(log->buf + log->len + 5, VLOG_PIECE, fmt, ap);
+		log->len += 5 + n;
+		if (!n || log->buf[log->len - 1] != '\n')
+			log->buf[log->len++] = '\n';
+	} else {
+		log->len += vformat(log->buf + log->len, VLOG_PIECE, fmt, ap);
+	}
+	log->any = true;
+}
+
+static void piece(struct vlog *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void piece(struct vlog *log, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpiece(log, fmt, ap);
+	va_end(ap);
+}
+
+void lbtfi_vlog(struct venv *env, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env))
+		return;
+	va_start(ap, fmt);
+	vpiece(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+/* " <msg>" then the newline, the tail every line shape shares */
+static void vtail(struct vlog *log, const char *fmt, va_list ap)
+{
+	if (fmt && *fmt) {
+		piece(log, " ");
+		vpiece(log, fmt, ap);
+	}
+	piece(log, "\n");
+}
+
+void lbtfi_vlog_type(struct venv *env, const struct lbtf_type *t, bool details, const char *fmt,
+		     ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
+		return;
+	piece(&env->log, "[%u] %s %s%s", env->log_id, lbtf_kind_name(vk(t)),
+	      lbtfi_vname(env, t->name_off), details ? " " : "");
+	if (details)
+		lbtfi_vops(t)->log_details(env, t);
+	va_start(ap, fmt);
+	vtail(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+void lbtfi_vlog_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
+		return;
+	/* pass 1 already printed the struct; later, say which struct it is */
+	if (env->phase != PHASE_META)
+		vlog_type(env, st, NULL);
+	if (lbtf_kflag(st))
+		piece(&env->log, "\t%s type_id=%u bitfield_size=%u bits_offset=%u",
+		      lbtfi_vname(env, m->name_off), m->type, m->offset >> 24,
+		      m->offset & 0xffffff);
+	else
+		piece(&env->log, "\t%s type_id=%u bits_offset=%u", lbtfi_vname(env, m->name_off),
+		      m->type, m->offset);
+	va_start(ap, fmt);
+	vtail(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
+		    const struct lbtf_var_secinfo *vsi, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
+		return;
+	if (env->phase != PHASE_META)
+		vlog_type(env, dt, NULL);
+	piece(&env->log, "\t type_id=%u offset=%u size=%u", vsi->type, vsi->offset, vsi->size);
+	va_start(ap, fmt);
+	vtail(&env->log, fmt, ap);
+	va_end(ap);
+}
+
+int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
+			struct lbtf_verify_result *res)
+{
+	struct vlog *log = &env->log;
+	uint64_t true_size = log->any ? (uint64_t)log->len + 1 : 0;
+	size_t n = 0;
+
+	res->log_true_size = true_size > UINT32_MAX ? UINT32_MAX : (uint32_t)true_size;
+	res->true_size_written = true;
+	res->log_len = 0;
+	if (log->kernel) /* printk: nothing for a user buffer, true size 0 */
+		res->log_true_size = 0;
+	if (!log->level || log->kernel)
+		return 0;
+	if (o->log_buf && o->log_size && log->any) {
+		n = log->len < o->log_size - 1 ? log->len : o->log_size - 1;
+		if (o->log_level & LBTF_LOG_FIXED)
+			memcpy(o->log_buf, log->buf, n);
+		else /* rotating: the last bytes survive */
+			memcpy(o->log_buf, log->buf + log->len - n, n);
+		o->log_buf[n] = '\0';
+		res->log_len = n;
+	}
+	if (o->log_buf && true_size > o->log_size)
+		return -ENOSPC;
+	return 0;
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The verifier's per-kind operations, one row per kind, like the kernel's
+ * btf_kind_operations. Layout facts (record sizes) come from the shared
+ * kind table (lbtf_kind_desc); this table holds only behaviour.
+ */
+#include <pthread.h>
+#include "internal.h"
+
+#define MODIFIER_OPS                                                                   \
+	{ lbtfi_vmeta_rows, lbtfi_vresolve_modifier, lbtfi_vmember_modifier,                \
+	  lbtfi_vmember_modifier_kflag, lbtfi_vdetails_ref }
+#define NO_MEMBER lbtfi_vmember_unsupported, lbtfi_vmember_unsupported_kflag
+
+static const struct vkind_ops ops[LBTF_NR_KINDS] = {
+	/* void: only ever a sink, never dumped */
+	[LBTF_KIND_UNKN] = { NULL, NULL, NO_MEMBER, NULL },
+	[LBTF_KIND_INT] = { lbtfi_vmeta_int, NULL, lbtfi_vmember_int, lbtfi_vmember_int_kflag,
+			    lbtfi_vdetails_int },
+	[LBTF_KIND_PTR] = { lbtfi_vmeta_rows, lbtfi_vresolve_ptr, lbtfi_vmember_ptr,
+			    lbtfi_vmember_generic_kflag, lbtfi_vdetails_ref },
+	[LBTF_KIND_ARRAY] = { lbtfi_vmeta_rows, lbtfi_vresolve_array, lbtfi_vmember_array,
+			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_array },
+	[LBTF_KIND_STRUCT] = { lbtfi_vmeta_struct, lbtfi_vresolve_struct, lbtfi_vmember_struct,
+			       lbtfi_vmember_generic_kflag, lbtfi_vdetails_sized },
+	[LBTF_KIND_UNION] = { lbtfi_vmeta_struct, lbtfi_vresolve_struct, lbtfi_vmember_struct,
+			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_sized },
+	[LBTF_KIND_ENUM] = { lbtfi_vmeta_enum, NULL, lbtfi_vmember_enum, lbtfi_vmember_enum_kflag,
+			     lbtfi_vdetails_sized },
+	[LBTF_KIND_FWD] = { lbtfi_vmeta_rows, NULL, NO_MEMBER, lbtfi_vdetails_fwd },
+	[LBTF_KIND_TYPEDEF] = MODIFIER_OPS,
+	[LBTF_KIND_VOLATILE] = MODIFIER_OPS,
+	[LBTF_KIND_CONST] = MODIFIER_OPS,
+	[LBTF_KIND_RESTRICT] = MODIFIER_OPS,
+	[LBTF_KIND_FUNC] = { lbtfi_vmeta_rows, lbtfi_vresolve_func, NO_MEMBER, lbtfi_vdetails_ref },
+	[LBTF_KIND_FUNC_PROTO] = { lbtfi_vmeta_rows, NULL, NO_MEMBER,
+				   lbtfi_vdetails_func_proto },
+	[LBTF_KIND_VAR] = { lbtfi_vmeta_rows, lbtfi_vresolve_var, NO_MEMBER, lbtfi_vdetails_var },
+	[LBTF_KIND_DATASEC] = { lbtfi_vmeta_datasec, lbtfi_vresolve_datasec, NO_MEMBER,
+				lbtfi_vdetails_sized },
+	[LBTF_KIND_FLOAT] = { lbtfi_vmeta_rows, NULL, lbtfi_vmember_float,
+			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_float },
+	[LBTF_KIND_DECL_TAG] = { lbtfi_vmeta_rows, lbtfi_vresolve_decl_tag, NO_MEMBER,
+				 lbtfi_vdetails_decl_tag },
+	[LBTF_KIND_TYPE_TAG] = MODIFIER_OPS,
+	[LBTF_KIND_ENUM64] = { lbtfi_vmeta_enum, NULL, lbtfi_vmember_enum,
+			       lbtfi_vmember_enum_kflag, lbtfi_vdetails_sized },
+};
+
+/* Indexed by any 5-bit kind; filled from lbtf_kind_desc() on first use. */
+bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
+
+static void init_has_size(void)
+{
+	for (unsigned int k = 0; k <= LBTF_KIND_MAX; k++)
+		lbtfi_vhas_size[k] = lbtf_kind_desc(k)->size_field;
+}
+
+void lbtfi_vops_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, init_has_size);
+}
+
+/* Callers only pass kinds already checked by pass 1 (or void). */
+const struct vkind_ops *lbtfi_vops(const struct lbtf_type *t)
+{
+	return &ops[vk(t) <= LBTF_KIND_MAX ? vk(t) : LBTF_KIND_UNKN];
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Pass 2 (resolve): for each id in order, an iterative depth-first search
+ * over references with the kernel's three modes, its 32-deep stack, loop
+ * detection, and its per-kind resolve steps. The order-dependent verdicts
+ * (PTR -> FUNC, the DATASEC size check) follow from doing exactly this.
+ */
+#include <stdlib.h>
+#include "internal.h"
+
+/* ---- the DFS stack ---- */
+
+int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id)
+{
+	struct vvertex *v;
+
+	if (env->top == VMAX_RESOLVE_DEPTH)
+		return -E2BIG;
+	if (id < env->start_id || env->visit[id - env->start_id] != NOT_VISITED)
+		return -EEXIST;
+	env->visit[id - env->start_id] = VISITED;
+	v = &env->stack[env->top++];
+	v->t = t;
+	v->id = id;
+	v->next_member = 0;
+	if (env->mode == RESOLVE_TBD) {
+		if (vk(t) == LBTF_KIND_PTR)
+			env->mode = RESOLVE_PTR;
+		else if (v_is_struct(t) || vk(t) == LBTF_KIND_ARRAY)
+			env->mode = RESOLVE_STRUCT_OR_ARRAY;
+	}
+	return 0;
+}
+
+void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size)
+{
+	uint32_t i = env->stack[--env->top].id - env->start_id;
+
+	env->visit[i] = RESOLVED;
+	env->res_id[i] = res_id;
+	env->res_size[i] = res_size;
+}
+
+static bool is_sink_k(const struct venv *env, unsigned int k)
+{
+	switch (env->mode) {
+	case RESOLVE_TBD:
+		return !vk_in(k, M_NEEDS_RESOLVE);
+	case RESOLVE_PTR:
+		return !vk_in(k, M_MODIFIER | KB(PTR));
+	default:
+		return !vk_in(k, M_MODIFIER | KB(ARRAY) | M_STRUCT);
+	}
+}
+
+/* "descend into": not final yet, so it has to be pushed first */
+bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id)
+{
+	return !is_sink_k(env, k) && !lbtfi_vis_resolved(env, id);
+}
+
+bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id)
+{
+	return lbtfi_vmust_descend_k(env, vk(t), id);
+}
+
+/* ---- one DFS from a root ---- */
+
+static bool resolve_valid(const struct venv *env, const struct lbtf_type *t, uint32_t id)
+{
+	unsigned int k = vk(t);
+
+	if (!lbtfi_vis_resolved(env, id))
+		return false;
+	if (v_is_struct(t) || k == LBTF_KIND_DATASEC)
+		return !lbtfi_vresolved_id(env, id) && !lbtfi_vresolved_size(env, id);
+	if (k == LBTF_KIND_DECL_TAG || k == LBTF_KIND_FUNC)
+		return lbtfi_vresolved_id(env, id) && !lbtfi_vresolved_size(env, id);
+	if (v_is_modifier(t) || k == LBTF_KIND_PTR || k == LBTF_KIND_VAR) {
+		const struct lbtf_type *r = lbtfi_vtype(env, lbtfi_vresolved_id(env, id));
+		return r && !v_is_modifier(r) && vk(r) != LBTF_KIND_VAR &&
+		       vk(r) != LBTF_KIND_DATASEC;
+	}
+	if (k == LBTF_KIND_ARRAY) {
+		const struct lbtf_array *a = lbtf_array(t);
+		uint32_t eid = a->type, esize;
+		const struct lbtf_type *e = lbtfi_vid_size(env, &eid, &esize);
+		return e && !v_is_modifier(e) && a->nelems * esize == lbtfi_vresolved_size(env, id);
+	}
+	return false;
+}
+
+static int resolve(struct venv *env, const struct lbtf_type *t, uint32_t id)
+{
+	uint32_t saved = env->log_id;
+	int err;
+
+	env->mode = RESOLVE_TBD;
+	err = lbtfi_vpush(env, t, id);
+	while (!err && env->top) {
+		struct vvertex *v = &env->stack[env->top - 1];
+
+		env->log_id = v->id;
+		err = lbtfi_vops(v->t)->resolve(env, v);
+	}
+	env->log_id = id;
+	if (err == -E2BIG)
+		vlog_type(env, t, "Exceeded max resolving depth:%u", VMAX_RESOLVE_DEPTH);
+	else if (err == -EEXIST)
+		vlog_type(env, t, "Loop detected");
+	if (!err && !resolve_valid(env, t, id)) {
+		vlog_type(env, t, "Invalid resolve state");
+		err = -EINVAL;
+	}
+	env->log_id = saved;
+	return err;
+}
+
+/* A FUNC_PROTO's return and parameter types, checked when the main loop
+ * reaches the proto (resolving them on demand). */
+static int check_proto_type(struct venv *env, uint32_t id, bool *bad)
+{
+	unsigned int k = vkind_id(env, id);
+	int err;
+
+	*bad = k == VK_NULL || vk_in(k, M_SOURCE_ONLY);
+	if (*bad)
+		return 0;
+	if (vk_in(k, M_NEEDS_RESOLVE) && !lbtfi_vis_resolved(env, id) &&
+	    (err = resolve(env, lbtfi_vtype(env, id), id)))
+		return err;
+	*bad = !lbtfi_vid_size(env, &id, NULL);
+	return 0;
+}
+
+static int func_proto_check(struct venv *env, const struct lbtf_type *t)
+{
+	const struct lbtf_param *p = lbtf_params(t);
+	unsigned int n = lbtf_vlen(t);
+	bool bad;
+	int err;
+
+	if (t->type) {
+		if ((err = check_proto_type(env, t->type, &bad)))
+			return err;
+		if (bad) {
+			vlog_type(env, t, "Invalid return type");
+			return -EINVAL;
+		}
+	}
+	if (!n)
+		return 0;
+	if (!p[n - 1].type) { /* vararg */
+		if (p[n - 1].name_off) {
+			vlog_type(env, t, "Invalid arg#%u", n);
+			return -EINVAL;
+		}
+		n--;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = vkind_id(env, p[i].type);
+
+		if (k == VK_NULL || vk_in(k, M_SOURCE_ONLY) ||
+		    (p[i].name_off && (!lbtfi_vname_off_ok(env, p[i].name_off) ||
+				       !lbtfi_vname_ident(env, p[i].name_off)))) {
+			vlog_type(env, t, "Invalid arg#%u", i + 1);
+			return -EINVAL;
+		}
+		if ((err = check_proto_type(env, p[i].type, &bad)))
+			return err;
+		if (bad) {
+			vlog_type(env, t, "Invalid arg#%u", i + 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int lbtfi_vcheck_all_types(struct venv *env)
+{
+	uint32_t n = env->nr_types;
+
+	env->visit = calloc(n, 1);
+	env->res_id = calloc(n, sizeof(uint32_t));
+	env->res_size = calloc(n, sizeof(uint32_t));
+	if (!env->visit || !env->res_id || !env->res_size)
+		return -ENOMEM;
+	env->phase = PHASE_RESOLVE;
+	for (uint32_t i = env->base ? 0 : 1; i < n; i++) {
+		uint32_t id = env->start_id + i;
+		unsigned int k = env->kinds[i];
+		int err;
+
+		env->log_id = id;
+		if (vk_in(k, M_NEEDS_RESOLVE) && env->visit[i] != RESOLVED &&
+		    (err = resolve(env, env->types[i], id)))
+			return err;
+		if (k == LBTF_KIND_FUNC_PROTO && (err = func_proto_check(env, env->types[i])))
+			return err;
+	}
+	return 0;
+}

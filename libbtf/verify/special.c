@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The special-field pass (the kernel's "struct metas"): silent, it runs on
+ * valid BTF and may still reject it. Structs with a member of a special
+ * type (bpf_spin_lock, bpf_list_head, ..., or a kptr pointer) are parsed
+ * for special fields: duplicates, overlaps, missing locks, malformed
+ * "contains:" tags, bad kptr targets and ownership cycles are errors.
+ * Only kptr targets depend on the running kernel (its vmlinux BTF and its
+ * registered destructors); such verdicts are flagged env_dependent.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "special.h"
+
+/* Structs named here are the ones whose members make a struct special */
+static const char *const meta_struct_names[] = {
+	"bpf_spin_lock", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
+	"bpf_refcount",
+};
+
+/* Kernel structs with a destructor kfunc in 6.18 (needed by referenced
+ * kptrs), and the kfunc: its presence in vmlinux BTF stands for the
+ * registration the kernel does at boot (some depend on its config). */
+static const struct { const char *type, *dtor; } dtors[] = {
+	{ "task_struct", "bpf_task_release_dtor" },
+	{ "cgroup", "bpf_cgroup_release_dtor" },
+	{ "bpf_cpumask", "bpf_cpumask_release_dtor" },
+	{ "bpf_crypto_ctx", "bpf_crypto_ctx_release_dtor" },
+	{ "sk_buff", "bpf_kfree_skb_dtor" },
+};
+
+struct record {
+	uint32_t struct_id, mask;
+	int cnt;
+	struct finfo f[FIELDS_MAX];
+};
+
+struct sctx {
+	struct venv *env;
+	struct record *tab;
+	int tab_cnt, tab_cap;
+	struct lbtf *vmlinux;
+	bool vmlinux_tried;
+};
+
+static bool modules_have_btf(void)
+{
+	DIR *d = opendir("/sys/kernel/btf");
+	struct dirent *e;
+	bool any = false;
+
+	while (d && (e = readdir(d)))
+		any |= e->d_name[0] != '.' && strcmp(e->d_name, "vmlinux");
+	if (d)
+		closedir(d);
+	return any;
+}
+
+static struct lbtf *kernel_btf(struct sctx *c)
+{
+	if (!c->vmlinux_tried && !(c->env->flags & LBTF_VERIFY_NO_KERNEL_BTF))
+		c->vmlinux = lbtf_open_vmlinux();
+	c->vmlinux_tried = true;
+	return c->vmlinux;
+}
+
+/* A kptr's target: a local struct, or a kernel struct (which, for a
+ * referenced kptr, needs a registered destructor). */
+static int parse_kptr(struct sctx *c, struct finfo *f, bool *in_kernel)
+{
+	const struct lbtf_type *t = lbtfi_vtype(c->env, f->kptr_id);
+	struct lbtf *vm = kernel_btf(c);
+	const char *name = sf_name(c->env, t);
+
+	*in_kernel = false;
+	if (!vm) {
+		c->env->env_dependent = true;
+		return 0;
+	}
+	if (lbtf_find_by_name_kind(vm, name, vk(t)) < 0) {
+		/* the kernel would also search its modules' BTF */
+		if (modules_have_btf())
+			c->env->env_dependent = true;
+		return 0;
+	}
+	*in_kernel = true;
+	if (f->type == SF_KPTR_REF) {
+		c->env->env_dependent = true; /* destructors are registered at run time */
+		for (size_t i = 0; i < sizeof(dtors) / sizeof(dtors[0]); i++)
+			if (!strcmp(name, dtors[i].type) &&
+			    lbtf_find_by_name_kind(vm, dtors[i].dtor, LBTF_KIND_FUNC) > 0)
+				return 0;
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int parse_graph_root(const struct venv *env, const struct finfo *f, const char *node_type)
+{
+	const struct lbtf_type *t = lbtfi_vtype(env, f->value_id), *n = NULL;
+	const struct lbtf_member *m = lbtf_members(t);
+
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+		uint32_t off;
+
+		if (strcmp(f->node_name, lbtfi_vname(env, m[i].name_off)))
+			continue;
+		if (n)
+			return -EINVAL; /* two members of that name */
+		n = lbtfi_vtype(env, m[i].type);
+		if (!sf_is_struct(n) || strcmp(node_type, sf_name(env, n)))
+			return -EINVAL;
+		/* the kernel reads the offset with the node type's kind_flag */
+		off = lbtf_kflag(n) ? m[i].offset & 0xffffff : m[i].offset;
+		if (off % 8 || (off / 8) % 8)
+			return -EINVAL;
+	}
+	return n ? 0 : -ENOENT;
+}
+
+/* btf_parse_fields() for one struct: 0 with a record, 1 none found */
+static int parse_fields(struct sctx *c, const struct lbtf_type *t, struct record *rec)
+{
+	struct finfo info[FIELDS_MAX];
+	uint32_t next_off = 0;
+	bool spin = false, res_spin = false, refcount = false;
+	int cnt = lbtfi_vsf_find_struct_fields(c->env, t, SF_META_MASK, info, FIELDS_MAX, 0);
+
+	if (cnt < 0)
+		return cnt;
+	if (!cnt)
+		return 1;
+	for (int i = 0; i < cnt; i++) {
+		uint32_t size = lbtfi_vsf_field_size(info[i].type);
+		bool in_kernel;
+		int err = 0;
+
+		if ((uint64_t)info[i].off + size > t->size)
+			return -EFAULT;
+		if (info[i].off < next_off)
+			return -EEXIST;
+		next_off = info[i].off + size;
+		rec->mask |= info[i].type;
+		rec->f[i] = info[i];
+		spin |= info[i].type == SF_SPIN_LOCK;
+		res_spin |= info[i].type == SF_RES_SPIN_LOCK;
+		refcount |= info[i].type == SF_REFCOUNT;
+		if (info[i].type & (SF_KPTR | SF_UPTR)) {
+			err = parse_kptr(c, &info[i], &in_kernel);
+			rec->f[i].node_name = in_kernel ? "kernel" : NULL;
+		} else if (info[i].type == SF_LIST_HEAD) {
+			err = parse_graph_root(c->env, &info[i], "bpf_list_node");
+		} else if (info[i].type == SF_RB_ROOT) {
+			err = parse_graph_root(c->env, &info[i], "bpf_rb_node");
+		}
+		if (err)
+			return err;
+		rec->cnt++;
+	}
+	if (spin && res_spin)
+		return -EINVAL;
+	if ((rec->mask & SF_GRAPH_ROOT) && !spin && !res_spin)
+		return -EINVAL;
+	if (!refcount && (rec->mask & SF_LIST_NODE) && (rec->mask & SF_RB_NODE))
+		return -EINVAL;
+	return 0;
+}
+
+static const struct record *find_record(const struct sctx *c, uint32_t id)
+{
+	for (int i = 0; i < c->tab_cnt; i++)
+		if (c->tab[i].struct_id == id)
+			return &c->tab[i];
+	return NULL;
+}
+
+/* Ownership may not form cycles; uptrs point to small local structs. */
+static int check_and_fixup(const struct sctx *c, const struct record *rec)
+{
+	if (!(rec->mask & (SF_GRAPH_ROOT | SF_UPTR)))
+		return 0;
+	for (int i = 0; i < rec->cnt; i++) {
+		const struct finfo *f = &rec->f[i];
+		const struct record *value;
+
+		if (f->type == SF_UPTR) {
+			const struct lbtf_type *t = lbtfi_vtype(c->env, f->kptr_id);
+			if (f->node_name)
+				return -EINVAL; /* a kernel struct */
+			if (!t->size)
+				return -EINVAL;
+			if (t->size > 4096)
+				return -E2BIG;
+			continue;
+		}
+		if (!(f->type & SF_GRAPH_ROOT))
+			continue;
+		if (!(value = find_record(c, f->value_id)))
+			return -EFAULT;
+		if ((rec->mask & SF_GRAPH_NODE) && (value->mask & SF_GRAPH_ROOT))
+			return -ELOOP;
+	}
+	return 0;
+}
+
+static bool id_in(const uint32_t *ids, int n, uint32_t id)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Ids of the special structs (first of each name) and of kptr pointers */
+static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
+{
+	const size_t nnames = sizeof(meta_struct_names) / sizeof(meta_struct_names[0]);
+	uint32_t first[sizeof(meta_struct_names) / sizeof(meta_struct_names[0])] = { 0 };
+	int cap = 16;
+
+	*ids = malloc(sizeof(**ids) * cap);
+	if (!*ids)
+		return -ENOMEM;
+	for (uint32_t i = 1; i < env->nr_types; i++) {
+		const struct lbtf_type *t = env->types[i];
+		struct finfo tmp;
+		const char *s;
+
+		if (vk(t) == LBTF_KIND_STRUCT && (s = lbtfi_vstr(env, t->name_off)) &&
+		    !strncmp(s, "bpf_", 4)) {
+			for (size_t k = 0; k < nnames; k++)
+				if (!first[k] && !strcmp(s, meta_struct_names[k]))
+					first[k] = i;
+			continue;
+		}
+		if (lbtfi_vsf_find_kptr(env, t, 0, &tmp, SF_KPTR) != FOUND)
+			continue;
+		if (*nids + (int)nnames >= cap) {
+			uint32_t *n = realloc(*ids, sizeof(**ids) * (cap *= 2));
+			if (!n)
+				return -ENOMEM;
+			*ids = n;
+		}
+		(*ids)[(*nids)++] = i;
+	}
+	for (size_t k = 0; k < nnames; k++)
+		if (first[k])
+			(*ids)[(*nids)++] = first[k];
+	return 0;
+}
+
+static int run(struct sctx *c, const uint32_t *ids, int nids)
+{
+	struct venv *env = c->env;
+	int err = 0;
+
+	for (uint32_t i = 1; i < env->nr_types && nids; i++) {
+		const struct lbtf_type *t = env->types[i];
+		const struct lbtf_member *m;
+		unsigned int j;
+
+		if (!sf_is_struct(t))
+			continue;
+		m = lbtf_members(t);
+		for (j = 0; j < lbtf_vlen(t) && !id_in(ids, nids, m[j].type); j++)
+			;
+		if (j == lbtf_vlen(t))
+			continue;
+		if (c->tab_cnt == c->tab_cap) {
+			struct record *n = realloc(c->tab, sizeof(*n) * (c->tab_cap = c->tab_cap * 2 + 4));
+			if (!n)
+				return -ENOMEM;
+			c->tab = n;
+		}
+		memset(&c->tab[c->tab_cnt], 0, sizeof(c->tab[0]));
+		c->tab[c->tab_cnt].struct_id = i;
+		err = parse_fields(c, t, &c->tab[c->tab_cnt]);
+		if (err)
+			return err > 0 ? -EFAULT : err; /* an empty record is an error too */
+		c->tab_cnt++;
+	}
+	for (int i = 0; i < c->tab_cnt && !err; i++)
+		err = check_and_fixup(c, &c->tab[i]);
+	return err;
+}
+
+int lbtfi_vcheck_special(struct venv *env)
+{
+	struct sctx c = { .env = env };
+	uint32_t *ids = NULL;
+	int nids = 0, err;
+
+	err = special_ids(env, &ids, &nids);
+	if (!err)
+		err = run(&c, ids, nids);
+	free(ids);
+	free(c.tab);
+	lbtf_free(c.vmlinux);
+	return err;
+}

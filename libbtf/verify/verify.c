@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * lbtf_verify(): the stages of the kernel's btf_parse() in their order:
+ * size limit, log attributes, header, strings, type section (pass 1 and
+ * pass 2), type-tag chains, special fields, then the log's finalisation,
+ * which may turn any verdict into ENOSPC.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static bool log_attr_valid(const struct lbtf_verify_opts *o)
+{
+	if (!!o->log_buf != !!o->log_size)
+		return false;
+	if (o->log_buf && !o->log_level)
+		return false;
+	if (o->log_level & ~LBTF_LOG_MASK)
+		return false;
+	return o->log_size <= LBTF_LOG_MAX_SIZE;
+}
+
+/* The type section (data + hdr_len + type_off, type_off 4-aligned) is read
+ * in place when aligned, else from a copy that makes it aligned. Nothing is
+ * read past the blob: every offset is checked first. */
+static int copy_blob(struct venv *env, const void *data, uint32_t size)
+{
+	uint32_t hdr_len = 0, shift;
+
+	if (size >= 8)
+		memcpy(&hdr_len, (const char *)data + 4, 4);
+	if (!(((uintptr_t)data + hdr_len) & 3)) {
+		env->data = data;
+		env->size = size;
+		return 0;
+	}
+	shift = (8 - (hdr_len & 7)) & 7;
+	env->mem = malloc((size_t)size + shift + 8);
+	if (!env->mem)
+		return -ENOMEM;
+	memcpy(env->mem + shift, data, size);
+	memset(env->mem + shift + size, 0, 8);
+	env->data = env->mem + shift;
+	env->size = size;
+	return 0;
+}
+
+static void setup_base(struct venv *env, const struct lbtf *base)
+{
+	env->base = base;
+	if (!base)
+		return;
+	env->start_id = lbtf_type_cnt(base);
+	env->start_str_off = base->start_str_off + base->hdr.str_len;
+}
+
+static int run_stages(struct venv *env)
+{
+	int err;
+
+	if ((err = lbtfi_vparse_hdr(env)) || (err = lbtfi_vparse_str_sec(env)))
+		return err;
+	env->ident_ok = calloc(env->hdr.str_len / 64 + 1, sizeof(uint64_t));
+	if (!env->ident_ok)
+		return -ENOMEM;
+	if (!env->base) {
+		if (env->hdr.type_off & 3) {
+			lbtfi_vlog(env, "Unaligned type_off");
+			return -EINVAL;
+		}
+		if (!env->hdr.type_len) {
+			lbtfi_vlog(env, "No type found");
+			return -EINVAL;
+		}
+	}
+	if ((err = lbtfi_vcheck_all_metas(env)))
+		return err;
+	/* module BTF (split) gets no pass 2 in any kernel path */
+	if ((!env->base || (env->flags & LBTF_VERIFY_STRICT)) && (err = lbtfi_vcheck_all_types(env)))
+		return err;
+	if ((err = lbtfi_vcheck_type_tags(env)))
+		return err;
+	if (!env->base && !(env->flags & LBTF_VERIFY_NO_SPECIAL))
+		return lbtfi_vcheck_special(env);
+	return 0;
+}
+
+int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *opts,
+		struct lbtf_verify_result *res)
+{
+	static const struct lbtf_verify_opts no_opts;
+	const struct lbtf_verify_opts *o = opts ? opts : &no_opts;
+	struct lbtf_verify_result dummy;
+	struct venv env;
+	int err, ferr;
+
+	if (!res)
+		res = &dummy;
+	memset(res, 0, sizeof(*res));
+	if (size > LBTF_MAX_FILE_SIZE) {
+		res->err = E2BIG;
+		return -E2BIG;
+	}
+	if (!log_attr_valid(o)) {
+		res->err = EINVAL;
+		return -EINVAL;
+	}
+	if (!data && size)
+		return lbtfi_err(EINVAL, "lbtf_verify: NULL data");
+	lbtfi_vops_init();
+	memset(&env, 0, sizeof(env));
+	env.log.level = o->log_level;
+	env.log.kernel = o->log_level && (o->flags & LBTF_VERIFY_KERNEL_LOG);
+	env.flags = o->flags;
+	setup_base(&env, o->base);
+	err = copy_blob(&env, data, (uint32_t)size);
+	if (!err)
+		err = run_stages(&env);
+	if (err == -ENOMEM || env.log.oom) {
+		err = lbtfi_err(ENOMEM, "lbtf_verify: out of memory");
+		goto out;
+	}
+	ferr = lbtfi_vlog_finalize(&env, o, res);
+	if (ferr)
+		err = ferr;
+	res->err = -err;
+	res->nr_types = env.nr_types - (env.base ? 0 : !!env.nr_types);
+	res->env_dependent = env.env_dependent;
+	if (o->flags & LBTF_VERIFY_KEEP_LOG) {
+		res->full_log = env.log.buf ? env.log.buf : strdup("");
+		res->full_log_len = env.log.len;
+		if (env.log.buf)
+			env.log.buf[env.log.len] = '\0';
+		env.log.buf = NULL;
+	}
+out:
+	free(env.log.buf);
+	free(env.mem);
+	free(env.types);
+	free(env.kinds);
+	free(env.ident_ok);
+	free(env.visit);
+	free(env.res_id);
+	free(env.res_size);
+	return err;
+}
+
+void lbtf_verify_result_free(struct lbtf_verify_result *res)
+{
+	if (!res)
+		return;
+	free(res->full_log);
+	res->full_log = NULL;
+}
+
+const char *lbtf_errno_name(int err)
+{
+	static const struct { int e; const char *n; } names[] = {
+		{ 0, "0" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { E2BIG, "E2BIG" },
+		{ ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" }, { EEXIST, "EEXIST" },
+		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ELOOP, "ELOOP" },
+		{ EACCES, "EACCES" }, { LBTF_ENOTSUPP, "ENOTSUPP" },
+	};
+	static __thread char buf[16];
+
+	if (err < 0)
+		err = -err;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == err)
+			return names[i].n;
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
