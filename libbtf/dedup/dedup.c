@@ -3,11 +3,11 @@
  * BTF deduplication, in the libbpf algorithm family, in place on a builder:
  *   1. primitives (INT, FLOAT, FWD, ENUM/ENUM64) by hash + equality; an
  *      enum without values resolves to the full enum of the same name;
- *   2. struct/union by shallow hash + type-graph equivalence (dedup_equiv.c);
+ *   2. struct/union by shallow hash + type-graph equivalence (dedup/equiv.c);
  *   3. a FWD left alone resolves to the only struct/union of its name;
  *   4. reference kinds after their targets, by hash of the canonical record;
  *   5. compaction (first-occurrence order) and remapping of every id slot;
- *   6. strings: referenced ones only, first-reference order (dedup_strs.c).
+ *   6. strings: referenced ones only, first-reference order (dedup/strings.c).
  * VAR and DATASEC are never merged. For split BTF the base types are
  * canonical and never change. Single-threaded and order-driven, so the same
  * input always gives the same output.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * C header dump, entry point: checks the input, prints the vmlinux.h frame
- * and drives the per-root ordering/emission (dump_c_order.c) over all types
- * (id order, or the diffable order of dump_c_sort.c) or over chosen roots.
+ * and drives the per-root ordering/emission (order.c) over all types
+ * (id order, or the diffable order of sort.c) or over chosen roots.
  */
 #include <stdlib.h>
 #include <string.h>

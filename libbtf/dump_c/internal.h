@@ -2,14 +2,14 @@
 /*
  * Private state of the C header dumper, shared by its modules:
  *   dump_c.c        entry point, frame, root selection
- *   dump_c_order.c  topological ordering (strong/weak links) and emission
+ *   order.c  topological ordering (strong/weak links) and emission
  *                   of top-level definitions and forward declarations
- *   dump_c_decl.c   C declarators (pointer/array/function nesting, modifiers)
- *   dump_c_layout.c struct/union bodies, padding, packing, enums, alignment
- *   dump_c_names.c  name clash counting (___N suffixes)
- *   dump_c_out.c    buffered output to the FILE*
- *   dump_c_sort.c   the diffable (--sort) order
- *   dump_c_kfuncs.c optional kfunc prototypes
+ *   decl.c   C declarators (pointer/array/function nesting, modifiers)
+ *   layout.c struct/union bodies, padding, packing, enums, alignment
+ *   names.c  name clash counting (___N suffixes)
+ *   out.c    buffered output to the FILE*
+ *   sort.c   the diffable (--sort) order
+ *   kfuncs.c optional kfunc prototypes
  */
 #ifndef LIBBTF_DUMP_C_INTERNAL_H
 #define LIBBTF_DUMP_C_INTERNAL_H
@@ -127,17 +127,17 @@ const char *dci_ident_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX]);
 void dci_put_type_name(struct dc *d, uint32_t id);  /* tag namespace */
 void dci_put_ident_name(struct dc *d, uint32_t id); /* typedef namespace */
 
-/* dump_c_order.c */
+/* order.c */
 void dci_mark_referenced(struct dc *d);
 /* Orders root and everything it needs (dry run: nothing printed). */
 int dci_order_root(struct dc *d, uint32_t id);
 /* Orders root and everything it needs, then emits them. */
 int dci_dump_root(struct dc *d, uint32_t id);
 
-/* dump_c_decl.c: `<type> <fname>` in C declarator syntax */
+/* decl.c: `<type> <fname>` in C declarator syntax */
 void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
 
-/* dump_c_layout.c */
+/* layout.c */
 int dci_align_of(struct dc *d, uint32_t id);
 void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t);
 void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
@@ -147,11 +147,11 @@ void dci_emit_fwd_def(struct dc *d, uint32_t id, const struct lbtf_type *t);
 void dci_emit_typedef_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
 void dci_emit_base_aliases(struct dc *d, uint32_t id);
 
-/* dump_c_kfuncs.c: optional kfunc prototypes and their macros */
+/* kfuncs.c: optional kfunc prototypes and their macros */
 void dci_put_kfunc_macros(struct dc *d);
 int dci_put_kfuncs(struct dc *d);
 
-/* dump_c_sort.c: ids 1..nr_types-1 in the diffable order (malloc'ed) */
+/* sort.c: ids 1..nr_types-1 in the diffable order (malloc'ed) */
 uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt);
 
 #endif

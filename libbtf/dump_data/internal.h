@@ -57,7 +57,7 @@ int lbtfi_dp_truncated(struct lbtfi_dp *dp, uint32_t id, size_t need, size_t hav
 /* A string value: the writer's escaping (bpftool's) or strict JSON escaping. */
 void lbtfi_dp_string(struct lbtfi_dp *dp, const char *s);
 
-/* Scalars (dump_data_scalar.c) */
+/* Scalars (scalar.c) */
 int lbtfi_dp_int(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type *t,
 		 unsigned int bit, struct lbtfi_bytes b);
 /* nr_bits starting bit bits into b.p, as a bitfield member (is_signed: of a
@@ -69,7 +69,7 @@ int lbtfi_dp_float(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type *t,
 int lbtfi_dp_ptr(struct lbtfi_dp *dp, uint32_t id, const struct lbtf_type *t,
 		 unsigned int bit, struct lbtfi_bytes b);
 
-/* Network-order helpers (dump_data_net.c): 1 printed, 0 not theirs, <0 error. */
+/* Network-order helpers (net.c): 1 printed, 0 not theirs, <0 error. */
 int lbtfi_dp_net_typedef(struct lbtfi_dp *dp, const struct lbtf_type *t, struct lbtfi_bytes b);
 /* Entering struct bpf_flow_keys t over b: note its address family. */
 void lbtfi_dp_net_flow_keys(struct lbtfi_dp *dp, const struct lbtf_type *t, struct lbtfi_bytes b);

@@ -3,7 +3,7 @@
  * lbtf_dwarf_to_btf(): the driver. The units are cut into fixed groups of
  * consecutive units; worker threads take groups in file order (each with
  * its own DWARF handle) and convert each group into its own builder, later
- * units reusing the types of earlier ones (dwarf_reuse.c); the calling
+ * units reusing the types of earlier ones (reuse.c); the calling
  * thread appends the finished builders strictly in group order, places the
  * VARs in DATASECs and deduplicates. The groups depend on the input only,
  * so the result does not depend on the number of threads or on scheduling.
@@ -13,7 +13,7 @@
  * With reuse, the groups are kept: a group that paired a declaration with a
  * definition of a name that turns out to have several definitions in the
  * output is converted again without pairing that name, and the output is
- * put together again (dwarf_reuse.c says why).
+ * put together again (reuse.c says why).
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Internals of the DWARF -> BTF converter (libbtf/dwarf_*.c), not installed. */
+/* Internals of the DWARF -> BTF converter (the files of libbtf/dwarf), not installed. */
 #ifndef LIBBTF_DWARF_INTERNAL_H
 #define LIBBTF_DWARF_INTERNAL_H
 
@@ -21,7 +21,7 @@
 #define W_MEMBER(i) (3 + 3 * (i) + 1) /* struct lbtf_member.type */
 #define W_PARAM(i) (3 + 2 * (i) + 1)  /* struct lbtf_param.type */
 
-/* ---- the ELF file: sections and symbols (dwarf_symtab.c) ---------------- */
+/* ---- the ELF file: sections and symbols (symtab.c) ---------------- */
 
 struct dw_section {
 	const char *name;
@@ -68,7 +68,7 @@ int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
 /* The only symbol of that name and type, or -1 (none or several) */
 int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
 
-/* ---- one DWARF handle per thread (dwarf_open.c) ------------------------- */
+/* ---- one DWARF handle per thread (file.c) ------------------------- */
 
 struct dw_handle {
 	int fd;
@@ -102,7 +102,7 @@ struct dw_unit_list {
 };
 int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul);
 
-/* ---- DIE offset -> BTF id map (dwarf_diemap.c) --------------------------- */
+/* ---- DIE offset -> BTF id map (diemap.c) --------------------------- */
 
 #define DW_ID_IN_PROGRESS UINT32_MAX
 
@@ -118,7 +118,7 @@ void dw_diemap_free(struct dw_diemap *m);
 uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key);
 int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
 
-/* ---- per-unit conversion (dwarf_types.c, dwarf_decls.c) ------------------ */
+/* ---- per-unit conversion (types.c, decls.c) ------------------ */
 
 /* A reference that pointed at a type still being built (a cycle through a
  * struct/union); patched when the unit is finished. */
@@ -158,7 +158,7 @@ enum dw_warning {
 	DW_WARN_NR,
 };
 
-/* ---- reuse of types converted in earlier units (dwarf_sig.c, dwarf_reuse.c) */
+/* ---- reuse of types converted in earlier units (sig.c, reuse.c) */
 
 enum dw_edge_flavor { DW_EDGE_STRUCT, DW_EDGE_UNION, DW_EDGE_ENUM };
 
@@ -175,7 +175,7 @@ struct dw_edge {
 	bool name_inline;       /* DW_FORM_string */
 };
 
-/* The structural signature of a type DIE (see dwarf_sig.c) */
+/* The structural signature of a type DIE (see sig.c) */
 struct dw_sig {
 	uint64_t a, b;
 	uint32_t edges, nedges; /* range in dw_sigs.edge */
@@ -245,7 +245,7 @@ int dw_fixups_apply(struct dw_unit *u);
 void dw_warn(struct dw_unit *u, enum dw_warning w);
 void dw_warn_tag(struct dw_unit *u, unsigned int tag);
 
-/* Attribute helpers (dwarf_attrs.c) */
+/* Attribute helpers (attrs.c) */
 static inline void dw_attrs_read(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
 {
 	dr_attrs(u->rd, die, da, true);
@@ -263,7 +263,7 @@ bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out);
 /* Byte size of the type a DW_AT_type names (dwarf_aggregate_size), 0 unknown */
 uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type);
 
-/* Type references (dwarf_types.c) */
+/* Type references (types.c) */
 /* The DIE a DW_AT_type names, through C11 _Atomic; false: void */
 bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die *out);
 /* An LLVM annotation child named which ("btf_type_tag", "btf_decl_tag"),
@@ -273,11 +273,11 @@ bool dw_is_annotation(struct dw_unit *u, struct dw_die *c, const char *which,
 int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 		      struct dw_die **pdies, uint32_t *npdies);
 bool dw_is_type_tag(unsigned int tag);
-/* Aggregates (dwarf_aggr.c) */
+/* Aggregates (aggr.c) */
 int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die);
 int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die);
 
-/* Declarations (dwarf_decls.c) */
+/* Declarations (decls.c) */
 int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die);
 int dw_convert_variable(struct dw_unit *u, struct dw_die *die);
 /* Annotations of a DIE: type tags of a pointer, decl tags of a declaration */
@@ -300,7 +300,7 @@ void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m);
 void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m);
 void dw_unit_free(struct dw_unit *u);
 
-/* DATASECs from collected VARs (dwarf_datasec.c); vars sorted in place */
+/* DATASECs from collected VARs (datasec.c); vars sorted in place */
 int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
 
@@ -354,7 +354,7 @@ int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 		  struct lbtfi_strset *banned);
 
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
- * types (dwarf_prune.c); may replace *pb */
+ * types (prune.c); may replace *pb */
 int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
 
 const char *dw_warning_text(enum dw_warning w);

@@ -3,7 +3,7 @@
  * The reader's files and units: the DWARF sections libdw holds for a file
  * (and for its dwz alternate file), the unit headers, and units prepared
  * for reading (abbreviations decoded into an array by code), cached per
- * thread. DIEs and attribute values are in dwarf_reader_die.c.
+ * thread. DIEs and attribute values are in reader_die.c.
  */
 #include <dwarf.h>
 #include <gelf.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The converter's own reader of DWARF DIEs (dwarf_reader*.c), not installed.
+ * The converter's own reader of DWARF DIEs (reader*.c), not installed.
  *
  * libdw opens the file, finds the dwz alternate file, decompresses sections
  * and (through libdwfl) applies the relocations of ET_REL objects; this

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Shared by dwarf_reader.c and dwarf_reader_die.c only. */
+/* Shared by reader.c and reader_die.c only. */
 #ifndef LIBBTF_DWARF_READER_INTERNAL_H
 #define LIBBTF_DWARF_READER_INTERNAL_H
 

@@ -5,7 +5,7 @@
  * A kernel's units each carry their own copy of the same header types:
  * a vmlinux has ~3.7 million type DIEs for ~100 thousand distinct types.
  * A worker converts a group of consecutive units into one builder; a type
- * DIE whose signature (dwarf_sig.c) equals that of a type converted in an
+ * DIE whose signature (sig.c) equals that of a type converted in an
  * earlier unit of the group is given that type's id instead of being
  * converted, appended and deduplicated again.
  *

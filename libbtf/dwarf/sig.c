@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Structural signatures of type DIEs, for reusing types converted in an
- * earlier unit (dwarf_reuse.c).
+ * earlier unit (reuse.c).
  *
  * A signature is a 128-bit hash of everything the converter can see of a
  * type: the tag, the attribute slots it reads (struct dw_attrs, origins

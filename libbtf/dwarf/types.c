@@ -10,7 +10,7 @@
  * types exist, because the builder appends members to the last type.
  *
  * One converter per DWARF tag, in a table indexed by tag (std_tags[]);
- * structs, unions and enums are in dwarf_aggr.c.
+ * structs, unions and enums are in aggr.c.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -61,7 +61,7 @@ struct venv {
 	bool env_dependent;
 };
 
-/* Per-kind operations, one table indexed by kind (verify_ops.c), the way
+/* Per-kind operations, one table indexed by kind (ops.c), the way
  * the kernel's btf_kind_operations drive btf_parse. */
 typedef int (*vmember_fn)(struct venv *env, const struct lbtf_type *st,
 			  const struct lbtf_member *m, const struct lbtf_type *mt);
@@ -97,7 +97,7 @@ void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
 int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
 			struct lbtf_verify_result *res);
 
-/* ---- names and strings (verify_names.c) ---- */
+/* ---- names and strings (env.c) ---- */
 const char *lbtfi_vstr(const struct venv *env, uint32_t off);      /* NULL if invalid */
 const char *lbtfi_vname(const struct venv *env, uint32_t off);     /* (anon)/(invalid-name-offset) */
 bool lbtfi_vname_off_ok(const struct venv *env, uint32_t off);
@@ -105,16 +105,16 @@ bool lbtfi_vname_ident(const struct venv *env, uint32_t off);      /* offset mus
 bool lbtfi_vname_section(const struct venv *env, uint32_t off);    /* offset must be valid */
 
 /* ---- stages ---- */
-int lbtfi_vparse_hdr(struct venv *env);        /* verify_hdr.c */
+int lbtfi_vparse_hdr(struct venv *env);        /* hdr.c */
 int lbtfi_vparse_str_sec(struct venv *env);
-int lbtfi_vcheck_all_metas(struct venv *env);  /* verify_meta.c */
-int lbtfi_vcheck_all_types(struct venv *env);  /* verify_resolve.c */
-int lbtfi_vcheck_type_tags(struct venv *env);  /* verify_tags.c */
-int lbtfi_vcheck_special(struct venv *env);    /* verify_special.c */
+int lbtfi_vcheck_all_metas(struct venv *env);  /* meta.c */
+int lbtfi_vcheck_all_types(struct venv *env);  /* resolve.c */
+int lbtfi_vcheck_type_tags(struct venv *env);  /* verify.c */
+int lbtfi_vcheck_special(struct venv *env);    /* special.c */
 
-/* ---- per-kind operations, referenced by the table in verify_ops.c ---- */
+/* ---- per-kind operations, referenced by the table in ops.c ---- */
 #define VKIND_META(name) int lbtfi_vmeta_##name(struct venv *env, const struct lbtf_type *t, uint32_t left)
-/* rows: the kinds whose checks are all rows of verify_meta_kinds.c's table */
+/* rows: the kinds whose checks are all rows of meta.c's table */
 VKIND_META(rows); VKIND_META(int); VKIND_META(struct); VKIND_META(enum); VKIND_META(datasec);
 #define VKIND_DETAILS(name) void lbtfi_vdetails_##name(struct venv *env, const struct lbtf_type *t)
 VKIND_DETAILS(int); VKIND_DETAILS(ref); VKIND_DETAILS(fwd); VKIND_DETAILS(array); VKIND_DETAILS(sized);
@@ -129,14 +129,14 @@ VKIND_MEMBER(ptr); VKIND_MEMBER(array); VKIND_MEMBER(struct); VKIND_MEMBER(enum)
 VKIND_MEMBER(enum_kflag); VKIND_MEMBER(float); VKIND_MEMBER(generic_kflag); VKIND_MEMBER(unsupported);
 VKIND_MEMBER(unsupported_kflag);
 
-/* ---- the DFS (verify_resolve.c), used by the per-kind steps ---- */
+/* ---- the DFS (resolve.c), used by the per-kind steps ---- */
 int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id);
 void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size);
 /* not a sink in the current mode and not resolved yet: push it first */
 bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id);
 bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id);
 
-/* ---- type access and resolve helpers (verify_types.c) ---- */
+/* ---- type access and resolve helpers (env.c) ---- */
 const struct lbtf_type *lbtfi_vtype(const struct venv *env, uint32_t id); /* NULL past end */
 const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id, uint32_t *size);
 uint32_t lbtfi_vresolved_id(const struct venv *env, uint32_t id);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Pass 1 (check_meta): a linear walk that checks each type's fixed fields
- * in the kernel's order and dumps every type that passes to the log.
+ * Pass 1, check_meta: the linear walk, then the per-kind checks it runs.
  */
 #include <stdlib.h>
 #include "internal.h"
 
+/*
+ * Pass 1 (check_meta): a linear walk that checks each type's fixed fields
+ * in the kernel's order and dumps every type that passes to the log.
+ */
 #define INFO_MASK 0x9f00ffffu
 
 /* Append to the type table; past the kernel's capacity the type is dropped
@@ -88,4 +91,273 @@ int lbtfi_vcheck_all_metas(struct venv *env)
 		env->log_id++;
 	}
 	return 0;
+}
+
+/*
+ * Pass 1's per-kind checks (the kernel's check_meta operations), in the
+ * kernel's order: each logs its type (and members, enumerators, section
+ * entries) when it passes, or the first problem found.
+ *
+ * Most checks are "a predicate on the type record, and the text the kernel
+ * logs when it holds"; they are rows of per-kind lists (meta_rows below),
+ * run in order by run_rows(). Only what needs more than one record (members,
+ * enumerators, section entries) or a formatted message is code.
+ */
+#define INT_MASK 0x0fffffffu
+
+static bool type_id_ok(uint32_t id) { return id <= VMAX_TYPE; }
+static uint32_t bits_roundup_bytes(uint32_t bits) { return (bits >> 3) + !!(bits & 7); }
+
+/* One check: when bad() holds, the type is logged with msg and err is
+ * returned (0 stands for -EINVAL). A list ends with a row without bad. */
+struct meta_row {
+	bool (*bad)(struct venv *env, const struct lbtf_type *t);
+	const char *msg;
+	int err;
+};
+
+/* ---- predicates on the record (true: the check fails) ---- */
+#define PRED(name, expr) \
+	static bool name(struct venv *env, const struct lbtf_type *t) { (void)env; return (expr); }
+
+static bool bad_str(struct venv *env, uint32_t off)
+{
+	const char *v = lbtfi_vstr(env, off);
+
+	return !v || !v[0];
+}
+static uint32_t int_bits(const struct lbtf_type *t)
+{
+	return (v_int_data(t) & 0xff) + ((v_int_data(t) >> 16) & 0xff);
+}
+static bool int_enc_bad(unsigned int enc)
+{
+	return enc && enc != LBTF_INT_SIGNED && enc != LBTF_INT_CHAR && enc != LBTF_INT_BOOL;
+}
+
+PRED(has_vlen, lbtf_vlen(t) != 0)
+PRED(has_kflag, lbtf_kflag(t))
+PRED(has_name, t->name_off != 0)
+PRED(has_size, t->size != 0)
+PRED(no_size, t->size == 0)
+PRED(has_type, t->type != 0)
+PRED(name_not_ident, !t->name_off || !lbtfi_vname_ident(env, t->name_off))
+PRED(opt_name_not_ident, t->name_off && !lbtfi_vname_ident(env, t->name_off))
+PRED(name_not_section, !t->name_off || !lbtfi_vname_section(env, t->name_off))
+PRED(name_empty, bad_str(env, t->name_off))
+PRED(type_bad, !type_id_ok(t->type))
+PRED(type_missing, !t->type || !type_id_ok(t->type))
+PRED(elem_bad, !lbtf_array(t)->type || !type_id_ok(lbtf_array(t)->type))
+PRED(index_bad, !lbtf_array(t)->index_type || !type_id_ok(lbtf_array(t)->index_type))
+PRED(int_too_wide, int_bits(t) > 128)
+PRED(int_over_size, bits_roundup_bytes(int_bits(t)) > t->size)
+PRED(int_enc_unsupported, int_enc_bad((v_int_data(t) >> 24) & 0x0f))
+PRED(enum_size_bad, t->size > 8 || !t->size || (t->size & (t->size - 1)))
+PRED(func_linkage_bad, lbtf_vlen(t) > LBTF_LINKAGE_GLOBAL)
+PRED(var_linkage_bad, lbtf_var(t)->linkage != 0 && lbtf_var(t)->linkage != 1)
+PRED(float_size_bad, t->size != 2 && t->size != 4 && t->size != 8 && t->size != 12 &&
+		     t->size != 16)
+PRED(component_bad, lbtf_decl_tag(t)->component_idx < -1)
+
+/* the rows most kinds share */
+#define VLEN { has_vlen, "vlen != 0", 0 }
+#define KFLAG { has_kflag, "Invalid btf_info kind_flag", 0 }
+#define NONAME { has_name, "Invalid name", 0 }
+#define IDENT { name_not_ident, "Invalid name", 0 }
+#define OPT_IDENT { opt_name_not_ident, "Invalid name", 0 }
+#define END { NULL, NULL, 0 }
+
+/* The first failing row's message and error, or 0 (nothing logged). */
+static int first_bad(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
+{
+	for (; r->bad; r++) {
+		if (r->bad(env, t)) {
+			vlog_type(env, t, "%s", r->msg);
+			return r->err ? r->err : -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* All rows pass: the type is logged as accepted. */
+static int run_rows(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
+{
+	int err = first_bad(env, t, r);
+
+	if (!err)
+		vlog_type(env, t, NULL);
+	return err;
+}
+
+#define ROWS(...) ((const struct meta_row[]){ __VA_ARGS__, END })
+#define PLAIN_MODIFIER ROWS(VLEN, KFLAG, { type_bad, "Invalid type_id", 0 }, NONAME)
+
+/* The kinds checked by their rows alone (lbtfi_vmeta_rows) */
+static const struct meta_row *const meta_rows[LBTF_NR_KINDS] = {
+	[LBTF_KIND_PTR] = PLAIN_MODIFIER,
+	[LBTF_KIND_VOLATILE] = PLAIN_MODIFIER,
+	[LBTF_KIND_CONST] = PLAIN_MODIFIER,
+	[LBTF_KIND_RESTRICT] = PLAIN_MODIFIER,
+	[LBTF_KIND_TYPEDEF] = ROWS(VLEN, KFLAG, { type_bad, "Invalid type_id", 0 }, IDENT),
+	/* a type tag may have kind_flag (an attribute tag) */
+	[LBTF_KIND_TYPE_TAG] = ROWS(VLEN, { type_bad, "Invalid type_id", 0 },
+				    { name_empty, "Invalid name", 0 }),
+	[LBTF_KIND_ARRAY] = ROWS(NONAME, VLEN, KFLAG, { has_size, "size != 0", 0 },
+				 { elem_bad, "Invalid elem", 0 }, { index_bad, "Invalid index", 0 }),
+	[LBTF_KIND_FWD] = ROWS(VLEN, { has_type, "type != 0", 0 }, IDENT),
+	[LBTF_KIND_FUNC] = ROWS(IDENT, { func_linkage_bad, "Invalid func linkage", 0 }, KFLAG),
+	[LBTF_KIND_FUNC_PROTO] = ROWS(NONAME, KFLAG),
+	[LBTF_KIND_VAR] = ROWS(VLEN, KFLAG, IDENT, { type_missing, "Invalid type_id", 0 },
+			       { var_linkage_bad, "Linkage not supported", 0 }),
+	[LBTF_KIND_FLOAT] = ROWS(VLEN, KFLAG, { float_size_bad, "Invalid type_size", 0 }),
+	[LBTF_KIND_DECL_TAG] = ROWS({ name_empty, "Invalid value", 0 }, VLEN,
+				    { component_bad, "Invalid component_idx", 0 }),
+};
+
+/* PTR, modifiers, TYPE_TAG, ARRAY, FWD, FUNC, FUNC_PROTO, VAR, FLOAT, DECL_TAG */
+int lbtfi_vmeta_rows(struct venv *env, const struct lbtf_type *t, uint32_t left)
+{
+	return run_rows(env, t, meta_rows[vk(t)]);
+}
+
+/* The rows of the kinds that go on in code */
+static const struct meta_row int_head[] = { VLEN, KFLAG, END };
+static const struct meta_row int_tail[] = {
+	{ int_too_wide, "nr_bits exceeds 128", 0 },
+	{ int_over_size, "nr_bits exceeds type_size", 0 },
+	{ int_enc_unsupported, "Unsupported encoding", -LBTF_ENOTSUPP },
+	END
+};
+static const struct meta_row struct_head[] = { OPT_IDENT, END };
+static const struct meta_row enum_head[] = { { enum_size_bad, "Unexpected size", 0 }, OPT_IDENT, END };
+static const struct meta_row datasec_head[] = {
+	{ no_size, "size == 0", 0 }, KFLAG, { name_not_section, "Invalid name", 0 }, END
+};
+
+int lbtfi_vmeta_int(struct venv *env, const struct lbtf_type *t, uint32_t left)
+{
+	int err = first_bad(env, t, int_head);
+
+	if (err)
+		return err;
+	if (v_int_data(t) & ~INT_MASK) {
+		/* the kernel logs this one without the type's details */
+		vlog_basic(env, t, "Invalid int_data:%x", v_int_data(t));
+		return -EINVAL;
+	}
+	return run_rows(env, t, int_tail);
+}
+
+int lbtfi_vmeta_struct(struct venv *env, const struct lbtf_type *t, uint32_t left)
+{
+	bool is_union = vk(t) == LBTF_KIND_UNION;
+	const struct lbtf_member *m = lbtf_members(t);
+	uint32_t last = 0;
+	int err = run_rows(env, t, struct_head);
+
+	for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++, m++) {
+		uint32_t off = lbtf_kflag(t) ? m->offset & 0xffffff : m->offset;
+
+		if (!lbtfi_vname_off_ok(env, m->name_off)) {
+			lbtfi_vlog_member(env, t, m, "Invalid member name_offset:%u", m->name_off);
+			return -EINVAL;
+		}
+		if (m->name_off && !lbtfi_vname_ident(env, m->name_off)) {
+			lbtfi_vlog_member(env, t, m, "Invalid name");
+			return -EINVAL;
+		}
+		if (!m->type || !type_id_ok(m->type)) {
+			lbtfi_vlog_member(env, t, m, "Invalid type_id");
+			return -EINVAL;
+		}
+		if ((is_union && off) || last > off) {
+			lbtfi_vlog_member(env, t, m, "Invalid member bits_offset");
+			return -EINVAL;
+		}
+		if (bits_roundup_bytes(off) > t->size) {
+			lbtfi_vlog_member(env, t, m, "Member bits_offset exceeds its struct size");
+			return -EINVAL;
+		}
+		lbtfi_vlog_member(env, t, m, NULL);
+		last = off;
+	}
+	return err;
+}
+
+/* Enumerator i of an ENUM or ENUM64: its name offset, its value both ways */
+static uint32_t enumerator(const struct lbtf_type *t, unsigned int i, long long *sval,
+			   unsigned long long *uval)
+{
+	if (vk(t) == LBTF_KIND_ENUM64) {
+		const struct lbtf_enum64 *e = lbtf_enums64(t) + i;
+
+		*uval = lbtf_enum64_value(e);
+		*sval = (long long)*uval;
+		return e->name_off;
+	}
+	*sval = lbtf_enums(t)[i].val;
+	*uval = (uint32_t)lbtf_enums(t)[i].val;
+	return lbtf_enums(t)[i].name_off;
+}
+
+/* ENUM and ENUM64 */
+int lbtfi_vmeta_enum(struct venv *env, const struct lbtf_type *t, uint32_t left)
+{
+	int err = run_rows(env, t, enum_head);
+
+	for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++) {
+		long long sval;
+		unsigned long long uval;
+		uint32_t name_off = enumerator(t, i, &sval, &uval);
+
+		if (!lbtfi_vname_off_ok(env, name_off)) {
+			lbtfi_vlog(env, "\tInvalid name_offset:%u", name_off);
+			return -EINVAL;
+		}
+		if (!name_off || !lbtfi_vname_ident(env, name_off)) {
+			vlog_type(env, t, "Invalid name");
+			return -EINVAL;
+		}
+		if (!lbtfi_vlog_dumps(env))
+			continue;
+		if (lbtf_kflag(t))
+			lbtfi_vlog(env, "\t%s val=%lld\n", lbtfi_vname(env, name_off), sval);
+		else
+			lbtfi_vlog(env, "\t%s val=%llu\n", lbtfi_vname(env, name_off), uval);
+	}
+	return err;
+}
+
+int lbtfi_vmeta_datasec(struct venv *env, const struct lbtf_type *t, uint32_t left)
+{
+	const struct lbtf_var_secinfo *vsi = lbtf_secinfos(t);
+	uint64_t last_end = 0, sum = 0;
+	int err = run_rows(env, t, datasec_head);
+
+	for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++, vsi++) {
+		if (!vsi->type || !type_id_ok(vsi->type)) {
+			lbtfi_vlog_vsi(env, t, vsi, "Invalid type_id");
+			return -EINVAL;
+		}
+		if (vsi->offset < last_end || vsi->offset >= t->size) {
+			lbtfi_vlog_vsi(env, t, vsi, "Invalid offset");
+			return -EINVAL;
+		}
+		if (!vsi->size || vsi->size > t->size) {
+			lbtfi_vlog_vsi(env, t, vsi, "Invalid size");
+			return -EINVAL;
+		}
+		last_end = (uint32_t)(vsi->offset + vsi->size); /* wraps like the kernel */
+		if (last_end > t->size) {
+			lbtfi_vlog_vsi(env, t, vsi, "Invalid offset+size");
+			return -EINVAL;
+		}
+		lbtfi_vlog_vsi(env, t, vsi, NULL);
+		sum += vsi->size;
+	}
+	if (!err && sum > t->size) {
+		vlog_type(env, t, "Invalid btf_info size");
+		return -EINVAL;
+	}
+	return err;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by the special-field pass's discovery (verify_special_find.c) and
- * its record checks (verify_special.c). */
+ * its record checks (special.c). */
 #ifndef LIBBTF_VERIFY_SPECIAL_H
 #define LIBBTF_VERIFY_SPECIAL_H
 

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * lbtf_verify(): the stages of the kernel's btf_parse() in their order:
- * size limit, log attributes, header, strings, type section (pass 1 and
- * pass 2), type-tag chains, special fields, then the log's finalisation,
- * which may turn any verdict into ENOSPC.
+ * lbtf_verify(), the kernel's btf_parse() stage by stage, and the type-tag
+ * chain check it runs after pass 2.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
+/*
+ * lbtf_verify(): the stages of the kernel's btf_parse() in their order:
+ * size limit, log attributes, header, strings, type section (pass 1 and
+ * pass 2), type-tag chains, special fields, then the log's finalisation,
+ * which may turn any verdict into ENOSPC.
+ */
 static bool log_attr_valid(const struct lbtf_verify_opts *o)
 {
 	if (!!o->log_buf != !!o->log_size)
@@ -171,4 +175,51 @@ const char *lbtf_errno_name(int err)
 			return names[i].n;
 	snprintf(buf, sizeof(buf), "E%d", err);
 	return buf;
+}
+
+/*
+ * Type-tag chain check: along a chain of modifiers every TYPE_TAG must come
+ * before any CONST/VOLATILE/RESTRICT/TYPEDEF, and chains are at most 32
+ * long. Chains already walked from a smaller id are not walked again.
+ */
+int lbtfi_vcheck_type_tags(struct venv *env)
+{
+	uint32_t first = env->base ? env->start_id : 1;
+	uint32_t n = env->start_id + env->nr_types;
+	int64_t good_id = (int64_t)first - 1;
+
+	for (uint32_t i = first; i < n; i++) {
+		const struct lbtf_type *t = lbtfi_vtype(env, i);
+		uint32_t cur = i;
+		int limit = 32;
+		bool in_tags;
+
+		if (!t)
+			return -EINVAL;
+		if (!v_is_modifier(t))
+			continue;
+		in_tags = vk(t) == LBTF_KIND_TYPE_TAG;
+		while (v_is_modifier(t)) {
+			if (!limit--) {
+				lbtfi_vlog(env, "Max chain length or cycle detected");
+				return -ELOOP;
+			}
+			if (vk(t) == LBTF_KIND_TYPE_TAG) {
+				if (!in_tags) {
+					lbtfi_vlog(env, "Type tags don't precede modifiers");
+					return -EINVAL;
+				}
+			} else {
+				in_tags = false;
+			}
+			if ((int64_t)cur <= good_id)
+				break;
+			cur = t->type;
+			t = lbtfi_vtype(env, cur);
+			if (!t)
+				return -EINVAL;
+		}
+		good_id = i;
+	}
+	return 0;
 }

@@ -89,7 +89,7 @@ static void pahole_units(struct lbtf_builder *b, int dedup_every)
 	int units = 0;
 
 	assert_non_null(mkdtemp(tmp));
-	snprintf(pattern, sizeof(pattern), "%s/obj/libbtf/*.o", bdir);
+	snprintf(pattern, sizeof(pattern), "%s/obj/libbtf/*/*.o", bdir);
 	if (glob(pattern, 0, NULL, &g) || g.gl_pathc < 10)
 		fail_msg("no libbtf objects under %s (build first)", pattern);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
