@@ -78,9 +78,10 @@ static void bench_file(const char *path, int runs)
 		return;
 	}
 	for (int i = 0; i < runs; i++) {
-		struct lbtf_verify_opts o0 = { .flags = LBTF_VERIFY_NO_KERNEL_BTF };
-		struct lbtf_verify_opts o1 = { .log_level = 1, .log_size = logsz, .log_buf = ourlog,
-					       .flags = LBTF_VERIFY_NO_KERNEL_BTF };
+		struct lbtf_verify_opts o0 = { .sz = sizeof(o0), .flags = LBTF_VERIFY_NO_KERNEL_BTF };
+		LBTF_OPTS(lbtf_verify_opts, o1, .log_level = 1, .log_size = logsz, .log_buf = ourlog,
+			  .flags = LBTF_VERIFY_NO_KERNEL_BTF);
+		LBTF_OPTS(lbtf_kernel_load_opts, k1, .log_level = 1, .log_buf = klog, .log_size = logsz);
 		struct btf *lb;
 		double t;
 
@@ -88,13 +89,13 @@ static void bench_file(const char *path, int runs)
 		oerr = lbtf_verify(b, len, &o0, NULL);
 		t_ours0[i] = now() - t;
 		t = now();
-		kerr = lbtf_kernel_btf_load(b, len, 0, NULL, 0, NULL);
+		kerr = lbtf_kernel_btf_load(b, len, NULL);
 		t_k0[i] = now() - t;
 		t = now();
 		lbtf_verify(b, len, &o1, NULL);
 		t_ours1[i] = now() - t;
 		t = now();
-		lbtf_kernel_btf_load(b, len, 1, klog, logsz, NULL);
+		lbtf_kernel_btf_load(b, len, &k1);
 		t_k1[i] = now() - t;
 		t = now();
 		lb = btf__new(b, len);

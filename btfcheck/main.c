@@ -59,6 +59,7 @@ static void ask_kernel(const struct cfg *c, const struct btfcheck_input *in, uin
 		       struct btfcheck_kernel *k)
 {
 	char *buf = size ? calloc(1, size) : NULL;
+	LBTF_OPTS(lbtf_kernel_load_opts, ko, .log_level = level, .log_buf = buf, .log_size = size);
 	int err;
 
 	k->tried = true;
@@ -66,7 +67,8 @@ static void ask_kernel(const struct cfg *c, const struct btfcheck_input *in, uin
 		k->err = ENOMEM;
 		return;
 	}
-	err = lbtf_kernel_btf_load(in->data, in->size, level, buf, size, &k->true_size);
+	err = lbtf_kernel_btf_load(in->data, in->size, &ko);
+	k->true_size = ko.log_true_size;
 	k->err = -err;
 	k->log = buf;
 	k->available = err != -EPERM && err != -ENOSYS;
@@ -76,8 +78,8 @@ static void ask_kernel(const struct cfg *c, const struct btfcheck_input *in, uin
 
 static int check_one(const struct cfg *c, const char *path)
 {
-	struct lbtf_verify_opts o = { 0 };
-	struct lbtf_verify_result res;
+	struct lbtf_verify_opts o = { .sz = sizeof(o) };
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	struct btfcheck_input in;
 	struct btfcheck_kernel k = { 0 };
 	struct btfcheck_report rep = { .file = path, .res = &res };
@@ -130,7 +132,7 @@ static int check_one(const struct cfg *c, const char *path)
 	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
 	if (res.err) {
 		const char *why = rep.log;
-		struct lbtf_verify_result again;
+		struct lbtf_verify_result again = { .sz = sizeof(again) };
 		struct lbtf_verify_opts o1 = o;
 
 		if (!res.true_size_written) {

@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *base_path = NULL, *input;
-	struct lbtf_dwarf_stats st = { 0 };
+	struct lbtf_dwarf_stats st = { .sz = sizeof(st) };
 	struct lbtf_dwarf_opts o = { .sz = sizeof(o) };
 	struct cb_ctx cb = { 0 };
 	struct lbtf *base = NULL;

@@ -12,8 +12,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char buf[4096];
-	struct lbtf_verify_opts o = { 0 };
-	struct lbtf_verify_result res;
+	struct lbtf_verify_opts o = { .sz = sizeof(o) };
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	struct lbtf *base;
 	void *copy;
 

@@ -43,4 +43,26 @@ static inline uint16_t lbtf_bswap16(uint16_t v) { return __builtin_bswap16(v); }
 void lbtfi_swap_header(struct lbtf_header *h);
 void lbtfi_swap_type_words(void *types, size_t len);
 
+/*
+ * The options convention (libbpf's): every options or result struct starts
+ * with size_t sz, the size of the struct the caller was built with.
+ * lbtfi_opts_copy() turns a caller's options (NULL: all defaults) into a
+ * whole struct of this library's size: sz 0 is an error, a shorter struct
+ * leaves the newer fields 0, and bytes past what this library knows must be
+ * zero (an option it cannot honour). name is the type, for the message.
+ */
+int lbtfi_opts_copy(void *dst, size_t dst_size, const void *src, const char *name);
+#define LBTFI_OPTS_COPY(dst, src, type) lbtfi_opts_copy(dst, sizeof(*(dst)), src, #type)
+/*
+ * Results go the other way: the library fills a whole struct of its own and
+ * lbtfi_result_copy() writes only the caller's sz bytes of it (sz kept), so a
+ * newer library never writes past an older caller's struct. dst may be NULL.
+ * lbtfi_result_check() refuses a result struct whose sz is 0 before any work.
+ */
+void lbtfi_result_copy(void *dst, const void *src, size_t src_size);
+int lbtfi_result_check(const void *dst, const char *name);
+/* Whether a caller's result struct of size sz has room for field. */
+#define LBTFI_RESULT_HAS(res, field)                                                   \
+	((res) && (res)->sz >= offsetof(__typeof__(*(res)), field) + sizeof((res)->field))
+
 #endif

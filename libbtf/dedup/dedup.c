@@ -492,12 +492,15 @@ static void compact(struct dedup *d, uint32_t *id_map)
 
 int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 {
-	struct lbtf_dedup_stats st = { .types_in = b->nr_types, .strs_in_bytes = (uint32_t)b->strs.len };
+	struct lbtf_dedup_stats st = { .sz = sizeof(st), .types_in = b->nr_types,
+				       .strs_in_bytes = (uint32_t)b->strs.len };
+	struct lbtf_dedup_opts o;
 	struct dedup d;
 	int err;
 
-	if (opts && opts->sz < sizeof(size_t))
-		return lbtfi_err(EINVAL, "dedup options: bad sz %zu", opts->sz);
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_dedup_opts)) ||
+	    (err = lbtfi_result_check(o.stats, "lbtf_dedup_stats")))
+		return err;
 	/*
 	 * Names compare as offsets: the builder interns every string it is
 	 * given (and prefers the base's offset), so equal strings already have
@@ -515,16 +518,14 @@ int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 		err = dedup_refs(&d);
 	if (err)
 		goto out;
-	compact(&d, opts && opts->sz >= offsetof(struct lbtf_dedup_opts, id_map) + sizeof(opts->id_map) ?
-			    opts->id_map : NULL);
+	compact(&d, o.id_map);
 	err = lbtfi_dedup_strings(b);
 out:
 	dedup_free(&d);
-	if (!err && opts && opts->sz >= offsetof(struct lbtf_dedup_opts, stats) + sizeof(opts->stats) &&
-	    opts->stats) {
+	if (!err) {
 		st.types_out = b->nr_types;
 		st.strs_out_bytes = (uint32_t)b->strs.len;
-		*opts->stats = st;
+		lbtfi_result_copy(o.stats, &st, sizeof(st));
 	}
 	return err;
 }

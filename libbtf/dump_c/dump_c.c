@@ -14,10 +14,6 @@
 #define DC_OUT_LIMIT(in_bytes) (16ull * (in_bytes) + (16ull << 20))
 #define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (1ull << 20))
 
-/* An option, or its default when the caller's struct is older (shorter). */
-#define OPT(o, field) \
-	((o) && (o)->sz >= offsetof(struct lbtf_dump_c_opts, field) + sizeof((o)->field) \
-		 ? (o)->field : 0)
 
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 {
@@ -203,6 +199,7 @@ static int dump_roots(struct dc *d, const struct roots *r)
 
 int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts)
 {
+	struct lbtf_dump_c_opts o;
 	struct check_ctx cc = { 0 };
 	struct roots roots;
 	bool kfuncs;
@@ -211,8 +208,8 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 
 	if (!btf || !out)
 		return lbtfi_err(EINVAL, "C dump: no BTF or no output");
-	if (opts && opts->sz < offsetof(struct lbtf_dump_c_opts, root_cnt) + sizeof(size_t))
-		return lbtfi_err(EINVAL, "C dump: options struct too small (%zu)", opts->sz);
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_dump_c_opts)))
+		return err;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return lbtfi_err(ENOMEM, "C dump: out of memory");
@@ -230,10 +227,10 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}
 	err = check_refs(&cc, btf, d->nr_types);
-	for (size_t i = 0; !err && opts && i < opts->root_cnt; i++)
-		if (opts->root_ids[i] >= d->nr_types)
+	for (size_t i = 0; !err && i < o.root_cnt; i++)
+		if (o.root_ids[i] >= d->nr_types)
 			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",
-					opts->root_ids[i]);
+					o.root_ids[i]);
 	if (err) {
 		dc_free(d);
 		return err;
@@ -247,7 +244,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->st[0].emit = DC_EMITTED;
 	dci_mark_referenced(d);
 
-	err = pick_roots(d, opts, &roots);
+	err = pick_roots(d, &o, &roots);
 	if (!err)
 		err = precheck(d, &roots);
 	if (err) {
@@ -255,16 +252,16 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return err;
 	}
-	kfuncs = OPT(opts, kfuncs) && !OPT(opts, root_cnt);
-	if (!opts || !opts->no_frame)
+	kfuncs = o.kfuncs && !o.root_cnt;
+	if (!o.no_frame)
 		put_frame_head(&d->out);
-	if (kfuncs && !OPT(opts, no_frame))
+	if (kfuncs && !o.no_frame)
 		dci_put_kfunc_macros(d);
 	err = dump_roots(d, &roots);
 	free(roots.owned);
 	if (!err && kfuncs)
 		err = dci_put_kfuncs(d);
-	if (!err && (!opts || !opts->no_frame))
+	if (!err && !o.no_frame)
 		put_frame_tail(&d->out);
 	dci_flush(&d->out);
 	if (!err && d->out.err == -EFBIG)

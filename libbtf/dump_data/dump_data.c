@@ -430,26 +430,6 @@ struct lbtf_data_printer {
 	struct lbtf_data_opts opts;
 };
 
-/* Copies caller options of any known size; unknown trailing bytes must be 0. */
-int lbtfi_data_opts_copy(struct lbtf_data_opts *dst, const struct lbtf_data_opts *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	if (!src)
-		return 0;
-	if (src->sz < sizeof(size_t))
-		return lbtfi_err(EINVAL, "lbtf_data_opts: sz %zu too small", src->sz);
-	if (src->sz > sizeof(*dst)) {
-		const unsigned char *extra = (const unsigned char *)src + sizeof(*dst);
-
-		for (size_t i = 0; i < src->sz - sizeof(*dst); i++)
-			if (extra[i])
-				return lbtfi_err(EINVAL, "lbtf_data_opts: unknown options set");
-	}
-	memcpy(dst, src, src->sz < sizeof(*dst) ? src->sz : sizeof(*dst));
-	dst->sz = sizeof(*dst);
-	return 0;
-}
-
 struct lbtf_data_printer *lbtf_data_printer_new(const struct lbtf *btf, FILE *out,
 						const struct lbtf_data_opts *opts)
 {
@@ -459,7 +439,7 @@ struct lbtf_data_printer *lbtf_data_printer_new(const struct lbtf *btf, FILE *ou
 
 	if (!btf || !out)
 		return lbtfi_err_ptr(EINVAL, "lbtf_data_printer_new: btf and out are required");
-	err = lbtfi_data_opts_copy(&o, opts);
+	err = LBTFI_OPTS_COPY(&o, opts, lbtf_data_opts);
 	if (err) {
 		errno = -err;
 		return NULL;

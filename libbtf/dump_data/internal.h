@@ -45,8 +45,6 @@ struct lbtfi_bytes {
 	size_t len;
 };
 
-/* Validated copy of caller options (sz-first); 0 or -EINVAL. */
-int lbtfi_data_opts_copy(struct lbtf_data_opts *dst, const struct lbtf_data_opts *src);
 void lbtfi_dp_init(struct lbtfi_dp *dp, const struct lbtf *btf, struct lbtfi_json *w,
 		   const struct lbtf_data_opts *o, size_t bytes);
 /* Print the value of type id at b; bit (0-7) is the bit offset inside b.p[0]. */

@@ -23,14 +23,12 @@ struct lbtf_map_dump {
 	unsigned int count;   /* elements of the current map */
 };
 
+/* The map description is required, otherwise an options struct. */
 static int desc_copy(struct lbtf_map_desc *dst, const struct lbtf_map_desc *src)
 {
-	memset(dst, 0, sizeof(*dst));
-	if (!src || src->sz < sizeof(size_t))
-		return lbtfi_err(EINVAL, "lbtf_map_desc: missing or sz too small");
-	memcpy(dst, src, src->sz < sizeof(*dst) ? src->sz : sizeof(*dst));
-	dst->sz = sizeof(*dst);
-	return 0;
+	if (!src)
+		return lbtfi_err(EINVAL, "lbtf_map_desc: missing");
+	return LBTFI_OPTS_COPY(dst, src, lbtf_map_desc);
 }
 
 /* Stride of per-CPU values: the kernel rounds each copy up to 8 bytes. */
@@ -220,7 +218,7 @@ struct lbtf_map_dump *lbtf_map_dump_new(FILE *out, unsigned int nr_maps, bool ty
 
 	if (!out || !nr_maps)
 		return lbtfi_err_ptr(EINVAL, "lbtf_map_dump_new: out and nr_maps are required");
-	err = lbtfi_data_opts_copy(&o, opts);
+	err = LBTFI_OPTS_COPY(&o, opts, lbtf_data_opts);
 	if (err) {
 		errno = -err;
 		return NULL;
@@ -388,7 +386,7 @@ int lbtf_map_print_lookup(FILE *out, const struct lbtf_map_desc *m, const struct
 
 	if (!out)
 		return lbtfi_err(EINVAL, "lbtf_map_print_lookup: no output");
-	ret = lbtfi_data_opts_copy(&o, opts);
+	ret = LBTFI_OPTS_COPY(&o, opts, lbtf_data_opts);
 	if (!ret)
 		ret = desc_copy(&md, m);
 	if (ret)

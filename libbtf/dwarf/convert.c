@@ -619,7 +619,8 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
 {
 	struct driver d = { .path = path };
-	struct lbtf_dwarf_stats st = { 0 };
+	struct lbtf_dwarf_stats st = { .sz = sizeof(st) };
+	struct lbtf_dwarf_opts o;
 	struct dw_elf_info ei;
 	struct dw_handle h;
 	struct lbtf_builder *out = NULL;
@@ -628,8 +629,11 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 
 	if (!path)
 		return lbtfi_err_ptr(EINVAL, "no input file");
-	if (opts && opts->sz && opts->sz < offsetof(struct lbtf_dwarf_opts, stats))
-		return lbtfi_err_ptr(EINVAL, "lbtf_dwarf_opts too small");
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_dwarf_opts)) ||
+	    (err = lbtfi_result_check(o.stats, "lbtf_dwarf_stats"))) {
+		errno = -err; /* the message is set */
+		return NULL;
+	}
 	elf_version(EV_CURRENT);
 	if ((err = dw_elf_info_load(&ei, path))) {
 		char msg[512];
@@ -642,8 +646,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		dw_elf_info_free(&ei);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	}
-	d.g.base = opts ? opts->base : NULL;
-	d.g.features = effective_features(opts, &ei);
+	d.g.base = o.base;
+	d.g.features = effective_features(&o, &ei);
 	{
 		GElf_Ehdr eh;
 
@@ -679,7 +683,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	pthread_mutex_init(&d.mu, NULL);
 	pthread_cond_init(&d.cv_done, NULL);
 	pthread_cond_init(&d.cv_room, NULL);
-	out = convert_all(&d, opts, &st, &err);
+	out = convert_all(&d, &o, &st, &err);
 	pthread_mutex_destroy(&d.mu);
 	pthread_cond_destroy(&d.cv_done);
 	pthread_cond_destroy(&d.cv_room);
@@ -700,8 +704,7 @@ out:
 	free(d.ul.ends);
 	dr_file_close(&d.units);
 	dw_elf_info_free(&ei);
-	if (opts && opts->stats)
-		*opts->stats = st;
+	lbtfi_result_copy(o.stats, &st, sizeof(st));
 	if (err) {
 		char msg[512];
 

@@ -10,6 +10,11 @@
  *    In both cases lbtf_errmsg() gives a one-line human description of the
  *    last failure in this thread (never printed by the library).
  *  - Type records are returned as pointers into the (host-endian) type data.
+ *  - Options and results are structs whose first field is size_t sz, the size
+ *    the caller was built with (libbpf's convention): declare them with
+ *    LBTF_OPTS(lbtf_verify_opts, opts, .log_level = 1). sz 0 is an error; a
+ *    caller built against an older, shorter struct gets the defaults for the
+ *    newer fields, and a result struct is written only up to its sz.
  */
 #ifndef LIBBTF_H
 #define LIBBTF_H
@@ -26,6 +31,13 @@ extern "C" {
 /* Everything declared here is exported; the rest of libbtf is built with
  * -fvisibility=hidden (see libbtf.map for the versioned list). */
 #pragma GCC visibility push(default)
+
+/* A zeroed options (or result) struct of the given type with sz set. */
+#define LBTF_OPTS(TYPE, NAME, ...)                                                     \
+	struct TYPE NAME = ({                                                          \
+		__builtin_memset(&NAME, 0, sizeof(struct TYPE));                       \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };               \
+	})
 
 /* ---- format ----------------------------------------------------------- */
 

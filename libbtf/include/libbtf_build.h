@@ -86,6 +86,7 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src);
 
 /* ---- dedup ---- */
 struct lbtf_dedup_stats {
+	size_t sz; /* sizeof(struct lbtf_dedup_stats): written up to it */
 	uint32_t types_in, types_out;
 	uint32_t strs_in_bytes, strs_out_bytes;
 };

@@ -54,6 +54,7 @@ enum lbtf_dwarf_feature {
 int lbtf_dwarf_parse_features(const char *list, uint32_t *feat);
 
 struct lbtf_dwarf_stats {
+	size_t sz;            /* sizeof(struct lbtf_dwarf_stats): written up to it */
 	uint32_t units;       /* compile (and partial) units converted */
 	uint32_t types_raw;   /* types before dedup */
 	uint32_t types_out;   /* types in the result (without base) */

@@ -48,6 +48,7 @@ enum lbtf_verify_flags {
 };
 
 struct lbtf_verify_opts {
+	size_t sz;            /* sizeof(struct lbtf_verify_opts) */
 	uint32_t log_level;   /* 0 or a subset of LBTF_LOG_MASK */
 	uint32_t log_size;    /* size of log_buf (0 with log_buf NULL: no buffer) */
 	char *log_buf;        /* filled as the kernel fills the user's buffer */
@@ -56,6 +57,7 @@ struct lbtf_verify_opts {
 };
 
 struct lbtf_verify_result {
+	size_t sz;                /* sizeof(struct lbtf_verify_result): written up to it */
 	int err;                  /* 0 valid, else the kernel's positive errno */
 	uint32_t log_true_size;   /* the kernel's btf_log_true_size */
 	bool true_size_written;   /* false when the kernel would not write it */
@@ -87,13 +89,19 @@ void lbtf_verify_result_free(struct lbtf_verify_result *res);
 /* Kernel name of an errno: "EINVAL", "ENOTSUPP" (524), ...; "E<n>" otherwise */
 const char *lbtf_errno_name(int err);
 
+struct lbtf_kernel_load_opts {
+	size_t sz;              /* sizeof(struct lbtf_kernel_load_opts) */
+	uint32_t log_level;
+	char *log_buf;          /* NULL: no log */
+	uint32_t log_size;
+	uint32_t log_true_size; /* out: btf_log_true_size (0 if the kernel did not write it) */
+};
 /*
  * Submit the blob to the running kernel (BPF_BTF_LOAD). Returns 0 when it
- * loaded (the fd is closed), else the negative errno. *true_size gets
- * btf_log_true_size (0 if the kernel did not write it). Needs CAP_BPF.
+ * loaded (the fd is closed), else the negative errno. opts may be NULL (no
+ * log). Needs CAP_BPF.
  */
-int lbtf_kernel_btf_load(const void *data, size_t size, uint32_t log_level, char *log_buf,
-			 uint32_t log_size, uint32_t *true_size);
+int lbtf_kernel_btf_load(const void *data, size_t size, struct lbtf_kernel_load_opts *opts);
 
 #pragma GCC visibility pop
 

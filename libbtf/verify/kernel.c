@@ -21,21 +21,24 @@ struct btf_load_attr {
 	int32_t btf_token_fd;
 };
 
-int lbtf_kernel_btf_load(const void *data, size_t size, uint32_t log_level, char *log_buf,
-			 uint32_t log_size, uint32_t *true_size)
+int lbtf_kernel_btf_load(const void *data, size_t size, struct lbtf_kernel_load_opts *opts)
 {
+	struct lbtf_kernel_load_opts o;
 	struct btf_load_attr attr;
 	long fd;
+	int err;
 
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_kernel_load_opts)))
+		return err;
 	memset(&attr, 0, sizeof(attr));
 	attr.btf = (uint64_t)(uintptr_t)data;
 	attr.btf_size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
-	attr.btf_log_buf = (uint64_t)(uintptr_t)log_buf;
-	attr.btf_log_size = log_size;
-	attr.btf_log_level = log_level;
+	attr.btf_log_buf = (uint64_t)(uintptr_t)o.log_buf;
+	attr.btf_log_size = o.log_size;
+	attr.btf_log_level = o.log_level;
 	fd = syscall(__NR_bpf, BPF_BTF_LOAD, &attr, sizeof(attr));
-	if (true_size)
-		*true_size = attr.btf_log_true_size;
+	o.log_true_size = attr.btf_log_true_size;
+	lbtfi_result_copy(opts, &o, sizeof(o));
 	if (fd < 0)
 		return -errno;
 	close((int)fd);

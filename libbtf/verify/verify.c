@@ -90,18 +90,13 @@ static int run_stages(struct venv *env)
 	return 0;
 }
 
-int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *opts,
-		struct lbtf_verify_result *res)
+/* lbtf_verify() on whole structs of this library's size */
+static int verify(const void *data, size_t size, const struct lbtf_verify_opts *o,
+		  struct lbtf_verify_result *res)
 {
-	static const struct lbtf_verify_opts no_opts;
-	const struct lbtf_verify_opts *o = opts ? opts : &no_opts;
-	struct lbtf_verify_result dummy;
 	struct venv env;
 	int err, ferr;
 
-	if (!res)
-		res = &dummy;
-	memset(res, 0, sizeof(*res));
 	if (size > LBTF_MAX_FILE_SIZE) {
 		res->err = E2BIG;
 		return -E2BIG;
@@ -147,6 +142,24 @@ out:
 	free(env.visit);
 	free(env.res_id);
 	free(env.res_size);
+	return err;
+}
+
+int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *opts,
+		struct lbtf_verify_result *res)
+{
+	struct lbtf_verify_opts o;
+	struct lbtf_verify_result r = { .sz = sizeof(r) };
+	int err;
+
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_verify_opts)) ||
+	    (err = lbtfi_result_check(res, "lbtf_verify_result")))
+		return err;
+	err = verify(data, size, &o, &r);
+	/* a caller whose struct has no room for the log cannot free it */
+	if (!LBTFI_RESULT_HAS(res, full_log_len))
+		free(r.full_log);
+	lbtfi_result_copy(res, &r, sizeof(r));
 	return err;
 }
 

@@ -77,7 +77,7 @@ static void convert_self(int jobs, void **data, size_t *size, struct lbtf_dwarf_
 
 static void test_convert_self(void **state)
 {
-	struct lbtf_dwarf_stats s1 = { 0 }, s3 = { 0 };
+	struct lbtf_dwarf_stats s1 = { .sz = sizeof(s1) }, s3 = { .sz = sizeof(s3) };
 	void *d1, *d3;
 	size_t n1, n3;
 	struct lbtf *btf;

@@ -50,7 +50,7 @@ static void dedup_ok(struct lbtf_builder *b, struct lbtf_dedup_stats *st)
 static void test_prims_merged(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
-	struct lbtf_dedup_stats st;
+	struct lbtf_dedup_stats st = { .sz = sizeof(st) };
 	struct lbtf *btf;
 
 	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);
@@ -102,7 +102,7 @@ static void add_list_cu(struct lbtf_builder *b)
 static void test_graph_duplicates(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
-	struct lbtf_dedup_stats st;
+	struct lbtf_dedup_stats st = { .sz = sizeof(st) };
 	struct lbtf *btf;
 	const struct lbtf_type *t;
 

@@ -70,7 +70,7 @@ static void kernel_loads(struct lbtf_builder *b)
 static void dedup_copies(int copies)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
-	struct lbtf_dedup_stats st;
+	struct lbtf_dedup_stats st = { .sz = sizeof(st) };
 	struct lbtf_dedup_opts o = { .sz = sizeof(o), .stats = &st };
 	uint32_t n = lbtf_type_cnt(vmlinux) - 1, vars = 0;
 	uint32_t strs_len;

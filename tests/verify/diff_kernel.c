@@ -102,9 +102,9 @@ static const char *tail(const char *s)
 
 static int compare(int cls, const unsigned char *b, size_t len, uint32_t level, uint32_t size)
 {
-	struct lbtf_verify_opts o = { .log_level = level, .log_size = size,
+	struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = level, .log_size = size,
 				      .log_buf = size ? obuf : NULL };
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	uint32_t ktrue = 0;
 	int kerr, oerr;
 
@@ -112,7 +112,10 @@ static int compare(int cls, const unsigned char *b, size_t len, uint32_t level, 
 		memset(kbuf, 0, size < BIG_LOG * 64 ? size : BIG_LOG * 64);
 		memset(obuf, 0, size < BIG_LOG * 64 ? size : BIG_LOG * 64);
 	}
-	kerr = lbtf_kernel_btf_load(b, len, level, size ? kbuf : NULL, size, &ktrue);
+	LBTF_OPTS(lbtf_kernel_load_opts, ko, .log_level = level, .log_buf = size ? kbuf : NULL,
+		  .log_size = size);
+	kerr = lbtf_kernel_btf_load(b, len, &ko);
+	ktrue = ko.log_true_size;
 	oerr = lbtf_verify(b, len, &o, &res);
 	n_total++;
 	by_class[cls]++;
@@ -238,7 +241,7 @@ int main(int argc, char **argv)
 		return 2;
 	{
 		static const unsigned char probe[] = { 0 };
-		int e = lbtf_kernel_btf_load(probe, 1, 0, NULL, 0, NULL);
+		int e = lbtf_kernel_btf_load(probe, 1, NULL);
 		if (e == -EPERM || e == -ENOSYS) {
 			printf("SKIP: BPF_BTF_LOAD not permitted here (%s)\n", lbtf_errno_name(e));
 			return 77;

@@ -13,7 +13,7 @@
 static int run(struct vblob b, uint32_t level, char *buf, uint32_t size,
 	       struct lbtf_verify_result *res)
 {
-	struct lbtf_verify_opts o = { .log_level = level, .log_size = size, .log_buf = buf };
+	struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = level, .log_size = size, .log_buf = buf };
 	return lbtf_verify(b.p, b.len, &o, res);
 }
 
@@ -21,7 +21,7 @@ static void test_sizes(void **state)
 {
 	struct vblob b = VB(STRS, INT32);
 	size_t len = strlen(FULL_LOG);
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	char buf[512];
 
 	/* exactly enough (len + 1) loads; one byte less is ENOSPC with the tail */
@@ -52,7 +52,7 @@ static void test_sizes(void **state)
 static void test_attrs(void **state)
 {
 	struct vblob b = VB(STRS, INT32);
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	char buf[64];
 
 	assert_int_equal(run(b, 1, buf, 0, &res), -EINVAL);   /* buffer without size */
@@ -67,7 +67,7 @@ static void test_attrs(void **state)
 static void test_enospc_overrides(void **state)
 {
 	struct vblob b = VB(STRS, T_INT(1, 3, 0, 32, 4));
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	char buf[20];
 
 	/* an ENOTSUPP failure with a short buffer becomes ENOSPC */
@@ -80,9 +80,9 @@ static void test_too_big(void **state)
 {
 	size_t n = LBTF_MAX_FILE_SIZE + 1;
 	unsigned char *p = calloc(1, n);
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	char buf[64] = "untouched";
-	struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
+	struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
 
 	assert_int_equal(lbtf_verify(p, n, &o, &res), -E2BIG);
 	assert_string_equal(buf, "untouched");
@@ -123,7 +123,7 @@ static void test_max_types(void **state)
 	size_t tl = (size_t)n * 12;
 	struct lbtf_header h = { LBTF_MAGIC, 1, 0, 24, 0, tl, tl, 1 };
 	unsigned char *p = malloc(24 + tl + 1);
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	static char buf[256];
 
 	memcpy(p, &h, 24);
@@ -131,7 +131,7 @@ static void test_max_types(void **state)
 		memcpy(p + 24 + i * 12, (uint32_t[]){ 0, INFO(2, 0, 0), 0 }, 12);
 	p[24 + tl] = 0;
 	{
-		struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
+		struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
 		assert_int_equal(lbtf_verify(p, 24 + tl + 1, &o, &res), -ENOSPC);
 	}
 	assert_non_null(strstr(buf, "[1048575] PTR (anon) type_id=0\nExceeded max num of types"

@@ -332,7 +332,7 @@ static void test_name_length(void **state)
 		b = vb_make(w, s, len + 2);
 		{
 			static char buf[4096];
-			struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
+			struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
 			int err = lbtf_verify(b.p, b.len, &o, NULL);
 			assert_int_equal(err, len <= 512 ? 0 : -EINVAL);
 		}

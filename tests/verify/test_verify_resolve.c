@@ -30,7 +30,7 @@ static void test_depth_and_loops(void **state)
 		b = vb_make(w, STRS, sizeof(STRS));
 		{
 			static char buf[1 << 14];
-			struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
+			struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
 			int err = lbtf_verify(b.p, b.len, &o, NULL);
 			assert_int_equal(err, len == 32 ? 0 : -E2BIG);
 			if (len == 33)
@@ -200,7 +200,7 @@ static void test_chain_limit(void **state)
 	int n = 0;
 	struct vblob b;
 	static char buf[1 << 14];
-	struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
+	struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
 
 	for (int k = 0; k < 3; k++) {
 		w[n++] = 0;

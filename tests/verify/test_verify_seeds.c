@@ -153,7 +153,7 @@ static void test_seed_raw_tests(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct seed_case *c = &cases[i];
 		struct vblob b = seed_blob(c);
-		struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
+		struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf };
 		int err = lbtf_verify(b.p, b.len, &o, NULL);
 		size_t n = strlen(buf);
 		const char *last;

@@ -10,7 +10,7 @@ enum { N_INT = 1, N_LOCK = 5, N_HEAD = 19, N_NODE = 33, N_V = 47, N_S = 49, N_FO
 
 static int verify(struct vblob b, uint32_t flags, struct lbtf_verify_result *res)
 {
-	struct lbtf_verify_opts o = { .flags = flags | LBTF_VERIFY_NO_KERNEL_BTF };
+	struct lbtf_verify_opts o = { .sz = sizeof(o), .flags = flags | LBTF_VERIFY_NO_KERNEL_BTF };
 	int err = lbtf_verify(b.p, b.len, &o, res);
 
 	free(b.p);
@@ -76,7 +76,7 @@ static void test_ownership_cycle(void **state)
 
 static void test_kptr(void **state)
 {
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	/* [5] struct foo, [6] TYPE_TAG kptr -> 5, [7] PTR -> 6, [8] struct s { PTR } */
 	const char strs[] = "\0int\0foo\0kptr\0p\0s";
 
@@ -99,7 +99,7 @@ static void test_split(void **state)
 	/* split strings start at the base's end (offset 5) */
 	const char sstrs[] = "p\0s";
 	static char buf[4096];
-	struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf, .base = b };
+	struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf, .base = b };
 	struct vblob s;
 
 	assert_non_null(b);
@@ -122,8 +122,8 @@ static void test_split(void **state)
 	 * each 1023-byte piece its own "BPF: " line */
 	{
 		const char bad[] = "1a";
-		struct lbtf_verify_result res;
-		struct lbtf_verify_opts k = { .log_level = 1, .base = b,
+		struct lbtf_verify_result res = { .sz = sizeof(res) };
+		struct lbtf_verify_opts k = { .sz = sizeof(k), .log_level = 1, .base = b,
 					      .flags = LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG };
 
 		s = vb_make((const uint32_t[]){ T_PTR(1), T_STRUCT(5, 0, 4), W_END }, bad, sizeof(bad));

@@ -85,9 +85,9 @@ static inline void vb_expect_at(const char *file, int line, struct vblob b, int 
 				const char *log_tail, bool whole)
 {
 	static char buf[1 << 16];
-	struct lbtf_verify_opts o = { .log_level = 1, .log_size = sizeof(buf), .log_buf = buf,
+	struct lbtf_verify_opts o = { .sz = sizeof(o), .log_level = 1, .log_size = sizeof(buf), .log_buf = buf,
 				      .flags = LBTF_VERIFY_NO_KERNEL_BTF };
-	struct lbtf_verify_result res;
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	int ret = lbtf_verify(b.p, b.len, &o, &res);
 	const char *got = whole ? buf : vb_after_header(buf);
 
