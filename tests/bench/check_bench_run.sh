@@ -3,7 +3,7 @@
 # (its row, exit 1) even though its output goes through a pipe, a passing
 # bench's rows land in $B/bench.md, and the tracked README.md is not touched.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/bench_good.sh" <<'S'

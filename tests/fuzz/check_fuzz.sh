@@ -3,7 +3,7 @@
 # CHECK_DEPS) for FUZZ_SECONDS (default 60) under ASan/UBSan, all targets at
 # once (they are independent), and fails if any finds a crash.
 # A fixed -seed (FUZZ_SEED, default 1) keeps CI runs reproducible.
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 secs=${FUZZ_SECONDS:-60}
 out=$B/fuzz
@@ -25,10 +25,11 @@ for src in $targets; do
 	f=$out/$name
 	corpus=$out/corpus-$name
 	mkdir -p "$corpus"
-	seeds=fuzz/seeds/${name#fuzz_}
+	dirs=("$corpus")
+	[ -d "fuzz/seeds/${name#fuzz_}" ] && dirs+=("fuzz/seeds/${name#fuzz_}")
 	echo "== $name for ${secs}s"
 	"$f" -seed="${FUZZ_SEED:-1}" -artifact_prefix="$out/" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-		"$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"$out/$name.log" 2>&1 &
+		"${dirs[@]}" >"$out/$name.log" 2>&1 &
 	pids+=($!) names+=("$name")
 done
 rc=0

@@ -25,7 +25,10 @@ C
 cflags=$(pkg-config --cflags libbtf)
 # a sanitizer build of the library needs the sanitizer runtimes in the program too
 [ "${SAN:-}" = 1 ] && cflags="$cflags -fsanitize=address,undefined"
+# (pkg-config prints flags to be split into words)
+# shellcheck disable=SC2046
 gcc $cflags -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf)
+# shellcheck disable=SC2046
 gcc $cflags -o "$dir/use-static" "$dir/use.c" "$root/lib/libbtf.a" $(pkg-config --static --libs-only-l libbtf | sed 's/-lbtf//')
 out1=$(LD_LIBRARY_PATH=$root/lib "$dir/use-shared")
 out2=$("$dir/use-static")

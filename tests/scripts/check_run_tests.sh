@@ -6,7 +6,7 @@ set -u
 runner=$(cd "$(dirname "$0")/../.." && pwd)/scripts/run-tests.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+cd "$tmp" || exit 1
 mkdir -p a b c d build/tests/e
 echo 'echo output of a; exit 0' >a/check_same.sh
 echo 'echo output of b; exit 0' >b/check_same.sh
