@@ -49,19 +49,33 @@ LIB_SRCS := $(sort $(wildcard libbtf/*/*.c))
 LIB_OBJS := $(patsubst libbtf/%.c,$(B)/obj/libbtf/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libbtf/%.c,$(B)/obj/libbtf/pic/%.o,$(LIB_SRCS))
 LIB_HDRS := $(wildcard libbtf/*/*.h)
+# Only what the public headers declare is exported (they push default visibility).
+LIB_CFLAGS := -fvisibility=hidden
 LIB_PUB_HDRS := $(wildcard libbtf/include/*.h)
 LIBA  := $(B)/libbtf.a
+LIBA_INTERNAL := $(B)/obj/libbtf-internal.a
 LIBSO := $(B)/libbtf.so
 
 $(B)/obj/libbtf/%.o: libbtf/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(B)/obj/libbtf/pic/%.o: libbtf/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC-PIC,$<)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
-$(LIBA): $(LIB_OBJS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
+# libbtf.a holds one relocatable object whose hidden (internal) symbols are made
+# local, so a program linking it sees only the lbtf_ API, as with libbtf.so.
+# White-box tests link $(LIBA_INTERNAL), the plain archive of the objects.
+$(B)/obj/libbtf.o: $(LIB_OBJS)
+	$(call msg,LD-R,$@)
+	$(Q)$(CC) $(LDFLAGS) -r -nostdlib -o $@ $^
+	$(Q)objcopy --localize-hidden $@
+$(LIBA): $(B)/obj/libbtf.o
+	@rm -f $@
+	$(call msg,AR,$@)
+	$(Q)ar rcs $@ $^
+$(LIBA_INTERNAL): $(LIB_OBJS)
 	@rm -f $@
 	$(call msg,AR,$@)
 	$(Q)ar rcs $@ $^

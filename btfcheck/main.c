@@ -93,7 +93,7 @@ static int check_one(const struct cfg *c, const char *path)
 	o.log_level = level;
 	o.base = c->base;
 	/* module BTF from sysfs is split BTF over vmlinux, like lbtf_open() */
-	if (!o.base && !strncmp(path, "/sys/kernel/btf/", 16) && strcmp(path + 16, "vmlinux")) {
+	if (!o.base && lbtf_path_is_sysfs_module(path)) {
 		sysfs_base = lbtf_open_vmlinux();
 		if (!sysfs_base) {
 			fprintf(stderr, "btfcheck: %s: no vmlinux BTF for this module BTF: %s\n", path,

@@ -6,9 +6,14 @@ UNIT_SRCS := $(sort $(wildcard tests/*/test_*.c))
 UNIT_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_SRCS))
 TEST_HELPER_HDRS := $(wildcard tests/*/*.h)
 
+# A unit test links the installed archive (the lbtf_ API only), except the
+# white-box tests listed in WHITEBOX_TESTS, which link the internal one.
+WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer
+TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))
+$(WHITEBOX_TESTS): $(LIBA_INTERNAL)
 $(B)/tests/%: tests/%.c $(LIBA) $(LIB_PUB_HDRS) $(TEST_HELPER_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/$(firstword $(subst /, ,$*)) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) -lcmocka $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/$(firstword $(subst /, ,$*)) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIB) -lcmocka $(LDLIBS)
 
 CHECK_DEPS  += $(UNIT_BINS)
 CHECK_TESTS += $(UNIT_BINS) $(sort $(wildcard tests/*/check_*.sh))

@@ -1,31 +1,49 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The kind table: one layout description per BTF kind, used by every module. */
+#include <stddef.h>
 #include "libbtf.h"
 #include "internal.h"
 
-#define ELEM(type_off, name_off) .elem_type_off = (type_off), .elem_name_off = (name_off)
+/*
+ * Fields left out are 0. Kinds with a vlen list say where each element holds
+ * a type id and a name offset (-1: it holds none), for the visitors below.
+ */
+#define NO_ELEM .elem_type_off = -1, .elem_name_off = -1
+#define ELEMS(elem, type_field, name_field)                                            \
+	.vlen_elem_size = sizeof(struct elem), .elem_type_off = type_field,                 \
+	.elem_name_off = name_field
+#define TYPE_AT(elem, f) offsetof(struct elem, f)
+#define NAME_AT(elem) offsetof(struct elem, name_off)
 
 static const struct lbtf_kind_desc kinds[LBTF_NR_KINDS] = {
-	[LBTF_KIND_UNKN] = { "UNKNOWN", 0, 0, 0, 0, ELEM(-1, -1) },
-	[LBTF_KIND_INT] = { "INT", 4, 0, 1, 0, ELEM(-1, -1) },
-	[LBTF_KIND_PTR] = { "PTR", 0, 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_ARRAY] = { "ARRAY", sizeof(struct lbtf_array), 0, 0, 0, ELEM(-1, -1) },
-	[LBTF_KIND_STRUCT] = { "STRUCT", 0, sizeof(struct lbtf_member), 1, 0, ELEM(4, 0) },
-	[LBTF_KIND_UNION] = { "UNION", 0, sizeof(struct lbtf_member), 1, 0, ELEM(4, 0) },
-	[LBTF_KIND_ENUM] = { "ENUM", 0, sizeof(struct lbtf_enum), 1, 0, ELEM(-1, 0) },
-	[LBTF_KIND_FWD] = { "FWD", 0, 0, 0, 0, ELEM(-1, -1) },
-	[LBTF_KIND_TYPEDEF] = { "TYPEDEF", 0, 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_VOLATILE] = { "VOLATILE", 0, 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_CONST] = { "CONST", 0, 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_RESTRICT] = { "RESTRICT", 0, 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_FUNC] = { "FUNC", 0, 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_FUNC_PROTO] = { "FUNC_PROTO", 0, sizeof(struct lbtf_param), 0, 1, ELEM(4, 0) },
-	[LBTF_KIND_VAR] = { "VAR", sizeof(struct lbtf_var), 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_DATASEC] = { "DATASEC", 0, sizeof(struct lbtf_var_secinfo), 1, 0, ELEM(0, -1) },
-	[LBTF_KIND_FLOAT] = { "FLOAT", 0, 0, 1, 0, ELEM(-1, -1) },
-	[LBTF_KIND_DECL_TAG] = { "DECL_TAG", sizeof(struct lbtf_decl_tag), 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_TYPE_TAG] = { "TYPE_TAG", 0, 0, 0, 1, ELEM(-1, -1) },
-	[LBTF_KIND_ENUM64] = { "ENUM64", 0, sizeof(struct lbtf_enum64), 1, 0, ELEM(-1, 0) },
+	[LBTF_KIND_UNKN] = { .name = "UNKNOWN", NO_ELEM },
+	[LBTF_KIND_INT] = { .name = "INT", .extra_size = 4, .size_field = 1, NO_ELEM },
+	[LBTF_KIND_PTR] = { .name = "PTR", .type_field = 1, NO_ELEM },
+	[LBTF_KIND_ARRAY] = { .name = "ARRAY", .extra_size = sizeof(struct lbtf_array), NO_ELEM },
+	[LBTF_KIND_STRUCT] = { .name = "STRUCT", .size_field = 1,
+			       ELEMS(lbtf_member, TYPE_AT(lbtf_member, type), NAME_AT(lbtf_member)) },
+	[LBTF_KIND_UNION] = { .name = "UNION", .size_field = 1,
+			      ELEMS(lbtf_member, TYPE_AT(lbtf_member, type), NAME_AT(lbtf_member)) },
+	[LBTF_KIND_ENUM] = { .name = "ENUM", .size_field = 1,
+			     ELEMS(lbtf_enum, -1, NAME_AT(lbtf_enum)) },
+	[LBTF_KIND_FWD] = { .name = "FWD", NO_ELEM },
+	[LBTF_KIND_TYPEDEF] = { .name = "TYPEDEF", .type_field = 1, NO_ELEM },
+	[LBTF_KIND_VOLATILE] = { .name = "VOLATILE", .type_field = 1, NO_ELEM },
+	[LBTF_KIND_CONST] = { .name = "CONST", .type_field = 1, NO_ELEM },
+	[LBTF_KIND_RESTRICT] = { .name = "RESTRICT", .type_field = 1, NO_ELEM },
+	[LBTF_KIND_FUNC] = { .name = "FUNC", .type_field = 1, NO_ELEM },
+	[LBTF_KIND_FUNC_PROTO] = { .name = "FUNC_PROTO", .type_field = 1,
+				   ELEMS(lbtf_param, TYPE_AT(lbtf_param, type), NAME_AT(lbtf_param)) },
+	[LBTF_KIND_VAR] = { .name = "VAR", .extra_size = sizeof(struct lbtf_var), .type_field = 1,
+			    NO_ELEM },
+	[LBTF_KIND_DATASEC] = { .name = "DATASEC", .size_field = 1,
+				ELEMS(lbtf_var_secinfo, TYPE_AT(lbtf_var_secinfo, type), -1) },
+	[LBTF_KIND_FLOAT] = { .name = "FLOAT", .size_field = 1, NO_ELEM },
+	[LBTF_KIND_DECL_TAG] = { .name = "DECL_TAG", .extra_size = sizeof(struct lbtf_decl_tag),
+				 .type_field = 1, NO_ELEM },
+	[LBTF_KIND_TYPE_TAG] = { .name = "TYPE_TAG", .type_field = 1, NO_ELEM },
+	[LBTF_KIND_ENUM64] = { .name = "ENUM64", .size_field = 1,
+			       ELEMS(lbtf_enum64, -1, NAME_AT(lbtf_enum64)) },
 };
 
 const struct lbtf_kind_desc *lbtf_kind_desc(unsigned int kind)

@@ -300,7 +300,7 @@ struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base)
 	return open_file(path, base, from_elf_file);
 }
 
-static bool is_sysfs_module(const char *path)
+bool lbtf_path_is_sysfs_module(const char *path)
 {
 	size_t n = strlen(SYSFS_BTF_DIR);
 
@@ -311,7 +311,7 @@ struct lbtf *lbtf_open(const char *path, const struct lbtf *base)
 {
 	struct lbtf *btf, *vmlinux = NULL;
 
-	if (!base && is_sysfs_module(path)) {
+	if (!base && lbtf_path_is_sysfs_module(path)) {
 		vmlinux = lbtf_open_vmlinux();
 		if (!vmlinux)
 			return NULL;

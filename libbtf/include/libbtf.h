@@ -23,6 +23,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported; the rest of libbtf is built with
+ * -fvisibility=hidden (see libbtf.map for the versioned list). */
+#pragma GCC visibility push(default)
+
 /* ---- format ----------------------------------------------------------- */
 
 #define LBTF_MAGIC 0xeB9F
@@ -287,6 +291,10 @@ struct lbtf *lbtf_open(const char *path, const struct lbtf *base);
 int lbtf_read_bytes(const char *path, void **data, size_t *size);
 /* /sys/kernel/btf/vmlinux */
 struct lbtf *lbtf_open_vmlinux(void);
+/* Whether path names module BTF under /sys/kernel/btf/ (anything there but
+ * vmlinux): split BTF whose base is /sys/kernel/btf/vmlinux. The one place
+ * that rule lives; lbtf_open() applies it. */
+bool lbtf_path_is_sysfs_module(const char *path);
 /* Kernel BTF object by id (BPF_BTF_GET_FD_BY_ID); base as for lbtf_new. If
  * base is NULL and the object is module BTF, vmlinux is loaded as base. */
 struct lbtf *lbtf_open_kernel_id(uint32_t id, const struct lbtf *base);
@@ -326,6 +334,8 @@ const char *lbtf_strings(const struct lbtf *btf, uint32_t *len);
 bool lbtf_is_swapped(const struct lbtf *btf);
 /* Pointer size guessed from the ELF class or 'long' (8 by default) */
 int lbtf_pointer_size(const struct lbtf *btf);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

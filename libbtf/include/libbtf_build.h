@@ -23,6 +23,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported; the rest of libbtf is built with
+ * -fvisibility=hidden (see libbtf.map for the versioned list). */
+#pragma GCC visibility push(default)
+
 struct lbtf;
 struct lbtf_type;
 struct lbtf_builder;
@@ -146,6 +150,8 @@ int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *da
 int lbtf_elf_has_section(const char *path, const char *name);
 /* 1 if the ELF file's byte order is opposite to this host's, 0 if same, <0 on error */
 int lbtf_elf_is_swapped(const char *path);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported; the rest of libbtf is built with
+ * -fvisibility=hidden (see libbtf.map for the versioned list). */
+#pragma GCC visibility push(default)
+
 struct lbtf;
 
 struct lbtf_data_opts {
@@ -110,6 +114,8 @@ void lbtf_map_dump_free(struct lbtf_map_dump *d);
 int lbtf_map_print_lookup(FILE *out, const struct lbtf_map_desc *m, const struct lbtf *btf,
 			  const void *key, const void *value, size_t value_len,
 			  const struct lbtf_data_opts *opts);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported; the rest of libbtf is built with
+ * -fvisibility=hidden (see libbtf.map for the versioned list). */
+#pragma GCC visibility push(default)
+
 struct lbtf;
 
 /* Every type of this object, one "[ID] KIND 'NAME' ..." record each. */
@@ -27,6 +31,8 @@ int lbtf_dump_raw(const struct lbtf *btf, FILE *out);
 int lbtf_dump_raw_type(const struct lbtf *btf, uint32_t id, FILE *out);
 /* {"types":[...]} followed by a newline; pretty selects bpftool -p layout. */
 int lbtf_dump_json(const struct lbtf *btf, FILE *out, bool pretty);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

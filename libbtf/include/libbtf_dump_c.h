@@ -16,6 +16,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported; the rest of libbtf is built with
+ * -fvisibility=hidden (see libbtf.map for the versioned list). */
+#pragma GCC visibility push(default)
+
 struct lbtf;
 
 struct lbtf_dump_c_opts {
@@ -59,6 +63,8 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
  * (possibly > cap), or a negative errno.
  */
 int lbtf_dump_c_find_types(const struct lbtf *btf, const char *cname, uint32_t *ids, size_t cap);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

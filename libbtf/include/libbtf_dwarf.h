@@ -20,6 +20,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported; the rest of libbtf is built with
+ * -fvisibility=hidden (see libbtf.map for the versioned list). */
+#pragma GCC visibility push(default)
+
 struct lbtf;
 struct lbtf_builder;
 
@@ -78,6 +82,8 @@ struct lbtf_dwarf_opts {
  * ENOENT/EACCES (cannot open), ENOEXEC (not an ELF file), ENODATA (no DWARF).
  */
 struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

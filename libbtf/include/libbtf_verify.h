@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported; the rest of libbtf is built with
+ * -fvisibility=hidden (see libbtf.map for the versioned list). */
+#pragma GCC visibility push(default)
+
 struct lbtf;
 
 /* Log level bits, as the kernel's BPF_LOG_*: any non-zero subset of 1|2|4|8 */
@@ -90,6 +94,8 @@ const char *lbtf_errno_name(int err);
  */
 int lbtf_kernel_btf_load(const void *data, size_t size, uint32_t log_level, char *log_buf,
 			 uint32_t log_size, uint32_t *true_size);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

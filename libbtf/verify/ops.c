@@ -12,43 +12,69 @@
  * kind table (lbtf_kind_desc); this table holds only behaviour.
  */
 #define MODIFIER_OPS                                                                   \
-	{ lbtfi_vmeta_rows, lbtfi_vresolve_modifier, lbtfi_vmember_modifier,                \
-	  lbtfi_vmember_modifier_kflag, lbtfi_vdetails_ref }
-#define NO_MEMBER lbtfi_vmember_unsupported, lbtfi_vmember_unsupported_kflag
+	{ .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_modifier,               \
+	  .check_member = lbtfi_vmember_modifier,                                           \
+	  .check_kflag_member = lbtfi_vmember_modifier_kflag, .log_details = lbtfi_vdetails_ref }
+/* kinds that can never be a member's type */
+#define NO_MEMBER                                                                      \
+	.check_member = lbtfi_vmember_unsupported,                                          \
+	.check_kflag_member = lbtfi_vmember_unsupported_kflag
 
+/* A NULL resolve: the kind needs no pass-2 step (it is resolved in pass 1). */
 static const struct vkind_ops ops[LBTF_NR_KINDS] = {
 	/* void: only ever a sink, never dumped */
-	[LBTF_KIND_UNKN] = { NULL, NULL, NO_MEMBER, NULL },
-	[LBTF_KIND_INT] = { lbtfi_vmeta_int, NULL, lbtfi_vmember_int, lbtfi_vmember_int_kflag,
-			    lbtfi_vdetails_int },
-	[LBTF_KIND_PTR] = { lbtfi_vmeta_rows, lbtfi_vresolve_ptr, lbtfi_vmember_ptr,
-			    lbtfi_vmember_generic_kflag, lbtfi_vdetails_ref },
-	[LBTF_KIND_ARRAY] = { lbtfi_vmeta_rows, lbtfi_vresolve_array, lbtfi_vmember_array,
-			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_array },
-	[LBTF_KIND_STRUCT] = { lbtfi_vmeta_struct, lbtfi_vresolve_struct, lbtfi_vmember_struct,
-			       lbtfi_vmember_generic_kflag, lbtfi_vdetails_sized },
-	[LBTF_KIND_UNION] = { lbtfi_vmeta_struct, lbtfi_vresolve_struct, lbtfi_vmember_struct,
-			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_sized },
-	[LBTF_KIND_ENUM] = { lbtfi_vmeta_enum, NULL, lbtfi_vmember_enum, lbtfi_vmember_enum_kflag,
-			     lbtfi_vdetails_sized },
-	[LBTF_KIND_FWD] = { lbtfi_vmeta_rows, NULL, NO_MEMBER, lbtfi_vdetails_fwd },
+	[LBTF_KIND_UNKN] = { NO_MEMBER },
+	[LBTF_KIND_INT] = { .check_meta = lbtfi_vmeta_int,
+			    .check_member = lbtfi_vmember_int,
+			    .check_kflag_member = lbtfi_vmember_int_kflag,
+			    .log_details = lbtfi_vdetails_int },
+	[LBTF_KIND_PTR] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_ptr,
+			    .check_member = lbtfi_vmember_ptr,
+			    .check_kflag_member = lbtfi_vmember_generic_kflag,
+			    .log_details = lbtfi_vdetails_ref },
+	[LBTF_KIND_ARRAY] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_array,
+			      .check_member = lbtfi_vmember_array,
+			      .check_kflag_member = lbtfi_vmember_generic_kflag,
+			      .log_details = lbtfi_vdetails_array },
+	[LBTF_KIND_STRUCT] = { .check_meta = lbtfi_vmeta_struct, .resolve = lbtfi_vresolve_struct,
+			       .check_member = lbtfi_vmember_struct,
+			       .check_kflag_member = lbtfi_vmember_generic_kflag,
+			       .log_details = lbtfi_vdetails_sized },
+	[LBTF_KIND_UNION] = { .check_meta = lbtfi_vmeta_struct, .resolve = lbtfi_vresolve_struct,
+			      .check_member = lbtfi_vmember_struct,
+			      .check_kflag_member = lbtfi_vmember_generic_kflag,
+			      .log_details = lbtfi_vdetails_sized },
+	[LBTF_KIND_ENUM] = { .check_meta = lbtfi_vmeta_enum,
+			     .check_member = lbtfi_vmember_enum,
+			     .check_kflag_member = lbtfi_vmember_enum_kflag,
+			     .log_details = lbtfi_vdetails_sized },
+	[LBTF_KIND_FWD] = { .check_meta = lbtfi_vmeta_rows, NO_MEMBER,
+			    .log_details = lbtfi_vdetails_fwd },
 	[LBTF_KIND_TYPEDEF] = MODIFIER_OPS,
 	[LBTF_KIND_VOLATILE] = MODIFIER_OPS,
 	[LBTF_KIND_CONST] = MODIFIER_OPS,
 	[LBTF_KIND_RESTRICT] = MODIFIER_OPS,
-	[LBTF_KIND_FUNC] = { lbtfi_vmeta_rows, lbtfi_vresolve_func, NO_MEMBER, lbtfi_vdetails_ref },
-	[LBTF_KIND_FUNC_PROTO] = { lbtfi_vmeta_rows, NULL, NO_MEMBER,
-				   lbtfi_vdetails_func_proto },
-	[LBTF_KIND_VAR] = { lbtfi_vmeta_rows, lbtfi_vresolve_var, NO_MEMBER, lbtfi_vdetails_var },
-	[LBTF_KIND_DATASEC] = { lbtfi_vmeta_datasec, lbtfi_vresolve_datasec, NO_MEMBER,
-				lbtfi_vdetails_sized },
-	[LBTF_KIND_FLOAT] = { lbtfi_vmeta_rows, NULL, lbtfi_vmember_float,
-			      lbtfi_vmember_generic_kflag, lbtfi_vdetails_float },
-	[LBTF_KIND_DECL_TAG] = { lbtfi_vmeta_rows, lbtfi_vresolve_decl_tag, NO_MEMBER,
-				 lbtfi_vdetails_decl_tag },
+	[LBTF_KIND_FUNC] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_func,
+			     NO_MEMBER, .log_details = lbtfi_vdetails_ref },
+	[LBTF_KIND_FUNC_PROTO] = { .check_meta = lbtfi_vmeta_rows, NO_MEMBER,
+				   .log_details = lbtfi_vdetails_func_proto },
+	[LBTF_KIND_VAR] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_var,
+			    NO_MEMBER, .log_details = lbtfi_vdetails_var },
+	[LBTF_KIND_DATASEC] = { .check_meta = lbtfi_vmeta_datasec,
+				.resolve = lbtfi_vresolve_datasec, NO_MEMBER,
+				.log_details = lbtfi_vdetails_sized },
+	[LBTF_KIND_FLOAT] = { .check_meta = lbtfi_vmeta_rows,
+			      .check_member = lbtfi_vmember_float,
+			      .check_kflag_member = lbtfi_vmember_generic_kflag,
+			      .log_details = lbtfi_vdetails_float },
+	[LBTF_KIND_DECL_TAG] = { .check_meta = lbtfi_vmeta_rows,
+				 .resolve = lbtfi_vresolve_decl_tag, NO_MEMBER,
+				 .log_details = lbtfi_vdetails_decl_tag },
 	[LBTF_KIND_TYPE_TAG] = MODIFIER_OPS,
-	[LBTF_KIND_ENUM64] = { lbtfi_vmeta_enum, NULL, lbtfi_vmember_enum,
-			       lbtfi_vmember_enum_kflag, lbtfi_vdetails_sized },
+	[LBTF_KIND_ENUM64] = { .check_meta = lbtfi_vmeta_enum,
+			       .check_member = lbtfi_vmember_enum,
+			       .check_kflag_member = lbtfi_vmember_enum_kflag,
+			       .log_details = lbtfi_vdetails_sized },
 };
 
 /* Indexed by any 5-bit kind; filled from lbtf_kind_desc() on first use. */

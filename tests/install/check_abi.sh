@@ -1,0 +1,33 @@
+#!/bin/bash
+# The ABI: libbtf.so exports exactly the symbols listed in libbtf/libbtf.map,
+# libbtf.a defines no other global symbol (internal ones are made local), and
+# the list is the set of functions the public headers declare (static inline
+# accessors aside). A function added to a header without a map line, an
+# internal symbol that leaks, or a map line without a declaration fails here.
+set -u
+B=${B:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+for f in "$B/libbtf.so" "$B/libbtf.a"; do
+	[ -f "$f" ] || { echo "FAIL: $f missing (build first)"; exit 1; }
+done
+grep -oE '^[[:space:]]+lbtf_[a-z0-9_]+;' libbtf/libbtf.map | tr -d ' \t;' | sort >"$T/map"
+nm -D --defined-only "$B/libbtf.so" | awk '$2 ~ /^[TDRB]$/ {print $3}' | sed 's/@.*//' | sort >"$T/so"
+nm -g --defined-only "$B/libbtf.a" | awk 'NF == 3 && $2 ~ /^[TDRBC]$/ {print $3}' | sort >"$T/a"
+cat libbtf/include/*.h | grep -oE '\blbtf_[a-z0-9_]+[[:space:]]*\(' | tr -d '( \t' | sort -u >"$T/named"
+cat libbtf/include/*.h | grep -E 'static inline' | grep -oE '\blbtf_[a-z0-9_]+[[:space:]]*\(' |
+	tr -d '( \t' | sort -u >"$T/inline"
+comm -23 "$T/named" "$T/inline" >"$T/declared"
+fail=0
+same() { # what, file1, name1, file2, name2
+	if ! cmp -s "$2" "$4"; then
+		echo "FAIL: $1"
+		diff "$2" "$4" | sed -n "s|^< |    only in $3: |p; s|^> |    only in $5: |p"
+		fail=1
+	fi
+}
+same "libbtf.so's exports differ from libbtf.map" "$T/map" libbtf.map "$T/so" libbtf.so
+same "libbtf.a's global symbols differ from libbtf.map" "$T/map" libbtf.map "$T/a" libbtf.a
+same "the public headers' functions differ from libbtf.map" "$T/map" libbtf.map "$T/declared" include/
+[ $fail = 0 ] || exit 1
+echo "PASS: $(wc -l <"$T/map") symbols, the same in libbtf.map, libbtf.so, libbtf.a and the headers"
