@@ -16,7 +16,8 @@ VERSION := 0.1.0
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wmissing-prototypes -Wcast-qual -Wformat-nonliteral -Werror \
+           -Wno-unused-parameter -Wno-missing-field-initializers
 CPPFLAGS += -Ilibbtf/include -Ilibbtf -D_GNU_SOURCE
 LDLIBS  += -lbpf -ldw -lelf -lcjson -lz -lpthread
 
@@ -86,19 +87,25 @@ $(B)/libbtf.pc: libbtf/libbtf.pc.in
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 # ---- programs: one directory each, every .c of it linked with libbtf.a ---
+# and with cli/ (what the programs share: the error reporter)
 PROGS := btfgen btfcheck btfdump
+CLI_OBJS := $(patsubst cli/%.c,$(B)/obj/cli/%.o,$(wildcard cli/*.c))
 define prog_rule
 $(1)_SRCS := $$(wildcard $(1)/*.c)
 $(1)_OBJS := $$(patsubst $(1)/%.c,$(B)/obj/$(1)/%.o,$$($(1)_SRCS))
 $(B)/obj/$(1)/%.o: $(1)/%.c
 	@mkdir -p $$(@D)
 	$$(call msg,CC,$$<)
-	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
-$(B)/$(1): $$($(1)_OBJS) $$(LIBA)
+	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) -Icli $$(CFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
+$(B)/$(1): $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA)
 	$$(call msg,LD,$$@)
-	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(LIBA) $$(LDLIBS)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA) $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+$(B)/obj/cli/%.o: cli/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) -Icli $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 ALL_TARGETS := $(LIBA) $(LIBSO) $(B)/libbtf.pc $(addprefix $(B)/,$(PROGS))
 

@@ -1,27 +1,34 @@
 #!/bin/bash
 # Runs every benchmark (bench/bench_*.sh). Each prints markdown table rows
 # ("| what | ours | peer | ratio | notes |") on stdout and commentary on
-# stderr. The collected table goes to $B/bench/results.md and replaces the
-# section between the BENCH markers in README.md.
+# stderr. The collected table goes to $B/bench.md (the README quotes figures
+# from it by hand, with the date and the machine; nothing here edits it).
+# A bench that exits non-zero gets a "failed" row and makes this exit 1.
+# Arguments: the benches to run (default: all of bench/bench_*.sh).
+set -o pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
-mkdir -p "$B/bench"
-out=$B/bench/results.md
+mkdir -p "$B"
+out=$B/bench.md
 {
 	echo "Measured by \`make bench\` on $(date -u +%Y-%m-%d), $(nproc) CPUs, kernel $(uname -r)."
 	echo
 	echo "| benchmark | ours | peer | ratio (ours/peer) | notes |"
 	echo "|---|---|---|---|---|"
 } >"$out"
-for b in bench/bench_*.sh; do
+[ $# -gt 0 ] || set -- bench/bench_*.sh
+failed=()
+for b in "$@"; do
 	[ -f "$b" ] || continue
 	echo "== $b" >&2
-	B=$B bash "$b" | tee -a "$out" || echo "| $(basename "$b") | failed | | | |" >>"$out"
+	if ! B=$B bash "$b" | tee -a "$out"; then
+		echo "| $(basename "$b") | failed | | | see the output above |" >>"$out"
+		failed+=("$b")
+	fi
 done
 cat "$out"
-if grep -q '<!-- BENCH:BEGIN -->' README.md; then
-	awk -v f="$out" '
-		/<!-- BENCH:BEGIN -->/ { print; while ((getline l < f) > 0) print l; skip=1; next }
-		/<!-- BENCH:END -->/ { skip=0 }
-		!skip { print }' README.md >README.md.tmp && mv README.md.tmp README.md
+echo "results in $out" >&2
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "FAILED: ${failed[*]}" >&2
+	exit 1
 fi

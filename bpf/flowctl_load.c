@@ -17,6 +17,7 @@
 
 #define JMP_SLOTS 6
 
+__attribute__((format(printf, 4, 5)))
 static int fail(char *err, size_t len, int rc, const char *fmt, ...)
 {
 	va_list ap;
@@ -63,6 +64,7 @@ void flow_load_opts_default(struct flow_load_opts *o)
 	o->cfg.export_keys = 1;
 }
 
+__attribute__((format(printf, 2, 0)))
 static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	/* Keep libbpf's warnings (verifier logs) for FLOWCTL_DEBUG=1. */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "report.h"
 
 #define EXIT_BAD 2
 
@@ -42,13 +43,7 @@ static int usage(FILE *f)
 	return f == stderr ? EXIT_BAD : 0;
 }
 
-static int fail(const char *fmt, const char *a, const char *b)
-{
-	fprintf(stderr, "%s: ", prog);
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	return EXIT_BAD;
-}
+#define fail(...) cli_fail(EXIT_BAD, prog, __VA_ARGS__)
 
 /* libbtf's message, prefixed with what was being opened unless it says so. */
 static int open_failed(const char *what)
@@ -56,7 +51,7 @@ static int open_failed(const char *what)
 	const char *msg = lbtf_errmsg();
 
 	if (strncmp(msg, what, strlen(what)) == 0)
-		return fail("%s%s", msg, "");
+		return fail("%s", msg);
 	return fail("%s: %s", what, msg);
 }
 
@@ -75,11 +70,11 @@ static int parse_dump_words(int argc, char **argv, struct dump_req *r)
 
 		if (!strcmp(w, "--base") || !strcmp(w, "-B") || !strcmp(w, "--base-btf")) {
 			if (++i >= argc)
-				return fail("%s needs a file argument%s", w, "");
+				return fail("%s needs a file argument", w);
 			r->base_path = argv[i];
 		} else if (!strcmp(w, "format")) {
 			if (++i >= argc)
-				return fail("format needs raw or c%s%s", "", "");
+				return fail("format needs raw or c");
 			if (!strcmp(argv[i], "raw")) {
 				r->c_format = false;
 			} else if (!strcmp(argv[i], "c")) {
@@ -88,10 +83,10 @@ static int parse_dump_words(int argc, char **argv, struct dump_req *r)
 				r->c_argv = argv + i + 1;
 				return 0;
 			} else {
-				return fail("unknown format '%s' (raw or c)%s", argv[i], "");
+				return fail("unknown format '%s' (raw or c)", argv[i]);
 			}
 		} else {
-			return fail("unexpected argument '%s'%s", w, "");
+			return fail("unexpected argument '%s'", w);
 		}
 	}
 	return 0;
@@ -110,7 +105,7 @@ static int print_btf(const struct lbtf *btf, const struct dump_req *r,
 	else
 		err = lbtf_dump_json(btf, stdout, o->json == BTFDUMP_PRETTY);
 	if (fflush(stdout) || err || ferror(stdout))
-		return fail("write error on standard output: %s%s", strerror(errno ? errno : EIO), "");
+		return fail("write error on standard output: %s", strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -124,7 +119,7 @@ static struct lbtf *open_id(const char *src, const struct lbtf *base)
 	errno = 0;
 	id = strtoul(src, &end, 0);
 	if (errno || end == src || *end || id == 0 || id > UINT32_MAX) {
-		fail("'%s' is not a BTF id%s", src, "");
+		fail("'%s' is not a BTF id", src);
 		return NULL;
 	}
 	return lbtf_open_kernel_id(id, base);
@@ -212,7 +207,7 @@ static int cmd_btf(int argc, char **argv, const struct btfdump_opts *o, struct d
 
 	if (argc < 2 || strcmp(argv[0], "dump") ||
 	    !(c = find_command(argv[1])) || (c->run != cmd_file && c->run != cmd_id))
-		return fail("expected `btf dump file PATH` or `btf dump id N`%s%s", "", "");
+		return fail("expected `btf dump file PATH` or `btf dump id N`");
 	return c->run(argc - 2, argv + 2, o, r);
 }
 

@@ -1,12 +1,32 @@
-# libFuzzer targets: fuzz/fuzz_*.c, each built with clang and all of libbtf's
-# sources under ASan+UBSan. `make fuzz` builds them; make check runs each for
-# $(FUZZ_SECONDS) seconds (tests/fuzz/check_fuzz.sh) when the runtime exists.
+# libFuzzer targets: fuzz/fuzz_*.c, each built with clang and linked with
+# libbtf compiled once for them (instrumented for coverage, ASan+UBSan) into
+# $(B)/obj/fuzz/. `make fuzz` builds them; make check builds them as
+# CHECK_DEPS when clang's libFuzzer runtime is installed and runs each for
+# $(FUZZ_SECONDS) seconds (tests/fuzz/check_fuzz.sh).
 FUZZ_CC      ?= clang
 FUZZ_SRCS    := $(sort $(wildcard fuzz/fuzz_*.c))
-FUZZERS      := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
-FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZERS      := $(patsubst fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		-Wall -Wextra -Wmissing-prototypes -Wcast-qual -Wformat-nonliteral -Werror \
+		-Wno-unused-parameter -Wno-missing-field-initializers
+FUZZ_LIB_OBJS := $(patsubst libbtf/%.c,$(B)/obj/fuzz/libbtf/%.o,$(LIB_SRCS))
+FUZZ_LIBA    := $(B)/fuzz/libbtf-fuzz.a
 
-build/fuzz/%: fuzz/%.c $(LIB_SRCS) $(LIB_HDRS)
+$(B)/obj/fuzz/libbtf/%.o: libbtf/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
-$(FUZZERS): fuzz/fuzz_common.h
+	$(call msg,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c -o $@ $<
+$(FUZZ_LIBA): $(FUZZ_LIB_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(call msg,AR,$@)
+	$(Q)ar rcs $@ $^
+$(B)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FUZZ_LIBA)
+	@mkdir -p $(@D)
+	$(call msg,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIBA) $(LDLIBS)
+
+# Without the runtime the fuzz check skips (saying so) instead of the build failing.
+ifneq ($(wildcard $(shell $(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)),)
+CHECK_DEPS += $(FUZZERS)
+endif

@@ -13,6 +13,9 @@
 #include <string.h>
 #include "libbtf.h"
 
+/* libFuzzer's entry point, defined by each target */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 static inline ssize_t fz_discard(void *cookie, const char *buf, size_t size)
 {
 	return size;

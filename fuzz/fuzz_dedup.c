@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "libbtf.h"
+#include "fuzz_common.h"
 
 static struct lbtf_builder *copy_all(const struct lbtf *src)
 {

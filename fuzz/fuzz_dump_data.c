@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "libbtf.h"
+#include "fuzz_common.h"
 
 static FILE *devnull;
 

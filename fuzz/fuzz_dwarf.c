@@ -41,7 +41,7 @@ static Elf_Scn *add_section(Elf *e, const void *p, size_t len, size_t name_off, 
 	Elf_Data *d = elf_newdata(scn);
 	GElf_Shdr sh;
 
-	d->d_buf = (void *)p;
+	d->d_buf = (void *)(uintptr_t)p; /* not const in libelf's API; only read */
 	d->d_size = len;
 	d->d_align = 1;
 	d->d_type = ELF_T_BYTE;

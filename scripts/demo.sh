@@ -32,6 +32,7 @@ fi
 
 step "4. load with BPF_BTF_LOAD + BPF_PROG_TEST_RUN over the test vectors"
 "$B/flowctl" test | tail -12
+# shellcheck source=flow-sandbox.sh
 source "$(dirname "$0")/flow-sandbox.sh"
 flow_sandbox flowdemo flow
 

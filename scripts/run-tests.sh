@@ -1,6 +1,8 @@
 #!/bin/bash
 # Runs every test given (executables or shell scripts), each with its own log
-# under $B/test-logs. Exit status of a test: 0 pass, 77 skip, other fail.
+# under $B/test-logs, named by the test's path (tests/dump/check_errors.sh ->
+# $B/test-logs/tests/dump/check_errors.sh.log; a built test loses its $B/
+# prefix). Exit status of a test: 0 pass, 77 skip, other fail.
 # A test may print "SKIP: reason" as its last line when it skips.
 # Ends with one line "N passed, N failed[, N skipped]" and exits 1 on failure.
 B=${B:-build}
@@ -9,8 +11,10 @@ mkdir -p "$logs"
 pass=0 fail=0 skip=0
 failed=()
 for t in "$@"; do
-	name=$(basename "$t")
+	name=${t#"$B"/}
+	name=${name#/}
 	log=$logs/$name.log
+	mkdir -p "$(dirname "$log")"
 	start=$EPOCHREALTIME
 	case $t in
 	*.sh) B=$B bash "$t" >"$log" 2>&1 ;;

@@ -115,13 +115,14 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 /* Give the output section one data buffer (not copied: the input or the
  * caller's blob stay alive until the file is written). */
-static int set_data(Elf_Scn *scn, void *buf, size_t size, Elf_Type type, size_t align)
+static int set_data(Elf_Scn *scn, const void *buf, size_t size, Elf_Type type, size_t align)
 {
 	Elf_Data *d = elf_newdata(scn);
 
 	if (!d)
 		return -1;
-	d->d_buf = buf;
+	/* d_buf is not const in libelf's API, but writing the file only reads it */
+	d->d_buf = (void *)(uintptr_t)buf;
 	d->d_size = size;
 	d->d_type = type;
 	d->d_off = 0;
@@ -158,7 +159,7 @@ static int copy_sections(struct elf_job *j, const void *blob, size_t blob_size)
 			moved = blob_size > sh.sh_size || sh.sh_type == SHT_NOBITS;
 			sh.sh_type = SHT_PROGBITS;
 			sh.sh_size = blob_size;
-			err = set_data(os, (void *)blob, blob_size, ELF_T_BYTE, sh.sh_addralign);
+			err = set_data(os, blob, blob_size, ELF_T_BYTE, sh.sh_addralign);
 		} else if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) && j->btf_idx &&
 			   sh.sh_info == j->btf_idx) {
 			sh.sh_size = 0;
@@ -229,7 +230,7 @@ static int add_btf_section(struct elf_job *j, const void *blob, size_t blob_size
 	sh.sh_type = SHT_PROGBITS;
 	sh.sh_addralign = 4;
 	sh.sh_size = blob_size;
-	if (set_data(os, (void *)blob, blob_size, ELF_T_BYTE, 4))
+	if (set_data(os, blob, blob_size, ELF_T_BYTE, 4))
 		return elf_fail(j->in_path, "cannot add section data");
 	if (j->fixed_layout)
 		place_at_end(j, &sh);

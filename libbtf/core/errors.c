@@ -10,6 +10,7 @@ const char *lbtf_errmsg(void)
 	return last_err[0] ? last_err : "no error";
 }
 
+__attribute__((format(printf, 1, 0)))
 static void set_msg(const char *fmt, va_list ap)
 {
 	vsnprintf(last_err, sizeof(last_err), fmt, ap);

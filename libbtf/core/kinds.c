@@ -103,3 +103,31 @@ int lbtf_type_visit_str_offs(struct lbtf_type *t, lbtf_slot_fn fn, void *ctx)
 	}
 	return 0;
 }
+
+/* The read-only walks reuse the ones above: their callback only reads the slot. */
+struct read_slot {
+	lbtf_value_fn fn;
+	void *ctx;
+};
+
+static int read_slot(uint32_t *slot, void *ctx)
+{
+	const struct read_slot *r = ctx;
+
+	return r->fn(*slot, r->ctx);
+}
+
+int lbtf_type_read_type_ids(const struct lbtf_type *t, lbtf_value_fn fn, void *ctx)
+{
+	struct read_slot r = { fn, ctx };
+
+	/* const is dropped only for the walk; read_slot never writes */
+	return lbtf_type_visit_type_ids((struct lbtf_type *)(uintptr_t)t, read_slot, &r);
+}
+
+int lbtf_type_read_str_offs(const struct lbtf_type *t, lbtf_value_fn fn, void *ctx)
+{
+	struct read_slot r = { fn, ctx };
+
+	return lbtf_type_visit_str_offs((struct lbtf_type *)(uintptr_t)t, read_slot, &r);
+}

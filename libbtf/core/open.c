@@ -121,8 +121,9 @@ static struct lbtf *from_raw(const char *path, void *buf, size_t len, bool mappe
  * Finds the .BTF section of the ELF image buf (len bytes): *sec points to
  * its bytes inside buf, as stored (no byte swapping); *ptr_size is the
  * ELF's pointer size. Every header, offset and size is checked against len.
+ * (buf is not const: libelf's elf_memory() takes a writable image.)
  */
-static int elf_btf_section(const char *path, const void *buf, size_t len,
+static int elf_btf_section(const char *path, void *buf, size_t len,
 			   const void **sec, size_t *sec_len, int *ptr_size)
 {
 	Elf *elf;
@@ -132,7 +133,7 @@ static int elf_btf_section(const char *path, const void *buf, size_t len,
 	int err;
 
 	elf_version(EV_CURRENT);
-	elf = elf_memory((char *)buf, len);
+	elf = elf_memory(buf, len);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
 			elf_end(elf);
@@ -195,7 +196,7 @@ out:
 	return err;
 }
 
-static struct lbtf *from_elf(const char *path, const void *buf, size_t len,
+static struct lbtf *from_elf(const char *path, void *buf, size_t len,
 			     const struct lbtf *base)
 {
 	const void *sec;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* State shared by the dedup passes (dedup*.c), not installed. */
+/* State shared by the dedup passes (dedup.c, equiv.c, strings.c), not installed. */
 #ifndef LIBBTF_DEDUP_INTERNAL_H
 #define LIBBTF_DEDUP_INTERNAL_H
 

@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "build/internal.h"
+#include "internal.h"
 
 struct strs_ctx {
 	struct lbtf_builder *b;

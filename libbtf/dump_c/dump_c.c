@@ -45,22 +45,22 @@ struct check_ctx {
 	uint32_t idents; /* typedefs and enumerators */
 };
 
-static int check_id(uint32_t *slot, void *ctx)
+static int check_id(uint32_t id, void *ctx)
 {
 	struct check_ctx *c = ctx;
 
-	if (*slot >= c->nr_types) {
-		c->bad = *slot;
+	if (id >= c->nr_types) {
+		c->bad = id;
 		return 1;
 	}
 	return 0;
 }
 
-static int check_str(uint32_t *slot, void *ctx)
+static int check_str(uint32_t off, void *ctx)
 {
 	struct check_ctx *c = ctx;
 
-	return lbtf_name_by_offset(c->btf, *slot) == NULL;
+	return lbtf_name_by_offset(c->btf, off) == NULL;
 }
 
 /*
@@ -72,15 +72,14 @@ static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_
 	struct check_ctx c = { btf, nr_types, 0, 0, 0 };
 
 	for (uint32_t id = 1; id < nr_types; id++) {
-		/* the visitors only read through this pointer */
-		struct lbtf_type *t = (struct lbtf_type *)lbtf_type_by_id(btf, id);
+		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
 
 		if (!t)
 			return lbtfi_err(EINVAL, "C dump: type id %u missing", id);
-		if (lbtf_type_visit_type_ids(t, check_id, &c))
+		if (lbtf_type_read_type_ids(t, check_id, &c))
 			return lbtfi_err(EINVAL, "C dump: type %u refers to type id %u (only %u types)",
 					 id, c.bad, nr_types);
-		if (lbtf_type_visit_str_offs(t, check_str, &c))
+		if (lbtf_type_read_str_offs(t, check_str, &c))
 			return lbtfi_err(EINVAL, "C dump: type %u has a name offset outside the strings",
 					 id);
 		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)

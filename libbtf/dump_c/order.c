@@ -17,11 +17,11 @@
 
 /* ---- marking types referenced by other types --------------------------- */
 
-static int mark_slot(uint32_t *slot, void *ctx)
+static int mark_id(uint32_t id, void *ctx)
 {
 	struct dc *d = ctx;
 
-	d->st[*slot].referenced = 1;
+	d->st[id].referenced = 1;
 	return 0;
 }
 
@@ -34,15 +34,14 @@ static int mark_slot(uint32_t *slot, void *ctx)
 void dci_mark_referenced(struct dc *d)
 {
 	for (uint32_t id = 1; id < d->nr_types; id++) {
-		struct lbtf_type *t = (struct lbtf_type *)dci_type(d, id);
+		const struct lbtf_type *t = dci_type(d, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_FUNC_PROTO) {
 			for (unsigned int i = 0; i < lbtf_vlen(t); i++)
 				d->st[lbtf_params(t)[i].type].referenced = 1;
 			continue;
 		}
-		/* the visitor only reads through this pointer (mark_slot) */
-		lbtf_type_visit_type_ids(t, mark_slot, d);
+		lbtf_type_read_type_ids(t, mark_id, d);
 	}
 }
 

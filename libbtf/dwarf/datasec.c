@@ -12,7 +12,7 @@
 
 static int cmp_var(const void *pa, const void *pb, void *ctx)
 {
-	const struct dw_elf_info *sort_ei = ctx;
+	const struct dw_elf_info *sort_ei = *(const struct dw_elf_info **)ctx;
 	const struct dw_var *a = pa, *b = pb;
 	const struct dw_symbol *sa = &sort_ei->syms[a->sym], *sb = &sort_ei->syms[b->sym];
 
@@ -97,7 +97,7 @@ int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 	*nsecs = *nplaced = 0;
 	if (!nvars)
 		return 0;
-	qsort_r(vars, nvars, sizeof(*vars), cmp_var, (void *)ei);
+	qsort_r(vars, nvars, sizeof(*vars), cmp_var, &ei);
 	for (i = 0; i < nvars; i = j) {
 		int r;
 

@@ -24,7 +24,7 @@
 #include "internal.h"
 
 struct prune {
-	const struct lbtf *btf;
+	struct lbtf *btf;
 	uint32_t start, cnt;
 	uint8_t *drop;     /* per id - start */
 	uint32_t *refs;    /* references to each type from kept types */
@@ -55,12 +55,12 @@ static uint32_t aggr_key(const struct lbtf_type *t)
 	return t->name_off | (uint32_t)is_union << 31;
 }
 
-static int count_ref(uint32_t *slot, void *ctx)
+static int count_ref(uint32_t id, void *ctx)
 {
 	struct prune *p = ctx;
 
-	if (*slot >= p->start && *slot < p->cnt)
-		p->refs[*slot - p->start]++;
+	if (id >= p->start && id < p->cnt)
+		p->refs[id - p->start]++;
 	return 0;
 }
 
@@ -98,13 +98,13 @@ static void push_if_unreachable(struct prune *p, uint32_t id)
 	p->stack[p->sp++] = id;
 }
 
-static int unref(uint32_t *slot, void *ctx)
+static int unref(uint32_t id, void *ctx)
 {
 	struct prune *p = ctx;
 
-	if (*slot >= p->start && *slot < p->cnt && p->refs[*slot - p->start]) {
-		p->refs[*slot - p->start]--;
-		push_if_unreachable(p, *slot);
+	if (id >= p->start && id < p->cnt && p->refs[id - p->start]) {
+		p->refs[id - p->start]--;
+		push_if_unreachable(p, id);
 	}
 	return 0;
 }
@@ -125,7 +125,7 @@ static uint32_t drop_unreachable(struct prune *p)
 	while (p->sp) {
 		id = p->stack[--p->sp];
 		n++;
-		lbtf_type_visit_type_ids((struct lbtf_type *)lbtf_type_by_id(p->btf, id), unref, p);
+		lbtf_type_read_type_ids(lbtf_type_by_id(p->btf, id), unref, p);
 	}
 	return n;
 }
@@ -154,8 +154,7 @@ static uint32_t mark(struct prune *p)
 	}
 	for (id = p->start; id < p->cnt; id++)
 		if (!p->drop[id - p->start])
-			lbtf_type_visit_type_ids((struct lbtf_type *)lbtf_type_by_id(p->btf, id),
-						 count_ref, p);
+			lbtf_type_read_type_ids(lbtf_type_by_id(p->btf, id), count_ref, p);
 	/* (the prototypes only the dropped FUNCs used go here too) */
 	n += drop_unreachable(p);
 	for (id = p->start; id < p->cnt; id++) {
@@ -258,7 +257,7 @@ int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *droppe
 	lbtf_builder_free(*pb);
 	*pb = nb;
 out:
-	lbtf_free((struct lbtf *)p.btf);
+	lbtf_free(p.btf);
 	free(data);
 	free(p.drop);
 	free(p.refs);

@@ -47,7 +47,7 @@ static int load_sections(struct dr_file *f, Elf *elf)
 
 	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
 		return lbtfi_err(ENOEXEC, "bad ELF header: %s", elf_errmsg(-1));
-	f->swap = (eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	f->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		const char *name;
@@ -86,8 +86,8 @@ static bool type_signature(const struct dr_file *f, const uint8_t **pp, const ui
 
 	if (e - p < 8 + h->offset_size)
 		return false;
-	h->sig = dr_read(f->swap, p, 8);
-	h->type_off = h->off + dr_read(f->swap, p + 8, h->offset_size);
+	h->sig = dr_read(f->big_endian, p, 8);
+	h->type_off = h->off + dr_read(f->big_endian, p + 8, h->offset_size);
 	*pp = p + 8 + h->offset_size;
 	return true;
 }
@@ -100,13 +100,13 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 
 	if (e - p < 11)
 		return -1;
-	len = dr_read(f->swap, p, 4);
+	len = dr_read(f->big_endian, p, 4);
 	p += 4;
 	h->offset_size = 4;
 	if (len == 0xffffffffu) {
 		if (e - p < 8)
 			return -1;
-		len = dr_read(f->swap, p, 8);
+		len = dr_read(f->big_endian, p, 8);
 		p += 8;
 		h->offset_size = 8;
 	} else if (len >= 0xfffffff0u) {
@@ -116,14 +116,14 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 		return -1;
 	h->off = off;
 	h->end = (uint64_t)(p - s) + len;
-	h->version = dr_read(f->swap, p, 2);
+	h->version = dr_read(f->big_endian, p, 2);
 	p += 2;
 	if (h->version < 2 || h->version > 5)
 		return -1;
 	if (h->version >= 5) {
 		h->unit_type = *p++;
 		h->addr_size = *p++;
-		h->abbrev_off = dr_read(f->swap, p, h->offset_size);
+		h->abbrev_off = dr_read(f->big_endian, p, h->offset_size);
 		p += h->offset_size;
 		/* type and skeleton/split units carry a signature (and an offset) */
 		if (h->unit_type == DW_UT_type || h->unit_type == DW_UT_split_type) {
@@ -133,7 +133,7 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 			p += 8;
 	} else {
 		h->unit_type = types ? DW_UT_type : DW_UT_compile;
-		h->abbrev_off = dr_read(f->swap, p, h->offset_size);
+		h->abbrev_off = dr_read(f->big_endian, p, h->offset_size);
 		p += h->offset_size;
 		h->addr_size = *p++;
 		if (types && !type_signature(f, &p, e, h)) /* DWARF 4 type unit */
@@ -290,7 +290,7 @@ static int open_types(struct dr_file *f, const struct dr_file *shared)
 		return lbtfi_err(ENOMEM, "out of memory");
 	memcpy(t->s, f->s, sizeof(t->s));
 	t->s[DS_INFO] = f->s[DS_TYPES];
-	t->swap = f->swap;
+	t->big_endian = f->big_endian;
 	t->key_base = DW_KEY_TYPES;
 	t->alt_str = f->alt_str;
 	t->root = f;

@@ -51,7 +51,7 @@ struct dr_sig {
 /* The DIEs of one .debug_info (or .debug_types) with the sections they use */
 struct dr_file {
 	struct dr_sect s[DS_NR];
-	bool swap;                  /* DWARF in the other byte order than ours */
+	bool big_endian;            /* the file's byte order (ELFDATA2MSB) */
 	uint64_t key_base;          /* 0, DW_KEY_ALT or DW_KEY_TYPES */
 	const struct dr_sect *alt_str; /* the .debug_str of DW_FORM_GNU_strp_alt */
 	const struct dr_file *root;    /* the main file (for its alt, types, sigs) */

@@ -59,9 +59,9 @@ static int64_t value_size(const struct dr_unit *u, unsigned int form, const uint
 	case DW_FORM_block1:
 		return p < e ? 1 + (int64_t)p[0] : -1;
 	case DW_FORM_block2:
-		return e - p >= 2 ? 2 + (int64_t)dr_read(u->f->swap, p, 2) : -1;
+		return e - p >= 2 ? 2 + (int64_t)dr_read(u->f->big_endian, p, 2) : -1;
 	case DW_FORM_block4:
-		return e - p >= 4 ? 4 + (int64_t)dr_read(u->f->swap, p, 4) : -1;
+		return e - p >= 4 ? 4 + (int64_t)dr_read(u->f->big_endian, p, 4) : -1;
 	case DW_FORM_block:
 	case DW_FORM_exprloc:
 		if (!dr_uleb(&q, e, &v) || v > (uint64_t)(e - q))
@@ -313,15 +313,15 @@ void dr_integrate(struct dr_ctx *c, struct dw_attrs *da)
 bool dr_udata(const struct dw_attr *a, uint64_t *v)
 {
 	const uint8_t *q = a->p, *e = a->u->end;
-	bool swap = a->u->f->swap;
+	bool big_endian = a->u->f->big_endian;
 	int64_t s;
 
 	switch (a->form) {
 	case DW_FORM_data1: *v = a->p[0]; return true;
-	case DW_FORM_data2: *v = dr_read(swap, a->p, 2); return true;
-	case DW_FORM_data4: *v = dr_read(swap, a->p, 4); return true;
-	case DW_FORM_data8: *v = dr_read(swap, a->p, 8); return true;
-	case DW_FORM_sec_offset: *v = dr_read(swap, a->p, a->u->h->offset_size); return true;
+	case DW_FORM_data2: *v = dr_read(big_endian, a->p, 2); return true;
+	case DW_FORM_data4: *v = dr_read(big_endian, a->p, 4); return true;
+	case DW_FORM_data8: *v = dr_read(big_endian, a->p, 8); return true;
+	case DW_FORM_sec_offset: *v = dr_read(big_endian, a->p, a->u->h->offset_size); return true;
 	case DW_FORM_udata: return dr_uleb(&q, e, v);
 	case DW_FORM_sdata:
 		if (!dr_sleb(&q, e, &s))
@@ -372,13 +372,13 @@ static const char *str_at(const struct dr_sect *s, uint64_t off)
 static bool index_operand(const struct dw_attr *a, uint64_t *idx)
 {
 	const uint8_t *q = a->p;
-	bool swap = a->u->f->swap;
+	bool big_endian = a->u->f->big_endian;
 
 	switch (a->form) {
 	case DW_FORM_strx1: case DW_FORM_addrx1: *idx = a->p[0]; return true;
-	case DW_FORM_strx2: case DW_FORM_addrx2: *idx = dr_read(swap, a->p, 2); return true;
-	case DW_FORM_strx3: case DW_FORM_addrx3: *idx = dr_read(swap, a->p, 3); return true;
-	case DW_FORM_strx4: case DW_FORM_addrx4: *idx = dr_read(swap, a->p, 4); return true;
+	case DW_FORM_strx2: case DW_FORM_addrx2: *idx = dr_read(big_endian, a->p, 2); return true;
+	case DW_FORM_strx3: case DW_FORM_addrx3: *idx = dr_read(big_endian, a->p, 3); return true;
+	case DW_FORM_strx4: case DW_FORM_addrx4: *idx = dr_read(big_endian, a->p, 4); return true;
 	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
 		return dr_uleb(&q, a->u->end, idx);
 	default:
@@ -390,7 +390,7 @@ const char *dr_string(const struct dw_attr *a)
 {
 	const struct dr_unit *u = a->u;
 	const struct dr_file *f = u->f;
-	bool swap = f->swap;
+	bool big_endian = f->big_endian;
 	uint64_t idx, off;
 	unsigned int osz = u->h->offset_size;
 
@@ -398,12 +398,12 @@ const char *dr_string(const struct dw_attr *a)
 	case DW_FORM_string:
 		return (const char *)a->p;
 	case DW_FORM_strp:
-		return str_at(&f->s[DS_STR], dr_read(swap, a->p, osz));
+		return str_at(&f->s[DS_STR], dr_read(big_endian, a->p, osz));
 	case DW_FORM_line_strp:
-		return str_at(&f->s[DS_LINE_STR], dr_read(swap, a->p, osz));
+		return str_at(&f->s[DS_LINE_STR], dr_read(big_endian, a->p, osz));
 	case DW_FORM_GNU_strp_alt:
 	case DW_FORM_strp_sup:
-		return f->alt_str ? str_at(f->alt_str, dr_read(swap, a->p, osz)) : NULL;
+		return f->alt_str ? str_at(f->alt_str, dr_read(big_endian, a->p, osz)) : NULL;
 	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
 	case DW_FORM_strx:
 		if (!index_operand(a, &idx))
@@ -415,7 +415,7 @@ const char *dr_string(const struct dw_attr *a)
 	off = u->str_offsets_base + idx * osz;
 	if (idx > f->s[DS_STR_OFFSETS].len || off + osz > f->s[DS_STR_OFFSETS].len)
 		return NULL;
-	return str_at(&f->s[DS_STR], dr_read(swap, f->s[DS_STR_OFFSETS].p + off, osz));
+	return str_at(&f->s[DS_STR], dr_read(big_endian, f->s[DS_STR_OFFSETS].p + off, osz));
 }
 
 bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len)
@@ -424,8 +424,8 @@ bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len)
 
 	switch (a->form) {
 	case DW_FORM_block1: *len = q[0]; *p = q + 1; return true;
-	case DW_FORM_block2: *len = dr_read(a->u->f->swap, q, 2); *p = q + 2; return true;
-	case DW_FORM_block4: *len = dr_read(a->u->f->swap, q, 4); *p = q + 4; return true;
+	case DW_FORM_block2: *len = dr_read(a->u->f->big_endian, q, 2); *p = q + 2; return true;
+	case DW_FORM_block4: *len = dr_read(a->u->f->big_endian, q, 4); *p = q + 4; return true;
 	case DW_FORM_block:
 	case DW_FORM_exprloc:
 		if (!dr_uleb(&q, a->u->end, len))
@@ -439,7 +439,7 @@ bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len)
 
 uint64_t dr_read_addr(const struct dr_unit *u, const uint8_t *p)
 {
-	return dr_read(u->f->swap, p, u->h->addr_size);
+	return dr_read(u->f->big_endian, p, u->h->addr_size);
 }
 
 bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v)
@@ -454,7 +454,7 @@ bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v)
 
 	if (idx > s->len || off + u->h->addr_size > s->len)
 		return false;
-	*v = dr_read(u->f->swap, s->p + off, u->h->addr_size);
+	*v = dr_read(u->f->big_endian, s->p + off, u->h->addr_size);
 	return true;
 }
 
@@ -482,9 +482,9 @@ bool dr_udata_ref(const struct dw_attr *a, uint64_t *v)
 
 	switch (a->form) {
 	case DW_FORM_ref1: *v = a->p[0]; return true;
-	case DW_FORM_ref2: *v = dr_read(a->u->f->swap, a->p, 2); return true;
-	case DW_FORM_ref4: *v = dr_read(a->u->f->swap, a->p, 4); return true;
-	case DW_FORM_ref8: *v = dr_read(a->u->f->swap, a->p, 8); return true;
+	case DW_FORM_ref2: *v = dr_read(a->u->f->big_endian, a->p, 2); return true;
+	case DW_FORM_ref4: *v = dr_read(a->u->f->big_endian, a->p, 4); return true;
+	case DW_FORM_ref8: *v = dr_read(a->u->f->big_endian, a->p, 8); return true;
 	case DW_FORM_ref_udata: return dr_uleb(&q, a->u->end, v);
 	default: return false;
 	}
@@ -505,20 +505,20 @@ static bool ref_target(const struct dw_attr *a, uint64_t *off, const struct dr_f
 	}
 	switch (a->form) {
 	case DW_FORM_ref_addr: /* (into .debug_info, also from .debug_types) */
-		*off = dr_read(u->f->swap, a->p, dr_form_size(u->h, DW_FORM_ref_addr));
+		*off = dr_read(u->f->big_endian, a->p, dr_form_size(u->h, DW_FORM_ref_addr));
 		if (u->f == root->types)
 			*file = root;
 		return true;
 	case DW_FORM_GNU_ref_alt:
 	case DW_FORM_ref_sup4:
 	case DW_FORM_ref_sup8:
-		*off = dr_read(u->f->swap, a->p, a->form == DW_FORM_ref_sup4 ? 4
+		*off = dr_read(u->f->big_endian, a->p, a->form == DW_FORM_ref_sup4 ? 4
 						 : a->form == DW_FORM_ref_sup8 ? 8
 						 : u->h->offset_size);
 		*file = root->alt;
 		return *file != NULL;
 	case DW_FORM_ref_sig8: /* a type unit: DWARF 5 in .debug_info, 4 in .debug_types */
-		sig = dr_read(u->f->swap, a->p, 8);
+		sig = dr_read(u->f->big_endian, a->p, 8);
 		*file = root;
 		if (dr_sig_lookup(root, sig, off))
 			return true;

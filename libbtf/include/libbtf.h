@@ -259,6 +259,10 @@ static inline const struct lbtf_decl_tag *lbtf_decl_tag(const struct lbtf_type *
 typedef int (*lbtf_slot_fn)(uint32_t *slot, void *ctx);
 int lbtf_type_visit_type_ids(struct lbtf_type *t, lbtf_slot_fn fn, void *ctx);
 int lbtf_type_visit_str_offs(struct lbtf_type *t, lbtf_slot_fn fn, void *ctx);
+/* The same walks over a record that is only read: fn gets each slot's value. */
+typedef int (*lbtf_value_fn)(uint32_t value, void *ctx);
+int lbtf_type_read_type_ids(const struct lbtf_type *t, lbtf_value_fn fn, void *ctx);
+int lbtf_type_read_str_offs(const struct lbtf_type *t, lbtf_value_fn fn, void *ctx);
 
 /* ---- errors ------------------------------------------------------------ */
 

@@ -63,9 +63,11 @@ static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
 			break;
 		case 'd': {
 			long long v = lng >= 2 ? va_arg(ap, long long) : va_arg(ap, int);
-			s = utoa(tmp + sizeof(tmp), v < 0 ? -(unsigned long long)v : (unsigned long long)v, 10);
+			char *digits = utoa(tmp + sizeof(tmp),
+					    v < 0 ? -(unsigned long long)v : (unsigned long long)v, 10);
 			if (v < 0)
-				*(char *)--s = '-';
+				*--digits = '-';
+			s = digits;
 			break;
 		}
 		case '%':

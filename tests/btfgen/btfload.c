@@ -19,6 +19,7 @@
 
 static char log_buf[16 << 20];
 
+__attribute__((format(printf, 2, 0)))
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG)

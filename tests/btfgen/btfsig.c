@@ -45,7 +45,7 @@ static void put(struct buf *b, const char *fmt, ...)
 	b->len += n;
 }
 
-static const struct lbtf *btf;
+static struct lbtf *btf;
 
 static const char *name_of(const struct lbtf_type *t)
 {
@@ -322,6 +322,6 @@ int main(int argc, char **argv)
 		else
 			line(id, t);
 	}
-	lbtf_free((struct lbtf *)btf);
+	lbtf_free(btf);
 	return 0;
 }

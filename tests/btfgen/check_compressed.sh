@@ -6,6 +6,7 @@ set -u
 B=${B:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# shellcheck source=same_types.sh
 . "$(dirname "$0")/same_types.sh"
 cat >"$T/a.c" <<'C'
 struct node { struct node *next; const char *name; unsigned int flags : 3, kind : 5; long v[300]; };

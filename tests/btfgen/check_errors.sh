@@ -38,6 +38,6 @@ cmp -s "$T/ext.o" "$T/ext-orig.o" || { echo "FAIL: --in-place changed an object 
 "$BTFGEN" -o "$T/out.btf" "$T/dwarf.o" || { echo "FAIL: btfgen on a small gcc object"; fail=1; }
 "$BTFGEN" --in-place "$T/dwarf.o" && readelf -S "$T/dwarf.o" | grep -q '\.BTF' ||
 	{ echo "FAIL: --in-place did not add .BTF"; fail=1; }
-ls "$T" | grep -v -e '^text$' -e '^err$' -e '\.o$' -e '^out\.btf$' && { echo "FAIL: temporary files left"; fail=1; }
+find "$T" -mindepth 1 -maxdepth 1 -printf '%f\n' | grep -v -e '^text$' -e '^err$' -e '\.o$' -e '^out\.btf$' && { echo "FAIL: temporary files left"; fail=1; }
 [ $fail -eq 0 ] && echo "PASS: btfgen errors name the file and the problem"
 exit $fail

@@ -157,10 +157,12 @@ ncu=$(readelf --debug-dump=info "$T/lib.so" 2>/dev/null | grep -c 'DW_TAG_compil
 # the same with the struct S variables of u01 (A) and u03 (B) swapped
 unit_src u01 A s_u03 >"$T/w01.c"; cc w01
 unit_src u03 B s_u01 >"$T/w03.c"; cc w03
+# shellcheck disable=SC2046 # object paths in a mktemp dir: no spaces
 gcc -shared -o "$T/swapped.so" "$T/w01.o" "$T/u02.o" "$T/w03.o" $(ls "$T"/u*.o | tail -n +4) ||
 	{ echo "FAIL: gcc -shared"; exit 1; }
 
 # ---- comparison helpers ---------------------------------------------------
+# shellcheck source=reuse_compare.sh
 . "$(dirname "$0")/reuse_compare.sh" # reuse_convert, reuse_same, fingerprint
 convert() { reuse_convert "$T" "$@" || exit 1; } # NAME INPUT FEATURES JOBS
 

@@ -40,6 +40,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
 
+# shellcheck source=reuse_compare.sh
 . "$(dirname "$0")/reuse_compare.sh" # reuse_convert, reuse_same
 
 # run CASE UNIT0 UNIT1 ...: one gcc -g -O0 unit per argument, in this order

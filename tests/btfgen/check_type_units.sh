@@ -7,6 +7,7 @@ set -u
 B=${B:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# shellcheck source=same_types.sh
 . "$(dirname "$0")/same_types.sh"
 cat >"$T/a.c" <<'C'
 struct list { struct list *next, *prev; };

@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # Sourced by the btfgen reuse tests (not a test itself): converting with and
 # without reuse and comparing the two. Needs B (the build directory).
 # fingerprint RAW1 RAW2: colour refinement (Weisfeiler-Leman) over the type
 # graphs of two raw dumps with one shared colour table; prints the types
 # whose colour occurs a different number of times, exits 1 if any. With a
 # third argument, DATASECs are left out.
+# shellcheck disable=SC2034 # ON, OFF: used by the sourcing scripts
 ON=default          # btfgen --features: with reuse
 OFF=default,-reuse  # and the exact conversion
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by btfgen tests (not a test itself): same_types A B WHAT converts
 # the ELF files $T/A and $T/B with btfgen and compares their type signatures
 # (btfsig, sorted, in $T/A.sig and $T/B.sig); on a difference it prints
@@ -8,5 +9,6 @@ same_types() {
 		"$B/btfgen" -o "$T/$f.btf" "$T/$f" || { echo "FAIL: btfgen $f"; exit 1; }
 		"$B/tests/btfgen/btfsig" "$T/$f.btf" | sort >"$T/$f.sig"
 	done
+	# shellcheck disable=SC2034 # fail: read by the sourcing script
 	diff "$T/$1.sig" "$T/$2.sig" || { echo "FAIL: $3"; fail=1; }
 }

@@ -15,12 +15,12 @@ struct name_walk {
 	const struct lbtf *btf;
 };
 
-static int btfcmp_collect(uint32_t *slot, void *ctx)
+static int btfcmp_collect(uint32_t off, void *ctx)
 {
 	struct name_walk *w = ctx;
 
 	if (w->n < sizeof(w->names) / sizeof(w->names[0]))
-		w->names[w->n++] = lbtf_name_by_offset(w->btf, *slot);
+		w->names[w->n++] = lbtf_name_by_offset(w->btf, off);
 	return 0;
 }
 
@@ -54,8 +54,8 @@ static uint32_t btf_compare(const struct lbtf *a, const struct lbtf *b, char *wh
 		wa.n = wb.n = 0;
 		wa.btf = a;
 		wb.btf = b;
-		lbtf_type_visit_str_offs((struct lbtf_type *)ta, btfcmp_collect, &wa);
-		lbtf_type_visit_str_offs((struct lbtf_type *)tb, btfcmp_collect, &wb);
+		lbtf_type_read_str_offs(ta, btfcmp_collect, &wa);
+		lbtf_type_read_str_offs(tb, btfcmp_collect, &wb);
 		for (unsigned int i = 0; i < wa.n; i++)
 			if (!wa.names[i] || !wb.names[i] || strcmp(wa.names[i], wb.names[i])) {
 				snprintf(why, why_len, "type %u: name %u '%s' vs '%s'", id, i,

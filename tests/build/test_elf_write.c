@@ -31,6 +31,7 @@ static const char *P(int slot, const char *name)
 	return path_buf[slot];
 }
 
+__attribute__((format(printf, 1, 2)))
 static int sh(const char *fmt, ...)
 {
 	char cmd[2048];

@@ -63,7 +63,7 @@ if [ -n "$vmid" ]; then
 else
 	bad "bpftool btf list shows no vmlinux BTF object"
 fi
-module=$(ls /sys/kernel/btf | grep -v '^vmlinux$' | head -1)
+module=$(find /sys/kernel/btf -mindepth 1 -maxdepth 1 ! -name vmlinux -printf '%f\n' | sort | head -1)
 if [ -n "$module" ]; then
 	golden "module $module" "file /sys/kernel/btf/$module" "file /sys/kernel/btf/$module"
 else

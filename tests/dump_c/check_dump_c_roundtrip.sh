@@ -14,6 +14,7 @@
 #  struct enums here because of them (checked below, so the reason stays
 #  true). Not asserted: _Alignof of aligned_member and pk_aligned, whose
 #  __attribute__((aligned(N))) BTF cannot carry (sizes and offsets are).
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 drv=$B/tests/dump_c/dumpc_driver
 here=tests/dump_c

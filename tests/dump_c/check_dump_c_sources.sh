@@ -7,6 +7,7 @@
 #  - `btfdump -c`, `--types`, `--sort -o FILE`, unknown names/options.
 # The enum mode() attributes are stripped before diffs (deliberate, see
 # check_dump_c_vmlinux.sh).
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 need_tools bpftool pahole gcc clang
 [ -x "$B/btfdump" ] || { echo "missing $B/btfdump"; exit 1; }

@@ -12,6 +12,7 @@
 #    ENUM64s with only 32-bit values mode(word) (what libbpf >= 1.1.0 final
 #    does; without them struct layouts holding such enums come out wrong),
 #    2-byte enums mode(HI) (our addition, same reason). Stripped before diff.
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 vmlinux=/sys/kernel/btf/vmlinux
 drv=$B/tests/dump_c/dumpc_driver

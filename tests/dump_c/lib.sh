@@ -1,8 +1,9 @@
+# shellcheck shell=bash disable=SC2034 # (fail, w: read by the sourcing scripts)
 # Sourced (not run) by the check_dump_c_*.sh scripts: their common frame.
 # Leaves the shell in the repo root with B set, a work directory $w removed
 # on exit, fail/bad() to record failures, and the helpers below.
 set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 B=${B:-build}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

@@ -9,6 +9,7 @@ B=${B:-build}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (netns, bpffs, BPF)"; exit 77; }
 command -v bpftool >/dev/null || { echo "SKIP: bpftool missing"; exit 77; }
 set -u
+# shellcheck source=../../scripts/flow-sandbox.sh
 source "$(dirname "$0")/../../scripts/flow-sandbox.sh"
 flow_sandbox flowtest f
 fails=0
@@ -39,7 +40,7 @@ id=$(sed -n 's/.*prog id \([0-9]*\).*/\1/p' <<<"$show")
 check "show reports a link" grep -q "link id" <<<"$show"
 net=$(ip netns exec "$NS" bpftool -j net show)
 check "bpftool net show in the netns names the same prog id ($id)" \
-	grep -q "\"flow_dissector\":\[{\?\"id\":$id[],}]" <<<"$net"
+	grep -q "\"flow_dissector\":\[{\?\"id\":${id}[],}]" <<<"$net"
 btfid=$(sed -n 's/.*maps btf id \([0-9]*\).*/\1/p' <<<"$show")
 check "the kernel holds the object's BTF as built (btf id $btfid vs $B/bpf/bpf_flow.o)" \
 	diff <(bpftool btf dump id "$btfid") <(bpftool btf dump file "$B/bpf/bpf_flow.o")

@@ -273,7 +273,7 @@ static void test_tap_skb_path(void **state)
 static int send_split(int sk, const unsigned char *f, size_t len, unsigned int hdr_len)
 {
 	struct virtio_net_hdr vh = { .hdr_len = hdr_len };
-	struct iovec iov[2] = { { &vh, sizeof(vh) }, { (void *)f, len } };
+	struct iovec iov[2] = { { &vh, sizeof(vh) }, { (void *)(uintptr_t)f, len } /* sendmsg only reads it */ };
 	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
 
 	return sendmsg(sk, &msg, 0) == (ssize_t)(sizeof(vh) + len) ? 0 : -errno;

@@ -25,12 +25,21 @@ C
 cflags=$(pkg-config --cflags libbtf)
 # a sanitizer build of the library needs the sanitizer runtimes in the program too
 [ "${SAN:-}" = 1 ] && cflags="$cflags -fsanitize=address,undefined"
+# (pkg-config prints flags to be split into words)
+# shellcheck disable=SC2046
 gcc $cflags -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf)
+# shellcheck disable=SC2046
 gcc $cflags -o "$dir/use-static" "$dir/use.c" "$root/lib/libbtf.a" $(pkg-config --static --libs-only-l libbtf | sed 's/-lbtf//')
 out1=$(LD_LIBRARY_PATH=$root/lib "$dir/use-shared")
 out2=$("$dir/use-static")
 echo "shared: $out1, static: $out2"
-[ "$out1" = "$out2" ] && [ "${out1#* }" = 1 ]
+# (plain tests, not an && list: set -e ignores a failure inside one)
+if [ "$out1" != "$out2" ]; then
+	echo "FAIL: the shared and the static library give different results"; exit 1
+fi
+if [ "${out1#* }" != 1 ]; then
+	echo "FAIL: bpf_flow_keys not found in vmlinux BTF through the installed library"; exit 1
+fi
 # only lbtf_* symbols are exported by the shared library
 bad=$(nm -D --defined-only "$root/lib/libbtf.so.0" | awk '$2 ~ /[TDBR]/ && $3 !~ /^lbtf_/ {print $3}' | grep -v '^LIBBTF' || true)
 [ -z "$bad" ] || { echo "exported non-lbtf symbols: $bad"; exit 1; }

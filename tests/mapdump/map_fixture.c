@@ -15,6 +15,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ static void fill_val(struct val *v, int seed)
 	v->ua = 0x10002;
 	v->s128 = -((__int128)5 << 64) - 1;
 	v->u128 = ((unsigned __int128)1 << 64) | 5;
-	*(int *)&v->cv = 77;
+	memcpy((char *)v + offsetof(struct val, cv), &(int){ 77 }, sizeof(int)); /* a const member */
 	v->port = htobe16(8080);
 	v->addr = htobe32(0x0a000001);
 	v->arr[0] = 1; v->arr[1] = -1; v->arr[2] = 3;

@@ -29,7 +29,7 @@ static void test_sizes(void **state)
 	assert_string_equal(buf, FULL_LOG);
 	assert_int_equal(res.log_true_size, len + 1);
 	assert_int_equal(run(b, 1, buf, len, &res), -ENOSPC);
-	assert_string_equal(buf, FULL_LOG + 1);
+	assert_string_equal(buf, &FULL_LOG[1]);
 	assert_int_equal(res.log_true_size, len + 1);
 	/* fixed mode keeps the head */
 	assert_int_equal(run(b, 1 | LBTF_LOG_FIXED, buf, 10, &res), -ENOSPC);

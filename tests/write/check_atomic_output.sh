@@ -38,5 +38,5 @@ done
 "$B/btfgen" -o "$dir/out.btf" "$dir/obj.o" && ino2=$(stat -c %i "$dir/out.btf")
 check test "$ino1" != "$ino2"
 check "$B/btfdump" "$dir/out.btf" >/dev/null
-ls "$dir" | grep -q tmp && { echo "FAIL: temporary file left behind"; fail=1; }
+compgen -G "$dir/*tmp*" >/dev/null && { echo "FAIL: temporary file left behind"; fail=1; }
 exit $fail

@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 B=${B:-$here/../../../build}
 D=$1
 cd "$D" || exit 2
+# shellcheck source=../reuse_compare.sh
 . "$here/../reuse_compare.sh" # reuse_convert, reuse_same, ON, OFF
 mapfile -t CC <cc
 objs=() i=0
