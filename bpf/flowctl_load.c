@@ -60,7 +60,7 @@ void flow_load_opts_default(struct flow_load_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->path = flow_default_obj();
 	o->cfg.continue_saddr = FLOW_DEFAULT_CONTINUE_SADDR;
-	o->cfg.export_keys = 1;
+	o->cfg.record_every = 0;	/* record nothing unless asked */
 }
 
 static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)

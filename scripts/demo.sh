@@ -37,7 +37,7 @@ flow_sandbox flowdemo flow
 
 step "5. attach in a fresh netns ($NS) with a netns bpf_link"
 ip netns add "$NS" || exit 1
-"$B/flowctl" attach --netns "$NS" --pin "$PIN" || exit 1
+"$B/flowctl" attach --netns "$NS" --pin "$PIN" --record=1 || exit 1
 "$B/flowctl" show --netns "$NS"
 ip netns exec "$NS" bpftool net show | sed 's/^/    bpftool: /'
 
