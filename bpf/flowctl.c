@@ -14,6 +14,8 @@
  *                  btfdump; --net: network-order fields in host order, addresses as
  *                  addresses; --hex: raw bytes, no btfdump)
  *   flowctl bench  [--repeat N] [--rounds N]   (BPF vs C dissector, own netns)
+ *   flowctl bench-e2e --tx NS --rx NS --to IPV4 --cpu N [--packets N] [--rounds N]
+ *                  (UDP over veth into RX with RPS; set up by bench/bench_flow.sh)
  *
  * NAME is a netns under /run/netns or a path to a netns file; the machine's own
  * namespace is used only when named explicitly (e.g. /proc/1/ns/net).
@@ -32,7 +34,9 @@ struct args {
 	const char *cmd, *netns, *pin, *vector, *obj;
 	int json, prog_attach, rounds, net, hex;
 	__u32 record_every;
-	const char *continue_from;
+	const char *continue_from, *tx, *rx, *to;
+	int cpu;
+	unsigned long packets;
 	__u32 repeat;
 	__u32 id;
 	char pin_default[4096];
@@ -50,8 +54,10 @@ static int usage(void)
 		"       %s test [--vector NAME] [--json] [--record[=N]] [--obj O]\n"
 		"       %s send --netns NAME [--vector NAME]\n"
 		"       %s dump --netns NAME | --pin DIR | --id MAP_ID [--net | --hex]\n"
-		"       %s bench [--repeat N] [--rounds N] [--obj O]\n",
-		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name);
+		"       %s bench [--repeat N] [--rounds N] [--obj O]\n"
+		"       %s bench-e2e --tx NS --rx NS --to IPV4 --cpu N [--packets N] [--rounds N]\n",
+		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name,
+		prog_name);
 	return 2;
 }
 
@@ -389,6 +395,20 @@ static int cmd_bench(struct args *a)
 	return rc ? die("bench", rc) : 0;
 }
 
+static int cmd_bench_e2e(struct args *a)
+{
+	struct e2e_opts eo = { a->obj, a->tx, a->rx, a->to, a->cpu,
+			       a->packets ? a->packets : 50000, a->rounds ? a->rounds : 7 };
+	int rc;
+
+	if (!a->tx || !a->rx || !a->to || a->cpu < 0) {
+		fprintf(stderr, "%s bench-e2e: --tx, --rx, --to and --cpu are required\n", prog_name);
+		return 2;
+	}
+	rc = flow_bench_e2e(&eo);
+	return rc ? die("bench-e2e", rc) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -405,6 +425,11 @@ int main(int argc, char **argv)
 		{ "net", no_argument, NULL, 'N' },
 		{ "continue-from", required_argument, NULL, 'C' },
 		{ "rounds", required_argument, NULL, 'R' },
+		{ "tx", required_argument, NULL, 'T' },
+		{ "rx", required_argument, NULL, 'X' },
+		{ "to", required_argument, NULL, 't' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "packets", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct args a;
@@ -412,6 +437,7 @@ int main(int argc, char **argv)
 	int c;
 
 	memset(&a, 0, sizeof(a));
+	a.cpu = -1;
 	if (argc < 2)
 		return usage();
 	a.cmd = argv[1];
@@ -438,6 +464,11 @@ int main(int argc, char **argv)
 		case 'C': a.continue_from = optarg; break;
 		case 'r': a.repeat = strtoul(optarg, NULL, 0); break;
 		case 'R': a.rounds = atoi(optarg); break;
+		case 'T': a.tx = optarg; break;
+		case 'X': a.rx = optarg; break;
+		case 't': a.to = optarg; break;
+		case 'c': a.cpu = atoi(optarg); break;
+		case 'k': a.packets = strtoul(optarg, NULL, 0); break;
 		default: return usage();
 		}
 	}
@@ -457,5 +488,7 @@ int main(int argc, char **argv)
 		return cmd_dump(&a);
 	if (!strcmp(a.cmd, "bench"))
 		return cmd_bench(&a);
+	if (!strcmp(a.cmd, "bench-e2e"))
+		return cmd_bench_e2e(&a);
 	return usage();
 }

@@ -131,6 +131,14 @@ int flow_bench(const struct bench_opts *bo);
  */
 int flow_hash_prog_load(int recalc);
 int flow_tc_run(int fd, const void *pkt, size_t len, __u32 repeat, __u32 *ns, __u32 *ret);
+/* End to end over veth (flowctl_e2e.c): namespaces set up by bench/bench_flow.sh. */
+struct e2e_opts {
+	const char *obj, *tx_netns, *rx_netns, *to;
+	int cpu;		/* the CPU the RX veth's RPS steers to; we run there */
+	unsigned long packets;	/* datagrams per measurement */
+	int rounds;
+};
+int flow_bench_e2e(const struct e2e_opts *eo);
 /* A flow dissector program that returns BPF_OK at once (the hook's own cost); fd or -errno. */
 int flow_noop_load(void);
 
