@@ -37,3 +37,14 @@ $(FLOW_UNIT_BINS): private LDLIBS := $(FLOWCTL_LIB) $(LDLIBS)
 CHECK_DEPS += $(FLOW_OBJ) $(B)/flowctl
 DEMO_DEPS += $(FLOW_OBJ) $(B)/flowctl
 BENCH_DEPS += $(FLOW_OBJ) $(B)/flowctl
+
+# make all builds flowctl and the object; make install installs both, the
+# object as <prefix>/lib/flowctl/bpf_flow.o, where the installed flowctl
+# looks for it (flow_default_obj).
+ALL_TARGETS += $(FLOW_OBJ) $(B)/flowctl
+install: install-flow
+install-flow: $(FLOW_OBJ) $(B)/flowctl
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/flowctl
+	install -m 755 $(B)/flowctl $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(FLOW_OBJ) $(DESTDIR)$(PREFIX)/lib/flowctl/
+.PHONY: install-flow

@@ -27,12 +27,18 @@ static int fail(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* $FLOW_OBJ, else $B/bpf/bpf_flow.o (the test runner sets B), else next to flowctl. */
+/*
+ * $FLOW_OBJ, else $B/bpf/bpf_flow.o (the test runner sets B), else the one
+ * beside this flowctl: bpf/bpf_flow.o in a build tree, or
+ * ../lib/flowctl/bpf_flow.o where make install puts it.
+ */
 const char *flow_default_obj(void)
 {
-	static char path[4096];
+	static const char *const beside[] = { "bpf/bpf_flow.o", "../lib/flowctl/bpf_flow.o" };
+	static char path[4200];
 	const char *p = getenv("FLOW_OBJ");
 	char exe[4000], *slash;
+	size_t i;
 	ssize_t n;
 
 	if (p && *p)
@@ -48,8 +54,11 @@ const char *flow_default_obj(void)
 		slash = strrchr(exe, '/');
 		if (slash && !strcmp(slash, "/flowctl")) {
 			*slash = 0;
-			snprintf(path, sizeof(path), "%s/bpf/bpf_flow.o", exe);
-			return path;
+			for (i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+				snprintf(path, sizeof(path), "%s/%s", exe, beside[i]);
+				if (!access(path, R_OK))
+					return path;
+			}
 		}
 	}
 	return "build/bpf/bpf_flow.o";
