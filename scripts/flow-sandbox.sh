@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced (not run) by scripts/demo.sh and tests/flow/check_flowctl.sh: a
 # sandbox of this run only for flowctl, never the machine's own netns.
 # flow_sandbox NAME PIN-NAME: sets NS (a netns name, not created yet: the

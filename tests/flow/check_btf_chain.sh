@@ -28,16 +28,17 @@ printf '#!/bin/sh\necho "btfgen stand-in: failing on purpose" >&2\nexit 1\n' >"$
 printf '#!/bin/sh\necho "not implemented" >&2\nexit 2\n' >"$tmp/notimpl.sh"
 chmod +x "$tmp/fail.sh" "$tmp/notimpl.sh"
 
-for case in "btfgen-fails $tmp/fail.sh $B/btfcheck btfgen" \
-	"btfgen-not-implemented $tmp/notimpl.sh $B/btfcheck btfgen" \
-	"btfcheck-fails $B/btfgen $tmp/fail.sh btfcheck"; do
-	set -- $case
+# failing_case NAME BTFGEN BTFCHECK STEP: the chain must fail at STEP
+failing_case() {
 	chain_with "$1" "$2" "$3"
 	check "$1: the chain exits 1" test "$(cat "$tmp/$1/rc")" = 1
 	check "$1: no object written" test ! -e "$tmp/$1/out.o" -a ! -e "$tmp/$1/out.o.tmp"
 	check "$1: the failure names $4" grep -q "FAILED: $4" "$tmp/$1/log"
 	check "$1: no INTERIM fallback" bash -c "! grep -q INTERIM '$tmp/$1/log'"
-done
+}
+failing_case btfgen-fails "$tmp/fail.sh" "$B/btfcheck" btfgen
+failing_case btfgen-not-implemented "$tmp/notimpl.sh" "$B/btfcheck" btfgen
+failing_case btfcheck-fails "$B/btfgen" "$tmp/fail.sh" btfcheck
 
 chain_with real "$B/btfgen" "$B/btfcheck"
 check "real tools: the chain succeeds" test "$(cat "$tmp/real/rc")" = 0

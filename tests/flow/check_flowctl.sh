@@ -51,7 +51,7 @@ check "show reports a link" grep -q "link id" <<<"$show"
 check "show reports recording every dissection" grep -q "recording every dissection" <<<"$show"
 net=$(ip netns exec "$NS" bpftool -j net show)
 check "bpftool net show in the netns names the same prog id ($id)" \
-	grep -q "\"flow_dissector\":\[{\?\"id\":$id[],}]" <<<"$net"
+	grep -q "\"flow_dissector\":\[{\?\"id\":${id}[],}]" <<<"$net"
 btfid=$(sed -n 's/.*maps btf id \([0-9]*\).*/\1/p' <<<"$show")
 check "the kernel holds the object's BTF as built (btf id $btfid vs $B/bpf/bpf_flow.o)" \
 	diff <(bpftool btf dump id "$btfid") <(bpftool btf dump file "$B/bpf/bpf_flow.o")
