@@ -10,8 +10,8 @@ $(B)/bpf/bpf_flow.clang.o: bpf/bpf_flow.c bpf/flow_config.h
 	@mkdir -p $(@D)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
-# The chain script decides (by running them) whether btfgen/btfcheck are real
-# yet, and says so in the output; see bpf/btf-chain.sh.
+# The chain (bpf/btf-chain.sh): clang's BTF out, btfgen's in, btfcheck; any
+# failure fails the build (tests/flow/check_btf_chain.sh proves it).
 $(FLOW_OBJ): $(B)/bpf/bpf_flow.clang.o $(B)/btfgen $(B)/btfcheck bpf/btf-chain.sh
 	@bash bpf/btf-chain.sh $(B) $< $@
 
@@ -19,7 +19,7 @@ FLOWCTL_LIB_SRCS := $(filter-out bpf/flowctl.c,$(wildcard bpf/flowctl_*.c))
 FLOWCTL_LIB_OBJS := $(patsubst bpf/%.c,$(B)/obj/bpf/%.o,$(FLOWCTL_LIB_SRCS))
 FLOWCTL_LIB := $(B)/obj/bpf/libflowctl.a
 
-$(B)/obj/bpf/%.o: bpf/%.c bpf/flowctl.h bpf/flow_config.h
+$(B)/obj/bpf/%.o: bpf/%.c $(wildcard bpf/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ibpf $(CFLAGS) -c -o $@ $<
 $(FLOWCTL_LIB): $(FLOWCTL_LIB_OBJS)
@@ -37,3 +37,14 @@ $(FLOW_UNIT_BINS): private LDLIBS := $(FLOWCTL_LIB) $(LDLIBS)
 CHECK_DEPS += $(FLOW_OBJ) $(B)/flowctl
 DEMO_DEPS += $(FLOW_OBJ) $(B)/flowctl
 BENCH_DEPS += $(FLOW_OBJ) $(B)/flowctl
+
+# make all builds flowctl and the object; make install installs both, the
+# object as <prefix>/lib/flowctl/bpf_flow.o, where the installed flowctl
+# looks for it (flow_default_obj).
+ALL_TARGETS += $(FLOW_OBJ) $(B)/flowctl
+install: install-flow
+install-flow: $(FLOW_OBJ) $(B)/flowctl
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/flowctl
+	install -m 755 $(B)/flowctl $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(FLOW_OBJ) $(DESTDIR)$(PREFIX)/lib/flowctl/
+.PHONY: install-flow

@@ -142,11 +142,12 @@ struct tcp_hdr {
 
 /*
  * Configuration, fixed at load time by the loader (see flow_config.h); the
- * verifier sees the values and drops dead branches, so "export off" is free.
+ * verifier sees the values and drops dead branches, so "recording off" (the
+ * default) costs nothing.
  */
 const volatile struct flow_config flow_config = {
 	.continue_saddr = FLOW_DEFAULT_CONTINUE_SADDR,
-	.export_keys = 1,
+	.record_every = 0,
 };
 
 struct {
@@ -156,13 +157,24 @@ struct {
 	__type(value, __u32);
 } jmp_table SEC(".maps");
 
-/* Key: sport << 16 | dport, both as stored in the keys (network order). */
+/*
+ * Recorded dissections (when flow_config.record_every is set).
+ * Key: sport << 16 | dport, both as stored in the keys (network order).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);
 	__type(value, struct bpf_flow_keys);
 } last_dissection SEC(".maps");
+
+/* Dissections since the last recorded one, per CPU (record_every > 1). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} record_tick SEC(".maps");
 
 /*
  * Pointer to len bytes at packet offset off: in place when they are inside the
@@ -192,17 +204,34 @@ static __always_inline void *header_at(struct __sk_buff *skb, __u32 off,
 	return buf;
 }
 
+/*
+ * One dissection in record_every goes into last_dissection.  A hash update
+ * costs about as much as the whole parse, so the counter (a per-CPU array
+ * lookup, which the verifier inlines) keeps the rest of the packets cheap.
+ */
+static __always_inline void record(struct bpf_flow_keys *keys)
+{
+	struct bpf_flow_keys copy;
+	__u32 key = 0, *tick;
+
+	if (flow_config.record_every > 1) {
+		tick = bpf_map_lookup_elem(&record_tick, &key);
+		if (!tick)
+			return;
+		if (++*tick < flow_config.record_every)
+			return;
+		*tick = 0;
+	}
+	key = ((__u32)keys->sport << 16) | keys->dport;
+	__builtin_memcpy(&copy, keys, sizeof(copy));
+	bpf_map_update_elem(&last_dissection, &key, &copy, BPF_ANY);
+}
+
 /* Every exit except CONTINUE comes through here. */
 static __always_inline int finish(struct bpf_flow_keys *keys, int ret)
 {
-	struct bpf_flow_keys copy;
-	__u32 key;
-
-	if (flow_config.export_keys) {
-		key = ((__u32)keys->sport << 16) | keys->dport;
-		__builtin_memcpy(&copy, keys, sizeof(copy));
-		bpf_map_update_elem(&last_dissection, &key, &copy, BPF_ANY);
-	}
+	if (flow_config.record_every)
+		record(keys);
 	return ret;
 }
 

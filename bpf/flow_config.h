@@ -11,8 +11,15 @@
 
 struct flow_config {
 	__be32 continue_saddr;	/* IPv4 source handed back to the C dissector; 0 = never */
-	__u32 export_keys;	/* non-zero: record every dissection in last_dissection */
+	/*
+	 * 0: record nothing (the default: no per-packet cost).  N: record one
+	 * dissection in N (per CPU) in last_dissection; 1 records every one.
+	 */
+	__u32 record_every;
 };
+
+/* `flowctl attach --record` without =N: one dissection in 64 per CPU. */
+#define FLOW_DEFAULT_RECORD_EVERY 64
 
 /* 127.0.0.127, as the kernel selftests use; the same bytes in either order. */
 #define FLOW_DEFAULT_CONTINUE_SADDR 0x7f00007fU

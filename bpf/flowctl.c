@@ -2,15 +2,20 @@
 /*
  * flowctl: load, attach, drive and inspect the bpf_flow.o dissector.
  *
- *   flowctl attach --netns NAME [--pin DIR] [--prog-attach] [--no-export] [--obj O]
+ *   flowctl attach --netns NAME [--pin DIR] [--prog-attach] [--record[=N]] [--obj O]
  *                  [--continue-from IPV4|none]   (also for test; default 127.0.0.127)
+ *                  --record: one dissection in N (default 64) per CPU goes into
+ *                  last_dissection; without it nothing is recorded
  *   flowctl detach --netns NAME [--pin DIR]
  *   flowctl show   --netns NAME
- *   flowctl test   [--vector NAME] [--json] [--no-export] [--obj O]
+ *   flowctl test   [--vector NAME] [--json] [--record[=N]] [--obj O]
  *   flowctl send   --netns NAME [--vector NAME]     (frames through a napi-frags tap)
- *   flowctl dump   --netns NAME | --pin DIR | --id N [--net]  (last_dissection via btfdump;
- *                  --net: network-order fields in host order, addresses as addresses)
+ *   flowctl dump   --netns NAME | --pin DIR | --id N [--net | --hex]  (last_dissection via
+ *                  btfdump; --net: network-order fields in host order, addresses as
+ *                  addresses; --hex: raw bytes, no btfdump)
  *   flowctl bench  [--repeat N] [--rounds N]   (BPF vs C dissector, own netns)
+ *   flowctl bench-e2e --tx NS --rx NS --to IPV4 --cpu N [--packets N] [--rounds N]
+ *                  (UDP over veth into RX with RPS; set up by bench/bench_flow.sh)
  *
  * NAME is a netns under /run/netns or a path to a netns file; the machine's own
  * namespace is used only when named explicitly (e.g. /proc/1/ns/net).
@@ -27,8 +32,11 @@
 
 struct args {
 	const char *cmd, *netns, *pin, *vector, *obj;
-	int json, prog_attach, no_export, rounds, net;
-	const char *continue_from;
+	int json, prog_attach, rounds, net, hex;
+	__u32 record_every;
+	const char *continue_from, *tx, *rx, *to;
+	int cpu;
+	unsigned long packets;
 	__u32 repeat;
 	__u32 id;
 	char pin_default[4096];
@@ -39,15 +47,17 @@ static const char *prog_name = "flowctl";
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: %s attach --netns NAME [--pin DIR] [--prog-attach] [--no-export] [--obj O]\n"
+		"usage: %s attach --netns NAME [--pin DIR] [--prog-attach] [--record[=N]] [--obj O]\n"
 		"              [--continue-from IPV4|none]\n"
 		"       %s detach --netns NAME [--pin DIR]\n"
 		"       %s show --netns NAME\n"
-		"       %s test [--vector NAME] [--json] [--no-export] [--obj O]\n"
+		"       %s test [--vector NAME] [--json] [--record[=N]] [--obj O]\n"
 		"       %s send --netns NAME [--vector NAME]\n"
-		"       %s dump --netns NAME | --pin DIR | --id MAP_ID [--net]\n"
-		"       %s bench [--repeat N] [--rounds N] [--obj O]\n",
-		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name);
+		"       %s dump --netns NAME | --pin DIR | --id MAP_ID [--net | --hex]\n"
+		"       %s bench [--repeat N] [--rounds N] [--obj O]\n"
+		"       %s bench-e2e --tx NS --rx NS --to IPV4 --cpu N [--packets N] [--rounds N]\n",
+		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name,
+		prog_name);
 	return 2;
 }
 
@@ -80,8 +90,7 @@ static int load(const struct args *a, struct flow_obj *fo)
 	flow_load_opts_default(&o);
 	if (a->obj)
 		o.path = a->obj;
-	if (a->no_export)
-		o.cfg.export_keys = 0;
+	o.cfg.record_every = a->record_every;
 	if (a->continue_from) {
 		struct in_addr in;
 
@@ -124,6 +133,17 @@ static void unpin_all(const char *dir)
 	rmdir(dir);
 }
 
+/* The rest of a line saying what goes into last_dissection. */
+static void print_recording(__u32 every)
+{
+	if (!every)
+		printf("recording off (flowctl attach --record to record)\n");
+	else if (every == 1)
+		printf("recording every dissection in last_dissection\n");
+	else
+		printf("recording one dissection in %u per CPU in last_dissection\n", every);
+}
+
 static int cmd_attach(struct args *a)
 {
 	struct flow_obj fo;
@@ -159,8 +179,9 @@ static int cmd_attach(struct args *a)
 		unpin_all(dir);
 		return 1;
 	}
-	printf("attached to netns %s with %s, pinned in %s, btf id %u\n", a->netns,
+	printf("attached to netns %s with %s, pinned in %s, btf id %u, ", a->netns,
 	       a->prog_attach ? "BPF_PROG_ATTACH" : "a netns bpf_link", dir, fo.btf_id);
+	print_recording(a->record_every);
 	flow_close(&fo);
 	return 0;
 }
@@ -207,6 +228,7 @@ static int cmd_show(struct args *a)
 {
 	struct bpf_map_info minfo;
 	struct bpf_prog_info info;
+	struct flow_config cfg;
 	__u32 prog_id, link_id, len = sizeof(info);
 	int ns, fd, rc;
 
@@ -232,9 +254,14 @@ static int cmd_show(struct args *a)
 	printf("netns %s: prog id %u name %s maps btf id %u", a->netns, prog_id, info.name,
 	       minfo.btf_id);
 	if (link_id)
-		printf(" link id %u\n", link_id);
+		printf(" link id %u, ", link_id);
 	else
-		printf(" (BPF_PROG_ATTACH, no link)\n");
+		printf(" (BPF_PROG_ATTACH, no link), ");
+	rc = flow_prog_config(prog_id, &cfg);
+	if (rc)
+		printf("configuration unknown (%s)\n", strerror(-rc));
+	else
+		print_recording(cfg.record_every);
 	return 0;
 }
 
@@ -332,7 +359,7 @@ static int cmd_dump(struct args *a)
 	struct bpf_map_info info;
 	char path[4200];
 	__u32 map_id = a->id, prog_id = 0;
-	int ns, rc = 0, btfdump;
+	int ns, rc = 0;
 
 	/* last_dissection: by id, pinned by attach, or the attached program's */
 	if (!map_id && a->pin) {
@@ -352,9 +379,11 @@ static int cmd_dump(struct args *a)
 	}
 	if (rc)
 		return die("finding last_dissection", rc);
-	rc = flow_dump_keys(map_id, a->net, &btfdump);
-	if (!btfdump)
-		fprintf(stderr, "%s: btfdump map not available, printed raw hex\n", prog_name);
+	if (a->net && a->hex) {
+		fprintf(stderr, "%s dump: --net and --hex exclude each other\n", prog_name);
+		return 2;
+	}
+	rc = flow_dump_keys(map_id, a->net, a->hex);
 	return rc ? die("dump", rc) : 0;
 }
 
@@ -364,6 +393,20 @@ static int cmd_bench(struct args *a)
 	int rc = flow_bench(&bo);
 
 	return rc ? die("bench", rc) : 0;
+}
+
+static int cmd_bench_e2e(struct args *a)
+{
+	struct e2e_opts eo = { a->obj, a->tx, a->rx, a->to, a->cpu,
+			       a->packets ? a->packets : 50000, a->rounds ? a->rounds : 7 };
+	int rc;
+
+	if (!a->tx || !a->rx || !a->to || a->cpu < 0) {
+		fprintf(stderr, "%s bench-e2e: --tx, --rx, --to and --cpu are required\n", prog_name);
+		return 2;
+	}
+	rc = flow_bench_e2e(&eo);
+	return rc ? die("bench-e2e", rc) : 0;
 }
 
 int main(int argc, char **argv)
@@ -376,17 +419,25 @@ int main(int argc, char **argv)
 		{ "id", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "prog-attach", no_argument, NULL, 'P' },
-		{ "no-export", no_argument, NULL, 'E' },
+		{ "record", optional_argument, NULL, 'E' },
+		{ "hex", no_argument, NULL, 'H' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "net", no_argument, NULL, 'N' },
 		{ "continue-from", required_argument, NULL, 'C' },
 		{ "rounds", required_argument, NULL, 'R' },
+		{ "tx", required_argument, NULL, 'T' },
+		{ "rx", required_argument, NULL, 'X' },
+		{ "to", required_argument, NULL, 't' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "packets", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct args a;
+	char *end;
 	int c;
 
 	memset(&a, 0, sizeof(a));
+	a.cpu = -1;
 	if (argc < 2)
 		return usage();
 	a.cmd = argv[1];
@@ -400,11 +451,24 @@ int main(int argc, char **argv)
 		case 'i': a.id = strtoul(optarg, NULL, 0); break;
 		case 'j': a.json = 1; break;
 		case 'P': a.prog_attach = 1; break;
-		case 'E': a.no_export = 1; break;
+		case 'E':
+			a.record_every = optarg ? strtoul(optarg, &end, 10) : FLOW_DEFAULT_RECORD_EVERY;
+			if (optarg && (*end || !*optarg || !a.record_every)) {
+				fprintf(stderr, "%s: --record=%s: N must be a positive number\n",
+					prog_name, optarg);
+				return 2;
+			}
+			break;
+		case 'H': a.hex = 1; break;
 		case 'N': a.net = 1; break;
 		case 'C': a.continue_from = optarg; break;
 		case 'r': a.repeat = strtoul(optarg, NULL, 0); break;
 		case 'R': a.rounds = atoi(optarg); break;
+		case 'T': a.tx = optarg; break;
+		case 'X': a.rx = optarg; break;
+		case 't': a.to = optarg; break;
+		case 'c': a.cpu = atoi(optarg); break;
+		case 'k': a.packets = strtoul(optarg, NULL, 0); break;
 		default: return usage();
 		}
 	}
@@ -424,5 +488,7 @@ int main(int argc, char **argv)
 		return cmd_dump(&a);
 	if (!strcmp(a.cmd, "bench"))
 		return cmd_bench(&a);
+	if (!strcmp(a.cmd, "bench-e2e"))
+		return cmd_bench_e2e(&a);
 	return usage();
 }

@@ -17,7 +17,7 @@ struct flow_obj {
 	struct bpf_object *obj;
 	int prog_fd;		/* entry program (section flow_dissector, named _dissect) */
 	int jmp_fd;		/* jmp_table, filled by program name */
-	int keys_fd;		/* last_dissection */
+	int keys_fd;		/* last_dissection (filled only when recording) */
 	unsigned int btf_id;	/* kernel id of the object's BTF (BPF_BTF_LOAD) */
 };
 
@@ -64,6 +64,8 @@ struct flow_vector {
 extern const struct flow_vector flow_vectors[];
 extern const size_t flow_vector_count;
 const struct flow_vector *flow_vector_find(const char *name);
+/* Why the C dissector's skb hash of this vector differs from ours; NULL if it does not. */
+const char *flow_vector_hash_differs(const char *name);
 /* Writes the frame (zero padded to FLOW_FRAME_LEN); returns its length. */
 size_t flow_vector_build(const struct flow_vector *v, unsigned char *buf, size_t cap);
 
@@ -100,11 +102,19 @@ int flow_tap_open_plain(const char *ifname);
 
 /* ---- inspecting and printing (flowctl_dump.c) ---- */
 struct bpf_map_info;
-/* The map of program prog_id named name (NULL: the first with BTF); 0 or -errno. */
+/*
+ * The map of program prog_id named name (a name starting with '.' matches as a
+ * suffix, e.g. ".rodata"; NULL: the first map with BTF); 0 or -errno.
+ */
 int flow_prog_map(__u32 prog_id, const char *name, struct bpf_map_info *out);
+/* The configuration the attached program prog_id was loaded with; 0 or -errno. */
+int flow_prog_config(__u32 prog_id, struct flow_config *cfg);
 int flow_pinned_map_id(const char *path, __u32 *map_id);
-/* Prints last_dissection with btfdump (--net if net), else as raw hex. */
-int flow_dump_keys(__u32 map_id, int net, int *used_btfdump);
+/*
+ * Prints last_dissection: with `btfdump map` (--net if net), or as raw hex if
+ * hex.  0, or -errno / -EIO when btfdump failed (it said why on stderr).
+ */
+int flow_dump_keys(__u32 map_id, int net, int hex);
 
 /* ---- benchmark (flowctl_bench.c) ---- */
 struct bench_opts {
@@ -121,5 +131,15 @@ int flow_bench(const struct bench_opts *bo);
  */
 int flow_hash_prog_load(int recalc);
 int flow_tc_run(int fd, const void *pkt, size_t len, __u32 repeat, __u32 *ns, __u32 *ret);
+/* End to end over veth (flowctl_e2e.c): namespaces set up by bench/bench_flow.sh. */
+struct e2e_opts {
+	const char *obj, *tx_netns, *rx_netns, *to;
+	int cpu;		/* the CPU the RX veth's RPS steers to; we run there */
+	unsigned long packets;	/* datagrams per measurement */
+	int rounds;
+};
+int flow_bench_e2e(const struct e2e_opts *eo);
+/* A flow dissector program that returns BPF_OK at once (the hook's own cost); fd or -errno. */
+int flow_noop_load(void);
 
 #endif

@@ -9,8 +9,11 @@
  * __skb_flow_dissect on the test skb, whose device is the loopback of our own
  * namespace: with bpf_flow attached there it is our program, else the C code.
  * A second tc program only invalidates the hash (the harness floor); the
- * dissection cost is the difference.  Separately: test_run of bpf_flow alone,
- * with and without the last_dissection export.
+ * dissection cost is the difference.  Configurations, in rotating order per
+ * vector and round: C, bpf_flow as attached by default (recording off), with
+ * --record (1 in 64), with --record=1, a no-op BPF dissector, C again
+ * (control).  Separately: test_run of bpf_flow alone, recording off vs every
+ * dissection (a warm in-kernel loop, the second row's kind).
  *
  * Runs in a private netns (unshare) that disappears with the process.
  */
@@ -23,6 +26,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "flowctl.h"
+#include "flowctl_stats.h"
 
 #define MIX_MAX 16
 /* Repetitions of the run-count check (stats on, so kept out of the timing). */
@@ -46,7 +50,7 @@ int flow_hash_prog_load(int recalc)
 }
 
 /* A flow dissector that returns BPF_OK at once: the hook's own cost. */
-static int load_noop_dissector(void)
+int flow_noop_load(void)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = BPF_OK },
@@ -68,19 +72,6 @@ int flow_tc_run(int fd, const void *pkt, size_t len, __u32 repeat, __u32 *ns, __
 	*ns = o.duration;
 	*ret = o.retval;
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static __u64 run_cnt(int prog_fd)
@@ -118,19 +109,24 @@ static void build_mix(struct mix *m)
 /*
  * Checks on the live kernel that the harness does what we claim: with bpf_flow
  * attached every repetition runs it (run_cnt, via BPF_ENABLE_STATS), and the
- * C dissector's hash depends on the packet (so it really dissected).
+ * C dissector's hash depends on the packet (so it really dissected).  Hashes
+ * that differ from C's are listed with the reason (flow_vector_hash_differs);
+ * an unexplained difference fails the bench.
  */
-static int verify(const struct bench_opts *bo, struct mix *m, int recalc, int floor_fd,
-		  int prog_fd, int ns, int *hash_equal)
+static int verify(struct mix *m, int recalc, int floor_fd, int prog_fd, int ns,
+		  int *hash_equal, char *differ, size_t differ_len)
 {
 	__u32 ns_c = 0, ns_b = 0, h_c[MIX_MAX], h_b[MIX_MAX], hf = 0;
 	__u64 before, after;
 	int stats, link, i, distinct = 0, rc;
+	const char *why;
+	size_t used = 0;
 
 	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (stats < 0)
 		return -errno;
 	*hash_equal = 0;
+	differ[0] = 0;
 	for (i = 0; i < m->n; i++) {
 		rc = flow_tc_run(recalc, m->frame[i], m->len[i], 1, &ns_c, &h_c[i]);
 		if (rc)
@@ -153,9 +149,17 @@ static int verify(const struct bench_opts *bo, struct mix *m, int recalc, int fl
 			goto out;
 		}
 		*hash_equal += h_c[i] == h_b[i];
-		if (h_c[i] != h_b[i])
-			fprintf(stderr, "note: %s: skb hash differs, C %#x vs BPF %#x\n",
-				m->v[i]->name, h_c[i], h_b[i]);
+		why = flow_vector_hash_differs(m->v[i]->name);
+		if (h_c[i] != h_b[i]) {
+			fprintf(stderr, "note: %s: skb hash differs, C %#x vs BPF %#x: %s\n",
+				m->v[i]->name, h_c[i], h_b[i], why ? why : "UNEXPECTED");
+			if (!why) {
+				rc = -EPROTO;
+				goto out;
+			}
+			used += snprintf(differ + used, used < differ_len ? differ_len - used : 0,
+					 "%s%s (%s)", used ? "; " : "", m->v[i]->name, why);
+		}
 		distinct += i && h_c[i] != h_c[i - 1];
 	}
 	/* The floor program returns 0; the C hashes must vary with the packet. */
@@ -169,16 +173,93 @@ out:
 	return rc;
 }
 
+/* The configurations of the skb-hash rows; prog fd -1 = nothing attached (C). */
+enum bench_cfg { CFG_C, CFG_DEFAULT, CFG_RECORD, CFG_RECORD_ALL, CFG_NOOP, CFG_C2, NCFG };
+
+struct bench_run {
+	int fd[NCFG];
+	double *net[NCFG];	/* ns per packet per round, harness floor subtracted */
+	double *tot[NCFG];	/* ns per packet per round, harness included */
+	double *alone[2];	/* bpf_flow's own test_run: recording off, every dissection */
+	double floor_sum;
+};
+
+/* One round: every vector through every configuration, order rotating. */
+static int bench_round(const struct bench_opts *bo, struct mix *m, int recalc, int floor_fd,
+		       int ns, const struct flow_obj *alone[2], struct bench_run *br, int round)
+{
+	struct flow_run fr;
+	__u32 t = 0, r = 0;
+	double fl, per[NCFG];
+	int i, k, c, link, rc, detail = getenv("FLOWCTL_BENCH_DETAIL") != NULL;
+
+	for (i = 0; i < m->n; i++) {
+		rc = flow_tc_run(floor_fd, m->frame[i], m->len[i], bo->repeat, &t, &r);
+		if (rc)
+			return rc;
+		fl = t;
+		br->floor_sum += fl;
+		for (k = 0; k < NCFG; k++) {
+			c = (k + round + i) % NCFG;
+			link = -1;
+			if (br->fd[c] >= 0) {
+				link = flow_attach_link(br->fd[c], ns);
+				if (link < 0)
+					return link;
+			}
+			rc = flow_tc_run(recalc, m->frame[i], m->len[i], bo->repeat, &t, &r);
+			if (link >= 0)
+				close(link);
+			if (rc)
+				return rc;
+			br->net[c][round] += (t - fl) / m->n;
+			br->tot[c][round] += (double)t / m->n;
+			per[c] = t - fl;
+		}
+		if (detail)
+			fprintf(stderr, "  %-30s C %5.1f default %5.1f --record %5.1f no-op %5.1f",
+				m->v[i]->name, per[CFG_C], per[CFG_DEFAULT], per[CFG_RECORD],
+				per[CFG_NOOP]);
+		for (k = 0; k < 2; k++) {
+			rc = flow_test_run(alone[(k + round) & 1]->prog_fd, m->frame[i], m->len[i],
+					   m->v[i]->flags, bo->repeat, &fr);
+			if (rc)
+				return rc;
+			br->alone[(k + round) & 1][round] += (double)fr.duration / m->n;
+			if (detail)
+				fprintf(stderr, " alone%s %u", (k + round) & 1 ? "(record=1)" : "",
+					fr.duration);
+		}
+		if (detail)
+			fprintf(stderr, "\n");
+	}
+	fprintf(stderr, "round %d: ns/pkt net of the %.1f ns floor: C %.1f, default %.1f, "
+		"--record %.1f, --record=1 %.1f, no-op %.1f, C again %.1f; alone %.1f / %.1f\n",
+		round, br->floor_sum / ((round + 1) * m->n), br->net[CFG_C][round],
+		br->net[CFG_DEFAULT][round], br->net[CFG_RECORD][round],
+		br->net[CFG_RECORD_ALL][round], br->net[CFG_NOOP][round], br->net[CFG_C2][round],
+		br->alone[0][round], br->alone[1][round]);
+	return 0;
+}
+
+static void row(const char *what, const double *ours, const double *peer, int n,
+		const char *unit, const char *notes)
+{
+	printf("| %s | %.1f %s | %.1f %s | %.2fx | %s |\n", what, flow_median(ours, n), unit,
+	       flow_median(peer, n), unit, flow_median_ratio(ours, peer, n), notes);
+}
+
 int flow_bench(const struct bench_opts *bo)
 {
+	static const __u32 record_every[] = { 0, FLOW_DEFAULT_RECORD_EVERY, 1 };
 	struct flow_load_opts lo;
-	struct flow_obj plain, exported;
+	struct flow_obj objs[3];
+	const struct flow_obj *alone[2] = { &objs[0], &objs[2] };
+	struct bench_run br;
 	struct mix m;
-	double *bpf_net, *c_net, *bpf_tot, *c_tot, *alone, *alone_exp, *noop, *c2_net;
-	double floor_sum = 0;
-	char err[512];
-	__u32 t = 0, r = 0;
-	int recalc, floor_fd, noop_fd, ns, link, round, i, rc, equal = 0;
+	char err[512], differ[2048], notes[3072];
+	double *mem;
+	int recalc, floor_fd, ns, round, i, rc, equal = 0, n = bo->rounds;
 
 	if (unshare(CLONE_NEWNET))
 		return -errno;
@@ -188,146 +269,73 @@ int flow_bench(const struct bench_opts *bo)
 	flow_load_opts_default(&lo);
 	if (bo->obj)
 		lo.path = bo->obj;
-	lo.cfg.export_keys = 0;
-	if (flow_load(&plain, &lo, err, sizeof(err))) {
-		fprintf(stderr, "bench: %s\n", err);
-		return -EINVAL;
-	}
-	lo.cfg.export_keys = 1;
-	if (flow_load(&exported, &lo, err, sizeof(err))) {
-		fprintf(stderr, "bench: %s\n", err);
-		return -EINVAL;
+	for (i = 0; i < 3; i++) {
+		lo.cfg.record_every = record_every[i];
+		if (flow_load(&objs[i], &lo, err, sizeof(err))) {
+			fprintf(stderr, "bench: %s\n", err);
+			return -EINVAL;
+		}
 	}
 	recalc = flow_hash_prog_load(1);
 	floor_fd = flow_hash_prog_load(0);
-	noop_fd = load_noop_dissector();
-	if (recalc < 0 || floor_fd < 0 || noop_fd < 0)
-		return recalc < 0 ? recalc : floor_fd < 0 ? floor_fd : noop_fd;
+	memset(&br, 0, sizeof(br));
+	br.fd[CFG_C] = br.fd[CFG_C2] = -1;
+	br.fd[CFG_DEFAULT] = objs[0].prog_fd;
+	br.fd[CFG_RECORD] = objs[1].prog_fd;
+	br.fd[CFG_RECORD_ALL] = objs[2].prog_fd;
+	br.fd[CFG_NOOP] = flow_noop_load();
+	if (recalc < 0 || floor_fd < 0 || br.fd[CFG_NOOP] < 0)
+		return recalc < 0 ? recalc : floor_fd < 0 ? floor_fd : br.fd[CFG_NOOP];
 	build_mix(&m);
-	rc = verify(bo, &m, recalc, floor_fd, plain.prog_fd, ns, &equal);
+	rc = verify(&m, recalc, floor_fd, objs[0].prog_fd, ns, &equal, differ, sizeof(differ));
 	if (rc)
 		return rc;
 	fprintf(stderr, "verified: every repetition ran bpf_flow (run_cnt); C hashes follow the "
 		"packets; BPF and C hashes equal for %d/%d vectors\n", equal, m.n);
 
-	bpf_net = calloc(8 * bo->rounds, sizeof(double));
-	if (!bpf_net)
+	mem = calloc((2 * NCFG + 2) * n, sizeof(double));
+	if (!mem)
 		return -ENOMEM;
-	c_net = bpf_net + bo->rounds;
-	bpf_tot = c_net + bo->rounds;
-	c_tot = bpf_tot + bo->rounds;
-	alone = c_tot + bo->rounds;
-	alone_exp = alone + bo->rounds;
-	noop = alone_exp + bo->rounds;
-	c2_net = noop + bo->rounds;
-	for (round = 0; round < bo->rounds; round++) {
-		for (i = 0; i < m.n; i++) {
-			double fl, c = 0, b = 0;
-			int order;
-
-			/* Alternate which side goes first. */
-			for (order = 0; order < 2; order++) {
-				if ((order ^ round ^ i) & 1) {
-					link = flow_attach_link(plain.prog_fd, ns);
-					if (link < 0)
-						return link;
-					rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
-					close(link);
-					b = t;
-				} else {
-					rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
-					c = t;
-				}
-				if (rc)
-					return rc;
-			}
-			rc = flow_tc_run(floor_fd, m.frame[i], m.len[i], bo->repeat, &t, &r);
-			if (rc)
-				return rc;
-			fl = t;
-			link = flow_attach_link(noop_fd, ns);
-			if (link < 0)
-				return link;
-			rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
-			close(link);
-			if (rc)
-				return rc;
-			noop[round] += (t - fl) / m.n;
-			/* Control: the C side once more, after everything else. */
-			rc = flow_tc_run(recalc, m.frame[i], m.len[i], bo->repeat, &t, &r);
-			if (rc)
-				return rc;
-			c2_net[round] += (t - fl) / m.n;
-			floor_sum += fl;
-			bpf_tot[round] += b / m.n;
-			c_tot[round] += c / m.n;
-			bpf_net[round] += (b - fl) / m.n;
-			c_net[round] += (c - fl) / m.n;
-
-			/* Our program alone, without and with the export map. */
-			{
-				struct flow_run fr;
-
-				rc = flow_test_run(plain.prog_fd, m.frame[i], m.len[i],
-						   m.v[i]->flags, bo->repeat, &fr);
-				if (rc)
-					return rc;
-				alone[round] += (double)fr.duration / m.n;
-				t = fr.duration;
-				rc = flow_test_run(exported.prog_fd, m.frame[i], m.len[i],
-						   m.v[i]->flags, bo->repeat, &fr);
-				if (rc)
-					return rc;
-				alone_exp[round] += (double)fr.duration / m.n;
-				if (getenv("FLOWCTL_BENCH_DETAIL"))
-					fprintf(stderr, "  %-30s BPF %.0f C %.0f floor %.0f alone %u "
-						"(export %u)\n", m.v[i]->name, b, c, fl, t, fr.duration);
-			}
-		}
-		fprintf(stderr, "round %d: per packet: BPF %.1f ns, C %.1f ns, no-op BPF %.1f ns "
-			"(harness incl.: %.1f / %.1f); bpf_flow alone %.1f ns, with export %.1f ns\n",
-			round, bpf_net[round], c_net[round], noop[round], bpf_tot[round], c_tot[round],
-			alone[round], alone_exp[round]);
+	for (i = 0; i < NCFG; i++) {
+		br.net[i] = mem + i * n;
+		br.tot[i] = mem + (NCFG + i) * n;
 	}
-	{
-		double bn = median(bpf_net, bo->rounds), cn = median(c_net, bo->rounds);
-		double bt = median(bpf_tot, bo->rounds), ct = median(c_tot, bo->rounds);
-		double a = median(alone, bo->rounds), ae = median(alone_exp, bo->rounds);
-		double nn = median(noop, bo->rounds);
-		double rn[64], rt[64], ro[64], ra[64], rc2[64];
-		int k, nr = bo->rounds < 64 ? bo->rounds : 64;
-
-		/* Ratios are medians of the per-round ratios (each round is paired). */
-		for (k = 0; k < nr; k++) {
-			rn[k] = bpf_net[k] / c_net[k];
-			rt[k] = bpf_tot[k] / c_tot[k];
-			ro[k] = noop[k] / c_net[k];
-			ra[k] = alone[k] / alone_exp[k];
-			rc2[k] = c2_net[k] / c_net[k];
-		}
-
-		printf("| flow dissection via skb hash recalc, 16 selftest vectors (BPF vs kernel C dissector) "
-		       "| %.1f ns/pkt | %.1f ns/pkt | %.2fx | tc test_run repeat %u, median of %d "
-		       "alternating rounds, harness floor %.1f ns subtracted |\n",
-		       bn, cn, median(rn, nr), bo->repeat, bo->rounds,
-		       floor_sum / (bo->rounds * m.n));
-		printf("| same, whole hash-recalc harness per packet | %.1f ns | %.1f ns | %.2fx | "
-		       "includes skb hash invalidate/recalc |\n", bt, ct, median(rt, nr));
-		printf("| hook floor: a no-op BPF dissector (returns OK at once) vs C, same path "
-		       "| %.1f ns/pkt | %.1f ns/pkt | %.2fx | cost of the kernel's BPF hook + hashing "
-		       "with no parsing |\n", nn, cn, median(ro, nr));
-		printf("| control: kernel C dissector vs itself, same harness | %.1f ns/pkt | %.1f ns/pkt "
-		       "| %.2fx | noise check of the A/B method (should be ~1.00x) |\n",
-		       median(c2_net, bo->rounds), cn, median(rc2, nr));
-		printf("| bpf_flow alone via flow_dissector test_run: export off vs on | %.1f ns | %.1f ns "
-		       "| %.2fx | ours = last_dissection off, peer = on (one hash update per packet) |\n",
-		       a, ae, median(ra, nr));
+	br.alone[0] = mem + 2 * NCFG * n;
+	br.alone[1] = br.alone[0] + n;
+	for (round = 0; round < n; round++) {
+		rc = bench_round(bo, &m, recalc, floor_fd, ns, alone, &br, round);
+		if (rc)
+			goto out;
 	}
-	free(bpf_net);
+	snprintf(notes, sizeof(notes), "tc test_run repeat %u, %d rounds, configurations in "
+		 "rotating order, median of per-round ratios, harness floor %.1f ns subtracted; "
+		 "hashes equal to C's for %d/%d vectors%s%s", bo->repeat, n,
+		 br.floor_sum / (n * m.n), equal, m.n, *differ ? ", differ by design: " : "", differ);
+	row("flow dissection via skb hash recalc, 16 selftest vectors: bpf_flow as attached by "
+	    "default (recording off) vs the kernel's C dissector", br.net[CFG_DEFAULT],
+	    br.net[CFG_C], n, "ns/pkt", notes);
+	row("same, bpf_flow with recording on (--record: one dissection in 64 per CPU) vs C",
+	    br.net[CFG_RECORD], br.net[CFG_C], n, "ns/pkt", "a per-CPU counter per packet, "
+	    "a hash map update per 64th");
+	row("same, bpf_flow recording every dissection (--record=1) vs C", br.net[CFG_RECORD_ALL],
+	    br.net[CFG_C], n, "ns/pkt", "a hash map update per packet (what tests and the demo use)");
+	row("hook floor: a no-op BPF dissector (returns OK at once) vs C, same path",
+	    br.net[CFG_NOOP], br.net[CFG_C], n, "ns/pkt",
+	    "the kernel's BPF hook + hashing with no parsing");
+	row("control: kernel C dissector vs itself, same harness", br.net[CFG_C2], br.net[CFG_C],
+	    n, "ns/pkt", "noise check of the method (should be ~1.00x)");
+	row("same as the first row, whole hash-recalc harness per packet", br.tot[CFG_DEFAULT],
+	    br.tot[CFG_C], n, "ns", "floor included (skb hash invalidate/recalc, test_run)");
+	row("bpf_flow alone via flow_dissector test_run (warm loop): recording off vs every "
+	    "dissection", br.alone[0], br.alone[1], n, "ns", "ours = recording off, peer = "
+	    "--record=1 (one hash update per packet)");
+	rc = fflush(stdout) || ferror(stdout) ? -EIO : 0;
+out:
+	free(mem);
 	close(recalc);
 	close(floor_fd);
-	close(noop_fd);
-	flow_close(&plain);
-	flow_close(&exported);
-	return 0;
+	close(br.fd[CFG_NOOP]);
+	for (i = 0; i < 3; i++)
+		flow_close(&objs[i]);
+	return rc;
 }

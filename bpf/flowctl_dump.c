@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Finding the dissector's maps in the kernel and printing last_dissection:
- * through btfdump's map printer when it works, else as raw hex lines in
- * bpftool's plain layout ("key: .. value: ..").
+ * through btfdump's map printer (typed by the map's BTF), or, asked for with
+ * --hex, as raw hex lines in bpftool's plain layout ("key: .. value: ..").
+ * A btfdump that fails is an error, never a silent switch to hex.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -14,6 +15,19 @@
 #include "flowctl.h"
 
 #define MAX_PROG_MAPS 16
+
+static int name_matches(const struct bpf_map_info *m, const char *name)
+{
+	size_t n, k;
+
+	if (!name)
+		return m->btf_id != 0;
+	if (name[0] != '.')
+		return !strcmp(m->name, name);
+	n = strlen(m->name);
+	k = strlen(name);
+	return n >= k && !strcmp(m->name + n - k, name);
+}
 
 int flow_prog_map(__u32 prog_id, const char *name, struct bpf_map_info *out)
 {
@@ -36,11 +50,29 @@ int flow_prog_map(__u32 prog_id, const char *name, struct bpf_map_info *out)
 			continue;
 		memset(out, 0, sizeof(*out));
 		mlen = sizeof(*out);
-		if (!bpf_obj_get_info_by_fd(fd, out, &mlen) &&
-		    (name ? !strcmp(out->name, name) : out->btf_id != 0))
+		if (!bpf_obj_get_info_by_fd(fd, out, &mlen) && name_matches(out, name))
 			rc = 0;
 		close(fd);
 	}
+	return rc;
+}
+
+int flow_prog_config(__u32 prog_id, struct flow_config *cfg)
+{
+	struct bpf_map_info info;
+	__u32 zero = 0;
+	int fd, rc;
+
+	rc = flow_prog_map(prog_id, ".rodata", &info);
+	if (rc)
+		return rc;
+	if (info.value_size != sizeof(*cfg))
+		return -EPROTO;
+	fd = bpf_map_get_fd_by_id(info.id);
+	if (fd < 0)
+		return -errno;
+	rc = bpf_map_lookup_elem(fd, &zero, cfg) ? -errno : 0;
+	close(fd);
 	return rc;
 }
 
@@ -60,7 +92,10 @@ int flow_pinned_map_id(const char *path, __u32 *map_id)
 	return rc;
 }
 
-/* btfdump next to this program (or $BTFDUMP); 0 if it printed the map. */
+/*
+ * btfdump next to this program (or $BTFDUMP); 0 if it printed the map, else
+ * -EIO (its own message went to stderr) or -errno.
+ */
 static int dump_with_btfdump(__u32 map_id, int net)
 {
 	char self[4096], exe[4200], cmd[4400], buf[4096];
@@ -75,16 +110,16 @@ static int dump_with_btfdump(__u32 map_id, int net)
 	} else {
 		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		if (n < 0)
-			return -1;
+			return -errno;
 		self[n] = 0;
 		snprintf(exe, sizeof(exe), "%s/btfdump", dirname(self));
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' map id %u%s 2>/dev/null", exe, map_id,
+	snprintf(cmd, sizeof(cmd), "'%s' map id %u%s", exe, map_id,
 		 net ? " --net" : "");
 	/* Buffered, so a btfdump that fails half-way prints nothing. */
 	f = popen(cmd, "r");
 	if (!f)
-		return -1;
+		return -errno;
 	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
 		grown = realloc(out, outlen + got);
 		if (!grown)
@@ -93,13 +128,15 @@ static int dump_with_btfdump(__u32 map_id, int net)
 		memcpy(out + outlen, buf, got);
 		outlen += got;
 	}
-	if (pclose(f) == 0 && outlen) {
-		fwrite(out, 1, outlen, stdout);
+	if (pclose(f) == 0 && outlen && !got) {
+		n = fwrite(out, 1, outlen, stdout) == outlen ? 0 : -EIO;
 		free(out);
-		return 0;
+		return n;
 	}
+	fprintf(stderr, "flowctl: %s map id %u failed%s\n", exe, map_id,
+		outlen ? "" : " (no output)");
 	free(out);
-	return -1;
+	return -EIO;
 }
 
 static int dump_hex(__u32 map_id)
@@ -127,11 +164,10 @@ static int dump_hex(__u32 map_id)
 	}
 	printf("Found %d element%s\n", n, n == 1 ? "" : "s");
 	close(fd);
-	return 0;
+	return fflush(stdout) || ferror(stdout) ? -EIO : 0;
 }
 
-int flow_dump_keys(__u32 map_id, int net, int *used_btfdump)
+int flow_dump_keys(__u32 map_id, int net, int hex)
 {
-	*used_btfdump = !dump_with_btfdump(map_id, net);
-	return *used_btfdump ? 0 : dump_hex(map_id);
+	return hex ? dump_hex(map_id) : dump_with_btfdump(map_id, net);
 }

@@ -28,12 +28,18 @@ static int fail(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* $FLOW_OBJ, else $B/bpf/bpf_flow.o (the test runner sets B), else next to flowctl. */
+/*
+ * $FLOW_OBJ, else $B/bpf/bpf_flow.o (the test runner sets B), else the one
+ * beside this flowctl: bpf/bpf_flow.o in a build tree, or
+ * ../lib/flowctl/bpf_flow.o where make install puts it.
+ */
 const char *flow_default_obj(void)
 {
-	static char path[4096];
+	static const char *const beside[] = { "bpf/bpf_flow.o", "../lib/flowctl/bpf_flow.o" };
+	static char path[4200];
 	const char *p = getenv("FLOW_OBJ");
 	char exe[4000], *slash;
+	size_t i;
 	ssize_t n;
 
 	if (p && *p)
@@ -49,8 +55,11 @@ const char *flow_default_obj(void)
 		slash = strrchr(exe, '/');
 		if (slash && !strcmp(slash, "/flowctl")) {
 			*slash = 0;
-			snprintf(path, sizeof(path), "%s/bpf/bpf_flow.o", exe);
-			return path;
+			for (i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+				snprintf(path, sizeof(path), "%s/%s", exe, beside[i]);
+				if (!access(path, R_OK))
+					return path;
+			}
 		}
 	}
 	return "build/bpf/bpf_flow.o";
@@ -61,7 +70,7 @@ void flow_load_opts_default(struct flow_load_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->path = flow_default_obj();
 	o->cfg.continue_saddr = FLOW_DEFAULT_CONTINUE_SADDR;
-	o->cfg.export_keys = 1;
+	o->cfg.record_every = 0;	/* record nothing unless asked */
 }
 
 __attribute__((format(printf, 2, 0)))

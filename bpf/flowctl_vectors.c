@@ -231,6 +231,32 @@ const struct flow_vector *flow_vector_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Where the kernel's C dissector hashes a packet differently from us, and
+ * why.  The BPF interface forces most of it: struct bpf_flow_keys has no field
+ * for a VLAN id or a GRE key id, which C mixes into the hash.
+ */
+static const struct { const char *vector, *why; } hash_differs[] = {
+	{ "802.1q-ipv4", "C hashes the VLAN id; struct bpf_flow_keys has no VLAN field" },
+	{ "802.1ad-ipv6", "C hashes the VLAN ids; struct bpf_flow_keys has no VLAN field" },
+	{ "802.1ad-ipv4", "C hashes the VLAN id; struct bpf_flow_keys has no VLAN field" },
+	{ "qinq-ipv6-ext-hdrs", "C hashes the VLAN ids; struct bpf_flow_keys has no VLAN field" },
+	{ "gre-teb-vlan-ipv4", "C hashes the VLAN id and the GRE key id; no fields for them" },
+	{ "ipv4-gre-csum-key-seq-ipv6", "C hashes the GRE key id; no field for it" },
+	{ "gre-version-1", "C descends into PPTP (GRE v1); we stop at version != 0" },
+	{ "tcp-doff-4", "C records the ports of a TCP header with doff < 5; we DROP it" },
+};
+
+const char *flow_vector_hash_differs(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(hash_differs) / sizeof(hash_differs[0]); i++)
+		if (!strcmp(hash_differs[i].vector, name))
+			return hash_differs[i].why;
+	return NULL;
+}
+
 /* Bytes each layer occupies. */
 static size_t layer_len(const struct flow_layer *l)
 {

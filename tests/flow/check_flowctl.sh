@@ -1,10 +1,11 @@
 #!/bin/bash
 # flowctl end to end, in a named netns of our own and a private bpffs mount:
 # attach (link, then PROG_ATTACH), show (checked against bpftool net), send
-# frames through a napi-frags tap, dump last_dissection (checked against
-# bpftool map dump; and btfdump's text equal to bpftool's once btfdump map
-# exists), exclusivity errors, detach, netns deletion with a pinned link, and
-# nothing left attached or pinned afterwards.
+# frames through a napi-frags tap, dump last_dissection (btfdump's typed text
+# equal to bpftool map dump, the --hex bytes equal to bpftool's; a btfdump that
+# fails on maps fails the dump), recording off by default and on with --record,
+# exclusivity errors, detach, netns deletion with a pinned link, and nothing
+# left attached or pinned afterwards.
 B=${B:-build}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (netns, bpffs, BPF)"; exit 77; }
 command -v bpftool >/dev/null || { echo "SKIP: bpftool missing"; exit 77; }
@@ -30,14 +31,25 @@ check "--continue-from none: 127.0.0.127 is dissected (OK)" \
 	grep -q '"retval":0' <<<"$(fl test --vector ipip-encap-dissector-continue --continue-from none --json)"
 check "--continue-from rejects a bad address" bash -c "! '$B/flowctl' test --continue-from 1.2.3 2>/dev/null"
 
-# --- link attach
-check "attach with a link" fl attach --netns "$NS" --pin "$PIN"
+# --- the default attach records nothing
+check "attach with a link, recording off by default" bash -c \
+	"'$B/flowctl' attach --netns '$NS' --pin '$PIN' | grep -q 'recording off'"
+check "show says recording off" grep -q "recording off" <<<"$(fl show --netns "$NS")"
+check "send the vectors (recording off)" fl send --netns "$NS"
+check "nothing recorded by the default attach" \
+	grep -q '^Found 0 elements' <<<"$(fl dump --pin "$PIN" --hex)"
+check "detach" fl detach --netns "$NS" --pin "$PIN"
+check "--record=0 refused" bash -c "! '$B/flowctl' attach --netns '$NS' --pin '$PIN' --record=0 2>/dev/null"
+
+# --- link attach, recording every dissection
+check "attach with a link, --record=1" fl attach --netns "$NS" --pin "$PIN" --record=1
 check "pins: link prog jmp_table last_dissection" \
 	test -e "$PIN/link" -a -e "$PIN/prog" -a -e "$PIN/jmp_table" -a -e "$PIN/last_dissection"
 show=$(fl show --netns "$NS")
 echo "     $show"
 id=$(sed -n 's/.*prog id \([0-9]*\).*/\1/p' <<<"$show")
 check "show reports a link" grep -q "link id" <<<"$show"
+check "show reports recording every dissection" grep -q "recording every dissection" <<<"$show"
 net=$(ip netns exec "$NS" bpftool -j net show)
 check "bpftool net show in the netns names the same prog id ($id)" \
 	grep -q "\"flow_dissector\":\[{\?\"id\":${id}[],}]" <<<"$net"
@@ -49,29 +61,32 @@ check "second attach left no pins" test ! -e "$DIR/bpffs/g"
 
 # --- real frames
 check "send the vectors through a napi-frags tap" fl send --netns "$NS"
-dump=$(fl dump --pin "$PIN" 2>/dev/null)
+dump=$(fl dump --pin "$PIN")
 # bpftool's view of the same map as "key value" hex lines, sorted
 bpftool -j map dump pinned "$PIN/last_dissection" | python3 -c '
 import json, sys
 for e in json.load(sys.stdin):
     print("".join(b[2:] for b in e["key"]), "".join(b[2:] for b in e["value"]))' | sort >"$DIR/bpftool.txt"
 check "bpftool sees several entries" test "$(wc -l <"$DIR/bpftool.txt")" -gt 5
-# flowctl's own hex fallback (forced by a btfdump that fails)
-hex=$(BTFDUMP=/bin/false fl dump --pin "$PIN" 2>/dev/null)
+# flowctl's raw bytes (--hex, no btfdump)
+hex=$(fl dump --pin "$PIN" --hex)
 sed -n 's/^key: \(.*\)  value: *\(.*\)$/\1 \2/p' <<<"$hex" |
 	awk '{k=$1$2$3$4; v=""; for (i = 5; i <= NF; i++) v = v $i; print k, v}' |
 	sort >"$DIR/ours.txt"
-check "flowctl dump hex fallback equals bpftool map dump" diff "$DIR/ours.txt" "$DIR/bpftool.txt"
-if grep -q '^key: ' <<<"$dump"; then
-	echo "     (btfdump map not available: flowctl printed raw hex)"
-else
-	check "flowctl dump (btfdump map) text equals bpftool map dump" \
-		diff <(echo "$dump") <(bpftool map dump pinned "$PIN/last_dissection")
-	# gre-teb-vlan-ipv4's inner addresses and UDP ports, decoded
-	check "flowctl dump --net decodes addresses and ports" bash -c "
-		'$B/flowctl' dump --pin '$PIN' --net | tr -d ' \n' |
-		grep -q '\"sport\":4789,\"dport\":4790,\"\":{\"\":{\"ipv4_src\":\"192.168.0.1\",\"ipv4_dst\":\"192.168.0.2\"'"
-fi
+check "flowctl dump --hex equals bpftool map dump" diff "$DIR/ours.txt" "$DIR/bpftool.txt"
+check "flowctl dump (btfdump map) text equals bpftool map dump" \
+	diff <(echo "$dump") <(bpftool map dump pinned "$PIN/last_dissection")
+# gre-teb-vlan-ipv4's inner addresses and UDP ports, decoded
+check "flowctl dump --net decodes addresses and ports" bash -c "
+	'$B/flowctl' dump --pin '$PIN' --net | tr -d ' \n' |
+	grep -q '\"sport\":4789,\"dport\":4790,\"\":{\"\":{\"ipv4_src\":\"192.168.0.1\",\"ipv4_dst\":\"192.168.0.2\"'"
+# a btfdump that fails on maps (and works otherwise): the dump fails, prints nothing
+printf '#!/bin/sh\n[ "$1" = map ] && { echo "stand-in: map fails" >&2; exit 1; }\nexec "%s" "$@"\n' \
+	"$(realpath "$B/btfdump")" >"$DIR/btfdump-nomap"
+chmod +x "$DIR/btfdump-nomap"
+check "flowctl dump fails when btfdump map fails" \
+	bash -c "! BTFDUMP='$DIR/btfdump-nomap' '$B/flowctl' dump --pin '$PIN' >'$DIR/nomap.out' 2>/dev/null"
+check "... and prints nothing on stdout" test ! -s "$DIR/nomap.out"
 check "ipv4-frag entry (80/8080 = key 00 50 1f 90) recorded" \
 	bash -c "bpftool map lookup pinned '$PIN/last_dissection' key 0x90 0x1f 0x50 0x00 >/dev/null"
 
@@ -81,7 +96,7 @@ check "nothing attached after detach" grep -q "no flow dissector" <<<"$(fl show 
 check "pins removed" test ! -e "$PIN"
 
 # --- PROG_ATTACH
-check "attach with BPF_PROG_ATTACH" fl attach --netns "$NS" --pin "$PIN" --prog-attach
+check "attach with BPF_PROG_ATTACH" fl attach --netns "$NS" --pin "$PIN" --prog-attach --record=1
 check "show reports PROG_ATTACH" grep -q "BPF_PROG_ATTACH" <<<"$(fl show --netns "$NS")"
 check "link refused while prog attached" \
 	bash -c "! '$B/flowctl' attach --netns '$NS' --pin '$DIR/bpffs/g' 2>/dev/null"

@@ -18,14 +18,14 @@ static inline void flow_test_need_root(void)
 }
 
 /* Loads the built object with a configuration; aborts the test on failure. */
-static inline int flow_test_load(struct flow_obj *fo, __u32 export_keys, __u32 saddr)
+static inline int flow_test_load(struct flow_obj *fo, __u32 record_every, __u32 saddr)
 {
 	struct flow_load_opts o;
 	char err[512];
 	int rc;
 
 	flow_load_opts_default(&o);
-	o.cfg.export_keys = export_keys;
+	o.cfg.record_every = record_every;
 	o.cfg.continue_saddr = saddr;
 	rc = flow_load(fo, &o, err, sizeof(err));
 	if (rc)

@@ -2,9 +2,11 @@
 /*
  * bpf_flow.o through BPF_PROG_TEST_RUN on the running kernel: the 16 selftest
  * vectors and ours (bpf/flowctl_vectors.c) with their expected 56-byte keys and
- * return codes, every truncation of every vector, the export map, the
- * CONTINUE configuration, and random frames (termination, thoff in bounds).
+ * return codes, every truncation of every vector, recording (every dissection,
+ * one in N, nothing by default), the CONTINUE configuration, and random frames
+ * (termination, thoff in bounds).
  */
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -87,8 +89,8 @@ static void test_truncated(void **state)
 	}
 }
 
-/* Every non-CONTINUE dissection lands in last_dissection under sport<<16|dport. */
-static void test_export_map(void **state)
+/* record_every 1: every non-CONTINUE dissection lands in last_dissection under sport<<16|dport. */
+static void test_record_map(void **state)
 {
 	unsigned char f[FLOW_FRAME_MAX];
 	struct bpf_flow_keys got;
@@ -117,7 +119,7 @@ static void test_export_map(void **state)
 	assert_int_equal(bpf_map_lookup_elem(fo.keys_fd, &key, &got), 0);
 }
 
-/* export off: same keys, nothing recorded.  CONTINUE address 0: never continue. */
+/* Recording off: same keys, nothing recorded.  CONTINUE address 0: never continue. */
 static void test_config(void **state)
 {
 	unsigned char f[FLOW_FRAME_MAX];
@@ -142,7 +144,7 @@ static void test_config(void **state)
 			continue;
 		}
 		if (!flow_run_matches(v, &r, why, sizeof(why)))
-			fail_msg("vector %s without export: %s", v->name, why);
+			fail_msg("vector %s without recording: %s", v->name, why);
 	}
 	assert_int_not_equal(bpf_map_get_next_key(quiet.keys_fd, NULL, &next), 0);
 	flow_close(&quiet);
@@ -279,6 +281,53 @@ static void test_empty_jmp_table(void **state)
 }
 
 /*
+ * record_every 4: the per-CPU counter lets one dissection in 4 through.  The
+ * thread stays on one CPU, so one counter sees every run; the first recorded
+ * dissection is the 4th.  And the loader's default records nothing.
+ */
+static void test_record_sampled(void **state)
+{
+	const struct flow_vector *v = flow_vector_find("ipv4");
+	unsigned char f[FLOW_FRAME_MAX];
+	struct flow_obj s;
+	struct flow_load_opts o;
+	struct flow_run r;
+	struct bpf_flow_keys got;
+	char err[512];
+	cpu_set_t one, saved;
+	__u32 key = (__u32)v->keys.sport << 16 | v->keys.dport, next;
+	size_t len = flow_vector_build(v, f, sizeof(f));
+	int i;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(saved), &saved), 0);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	assert_int_equal(flow_test_load(&s, 4, FLOW_DEFAULT_CONTINUE_SADDR), 0);
+	for (i = 1; i <= 3; i++) {
+		run(s.prog_fd, v, f, len, &r);
+		if (!bpf_map_lookup_elem(s.keys_fd, &key, &got))
+			fail_msg("record_every 4: dissection %d was recorded", i);
+	}
+	run(s.prog_fd, v, f, len, &r);
+	assert_int_equal(bpf_map_lookup_elem(s.keys_fd, &key, &got), 0);
+	assert_memory_equal(&got, &r.keys, sizeof(got));
+	assert_int_equal(bpf_map_delete_elem(s.keys_fd, &key), 0);
+	/* 4 more in one test_run: recorded once more */
+	assert_int_equal(flow_test_run(s.prog_fd, f, len, v->flags, 4, &r), 0);
+	assert_int_equal(bpf_map_lookup_elem(s.keys_fd, &key, &got), 0);
+	flow_close(&s);
+
+	flow_load_opts_default(&o);
+	assert_int_equal(o.cfg.record_every, 0);
+	assert_int_equal(flow_load(&s, &o, err, sizeof(err)), 0);
+	assert_int_equal(flow_test_run(s.prog_fd, f, len, v->flags, 100, &r), 0);
+	assert_int_not_equal(bpf_map_get_next_key(s.keys_fd, NULL, &next), 0);
+	flow_close(&s);
+	assert_int_equal(sched_setaffinity(0, sizeof(saved), &saved), 0);
+}
+
+/*
  * The maps were created with BTF key/value type ids from the object's BTF,
  * which the kernel accepted (BPF_BTF_LOAD): read them back from the kernel.
  */
@@ -314,7 +363,8 @@ int main(void)
 		cmocka_unit_test(test_vectors),
 		cmocka_unit_test(test_btf_maps),
 		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_export_map),
+		cmocka_unit_test(test_record_map),
+		cmocka_unit_test(test_record_sampled),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_random_frames),
 		cmocka_unit_test(test_empty_jmp_table),
