@@ -12,9 +12,19 @@ struct btfdump_opts {
 	enum btfdump_json json;
 };
 
+/* Where the BTF came from: name for messages ("PATH" or "id N"), the file
+ * (NULL for a kernel id) and its base's file (or NULL), which an output
+ * must not overwrite. */
+struct btfdump_src {
+	const char *name;
+	const char *path;
+	const char *base_path;
+};
+
 /* `btfdump ... format c [C options]`: prints btf as a C header.
  * argv holds the words after "c". Returns the exit status. (format_c.c) */
-int btfdump_format_c(const struct lbtf *btf, int argc, char **argv, const struct btfdump_opts *o);
+int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int argc, char **argv,
+		     const struct btfdump_opts *o);
 
 /* `btfdump map ...`: argv holds the words after "map". Returns the exit
  * status. (cmd_map.c) */

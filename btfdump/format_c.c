@@ -19,14 +19,17 @@
 
 #define EXIT_BAD 2
 
-static int c_fail(const char *what, const char *detail)
+/* One error line, naming the input: "btfdump: SRC: format c: what: detail" */
+static int c_fail(const struct btfdump_src *src, const char *what, const char *detail)
 {
-	fprintf(stderr, "btfdump: format c: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+	fprintf(stderr, "btfdump: %s: format c: %s%s%s\n", src->name, what,
+		detail ? ": " : "", detail ? detail : "");
 	return EXIT_BAD;
 }
 
 /* Appends the ids of every comma-separated name in list to *ids. */
-static int add_roots(const struct lbtf *btf, char *list, uint32_t **ids, size_t *cnt)
+static int add_roots(const struct lbtf *btf, const struct btfdump_src *src, char *list,
+		     uint32_t **ids, size_t *cnt)
 {
 	char *name;
 
@@ -38,12 +41,12 @@ static int add_roots(const struct lbtf *btf, char *list, uint32_t **ids, size_t 
 			continue;
 		n = lbtf_dump_c_find_types(btf, name, NULL, 0);
 		if (n < 0)
-			return c_fail(lbtf_errmsg(), NULL);
+			return c_fail(src, lbtf_errmsg(), NULL);
 		if (n == 0)
-			return c_fail("no type named", name);
+			return c_fail(src, "no type named", name);
 		grown = realloc(*ids, (*cnt + n) * sizeof(**ids));
 		if (!grown)
-			return c_fail("out of memory", NULL);
+			return c_fail(src, "out of memory", NULL);
 		*ids = grown;
 		lbtf_dump_c_find_types(btf, name, *ids + *cnt, n);
 		*cnt += n;
@@ -52,14 +55,20 @@ static int add_roots(const struct lbtf *btf, char *list, uint32_t **ids, size_t 
 }
 
 /* Writes the header to path atomically (temp file, then rename). */
-static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_dump_c_opts *opts)
+static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const char *path,
+		    const struct lbtf_dump_c_opts *opts)
 {
 	char *tmp;
-	int fd = lbtf_atomic_open(path, &tmp, 0644), fd2, err;
+	int fd, fd2, err;
 	FILE *f;
 
+	/* the output must not be what the BTF is read from */
+	if ((src->path && lbtf_check_output(path, src->path, "input")) ||
+	    (src->base_path && lbtf_check_output(path, src->base_path, "base")))
+		return c_fail(src, lbtf_errmsg(), NULL);
+	fd = lbtf_atomic_open(path, &tmp, 0644);
 	if (fd < 0)
-		return c_fail(lbtf_errmsg(), NULL);
+		return c_fail(src, lbtf_errmsg(), NULL);
 	/* the stream gets its own descriptor: the commit syncs and closes fd */
 	fd2 = dup(fd);
 	f = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
@@ -67,7 +76,7 @@ static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_
 		if (fd2 >= 0)
 			close(fd2);
 		lbtf_atomic_commit(fd, tmp, path, -ENOMEM);
-		return c_fail(strerror(errno), path);
+		return c_fail(src, strerror(errno), path);
 	}
 	err = lbtf_dump_c(btf, f, opts);
 	if (fclose(f) && !err)
@@ -78,14 +87,44 @@ static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_
 
 		snprintf(msg, sizeof(msg), "%s", why);
 		lbtf_atomic_commit(fd, tmp, path, err);
-		return c_fail(msg, path);
+		return c_fail(src, msg, path);
 	}
 	if (lbtf_atomic_commit(fd, tmp, path, 0))
-		return c_fail(lbtf_errmsg(), NULL);
+		return c_fail(src, lbtf_errmsg(), NULL);
 	return 0;
 }
 
-int btfdump_format_c(const struct lbtf *btf, int argc, char **argv, const struct btfdump_opts *o)
+/* Prints the header on stdout, whole or not at all: it is made in memory
+ * first, so an error found half way leaves nothing on stdout. */
+static int print_whole(const struct lbtf *btf, const struct btfdump_src *src,
+		       const struct lbtf_dump_c_opts *opts)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int err;
+
+	if (!mem)
+		return c_fail(src, "out of memory", NULL);
+	err = lbtf_dump_c(btf, mem, opts);
+	if (fclose(mem) && !err) {
+		free(buf);
+		return c_fail(src, "out of memory", NULL);
+	}
+	if (err) {
+		free(buf);
+		return c_fail(src, lbtf_errmsg(), NULL);
+	}
+	if ((len && fwrite(buf, 1, len, stdout) != len) || fflush(stdout) || ferror(stdout)) {
+		free(buf);
+		return c_fail(src, "write error on standard output", strerror(errno ? errno : EIO));
+	}
+	free(buf);
+	return 0;
+}
+
+int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int argc, char **argv,
+		     const struct btfdump_opts *o)
 {
 	struct lbtf_dump_c_opts opts = { .sz = sizeof(opts) };
 	const char *output = NULL;
@@ -103,26 +142,25 @@ int btfdump_format_c(const struct lbtf *btf, int argc, char **argv, const struct
 		} else if (!strcmp(a, "--unsorted") || !strcmp(a, "unsorted")) {
 			opts.sort = false;
 		} else if (!strncmp(a, "--types=", 8)) {
-			rc = add_roots(btf, argv[i] + 8, &ids, &cnt);
+			rc = add_roots(btf, src, argv[i] + 8, &ids, &cnt);
 		} else if (!strcmp(a, "--types") || !strcmp(a, "--output") || !strcmp(a, "-o")) {
 			if (i + 1 >= argc)
-				rc = c_fail("missing value after", a);
+				rc = c_fail(src, "missing value after", a);
 			else if (a[2] == 't')
-				rc = add_roots(btf, argv[++i], &ids, &cnt);
+				rc = add_roots(btf, src, argv[++i], &ids, &cnt);
 			else
 				output = argv[++i];
 		} else {
-			rc = c_fail("unknown option", a);
+			rc = c_fail(src, "unknown option", a);
 		}
 	}
 	if (!rc) {
 		opts.root_ids = ids;
 		opts.root_cnt = cnt;
-		if (output) {
-			rc = write_to(btf, output, &opts);
-		} else if (lbtf_dump_c(btf, stdout, &opts)) {
-			rc = c_fail(lbtf_errmsg(), NULL);
-		}
+		if (output)
+			rc = write_to(btf, src, output, &opts);
+		else
+			rc = print_whole(btf, src, &opts);
 	}
 	free(ids);
 	return rc;

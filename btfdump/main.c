@@ -93,13 +93,13 @@ static int parse_dump_words(int argc, char **argv, struct dump_req *r)
 }
 
 /* Prints btf as asked, then flushes stdout and reports write errors. */
-static int print_btf(const struct lbtf *btf, const struct dump_req *r,
-		     const struct btfdump_opts *o)
+static int print_btf(const struct lbtf *btf, const struct btfdump_src *src,
+		     const struct dump_req *r, const struct btfdump_opts *o)
 {
 	int err;
 
 	if (r->c_format)
-		return btfdump_format_c(btf, r->c_argc, r->c_argv, o);
+		return btfdump_format_c(btf, src, r->c_argc, r->c_argv, o);
 	if (o->json == BTFDUMP_PLAIN)
 		err = lbtf_dump_raw(btf, stdout);
 	else
@@ -152,7 +152,15 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 		else
 			rc = open_failed(open == open_id ? "" : argv[0]);
 	} else {
-		rc = print_btf(btf, r, o);
+		char name[64];
+		struct btfdump_src src = { argv[0], argv[0], r->base_path };
+
+		if (open == open_id) {
+			snprintf(name, sizeof(name), "id %s", argv[0]);
+			src.name = name;
+			src.path = NULL;
+		}
+		rc = print_btf(btf, &src, r, o);
 	}
 	lbtf_free(btf);
 	lbtf_free(base);
@@ -228,6 +236,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+	lbtf_atomic_cleanup_on_signals(); /* format c -o writes through a temporary file */
 	while ((opt = getopt_long(argc, argv, "+jpcB:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':

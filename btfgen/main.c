@@ -173,6 +173,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	input = argv[optind];
+	/* an output that is an input under another name would destroy it */
+	if (out && (lbtf_check_output(out, input, "input") ||
+		    (base_path && lbtf_check_output(out, base_path, "base")))) {
+		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		return 1;
+	}
+	lbtf_atomic_cleanup_on_signals();
 	/* clang's .BTF.ext (func/line info, CO-RE relocations) names type ids
 	 * of clang's .BTF: next to ours they would point at other types */
 	if (in_place && lbtf_elf_has_section(input, ".BTF.ext") > 0) {

@@ -286,8 +286,11 @@ void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 			id = lbtf_array(t)->type;
 		else
 			break;
-		if (d->stack.cnt - start > DC_MAX_DEPTH) {
-			dci_fail(d, -ELOOP, "declarator chain too long or looping", id);
+		/* the stack holds the declarators of every enclosing definition
+		 * too (anonymous structs, parameters): the bound is on the whole
+		 * nesting, which recurses */
+		if (d->stack.cnt > DC_MAX_DEPTH) {
+			dci_fail(d, -ELOOP, "declarators or anonymous types nested too deeply", id);
 			goto out;
 		}
 	}

@@ -90,7 +90,8 @@ static int align_of(struct dc *d, uint32_t id, int depth)
 
 int dci_align_of(struct dc *d, uint32_t id)
 {
-	return align_of(d, id, 0);
+	/* called from inside nested definitions: their depth counts too */
+	return align_of(d, id, (int)d->stack.cnt);
 }
 
 /* Needs __attribute__((packed)) to keep its layout. */
@@ -210,7 +211,7 @@ void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, i
 
 	put_tag(d, id, t);
 	dci_write(&d->out, " {", 2);
-	for (unsigned int i = 0; i < lbtf_vlen(t) && !d->out.err; i++) {
+	for (unsigned int i = 0; i < lbtf_vlen(t) && !d->out.err && !d->err; i++) {
 		const struct lbtf_member *m = &lbtf_members(t)[i];
 		int64_t m_sz = lbtf_member_bitfield_size(t, i);
 		int64_t m_off = lbtf_member_bit_offset(t, i);

@@ -62,153 +62,192 @@ static int queue_push(struct dc *d, uint32_t id)
 	return dci_push_id(d, &d->queue, 256, id, "out of memory ordering types");
 }
 
-/* Returns 1 for a strong link, 0 for a weak one, <0 on error. */
-typedef int (*order_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t, bool through_ptr,
-			int depth);
-
-static int order(struct dc *d, uint32_t id, bool through_ptr, int depth);
-
-static int order_base(struct dc *d, uint32_t id, const struct lbtf_type *t, bool through_ptr,
-		      int depth)
-{
-	d->st[id].order = DC_ORDERED;
-	return 0;
-}
-
-static int order_ptr(struct dc *d, uint32_t id, const struct lbtf_type *t, bool through_ptr,
-		     int depth)
-{
-	int err = order(d, t->type, true, depth + 1);
-
-	d->st[id].order = DC_ORDERED;
-	return err;
-}
-
-static int order_array(struct dc *d, uint32_t id, const struct lbtf_type *t, bool through_ptr,
-		       int depth)
-{
-	return order(d, lbtf_array(t)->type, false, depth + 1);
-}
-
-static int order_mod(struct dc *d, uint32_t id, const struct lbtf_type *t, bool through_ptr,
-		     int depth)
-{
-	return order(d, t->type, through_ptr, depth + 1);
-}
-
-static int order_composite(struct dc *d, uint32_t id, const struct lbtf_type *t,
-			   bool through_ptr, int depth)
-{
-	int err;
-
-	/* a named struct behind a pointer only needs a forward declaration */
-	if (through_ptr && t->name_off)
-		return 0;
-	d->st[id].order = DC_ORDERING;
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-		err = order(d, lbtf_members(t)[i].type, false, depth + 1);
-		if (err < 0)
-			return err;
-	}
-	if (t->name_off && (err = queue_push(d, id)))
-		return err;
-	d->st[id].order = DC_ORDERED;
-	return 1;
-}
-
-static int order_enum_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t,
-			  bool through_ptr, int depth)
-{
-	int err;
-
-	/* named ones, and anonymous ones nobody uses, are top-level declarations */
-	if ((t->name_off || !d->st[id].referenced) && (err = queue_push(d, id)))
-		return err;
-	d->st[id].order = DC_ORDERED;
-	return 1;
-}
-
-static int order_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t,
-			 bool through_ptr, int depth)
-{
-	int strong = order(d, t->type, through_ptr, depth + 1), err;
-
-	if (strong < 0)
-		return strong;
-	/* like a struct: behind a pointer, a weak target needs nothing yet */
-	if (through_ptr && !strong)
-		return 0;
-	if ((err = queue_push(d, id)))
-		return err;
-	d->st[id].order = DC_ORDERED;
-	return 1;
-}
-
-static int order_proto(struct dc *d, uint32_t id, const struct lbtf_type *t, bool through_ptr,
-		       int depth)
-{
-	int err = order(d, t->type, through_ptr, depth + 1);
-	bool strong;
-
-	if (err < 0)
-		return err;
-	strong = err > 0;
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-		err = order(d, lbtf_params(t)[i].type, through_ptr, depth + 1);
-		if (err < 0)
-			return err;
-		strong |= err > 0;
-	}
-	return strong;
-}
-
-static int order_not_a_type(struct dc *d, uint32_t id, const struct lbtf_type *t,
-			    bool through_ptr, int depth)
-{
-	d->st[id].order = DC_ORDERED;
-	return 0;
-}
-
-static const order_fn order_ops[LBTF_NR_KINDS] = {
-	[LBTF_KIND_INT] = order_base,
-	[LBTF_KIND_FLOAT] = order_base,
-	[LBTF_KIND_PTR] = order_ptr,
-	[LBTF_KIND_ARRAY] = order_array,
-	[LBTF_KIND_STRUCT] = order_composite,
-	[LBTF_KIND_UNION] = order_composite,
-	[LBTF_KIND_ENUM] = order_enum_fwd,
-	[LBTF_KIND_ENUM64] = order_enum_fwd,
-	[LBTF_KIND_FWD] = order_enum_fwd,
-	[LBTF_KIND_TYPEDEF] = order_typedef,
-	[LBTF_KIND_VOLATILE] = order_mod,
-	[LBTF_KIND_CONST] = order_mod,
-	[LBTF_KIND_RESTRICT] = order_mod,
-	[LBTF_KIND_TYPE_TAG] = order_mod,
-	[LBTF_KIND_FUNC_PROTO] = order_proto,
-	[LBTF_KIND_FUNC] = order_not_a_type,
-	[LBTF_KIND_VAR] = order_not_a_type,
-	[LBTF_KIND_DATASEC] = order_not_a_type,
-	[LBTF_KIND_DECL_TAG] = order_not_a_type,
+/*
+ * The walk is iterative (an explicit stack of frames): chains of named
+ * types can be as long as the BTF (a 450k-type chain of nested structs), and
+ * which root comes first (id order or --sort) must not decide how deep a
+ * recursion would go. A path longer than the number of types has a cycle.
+ *
+ * Per kind: enter() either answers at once (1 strong, 0 weak, <0 error) or
+ * pushes a frame whose children are visited in turn; leave() gives the
+ * frame's answer from its children's ("strong": the last child's answer,
+ * or for a function prototype whether any was strong).
+ */
+struct ord_frame {
+	uint32_t id;
+	uint32_t next;     /* next child to visit */
+	bool through_ptr;
+	int strong;
 };
 
-static int order(struct dc *d, uint32_t id, bool through_ptr, int depth)
+/* Children, per kind: the type ids a frame visits and how. */
+enum { CH_NONE, CH_TYPE, CH_ELEM, CH_MEMBERS, CH_PROTO };
+static const uint8_t children_of[LBTF_NR_KINDS] = {
+	[LBTF_KIND_PTR] = CH_TYPE,      [LBTF_KIND_TYPEDEF] = CH_TYPE,
+	[LBTF_KIND_VOLATILE] = CH_TYPE, [LBTF_KIND_CONST] = CH_TYPE,
+	[LBTF_KIND_RESTRICT] = CH_TYPE, [LBTF_KIND_TYPE_TAG] = CH_TYPE,
+	[LBTF_KIND_ARRAY] = CH_ELEM,    [LBTF_KIND_STRUCT] = CH_MEMBERS,
+	[LBTF_KIND_UNION] = CH_MEMBERS, [LBTF_KIND_FUNC_PROTO] = CH_PROTO,
+};
+
+/* The frame's next child (false when none is left); *ptr: seen through a pointer */
+static bool next_child(const struct lbtf_type *t, struct ord_frame *f, uint32_t *child, bool *ptr)
+{
+	unsigned int k = lbtf_kind(t), n = f->next++;
+
+	switch (children_of[k]) {
+	case CH_TYPE:
+		*child = t->type;
+		*ptr = k == LBTF_KIND_PTR || f->through_ptr;
+		return n == 0;
+	case CH_ELEM:
+		*child = lbtf_array(t)->type;
+		*ptr = false;
+		return n == 0;
+	case CH_MEMBERS:
+		if (n >= lbtf_vlen(t))
+			return false;
+		*child = lbtf_members(t)[n].type;
+		*ptr = false;
+		return true;
+	case CH_PROTO: /* the return type, then the parameters */
+		if (n > lbtf_vlen(t))
+			return false;
+		*child = n ? lbtf_params(t)[n - 1].type : t->type;
+		*ptr = f->through_ptr;
+		return true;
+	}
+	return false;
+}
+
+/* First visit of id: an answer (>= 0 or <0), or 2 when a frame is needed. */
+#define ORD_DESCEND 2
+static int enter(struct dc *d, uint32_t id, bool through_ptr)
 {
 	const struct lbtf_type *t;
+	unsigned int k;
+	int err;
 
 	if (d->st[id].order == DC_ORDERED)
 		return 1; /* lets a typedef know its target is already there */
-	if (depth > DC_MAX_DEPTH)
-		return dci_fail(d, -ELOOP, "type chain too deep", id);
 	if (++d->steps > d->step_limit)
 		return too_much_work(d, id);
 	t = dci_type(d, id);
+	k = lbtf_kind(t);
 	if (d->st[id].order == DC_ORDERING) {
 		/* a loop through a pointer to a named struct: forward declaration */
 		if (lbtf_is_composite(t) && through_ptr && t->name_off)
 			return 0;
 		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
 	}
-	return order_ops[lbtf_kind(t)](d, id, t, through_ptr, depth);
+	switch (k) {
+	case LBTF_KIND_STRUCT:
+	case LBTF_KIND_UNION:
+		/* a named struct behind a pointer only needs a forward declaration */
+		if (through_ptr && t->name_off)
+			return 0;
+		d->st[id].order = DC_ORDERING;
+		return ORD_DESCEND;
+	case LBTF_KIND_ENUM:
+	case LBTF_KIND_ENUM64:
+	case LBTF_KIND_FWD:
+		/* named ones, and anonymous ones nobody uses, are top-level declarations */
+		if ((t->name_off || !d->st[id].referenced) && (err = queue_push(d, id)))
+			return err;
+		d->st[id].order = DC_ORDERED;
+		return 1;
+	default:
+		if (children_of[k] != CH_NONE)
+			return ORD_DESCEND;
+		/* INT, FLOAT; FUNC, VAR, DATASEC, DECL_TAG are not types */
+		d->st[id].order = DC_ORDERED;
+		return 0;
+	}
+}
+
+/* All children visited: the frame's answer. */
+static int leave(struct dc *d, const struct ord_frame *f)
+{
+	const struct lbtf_type *t = dci_type(d, f->id);
+	int err;
+
+	switch (lbtf_kind(t)) {
+	case LBTF_KIND_PTR:
+		d->st[f->id].order = DC_ORDERED;
+		return f->strong;
+	case LBTF_KIND_STRUCT:
+	case LBTF_KIND_UNION:
+		if (t->name_off && (err = queue_push(d, f->id)))
+			return err;
+		d->st[f->id].order = DC_ORDERED;
+		return 1;
+	case LBTF_KIND_TYPEDEF:
+		/* like a struct: behind a pointer, a weak target needs nothing yet */
+		if (f->through_ptr && !f->strong)
+			return 0;
+		if ((err = queue_push(d, f->id)))
+			return err;
+		d->st[f->id].order = DC_ORDERED;
+		return 1;
+	default: /* arrays, modifiers, function prototypes */
+		return f->strong;
+	}
+}
+
+static int push_frame(struct dc *d, struct ord_frame **stack, size_t *cnt, size_t *cap,
+		      uint32_t id, bool through_ptr)
+{
+	if (*cnt >= d->nr_types) /* deeper than the number of types: a cycle */
+		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
+	if (*cnt == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct ord_frame *n = realloc(*stack, ncap * sizeof(*n));
+
+		if (!n)
+			return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
+		*stack = n;
+		*cap = ncap;
+	}
+	(*stack)[(*cnt)++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr };
+	return 0;
+}
+
+/* Orders id and what it needs; 1 strong, 0 weak, <0 error. */
+static int order(struct dc *d, uint32_t id, bool through_ptr)
+{
+	struct ord_frame *stack = NULL;
+	size_t cnt = 0, cap = 0;
+	int res = enter(d, id, through_ptr);
+
+	if (res == ORD_DESCEND)
+		res = push_frame(d, &stack, &cnt, &cap, id, through_ptr);
+	while (res >= 0 && cnt) {
+		struct ord_frame *f = &stack[cnt - 1];
+		const struct lbtf_type *t = dci_type(d, f->id);
+		uint32_t child;
+		bool ptr;
+
+		if (!next_child(t, f, &child, &ptr)) {
+			res = leave(d, f);
+			cnt--;
+		} else {
+			res = enter(d, child, ptr);
+			if (res == ORD_DESCEND) {
+				res = push_frame(d, &stack, &cnt, &cap, child, ptr);
+				continue;
+			}
+		}
+		/* a child's answer goes to its parent */
+		if (res >= 0 && cnt) {
+			f = &stack[cnt - 1];
+			if (lbtf_kind(dci_type(d, f->id)) == LBTF_KIND_FUNC_PROTO)
+				f->strong |= res > 0;
+			else
+				f->strong = res;
+		}
+	}
+	free(stack);
+	return res;
 }
 
 /* ---- emission ---------------------------------------------------------- */
@@ -385,7 +424,7 @@ int dci_order_root(struct dc *d, uint32_t id)
 	int err;
 
 	d->queue.cnt = 0;
-	err = order(d, id, false, 0);
+	err = order(d, id, false);
 	return err < 0 ? err : 0;
 }
 
@@ -396,7 +435,7 @@ int dci_dump_root(struct dc *d, uint32_t id)
 	if (d->out.err) /* output failed or over budget: reported by the caller */
 		return 0;
 	d->queue.cnt = 0;
-	err = order(d, id, false, 0);
+	err = order(d, id, false);
 	if (err < 0)
 		return err;
 	for (size_t i = 0; i < d->queue.cnt && !d->err && !d->out.err; i++)

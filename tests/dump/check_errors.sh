@@ -92,6 +92,39 @@ expect_err "text base" "$tmp/text" "not BTF|magic" file "$tmp/k.btf" --base "$tm
 expect_err "unknown format" "xyz" "format" file "$tmp/k.btf" format xyz
 expect_err "bad id" "abc" "id" id abc
 
+# format c: the whole header or nothing on stdout, errors naming the file.
+# mkbtf NAME KIND: raw BTF that the C dump cannot print (found late, while
+# printing: 30,000 nested anonymous structs; found early: a struct that
+# embeds itself)
+mkbtf() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+out, kind = sys.argv[1], sys.argv[2]
+strs = b"\0int\0m\0outer\0"
+INT, M, OUTER = 1, 5, 7
+t = struct.pack("<IIII", INT, 1 << 24, 4, 32)                    # [1] int
+if kind == "nested":
+    t += struct.pack("<IIIIII", 0, 4 << 24 | 1, 4, M, 1, 0)       # [2] struct { int m; }
+    for k in range(3, 30002):                                      # struct { [k-1] m; }
+        t += struct.pack("<IIIIII", 0, 4 << 24 | 1, 4, M, k - 1, 0)
+    t += struct.pack("<IIIIII", OUTER, 4 << 24 | 1, 4, M, 30001, 0)
+else:
+    t += struct.pack("<IIIIII", OUTER, 4 << 24 | 1, 4, M, 2, 0)   # [2] struct outer { outer m; }
+hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(t), len(t), len(strs))
+open(out, "wb").write(hdr + t + strs)
+PY
+}
+mkbtf "$tmp/nested.btf" nested
+mkbtf "$tmp/selfembed.btf" self
+expect_err "format c, anonymous structs nested too deeply" "$tmp/nested.btf" "too deep" \
+	file "$tmp/nested.btf" format c
+expect_err "format c --sort, anonymous structs nested too deeply" "$tmp/nested.btf" "too deep" \
+	file "$tmp/nested.btf" format c --sort
+expect_err "format c, a struct embedding itself" "$tmp/selfembed.btf" "cycle" \
+	file "$tmp/selfembed.btf" format c
+expect_err "format c, unknown --types name" "$tmp/k.btf" "no type named" \
+	file "$tmp/k.btf" format c --types no_such_type
+
 # a write error is an error, not a silent truncated dump
 checks=$((checks + 1))
 if [ -w /dev/full ]; then
@@ -100,6 +133,13 @@ if [ -w /dev/full ]; then
 		bad "write error: exit $rc, stderr: $(cat "$tmp/err")"
 	else
 		echo "ok   write error: $(cat "$tmp/err")"
+	fi
+	checks=$((checks + 1))
+	$dump file "$tmp/k.btf" format c >/dev/full 2>"$tmp/err"; rc=$?
+	if [ $rc -ne 2 ] || ! grep -qi "k.btf: format c: write" "$tmp/err"; then
+		bad "format c write error: exit $rc, stderr: $(cat "$tmp/err")"
+	else
+		echo "ok   format c write error: $(cat "$tmp/err")"
 	fi
 fi
 

@@ -16,26 +16,36 @@
 #include <cmocka.h>
 #include "libbtf.h"
 
-/* A tiny BTF writer: words of type records and a string table. */
+/* A tiny BTF writer: words of type records and a string table (growable;
+ * blob_open() consumes the blob). */
 struct blob {
-	uint32_t types[1024];
-	size_t nt;
-	char strs[512];
-	size_t ns;
+	uint32_t *types;
+	size_t nt, tcap;
+	char *strs;
+	size_t ns, scap;
 };
 
 static void blob_init(struct blob *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->ns = 1; /* the empty string */
+	b->scap = 512;
+	b->strs = calloc(1, b->scap);
+	assert_non_null(b->strs);
 }
 
 static uint32_t str(struct blob *b, const char *s)
 {
 	uint32_t off = b->ns;
+	size_t n = strlen(s) + 1;
 
-	strcpy(b->strs + b->ns, s);
-	b->ns += strlen(s) + 1;
+	while (b->ns + n > b->scap) {
+		b->scap *= 2;
+		b->strs = realloc(b->strs, b->scap);
+		assert_non_null(b->strs);
+	}
+	memcpy(b->strs + b->ns, s, n);
+	b->ns += n;
 	return off;
 }
 
@@ -43,6 +53,11 @@ static void w(struct blob *b, int n, ...)
 {
 	va_list ap;
 
+	if (b->nt + n > b->tcap) {
+		b->tcap = (b->tcap + n) * 2;
+		b->types = realloc(b->types, b->tcap * sizeof(*b->types));
+		assert_non_null(b->types);
+	}
 	va_start(ap, n);
 	for (int i = 0; i < n; i++)
 		b->types[b->nt++] = va_arg(ap, uint32_t);
@@ -58,10 +73,13 @@ static struct lbtf *blob_open(struct blob *b)
 	struct lbtf *btf;
 
 	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), b->types, tl);
+	if (tl)
+		memcpy(buf + sizeof(h), b->types, tl);
 	memcpy(buf + sizeof(h) + tl, b->strs, b->ns);
 	btf = lbtf_new(buf, len, NULL);
 	free(buf);
+	free(b->types);
+	free(b->strs);
 	assert_non_null(btf);
 	return btf;
 }
@@ -260,6 +278,103 @@ static void test_exponential_protos(void **state)
 	expect_error(&b, -E2BIG);
 }
 
+/* Dumps btf whole (frame included), sorted or not, into a string. */
+static char *dump_all(struct lbtf *btf, bool sort, int *err)
+{
+	struct lbtf_dump_c_opts o = { .sz = sizeof(o), .sort = sort };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	*err = lbtf_dump_c(btf, f, &o);
+	fclose(f);
+	return text;
+}
+
+/* 30,000 nested anonymous structs (valid BTF, the kernel loads it): inline
+ * definitions recurse, so past the nesting bound the dump fails cleanly,
+ * sorted or not (was a stack overflow) */
+static void test_deep_anonymous_nesting(void **state)
+{
+	const uint32_t depth = 30000;
+
+	for (int sort = 0; sort < 2; sort++) {
+		struct blob b;
+		struct lbtf *btf;
+		char *text;
+		int err;
+
+		blob_init(&b);
+		w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+		w(&b, 6, 0, INFO(LBTF_KIND_STRUCT, 1, 0), 4, str(&b, "x"), 1, 0);      /* 2 */
+		for (uint32_t k = 3; k < depth + 2; k++)
+			w(&b, 6, 0, INFO(LBTF_KIND_STRUCT, 1, 0), 4, str(&b, "m"), k - 1, 0);
+		w(&b, 6, str(&b, "outer"), INFO(LBTF_KIND_STRUCT, 1, 0), 4, str(&b, "m"), depth + 1, 0);
+		btf = blob_open(&b);
+		text = dump_all(btf, sort, &err);
+		assert_int_equal(err, -ELOOP);
+		assert_non_null(strstr(lbtf_errmsg(), "too deep"));
+		free(text);
+		lbtf_free(btf);
+	}
+}
+
+/* Long chains of named types print in full in both orders: the ordering
+ * walk does not recurse, so which root comes first does not matter. */
+static void check_chain_both_orders(struct lbtf *btf, const char *first, const char *last)
+{
+	char *text[2];
+	int err;
+
+	for (int sort = 0; sort < 2; sort++) {
+		text[sort] = dump_all(btf, sort, &err);
+		assert_int_equal(err, 0);
+		/* dependencies first */
+		assert_non_null(strstr(text[sort], first));
+		assert_non_null(strstr(text[sort], last));
+		assert_true(strstr(text[sort], first) < strstr(text[sort], last));
+	}
+	assert_int_equal(strlen(text[0]), strlen(text[1]));
+	free(text[0]);
+	free(text[1]);
+}
+
+static void test_long_typedef_chain(void **state)
+{
+	const uint32_t n = 2000;
+	struct blob b;
+	char name[32];
+
+	/* typedef t_k is id k + 2 and names t_{k+1} (id k + 3); the last one
+	 * names int: a walk from t_0 goes 2,000 deep, in id order too */
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (uint32_t k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "t_%u", k);
+		w(&b, 3, str(&b, name), INFO(LBTF_KIND_TYPEDEF, 0, 0), k == n - 1 ? 1 : k + 3);
+	}
+	check_chain_both_orders(blob_open(&b), "typedef int t_1999;", "typedef t_1 t_0;");
+}
+
+static void test_long_struct_chain(void **state)
+{
+	const uint32_t n = 450000;
+	struct lbtf *btf;
+	struct blob b;
+	char name[32];
+
+	/* struct s_k { struct s_{k-1} m; }: 450k named structs */
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (uint32_t k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "s_%u", k);
+		w(&b, 6, str(&b, name), INFO(LBTF_KIND_STRUCT, 1, 0), 4, str(&b, "m"), k + 1, 0);
+	}
+	btf = blob_open(&b);
+	check_chain_both_orders(btf, "struct s_0 {", "struct s_449999 {");
+}
+
 static void test_bad_opts_and_output(void **state)
 {
 	struct blob b;
@@ -294,6 +409,9 @@ int main(void)
 		cmocka_unit_test(test_huge_padding),
 		cmocka_unit_test(test_exponential_nesting),
 		cmocka_unit_test(test_exponential_protos),
+		cmocka_unit_test(test_deep_anonymous_nesting),
+		cmocka_unit_test(test_long_typedef_chain),
+		cmocka_unit_test(test_long_struct_chain),
 		cmocka_unit_test(test_bad_opts_and_output),
 	};
 

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Output files, written so that nothing is lost: a temporary file next to
+ * the target, renamed over it only when complete.
+ *
+ * An existing target keeps its mode and owner; a symbolic link is written
+ * through (its target is replaced, the link stays); a file with several
+ * names (hard links) or without write permission is refused rather than
+ * silently separated from its other names or overwritten. Temporary files
+ * still pending are listed so that a signal handler can remove them
+ * (lbtf_atomic_cleanup() is async-signal-safe).
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define TMP_SUFFIX ".tmpXXXXXX"
+
+/* Pending temporary files: a slot is in use while its flag is set; the
+ * handler reads only the flags and the fixed buffers. */
+#define PENDING_MAX 8
+static char pending_path[PENDING_MAX][PATH_MAX];
+static volatile sig_atomic_t pending_used[PENDING_MAX];
+
+static void pending_add(const char *tmp)
+{
+	for (int i = 0; i < PENDING_MAX; i++) {
+		if (!pending_used[i] && strlen(tmp) < PATH_MAX) {
+			strcpy(pending_path[i], tmp);
+			pending_used[i] = 1;
+			return;
+		}
+	}
+}
+
+static void pending_remove(const char *tmp)
+{
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (pending_used[i] && !strcmp(pending_path[i], tmp))
+			pending_used[i] = 0;
+}
+
+void lbtf_atomic_cleanup(void)
+{
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (pending_used[i])
+			unlink(pending_path[i]);
+}
+
+static void on_fatal_signal(int sig)
+{
+	lbtf_atomic_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void lbtf_atomic_cleanup_on_signals(void)
+{
+	/* the signals that end a process by default, crashes included (a
+	 * truncated mmap'ed input raises SIGBUS) */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+				    SIGXFSZ, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+	struct sigaction sa = { .sa_handler = on_fatal_signal };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int lbtf_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int lbtf_check_output(const char *out_path, const char *in_path, const char *what)
+{
+	if (lbtf_same_file(out_path, in_path))
+		return lbtfi_err(EEXIST, "%s: is the %s%s%s (the same file): refusing to overwrite it",
+				 out_path, what, strcmp(out_path, in_path) ? " " : "",
+				 strcmp(out_path, in_path) ? in_path : "");
+	return 0;
+}
+
+static mode_t new_file_mode(unsigned int mode)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return (mode_t)mode & ~mask;
+}
+
+/* The file a chain of symbolic links ends at, which need not exist yet
+ * (malloc'ed; NULL with errno set) */
+static char *link_target(const char *path)
+{
+	char *cur = strdup(path);
+
+	for (int hops = 0; cur && hops < 40; hops++) {
+		char buf[PATH_MAX], *next, *slash;
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, buf, sizeof(buf) - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		buf[n] = 0;
+		slash = strrchr(cur, '/');
+		if (buf[0] == '/' || !slash) {
+			next = strdup(buf);
+		} else if (asprintf(&next, "%.*s/%s", (int)(slash - cur), cur, buf) < 0) {
+			next = NULL;
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
+/* Refuse an existing regular file that replacing would damage */
+static int check_existing(const char *path, const struct stat *st)
+{
+	if (st->st_nlink > 1)
+		return lbtfi_err(EMLINK, "%s: has %lu names (hard links), which replacing it would "
+				 "separate: refusing to write it", path, (unsigned long)st->st_nlink);
+	if (!(st->st_mode & 0222) || access(path, W_OK))
+		return lbtfi_err(EACCES, "%s: is read-only: refusing to write it", path);
+	return 0;
+}
+
+int lbtf_atomic_open(const char *path, char **tmp_path, unsigned int mode)
+{
+	char *target = NULL, *tmp;
+	struct stat st, lst;
+	bool exists;
+	int fd, err;
+
+	*tmp_path = NULL;
+	exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* a device or FIFO: written directly, renaming over it would replace it */
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return lbtfi_err(errno, "%s: cannot open: %s", path, strerror(errno));
+		return fd;
+	}
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		/* write through the link: its target is the file replaced (or made) */
+		target = link_target(path);
+		if (!target)
+			return lbtfi_err(errno, "%s: is a symbolic link whose target cannot be "
+					 "resolved: %s", path, strerror(errno));
+	}
+	if (exists && (err = check_existing(path, &st))) {
+		free(target);
+		return err;
+	}
+	if (!target && !(target = strdup(path)))
+		return lbtfi_err(ENOMEM, "out of memory");
+	tmp = malloc(strlen(target) + sizeof(TMP_SUFFIX));
+	if (!tmp) {
+		free(target);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	sprintf(tmp, "%s" TMP_SUFFIX, target);
+	free(target);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		free(tmp);
+		return lbtfi_err(err, "%s: cannot create a temporary file: %s", path, strerror(err));
+	}
+	pending_add(tmp);
+	if (exists) {
+		/* keep the owner (group alone if the owner cannot be given away),
+		 * then the mode (a chown may clear set-id bits) */
+		if (fchown(fd, st.st_uid, st.st_gid) && fchown(fd, (uid_t)-1, st.st_gid)) {
+			/* not permitted: the file becomes the caller's, as with any editor */
+		}
+		err = fchmod(fd, st.st_mode & 07777);
+	} else {
+		err = fchmod(fd, new_file_mode(mode));
+	}
+	if (err) {
+		err = lbtfi_err(errno, "%s: cannot set the mode: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		pending_remove(tmp);
+		free(tmp);
+		return err;
+	}
+	*tmp_path = tmp;
+	return fd;
+}
+
+int lbtf_atomic_commit(int fd, char *tmp, const char *path, int err)
+{
+	char *target;
+
+	if (!tmp) { /* not a regular file: written in place */
+		if (close(fd) && !err)
+			err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
+		return err;
+	}
+	/* the file replaced is the one the temporary name was made from (a
+	 * symbolic link's target) */
+	target = strndup(tmp, strlen(tmp) - (sizeof(TMP_SUFFIX) - 1));
+	if (!target && !err)
+		err = lbtfi_err(ENOMEM, "out of memory");
+	if (!err && fsync(fd))
+		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
+	if (close(fd) && !err)
+		err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
+	if (!err && rename(tmp, target))
+		err = lbtfi_err(errno, "%s: cannot rename the temporary file into place: %s",
+				path, strerror(errno));
+	if (err)
+		unlink(tmp);
+	pending_remove(tmp);
+	free(target);
+	free(tmp);
+	return err;
+}
+
+int lbtfi_write_all(int fd, const void *data, size_t size)
+{
+	const char *p = data;
+
+	while (size) {
+		ssize_t n = write(fd, p, size);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Output files lose nothing: btfgen and `btfdump format c` refuse an output
+# that is an input under any name (same device and inode), keep an existing
+# file's mode and owner, write through a symbolic link, refuse hard-linked
+# and read-only files, and remove their temporary file on every exit path,
+# signals included.
+set -u
+B=${B:-build}
+BTFGEN=$B/btfgen
+BTFDUMP=$B/btfdump
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+# refuse CODE PATTERN FILE CMD...: exit CODE, one stderr line matching
+# PATTERN, FILE unchanged, nothing on stdout
+refuse() {
+	local code=$1 pat=$2 file=$3
+	shift 3
+	cp "$file" "$T/before"
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	[ $rc -eq "$code" ] || bad "$* -> exit $rc (want $code): $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$pat" "$T/err" ||
+		bad "$*: stderr is not one line matching '$pat': $(cat "$T/err")"
+	[ -s "$T/out" ] && bad "$*: printed on stdout"
+	cmp -s "$file" "$T/before" || { bad "$*: changed $file"; cp "$T/before" "$file"; }
+}
+
+gcc -g -O2 -c -o "$T/in.o" -x c - <<<'struct s { int a; } v; int f(struct s *p) { return p->a; }'
+"$BTFGEN" -o "$T/base.btf" "$T/in.o" || bad "btfgen on a small object"
+
+# 1. the output is the input: itself, through a symlink, through a hard link
+refuse 1 "is the input" "$T/in.o" "$BTFGEN" -o "$T/in.o" "$T/in.o"
+ln -s in.o "$T/link.o"
+refuse 1 "link.o: is the input" "$T/in.o" "$BTFGEN" -o "$T/link.o" "$T/in.o"
+ln "$T/in.o" "$T/hard.o"
+refuse 1 "hard.o: is the input" "$T/in.o" "$BTFGEN" -o "$T/hard.o" "$T/in.o"
+rm "$T/hard.o"
+refuse 1 "is the base" "$T/base.btf" "$BTFGEN" --base "$T/base.btf" -o "$T/base.btf" "$T/in.o"
+refuse 2 "base.btf: format c: .*is the input" "$T/base.btf" \
+	"$BTFDUMP" file "$T/base.btf" format c -o "$T/base.btf"
+ln -s base.btf "$T/blink.btf"
+refuse 2 "is the input" "$T/base.btf" "$BTFDUMP" file "$T/base.btf" format c -o "$T/blink.btf"
+"$BTFGEN" --base "$T/base.btf" -o "$T/split.btf" "$T/in.o" || bad "btfgen --base"
+refuse 2 "is the base" "$T/base.btf" \
+	"$BTFDUMP" file "$T/split.btf" --base "$T/base.btf" format c -o "$T/base.btf"
+
+# 2. -o onto a symbolic link: the link stays, its target gets the output
+echo old >"$T/target.btf"
+ln -s target.btf "$T/out-link.btf"
+"$BTFGEN" -o "$T/out-link.btf" "$T/in.o" || bad "btfgen -o onto a symbolic link"
+[ -L "$T/out-link.btf" ] || bad "-o replaced the symbolic link with a file"
+cmp -s "$T/target.btf" "$T/base.btf" || bad "-o did not write the link's target"
+ln -s target.h "$T/out-link.h"
+"$BTFDUMP" file "$T/base.btf" format c -o "$T/out-link.h" || bad "format c -o onto a link"
+[ -L "$T/out-link.h" ] && grep -q 'struct s {' "$T/target.h" || bad "format c -o did not write through the link"
+
+# 3. --in-place keeps mode and owner, writes through a link, refuses hard
+#    links and read-only files
+cp "$T/in.o" "$T/mode.o"
+chmod 0640 "$T/mode.o"
+if [ "$(id -u)" = 0 ]; then
+	chown nobody:nogroup "$T/mode.o"
+	want_owner=nobody:nogroup
+else
+	want_owner=$(stat -c %U:%G "$T/mode.o")
+fi
+"$BTFGEN" --in-place "$T/mode.o" || bad "--in-place on a 0640 file"
+[ "$(stat -c %a "$T/mode.o")" = 640 ] || bad "--in-place changed the mode to $(stat -c %a "$T/mode.o")"
+[ "$(stat -c %U:%G "$T/mode.o")" = "$want_owner" ] ||
+	bad "--in-place changed the owner to $(stat -c %U:%G "$T/mode.o") (was $want_owner)"
+cp "$T/in.o" "$T/real.o"
+ln -s real.o "$T/via-link.o"
+"$BTFGEN" --in-place "$T/via-link.o" || bad "--in-place through a link"
+[ -L "$T/via-link.o" ] && readelf -S "$T/real.o" | grep -q '\.BTF' ||
+	bad "--in-place through a link did not update its target"
+cp "$T/in.o" "$T/h1.o"
+ln "$T/h1.o" "$T/h2.o"
+refuse 1 "h1.o: has 2 names (hard links)" "$T/h1.o" "$BTFGEN" --in-place "$T/h1.o"
+[ "$(stat -c %h "$T/h1.o")" = 2 ] || bad "--in-place broke a hard link"
+cp "$T/in.o" "$T/ro.o"
+chmod 0444 "$T/ro.o"
+refuse 1 "ro.o: is read-only" "$T/ro.o" "$BTFGEN" --in-place "$T/ro.o"
+cp "$T/base.btf" "$T/ro.h"
+chmod 0444 "$T/ro.h"
+refuse 2 "ro.h: is read-only" "$T/ro.h" "$BTFDUMP" file "$T/base.btf" format c -o "$T/ro.h"
+
+# 4. a signal while the temporary file exists (raised from fsync, just
+#    before the rename) removes it and leaves the input as it was
+cat >"$T/sig.c" <<'C'
+#include <signal.h>
+#include <stdlib.h>
+int fsync(int fd) { (void)fd; raise(atoi(getenv("H13_SIG"))); return 0; }
+C
+gcc -shared -fPIC -o "$T/sig.so" "$T/sig.c" || bad "cannot build the fsync shim"
+for sig in 2 15 11; do
+	mkdir -p "$T/s$sig"
+	cp "$T/in.o" "$T/s$sig/in.o"
+	cp "$T/in.o" "$T/s$sig/orig"
+	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN" --in-place "$T/s$sig/in.o" 2>/dev/null
+	rc=$?
+	[ $rc -eq $((128 + sig)) ] || bad "--in-place with signal $sig: exit $rc (want death by the signal)"
+	cmp -s "$T/s$sig/in.o" "$T/s$sig/orig" || bad "signal $sig during --in-place changed the input"
+	left=$(ls "$T/s$sig" | grep -v -e '^in\.o$' -e '^orig$')
+	[ -z "$left" ] || bad "signal $sig during --in-place left: $left"
+	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN" -o "$T/s$sig/raw.btf" "$T/in.o" 2>/dev/null
+	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFDUMP" file "$T/base.btf" format c -o "$T/s$sig/x.h" 2>/dev/null
+	left=$(ls "$T/s$sig" | grep -v -e '^in\.o$' -e '^orig$')
+	[ -z "$left" ] || bad "signal $sig during -o left: $left"
+done
+[ $fail -eq 0 ] && echo "PASS: outputs never overwrite an input, keep mode/owner/links, leave no temporary file"
+exit $fail
