@@ -12,12 +12,17 @@ CLANG   ?= clang
 BPF_CLANG ?= clang-16
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# The one version source: the programs' --version, lbtf_lib_version(),
+# libbtf.pc, the soname (major) and the symbol version node (major.minor)
+# all come from here.
 VERSION := 0.1.0
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+VERSION_ABI := $(VERSION_MAJOR).$(word 2,$(subst ., ,$(VERSION)))
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
-CPPFLAGS += -Ilibbtf/include -Ilibbtf -D_GNU_SOURCE
+CPPFLAGS += -Ilibbtf/include -Ilibbtf -I$(B)/gen -D_GNU_SOURCE
 LDLIBS  += -lbpf -ldw -lelf -lcjson -lz -lpthread
 
 # Each object's header dependencies are generated next to it (.d files), so a
@@ -51,6 +56,17 @@ LIB_HDRS := $(wildcard libbtf/*/*.h)
 LIB_PUB_HDRS := $(wildcard libbtf/include/*.h)
 LIBA  := $(B)/libbtf.a
 LIBSO := $(B)/libbtf.so
+VERSION_H := $(B)/gen/btf_tools_version.h
+
+# Rewritten only when VERSION changes, so nothing rebuilds needlessly.
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@printf '/* generated from the Makefile'"'"'s VERSION */\n#define BTF_TOOLS_VERSION "%s"\n' \
+		'$(VERSION)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+# the files that include it wait for it on a clean build (later, the .d files)
+$(B)/obj/libbtf/core/version.o $(B)/obj/libbtf/pic/core/version.o: | $(VERSION_H)
 
 $(B)/obj/libbtf/%.o: libbtf/%.c
 	@mkdir -p $(@D)
@@ -64,14 +80,25 @@ $(LIBA): $(LIB_OBJS)
 	@rm -f $@
 	$(call msg,AR,$@)
 	$(Q)ar rcs $@ $^
-$(LIBSO): $(LIB_PIC_OBJS) libbtf/libbtf.map
+$(B)/libbtf.map: libbtf/libbtf.map.in Makefile
+	@mkdir -p $(@D)
+	$(Q)sed -e 's|@ABI@|$(VERSION_ABI)|g' $< > $@
+$(LIBSO): $(LIB_PIC_OBJS) $(B)/libbtf.map
 	$(call msg,LD,$@)
-	$(Q)$(CC) -shared -Wl,--version-script=libbtf/libbtf.map -Wl,-soname,libbtf.so.0 \
+	$(Q)$(CC) -shared -Wl,--version-script=$(B)/libbtf.map -Wl,-soname,libbtf.so.$(VERSION_MAJOR) \
 		$(LDFLAGS) -o $@ $(LIB_PIC_OBJS) $(LDLIBS)
 $(B)/libbtf.pc: libbtf/libbtf.pc.in
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 # ---- programs: one directory each, every .c of it linked with libbtf.a ---
+# cli/: what the programs share on the command line (exit status table,
+# --version, stdout checks), linked into each.
+CLI_OBJS := $(patsubst cli/%.c,$(B)/obj/cli/%.o,$(wildcard cli/*.c))
+$(B)/obj/cli/%.o: cli/%.c | $(VERSION_H)
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
 PROGS := btfgen btfcheck btfdump
 define prog_rule
 $(1)_SRCS := $$(wildcard $(1)/*.c)
@@ -79,10 +106,11 @@ $(1)_OBJS := $$(patsubst $(1)/%.c,$(B)/obj/$(1)/%.o,$$($(1)_SRCS))
 $(B)/obj/$(1)/%.o: $(1)/%.c
 	@mkdir -p $$(@D)
 	$$(call msg,CC,$$<)
-	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
-$(B)/$(1): $$($(1)_OBJS) $$(LIBA)
+	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) -Icli $$(CFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
+$$($(1)_OBJS): | $$(VERSION_H)
+$(B)/$(1): $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA)
 	$$(call msg,LD,$$@)
-	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(LIBA) $$(LDLIBS)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA) $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
@@ -122,8 +150,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/libbtf
 	install -m 755 $(addprefix $(B)/,$(PROGS)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.0
-	ln -sf libbtf.so.0 $(DESTDIR)$(PREFIX)/lib/libbtf.so
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.$(VERSION_MAJOR)
+	ln -sf libbtf.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libbtf.so
 	install -m 644 libbtf/include/*.h $(DESTDIR)$(PREFIX)/include/libbtf/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libbtf/libbtf.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libbtf.pc
@@ -131,5 +159,5 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench fuzz install clean
+.PHONY: all deps check demo bench fuzz install clean FORCE
 .DELETE_ON_ERROR:

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli.h"
 #include "commands.h"
 #include "map_walk.h"
 
@@ -295,28 +296,34 @@ static int parse_key(const struct map_args *a, unsigned char *key, __u32 size)
 	return 0;
 }
 
+/* The exit status: 0 found, 1 no such key, 2 a bad key, 5 a failure. */
 static int lookup(const struct map_args *a, const struct open_map *om)
 {
 	struct lbtf_map_desc d;
 	struct lbtf *btf;
 	unsigned char *key = NULL, *value = NULL;
 	size_t vlen;
-	int ret = 1;
+	int ret = CLI_EXIT_SYSTEM;
 
 	if (describe(om, &d, &btf))
-		return 1;
+		return CLI_EXIT_SYSTEM;
 	vlen = btfdump_value_buf_size(&d);
 	key = calloc(1, d.key_size ?: 1);
 	value = calloc(1, vlen ?: 1);
-	if (!key || !value || parse_key(a, key, d.key_size))
+	if (!key || !value)
 		goto out;
+	if (parse_key(a, key, d.key_size)) {
+		ret = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (bpf_map_lookup_elem(om->fd, key, value)) {
 		if (errno != ENOENT) {
 			fprintf(stderr, "btfdump: map id %u: lookup failed: %s\n", d.id, strerror(errno));
 			goto out;
 		}
 		lbtf_map_print_lookup(stdout, &d, btf, key, NULL, 0, &a->opts);
-		goto out; /* not found: non-zero exit, as bpftool */
+		ret = CLI_EXIT_NO; /* not found: non-zero exit, as bpftool */
+		goto out;
 	}
 	/* a typed print that fails midway still ends well-formed, as bpftool's */
 	lbtf_map_print_lookup(stdout, &d, btf, key, value, vlen, &a->opts);
@@ -340,17 +347,17 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 	if (argc && !strcmp(argv[0], "dump"))
 		argc--, argv++;
 	if (parse_args(argc, argv, &a))
-		return 2;
+		return CLI_EXIT_USAGE;
 	a.opts.json = o && o->json != BTFDUMP_PLAIN;
 	a.opts.pretty = o && o->json == BTFDUMP_PRETTY;
 	n = open_maps(&a, &maps);
 	if (n < 0)
-		return 1;
+		return CLI_EXIT_SYSTEM;
 	if (a.key_words) {
 		if (n > 1) {
 			fprintf(stderr, "btfdump: map: %d maps are named '%s', --lookup needs one\n",
 				n, a.what);
-			ret = 1;
+			ret = CLI_EXIT_USAGE;
 		} else {
 			ret = lookup(&a, &maps[0]);
 		}
@@ -361,16 +368,17 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 	dump = lbtf_map_dump_new(stdout, n, typed, &a.opts);
 	if (!dump) {
 		fprintf(stderr, "btfdump: map: %s\n", lbtf_errmsg());
-		ret = 1;
+		ret = CLI_EXIT_SYSTEM;
 		goto out;
 	}
 	for (int i = 0; i < n && !ret; i++)
-		ret = dump_one(dump, &maps[i]) ? 1 : 0;
+		ret = dump_one(dump, &maps[i]) ? CLI_EXIT_SYSTEM : 0;
 	lbtf_map_dump_free(dump);
 out:
 	for (int i = 0; i < n; i++)
 		close(maps[i].fd);
 	free(maps);
-	fflush(stdout);
+	if (cli_flush_stdout("btfdump") && !ret)
+		ret = CLI_EXIT_SYSTEM;
 	return ret;
 }

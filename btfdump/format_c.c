@@ -15,14 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli.h"
 #include "commands.h"
 
-#define EXIT_BAD 2
+/* One line on stderr; the exit status for errno err (0: a usage error). */
+static int c_fail_errno(int err, const char *what, const char *detail)
+{
+	fprintf(stderr, "btfdump: format c: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+	return err ? cli_exit_for_errno(err) : CLI_EXIT_USAGE;
+}
 
 static int c_fail(const char *what, const char *detail)
 {
-	fprintf(stderr, "btfdump: format c: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
-	return EXIT_BAD;
+	return c_fail_errno(0, what, detail);
 }
 
 /* Appends the ids of every comma-separated name in list to *ids. */
@@ -43,7 +48,7 @@ static int add_roots(const struct lbtf *btf, char *list, uint32_t **ids, size_t 
 			return c_fail("no type named", name);
 		grown = realloc(*ids, (*cnt + n) * sizeof(**ids));
 		if (!grown)
-			return c_fail("out of memory", NULL);
+			return c_fail_errno(ENOMEM, "out of memory", NULL);
 		*ids = grown;
 		lbtf_dump_c_find_types(btf, name, *ids + *cnt, n);
 		*cnt += n;
@@ -59,7 +64,7 @@ static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_
 	FILE *f;
 
 	if (fd < 0)
-		return c_fail(lbtf_errmsg(), NULL);
+		return c_fail_errno(-fd, lbtf_errmsg(), NULL);
 	/* the stream gets its own descriptor: the commit syncs and closes fd */
 	fd2 = dup(fd);
 	f = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
@@ -67,7 +72,7 @@ static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_
 		if (fd2 >= 0)
 			close(fd2);
 		lbtf_atomic_commit(fd, tmp, path, -ENOMEM);
-		return c_fail(strerror(errno), path);
+		return c_fail_errno(ENOMEM, strerror(ENOMEM), path);
 	}
 	err = lbtf_dump_c(btf, f, opts);
 	if (fclose(f) && !err)
@@ -78,10 +83,11 @@ static int write_to(const struct lbtf *btf, const char *path, const struct lbtf_
 
 		snprintf(msg, sizeof(msg), "%s", why);
 		lbtf_atomic_commit(fd, tmp, path, err);
-		return c_fail(msg, path);
+		return c_fail_errno(-err, msg, path);
 	}
-	if (lbtf_atomic_commit(fd, tmp, path, 0))
-		return c_fail(lbtf_errmsg(), NULL);
+	err = lbtf_atomic_commit(fd, tmp, path, 0);
+	if (err)
+		return c_fail_errno(-err, lbtf_errmsg(), NULL);
 	return 0;
 }
 
@@ -118,10 +124,12 @@ int btfdump_format_c(const struct lbtf *btf, int argc, char **argv, const struct
 	if (!rc) {
 		opts.root_ids = ids;
 		opts.root_cnt = cnt;
-		if (output) {
+		if (output && !cli_is_stdout(output)) {
 			rc = write_to(btf, output, &opts);
-		} else if (lbtf_dump_c(btf, stdout, &opts)) {
-			rc = c_fail(lbtf_errmsg(), NULL);
+		} else {
+			int err = lbtf_dump_c(btf, stdout, &opts);
+
+			rc = err ? c_fail_errno(-err, lbtf_errmsg(), NULL) : cli_flush_stdout("btfdump");
 		}
 	}
 	free(ids);

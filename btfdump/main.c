@@ -10,16 +10,16 @@
  *     PATH                      shorthand for `file PATH`
  *     btf dump file|id ...      bpftool's spelling, accepted as well
  *
- * Errors: one line on stderr naming the file and the problem, exit 2.
+ * Errors: one line on stderr naming the file and the problem; exit status
+ * from cli/cli.h's table (2 usage, 4 bad input, 5 I/O or system).
  * Nothing is printed before the whole input has been parsed and checked.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "commands.h"
-
-#define EXIT_BAD 2
 
 static const char *prog = "btfdump";
 
@@ -39,25 +39,30 @@ static int usage(FILE *f)
 		"         -B BASE base BTF for split BTF (module BTF under /sys/kernel/btf\n"
 		"         gets vmlinux automatically).\n",
 		prog);
-	return f == stderr ? EXIT_BAD : 0;
+	return f == stderr ? CLI_EXIT_USAGE : cli_flush_stdout(prog);
 }
 
+/* A command line error: one line, exit status 2. */
 static int fail(const char *fmt, const char *a, const char *b)
 {
 	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, a, b);
 	fputc('\n', stderr);
-	return EXIT_BAD;
+	return CLI_EXIT_USAGE;
 }
 
-/* libbtf's message, prefixed with what was being opened unless it says so. */
+/* libbtf's message, prefixed with what was being opened unless it says so;
+ * the exit status for the errno it failed with. */
 static int open_failed(const char *what)
 {
 	const char *msg = lbtf_errmsg();
+	int rc = cli_exit_for_errno(errno);
 
 	if (strncmp(msg, what, strlen(what)) == 0)
-		return fail("%s%s", msg, "");
-	return fail("%s: %s", what, msg);
+		fail("%s%s", msg, "");
+	else
+		fail("%s: %s", what, msg);
+	return rc;
 }
 
 /* How a source is printed, gathered from the words after it. */
@@ -109,8 +114,10 @@ static int print_btf(const struct lbtf *btf, const struct dump_req *r,
 		err = lbtf_dump_raw(btf, stdout);
 	else
 		err = lbtf_dump_json(btf, stdout, o->json == BTFDUMP_PRETTY);
-	if (fflush(stdout) || err || ferror(stdout))
-		return fail("write error on standard output: %s%s", strerror(errno ? errno : EIO), "");
+	if (fflush(stdout) || err || ferror(stdout)) {
+		fail("write error on standard output: %s%s", strerror(errno ? errno : EIO), "");
+		return CLI_EXIT_SYSTEM;
+	}
 	return 0;
 }
 
@@ -153,7 +160,7 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 	btf = open(argv[0], base);
 	if (!btf) {
 		if (open == open_id && errno == 0) /* bad id syntax, already said */
-			rc = EXIT_BAD;
+			rc = CLI_EXIT_USAGE;
 		else
 			rc = open_failed(open == open_id ? "" : argv[0]);
 	} else {
@@ -251,8 +258,7 @@ int main(int argc, char **argv)
 		case 'h':
 			return usage(stdout);
 		case 'V':
-			printf("%s 0.1.0\n", prog);
-			return 0;
+			return cli_print_version(prog);
 		default:
 			return usage(stderr);
 		}

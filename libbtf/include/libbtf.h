@@ -249,6 +249,10 @@ int lbtf_type_visit_str_offs(struct lbtf_type *t, lbtf_slot_fn fn, void *ctx);
 /* Message describing the last failure of a libbtf call in this thread. */
 const char *lbtf_errmsg(void);
 
+/* The library's version, "MAJOR.MINOR.PATCH" (the same as the programs'
+ * --version and libbtf.pc). */
+const char *lbtf_lib_version(void);
+
 /* ---- opening BTF ------------------------------------------------------- */
 
 struct lbtf;
