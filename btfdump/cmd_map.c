@@ -34,19 +34,28 @@ struct open_map {
 	struct bpf_map_info info;
 };
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr, "usage: btfdump [-j|-p] map {id N | pinned PATH | name NAME} "
-			"[--lookup KEY] [--net] [--valid-json]\n"
-			"  KEY: key bytes, e.g. \"1 0 0 0\" or hex 01 00 00 00\n");
+	fprintf(f, "usage: btfdump [-j|-p] map {id N | pinned PATH | name NAME} "
+		   "[--lookup KEY] [--net] [--valid-json]\n"
+		   "  id N, pinned PATH, name NAME  the map(s): by id, bpffs path, or every map so named\n"
+		   "  --lookup KEY   print one element (KEY: bytes, e.g. \"1 0 0 0\" or hex 01 00 00 00);\n"
+		   "                 exit 1 if there is none\n"
+		   "  --net          __be16/32/64 in host order, flow keys' addresses as IP strings\n"
+		   "  --valid-json   strict JSON (bitfields as numbers, 128-bit integers as strings)\n"
+		   "  -h, --help     this text\n");
 }
 
+/* 0 parsed, 1 help printed, -1 a usage error (said). */
 static int parse_args(int argc, char **argv, struct map_args *a)
 {
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
 
-		if (!strcmp(w, "--net")) {
+		if (!strcmp(w, "--help") || !strcmp(w, "-h") || !strcmp(w, "help")) {
+			usage(stdout);
+			return 1; /* the caller exits 0 */
+		} else if (!strcmp(w, "--net")) {
 			a->opts.net = true;
 		} else if (!strcmp(w, "--valid-json")) {
 			a->opts.valid_json = true;
@@ -64,12 +73,12 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 			a->what = argv[++i];
 		} else {
 			fprintf(stderr, "btfdump: map: unexpected argument '%s'\n", w);
-			usage();
+			usage(stderr);
 			return -1;
 		}
 	}
 	if (!a->how) {
-		usage();
+		usage(stderr);
 		return -1;
 	}
 	return 0;
@@ -346,8 +355,9 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 	/* accept bpftool's verb: `btfdump map dump id N` */
 	if (argc && !strcmp(argv[0], "dump"))
 		argc--, argv++;
-	if (parse_args(argc, argv, &a))
-		return CLI_EXIT_USAGE;
+	n = parse_args(argc, argv, &a);
+	if (n)
+		return n > 0 ? cli_flush_stdout("btfdump") : CLI_EXIT_USAGE;
 	a.opts.json = o && o->json != BTFDUMP_PLAIN;
 	a.opts.pretty = o && o->json == BTFDUMP_PRETTY;
 	n = open_maps(&a, &maps);

@@ -26,18 +26,38 @@ static const char *prog = "btfdump";
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-j|--json] [-p|--pretty] [-c] [-B|--base-btf BASE] COMMAND\n"
-		"  file PATH [--base BASE] [format raw|c [C options]]\n"
+		"Usage: %s [OPTIONS] COMMAND\n"
+		"Commands:\n"
+		"  file PATH [--base BASE] [format raw|c [C OPTIONS]]\n"
 		"                      BTF of a raw file, an ELF .BTF section or /sys/kernel/btf/NAME\n"
-		"  id N [--base BASE] [format raw|c [C options]]\n"
+		"  id N [--base BASE] [format raw|c [C OPTIONS]]\n"
 		"                      BTF object N loaded in the kernel\n"
-		"  map ...             contents of a live BPF map with its types\n"
-		"  PATH                shorthand for `file PATH`\n"
+		"  map {id N | pinned PATH | name NAME} [MAP OPTIONS]\n"
+		"                      contents of a live BPF map with its types\n"
+		"  PATH [...]          shorthand for `file PATH ...`\n"
+		"  btf dump file|id .. bpftool's spelling of file and id\n"
 		"  help                this text\n"
-		"Options: -j compact JSON, -p pretty JSON (as bpftool -j/-p),\n"
-		"         -c C header (shorthand for `format c`),\n"
-		"         -B BASE base BTF for split BTF (module BTF under /sys/kernel/btf\n"
-		"         gets vmlinux automatically).\n",
+		"Options:\n"
+		"  -j, --json          compact JSON (as bpftool -j)\n"
+		"  -p, --pretty        pretty JSON (as bpftool -p)\n"
+		"  -c                  C header: shorthand for `format c`; C OPTIONS may follow PATH\n"
+		"  -B, --base-btf BASE base BTF for split BTF (also --base after PATH; module BTF\n"
+		"                      under /sys/kernel/btf gets vmlinux by itself)\n"
+		"  -h, --help          this text\n"
+		"  -V, --version       print the version\n"
+		"C OPTIONS (after `format c`, or after PATH with -c):\n"
+		"  --sort              stable name-based order, so two kernels' headers diff cleanly\n"
+		"  --types NAME,...    only these types and what they need (struct X, union X,\n"
+		"                      enum X pick a kind)\n"
+		"  --kfuncs            append the kernel's kfunc prototypes (extern ... __ksym)\n"
+		"  -o, --output FILE   write FILE (temporary file, then renamed); - for stdout\n"
+		"MAP OPTIONS:\n"
+		"  --lookup KEY        print one element (KEY: bytes, e.g. 1 0 0 0 or hex 01 00 00 00);\n"
+		"                      exit 1 if there is none\n"
+		"  --net               __be16/32/64 in host order, flow keys' addresses as IP strings\n"
+		"  --valid-json        strict JSON (bitfields as numbers, 128-bit integers as strings)\n"
+		"Exit status: 0 done, 1 --lookup found no element, 2 usage, 4 bad input,\n"
+		"5 I/O or system error.\n",
 		prog);
 	return f == stderr ? CLI_EXIT_USAGE : cli_flush_stdout(prog);
 }
@@ -78,7 +98,13 @@ static int parse_dump_words(int argc, char **argv, struct dump_req *r)
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
 
-		if (!strcmp(w, "--base") || !strcmp(w, "-B") || !strcmp(w, "--base-btf")) {
+		if (r->c_format && !r->c_argv && w[0] == '-' && strcmp(w, "--base") &&
+		    strcmp(w, "-B") && strcmp(w, "--base-btf")) {
+			/* -c PATH --sort ...: the C options, as after `format c` */
+			r->c_argc = argc - i;
+			r->c_argv = argv + i;
+			return 0;
+		} else if (!strcmp(w, "--base") || !strcmp(w, "-B") || !strcmp(w, "--base-btf")) {
 			if (++i >= argc)
 				return fail("%s needs a file argument%s", w, "");
 			r->base_path = argv[i];
