@@ -146,6 +146,11 @@ bench: deps
 
 fuzz: $(FUZZERS)
 
+# man pages (man/NAME.SECTION, @VERSION@ filled in) and the bash completion,
+# one copy per command name (bash-completion loads the file named after it)
+MAN_PAGES := $(wildcard man/*.[0-9])
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/libbtf
 	install -m 755 $(addprefix $(B)/,$(PROGS)) $(DESTDIR)$(PREFIX)/bin/
@@ -155,6 +160,12 @@ install: all
 	install -m 644 libbtf/include/*.h $(DESTDIR)$(PREFIX)/include/libbtf/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libbtf/libbtf.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libbtf.pc
+	for page in $(MAN_PAGES); do \
+		dir=$(DESTDIR)$(PREFIX)/share/man/man$${page##*.}; \
+		install -d $$dir && sed 's|@VERSION@|$(VERSION)|g' $$page > $$dir/$${page##*/} || exit 1; \
+	done
+	install -d $(DESTDIR)$(BASH_COMPLETION_DIR)
+	for p in $(PROGS); do install -m 644 completion/btf-tools.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/$$p || exit 1; done
 
 clean:
 	rm -rf build
