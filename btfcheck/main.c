@@ -57,6 +57,8 @@ static char *last_line(const char *log)
 	e = log + n;
 	for (s = e; s > log && s[-1] != '\n'; s--)
 		;
+	while (s < e && (*s == '\t' || *s == ' ')) /* member lines are tab-led */
+		s++;
 	return strndup(s, e - s);
 }
 
@@ -90,12 +92,20 @@ static int check_one(const struct cfg *c, const char *path)
 	char *buf = NULL, *reason = NULL;
 	struct lbtf *sysfs_base = NULL;
 	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
+	bool swapped = false;
 	int rc;
 
 	if (lbtf_read_bytes(path, (void **)&in.data, &in.size)) {
 		rc = cli_exit_for_errno(errno);
 		fprintf(stderr, "btfcheck: %s\n", lbtf_errmsg()); /* names the file */
 		return rc;
+	}
+	/* the other byte order: verified as a kernel of that order would */
+	if (lbtf_diagnose(in.data, in.size, NULL) == LBTF_DIAG_OPPOSITE_ENDIAN) {
+		fprintf(stderr, "btfcheck: %s: note: %s; verified as a kernel of its byte order "
+			"would verify it (this kernel loads only its own)%s\n", path, lbtf_errmsg(),
+			c->kernel ? ", so no --kernel comparison" : "");
+		swapped = lbtf_bytes_to_host(in.data, in.size) == 1;
 	}
 	o.log_level = level;
 	o.base = c->base;
@@ -160,7 +170,7 @@ static int check_one(const struct cfg *c, const char *path)
 		}
 		rep.reason = reason;
 	}
-	if (c->kernel && !o.base) {
+	if (c->kernel && !o.base && !swapped) {
 		/* without --log-size, give the kernel exactly the room our log
 		 * needs: its text and size are then compared too */
 		uint32_t ksize = buf ? o.log_size : level && res.true_size_written ? res.log_true_size : 0;

@@ -72,18 +72,21 @@ static int fail(const char *fmt, const char *a, const char *b)
 	return CLI_EXIT_USAGE;
 }
 
-/* libbtf's message, prefixed with what was being opened unless it says so;
- * the exit status for the errno it failed with. */
-static int open_failed(const char *what)
+/* msg, prefixed with what was being opened unless it says so; the exit
+ * status for the errno err it failed with. */
+static int report_failure(const char *what, const char *msg, int err)
 {
-	const char *msg = lbtf_errmsg();
-	int rc = cli_exit_for_errno(errno);
-
 	if (strncmp(msg, what, strlen(what)) == 0)
 		fail("%s%s", msg, "");
 	else
 		fail("%s: %s", what, msg);
-	return rc;
+	return cli_exit_for_errno(err);
+}
+
+/* libbtf's last failure */
+static int open_failed(const char *what)
+{
+	return report_failure(what, lbtf_errmsg(), errno);
 }
 
 /* How a source is printed, gathered from the words after it. */
@@ -150,6 +153,41 @@ static int print_btf(const struct lbtf *btf, const struct dump_req *r,
 
 typedef struct lbtf *(*open_fn)(const char *src, const struct lbtf *base);
 
+static int split_hint(const char *path, const struct lbtf *base);
+
+/* A file that did not open: the hint to the fix if there is one, else
+ * libbtf's message (kept before the hint's look at the bytes). */
+static int open_failed_hint(const char *path, const struct lbtf *base)
+{
+	char msg[512];
+	int err = errno, rc;
+
+	snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+	rc = split_hint(path, base);
+	return rc ? rc : report_failure(path, msg, err);
+}
+
+/*
+ * A file that failed to open, or split BTF opened over a base the user
+ * gave: is it split BTF without its base, or over the wrong one? Says so
+ * and returns the exit status, or 0 when the bytes show neither.
+ */
+static int split_hint(const char *path, const struct lbtf *base)
+{
+	int diag = LBTF_DIAG_NONE;
+	void *data;
+	size_t size;
+
+	if (!lbtf_read_bytes(path, &data, &size)) {
+		diag = lbtf_diagnose(data, size, base);
+		free(data);
+	}
+	if (diag != LBTF_DIAG_NEEDS_BASE && diag != LBTF_DIAG_BASE_MISMATCH)
+		return 0;
+	fprintf(stderr, "%s: %s: %s\n", prog, path, lbtf_errmsg());
+	return CLI_EXIT_INPUT;
+}
+
 static struct lbtf *open_id(const char *src, const struct lbtf *base)
 {
 	char *end;
@@ -188,9 +226,11 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 	if (!btf) {
 		if (open == open_id && errno == 0) /* bad id syntax, already said */
 			rc = CLI_EXIT_USAGE;
+		else if (open == open_id)
+			rc = open_failed("");
 		else
-			rc = open_failed(open == open_id ? "" : argv[0]);
-	} else {
+			rc = open_failed_hint(argv[0], base);
+	} else if (!base || open == open_id || !(rc = split_hint(argv[0], base))) {
 		rc = print_btf(btf, r, o);
 	}
 	lbtf_free(btf);
