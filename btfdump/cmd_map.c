@@ -90,7 +90,7 @@ static int get_info(struct open_map *m)
 
 	memset(&m->info, 0, sizeof(m->info));
 	if (bpf_obj_get_info_by_fd(m->fd, &m->info, &len)) {
-		fprintf(stderr, "btfdump: map: can't get map info: %s\n", strerror(errno));
+		fprintf(stderr, "btfdump: map: can't get map info: %s\n", cli_strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -128,7 +128,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		if (m.fd < 0) {
 			if (errno == ENOENT) /* gone meanwhile */
 				continue;
-			fprintf(stderr, "btfdump: map: can't open map id %u: %s\n", id, strerror(errno));
+			fprintf(stderr, "btfdump: map: can't open map id %u: %s\n", id, cli_strerror(errno));
 			goto fail;
 		}
 		if (get_info(&m) || strncmp(name, m.info.name, BPF_OBJ_NAME_LEN)) {
@@ -144,7 +144,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		(*maps)[n++] = m;
 	}
 	if (errno != ENOENT) {
-		fprintf(stderr, "btfdump: map: can't walk map ids: %s\n", strerror(errno));
+		fprintf(stderr, "btfdump: map: can't walk map ids: %s\n", cli_strerror(errno));
 		goto fail;
 	}
 	if (!n)
@@ -173,13 +173,13 @@ static int open_maps(const struct map_args *a, struct open_map **maps)
 		}
 		m.fd = bpf_map_get_fd_by_id(id);
 		if (m.fd < 0) {
-			fprintf(stderr, "btfdump: map: no map with id %lu: %s\n", id, strerror(errno));
+			fprintf(stderr, "btfdump: map: no map with id %lu: %s\n", id, cli_strerror(errno));
 			return -1;
 		}
 	} else {
 		m.fd = bpf_obj_get(a->what);
 		if (m.fd < 0) {
-			fprintf(stderr, "btfdump: map: %s: %s\n", a->what, strerror(errno));
+			fprintf(stderr, "btfdump: map: %s: %s\n", a->what, cli_strerror(errno));
 			return -1;
 		}
 		if (!fd_is_map(m.fd)) {
@@ -248,6 +248,20 @@ static int describe(const struct open_map *om, struct lbtf_map_desc *d, struct l
 	return 0;
 }
 
+/* Maps whose elements are not reached by key: say so instead of failing
+ * in the key walk. */
+static bool has_no_keys(const struct open_map *om)
+{
+	__u32 t = om->info.type;
+
+	if (t != BPF_MAP_TYPE_RINGBUF && t != BPF_MAP_TYPE_USER_RINGBUF)
+		return false;
+	fprintf(stderr, "btfdump: map id %u (%s '%s'): ringbuf maps hold no keys to dump; their "
+		"records are read through the map's mmap (e.g. libbpf's ring_buffer__poll)\n",
+		om->info.id, libbpf_bpf_map_type_str(t), om->info.name);
+	return true;
+}
+
 static int dump_one(struct lbtf_map_dump *dump, const struct open_map *om)
 {
 	struct lbtf_map_desc d;
@@ -314,7 +328,7 @@ static int lookup(const struct map_args *a, const struct open_map *om)
 	size_t vlen;
 	int ret = CLI_EXIT_SYSTEM;
 
-	if (describe(om, &d, &btf))
+	if (has_no_keys(om) || describe(om, &d, &btf))
 		return CLI_EXIT_SYSTEM;
 	vlen = btfdump_value_buf_size(&d);
 	key = calloc(1, d.key_size ?: 1);
@@ -327,7 +341,7 @@ static int lookup(const struct map_args *a, const struct open_map *om)
 	}
 	if (bpf_map_lookup_elem(om->fd, key, value)) {
 		if (errno != ENOENT) {
-			fprintf(stderr, "btfdump: map id %u: lookup failed: %s\n", d.id, strerror(errno));
+			fprintf(stderr, "btfdump: map id %u: lookup failed: %s\n", d.id, cli_strerror(errno));
 			goto out;
 		}
 		lbtf_map_print_lookup(stdout, &d, btf, key, NULL, 0, &a->opts);
@@ -373,8 +387,14 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 		}
 		goto out;
 	}
-	for (int i = 0; i < n; i++) /* bpftool types plain text only if all have BTF */
+	for (int i = 0; i < n; i++) {
+		if (has_no_keys(&maps[i])) { /* before anything is printed */
+			ret = CLI_EXIT_SYSTEM;
+			goto out;
+		}
+		/* bpftool types plain text only if all have BTF */
 		typed = typed && maps[i].info.btf_id;
+	}
 	dump = lbtf_map_dump_new(stdout, n, typed, &a.opts);
 	if (!dump) {
 		fprintf(stderr, "btfdump: map: %s\n", lbtf_errmsg());

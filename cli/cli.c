@@ -23,6 +23,15 @@ int cli_exit_for_errno(int err)
 	}
 }
 
+const char *cli_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == 524) /* the kernel's ENOTSUPP, not in libc */
+		return "ENOTSUPP (the kernel does not support this operation here)";
+	return strerror(err);
+}
+
 int cli_print_version(const char *prog)
 {
 	printf("%s %s\n", prog, BTF_TOOLS_VERSION);

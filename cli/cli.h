@@ -43,6 +43,10 @@ int cli_print_version(const char *prog);
  * standard output: ..."; the exit status (0 or 5). */
 int cli_flush_stdout(const char *prog);
 
+/* strerror(), with the kernel's internal errnos that reach user space
+ * named (524 ENOTSUPP: "Unknown error 524" says nothing). */
+const char *cli_strerror(int err);
+
 /* `-o -` means standard output. */
 static inline int cli_is_stdout(const char *path)
 {
