@@ -12,13 +12,17 @@ CLANG   ?= clang
 BPF_CLANG ?= clang-16
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# The one version source: the programs' --version, lbtf_lib_version(),
+# libbtf.pc and the soname (major) come from here. The symbol version nodes
+# are libbtf/libbtf.map's, one per release that added symbols.
 VERSION := 0.1.0
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wmissing-prototypes -Wcast-qual -Wformat-nonliteral -Werror \
            -Wno-unused-parameter -Wno-missing-field-initializers
-CPPFLAGS += -Ilibbtf/include -Ilibbtf -D_GNU_SOURCE
+CPPFLAGS += -Ilibbtf/include -Ilibbtf -I$(B)/gen -D_GNU_SOURCE
 LDLIBS  += -lbpf -ldw -lelf -lcjson -lz -lpthread
 
 # Each object's header dependencies are generated next to it (.d files), so a
@@ -55,6 +59,17 @@ LIB_PUB_HDRS := $(wildcard libbtf/include/*.h)
 LIBA  := $(B)/libbtf.a
 LIBA_INTERNAL := $(B)/obj/libbtf-internal.a
 LIBSO := $(B)/libbtf.so
+VERSION_H := $(B)/gen/btf_tools_version.h
+
+# Rewritten only when VERSION changes, so nothing rebuilds needlessly.
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@printf '/* generated from the Makefile'"'"'s VERSION */\n#define BTF_TOOLS_VERSION "%s"\n' \
+		'$(VERSION)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+# the files that include it wait for it on a clean build (later, the .d files)
+$(B)/obj/libbtf/core/version.o $(B)/obj/libbtf/pic/core/version.o: | $(VERSION_H)
 
 $(B)/obj/libbtf/%.o: libbtf/%.c
 	@mkdir -p $(@D)
@@ -81,15 +96,21 @@ $(LIBA_INTERNAL): $(LIB_OBJS)
 	$(Q)ar rcs $@ $^
 $(LIBSO): $(LIB_PIC_OBJS) libbtf/libbtf.map
 	$(call msg,LD,$@)
-	$(Q)$(CC) -shared -Wl,--version-script=libbtf/libbtf.map -Wl,-soname,libbtf.so.0 \
+	$(Q)$(CC) -shared -Wl,--version-script=libbtf/libbtf.map -Wl,-soname,libbtf.so.$(VERSION_MAJOR) \
 		$(LDFLAGS) -o $@ $(LIB_PIC_OBJS) $(LDLIBS)
 $(B)/libbtf.pc: libbtf/libbtf.pc.in
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 # ---- programs: one directory each, every .c of it linked with libbtf.a ---
-# and with cli/ (what the programs share: the error reporter)
-PROGS := btfgen btfcheck btfdump
+# cli/: what the programs share on the command line (the error reporter, the
+# exit status table, --version, stdout checks), linked into each.
 CLI_OBJS := $(patsubst cli/%.c,$(B)/obj/cli/%.o,$(wildcard cli/*.c))
+$(B)/obj/cli/%.o: cli/%.c | $(VERSION_H)
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) -Icli $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+PROGS := btfgen btfcheck btfdump
 define prog_rule
 $(1)_SRCS := $$(wildcard $(1)/*.c)
 $(1)_OBJS := $$(patsubst $(1)/%.c,$(B)/obj/$(1)/%.o,$$($(1)_SRCS))
@@ -97,15 +118,12 @@ $(B)/obj/$(1)/%.o: $(1)/%.c
 	@mkdir -p $$(@D)
 	$$(call msg,CC,$$<)
 	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) -Icli $$(CFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
+$$($(1)_OBJS): | $$(VERSION_H)
 $(B)/$(1): $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA)
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA) $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
-$(B)/obj/cli/%.o: cli/%.c
-	@mkdir -p $(@D)
-	$(call msg,CC,$<)
-	$(Q)$(CC) $(CPPFLAGS) -Icli $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 ALL_TARGETS := $(LIBA) $(LIBSO) $(B)/libbtf.pc $(addprefix $(B)/,$(PROGS))
 
@@ -139,18 +157,29 @@ bench: deps
 
 fuzz: $(FUZZERS)
 
+# man pages (man/NAME.SECTION, @VERSION@ filled in) and the bash completion,
+# one copy per command name (bash-completion loads the file named after it)
+MAN_PAGES := $(wildcard man/*.[0-9])
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/libbtf
 	install -m 755 $(addprefix $(B)/,$(PROGS)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.0
-	ln -sf libbtf.so.0 $(DESTDIR)$(PREFIX)/lib/libbtf.so
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.$(VERSION_MAJOR)
+	ln -sf libbtf.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libbtf.so
 	install -m 644 libbtf/include/*.h $(DESTDIR)$(PREFIX)/include/libbtf/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libbtf/libbtf.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libbtf.pc
+	for page in $(MAN_PAGES); do \
+		dir=$(DESTDIR)$(PREFIX)/share/man/man$${page##*.}; \
+		install -d $$dir && sed 's|@VERSION@|$(VERSION)|g' $$page > $$dir/$${page##*/} || exit 1; \
+	done
+	install -d $(DESTDIR)$(BASH_COMPLETION_DIR)
+	for p in $(PROGS); do install -m 644 completion/btf-tools.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/$$p || exit 1; done
 
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench fuzz install clean
+.PHONY: all deps check demo bench fuzz install clean FORCE
 .DELETE_ON_ERROR:

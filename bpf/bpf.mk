@@ -19,7 +19,7 @@ FLOWCTL_LIB_SRCS := $(filter-out bpf/flowctl.c,$(wildcard bpf/flowctl_*.c))
 FLOWCTL_LIB_OBJS := $(patsubst bpf/%.c,$(B)/obj/bpf/%.o,$(FLOWCTL_LIB_SRCS))
 FLOWCTL_LIB := $(B)/obj/bpf/libflowctl.a
 
-$(B)/obj/bpf/%.o: bpf/%.c $(wildcard bpf/*.h)
+$(B)/obj/bpf/%.o: bpf/%.c $(wildcard bpf/*.h) | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ibpf $(CFLAGS) -c -o $@ $<
 $(FLOWCTL_LIB): $(FLOWCTL_LIB_OBJS)

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
+#include "btf_tools_version.h"
 #include "flowctl.h"
 
 struct args {
@@ -44,9 +45,9 @@ struct args {
 
 static const char *prog_name = "flowctl";
 
-static int usage(void)
+static int usage_to(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: %s attach --netns NAME [--pin DIR] [--prog-attach] [--record[=N]] [--obj O]\n"
 		"              [--continue-from IPV4|none]\n"
 		"       %s detach --netns NAME [--pin DIR]\n"
@@ -55,10 +56,38 @@ static int usage(void)
 		"       %s send --netns NAME [--vector NAME]\n"
 		"       %s dump --netns NAME | --pin DIR | --id MAP_ID [--net | --hex]\n"
 		"       %s bench [--repeat N] [--rounds N] [--obj O]\n"
-		"       %s bench-e2e --tx NS --rx NS --to IPV4 --cpu N [--packets N] [--rounds N]\n",
-		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name,
+		"       %s bench-e2e --tx NS --rx NS --to IPV4 --cpu N [--packets N] [--rounds N]\n"
+		"       %s --help | --version\n"
+		"Options:\n"
+		"  --netns NAME        network namespace (/run/netns/NAME or a path to a netns file)\n"
+		"  --pin DIR           bpffs directory for the pinned program, link and maps\n"
+		"  --obj O             the dissector object (default: the built bpf_flow.o)\n"
+		"  --prog-attach       attach with BPF_PROG_ATTACH instead of a netns bpf_link\n"
+		"  --record[=N]        record one dissection in N (default 64) per CPU in\n"
+		"                      last_dissection (attach, test); without it nothing is recorded\n"
+		"  --continue-from IPV4|none  outer IPv4 packets from this source return CONTINUE\n"
+		"                      (to the kernel dissector; default 127.0.0.127; none: never)\n"
+		"  --vector NAME       only the test vector NAME\n"
+		"  --json              test results as JSON\n"
+		"  --id MAP_ID         dump the map with this id\n"
+		"  --net               dump network-order fields in host order, addresses as addresses\n"
+		"  --hex               dump: raw hex, not the typed dump through btfdump\n"
+		"  --repeat N          bench: test_run repeat count (default 100000)\n"
+		"  --rounds N          bench, bench-e2e: alternating rounds (default 5)\n"
+		"  --tx NS, --rx NS    bench-e2e: the sending and the receiving namespace\n"
+		"  --to IPV4           bench-e2e: the receiver's address\n"
+		"  --cpu N             bench-e2e: the CPU the sender is pinned to\n"
+		"  --packets N         bench-e2e: packets per round\n"
+		"  -h, --help          this text\n"
+		"  -V, --version       print the version\n",
+		prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name, prog_name,
 		prog_name);
-	return 2;
+	return f == stderr ? 2 : (fflush(f) || ferror(f) ? 5 : 0);
+}
+
+static int usage(void)
+{
+	return usage_to(stderr);
 }
 
 static int die(const char *what, int err)
@@ -440,6 +469,12 @@ int main(int argc, char **argv)
 	a.cpu = -1;
 	if (argc < 2)
 		return usage();
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return usage_to(stdout);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("%s %s\n", prog_name, BTF_TOOLS_VERSION);
+		return fflush(stdout) || ferror(stdout) ? 5 : 0;
+	}
 	a.cmd = argv[1];
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {

@@ -5,14 +5,16 @@
  *
  *   btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]
  *            [--json] [--quiet] [--kernel] FILE...
- * Exit: 0 all valid, 1 some rejected, 2 usage or I/O error, 3 --kernel
- * found a disagreement.
+ * Exit (cli/cli.h's table): 0 all valid, 1 some rejected, 2 usage, 3 --kernel
+ * found a disagreement, 4 a file is not BTF (e.g. an ELF without .BTF),
+ * 5 a file cannot be read.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "btfcheck.h"
+#include "cli.h"
 
 struct cfg {
 	long log_level;  /* -1: default */
@@ -35,7 +37,11 @@ static void usage(FILE *f)
 		"  --strict          with --base, also run pass 2 (stricter than any kernel path)\n"
 		"  --json            one JSON object per file per line\n"
 		"  --quiet           do not print the log\n"
-		"  --kernel          also ask BPF_BTF_LOAD and compare (exit 3 on disagreement)\n");
+		"  --kernel          also ask BPF_BTF_LOAD and compare (exit 3 on disagreement)\n"
+		"  -h, --help        this text\n"
+		"  -V, --version     print the version\n"
+		"Exit status: 0 all valid, 1 some rejected, 2 usage, 3 the kernel disagreed,\n"
+		"4 not BTF, 5 cannot read.\n");
 }
 
 /* The last complete line of a log, for the one-line verdict. */
@@ -51,6 +57,8 @@ static char *last_line(const char *log)
 	e = log + n;
 	for (s = e; s > log && s[-1] != '\n'; s--)
 		;
+	while (s < e && (*s == '\t' || *s == ' ')) /* member lines are tab-led */
+		s++;
 	return strndup(s, e - s);
 }
 
@@ -86,11 +94,20 @@ static int check_one(const struct cfg *c, const char *path)
 	char *buf = NULL, *reason = NULL;
 	struct lbtf *sysfs_base = NULL;
 	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
+	bool swapped = false;
 	int rc;
 
 	if (lbtf_read_bytes(path, (void **)&in.data, &in.size)) {
+		rc = cli_exit_for_errno(errno);
 		fprintf(stderr, "btfcheck: %s\n", lbtf_errmsg()); /* names the file */
-		return 2;
+		return rc;
+	}
+	/* the other byte order: verified as a kernel of that order would */
+	if (lbtf_diagnose(in.data, in.size, NULL) == LBTF_DIAG_OPPOSITE_ENDIAN) {
+		fprintf(stderr, "btfcheck: %s: note: %s; verified as a kernel of its byte order "
+			"would verify it (this kernel loads only its own)%s\n", path, lbtf_errmsg(),
+			c->kernel ? ", so no --kernel comparison" : "");
+		swapped = lbtf_bytes_to_host(in.data, in.size) == 1;
 	}
 	o.log_level = level;
 	o.base = c->base;
@@ -98,10 +115,11 @@ static int check_one(const struct cfg *c, const char *path)
 	if (!o.base && lbtf_path_is_sysfs_module(path)) {
 		sysfs_base = lbtf_open_vmlinux();
 		if (!sysfs_base) {
+			rc = cli_exit_for_errno(errno);
 			fprintf(stderr, "btfcheck: %s: no vmlinux BTF for this module BTF: %s\n", path,
 				lbtf_errmsg());
 			free(in.data);
-			return 2;
+			return rc;
 		}
 		o.base = sysfs_base;
 	}
@@ -113,7 +131,7 @@ static int check_one(const struct cfg *c, const char *path)
 			fprintf(stderr, "btfcheck: out of memory\n");
 			free(in.data);
 			lbtf_free(sysfs_base);
-			return 2;
+			return CLI_EXIT_SYSTEM;
 		}
 		o.log_buf = buf;
 	} else {
@@ -123,11 +141,12 @@ static int check_one(const struct cfg *c, const char *path)
 	if (o.base && level)
 		o.flags |= LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG;
 	if (lbtf_verify(in.data, in.size, &o, &res) < 0 && !res.err) {
+		rc = cli_exit_for_errno(errno);
 		fprintf(stderr, "btfcheck: %s: %s\n", path, lbtf_errmsg());
 		free(in.data);
 		free(buf);
 		lbtf_free(sysfs_base);
-		return 2;
+		return rc;
 	}
 	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
 	if (res.err) {
@@ -153,7 +172,7 @@ static int check_one(const struct cfg *c, const char *path)
 		}
 		rep.reason = reason;
 	}
-	if (c->kernel && !o.base) {
+	if (c->kernel && !o.base && !swapped) {
 		/* without --log-size, give the kernel exactly the room our log
 		 * needs: its text and size are then compared too */
 		uint32_t ksize = buf ? o.log_size : level && res.true_size_written ? res.log_true_size : 0;
@@ -194,13 +213,14 @@ int main(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },      { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },           { "kernel", no_argument, NULL, 'k' },
 		{ "strict", no_argument, NULL, 'S' },          { "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfg c = { .log_level = -1, .log_size = -1 };
 	int opt, worst = 0;
 	long long v;
 
-	while ((opt = getopt_long(argc, argv, "l:s:b:jqkSh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (parse_num(optarg, UINT32_MAX, &v)) {
@@ -221,7 +241,8 @@ int main(int argc, char **argv)
 		case 'q': c.quiet = true; break;
 		case 'k': c.kernel = true; break;
 		case 'S': c.strict = true; break;
-		case 'h': usage(stdout); return 0;
+		case 'h': usage(stdout); return cli_flush_stdout("btfcheck");
+		case 'V': return cli_print_version("btfcheck");
 		default: usage(stderr); return 2;
 		}
 	}
@@ -234,15 +255,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (c.base_path && !(c.base = lbtf_open(c.base_path, NULL))) {
+		int rc = cli_exit_for_errno(errno);
+
 		fprintf(stderr, "btfcheck: %s: %s\n", c.base_path, lbtf_errmsg());
-		return 2;
+		return rc;
 	}
 	if (c.kernel && c.base)
 		fprintf(stderr, "btfcheck: --kernel ignored with --base (BPF_BTF_LOAD has no split BTF)\n");
 	for (int i = optind; i < argc; i++) {
+		static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
 		int rc = check_one(&c, argv[i]);
-		/* precedence: disagreement 3 > I/O 2 > rejected 1 */
-		if (rc == 3 || (rc == 2 && worst != 3) || (rc == 1 && !worst))
+
+		/* precedence: disagreement 3 > cannot read 5 > not BTF 4 > rejected 1 */
+		if (rank[rc] > rank[worst])
 			worst = rc;
 	}
 	lbtf_free(c.base);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli.h"
 #include "commands.h"
 #include "map_walk.h"
 
@@ -33,19 +34,28 @@ struct open_map {
 	struct bpf_map_info info;
 };
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr, "usage: btfdump [-j|-p] map {id N | pinned PATH | name NAME} "
-			"[--lookup KEY] [--net] [--valid-json]\n"
-			"  KEY: key bytes, e.g. \"1 0 0 0\" or hex 01 00 00 00\n");
+	fprintf(f, "usage: btfdump [-j|-p] map {id N | pinned PATH | name NAME} "
+		   "[--lookup KEY] [--net] [--valid-json]\n"
+		   "  id N, pinned PATH, name NAME  the map(s): by id, bpffs path, or every map so named\n"
+		   "  --lookup KEY   print one element (KEY: bytes, e.g. \"1 0 0 0\" or hex 01 00 00 00);\n"
+		   "                 exit 1 if there is none\n"
+		   "  --net          __be16/32/64 in host order, flow keys' addresses as IP strings\n"
+		   "  --valid-json   strict JSON (bitfields as numbers, 128-bit integers as strings)\n"
+		   "  -h, --help     this text\n");
 }
 
+/* 0 parsed, 1 help printed, -1 a usage error (said). */
 static int parse_args(int argc, char **argv, struct map_args *a)
 {
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
 
-		if (!strcmp(w, "--net")) {
+		if (!strcmp(w, "--help") || !strcmp(w, "-h") || !strcmp(w, "help")) {
+			usage(stdout);
+			return 1; /* the caller exits 0 */
+		} else if (!strcmp(w, "--net")) {
 			a->opts.net = true;
 		} else if (!strcmp(w, "--valid-json")) {
 			a->opts.valid_json = true;
@@ -63,12 +73,12 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 			a->what = argv[++i];
 		} else {
 			fprintf(stderr, "btfdump: map: unexpected argument '%s'\n", w);
-			usage();
+			usage(stderr);
 			return -1;
 		}
 	}
 	if (!a->how) {
-		usage();
+		usage(stderr);
 		return -1;
 	}
 	return 0;
@@ -80,7 +90,7 @@ static int get_info(struct open_map *m)
 
 	memset(&m->info, 0, sizeof(m->info));
 	if (bpf_obj_get_info_by_fd(m->fd, &m->info, &len)) {
-		fprintf(stderr, "btfdump: map: can't get map info: %s\n", strerror(errno));
+		fprintf(stderr, "btfdump: map: can't get map info: %s\n", cli_strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -118,7 +128,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		if (m.fd < 0) {
 			if (errno == ENOENT) /* gone meanwhile */
 				continue;
-			fprintf(stderr, "btfdump: map: can't open map id %u: %s\n", id, strerror(errno));
+			fprintf(stderr, "btfdump: map: can't open map id %u: %s\n", id, cli_strerror(errno));
 			goto fail;
 		}
 		if (get_info(&m) || strncmp(name, m.info.name, BPF_OBJ_NAME_LEN)) {
@@ -134,7 +144,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		(*maps)[n++] = m;
 	}
 	if (errno != ENOENT) {
-		fprintf(stderr, "btfdump: map: can't walk map ids: %s\n", strerror(errno));
+		fprintf(stderr, "btfdump: map: can't walk map ids: %s\n", cli_strerror(errno));
 		goto fail;
 	}
 	if (!n)
@@ -163,13 +173,13 @@ static int open_maps(const struct map_args *a, struct open_map **maps)
 		}
 		m.fd = bpf_map_get_fd_by_id(id);
 		if (m.fd < 0) {
-			fprintf(stderr, "btfdump: map: no map with id %lu: %s\n", id, strerror(errno));
+			fprintf(stderr, "btfdump: map: no map with id %lu: %s\n", id, cli_strerror(errno));
 			return -1;
 		}
 	} else {
 		m.fd = bpf_obj_get(a->what);
 		if (m.fd < 0) {
-			fprintf(stderr, "btfdump: map: %s: %s\n", a->what, strerror(errno));
+			fprintf(stderr, "btfdump: map: %s: %s\n", a->what, cli_strerror(errno));
 			return -1;
 		}
 		if (!fd_is_map(m.fd)) {
@@ -238,6 +248,20 @@ static int describe(const struct open_map *om, struct lbtf_map_desc *d, struct l
 	return 0;
 }
 
+/* Maps whose elements are not reached by key: say so instead of failing
+ * in the key walk. */
+static bool has_no_keys(const struct open_map *om)
+{
+	__u32 t = om->info.type;
+
+	if (t != BPF_MAP_TYPE_RINGBUF && t != BPF_MAP_TYPE_USER_RINGBUF)
+		return false;
+	fprintf(stderr, "btfdump: map id %u (%s '%s'): ringbuf maps hold no keys to dump; their "
+		"records are read through the map's mmap (e.g. libbpf's ring_buffer__poll)\n",
+		om->info.id, libbpf_bpf_map_type_str(t), om->info.name);
+	return true;
+}
+
 static int dump_one(struct lbtf_map_dump *dump, const struct open_map *om)
 {
 	struct lbtf_map_desc d;
@@ -295,28 +319,34 @@ static int parse_key(const struct map_args *a, unsigned char *key, __u32 size)
 	return 0;
 }
 
+/* The exit status: 0 found, 1 no such key, 2 a bad key, 5 a failure. */
 static int lookup(const struct map_args *a, const struct open_map *om)
 {
 	struct lbtf_map_desc d;
 	struct lbtf *btf;
 	unsigned char *key = NULL, *value = NULL;
 	size_t vlen;
-	int ret = 1;
+	int ret = CLI_EXIT_SYSTEM;
 
-	if (describe(om, &d, &btf))
-		return 1;
+	if (has_no_keys(om) || describe(om, &d, &btf))
+		return CLI_EXIT_SYSTEM;
 	vlen = btfdump_value_buf_size(&d);
 	key = calloc(1, d.key_size ?: 1);
 	value = calloc(1, vlen ?: 1);
-	if (!key || !value || parse_key(a, key, d.key_size))
+	if (!key || !value)
 		goto out;
+	if (parse_key(a, key, d.key_size)) {
+		ret = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (bpf_map_lookup_elem(om->fd, key, value)) {
 		if (errno != ENOENT) {
-			fprintf(stderr, "btfdump: map id %u: lookup failed: %s\n", d.id, strerror(errno));
+			fprintf(stderr, "btfdump: map id %u: lookup failed: %s\n", d.id, cli_strerror(errno));
 			goto out;
 		}
 		lbtf_map_print_lookup(stdout, &d, btf, key, NULL, 0, &a->opts);
-		goto out; /* not found: non-zero exit, as bpftool */
+		ret = CLI_EXIT_NO; /* not found: non-zero exit, as bpftool */
+		goto out;
 	}
 	/* a typed print that fails midway still ends well-formed, as bpftool's */
 	lbtf_map_print_lookup(stdout, &d, btf, key, value, vlen, &a->opts);
@@ -339,38 +369,46 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 	/* accept bpftool's verb: `btfdump map dump id N` */
 	if (argc && !strcmp(argv[0], "dump"))
 		argc--, argv++;
-	if (parse_args(argc, argv, &a))
-		return 2;
+	n = parse_args(argc, argv, &a);
+	if (n)
+		return n > 0 ? cli_flush_stdout("btfdump") : CLI_EXIT_USAGE;
 	a.opts.json = o && o->json != BTFDUMP_PLAIN;
 	a.opts.pretty = o && o->json == BTFDUMP_PRETTY;
 	n = open_maps(&a, &maps);
 	if (n < 0)
-		return 1;
+		return CLI_EXIT_SYSTEM;
 	if (a.key_words) {
 		if (n > 1) {
 			fprintf(stderr, "btfdump: map: %d maps are named '%s', --lookup needs one\n",
 				n, a.what);
-			ret = 1;
+			ret = CLI_EXIT_USAGE;
 		} else {
 			ret = lookup(&a, &maps[0]);
 		}
 		goto out;
 	}
-	for (int i = 0; i < n; i++) /* bpftool types plain text only if all have BTF */
+	for (int i = 0; i < n; i++) {
+		if (has_no_keys(&maps[i])) { /* before anything is printed */
+			ret = CLI_EXIT_SYSTEM;
+			goto out;
+		}
+		/* bpftool types plain text only if all have BTF */
 		typed = typed && maps[i].info.btf_id;
+	}
 	dump = lbtf_map_dump_new(stdout, n, typed, &a.opts);
 	if (!dump) {
 		fprintf(stderr, "btfdump: map: %s\n", lbtf_errmsg());
-		ret = 1;
+		ret = CLI_EXIT_SYSTEM;
 		goto out;
 	}
 	for (int i = 0; i < n && !ret; i++)
-		ret = dump_one(dump, &maps[i]) ? 1 : 0;
+		ret = dump_one(dump, &maps[i]) ? CLI_EXIT_SYSTEM : 0;
 	lbtf_map_dump_free(dump);
 out:
 	for (int i = 0; i < n; i++)
 		close(maps[i].fd);
 	free(maps);
-	fflush(stdout);
+	if (cli_flush_stdout("btfdump") && !ret)
+		ret = CLI_EXIT_SYSTEM;
 	return ret;
 }

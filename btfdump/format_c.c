@@ -15,16 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli.h"
 #include "commands.h"
 
-#define EXIT_BAD 2
-
-/* One error line, naming the input: "btfdump: SRC: format c: what: detail" */
-static int c_fail(const struct btfdump_src *src, const char *what, const char *detail)
+/* One error line, naming the input: "btfdump: SRC: format c: what: detail";
+ * the exit status for errno err (0: a usage error). */
+static int c_fail_errno(const struct btfdump_src *src, int err, const char *what,
+			const char *detail)
 {
 	fprintf(stderr, "btfdump: %s: format c: %s%s%s\n", src->name, what,
 		detail ? ": " : "", detail ? detail : "");
-	return EXIT_BAD;
+	return err ? cli_exit_for_errno(err) : CLI_EXIT_USAGE;
+}
+
+static int c_fail(const struct btfdump_src *src, const char *what, const char *detail)
+{
+	return c_fail_errno(src, 0, what, detail);
 }
 
 /* Appends the ids of every comma-separated name in list to *ids. */
@@ -46,7 +52,7 @@ static int add_roots(const struct lbtf *btf, const struct btfdump_src *src, char
 			return c_fail(src, "no type named", name);
 		grown = realloc(*ids, (*cnt + n) * sizeof(**ids));
 		if (!grown)
-			return c_fail(src, "out of memory", NULL);
+			return c_fail_errno(src, ENOMEM, "out of memory", NULL);
 		*ids = grown;
 		lbtf_dump_c_find_types(btf, name, *ids + *cnt, n);
 		*cnt += n;
@@ -68,7 +74,7 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 		return c_fail(src, lbtf_errmsg(), NULL);
 	fd = lbtf_atomic_open(path, &tmp, 0644);
 	if (fd < 0)
-		return c_fail(src, lbtf_errmsg(), NULL);
+		return c_fail_errno(src, -fd, lbtf_errmsg(), NULL);
 	/* the stream gets its own descriptor: the commit syncs and closes fd */
 	fd2 = dup(fd);
 	f = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
@@ -76,7 +82,7 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 		if (fd2 >= 0)
 			close(fd2);
 		lbtf_atomic_commit(fd, tmp, path, -ENOMEM);
-		return c_fail(src, strerror(errno), path);
+		return c_fail_errno(src, ENOMEM, strerror(ENOMEM), path);
 	}
 	err = lbtf_dump_c(btf, f, opts);
 	if (fclose(f) && !err)
@@ -87,10 +93,11 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 
 		snprintf(msg, sizeof(msg), "%s", why);
 		lbtf_atomic_commit(fd, tmp, path, err);
-		return c_fail(src, msg, path);
+		return c_fail_errno(src, -err, msg, path);
 	}
-	if (lbtf_atomic_commit(fd, tmp, path, 0))
-		return c_fail(src, lbtf_errmsg(), NULL);
+	err = lbtf_atomic_commit(fd, tmp, path, 0);
+	if (err)
+		return c_fail_errno(src, -err, lbtf_errmsg(), NULL);
 	return 0;
 }
 
@@ -105,22 +112,22 @@ static int print_whole(const struct lbtf *btf, const struct btfdump_src *src,
 	int err;
 
 	if (!mem)
-		return c_fail(src, "out of memory", NULL);
+		return c_fail_errno(src, ENOMEM, "out of memory", NULL);
 	err = lbtf_dump_c(btf, mem, opts);
 	if (fclose(mem) && !err) {
 		free(buf);
-		return c_fail(src, "out of memory", NULL);
+		return c_fail_errno(src, ENOMEM, "out of memory", NULL);
 	}
 	if (err) {
 		free(buf);
-		return c_fail(src, lbtf_errmsg(), NULL);
+		return c_fail_errno(src, -err, lbtf_errmsg(), NULL);
 	}
-	if ((len && fwrite(buf, 1, len, stdout) != len) || fflush(stdout) || ferror(stdout)) {
+	if (len && fwrite(buf, 1, len, stdout) != len) {
 		free(buf);
-		return c_fail(src, "write error on standard output", strerror(errno ? errno : EIO));
+		return cli_flush_stdout("btfdump") ?: CLI_EXIT_SYSTEM;
 	}
 	free(buf);
-	return 0;
+	return cli_flush_stdout("btfdump");
 }
 
 int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int argc, char **argv,
@@ -157,7 +164,7 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
 	if (!rc) {
 		opts.root_ids = ids;
 		opts.root_cnt = cnt;
-		if (output)
+		if (output && !cli_is_stdout(output))
 			rc = write_to(btf, src, output, &opts);
 		else
 			rc = print_whole(btf, src, &opts);

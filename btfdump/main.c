@@ -10,49 +10,78 @@
  *     PATH                      shorthand for `file PATH`
  *     btf dump file|id ...      bpftool's spelling, accepted as well
  *
- * Errors: one line on stderr naming the file and the problem, exit 2.
+ * Errors: one line on stderr naming the file and the problem; exit status
+ * from cli/cli.h's table (2 usage, 4 bad input, 5 I/O or system).
  * Nothing is printed before the whole input has been parsed and checked.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "commands.h"
 #include "report.h"
-
-#define EXIT_BAD 2
 
 static const char *prog = "btfdump";
 
 static int usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [-j|--json] [-p|--pretty] [-c] [-B|--base-btf BASE] COMMAND\n"
-		"  file PATH [--base BASE] [format raw|c [C options]]\n"
+		"Usage: %s [OPTIONS] COMMAND\n"
+		"Commands:\n"
+		"  file PATH [--base BASE] [format raw|c [C OPTIONS]]\n"
 		"                      BTF of a raw file, an ELF .BTF section or /sys/kernel/btf/NAME\n"
-		"  id N [--base BASE] [format raw|c [C options]]\n"
+		"  id N [--base BASE] [format raw|c [C OPTIONS]]\n"
 		"                      BTF object N loaded in the kernel\n"
-		"  map ...             contents of a live BPF map with its types\n"
-		"  PATH                shorthand for `file PATH`\n"
+		"  map {id N | pinned PATH | name NAME} [MAP OPTIONS]\n"
+		"                      contents of a live BPF map with its types\n"
+		"  PATH [...]          shorthand for `file PATH ...`\n"
+		"  btf dump file|id .. bpftool's spelling of file and id\n"
 		"  help                this text\n"
-		"Options: -j compact JSON, -p pretty JSON (as bpftool -j/-p),\n"
-		"         -c C header (shorthand for `format c`),\n"
-		"         -B BASE base BTF for split BTF (module BTF under /sys/kernel/btf\n"
-		"         gets vmlinux automatically).\n",
+		"Options:\n"
+		"  -j, --json          compact JSON (as bpftool -j)\n"
+		"  -p, --pretty        pretty JSON (as bpftool -p)\n"
+		"  -c                  C header: shorthand for `format c`; C OPTIONS may follow PATH\n"
+		"  -B, --base-btf BASE  base BTF for split BTF (module BTF under /sys/kernel/btf\n"
+		"                      gets vmlinux by itself)\n"
+		"  --base BASE         after PATH or N: the same as -B\n"
+		"  -h, --help          this text\n"
+		"  -V, --version       print the version\n"
+		"C OPTIONS (after `format c`, or after PATH with -c):\n"
+		"  --sort              stable name-based order, so two kernels' headers diff cleanly\n"
+		"  --types NAME,...    only these types and what they need (struct X, union X,\n"
+		"                      enum X pick a kind)\n"
+		"  --kfuncs            append the kernel's kfunc prototypes (extern ... __ksym)\n"
+		"  -o, --output FILE   write FILE (temporary file, then renamed); - for stdout\n"
+		"MAP OPTIONS:\n"
+		"  --lookup KEY        print one element (KEY: bytes, e.g. 1 0 0 0 or hex 01 00 00 00);\n"
+		"                      exit 1 if there is none\n"
+		"  --net               __be16/32/64 in host order, flow keys' addresses as IP strings\n"
+		"  --valid-json        strict JSON (bitfields as numbers, 128-bit integers as strings)\n"
+		"Exit status: 0 done, 1 --lookup found no element, 2 usage, 4 bad input,\n"
+		"5 I/O or system error.\n",
 		prog);
-	return f == stderr ? EXIT_BAD : 0;
+	return f == stderr ? CLI_EXIT_USAGE : cli_flush_stdout(prog);
 }
 
-#define fail(...) cli_fail(EXIT_BAD, prog, __VA_ARGS__)
+/* A command line error: one line, exit status 2. */
+#define fail(...) cli_fail(CLI_EXIT_USAGE, prog, __VA_ARGS__)
 
-/* libbtf's message, prefixed with what was being opened unless it says so. */
+/* msg, prefixed with what was being opened unless it says so; the exit
+ * status for the errno err it failed with. */
+static int report_failure(const char *what, const char *msg, int err)
+{
+	if (strncmp(msg, what, strlen(what)) == 0)
+		fail("%s", msg);
+	else
+		fail("%s: %s", what, msg);
+	return cli_exit_for_errno(err);
+}
+
+/* libbtf's last failure */
 static int open_failed(const char *what)
 {
-	const char *msg = lbtf_errmsg();
-
-	if (strncmp(msg, what, strlen(what)) == 0)
-		return fail("%s", msg);
-	return fail("%s: %s", what, msg);
+	return report_failure(what, lbtf_errmsg(), errno);
 }
 
 /* How a source is printed, gathered from the words after it. */
@@ -68,7 +97,13 @@ static int parse_dump_words(int argc, char **argv, struct dump_req *r)
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
 
-		if (!strcmp(w, "--base") || !strcmp(w, "-B") || !strcmp(w, "--base-btf")) {
+		if (r->c_format && !r->c_argv && w[0] == '-' && strcmp(w, "--base") &&
+		    strcmp(w, "-B") && strcmp(w, "--base-btf")) {
+			/* -c PATH --sort ...: the C options, as after `format c` */
+			r->c_argc = argc - i;
+			r->c_argv = argv + i;
+			return 0;
+		} else if (!strcmp(w, "--base") || !strcmp(w, "-B") || !strcmp(w, "--base-btf")) {
 			if (++i >= argc)
 				return fail("%s needs a file argument", w);
 			r->base_path = argv[i];
@@ -104,12 +139,49 @@ static int print_btf(const struct lbtf *btf, const struct btfdump_src *src,
 		err = lbtf_dump_raw(btf, stdout);
 	else
 		err = lbtf_dump_json(btf, stdout, o->json == BTFDUMP_PRETTY);
-	if (fflush(stdout) || err || ferror(stdout))
-		return fail("write error on standard output: %s", strerror(errno ? errno : EIO));
+	if (fflush(stdout) || err || ferror(stdout)) {
+		fail("write error on standard output: %s", strerror(errno ? errno : EIO));
+		return CLI_EXIT_SYSTEM;
+	}
 	return 0;
 }
 
 typedef struct lbtf *(*open_fn)(const char *src, const struct lbtf *base);
+
+static int split_hint(const char *path, const struct lbtf *base);
+
+/* A file that did not open: the hint to the fix if there is one, else
+ * libbtf's message (kept before the hint's look at the bytes). */
+static int open_failed_hint(const char *path, const struct lbtf *base)
+{
+	char msg[512];
+	int err = errno, rc;
+
+	snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+	rc = split_hint(path, base);
+	return rc ? rc : report_failure(path, msg, err);
+}
+
+/*
+ * A file that failed to open, or split BTF opened over a base the user
+ * gave: is it split BTF without its base, or over the wrong one? Says so
+ * and returns the exit status, or 0 when the bytes show neither.
+ */
+static int split_hint(const char *path, const struct lbtf *base)
+{
+	int diag = LBTF_DIAG_NONE;
+	void *data;
+	size_t size;
+
+	if (!lbtf_read_bytes(path, &data, &size)) {
+		diag = lbtf_diagnose(data, size, base);
+		free(data);
+	}
+	if (diag != LBTF_DIAG_NEEDS_BASE && diag != LBTF_DIAG_BASE_MISMATCH)
+		return 0;
+	fprintf(stderr, "%s: %s: %s\n", prog, path, lbtf_errmsg());
+	return CLI_EXIT_INPUT;
+}
 
 static struct lbtf *open_id(const char *src, const struct lbtf *base)
 {
@@ -148,10 +220,12 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 	btf = open(argv[0], base);
 	if (!btf) {
 		if (open == open_id && errno == 0) /* bad id syntax, already said */
-			rc = EXIT_BAD;
+			rc = CLI_EXIT_USAGE;
+		else if (open == open_id)
+			rc = open_failed("");
 		else
-			rc = open_failed(open == open_id ? "" : argv[0]);
-	} else {
+			rc = open_failed_hint(argv[0], base);
+	} else if (!base || open == open_id || !(rc = split_hint(argv[0], base))) {
 		char name[64];
 		struct btfdump_src src = { argv[0], argv[0], r->base_path };
 
@@ -255,8 +329,7 @@ int main(int argc, char **argv)
 		case 'h':
 			return usage(stdout);
 		case 'V':
-			printf("%s 0.1.0\n", prog);
-			return 0;
+			return cli_print_version(prog);
 		default:
 			return usage(stderr);
 		}

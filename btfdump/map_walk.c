@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "map_walk.h"
 
 #define BATCH_FIRST 256      /* elements asked per batch at first */
@@ -116,7 +117,7 @@ int btfdump_map_walk(int fd, const struct lbtf_map_desc *d, struct lbtf_map_dump
 			lbtf_map_dump_entry(dump, key, value, vlen);
 	}
 	if (errno != ENOENT)
-		fprintf(stderr, "btfdump: map id %u: can't walk keys: %s\n", d->id, strerror(errno));
+		fprintf(stderr, "btfdump: map id %u: can't walk keys: %s\n", d->id, cli_strerror(errno));
 	else
 		ret = 0;
 out:

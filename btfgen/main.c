@@ -3,6 +3,8 @@
  * btfgen: DWARF -> BTF, the build step that gives a compiled object its BTF.
  *
  *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT
+ *
+ * Exit status: cli/cli.h's table (2 usage, 4 bad input, 5 I/O or system).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli.h"
 #include "libbtf.h"
 
 static const char *prog = "btfgen";
@@ -20,14 +23,18 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT\n"
 		"  Converts the DWARF debug info of INPUT (ELF: BPF object, program, vmlinux) to BTF.\n"
-		"  -o OUT.btf        write a raw BTF blob (atomically)\n"
-		"  --in-place        add or replace the .BTF section of INPUT\n"
-		"  -j N              worker threads (default: online CPUs); output is the same for any N\n"
-		"  --base BASE       emit split BTF over BASE (raw BTF or ELF with .BTF)\n"
-		"  --features LIST   comma list of float,enum64,type_tag,decl_tag,func,var,percpu_var,\n"
-		"                    dedup, reuse; 'default', 'all', 'none'; '-name' removes one\n"
-		"                    (default: all but percpu_var; kernel images: percpu_var not var)\n"
-		"  -v                print notes and statistics on stderr\n",
+		"  -o, --output OUT.btf  write a raw BTF blob (atomically); - for standard output\n"
+		"  --in-place            add or replace the .BTF section of INPUT\n"
+		"  -j, --jobs N          worker threads (default: online CPUs); same output for any N\n"
+		"  --base BASE           emit split BTF over BASE (raw BTF or ELF with .BTF)\n"
+		"  --features LIST       comma list of float,enum64,type_tag,decl_tag,func,var,\n"
+		"                        percpu_var,dedup,reuse; default, all, none; -NAME removes one\n"
+		"                        (a list starting with -NAME changes the defaults: all but\n"
+		"                        percpu_var; kernel images: percpu_var not var)\n"
+		"  -v, --verbose         print notes and statistics on stderr\n"
+		"  -h, --help            this text\n"
+		"  -V, --version         print the version\n"
+		"Exit status: 0 done, 2 usage, 4 bad input, 5 I/O or system error.\n",
 		prog);
 }
 
@@ -117,6 +124,7 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *base_path = NULL, *input;
@@ -128,14 +136,14 @@ int main(int argc, char **argv)
 	bool in_place = false, verbose = false;
 	void *data = NULL;
 	size_t size = 0;
-	int c, swapped, err, rc = 1;
+	int c, swapped, err, rc = CLI_EXIT_SYSTEM;
 
-	while ((c = getopt_long(argc, argv, "j:o:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:o:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			if (parse_jobs(optarg, &o.jobs)) {
 				fprintf(stderr, "%s: -j: '%s' is not a thread count (1-1024)\n", prog, optarg);
-				return 2;
+				return CLI_EXIT_USAGE;
 			}
 			break;
 		case 'o':
@@ -150,11 +158,7 @@ int main(int argc, char **argv)
 		case OPT_FEATURES:
 			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
 				fprintf(stderr, "%s: --features: %s\n", prog, lbtf_errmsg());
-				return 2;
-			}
-			if (!o.features) {
-				fprintf(stderr, "%s: --features: empty feature set\n", prog);
-				return 2;
+				return CLI_EXIT_USAGE;
 			}
 			break;
 		case 'v':
@@ -162,22 +166,33 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return cli_flush_stdout(prog);
+		case 'V':
+			return cli_print_version(prog);
 		default:
 			usage(stderr);
-			return 2;
+			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || (!out && !in_place) || (out && in_place)) {
+	if (optind != argc - 1) {
 		usage(stderr);
-		return 2;
+		return CLI_EXIT_USAGE;
 	}
 	input = argv[optind];
+	if (!out && !in_place) {
+		fprintf(stderr, "%s: %s: where should the BTF go? -o OUT.btf (- for standard output) "
+			"or --in-place (into INPUT's .BTF section)\n", prog, input);
+		return CLI_EXIT_USAGE;
+	}
+	if (out && in_place) {
+		fprintf(stderr, "%s: -o and --in-place exclude each other\n", prog);
+		return CLI_EXIT_USAGE;
+	}
 	/* an output that is an input under another name would destroy it */
 	if (out && (lbtf_check_output(out, input, "input") ||
 		    (base_path && lbtf_check_output(out, base_path, "base")))) {
 		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
-		return 1;
+		return CLI_EXIT_INPUT;
 	}
 	lbtf_atomic_cleanup_on_signals();
 	/* clang's .BTF.ext (func/line info, CO-RE relocations) names type ids
@@ -186,13 +201,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: has a .BTF.ext section, whose type ids belong to the .BTF "
 			"it was made with; remove it first (llvm-objcopy --remove-section=.BTF.ext "
 			"--remove-section=.rel.BTF.ext) or write a raw blob with -o\n", prog, input);
-		return 1;
+		return CLI_EXIT_INPUT;
 	}
 	if (base_path) {
 		base = lbtf_open(base_path, NULL);
 		if (!base) {
+			rc = cli_exit_for_errno(errno);
 			fprintf(stderr, "%s: %s: cannot read base BTF: %s\n", prog, base_path, lbtf_errmsg());
-			return 1;
+			return rc;
 		}
 		o.base = base;
 	}
@@ -209,24 +225,33 @@ int main(int argc, char **argv)
 	if (cb.pr.shown)
 		fputc('\n', stderr);
 	if (!b) {
+		rc = cli_exit_for_errno(errno);
 		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
 		goto out;
 	}
 	swapped = lbtf_elf_is_swapped(input);
 	if (swapped < 0) {
+		rc = cli_exit_for_errno(-swapped);
 		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
 		goto out_b;
 	}
 	err = lbtf_builder_serialize(b, swapped, &data, &size);
 	if (err) {
+		rc = cli_exit_for_errno(err);
 		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
 		goto out_b;
 	}
-	if (out)
+	if (cli_is_stdout(out)) {
+		if (fwrite(data, 1, size, stdout) != size || cli_flush_stdout(prog))
+			goto out_b; /* cli_flush_stdout said why */
+		err = 0;
+	} else if (out) {
 		err = lbtf_write_file_atomic(out, data, size);
-	else
+	} else {
 		err = lbtf_elf_write_btf(input, input, data, size);
+	}
 	if (err) {
+		rc = cli_exit_for_errno(err);
 		fprintf(stderr, "%s: %s: cannot write: %s\n", prog, out ? out : input, lbtf_errmsg());
 		goto out_b;
 	}

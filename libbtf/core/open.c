@@ -190,7 +190,7 @@ static int elf_btf_section(const char *path, void *buf, size_t len,
 		err = 0;
 		goto out;
 	}
-	err = lbtfi_err(ENOENT, "%s: no .BTF section", path);
+	err = lbtfi_err(ENODATA, "%s: no .BTF section", path);
 out:
 	elf_end(elf);
 	return err;

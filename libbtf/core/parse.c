@@ -87,6 +87,36 @@ void lbtfi_swap_type_words(void *types, size_t len)
 		w[i] = lbtf_bswap32(w[i]);
 }
 
+int lbtf_bytes_to_host(void *data, size_t size)
+{
+	unsigned char *p = data;
+	struct lbtf_header h;
+
+	if (size < HDR_MIN_LEN)
+		return lbtfi_err(EINVAL, "too small for a BTF header (%zu bytes, need %u)", size,
+				 HDR_MIN_LEN);
+	memcpy(&h, p, sizeof(h));
+	if (h.magic == LBTF_MAGIC)
+		return 0;
+	if (h.magic != lbtf_bswap16(LBTF_MAGIC))
+		return lbtfi_err(EINVAL, "not BTF (bad magic 0x%04x)", h.magic);
+	lbtfi_swap_header(&h);
+	memcpy(p, &h, sizeof(h));
+	/* a type section out of range stays as it is: the verifier says so */
+	if (h.hdr_len <= size && (uint64_t)h.hdr_len + h.type_off + h.type_len <= size) {
+		unsigned char *t = p + h.hdr_len + h.type_off;
+
+		for (uint32_t i = 0; i + 4 <= h.type_len; i += 4) {
+			uint32_t w;
+
+			memcpy(&w, t + i, 4); /* the section need not be aligned in memory */
+			w = lbtf_bswap32(w);
+			memcpy(t + i, &w, 4);
+		}
+	}
+	return 1;
+}
+
 static int index_types(struct lbtf *btf)
 {
 	const struct lbtf_header *h = &btf->hdr;

@@ -420,14 +420,15 @@ static int rebind_vars(struct lbtf_builder *out, const struct dw_elf_info *ei, s
 
 static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct dw_elf_info *ei)
 {
-	uint32_t f = o && o->features ? o->features : LBTF_DWARF_FEAT_DEFAULT;
+	uint32_t f = o && o->features ? o->features
+				      : LBTF_DWARF_FEAT_DEFAULT | LBTF_DWARF_FEAT_INPUT_VARS;
 
-	if ((!o || !o->features) && ei->is_kernel) {
+	if ((f & LBTF_DWARF_FEAT_INPUT_VARS) && (f & LBTF_DWARF_FEAT_VAR) && ei->is_kernel) {
 		/* kernel images: per-CPU variables only, as kernel builds do */
 		f &= ~LBTF_DWARF_FEAT_VAR;
 		f |= LBTF_DWARF_FEAT_PERCPU_VAR;
 	}
-	return f;
+	return f & LBTF_DWARF_FEAT_ALL;
 }
 
 /*

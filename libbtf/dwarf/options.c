@@ -74,7 +74,7 @@ static const struct {
 	{ "func", LBTF_DWARF_FEAT_FUNC },         { "var", LBTF_DWARF_FEAT_VAR },
 	{ "percpu_var", LBTF_DWARF_FEAT_PERCPU_VAR }, { "dedup", LBTF_DWARF_FEAT_DEDUP },
 	{ "reuse", LBTF_DWARF_FEAT_REUSE },       { "default", LBTF_DWARF_FEAT_DEFAULT },
-	{ "all", 0x1ff },
+	{ "all", LBTF_DWARF_FEAT_ALL },
 	{ "none", 0 },
 };
 
@@ -84,6 +84,10 @@ int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
 
 	if (!list || !feat)
 		return lbtfi_err(EINVAL, "no feature list");
+	/* "-name" first: a change to the defaults, not to an empty set */
+	if (!(*feat & LBTF_DWARF_FEAT_LIST) && *p == '-')
+		*feat = LBTF_DWARF_FEAT_DEFAULT | LBTF_DWARF_FEAT_INPUT_VARS;
+	*feat |= LBTF_DWARF_FEAT_LIST;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		bool neg = *p == '-';
@@ -98,12 +102,18 @@ int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
 			return lbtfi_err(EINVAL, "unknown feature '%.*s' (known: float, enum64, "
 					 "type_tag, decl_tag, func, var, percpu_var, dedup, reuse, default, all, none)",
 					 (int)nlen, name);
-		if (neg)
+		if (neg) {
 			*feat &= ~feature_names[i].bits;
-		else if (!strcmp(feature_names[i].name, "none"))
-			*feat = 0;
-		else
+		} else if (!strcmp(feature_names[i].name, "none")) {
+			*feat = LBTF_DWARF_FEAT_LIST;
+		} else {
+			/* naming var or all asks for every variable, even in a kernel image */
+			if (feature_names[i].bits & LBTF_DWARF_FEAT_VAR)
+				*feat &= ~LBTF_DWARF_FEAT_INPUT_VARS;
 			*feat |= feature_names[i].bits;
+			if (!strcmp(feature_names[i].name, "default"))
+				*feat |= LBTF_DWARF_FEAT_INPUT_VARS;
+		}
 		p += len;
 		if (*p == ',')
 			p++;

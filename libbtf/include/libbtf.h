@@ -269,6 +269,10 @@ int lbtf_type_read_str_offs(const struct lbtf_type *t, lbtf_value_fn fn, void *c
 /* Message describing the last failure of a libbtf call in this thread. */
 const char *lbtf_errmsg(void);
 
+/* The library's version, "MAJOR.MINOR.PATCH" (the same as the programs'
+ * --version and libbtf.pc). */
+const char *lbtf_lib_version(void);
+
 /* ---- opening BTF ------------------------------------------------------- */
 
 struct lbtf;
@@ -311,6 +315,32 @@ bool lbtf_path_is_sysfs_module(const char *path);
  * base is NULL and the object is module BTF, vmlinux is loaded as base. */
 struct lbtf *lbtf_open_kernel_id(uint32_t id, const struct lbtf *base);
 void lbtf_free(struct lbtf *btf);
+
+/*
+ * Why raw BTF bytes (a file's contents or ELF .BTF, either byte order) fail
+ * to parse or verify, in terms of the fix; for the failure paths of tools.
+ * Returns one of enum lbtf_diag, and for any but LBTF_DIAG_NONE puts a
+ * one-line hint in lbtf_errmsg() (replacing the last message):
+ *  - LBTF_DIAG_NEEDS_BASE: no base given, and the strings do not start with
+ *    the empty string, as split BTF's do not: "looks like split BTF; pass --base"
+ *  - LBTF_DIAG_BASE_MISMATCH: with base, names land inside or past the
+ *    strings, or type ids past the types: the base is not the one it was
+ *    built over
+ *  - LBTF_DIAG_OPPOSITE_ENDIAN: the header is of the other byte order
+ */
+enum lbtf_diag {
+	LBTF_DIAG_NONE = 0,
+	LBTF_DIAG_NEEDS_BASE,
+	LBTF_DIAG_BASE_MISMATCH,
+	LBTF_DIAG_OPPOSITE_ENDIAN,
+};
+int lbtf_diagnose(const void *data, size_t size, const struct lbtf *base);
+/*
+ * Raw BTF bytes of the other byte order to this host's, in place: the
+ * header and every 32-bit word of the type section (strings are bytes).
+ * 1 if swapped, 0 if already in host order, -EINVAL if not BTF.
+ */
+int lbtf_bytes_to_host(void *data, size_t size);
 
 /* ---- access ------------------------------------------------------------ */
 

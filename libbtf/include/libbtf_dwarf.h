@@ -46,10 +46,19 @@ enum lbtf_dwarf_feature {
 	 LBTF_DWARF_FEAT_DECL_TAG | LBTF_DWARF_FEAT_FUNC | LBTF_DWARF_FEAT_VAR |          \
 	 LBTF_DWARF_FEAT_DEDUP | LBTF_DWARF_FEAT_REUSE)
 
+#define LBTF_DWARF_FEAT_ALL 0x1ffu
+/* Bits a parsed list carries besides the features (lbtf_dwarf_parse_features) */
+#define LBTF_DWARF_FEAT_LIST (1u << 31)       /* an explicit set: none is none, not the defaults */
+#define LBTF_DWARF_FEAT_INPUT_VARS (1u << 30) /* "default": var means per-CPU vars on kernel images */
+
 /*
  * Parse a comma-separated feature list: names "float", "enum64", "type_tag",
- * "decl_tag", "func", "var", "percpu_var", "dedup", or "default"/"all"/"none";
- * a name prefixed with '-' removes it. Starts from *feat. 0 or -EINVAL.
+ * "decl_tag", "func", "var", "percpu_var", "dedup", "reuse", or "default"
+ * (the input's defaults), "all", "none"; a name prefixed with '-' removes it.
+ * Starts from *feat, or from the defaults when *feat holds no list yet and
+ * the first name is a removal ("-float": the defaults minus float). The
+ * result carries LBTF_DWARF_FEAT_LIST, so "none" converts with no optional
+ * feature. 0 or -EINVAL.
  */
 int lbtf_dwarf_parse_features(const char *list, uint32_t *feat);
 
@@ -67,7 +76,7 @@ struct lbtf_dwarf_opts {
 	size_t sz;                 /* sizeof(struct lbtf_dwarf_opts) */
 	int jobs;                  /* worker threads; <= 0: online CPUs */
 	const struct lbtf *base;   /* build split BTF over this base (or NULL) */
-	uint32_t features;         /* LBTF_DWARF_FEAT_*; 0: the defaults for the input */
+	uint32_t features;         /* LBTF_DWARF_FEAT_* or a parsed list; 0: the input's defaults */
 	/* Called from the calling thread as units complete (done <= total). */
 	void (*progress)(void *ctx, uint32_t done, uint32_t total);
 	/* Non-fatal notes (skipped constructs), each reported once, in a stable order. */

@@ -28,12 +28,20 @@ static void test_features(void **state)
 	uint32_t f = 0;
 
 	assert_int_equal(lbtf_dwarf_parse_features("float,enum64", &f), 0);
-	assert_int_equal(f, LBTF_DWARF_FEAT_FLOAT | LBTF_DWARF_FEAT_ENUM64);
+	assert_int_equal(f & LBTF_DWARF_FEAT_ALL, LBTF_DWARF_FEAT_FLOAT | LBTF_DWARF_FEAT_ENUM64);
 	assert_int_equal(lbtf_dwarf_parse_features("default,-var", &f), 0);
 	assert_true(f & LBTF_DWARF_FEAT_FUNC);
 	assert_false(f & LBTF_DWARF_FEAT_VAR);
 	assert_int_equal(lbtf_dwarf_parse_features("none", &f), 0);
-	assert_int_equal(f, 0);
+	assert_int_equal(f & LBTF_DWARF_FEAT_ALL, 0);
+	assert_true(f != 0); /* an explicit empty set, not "the defaults" */
+	/* a list that starts with a removal changes the defaults */
+	f = 0;
+	assert_int_equal(lbtf_dwarf_parse_features("-float", &f), 0);
+	assert_int_equal(f & LBTF_DWARF_FEAT_ALL, LBTF_DWARF_FEAT_DEFAULT & ~LBTF_DWARF_FEAT_FLOAT);
+	assert_true(f & LBTF_DWARF_FEAT_INPUT_VARS);
+	assert_int_equal(lbtf_dwarf_parse_features("all", &f), 0);
+	assert_false(f & LBTF_DWARF_FEAT_INPUT_VARS);
 	assert_int_equal(lbtf_dwarf_parse_features("nope", &f), -EINVAL);
 	assert_non_null(strstr(lbtf_errmsg(), "nope"));
 	assert_int_equal(lbtf_dwarf_parse_features(NULL, &f), -EINVAL);

@@ -1,5 +1,6 @@
 #!/bin/bash
-# btfdump on bad input: exit status 2, exactly one line on stderr naming the
+# btfdump on bad input: the exit status of the shared table (cli/cli.h:
+# 2 usage, 4 bad input, 5 I/O), exactly one line on stderr naming the
 # file and the problem, nothing on stdout (no partial output that could be
 # taken for a result), in raw and JSON modes. Also: a write error on stdout
 # is reported and fails.
@@ -15,16 +16,16 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0 checks=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# expect_err LABEL WHAT-MUST-BE-NAMED PROBLEM-REGEX btfdump-args...
+# expect_err EXIT LABEL WHAT-MUST-BE-NAMED PROBLEM-REGEX btfdump-args...
 expect_err() {
-	local label=$1 name=$2 problem=$3 mode rc
-	shift 3
+	local code=$1 label=$2 name=$3 problem=$4 mode rc
+	shift 4
 	for mode in "" -j; do
 		checks=$((checks + 1))
 		$dump $mode "$@" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
-		if [ $rc -ne 2 ]; then
-			bad "$label $mode: exit $rc, expected 2"
+		if [ $rc -ne "$code" ]; then
+			bad "$label $mode: exit $rc, expected $code"
 		elif [ -s "$tmp/out" ]; then
 			bad "$label $mode: printed $(wc -c <"$tmp/out") bytes on stdout"
 		elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
@@ -51,26 +52,26 @@ clang-16 -g -O2 -target bpf -c "$here/kinds.bpf.c" -o "$obj" 2>/dev/null || { ba
 $swap --native "$obj" "$tmp/k.btf" || { bad "btf_swap failed"; exit 1; }
 size=$(stat -c %s "$tmp/k.btf")
 
-expect_err "missing file" "$tmp/nope" "no such file" file "$tmp/nope"
-expect_err "directory" "$tmp" "directory" file "$tmp"
+expect_err 5 "missing file" "$tmp/nope" "no such file" file "$tmp/nope"
+expect_err 4 "directory" "$tmp" "directory" file "$tmp"
 : >"$tmp/empty"
-expect_err "empty file" "$tmp/empty" "empty" file "$tmp/empty"
+expect_err 4 "empty file" "$tmp/empty" "empty" file "$tmp/empty"
 printf "just some text, clearly not BTF at all\n" >"$tmp/text"
-expect_err "text file" "$tmp/text" "not BTF|magic" "$tmp/text"
+expect_err 4 "text file" "$tmp/text" "not BTF|magic" "$tmp/text"
 # raw BTF cut short: inside the header, inside the types, inside the strings
 for cut in 1 2 8 23 24 60 $((size / 2)) $((size - 1)); do
 	head -c $cut "$tmp/k.btf" >"$tmp/cut$cut"
-	expect_err "raw BTF cut at $cut of $size bytes" "$tmp/cut$cut" \
+	expect_err 4 "raw BTF cut at $cut of $size bytes" "$tmp/cut$cut" \
 		"too small|truncated|exceeds|not BTF|header" file "$tmp/cut$cut"
 done
 # an ELF without .BTF (no -g)
 clang-16 -O2 -target bpf -c "$here/kinds.bpf.c" -o "$tmp/nog.o" 2>/dev/null
-expect_err "ELF without .BTF" "$tmp/nog.o" "no \.BTF" file "$tmp/nog.o"
+expect_err 4 "ELF without .BTF" "$tmp/nog.o" "no \.BTF" file "$tmp/nog.o"
 # an ELF cut inside its header, and before its section headers
 head -c 40 "$obj" >"$tmp/elfhead.o"
-expect_err "ELF cut in its header" "$tmp/elfhead.o" "truncated" file "$tmp/elfhead.o"
+expect_err 4 "ELF cut in its header" "$tmp/elfhead.o" "truncated" file "$tmp/elfhead.o"
 head -c $(( $(stat -c %s "$obj") - 100 )) "$obj" >"$tmp/elfcut.o"
-expect_err "ELF cut before its section headers" "$tmp/elfcut.o" "truncated" file "$tmp/elfcut.o"
+expect_err 4 "ELF cut before its section headers" "$tmp/elfcut.o" "truncated" file "$tmp/elfcut.o"
 # .BTF section header patched: data past the end of the file; NOBITS; bad magic
 shoff=$(readelf -h "$obj" | awk '/Start of section headers/ { print $5 }')
 idx=$(readelf -S -W "$obj" | awk '$2 == ".BTF" { gsub(/[][]/, "", $1); print $1 }')
@@ -78,19 +79,19 @@ idx=$(readelf -S -W "$obj" | awk '$2 == ".BTF" { gsub(/[][]/, "", $1); print $1 
 btfoff=$((0x$(readelf -S -W "$obj" | awk '/ \.BTF / { for (i = 1; i <= NF; i++) if ($i == "PROGBITS") print $(i + 2) }')))
 shdr=$((shoff + idx * 64))
 cp "$obj" "$tmp/bigsize.o"; patch "$tmp/bigsize.o" $((shdr + 32)) "$(le64 $((1 << 30)))"
-expect_err ".BTF larger than the file" "$tmp/bigsize.o" "truncated" file "$tmp/bigsize.o"
+expect_err 4 ".BTF larger than the file" "$tmp/bigsize.o" "truncated" file "$tmp/bigsize.o"
 cp "$obj" "$tmp/nobits.o"; patch "$tmp/nobits.o" $((shdr + 4)) 08000000
-expect_err ".BTF NOBITS" "$tmp/nobits.o" "NOBITS|no data" file "$tmp/nobits.o"
+expect_err 4 ".BTF NOBITS" "$tmp/nobits.o" "NOBITS|no data" file "$tmp/nobits.o"
 cp "$obj" "$tmp/badmagic.o"; patch "$tmp/badmagic.o" $btfoff 0000
-expect_err ".BTF with a bad magic" "$tmp/badmagic.o" "not BTF|magic" file "$tmp/badmagic.o"
+expect_err 4 ".BTF with a bad magic" "$tmp/badmagic.o" "not BTF|magic" file "$tmp/badmagic.o"
 cp "$tmp/k.btf" "$tmp/badtype.btf"; patch "$tmp/badtype.btf" 8 ffffff00
-expect_err "raw BTF type_off out of range" "$tmp/badtype.btf" "exceeds|offset|section" file "$tmp/badtype.btf"
+expect_err 4 "raw BTF type_off out of range" "$tmp/badtype.btf" "exceeds|offset|section" file "$tmp/badtype.btf"
 # base problems name the base file
-expect_err "missing base" "$tmp/nobase" "no such file" file "$tmp/k.btf" --base "$tmp/nobase"
-expect_err "text base" "$tmp/text" "not BTF|magic" file "$tmp/k.btf" --base "$tmp/text"
+expect_err 5 "missing base" "$tmp/nobase" "no such file" file "$tmp/k.btf" --base "$tmp/nobase"
+expect_err 4 "text base" "$tmp/text" "not BTF|magic" file "$tmp/k.btf" --base "$tmp/text"
 # usage errors are one line too
-expect_err "unknown format" "xyz" "format" file "$tmp/k.btf" format xyz
-expect_err "bad id" "abc" "id" id abc
+expect_err 2 "unknown format" "xyz" "format" file "$tmp/k.btf" format xyz
+expect_err 2 "bad id" "abc" "id" id abc
 
 # format c: the whole header or nothing on stdout, errors naming the file.
 # mkbtf NAME KIND: raw BTF that the C dump cannot print (found late, while
@@ -129,7 +130,7 @@ expect_err "format c, unknown --types name" "$tmp/k.btf" "no type named" \
 checks=$((checks + 1))
 if [ -w /dev/full ]; then
 	$dump file "$tmp/k.btf" >/dev/full 2>"$tmp/err"; rc=$?
-	if [ $rc -eq 0 ] || ! grep -qi "write" "$tmp/err"; then
+	if [ $rc -ne 5 ] || ! grep -qi "write" "$tmp/err"; then
 		bad "write error: exit $rc, stderr: $(cat "$tmp/err")"
 	else
 		echo "ok   write error: $(cat "$tmp/err")"

@@ -13,16 +13,18 @@ grep -q "^prefix=$prefix\$" "$root/lib/pkgconfig/libbtf.pc"
 cat >"$dir/use.c" <<'C'
 #include <libbtf.h>
 #include <stdio.h>
+#include <string.h>
 int main(void)
 {
 	struct lbtf *b = lbtf_open_vmlinux();
+	if (strcmp(lbtf_lib_version(), PC_VERSION)) { printf("lbtf_lib_version %s\n", lbtf_lib_version()); return 1; }
 	if (!b) { printf("%s\n", lbtf_errmsg()); return 1; }
 	printf("%u %d\n", lbtf_type_cnt(b), lbtf_find_by_name_kind(b, "bpf_flow_keys", LBTF_KIND_STRUCT) > 0);
 	lbtf_free(b);
 	return 0;
 }
 C
-cflags=$(pkg-config --cflags libbtf)
+cflags="$(pkg-config --cflags libbtf) -DPC_VERSION=\"$(pkg-config --modversion libbtf)\""
 # a sanitizer build of the library needs the sanitizer runtimes in the program too
 [ "${SAN:-}" = 1 ] && cflags="$cflags -fsanitize=address,undefined"
 # (pkg-config prints flags to be split into words)
@@ -44,4 +46,16 @@ fi
 bad=$(nm -D --defined-only "$root/lib/libbtf.so.0" | awk '$2 ~ /[TDBR]/ && $3 !~ /^lbtf_/ {print $3}' | grep -v '^LIBBTF' || true)
 [ -z "$bad" ] || { echo "exported non-lbtf symbols: $bad"; exit 1; }
 test -x "$root/bin/btfgen" -a -x "$root/bin/btfcheck" -a -x "$root/bin/btfdump"
+# the man pages, with the version filled in, render; the completion loads
+version=$(sed -n 's/^VERSION *:= *//p' Makefile)
+for page in man1/btfgen.1 man1/btfcheck.1 man1/btfdump.1 man8/flowctl.8 man3/libbtf.3; do
+	f=$root/share/man/$page
+	[ -f "$f" ] || { echo "not installed: share/man/$page"; exit 1; }
+	grep -q "btf-tools $version" "$f" || { echo "$page: no version $version in its header"; exit 1; }
+	MANWIDTH=80 man -l "$f" 2>/dev/null | grep -q "^NAME" || { echo "$page: man -l does not render it"; exit 1; }
+done
+for p in btfgen btfcheck btfdump; do
+	bash -c "source '$root/share/bash-completion/completions/$p' && complete -p $p" >/dev/null ||
+		{ echo "bash completion for $p not installed"; exit 1; }
+done
 echo ok

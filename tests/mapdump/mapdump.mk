@@ -11,9 +11,9 @@ $(MAPDUMP_DIR)/map_fixture: tests/mapdump/map_fixture.c tests/mapdump/maps.h
 
 # btfdump_cmd_map() driven directly, independent of btfdump's main
 MAPDUMP_CMD_SRCS := btfdump/cmd_map.c btfdump/map_walk.c
-$(MAPDUMP_DIR)/map_driver: tests/mapdump/map_driver.c $(MAPDUMP_CMD_SRCS) btfdump/commands.h btfdump/map_walk.h $(LIBA)
+$(MAPDUMP_DIR)/map_driver: tests/mapdump/map_driver.c $(MAPDUMP_CMD_SRCS) btfdump/commands.h btfdump/map_walk.h $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ibtfdump $(CFLAGS) $(LDFLAGS) -o $@ tests/mapdump/map_driver.c $(MAPDUMP_CMD_SRCS) $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Ibtfdump -Icli $(CFLAGS) $(LDFLAGS) -o $@ tests/mapdump/map_driver.c $(MAPDUMP_CMD_SRCS) $(CLI_OBJS) $(LIBA) $(LDLIBS)
 
 CHECK_DEPS += $(MAPDUMP_DIR)/maps.bpf.o $(MAPDUMP_DIR)/map_fixture $(MAPDUMP_DIR)/map_driver
 BENCH_DEPS += $(MAPDUMP_DIR)/maps.bpf.o $(MAPDUMP_DIR)/map_fixture $(MAPDUMP_DIR)/map_driver

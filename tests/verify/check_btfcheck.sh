@@ -54,11 +54,11 @@ grep -qx -- "-: OK" "$tmp/err"; g=$?
 check "stdin" [ $rc = 0 -a $g = 0 ]
 
 "$BC" "$tmp/missing.btf" 2>"$tmp/err"; rc=$?
-check "unreadable file exits 2 with one line" [ $rc = 2 -a "$(wc -l <"$tmp/err")" = 1 ]
+check "unreadable file exits 5 with one line" [ $rc = 5 -a "$(wc -l <"$tmp/err")" = 1 ]
 cp /bin/true "$tmp/noBTF.elf"
 "$BC" "$tmp/noBTF.elf" 2>"$tmp/err"; rc=$?
 grep -q "no .BTF section" "$tmp/err"; g=$?
-check "ELF without .BTF exits 2" [ $rc = 2 -a $g = 0 ]
+check "ELF without .BTF exits 4" [ $rc = 4 -a $g = 0 ]
 "$BC" --bogus 2>/dev/null; rc=$?
 check "usage error exits 2" [ $rc = 2 ]
 

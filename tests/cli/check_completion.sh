@@ -1,0 +1,51 @@
+#!/bin/bash
+# The bash completion (completion/btf-tools.bash): every option each
+# program's --help lists is offered somewhere, and the subcommands complete
+# their own words (btfdump map options, format c options, btfgen features).
+set -u
+B=${B:-build}
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+source completion/btf-tools.bash
+# complete FUNC WORD...: the candidates for the last word
+complete_words() {
+	local fn=$1
+	shift
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	$fn
+	printf '%s\n' "${COMPREPLY[@]}" | sort -u
+}
+# expect FUNC "WORDS" CANDIDATE...: each candidate offered
+expect() {
+	local fn=$1 words=$2 c got
+	shift 2
+	local -a w
+	read -ra w <<<"$words"
+	[[ $words == *" " ]] && w+=("") # completing a new, empty word
+	got=$(complete_words $fn "${w[@]}")
+	for c in "$@"; do
+		grep -qxF -- "$c" <<<"$got" || bad "$fn '$words': '$c' not offered (got: $(echo $got))"
+	done
+}
+expect _btfdump "btfdump map -" --lookup --net --valid-json --help
+expect _btfdump "btfdump file x.btf format c -" --sort --types --kfuncs -o --output
+expect _btfdump "btfdump -c x.btf -" --sort --types --kfuncs -o
+expect _btfdump "btfdump file x.btf format " raw c
+expect _btfdump "btfdump file x.btf " format --base
+expect _btfdump "btfdump " file id map btf help
+expect _btfdump "btfdump map " id pinned name
+expect _btfgen "btfgen --features -fl" -float
+expect _btfgen "btfgen --features float,en" float,enum64
+expect _btfcheck "btfcheck --log-level " 0 1
+# every option of --help is offered by the program's completion
+opts_of() { sed -n 's/^ *\(-.*\)$/\1/p' | sed 's/  .*//' | grep -oE '(^|[ ,|[])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,|[]//' | sort -u; }
+for p in btfgen btfcheck btfdump; do
+	offered=$(grep -A200 "^_$p()" completion/btf-tools.bash | sed '/^}/q' | grep -oE -- '--?[A-Za-z][A-Za-z0-9-]*' | sort -u)
+	for o in $("$B/$p" --help | opts_of); do
+		grep -qxF -- "$o" <<<"$offered" || bad "$p: --help lists $o, the completion does not offer it"
+	done
+done
+[ $fail -eq 0 ] && echo "PASS: bash completion offers every --help option and the subcommands' words"
+exit $fail

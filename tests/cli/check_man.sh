@@ -1,0 +1,41 @@
+#!/bin/bash
+# Every option a program's --help lists is in its man page's OPTIONS, and
+# every option the man page lists is in --help. Options are read from the
+# option lines of --help (lines starting with '-': the words before two
+# spaces) and from the .TP items of the man page's OPTIONS section(s). Also:
+# each page renders with `man -l` without warnings.
+set -u
+B=${B:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+opt_words() { grep -oE '(^|[ ,|[])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,|[]//' | sort -u; }
+help_opts() {
+	sed -n 's/^ *\(-.*\)$/\1/p' | sed 's/  .*//' | opt_words
+}
+# the line after each .TP between ".SH OPTIONS" and the next .SH (.SS kept)
+man_opts() {
+	awk '/^\.SH/ { in_opts = ($2 == "OPTIONS") } in_opts && tp { print; tp = 0 } /^\.TP/ { tp = in_opts }' "$1" |
+		sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/^\.[A-Z]* //' -e 's/"//g' | opt_words
+}
+pages=0
+for page in man/btfgen.1 man/btfcheck.1 man/btfdump.1 man/flowctl.8; do
+	p=$(basename "${page%.*}")
+	pages=$((pages + 1))
+	[ -x "$B/$p" ] || { bad "$B/$p not built"; continue; }
+	"$B/$p" --help | help_opts >"$T/$p.help"
+	man_opts "$page" >"$T/$p.man"
+	[ -s "$T/$p.help" ] && [ -s "$T/$p.man" ] || { bad "$p: no options found (help or man page)"; continue; }
+	only_help=$(comm -23 "$T/$p.help" "$T/$p.man" | tr '\n' ' ')
+	only_man=$(comm -13 "$T/$p.help" "$T/$p.man" | tr '\n' ' ')
+	[ -z "$only_help" ] || bad "$p: in --help, not in $page: $only_help"
+	[ -z "$only_man" ] || bad "$p: in $page, not in --help: $only_man"
+	echo "$p: $(wc -l <"$T/$p.help") options in both"
+done
+for page in man/*.[0-9]; do
+	MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$page" >/dev/null 2>"$T/warn"
+	[ -s "$T/warn" ] && bad "$page: man -l warns: $(head -3 "$T/warn")"
+done
+[ $fail -eq 0 ] && echo "PASS: --help and man pages list the same options ($pages programs)"
+exit $fail
