@@ -121,6 +121,7 @@ fuzz: $(FUZZERS)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/libbtf
 	install -m 755 $(addprefix $(B)/,$(PROGS)) $(DESTDIR)$(PREFIX)/bin/
+	ln -sf btfgen $(DESTDIR)$(PREFIX)/bin/btfgen-pahole
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.0
 	ln -sf libbtf.so.0 $(DESTDIR)$(PREFIX)/lib/libbtf.so

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "libbtf.h"
+#include "pahole.h"
 
 static const char *prog = "btfgen";
 
@@ -130,6 +131,10 @@ int main(int argc, char **argv)
 	size_t size = 0;
 	int c, swapped, err, rc = 1;
 
+	/* pahole's command line (kernel builds run PAHOLE=btfgen-pahole) */
+	if (pahole_cmdline(argc, argv) && (rc = pahole_to_btfgen(argc, argv, &argc, &argv)) >= 0)
+		return rc;
+	rc = 1;
 	while ((c = getopt_long(argc, argv, "j:o:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
