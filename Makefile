@@ -165,6 +165,7 @@ BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/libbtf
 	install -m 755 $(addprefix $(B)/,$(PROGS)) $(DESTDIR)$(PREFIX)/bin/
+	ln -sf btfgen $(DESTDIR)$(PREFIX)/bin/btfgen-pahole
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.$(VERSION_MAJOR)
 	ln -sf libbtf.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libbtf.so

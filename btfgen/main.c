@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "libbtf.h"
+#include "pahole.h"
 
 static const char *prog = "btfgen";
 
@@ -138,6 +139,10 @@ int main(int argc, char **argv)
 	size_t size = 0;
 	int c, swapped, err, rc = CLI_EXIT_SYSTEM;
 
+	/* pahole's command line (kernel builds run PAHOLE=btfgen-pahole) */
+	if (pahole_cmdline(argc, argv) && (rc = pahole_to_btfgen(argc, argv, &argc, &argv)) >= 0)
+		return rc;
+	rc = CLI_EXIT_SYSTEM;
 	while ((c = getopt_long(argc, argv, "j:o:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':

@@ -43,7 +43,7 @@ struct dw_elf_info {
 	int fd;
 	Elf *elf;
 	bool is_rel;             /* ET_REL: DWARF relocations must be applied */
-	bool is_kernel;          /* has .data..percpu */
+	bool is_kernel;          /* vmlinux or module: .data..percpu or .gnu.linkonce.this_module */
 	bool is_bpf;             /* EM_BPF: externs are resolved by libbpf */
 	struct dw_section *secs; /* indexed by section number */
 	size_t nsecs;

@@ -38,7 +38,10 @@ static int load_sections(struct dw_elf_info *ei, size_t shstrndx)
 		ei->secs[idx].addr = sh.sh_addr;
 		ei->secs[idx].size = sh.sh_size;
 		ei->secs[idx].alloc = sh.sh_flags & SHF_ALLOC;
-		if (ei->secs[idx].name && !strcmp(ei->secs[idx].name, ".data..percpu"))
+		/* a kernel image has per-CPU data; a module (even one without
+		 * per-CPU data) has its struct module in this section */
+		if (ei->secs[idx].name && (!strcmp(ei->secs[idx].name, ".data..percpu") ||
+					   !strcmp(ei->secs[idx].name, ".gnu.linkonce.this_module")))
 			ei->is_kernel = true;
 	}
 	return 0;

@@ -39,8 +39,9 @@ enum lbtf_dwarf_feature {
 	LBTF_DWARF_FEAT_DEDUP = 1u << 7,      /* deduplicate the result */
 	LBTF_DWARF_FEAT_REUSE = 1u << 8,      /* reuse types of earlier units (same result, faster) */
 };
-/* Defaults: everything; variables of a kernel image (an ELF with a
- * .data..percpu section) only for .data..percpu, as kernel builds do. */
+/* Defaults: everything; variables of a kernel image or module (an ELF with
+ * a .data..percpu or .gnu.linkonce.this_module section) only for
+ * .data..percpu, as kernel builds do. */
 #define LBTF_DWARF_FEAT_DEFAULT                                                        \
 	(LBTF_DWARF_FEAT_FLOAT | LBTF_DWARF_FEAT_ENUM64 | LBTF_DWARF_FEAT_TYPE_TAG |     \
 	 LBTF_DWARF_FEAT_DECL_TAG | LBTF_DWARF_FEAT_FUNC | LBTF_DWARF_FEAT_VAR |          \

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * btfgen's pahole-compatible command line (see pahole.h): pahole's BTF
+ * encoding options, with pahole's meaning, rewritten into btfgen's own
+ * (-j, -o / --in-place, --base, --features). The mapping is documented in
+ * README.md ("btfgen as pahole in a kernel build").
+ *
+ * pahole's model of BTF features: with no --btf_features, the encoder uses
+ * its historical defaults (per-CPU VARs, decl/type tags, ENUM64 on; FLOAT
+ * off) changed by the older --skip_encoding_btf_* / --btf_gen_* options.
+ * The first --btf_features turns every feature off, then each list turns
+ * the features it names on ("default": pahole's standard set; "+a,b": the
+ * standard set plus a and b). Names pahole does not know are ignored, so
+ * that builds can name future features; --btf_features_strict rejects them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pahole.h"
+
+static const char *prog = "btfgen-pahole";
+
+/* pahole's BTF features, in pahole's order */
+enum pfeat {
+	PF_ENCODE_FORCE,
+	PF_VAR,
+	PF_FLOAT,
+	PF_DECL_TAG,
+	PF_TYPE_TAG,
+	PF_ENUM64,
+	PF_OPTIMIZED_FUNC,
+	PF_CONSISTENT_FUNC,
+	PF_DECL_TAG_KFUNCS,
+	PF_REPRODUCIBLE_BUILD,
+	PF_DISTILLED_BASE,
+	PF_GLOBAL_VAR,
+	PF_ATTRIBUTES,
+	PF_NR
+};
+
+static const struct {
+	const char *name;
+	bool in_default;    /* in pahole's "default" set */
+	bool without_list;  /* its value when no --btf_features is given */
+	/* btfgen's --features name; "" when btfgen always behaves so (no
+	 * option needed); NULL when btfgen does not implement it */
+	const char *ours;
+} pfeats[PF_NR] = {
+	/* btfgen never stops at a symbol it cannot encode: it skips it */
+	[PF_ENCODE_FORCE] = { "encode_force", true, false, "" },
+	/* pahole's "var" is per-CPU variables only */
+	[PF_VAR] = { "var", true, true, "percpu_var" },
+	[PF_FLOAT] = { "float", true, false, "float" },
+	[PF_DECL_TAG] = { "decl_tag", true, true, "decl_tag" },
+	[PF_TYPE_TAG] = { "type_tag", true, true, "type_tag" },
+	[PF_ENUM64] = { "enum64", true, true, "enum64" },
+	[PF_OPTIMIZED_FUNC] = { "optimized_func", true, false, NULL },
+	[PF_CONSISTENT_FUNC] = { "consistent_func", true, false, NULL },
+	[PF_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false, NULL },
+	/* btfgen's output is the same bytes at any thread count */
+	[PF_REPRODUCIBLE_BUILD] = { "reproducible_build", false, false, "" },
+	[PF_DISTILLED_BASE] = { "distilled_base", false, false, NULL },
+	[PF_GLOBAL_VAR] = { "global_var", false, false, "var" },
+	[PF_ATTRIBUTES] = { "attributes", false, false, NULL },
+};
+
+struct pstate {
+	bool on[PF_NR];
+	bool listed;        /* a --btf_features was seen */
+	bool encode;        /* -J or --btf_encode_detached */
+	const char *detached, *base, *jobs;
+	bool jobs_all;      /* -j without a count */
+	bool verbose;
+};
+
+static void set_defaults(struct pstate *s)
+{
+	for (int i = 0; i < PF_NR; i++)
+		s->on[i] = pfeats[i].without_list;
+}
+
+static int find_feature(const char *name, size_t len)
+{
+	for (int i = 0; i < PF_NR; i++)
+		if (strlen(pfeats[i].name) == len && !strncmp(pfeats[i].name, name, len))
+			return i;
+	return -1;
+}
+
+static void print_supported(FILE *f)
+{
+	const char *sep = "";
+
+	for (int i = 0; i < PF_NR; i++)
+		if (pfeats[i].ours) {
+			fprintf(f, "%s%s", sep, pfeats[i].name);
+			sep = ",";
+		}
+	fputc('\n', f);
+}
+
+/* --btf_features[_strict]=LIST, with pahole's rules (see the top) */
+static int parse_btf_features(struct pstate *s, const char *list, bool strict)
+{
+	const char *p = list;
+
+	if (!s->listed) {
+		for (int i = 0; i < PF_NR; i++)
+			s->on[i] = false;
+		s->listed = true;
+	}
+	if (*p == '+') {
+		for (int i = 0; i < PF_NR; i++)
+			s->on[i] |= pfeats[i].in_default;
+		p++;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int f = find_feature(p, len);
+
+		if (f >= 0) {
+			s->on[f] = true;
+		} else if (len == 7 && !strncmp(p, "default", 7)) {
+			for (int i = 0; i < PF_NR; i++)
+				s->on[i] |= pfeats[i].in_default;
+		} else if (len == 3 && !strncmp(p, "all", 3)) {
+			/* every feature btfgen implements */
+			for (int i = 0; i < PF_NR; i++)
+				s->on[i] |= pfeats[i].ours != NULL;
+		} else if (strict) {
+			fprintf(stderr, "%s: --btf_features_strict: unknown BTF feature '%.*s' "
+				"(supported: ", prog, (int)len, p);
+			print_supported(stderr);
+			return 2;
+		} else if (s->verbose) {
+			fprintf(stderr, "%s: ignoring unknown BTF feature '%.*s'\n", prog, (int)len, p);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* --lang_exclude: btfgen encodes C only and always skips other languages,
+ * so excluding any of them is what it does anyway; excluding C is not */
+static int check_lang_exclude(const char *list)
+{
+	static const char *const others[] = { "rust", "c++", "c89+", "c++03", "c++11",
+					       "c++14", "c++17", "c++20", "asm" };
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+			if (strlen(others[i]) == len && !strncasecmp(others[i], p, len))
+				break;
+		if (i == sizeof(others) / sizeof(others[0])) {
+			fprintf(stderr, "%s: --lang_exclude=%s: btfgen always encodes C units and skips "
+				"other languages; excluding '%.*s' is not supported\n",
+				prog, list, (int)len, p);
+			return 2;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* btfgen's --features list for the chosen pahole features, or an exit
+ * status if one of them is not implemented */
+static int features_list(const struct pstate *s, char *buf, size_t cap)
+{
+	size_t n = snprintf(buf, cap, "func,dedup,reuse");
+
+	for (int i = 0; i < PF_NR; i++) {
+		const char *ours = pfeats[i].ours;
+
+		if (!s->on[i])
+			continue;
+		if (!ours) {
+			fprintf(stderr, "%s: BTF feature '%s' is not implemented by btfgen (see %s "
+				"--supported_btf_features)\n", prog, pfeats[i].name, prog);
+			return 2;
+		}
+		/* global variables are encoded only with "var" on, as pahole does */
+		if (!*ours || (i == PF_GLOBAL_VAR && !s->on[PF_VAR]))
+			continue;
+		if (i == PF_VAR && s->on[PF_GLOBAL_VAR])
+			continue;
+		n += snprintf(buf + n, n < cap ? cap - n : 0, ",%s", ours);
+	}
+	return n < cap ? -1 : 2;
+}
+
+bool pahole_cmdline(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	size_t len;
+
+	base = base ? base + 1 : argv[0];
+	len = strlen(base);
+	if (len >= 6 && !strcmp(base + len - 6, "pahole"))
+		return true;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-J") || !strncmp(argv[i], "--btf_encode_detached", 21) ||
+		    !strcmp(argv[i], "--btf_encode"))
+			return true;
+	return false;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s -J [-j[N]] [--btf_encode_detached=FILE] [--btf_base=BASE]\n"
+		"          [--btf_features=LIST] [pahole's older BTF options] FILE\n"
+		"       %s --version | --numeric_version | --supported_btf_features\n"
+		"  pahole's BTF encoding command line, run by btfgen (pahole's other modes,\n"
+		"  such as printing structs, are not implemented). See README.md.\n",
+		prog, prog);
+}
+
+enum {
+	O_DETACHED = 256, O_BASE, O_FEATURES, O_FEATURES_STRICT, O_SUPPORTED, O_VERSION,
+	O_NUMERIC_VERSION, O_LANG, O_LANG_EXCLUDE, O_GEN_ALL,
+	/* the older spellings of features: O_ALIAS + 2 * feature + value */
+	O_ALIAS = 512,
+};
+#define ALIAS(f, v) (O_ALIAS + 2 * (f) + (v))
+
+int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
+{
+	static const struct option longopts[] = {
+		{ "btf_encode", no_argument, NULL, 'J' },
+		{ "btf_encode_detached", required_argument, NULL, O_DETACHED },
+		{ "btf_base", required_argument, NULL, O_BASE },
+		{ "jobs", optional_argument, NULL, 'j' },
+		{ "btf_features", required_argument, NULL, O_FEATURES },
+		{ "btf_features_strict", required_argument, NULL, O_FEATURES_STRICT },
+		{ "supported_btf_features", no_argument, NULL, O_SUPPORTED },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ "numeric_version", no_argument, NULL, O_NUMERIC_VERSION },
+		{ "lang", required_argument, NULL, O_LANG },
+		{ "lang_exclude", required_argument, NULL, O_LANG_EXCLUDE },
+		{ "btf_gen_all", no_argument, NULL, O_GEN_ALL },
+		{ "btf_encode_force", no_argument, NULL, ALIAS(PF_ENCODE_FORCE, 1) },
+		{ "skip_encoding_btf_vars", no_argument, NULL, ALIAS(PF_VAR, 0) },
+		{ "btf_gen_floats", no_argument, NULL, ALIAS(PF_FLOAT, 1) },
+		{ "skip_encoding_btf_decl_tag", no_argument, NULL, ALIAS(PF_DECL_TAG, 0) },
+		{ "skip_encoding_btf_type_tag", no_argument, NULL, ALIAS(PF_TYPE_TAG, 0) },
+		{ "skip_encoding_btf_enum64", no_argument, NULL, ALIAS(PF_ENUM64, 0) },
+		{ "btf_gen_optimized", no_argument, NULL, ALIAS(PF_OPTIMIZED_FUNC, 1) },
+		{ "skip_encoding_btf_inconsistent_proto", no_argument, NULL,
+		  ALIAS(PF_CONSISTENT_FUNC, 1) },
+		{ "reproducible_build", no_argument, NULL, ALIAS(PF_REPRODUCIBLE_BUILD, 1) },
+		{ "btf_attributes", no_argument, NULL, ALIAS(PF_ATTRIBUTES, 1) },
+		{ "verbose", no_argument, NULL, 'V' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char features[256];
+	struct pstate s = { 0 };
+	char **av;
+	int c, n = 0, r;
+
+	set_defaults(&s);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "Jj::Vqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			s.encode = true;
+			break;
+		case O_DETACHED:
+			s.encode = true;
+			s.detached = optarg;
+			break;
+		case O_BASE:
+			s.base = optarg;
+			break;
+		case 'j':
+			/* pahole: -j alone is every CPU; no -j at all is one thread */
+			s.jobs = optarg;
+			s.jobs_all = !optarg;
+			break;
+		case O_FEATURES:
+		case O_FEATURES_STRICT:
+			if ((r = parse_btf_features(&s, optarg, c == O_FEATURES_STRICT)))
+				return r;
+			break;
+		case O_GEN_ALL:
+			if ((r = parse_btf_features(&s, "all", false)))
+				return r;
+			break;
+		case O_SUPPORTED:
+			print_supported(stdout);
+			return fflush(stdout) ? 1 : 0;
+		case O_VERSION:
+			printf("v%d.%d\n", PAHOLE_COMPAT_MAJOR, PAHOLE_COMPAT_MINOR);
+			return fflush(stdout) ? 1 : 0;
+		case O_NUMERIC_VERSION:
+			printf("%d%02d\n", PAHOLE_COMPAT_MAJOR, PAHOLE_COMPAT_MINOR);
+			return fflush(stdout) ? 1 : 0;
+		case O_LANG:
+			fprintf(stderr, "%s: --lang=%s: btfgen encodes C units only; use --lang_exclude\n",
+				prog, optarg);
+			return 2;
+		case O_LANG_EXCLUDE:
+			if ((r = check_lang_exclude(optarg)))
+				return r;
+			break;
+		case 'V':
+			s.verbose = true;
+			break;
+		case 'q':
+			break;
+		case 'h':
+			usage(stdout);
+			return fflush(stdout) ? 1 : 0;
+		case '?':
+			if (optopt)
+				fprintf(stderr, "%s: pahole option '-%c' is not implemented (only "
+					"pahole's BTF encoding options are)\n", prog, optopt);
+			else
+				fprintf(stderr, "%s: pahole option '%s' is not implemented (only "
+					"pahole's BTF encoding options are)\n", prog, argv[optind - 1]);
+			return 2;
+		default:
+			if (c < O_ALIAS || c >= ALIAS(PF_NR, 0)) {
+				usage(stderr);
+				return 2;
+			}
+			s.on[(c - O_ALIAS) / 2] = (c - O_ALIAS) & 1;
+			break;
+		}
+	}
+	if (!s.encode) {
+		fprintf(stderr, "%s: only BTF encoding (-J or --btf_encode_detached) is implemented\n",
+			prog);
+		return 2;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog,
+			optind == argc ? "no input file" : "one input file at a time");
+		return 2;
+	}
+	if ((r = features_list(&s, features, sizeof(features))) >= 0)
+		return r;
+
+	av = calloc(12, sizeof(*av));
+	if (!av) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	av[n++] = "btfgen";
+	if (!s.jobs_all) {
+		long j = s.jobs ? strtol(s.jobs, NULL, 10) : 1;
+		static char jbuf[16];
+
+		snprintf(jbuf, sizeof(jbuf), "%ld", j < 1 ? 1 : j > 1024 ? 1024 : j);
+		av[n++] = "-j";
+		av[n++] = jbuf;
+	}
+	av[n++] = "--features";
+	av[n++] = features;
+	if (s.base) {
+		av[n++] = "--base";
+		av[n++] = (char *)s.base;
+	}
+	if (s.detached) {
+		av[n++] = "-o";
+		av[n++] = (char *)s.detached;
+	} else {
+		av[n++] = "--in-place";
+	}
+	if (s.verbose)
+		av[n++] = "-v";
+	av[n++] = argv[optind];
+	av[n] = NULL;
+	*nargc = n;
+	*nargv = av;
+	optind = 1; /* btfgen's own parse starts over on the new command line */
+	return -1;
+}
