@@ -9,9 +9,11 @@
  * found a disagreement.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "btfcheck.h"
 
 struct cfg {
@@ -154,7 +156,8 @@ static int check_one(const struct cfg *c, const char *path)
 	if (c->kernel && !o.base) {
 		/* without --log-size, give the kernel exactly the room our log
 		 * needs: its text and size are then compared too */
-		uint32_t ksize = buf ? o.log_size : level && res.true_size_written ? res.log_true_size : 0;
+		uint32_t ksize = c->log_size >= 0 ? o.log_size
+				 : level && res.true_size_written ? res.log_true_size : 0;
 		ask_kernel(c, &in, level, ksize, &res, rep.log, &k);
 		rep.kernel = &k;
 	}
@@ -185,6 +188,34 @@ static int parse_num(const char *s, long long max, long long *out)
 	return 0;
 }
 
+/*
+ * A closed stdout (fd 1 not open) would be taken over by the first file we
+ * open; hold it with a read-only /dev/null so every write to it fails.
+ */
+static void stdout_hold(void)
+{
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
+		int fd = open("/dev/null", O_RDONLY);
+
+		if (fd >= 0 && fd != STDOUT_FILENO)
+			close(fd);
+	}
+}
+
+/* Flush and close stdout; report a write error once. 0 when all went out. */
+static int stdout_finish(void)
+{
+	int err = 0;
+
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (fclose(stdout) && !err)
+		err = errno ? errno : EIO;
+	if (err)
+		fprintf(stderr, "btfcheck: write error on standard output: %s\n", strerror(err));
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -198,6 +229,7 @@ int main(int argc, char **argv)
 	int opt, worst = 0;
 	long long v;
 
+	stdout_hold();
 	while ((opt = getopt_long(argc, argv, "l:s:b:jqkSh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
@@ -244,5 +276,8 @@ int main(int argc, char **argv)
 			worst = rc;
 	}
 	lbtf_free(c.base);
+	/* a verdict or record that never reached stdout is a failure */
+	if (stdout_finish())
+		return 2;
 	return worst;
 }
