@@ -10,9 +10,11 @@
  * 5 a file cannot be read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "btfcheck.h"
 #include "cli.h"
 
@@ -175,7 +177,8 @@ static int check_one(const struct cfg *c, const char *path)
 	if (c->kernel && !o.base && !swapped) {
 		/* without --log-size, give the kernel exactly the room our log
 		 * needs: its text and size are then compared too */
-		uint32_t ksize = buf ? o.log_size : level && res.true_size_written ? res.log_true_size : 0;
+		uint32_t ksize = c->log_size >= 0 ? o.log_size
+				 : level && res.true_size_written ? res.log_true_size : 0;
 		ask_kernel(c, &in, level, ksize, &res, rep.log, &k);
 		rep.kernel = &k;
 	}
@@ -206,6 +209,34 @@ static int parse_num(const char *s, long long max, long long *out)
 	return 0;
 }
 
+/*
+ * A closed stdout (fd 1 not open) would be taken over by the first file we
+ * open; hold it with a read-only /dev/null so every write to it fails.
+ */
+static void stdout_hold(void)
+{
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
+		int fd = open("/dev/null", O_RDONLY);
+
+		if (fd >= 0 && fd != STDOUT_FILENO)
+			close(fd);
+	}
+}
+
+/* Flush and close stdout; report a write error once. 0 when all went out. */
+static int stdout_finish(void)
+{
+	int err = 0;
+
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (fclose(stdout) && !err)
+		err = errno ? errno : EIO;
+	if (err)
+		fprintf(stderr, "btfcheck: write error on standard output: %s\n", strerror(err));
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -220,6 +251,7 @@ int main(int argc, char **argv)
 	int opt, worst = 0;
 	long long v;
 
+	stdout_hold();
 	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
@@ -271,5 +303,8 @@ int main(int argc, char **argv)
 			worst = rc;
 	}
 	lbtf_free(c.base);
+	/* a verdict or record that never reached stdout is a failure */
+	if (stdout_finish())
+		return 2;
 	return worst;
 }

@@ -85,7 +85,20 @@ if command -v clang-16 >/dev/null; then
 	fi
 fi
 
+# every write to stdout is checked, the final flush and close too (issue 13)
+"$BC" --json "$tmp/ok.btf" >/dev/full 2>"$tmp/err"; rc=$?
+check "full filesystem: exit 2 with a message" [ $rc = 2 ] && grep -q "write error on standard output" "$tmp/err"
+"$BC" --json "$tmp/ok.btf" >&- 2>"$tmp/err"; rc=$?
+check "stdout closed: exit 2 with a message" [ $rc = 2 ] && grep -q "write error on standard output" "$tmp/err"
+"$BC" --log-level 1 "$tmp/bad.btf" >/dev/full 2>/dev/null; rc=$?
+check "full filesystem, text log of a rejection: exit 2" [ $rc = 2 ]
+"$BC" "$tmp/ok.btf" >&- 2>/dev/null; rc=$?
+check "stdout closed but nothing to write: exit 0" [ $rc = 0 ]
+
 if [ "$(id -u)" = 0 ]; then
+	# --log-size 0 with a log level: the kernel is asked without a buffer too
+	"$BC" --kernel --log-level 1 --log-size 0 "$tmp/ok.btf" "$tmp/bad.btf" 2>"$tmp/err"; rc=$?
+	check "--kernel --log-level 1 --log-size 0 agrees on both" [ "$(grep -c "agrees" "$tmp/err")" = 2 ] && [ $rc = 1 ]
 	"$BC" --kernel --log-level 1 --log-size 100000000 -q /sys/kernel/btf/vmlinux "$tmp/ok.btf" "$tmp/bad.btf" 2>"$tmp/err"; rc=$?
 	check "--kernel agrees on vmlinux and both blobs" [ "$(grep -c "agrees" "$tmp/err")" = 3 ]
 	check "--kernel exit status is the verdict's (1)" [ $rc = 1 ]
