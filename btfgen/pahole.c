@@ -70,7 +70,8 @@ struct pstate {
 	bool on[PF_NR];
 	bool listed;        /* a --btf_features was seen */
 	bool encode;        /* -J or --btf_encode_detached */
-	const char *detached, *base, *jobs;
+	char *detached, *base; /* optarg, passed on as argv */
+	const char *jobs;
 	bool jobs_all;      /* -j without a count */
 	bool verbose;
 };
@@ -369,11 +370,11 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 	av[n++] = features;
 	if (s.base) {
 		av[n++] = "--base";
-		av[n++] = (char *)s.base;
+		av[n++] = s.base;
 	}
 	if (s.detached) {
 		av[n++] = "-o";
-		av[n++] = (char *)s.detached;
+		av[n++] = s.detached;
 	} else {
 		av[n++] = "--in-place";
 	}
