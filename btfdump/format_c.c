@@ -122,12 +122,14 @@ static int print_whole(const struct lbtf *btf, const struct btfdump_src *src,
 		free(buf);
 		return c_fail_errno(src, -err, lbtf_errmsg(), NULL);
 	}
-	if (len && fwrite(buf, 1, len, stdout) != len) {
+	if ((len && fwrite(buf, 1, len, stdout) != len) || fflush(stdout) || ferror(stdout)) {
+		int e = errno ? errno : EIO;
+
 		free(buf);
-		return cli_flush_stdout("btfdump") ?: CLI_EXIT_SYSTEM;
+		return c_fail_errno(src, e, "write error on standard output", strerror(e));
 	}
 	free(buf);
-	return cli_flush_stdout("btfdump");
+	return 0;
 }
 
 int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int argc, char **argv,

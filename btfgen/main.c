@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 	if (out && (lbtf_check_output(out, input, "input") ||
 		    (base_path && lbtf_check_output(out, base_path, "base")))) {
 		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
-		return CLI_EXIT_INPUT;
+		return CLI_EXIT_USAGE; /* the command line names one file twice */
 	}
 	lbtf_atomic_cleanup_on_signals();
 	/* clang's .BTF.ext (func/line info, CO-RE relocations) names type ids

@@ -117,13 +117,13 @@ PY
 }
 mkbtf "$tmp/nested.btf" nested
 mkbtf "$tmp/selfembed.btf" self
-expect_err "format c, anonymous structs nested too deeply" "$tmp/nested.btf" "too deep" \
+expect_err 4 "format c, anonymous structs nested too deeply" "$tmp/nested.btf" "too deep" \
 	file "$tmp/nested.btf" format c
-expect_err "format c --sort, anonymous structs nested too deeply" "$tmp/nested.btf" "too deep" \
+expect_err 4 "format c --sort, anonymous structs nested too deeply" "$tmp/nested.btf" "too deep" \
 	file "$tmp/nested.btf" format c --sort
-expect_err "format c, a struct embedding itself" "$tmp/selfembed.btf" "cycle" \
+expect_err 4 "format c, a struct embedding itself" "$tmp/selfembed.btf" "cycle" \
 	file "$tmp/selfembed.btf" format c
-expect_err "format c, unknown --types name" "$tmp/k.btf" "no type named" \
+expect_err 2 "format c, unknown --types name" "$tmp/k.btf" "no type named" \
 	file "$tmp/k.btf" format c --types no_such_type
 
 # a write error is an error, not a silent truncated dump
@@ -137,7 +137,7 @@ if [ -w /dev/full ]; then
 	fi
 	checks=$((checks + 1))
 	$dump file "$tmp/k.btf" format c >/dev/full 2>"$tmp/err"; rc=$?
-	if [ $rc -ne 2 ] || ! grep -qi "k.btf: format c: write" "$tmp/err"; then
+	if [ $rc -ne 5 ] || ! grep -qi "k.btf: format c: write" "$tmp/err"; then
 		bad "format c write error: exit $rc, stderr: $(cat "$tmp/err")"
 	else
 		echo "ok   format c write error: $(cat "$tmp/err")"
