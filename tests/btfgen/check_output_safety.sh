@@ -102,11 +102,11 @@ for sig in 2 15 11; do
 	rc=$?
 	[ $rc -eq $((128 + sig)) ] || bad "--in-place with signal $sig: exit $rc (want death by the signal)"
 	cmp -s "$T/s$sig/in.o" "$T/s$sig/orig" || bad "signal $sig during --in-place changed the input"
-	left=$(ls "$T/s$sig" | grep -v -e '^in\.o$' -e '^orig$')
+	left=$(find "$T/s$sig" -mindepth 1 -printf '%f\n' | grep -v -e '^in\.o$' -e '^orig$')
 	[ -z "$left" ] || bad "signal $sig during --in-place left: $left"
 	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN" -o "$T/s$sig/raw.btf" "$T/in.o" 2>/dev/null
 	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFDUMP" file "$T/base.btf" format c -o "$T/s$sig/x.h" 2>/dev/null
-	left=$(ls "$T/s$sig" | grep -v -e '^in\.o$' -e '^orig$')
+	left=$(find "$T/s$sig" -mindepth 1 -printf '%f\n' | grep -v -e '^in\.o$' -e '^orig$')
 	[ -z "$left" ] || bad "signal $sig during -o left: $left"
 done
 [ $fail -eq 0 ] && echo "PASS: outputs never overwrite an input, keep mode/owner/links, leave no temporary file"

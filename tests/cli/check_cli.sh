@@ -22,7 +22,7 @@ done
 "$B/btfdump" map --help >"$T/maphelp" 2>"$T/err" && grep -q -- --lookup "$T/maphelp" ||
 	bad "btfdump map --help: not help on stdout with exit 0"
 "$B/btfdump" --help >"$T/help"
-for o in --lookup --net --valid-json --sort --types --kfuncs -o, --output --base-btf --pretty --json; do
+for o in --lookup --net --valid-json --sort --types --kfuncs "-o," --output --base-btf --pretty --json; do
 	grep -q -- "$o" "$T/help" || bad "btfdump --help does not list $o"
 done
 # -c PATH takes the C options, like `file PATH format c`

@@ -24,14 +24,15 @@ int main(void)
 	return 0;
 }
 C
-cflags="$(pkg-config --cflags libbtf) -DPC_VERSION=\"$(pkg-config --modversion libbtf)\""
-# a sanitizer build of the library needs the sanitizer runtimes in the program too
-[ "${SAN:-}" = 1 ] && cflags="$cflags -fsanitize=address,undefined"
 # (pkg-config prints flags to be split into words)
+read -ra cflags <<<"$(pkg-config --cflags libbtf)"
+cflags+=("-DPC_VERSION=\"$(pkg-config --modversion libbtf)\"")
+# a sanitizer build of the library needs the sanitizer runtimes in the program too
+[ "${SAN:-}" = 1 ] && cflags+=("-fsanitize=address,undefined")
 # shellcheck disable=SC2046
-gcc $cflags -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf)
+gcc "${cflags[@]}" -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf)
 # shellcheck disable=SC2046
-gcc $cflags -o "$dir/use-static" "$dir/use.c" "$root/lib/libbtf.a" $(pkg-config --static --libs-only-l libbtf | sed 's/-lbtf//')
+gcc "${cflags[@]}" -o "$dir/use-static" "$dir/use.c" "$root/lib/libbtf.a" $(pkg-config --static --libs-only-l libbtf | sed 's/-lbtf//')
 out1=$(LD_LIBRARY_PATH=$root/lib "$dir/use-shared")
 out2=$("$dir/use-static")
 echo "shared: $out1, static: $out2"
