@@ -26,6 +26,7 @@ static const unsigned char frame[64] = {
 	'c', 'o', 'r', 'p', 'u', 's',
 };
 
+__attribute__((format(printf, 2, 0)))
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG)
