@@ -38,4 +38,20 @@ void lbtfi_ext_set_word(struct lbtf_ext *ext, size_t off, uint32_t v);
 /* Minimum record size of a kind */
 uint32_t lbtfi_ext_min_rec(enum lbtf_ext_kind kind);
 
+/* Old type ids (of the .BTF a .BTF.ext was made with) to new ones (typemap.c) */
+struct lbtfi_typemap {
+	const struct lbtf *old, *new;
+	uint32_t *map; /* map[old id]: new id, UINT32_MAX not yet known */
+	uint32_t copied; /* types copied over from old */
+};
+
+int lbtfi_typemap_init(struct lbtfi_typemap *m, const struct lbtf *old, const struct lbtf *new);
+void lbtfi_typemap_free(struct lbtfi_typemap *m);
+/* The new id of an old type, or a negative errno (lbtf_errmsg() names it) */
+int lbtfi_typemap_get(struct lbtfi_typemap *m, uint32_t old_id);
+/* The same, copying an old type that has no counterpart (-ENOENT) into b
+ * (whose types m->new must then be re-read from) */
+int lbtfi_typemap_get_or_copy(struct lbtfi_typemap *m, struct lbtf_builder *b, uint32_t old_id);
+const char *lbtfi_typemap_desc(const struct lbtfi_typemap *m, uint32_t id, char *buf, size_t n);
+
 #endif

@@ -140,6 +140,27 @@ struct lbtf_core_step {
 int lbtf_core_access_resolve(const struct lbtf *btf, uint32_t root_id, uint32_t kind,
 			     const char *access, struct lbtf_core_step *steps, int max);
 
+/* ---- rewriting onto another .BTF ---------------------------------------- */
+
+struct lbtf_builder;
+
+/*
+ * Rewrite ext, made for old_btf, onto the BTF being built in b (serialize b
+ * afterwards: it gets the strings the records need, and the CO-RE root types
+ * it lacks altogether, copied from old_btf with what they refer to; type ids
+ * already in b stay). Every record keeps its place (a .rel.BTF.ext stays
+ * valid): section names, line_info file names and lines and access strings
+ * are interned in b; func_info FUNCs and CO-RE root types are mapped to b's
+ * types (by kind and name; anonymous types by shape or by what they refer to);
+ * each access string is walked again over the new types by member name and
+ * bit offset, array index, enumerator name, and must reach a type of the
+ * same kind and size. On success *data (malloc'ed, in ext's byte order) and
+ * *size; a negative errno and lbtf_errmsg() naming the section, the
+ * instruction offset and the type or member that has no counterpart.
+ */
+int lbtf_ext_remap(const struct lbtf_ext *ext, const struct lbtf *old_btf, struct lbtf_builder *b,
+		   void **data, size_t *size);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus
