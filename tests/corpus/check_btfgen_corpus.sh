@@ -9,7 +9,8 @@
 # CO-RE relocations must really be applied (without them it runs wrong,
 # checked here too). The two-object program is linked from btfgen objects
 # with `bpftool gen object`, its report equals clang's linked one, and a
-# skeleton made from it (`bpftool gen skeleton`) builds and runs.
+# skeleton made from it (`bpftool gen skeleton`) builds and runs. btfgen on
+# its own output changes nothing, and the DWARF stays valid.
 set -u
 B=${B:-build}
 C=$B/corpus
@@ -41,6 +42,17 @@ for o in "$C"/*.bpf.o; do
 	sections=$(llvm-readelf -SW "$T/gen/$name")
 	grep -q ' \.BTF\.ext ' <<<"$sections" || bad "$name: .BTF.ext dropped"
 	grep -q ' \.rel\.BTF ' <<<"$sections" && bad "$name: .rel.BTF kept"
+	# sections after the removed .rel.BTF renumbered: DWARF still whole,
+	# and btfgen on its own output (its .BTF.ext made for btfgen's types)
+	# gives the same bytes
+	llvm-dwarfdump --verify "$T/gen/$name" >"$T/err" 2>&1 || bad "$name: DWARF broken: $(tail -3 "$T/err")"
+	# every symbol still names its section (section symbols by name)
+	symsecs() { llvm-readelf -sW "$1" | awk '$4 == "SECTION" {print $1, $8}'; }
+	[ "$(symsecs "$o")" = "$(symsecs "$T/gen/$name")" ] ||
+		bad "$name: section symbols name other sections: $(diff <(symsecs "$o") <(symsecs "$T/gen/$name") | head -4)"
+	cp "$T/gen/$name" "$T/again.o"
+	"$B/btfgen" --in-place "$T/again.o" && cmp -s "$T/again.o" "$T/gen/$name" ||
+		bad "$name: btfgen --in-place on its own output changes it"
 	case $name in link_[ab].bpf.o) continue ;; esac # loaded linked, below
 	# same file name: libbpf names global data maps after the object
 	cp "$o" "$T/clang/$name"
