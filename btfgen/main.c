@@ -204,8 +204,10 @@ int main(int argc, char **argv)
 	lbtf_atomic_cleanup_on_signals();
 	/* clang's .BTF.ext (func/line info, CO-RE relocations) names type ids
 	 * and strings of clang's .BTF: it is rewritten onto ours (ext.c) */
-	if (in_place && (err = ext_open(&ext, input)))
-		return err;
+	if (in_place && (err = ext_open(&ext, input))) {
+		rc = err;
+		goto out;
+	}
 	if (base_path) {
 		base = lbtf_open(base_path, NULL);
 		if (!base) {
