@@ -49,16 +49,13 @@ static void decl_origin(struct dw_unit *u, struct dw_die *die, struct dw_die *ou
 }
 
 /* The entry address of a split (hot/cold) function: where its first range
- * starts. Rare, and range lists have several encodings: read by libdw. */
+ * starts */
 static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *start)
 {
-	Dwarf_Addr base, lo, end;
-	Dwarf_Die ld;
+	struct dw_attrs da;
 
-	if (!dw_libdw_die(u, die, &ld) || dwarf_ranges(&ld, 0, &base, &lo, &end) <= 0)
-		return false;
-	*start = lo;
-	return true;
+	dw_attrs_read(u, die, &da);
+	return dw_attrs_get(&da, DA_RANGES) && dr_first_range(dw_attrs_get(&da, DA_RANGES), start);
 }
 
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
@@ -412,12 +409,11 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 	return err;
 }
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw)
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd)
 {
 	memset(u, 0, sizeof(*u));
 	u->g = g;
 	u->rd = rd;
-	u->dw = dw;
 	return dw_diemap_init(&u->map) ?: dw_sigs_init(&u->sigs);
 }
 

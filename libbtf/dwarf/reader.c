@@ -21,7 +21,8 @@ static const char *const sect_names[DS_NR] = {
 	[DS_INFO] = "debug_info",           [DS_ABBREV] = "debug_abbrev",
 	[DS_STR] = "debug_str",             [DS_LINE_STR] = "debug_line_str",
 	[DS_STR_OFFSETS] = "debug_str_offsets", [DS_ADDR] = "debug_addr",
-	[DS_TYPES] = "debug_types",
+	[DS_TYPES] = "debug_types",         [DS_RANGES] = "debug_ranges",
+	[DS_RNGLISTS] = "debug_rnglists",
 };
 
 /* .debug_x or GNU-compressed .zdebug_x: libdw has decompressed both in
@@ -389,6 +390,7 @@ static const uint8_t attr_slot[] = {
 	[DW_AT_str_offsets_base] = DA_STR_OFFSETS_BASE + 1,
 	[DW_AT_addr_base] = DA_ADDR_BASE + 1,
 	[DW_AT_signature] = DA_SIGNATURE + 1,
+	[DW_AT_rnglists_base] = DA_RNGLISTS_BASE + 1,
 };
 
 /* Fixed size of a form's value in this unit, -1 variable, -2 unknown */
@@ -547,6 +549,12 @@ static int read_bases(struct dr_ctx *c, struct dr_unit *u)
 		u->str_offsets_base = v;
 	if (dw_attrs_udata(&da, DA_ADDR_BASE, &v))
 		u->addr_base = v;
+	/* the offsets table right after the v5 .debug_rnglists header */
+	u->rnglists_base = u->h->offset_size == 8 ? 20 : 12;
+	if (dw_attrs_udata(&da, DA_RNGLISTS_BASE, &v))
+		u->rnglists_base = v;
+	if (!dw_attrs_get(&da, DA_LOW_PC) || !dr_addr(dw_attrs_get(&da, DA_LOW_PC), &u->base_addr))
+		u->base_addr = 0;
 	return 0;
 }
 
