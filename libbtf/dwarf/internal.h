@@ -49,8 +49,7 @@ struct dw_elf_info {
 	size_t nsecs;
 	struct dw_symbol *syms;  /* defined FUNC/OBJECT symbols */
 	uint32_t nsyms;
-	uint32_t *hash;          /* open addressing, index+1 into syms, 0 empty */
-	uint32_t hash_mask;
+	struct lbtfi_htab by_name; /* name hash -> index into syms */
 };
 
 int dw_elf_info_load(struct dw_elf_info *ei, const char *path);
