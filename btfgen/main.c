@@ -215,6 +215,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: cannot read base BTF: %s\n", prog, base_path, lbtf_errmsg());
 			return rc;
 		}
+		if ((rc = cli_check_base(prog, base_path, base)))
+			goto out;
 		o.base = base;
 	}
 	cb.pr.tty = isatty(STDERR_FILENO);
