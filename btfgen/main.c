@@ -233,8 +233,15 @@ int main(int argc, char **argv)
 	if (cb.pr.shown)
 		fputc('\n', stderr);
 	if (!b) {
+		const char *msg = lbtf_errmsg();
+
 		rc = cli_exit_for_errno(errno);
-		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		/* every error line names the input (most messages of the
+		 * converter do; "cannot read the symbol table" and others not) */
+		if (!strstr(msg, input))
+			fprintf(stderr, "%s: %s: %s\n", prog, input, msg);
+		else
+			fprintf(stderr, "%s: %s\n", prog, msg);
 		goto out;
 	}
 	/* BTF without types is invalid ("No type found"); split BTF may be empty */
