@@ -38,12 +38,16 @@ static void last_line(const char *log, char *out, size_t size)
 
 	while (n && log[n - 1] == '\n')
 		n--;
+	if (!n) {
+		snprintf(out, size, "(no log)");
+		return;
+	}
 	e = log + n;
 	for (s = e; s > log && s[-1] != '\n'; s--)
 		;
 	while (s < e && (*s == '\t' || *s == ' '))
 		s++;
-	snprintf(out, size, "%.*s", (int)(e - s), n ? s : "(no log)");
+	snprintf(out, size, "%.*s", (int)(e - s), s);
 }
 
 int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
