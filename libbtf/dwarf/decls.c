@@ -182,6 +182,28 @@ static enum dw_extern extern_kind(const char *name)
 									    : DW_EXT_KSYMS;
 }
 
+/* A type of unknown size that is a function type (through typedefs and
+ * qualifiers): a VAR of it is invalid BTF (the kernel: "Invalid type") */
+static bool is_function_type(struct dw_unit *u, const struct dw_attr *a)
+{
+	struct dw_attrs ta;
+	struct dw_die t;
+
+	for (int i = 0; i < 32 && a && dw_type_target(u, a, &t); i++) {
+		unsigned int tag = dr_tag(&t);
+
+		if (tag == DW_TAG_subroutine_type || tag == DW_TAG_subprogram)
+			return true;
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type)
+			return false;
+		dw_attrs_read(u, &t, &ta);
+		a = dw_attrs_get(&ta, DA_TYPE);
+	}
+	return false;
+}
+
 static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 {
 	const char *name = dw_attrs_name(da);
@@ -195,6 +217,10 @@ static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 	if (type <= 0 && !pend)
 		return type < 0 ? (int)type : 0;
 	tsize = dw_type_size(u, dw_attrs_get(da, DA_TYPE));
+	if (!tsize && is_function_type(u, dw_attrs_get(da, DA_TYPE))) {
+		dw_warn(u, DW_WARN_VAR_FUNC);
+		return 0;
+	}
 	id = lbtf_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
 	if (id < 0)
 		return id;
@@ -267,8 +293,12 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 	if (!type && !pend)
 		return 0; /* VAR of void is invalid */
 	size = s->size;
-	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE))))
+	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE)))) {
 		size = tsize;
+	} else if (is_function_type(u, dw_attrs_get(&da, DA_TYPE))) {
+		dw_warn(u, DW_WARN_VAR_FUNC);
+		return 0;
+	}
 	if (!size || size > UINT32_MAX)
 		return 0;
 	id = lbtf_add_var(u->b, name, s->bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,

@@ -68,6 +68,7 @@ struct dr_file {
 	bool shared_units;          /* units and sigs belong to another dr_file */
 	struct dr_file *alt;        /* dwz alternate file, or NULL */
 	struct dr_file *types;      /* .debug_types as a file of its own, or NULL */
+	uint8_t *joined[2];         /* .debug_info/.debug_types with COMDAT copies appended */
 };
 
 /*

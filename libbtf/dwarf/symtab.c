@@ -64,7 +64,7 @@ static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const
 static int load_symbols(struct dw_elf_info *ei)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL;
-	GElf_Shdr sh, symsh;
+	GElf_Shdr sh, symsh = { 0 };
 	Elf_Data *data, *xdata = NULL;
 	size_t n, i;
 
@@ -81,8 +81,11 @@ static int load_symbols(struct dw_elf_info *ei)
 	if (!symscn)
 		return 0; /* no symbols: no FUNC linkage or VARs, types only */
 	data = elf_getdata(symscn, NULL);
-	if (!data || !symsh.sh_entsize)
+	if (!data)
 		return lbtfi_err(EINVAL, "cannot read the symbol table: %s", elf_errmsg(-1));
+	if (symsh.sh_entsize != gelf_fsize(ei->elf, ELF_T_SYM, 1, EV_CURRENT))
+		return lbtfi_err(EINVAL, "cannot read the symbol table: entry size %llu",
+				 (unsigned long long)symsh.sh_entsize);
 	n = symsh.sh_size / symsh.sh_entsize;
 	ei->syms = calloc(n ? n : 1, sizeof(*ei->syms));
 	if (!ei->syms)

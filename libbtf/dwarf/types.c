@@ -364,6 +364,11 @@ static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 
 	if (cur < 0)
 		return cur;
+	if (!cur && !pend) {
+		/* no element type (DW_AT_type lost): an array of void is no type */
+		dw_warn(u, DW_WARN_ARRAY_VOID);
+		return 0;
+	}
 	idx = array_index_type(u);
 	if (idx < 0)
 		return idx;
