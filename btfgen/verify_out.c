@@ -29,11 +29,13 @@ static const char *reason(char *log)
  * Extern VARs and FUNCs (a BPF object's kfuncs, __ksym and __kconfig, as
  * clang emits them too) are resolved by libbpf before the BTF is loaded,
  * which rewrites them and the .ksyms/.kconfig DATASECs (size 0 in the
- * object). BPF_BTF_LOAD refuses them as they are in the object, so in the
+ * object; an extern map's .maps DATASEC, all externs, is resolved by
+ * `bpftool gen object`). BPF_BTF_LOAD refuses them as they are in the object, so in the
  * copy that is verified, records of the same sizes stand for them: an
  * extern VAR becomes an INT of its name, an extern FUNC a TYPEDEF of its
- * proto (still verified), such a DATASEC an anonymous ENUM64 naming its
- * entries. The rules for externs themselves are libbpf's.
+ * proto (still verified), such a DATASEC (or one listing only externs) an
+ * anonymous ENUM64 naming its entries. The rules for externs themselves are
+ * libbpf's.
  */
 static bool is_extern_sec(const char *strs, uint32_t str_len, uint32_t off)
 {
@@ -49,11 +51,12 @@ static bool is_extern_sec(const char *strs, uint32_t str_len, uint32_t off)
 static void externs_as_loaded(void *data, size_t size)
 {
 	uint32_t n = 0, cap = 1024, **recs = malloc(cap * sizeof(*recs));
+	uint8_t *ext = calloc(cap, 1); /* ext[id]: id was an extern VAR/FUNC */
 	struct lbtf_header h;
 	uint8_t *p, *e;
 	const char *strs;
 
-	if (!recs || size < sizeof(h))
+	if (!recs || !ext || size < sizeof(h))
 		goto out;
 	memcpy(&h, data, sizeof(h));
 	if (h.hdr_len > size || h.type_off > size - h.hdr_len ||
@@ -72,12 +75,20 @@ static void externs_as_loaded(void *data, size_t size)
 			break;
 		if (n == cap) {
 			uint32_t **r = realloc(recs, 2 * cap * sizeof(*recs));
+			uint8_t *x;
 
 			if (!r)
 				goto out;
 			recs = r;
+			x = realloc(ext, 2 * cap);
+			if (!x)
+				goto out;
+			ext = x;
+			memset(ext + cap, 0, cap);
 			cap *= 2;
 		}
+		ext[n] = (lbtf_kind(t) == LBTF_KIND_VAR && lbtf_var(t)->linkage == LBTF_LINKAGE_EXTERN) ||
+			 (lbtf_kind(t) == LBTF_KIND_FUNC && lbtf_vlen(t) == LBTF_LINKAGE_EXTERN);
 		recs[n++] = (uint32_t *)p;
 		if (lbtf_kind(t) == LBTF_KIND_VAR && lbtf_var(t)->linkage == LBTF_LINKAGE_EXTERN) {
 			/* VAR (name, info, type, linkage) -> INT of the same size */
@@ -94,7 +105,13 @@ static void externs_as_loaded(void *data, size_t size)
 		struct lbtf_type *t = (struct lbtf_type *)recs[id];
 		uint32_t *ent = (uint32_t *)(t + 1);
 
-		if (lbtf_kind(t) != LBTF_KIND_DATASEC || !is_extern_sec(strs, h.str_len, t->name_off))
+		bool all_ext = lbtf_vlen(t) > 0;
+
+		if (lbtf_kind(t) != LBTF_KIND_DATASEC)
+			continue;
+		for (uint32_t i = 0; i < lbtf_vlen(t); i++)
+			all_ext &= ent[3 * i] && ent[3 * i] < n && ext[ent[3 * i]];
+		if (!all_ext && !is_extern_sec(strs, h.str_len, t->name_off))
 			continue;
 		/* entries (type, offset, size) -> enumerators (name, lo32, hi32) */
 		for (uint32_t i = 0; i < lbtf_vlen(t); i++) {
@@ -110,6 +127,7 @@ static void externs_as_loaded(void *data, size_t size)
 	}
 out:
 	free(recs);
+	free(ext);
 }
 
 int btfgen_verify_output(const char *prog, const char *input, const void *data, size_t size,
