@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "libbtf.h"
+#include "ext.h"
 #include "pahole.h"
 
 static const char *prog = "btfgen";
@@ -129,6 +130,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *base_path = NULL, *input;
+	struct ext_job ext = { 0 };
 	struct lbtf_dwarf_stats st = { .sz = sizeof(st) };
 	struct lbtf_dwarf_opts o = { .sz = sizeof(o) };
 	struct cb_ctx cb = { 0 };
@@ -201,13 +203,9 @@ int main(int argc, char **argv)
 	}
 	lbtf_atomic_cleanup_on_signals();
 	/* clang's .BTF.ext (func/line info, CO-RE relocations) names type ids
-	 * of clang's .BTF: next to ours they would point at other types */
-	if (in_place && lbtf_elf_has_section(input, ".BTF.ext") > 0) {
-		fprintf(stderr, "%s: %s: has a .BTF.ext section, whose type ids belong to the .BTF "
-			"it was made with; remove it first (llvm-objcopy --remove-section=.BTF.ext "
-			"--remove-section=.rel.BTF.ext) or write a raw blob with -o\n", prog, input);
-		return CLI_EXIT_INPUT;
-	}
+	 * and strings of clang's .BTF: it is rewritten onto ours (ext.c) */
+	if (in_place && (err = ext_open(&ext, input)))
+		return err;
 	if (base_path) {
 		base = lbtf_open(base_path, NULL);
 		if (!base) {
@@ -241,6 +239,13 @@ int main(int argc, char **argv)
 		goto out_b;
 	}
 	err = lbtf_builder_serialize(b, swapped, &data, &size);
+	if (!err && ext.ext) {
+		/* the records' strings join the string section: serialize again */
+		rc = ext_remap(&ext, input, b, swapped, &data, &size);
+		if (rc)
+			goto out_b;
+		rc = CLI_EXIT_SYSTEM;
+	}
 	if (err) {
 		rc = cli_exit_for_errno(err);
 		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
@@ -253,7 +258,9 @@ int main(int argc, char **argv)
 	} else if (out) {
 		err = lbtf_write_file_atomic(out, data, size);
 	} else {
-		err = lbtf_elf_write_btf(input, input, data, size);
+		LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size);
+
+		err = lbtf_elf_write_btf_opts(input, input, data, size, &wo);
 	}
 	if (err) {
 		rc = cli_exit_for_errno(err);
@@ -270,6 +277,7 @@ out_b:
 	free(data);
 	lbtf_builder_free(b);
 out:
+	ext_free(&ext);
 	lbtf_free(base);
 	return rc;
 }
