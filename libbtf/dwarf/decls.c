@@ -163,31 +163,28 @@ static bool var_address(struct dw_attrs *da, uint64_t *addr)
 }
 
 static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
-		       enum dw_extern ext)
+		       enum dw_extern ext, const char *sec)
 {
 	int err = dw_grow(&u->vars, &u->capvars, u->nvars, sizeof(*u->vars), 32);
 
 	if (err)
 		return err;
-	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext };
+	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext, sec };
 	return 0;
 }
 
 /*
  * Externs of a BPF object, as clang encodes them: VAR/FUNC with extern
- * linkage in DATASEC .kconfig (libbpf's CONFIG_* and LINUX_* values) or
- * .ksyms (kernel symbols and kfuncs). DWARF does not keep the section
- * attribute, so the kconfig ones are told by libbpf's naming rule.
+ * linkage, in the DATASEC of their section attribute (.kconfig for
+ * __kconfig, .ksyms for __ksym variables and kfuncs, .maps for extern maps)
+ * or, without one (externs for static linking), in no DATASEC. See
+ * dw_extern_place() for how that is told.
  */
-static enum dw_extern extern_kind(const char *name)
-{
-	return !strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6) ? DW_EXT_KCONFIG
-									    : DW_EXT_KSYMS;
-}
 
 static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 {
-	const char *name = dw_attrs_name(da);
+	const char *name = dw_attrs_name(da), *sec;
+	enum dw_extern ext;
 	uint64_t pend, tsize;
 	int64_t sym, type;
 	int id, err;
@@ -203,12 +200,14 @@ static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 		return id;
 	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
 		return err;
-	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, extern_kind(name));
+	ext = dw_extern_place(u->g->ei, name, false, &sec);
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, ext, sec);
 }
 
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
 {
-	const char *name = dw_attrs_name(da);
+	const char *name = dw_attrs_name(da), *sec;
+	enum dw_extern ext;
 	int64_t sym, proto;
 	int id;
 
@@ -221,7 +220,8 @@ static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attr
 	if (id < 0)
 		return id;
 	u->nfuncs++;
-	return add_var_rec(u, id, (uint32_t)sym, 0, DW_EXT_KSYMS);
+	ext = dw_extern_place(u->g->ei, name, true, &sec);
+	return add_var_rec(u, id, (uint32_t)sym, 0, ext, sec);
 }
 
 int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
@@ -269,8 +269,12 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 		return type;
 	if (!type && !pend)
 		return 0; /* VAR of void is invalid */
+	/* the symbol's size where it is larger than the type's: a map with
+	 * static .values = { ... } (PROG_ARRAY, map-in-map) initialises more
+	 * than the map type covers, and libbpf finds those relocations by the
+	 * DATASEC entry's size (linked files keep the type's size) */
 	size = s->size;
-	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE))))
+	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE))) && (tsize >= size || !ei->is_rel))
 		size = tsize;
 	if (!size || size > UINT32_MAX)
 		return 0;
@@ -282,7 +286,7 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 		return err;
 	if ((err = dw_add_decl_tags(u, die, id, -1)))
 		return err;
-	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE);
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE, NULL);
 }
 
 /* Visit every DIE that can carry a type, function or variable. */

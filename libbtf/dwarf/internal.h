@@ -51,6 +51,7 @@ struct dw_elf_info {
 	uint32_t nsyms;
 	uint32_t *hash;          /* open addressing, index+1 into syms, 0 empty */
 	uint32_t hash_mask;
+	struct lbtf *btf;        /* the BPF object's own .BTF (clang's), or NULL */
 };
 
 int dw_elf_info_load(struct dw_elf_info *ei, const char *path);
@@ -65,6 +66,15 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 
 /* Undefined (extern) symbol of a relocatable object, or -1 */
 int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
+/*
+ * Where the extern VAR (or FUNC, is_func) name goes: DW_EXT_SEC with *sec
+ * the DATASEC name, or DW_EXT_PLAIN. From the object's own .BTF when it has
+ * one (clang put the extern in the DATASEC of its section attribute); for
+ * DWARF alone (no section attributes there) libbpf's naming rule: CONFIG_*
+ * and LINUX_* variables in .kconfig, every other extern in .ksyms.
+ */
+enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
+			       const char **sec);
 /* The only symbol of that name and type, or -1 (none or several) */
 int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
 
@@ -129,13 +139,18 @@ struct dw_fixup {
 };
 
 /* A VAR placed in a section, to become a DATASEC entry. */
-enum dw_extern { DW_EXT_NONE, DW_EXT_KCONFIG, DW_EXT_KSYMS };
+enum dw_extern {
+	DW_EXT_NONE,  /* defined here: the DATASEC of its symbol's section */
+	DW_EXT_SEC,   /* extern in the DATASEC named sec (.ksyms, .kconfig, .maps) */
+	DW_EXT_PLAIN, /* extern in no DATASEC (resolved by static linking) */
+};
 
 struct dw_var {
 	uint32_t id;      /* VAR (or extern FUNC) id in the unit's builder, later in the result */
 	uint32_t sym;     /* index into dw_elf_info.syms */
 	uint32_t size;    /* bytes */
-	uint32_t ext;     /* enum dw_extern: placed in .kconfig/.ksyms as libbpf expects */
+	uint32_t ext;     /* enum dw_extern */
+	const char *sec;  /* DW_EXT_SEC: the DATASEC's name (static or the input's .BTF) */
 };
 
 /* Warnings are collected as bits, reported once each at the end. */

@@ -155,6 +155,10 @@ int dw_elf_info_load(struct dw_elf_info *ei, const char *path)
 	err = load_sections(ei, shstrndx);
 	if (!err)
 		err = load_symbols(ei);
+	/* clang's own .BTF says where each extern goes (dw_extern_place);
+	 * an object without one (or with one unreadable) has the naming rule */
+	if (!err && ei->is_bpf && ei->is_rel)
+		ei->btf = lbtf_open_elf(path, NULL);
 	if (!err)
 		return 0;
 fail:
@@ -164,6 +168,7 @@ fail:
 
 void dw_elf_info_free(struct dw_elf_info *ei)
 {
+	lbtf_free(ei->btf);
 	free(ei->hash);
 	free(ei->syms);
 	free(ei->secs);
@@ -238,4 +243,46 @@ int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name)
 			return i;
 	}
 	return -1;
+}
+
+/* The DATASEC of the object's .BTF listing type id, or NULL */
+static const char *datasec_of(const struct lbtf *btf, uint32_t id)
+{
+	for (uint32_t i = 1; i < lbtf_type_cnt(btf); i++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, i);
+
+		if (lbtf_kind(t) != LBTF_KIND_DATASEC)
+			continue;
+		for (unsigned int j = 0; j < lbtf_vlen(t); j++)
+			if (lbtf_secinfos(t)[j].type == id)
+				return lbtf_type_name(btf, t);
+	}
+	return NULL;
+}
+
+enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
+			       const char **sec)
+{
+	*sec = NULL;
+	if (ei->btf) {
+		int kind = is_func ? LBTF_KIND_FUNC : LBTF_KIND_VAR;
+
+		for (uint32_t i = 1; i < lbtf_type_cnt(ei->btf); i++) {
+			const struct lbtf_type *t = lbtf_type_by_id(ei->btf, i);
+			const char *n;
+
+			if (lbtf_kind(t) != (unsigned int)kind ||
+			    !(n = lbtf_type_name(ei->btf, t)) || strcmp(n, name))
+				continue;
+			if ((is_func ? lbtf_vlen(t) : lbtf_var(t)->linkage) != LBTF_LINKAGE_EXTERN)
+				continue;
+			*sec = datasec_of(ei->btf, i);
+			return *sec ? DW_EXT_SEC : DW_EXT_PLAIN;
+		}
+	}
+	if (!is_func && (!strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6)))
+		*sec = ".kconfig";
+	else
+		*sec = ".ksyms";
+	return DW_EXT_SEC;
 }
