@@ -17,6 +17,20 @@
 
 static const char *prog = "btfdump";
 
+/* libbtf's message, prefixed with the file unless it names it already; the
+ * exit status for errno */
+static int failed(const char *path)
+{
+	const char *msg = lbtf_errmsg();
+	int rc = cli_exit_for_errno(errno);
+
+	if (!strncmp(msg, path, strlen(path)))
+		fprintf(stderr, "%s: %s\n", prog, msg);
+	else
+		fprintf(stderr, "%s: %s: %s\n", prog, path, msg);
+	return rc;
+}
+
 int btfdump_cmd_ext(int argc, char **argv, const struct btfdump_opts *o)
 {
 	struct lbtf_ext *ext;
@@ -28,15 +42,11 @@ int btfdump_cmd_ext(int argc, char **argv, const struct btfdump_opts *o)
 	if (argc > 1)
 		return cli_fail(CLI_EXIT_USAGE, prog, "ext: unexpected argument '%s'", argv[1]);
 	btf = lbtf_open_elf(argv[0], NULL);
-	if (!btf) {
-		rc = cli_exit_for_errno(errno);
-		fprintf(stderr, "%s: %s: cannot read .BTF: %s\n", prog, argv[0], lbtf_errmsg());
-		return rc;
-	}
+	if (!btf)
+		return failed(argv[0]);
 	ext = lbtf_ext_open_elf(argv[0]);
 	if (!ext) {
-		rc = cli_exit_for_errno(errno);
-		fprintf(stderr, "%s: %s: cannot read .BTF.ext: %s\n", prog, argv[0], lbtf_errmsg());
+		rc = failed(argv[0]);
 		lbtf_free(btf);
 		return rc;
 	}

@@ -94,5 +94,23 @@ EOF
 	done
 done
 [ "$nrelo" -gt 0 ] || bad "no CO-RE relocation was checked"
+
+# errors: one line naming the file, nothing on stdout, cli/cli.h's status
+llvm-objcopy --remove-section .BTF.ext --remove-section .rel.BTF.ext "${objs[0]}" "$T/noext.o"
+expect_err() { # STATUS WORDS...: btfdump WORDS exits STATUS
+	local want=$1 rc
+	shift
+	"$DUMP" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || bad "btfdump $*: exit $rc, want $want"
+	[ -s "$T/out" ] && bad "btfdump $*: printed on stdout: $(head -1 "$T/out")"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || bad "btfdump $*: want one line on stderr: $(cat "$T/err")"
+}
+expect_err 4 ext "$T/noext.o"
+grep -q "noext.o.*\.BTF\.ext" "$T/err" || bad "no .BTF.ext: the message names neither the file nor the section: $(cat "$T/err")"
+expect_err 4 ext "$B/btfgen"
+expect_err 5 ext "$T/missing.o"
+expect_err 2 ext
+expect_err 2 ext "$T/noext.o" extra
 [ $fail -eq 0 ] && echo "PASS: btfdump ext agrees with the symbols, the sources and libbpf on ${#objs[@]} corpus objects (clang's and btfgen's; $nrelo CO-RE relocations)"
 exit $fail
