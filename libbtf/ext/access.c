@@ -64,6 +64,7 @@ int lbtf_core_access_resolve(const struct lbtf *btf, uint32_t root_id, uint32_t 
 {
 	uint32_t idx[MAX_ACCESS];
 	const struct lbtf_type *t;
+	const char *name;
 	int n, id;
 
 	if (!btf || kind >= LBTF_CORE_RELO_KIND_CNT || max < 0 || (max && !steps))
@@ -87,10 +88,13 @@ int lbtf_core_access_resolve(const struct lbtf *btf, uint32_t root_id, uint32_t 
 		if (idx[0] >= lbtf_vlen(t))
 			return lbtfi_err(ENOENT, "CO-RE enumerator %u of [%u] does not exist (%u enumerators)",
 					 idx[0], root_id, lbtf_vlen(t));
-		put(steps, max, 0, (uint32_t)id, idx[0], 0,
-		    lbtf_name_by_offset(btf, lbtf_kind(t) == LBTF_KIND_ENUM ?
-						     lbtf_enums(t)[idx[0]].name_off :
-						     lbtf_enums64(t)[idx[0]].name_off));
+		name = lbtf_name_by_offset(btf, lbtf_kind(t) == LBTF_KIND_ENUM ?
+							lbtf_enums(t)[idx[0]].name_off :
+							lbtf_enums64(t)[idx[0]].name_off);
+		if (!name)
+			return lbtfi_err(EINVAL, "CO-RE enumerator %u of [%u] has a bad name offset",
+					 idx[0], root_id);
+		put(steps, max, 0, (uint32_t)id, idx[0], 0, name);
 		return 1;
 	}
 	/* field: the first index steps over the root as over an array */
@@ -103,8 +107,11 @@ int lbtf_core_access_resolve(const struct lbtf *btf, uint32_t root_id, uint32_t 
 				return lbtfi_err(ENOENT, "CO-RE access '%s': [%u] has no member %u (%u members)",
 						 access, (uint32_t)id, idx[i], lbtf_vlen(t));
 			m = &lbtf_members(t)[idx[i]];
-			put(steps, max, i, (uint32_t)id, idx[i], lbtf_member_bit_offset(t, idx[i]),
-			    lbtf_name_by_offset(btf, m->name_off));
+			name = lbtf_name_by_offset(btf, m->name_off);
+			if (!name)
+				return lbtfi_err(EINVAL, "CO-RE access '%s': member %u of [%u] has a bad name offset",
+						 access, idx[i], (uint32_t)id);
+			put(steps, max, i, (uint32_t)id, idx[i], lbtf_member_bit_offset(t, idx[i]), name);
 			id = skip(btf, m->type);
 		} else if (lbtf_kind(t) == LBTF_KIND_ARRAY) {
 			const struct lbtf_array *a = lbtf_array(t);

@@ -52,6 +52,9 @@ int lbtfi_typemap_get(struct lbtfi_typemap *m, uint32_t old_id);
 /* The same, copying an old type that has no counterpart (-ENOENT) into b
  * (whose types m->new must then be re-read from) */
 int lbtfi_typemap_get_or_copy(struct lbtfi_typemap *m, struct lbtf_builder *b, uint32_t old_id);
+/* Map onto new from now on (b's types read back after copies); what had no
+ * counterpart is looked up again, what was found or copied stays */
+void lbtfi_typemap_set_new(struct lbtfi_typemap *m, const struct lbtf *new);
 const char *lbtfi_typemap_desc(const struct lbtfi_typemap *m, uint32_t id, char *buf, size_t n);
 
 #endif

@@ -110,7 +110,9 @@ static int remap_access(struct remap *r, const struct lbtf_ext_core_relo *rel, c
 			uint32_t no = lbtf_kind(t) == LBTF_KIND_ENUM ? lbtf_enums(t)[i].name_off :
 								     lbtf_enums64(t)[i].name_off;
 
-			if (!strcmp(lbtf_name_by_offset(r->new, no), st[0].name)) {
+			const char *nn = lbtf_name_by_offset(r->new, no);
+
+			if (nn && !strcmp(nn, st[0].name)) {
 				snprintf(buf, size, "%u", i);
 				return 0;
 			}
@@ -286,9 +288,11 @@ int lbtf_ext_remap(const struct lbtf_ext *ext, const struct lbtf *old_btf, struc
 		err = copy_missing_roots(&r);
 	if (!err && r.tm.copied) {
 		lbtf_free(new_btf);
-		r.new = r.tm.new = new_btf = read_back(b);
+		r.new = new_btf = read_back(b);
 		if (!new_btf)
 			err = -errno;
+		else
+			lbtfi_typemap_set_new(&r.tm, new_btf);
 	}
 	for (unsigned int k = 0; !err && k < LBTF_EXT_KIND_CNT; k++)
 		for (uint32_t s = 0; !err && s < r.out->kinds[k].sec_cnt; s++)

@@ -16,6 +16,7 @@
 #include "internal.h"
 
 #define MAP_NONE UINT32_MAX
+#define MAP_FAIL (UINT32_MAX - 1) /* no counterpart in this new BTF */
 #define MAP_DEPTH 32
 
 int lbtfi_typemap_init(struct lbtfi_typemap *m, const struct lbtf *old, const struct lbtf *new)
@@ -40,6 +41,14 @@ void lbtfi_typemap_free(struct lbtfi_typemap *m)
 static const char *name_of(const struct lbtf *btf, const struct lbtf_type *t)
 {
 	const char *s = lbtf_type_name(btf, t);
+
+	return s ? s : "";
+}
+
+/* A string of btf ("" for a bad offset, which then matches nothing named) */
+static const char *str_at(const struct lbtf *btf, uint32_t off)
+{
+	const char *s = lbtf_name_by_offset(btf, off);
 
 	return s ? s : "";
 }
@@ -71,8 +80,8 @@ static bool same_shape(const struct lbtfi_typemap *m, const struct lbtf_type *a,
 		if (a->size != b->size)
 			return false;
 		for (unsigned int i = 0; i < n; i++)
-			if (strcmp(lbtf_name_by_offset(m->old, lbtf_members(a)[i].name_off),
-				   lbtf_name_by_offset(m->new, lbtf_members(b)[i].name_off)) ||
+			if (strcmp(str_at(m->old, lbtf_members(a)[i].name_off),
+				   str_at(m->new, lbtf_members(b)[i].name_off)) ||
 			    lbtf_member_bit_offset(a, i) != lbtf_member_bit_offset(b, i) ||
 			    lbtf_member_bitfield_size(a, i) != lbtf_member_bitfield_size(b, i))
 				return false;
@@ -81,8 +90,8 @@ static bool same_shape(const struct lbtfi_typemap *m, const struct lbtf_type *a,
 		if (a->size != b->size)
 			return false;
 		for (unsigned int i = 0; i < n; i++)
-			if (strcmp(lbtf_name_by_offset(m->old, lbtf_enums(a)[i].name_off),
-				   lbtf_name_by_offset(m->new, lbtf_enums(b)[i].name_off)) ||
+			if (strcmp(str_at(m->old, lbtf_enums(a)[i].name_off),
+				   str_at(m->new, lbtf_enums(b)[i].name_off)) ||
 			    lbtf_enums(a)[i].val != lbtf_enums(b)[i].val)
 				return false;
 		return true;
@@ -90,8 +99,8 @@ static bool same_shape(const struct lbtfi_typemap *m, const struct lbtf_type *a,
 		if (a->size != b->size)
 			return false;
 		for (unsigned int i = 0; i < n; i++)
-			if (strcmp(lbtf_name_by_offset(m->old, lbtf_enums64(a)[i].name_off),
-				   lbtf_name_by_offset(m->new, lbtf_enums64(b)[i].name_off)) ||
+			if (strcmp(str_at(m->old, lbtf_enums64(a)[i].name_off),
+				   str_at(m->new, lbtf_enums64(b)[i].name_off)) ||
 			    lbtf_enum64_value(&lbtf_enums64(a)[i]) != lbtf_enum64_value(&lbtf_enums64(b)[i]))
 				return false;
 		return true;
@@ -213,6 +222,12 @@ static int map_id(struct lbtfi_typemap *m, uint32_t id, int depth)
 
 	if (id >= lbtf_type_cnt(m->old) || !(t = lbtf_type_by_id(m->old, id)))
 		return lbtfi_err(EINVAL, "type id %u is past the old BTF's %u types", id, lbtf_type_cnt(m->old));
+	if (m->map[id] == MAP_FAIL) {
+		char d[160];
+
+		return lbtfi_err(ENOENT, "%s has no counterpart in the new BTF",
+				 lbtfi_typemap_desc(m, id, d, sizeof(d)));
+	}
 	if (m->map[id] != MAP_NONE)
 		return (int)m->map[id];
 	if (depth > MAP_DEPTH)
@@ -220,6 +235,8 @@ static int map_id(struct lbtfi_typemap *m, uint32_t id, int depth)
 	r = find(m, id, t, depth);
 	if (r >= 0)
 		m->map[id] = (uint32_t)r;
+	else if (r == -ENOENT)
+		m->map[id] = MAP_FAIL; /* asked again while copying: fails fast */
 	return r;
 }
 
@@ -296,4 +313,12 @@ static int get_or_copy(struct lbtfi_typemap *m, struct lbtf_builder *b, uint32_t
 int lbtfi_typemap_get_or_copy(struct lbtfi_typemap *m, struct lbtf_builder *b, uint32_t old_id)
 {
 	return get_or_copy(m, b, old_id, 0);
+}
+
+void lbtfi_typemap_set_new(struct lbtfi_typemap *m, const struct lbtf *new)
+{
+	m->new = new;
+	for (uint32_t i = 0; i < lbtf_type_cnt(m->old); i++)
+		if (m->map[i] == MAP_FAIL)
+			m->map[i] = MAP_NONE;
 }
