@@ -62,12 +62,15 @@ _btfdump()
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "-j --json -p --pretty -c -B --base-btf -h --help -V --version" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "file id map btf help" -- "$cur") $(compgen -f -- "$cur"))
+			COMPREPLY=($(compgen -W "file id map ext btf help" -- "$cur") $(compgen -f -- "$cur"))
 		fi ;;
 	map)
 		COMPREPLY=($(compgen -W "dump id pinned name --lookup --net --valid-json -h --help" -- "$cur")) ;;
 	btf)
 		COMPREPLY=($(compgen -W "dump file id" -- "$cur")) ;;
+	ext)
+		# one PATH: the BPF object
+		((COMP_CWORD == cmdpos + 1)) && COMPREPLY=($(compgen -f -- "$cur")) ;;
 	help) ;;
 	*)
 		if [[ $fmt == c || -n $c_flag ]]; then

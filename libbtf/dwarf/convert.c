@@ -693,6 +693,9 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		uint32_t dropped;
 
 		err = dw_prune(&out, d.g.base, &dropped);
+		/* (BPF objects: only what the program needs, as clang) */
+		if (!err && ei.is_bpf && !d.g.base)
+			err = dw_bpf_typeset(&out, path, d.g.base, &dropped);
 	}
 	if (!err)
 		st.types_out = lbtf_builder_type_cnt(out) - start;

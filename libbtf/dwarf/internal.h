@@ -366,6 +366,10 @@ int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
  * types (prune.c); may replace *pb */
 int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
+/* A BPF object's types cut to what clang's BTF would hold (bpfset.c): the
+ * input's own .BTF at path, if any, adds roots; may replace *pb */
+int dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,
+		   uint32_t *dropped);
 
 const char *dw_warning_text(enum dw_warning w);
 /* The warnings (bits of enum dw_warning) and skipped tags, through o->warn */
