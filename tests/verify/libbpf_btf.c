@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * libbpf_btf OBJ: what libbpf itself does with a BPF object's BTF on the
+ * running kernel, the reference for btfcheck's object mode. Opens the
+ * object (bpf_object__open_file) and loads it (bpf_object__load), keeping
+ * libbpf's messages, and prints one line:
+ *   open ERRNO                  libbpf would not open it
+ *   btf ok                      its BTF loaded
+ *   btf rejected ERRNO LINE     BPF_BTF_LOAD refused it; LINE is the last
+ *                               line of the kernel log libbpf printed
+ *   unknown ERRNO               the load failed with no word on BTF
+ * and, when it opened, a second line comparing the BTF libbpf holds after
+ * the load (what it gave BPF_BTF_LOAD: this kernel needs no sanitization)
+ * with libbtf's lbtf_object_btf() of the same file:
+ *   bytes same | bytes differ at OFFSET (SIZE vs SIZE) | bytes error ERRNO
+ * Needs CAP_BPF (root).
+ */
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "libbtf.h"
+#include "libbtf_object.h"
+
+static char *msgs;
+static size_t msgs_len;
+
+__attribute__((format(printf, 2, 0)))
+static int keep(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	char *p;
+
+	(void)level;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || !(p = realloc(msgs, msgs_len + n + 1)))
+		return 0;
+	msgs = p;
+	vsnprintf(msgs + msgs_len, n + 1, fmt, ap);
+	msgs_len += n;
+	return n;
+}
+
+/* The last non-empty line of the text between from and to, tabs stripped */
+static void print_last_line(const char *from, const char *to)
+{
+	const char *s;
+
+	while (to > from && (to[-1] == '\n'))
+		to--;
+	for (s = to; s > from && s[-1] != '\n'; s--)
+		;
+	while (s < to && (*s == '\t' || *s == ' '))
+		s++;
+	printf("%.*s\n", (int)(to - s), s);
+}
+
+static void compare(const char *path, const struct btf *btf)
+{
+	struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+	const unsigned char *raw;
+	__u32 raw_size;
+	void *file;
+	size_t size, i;
+	bool mapped;
+
+	raw = btf ? btf__raw_data(btf, &raw_size) : NULL;
+	if (!raw || lbtf_file_load(path, &file, &size, &mapped)) {
+		printf("bytes error %d\n", errno);
+		return;
+	}
+	if (lbtf_object_btf(path, file, size, NULL, &ob)) {
+		printf("bytes error %d\n", errno);
+	} else {
+		for (i = 0; i < raw_size && i < ob.size; i++)
+			if (raw[i] != ((const unsigned char *)ob.data)[i])
+				break;
+		if (i == raw_size && i == ob.size)
+			printf("bytes same\n");
+		else
+			printf("bytes differ at %zu (%u vs %zu)\n", i, raw_size, ob.size);
+	}
+	lbtf_object_btf_free(&ob);
+	lbtf_file_unload(file, size, mapped);
+}
+
+int main(int argc, char **argv)
+{
+	static const char begin[] = "-- BEGIN BTF LOAD LOG ---\n";
+	struct bpf_object *obj;
+	const char *e, *b, *end;
+	int err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: libbpf_btf OBJ\n");
+		return 2;
+	}
+	libbpf_set_print(keep);
+	obj = bpf_object__open_file(argv[1], NULL);
+	if (!obj) {
+		printf("open %d\n", errno);
+		return 0;
+	}
+	err = bpf_object__load(obj);
+	e = msgs ? strstr(msgs, "BTF loading error: ") : NULL;
+	if (e) {
+		printf("btf rejected %d ", -atoi(e + strlen("BTF loading error: ")));
+		b = strstr(e, begin);
+		end = b ? strstr(b, "\n-- END BTF LOAD LOG --") : NULL;
+		if (b && end)
+			print_last_line(b + strlen(begin), end + 1);
+		else
+			printf("(no log)\n");
+	} else if (btf__fd(bpf_object__btf(obj)) >= 0) {
+		printf("btf ok\n");
+	} else {
+		printf("unknown %d\n", err ? -err : 0);
+		if (msgs)
+			fputs(msgs, stderr);
+	}
+	compare(argv[1], bpf_object__btf(obj));
+	bpf_object__close(obj);
+	free(msgs);
+	return 0;
+}
