@@ -155,9 +155,9 @@ static char *enospc_reason(const struct lbtf_verify_result *res, uint32_t size,
 
 	if (asprintf(&s, "log buffer too small: the log needs %u bytes, --log-size gave %u "
 		     "(%u more); with room: %s%s%s%s", res->log_true_size, size,
-		     res->log_true_size - size, full->err ? "rejected: " : "OK",
-		     line ? line : "", full->err ? " " : "",
-		     full->err ? lbtf_errno_name(full->err) : "") < 0)
+		     res->log_true_size - size, full->err ? "rejected (" : "OK",
+		     full->err ? lbtf_errno_name(full->err) : "", full->err ? "): " : "",
+		     line ? line : "") < 0)
 		s = NULL;
 	free(line);
 	return s;

@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (c.log_size > 0 && c.log_level == 0) {
+	if (c.log_size > 0 && (c.log_level >= 0 ? c.log_level : c.json ? 1 : 0) == 0) {
 		fprintf(stderr, "btfcheck: --log-size with --log-level 0 (the kernel refuses a log "
 			"buffer without a level)\n");
 		return 2;
