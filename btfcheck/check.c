@@ -275,7 +275,16 @@ int btfcheck_one(const struct cfg *c, const char *path)
 	}
 	if (c->min_kernel) {
 		mink.mk.sz = sizeof(mink.mk);
-		mink.done = !lbtf_min_kernel(in.data, in.size, &mink.mk);
+		if (rep.sanitized) {
+			/* which kernels: of the BTF before sanitization */
+			struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+
+			mink.done = !lbtf_object_btf(path, in.file, in.file_size, NULL, &ob) &&
+				    !lbtf_min_kernel(ob.data, ob.size, &mink.mk);
+			lbtf_object_btf_free(&ob);
+		} else {
+			mink.done = !lbtf_min_kernel(in.data, in.size, &mink.mk);
+		}
 		rep.mink = &mink;
 	}
 	if (c->kernel && !o.base && !swapped) {

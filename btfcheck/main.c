@@ -4,7 +4,8 @@
  * Linux 6.15-6.18's BPF_BTF_LOAD (verdict, errno, log), without privileges.
  *
  *   btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]
- *            [--raw] [--min-kernel] [--json] [--quiet] [--kernel] FILE...
+ *            [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]
+ *            [--kernel] FILE...
  * An ELF BPF object (ET_REL, EM_BPF) is checked as libbpf loads it: its
  * .BTF after libbpf's fixups (libbtf_object.h); --raw checks .BTF as stored.
  * Exit (cli/cli.h's table): 0 all valid, 1 some rejected, 2 usage, 3 --kernel
@@ -25,7 +26,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]\n"
-		"                [--raw] [--min-kernel] [--json] [--quiet] [--kernel] FILE...\n"
+		"                [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]\n"
+		"                [--kernel] FILE...\n"
 		"Verifies BTF (raw, ELF .BTF, or - for stdin) as the running kernel's\n"
 		"BPF_BTF_LOAD would (Linux 6.15-6.18 semantics). A BPF object (ELF, EM_BPF,\n"
 		"ET_REL) is checked as libbpf 1.1 loads it: its .BTF after libbpf's fixups.\n"
@@ -35,6 +37,8 @@ static void usage(FILE *f)
 		"  --strict          with --base, also run pass 2 (stricter than any kernel path)\n"
 		"  --raw             a BPF object's .BTF as stored, without libbpf's fixups\n"
 		"  --min-kernel      the oldest kernel that loads it (and with libbpf's help)\n"
+		"  --target-kernel V a BPF object: sanitize as libbpf would for kernel V\n"
+		"                    (MAJOR.MINOR; default: the running kernel's release)\n"
 		"  --json            one JSON object per file per line (log only on rejection\n"
 		"                    unless --log-level is given)\n"
 		"  --quiet           do not print the log (text or JSON)\n"
@@ -56,6 +60,19 @@ static uint32_t running_kernel_missing(void)
 	if (uname(&u) || sscanf(u.release, "%u.%u", &a, &b) != 2)
 		return 0;
 	return LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(a << 16 | b << 8);
+}
+
+/* "MAJOR.MINOR[.PATCH]" as a KERNEL_VERSION code */
+static int parse_version(const char *s, uint32_t *v)
+{
+	unsigned int a, b;
+	int n = 0;
+
+	if (sscanf(s, "%u.%u%n", &a, &b, &n) != 2 || (s[n] && s[n] != '.') || !a || a > 255 ||
+	    b > 255)
+		return -1;
+	*v = a << 16 | b << 8;
+	return 0;
 }
 
 static int parse_num(const char *s, long long max, long long *out)
@@ -107,15 +124,16 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },           { "kernel", no_argument, NULL, 'k' },
 		{ "strict", no_argument, NULL, 'S' },          { "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },         { "raw", no_argument, NULL, 'r' },
-		{ "min-kernel", no_argument, NULL, 'm' },
+		{ "min-kernel", no_argument, NULL, 'm' },     { "target-kernel", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfg c = { .log_level = -1, .log_size = -1 };
+	uint32_t target = 0;
 	int opt, worst = 0;
 	long long v;
 
 	stdout_hold();
-	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (parse_num(optarg, LBTF_LOG_MASK, &v)) {
@@ -140,6 +158,12 @@ int main(int argc, char **argv)
 		case 'S': c.strict = true; break;
 		case 'r': c.raw = true; break;
 		case 'm': c.min_kernel = true; break;
+		case 't':
+			if (parse_version(optarg, &target)) {
+				fprintf(stderr, "btfcheck: bad --target-kernel '%s' (MAJOR.MINOR)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return cli_flush_stdout("btfcheck");
 		case 'V': return cli_print_version("btfcheck");
 		default: usage(stderr); return 2;
@@ -154,7 +178,8 @@ int main(int argc, char **argv)
 			"buffer without a level)\n");
 		return 2;
 	}
-	c.missing_features = running_kernel_missing();
+	c.missing_features = target ? LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(target)
+				    : running_kernel_missing();
 	if (c.strict && !c.base_path) {
 		fprintf(stderr, "btfcheck: --strict needs --base\n");
 		return 2;

@@ -74,7 +74,9 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 			lbtf_errno_name(res->err));
 	if (r->object && !r->open_failed) {
 		bit_list(fix, sizeof(fix), r->fixups, lbtf_fixup_name);
-		fprintf(stderr, " [BPF object: the BTF libbpf loads; fixups: %s]", *fix ? fix : "none");
+		fprintf(stderr, " [BPF object: the BTF libbpf loads; fixups: %s", *fix ? fix : "none");
+		bit_list(fix, sizeof(fix), r->sanitized, lbtf_kfeat_name);
+		fprintf(stderr, "%s%s]", *fix ? "; sanitized: " : "", fix);
 	}
 	if (res->env_dependent)
 		fprintf(stderr, " [kptr targets: the verdict depends on the running kernel's BTF]");

@@ -13,9 +13,19 @@
  * the load (what it gave BPF_BTF_LOAD: this kernel needs no sanitization)
  * with libbtf's lbtf_object_btf() of the same file:
  *   bytes same | bytes differ at OFFSET (SIZE vs SIZE) | bytes error ERRNO
+ * With LIBBPF_BTF_TARGET=MAJOR.MINOR, the kernel pretends to be that old
+ * for BTF: every BPF_BTF_LOAD (libbpf's feature probes included) of BTF
+ * that needs a newer kernel (lbtf_min_kernel) fails with EINVAL, so libbpf
+ * sanitizes as it would there, and the comparison is with the BTF libbpf
+ * actually submitted (the largest blob: libbpf's feature probes are tiny),
+ * against lbtf_object_btf() for that version.
  * Needs CAP_BPF (root).
  */
 #include <bpf/btf.h>
+#include <dlfcn.h>
+#include <linux/bpf.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -24,6 +34,42 @@
 #include <string.h>
 #include "libbtf.h"
 #include "libbtf_object.h"
+
+static uint32_t target;       /* KERNEL_VERSION code, 0: the real kernel */
+static void *submitted;       /* the largest BTF BPF_BTF_LOAD took (not a probe) */
+static size_t submitted_size;
+
+/* libbpf's bpf() calls go through syscall(): the executable's definition
+ * comes first for libbpf.so too */
+long syscall(long nr, ...)
+{
+	long (*real)(long, ...) = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	long a[6];
+	va_list ap;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == __NR_bpf && a[0] == BPF_BTF_LOAD) {
+		const union bpf_attr *attr = (const union bpf_attr *)a[1];
+		const void *btf = (const void *)(uintptr_t)attr->btf;
+		struct lbtf_min_kernel mk = { .sz = sizeof(mk) };
+
+		if (target && (lbtf_min_kernel(btf, attr->btf_size, &mk) || mk.version > target)) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (attr->btf_size > submitted_size) {
+			free(submitted);
+			submitted = malloc(attr->btf_size);
+			if (submitted)
+				memcpy(submitted, btf, attr->btf_size);
+			submitted_size = submitted ? attr->btf_size : 0;
+		}
+	}
+	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 
 static char *msgs;
 static size_t msgs_len;
@@ -63,6 +109,7 @@ static void print_last_line(const char *from, const char *to)
 
 static void compare(const char *path, const struct btf *btf)
 {
+	LBTF_OPTS(lbtf_object_opts, oo);
 	struct lbtf_object_btf ob = { .sz = sizeof(ob) };
 	const unsigned char *raw;
 	__u32 raw_size;
@@ -70,12 +117,19 @@ static void compare(const char *path, const struct btf *btf)
 	size_t size, i;
 	bool mapped;
 
-	raw = btf ? btf__raw_data(btf, &raw_size) : NULL;
+	if (target) {
+		/* libbpf submitted a sanitized copy: compare that */
+		oo.missing_features = LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(target);
+		raw = submitted;
+		raw_size = submitted_size;
+	} else {
+		raw = btf ? btf__raw_data(btf, &raw_size) : NULL;
+	}
 	if (!raw || lbtf_file_load(path, &file, &size, &mapped)) {
 		printf("bytes error %d\n", errno);
 		return;
 	}
-	if (lbtf_object_btf(path, file, size, NULL, &ob)) {
+	if (lbtf_object_btf(path, file, size, &oo, &ob)) {
 		printf("bytes error %d\n", errno);
 	} else {
 		for (i = 0; i < raw_size && i < ob.size; i++)
@@ -100,6 +154,15 @@ int main(int argc, char **argv)
 	if (argc != 2) {
 		fprintf(stderr, "usage: libbpf_btf OBJ\n");
 		return 2;
+	}
+	if (getenv("LIBBPF_BTF_TARGET")) {
+		unsigned int a, b;
+
+		if (sscanf(getenv("LIBBPF_BTF_TARGET"), "%u.%u", &a, &b) != 2) {
+			fprintf(stderr, "libbpf_btf: bad LIBBPF_BTF_TARGET\n");
+			return 2;
+		}
+		target = a << 16 | b << 8;
 	}
 	libbpf_set_print(keep);
 	obj = bpf_object__open_file(argv[1], NULL);
@@ -127,5 +190,6 @@ int main(int argc, char **argv)
 	compare(argv[1], bpf_object__btf(obj));
 	bpf_object__close(obj);
 	free(msgs);
+	free(submitted);
 	return 0;
 }
