@@ -41,6 +41,7 @@ struct btfcheck_report {
 	int open_err;
 	uint32_t fixups, sanitized;
 	const char *log;       /* what lands in the user's buffer */
+	size_t log_len;
 	bool show_log;
 	const char *reason;    /* last log line for a rejection */
 	const char *hint;      /* one line, or NULL */

@@ -244,6 +244,8 @@ int btfcheck_one(const struct cfg *c, const char *path)
 		goto out;
 	}
 	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
+	/* a whole vmlinux log is ~10 MB: its length is known, never measured */
+	rep.log_len = !rep.log ? 0 : rep.log == res.full_log ? res.full_log_len : strlen(rep.log);
 	if (res.err) {
 		const char *why = rep.log;
 		struct lbtf_verify_result again = { .sz = sizeof(again) };

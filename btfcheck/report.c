@@ -58,9 +58,9 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 	const struct lbtf_verify_result *res = r->res;
 	char fix[256];
 
-	if (!quiet && r->show_log && r->log && *r->log) {
-		fputs(r->log, stdout);
-		if (r->log[strlen(r->log) - 1] != '\n')
+	if (!quiet && r->show_log && r->log_len) {
+		fwrite(r->log, 1, r->log_len, stdout);
+		if (r->log[r->log_len - 1] != '\n')
 			putchar('\n');
 	}
 	fflush(stdout);
