@@ -14,12 +14,14 @@
 
 int obtf_init(struct obtf *b, const char *path, const void *data, size_t size)
 {
-	const struct lbtf_header *h = data;
+	struct lbtf_header hdr;
+	const struct lbtf_header *h = &hdr;
 	size_t off = 0;
 
 	memset(b, 0, sizeof(*b));
 	if (size < sizeof(*h))
 		return lbtfi_err(EINVAL, "%s: .BTF: header not found", path);
+	memcpy(&hdr, data, sizeof(hdr)); /* .BTF may sit anywhere in the file */
 	if (h->magic == lbtf_bswap16(LBTF_MAGIC))
 		return lbtfi_err(ENOTSUP, "%s: .BTF: the other byte order (libbpf refuses the object)", path);
 	if (h->magic != LBTF_MAGIC)

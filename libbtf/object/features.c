@@ -4,6 +4,8 @@
  * (kernel/bpf/btf.c) first accepted each kind, flag and layout, and which
  * of them libbpf rewrites for an older kernel (bpf_object__sanitize_btf).
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -108,26 +110,40 @@ int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
 		.sz = sizeof(r), .version = KV(4, 18), .version_libbpf = KV(4, 18),
 		.why = "BTF", .why_libbpf = "BTF",
 	};
-	const struct lbtf_header *h = data;
+	struct lbtf_header hdr;
+	const struct lbtf_header *h = &hdr;
 	const unsigned char *types;
+	void *copy = NULL;
 	size_t off = 0;
 	uint32_t id = 1;
 	int err;
 
 	if ((err = lbtfi_result_check(res, "lbtf_min_kernel")))
 		return err;
+	if (size >= sizeof(hdr))
+		memcpy(&hdr, data, sizeof(hdr));
 	if (size < sizeof(*h) || h->magic != LBTF_MAGIC || h->hdr_len < sizeof(*h) ||
 	    h->hdr_len % 4 || h->type_off % 4 || h->hdr_len > size ||
 	    (uint64_t)h->type_off + h->type_len > size - h->hdr_len)
 		return lbtfi_err(EINVAL, "not a BTF blob of this byte order");
 	types = (const unsigned char *)data + h->hdr_len + h->type_off;
+	if ((uintptr_t)types % 4) {
+		/* read the records aligned */
+		copy = malloc(h->type_len ? h->type_len : 1);
+		if (!copy)
+			return lbtfi_err(ENOMEM, "out of memory");
+		memcpy(copy, types, h->type_len);
+		types = copy;
+	}
 	while (off + sizeof(struct lbtf_type) <= h->type_len) {
 		const struct lbtf_type *t = (const struct lbtf_type *)(types + off);
 		size_t rec = lbtf_type_rec_size(t);
 		struct need n;
 
-		if (!rec || rec > h->type_len - off)
+		if (!rec || rec > h->type_len - off) {
+			free(copy);
 			return lbtfi_err(EINVAL, "type [%u] is malformed", id);
+		}
 		n = type_need(t);
 		r.kfeats |= n.kfeat;
 		if (n.version > r.version) {
@@ -143,6 +159,7 @@ int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
 		off += rec;
 		id++;
 	}
+	free(copy);
 	lbtfi_result_copy(res, &r, sizeof(r));
 	return 0;
 }
