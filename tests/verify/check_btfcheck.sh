@@ -79,6 +79,9 @@ printf '1a\x00' >>"$tmp/split.btf"
 check "--base: module BTF rejected" [ $rc = 1 ]
 check "--base: dmesg-style log" grep -qx "BPF: Invalid name" "$tmp/out"
 check "--base: verdict names the message" grep -q "rejected: \[3\] STRUCT 1a size=4 vlen=0 Invalid name (EINVAL)" "$tmp/err"
+"$BC" "$tmp/split.btf" >/dev/null 2>"$tmp/err"; rc=$?
+check "split BTF without --base: rejected with one hint line" \
+	all "[ $rc = 1 ]" '[ "$(grep -c "split.btf: hint: looks like split BTF.*pass --base" "$tmp/err")" = 1 ]'
 
 # an ELF object with .BTF (clang's own BTF when clang-16 is here)
 if command -v clang-16 >/dev/null; then
