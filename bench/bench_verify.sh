@@ -4,7 +4,8 @@
 # `btfcheck FILE` command (level 0, and --log-level 1 with the log to
 # /dev/null) vs a command that reads the same bytes and BPF_BTF_LOAD's them
 # (bench/btf_load.c, level 0 and 1): medians of the paired ratios, wall and
-# CPU (user+sys of the child), and vs the syscall's own time. Second, the
+# CPU (user+sys of the child), and vs the syscall's own time; object mode on
+# the corpus vs libbpf's open + BTF load (bench/libbpf_btf_load.c). Second, the
 # in-process warm loop (bench/verify_bench.c) on /sys/kernel/btf/vmlinux and
 # on the largest BTF btfgen produces here (a cached DWARF vmlinux, if any).
 B=${B:-build}
@@ -48,6 +49,33 @@ for level in (0, 1):
     print("  level %d: btfcheck %.1f ms, kernel syscall %.1f ms (medians); btfcheck/kernel "
           "command: wall %.2fx, CPU %.2fx; btfcheck command/syscall alone %.2fx" %
           (level, med(ow) / 1e6, med(kw) / 1e6, med(rw), med(rc), med(rs)))
+PY
+# object mode: `btfcheck OBJ` vs libbpf's open + BTF load of the same object
+python3 - "$B" "$RUNS" "$B"/corpus/*.bpf.o "$B/corpus/link.o" <<'PY'
+import os, statistics, subprocess, sys, time
+b, runs, objs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+def run(argv):
+    t = time.perf_counter_ns()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        sys.exit("bench_verify: %s failed" % argv)
+    return time.perf_counter_ns() - t, (ru.ru_utime + ru.ru_stime) * 1e9
+
+rw, rc = [], []
+for i in range(runs):
+    for o in objs:
+        pair = [("ours", [b + "/btfcheck", o]), ("libbpf", [b + "/bench/libbpf_btf_load", o])]
+        if i % 2:
+            pair.reverse()
+        res = {name: run(argv) for name, argv in pair}
+        rw.append(res["ours"][0] / res["libbpf"][0])
+        if res["libbpf"][1]:
+            rc.append(res["ours"][1] / res["libbpf"][1])
+print("object mode, %d corpus objects x %d alternating pairs: btfcheck OBJ / libbpf open+BTF load: "
+      "wall %.2fx, CPU %.2fx (medians of paired ratios)" %
+      (len(objs), runs, statistics.median(rw), statistics.median(rc) if rc else float("nan")))
 PY
 files=(/sys/kernel/btf/vmlinux)
 dbg=$(find "$CACHE" -maxdepth 1 -name 'vmlinux-*' -printf '%s %p\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)

@@ -8,3 +8,7 @@ $(B)/bench/btf_load: bench/btf_load.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
 BENCH_DEPS += $(B)/bench/btf_load
+$(B)/bench/libbpf_btf_load: bench/libbpf_btf_load.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
+BENCH_DEPS += $(B)/bench/libbpf_btf_load
