@@ -164,6 +164,7 @@ fail:
 
 void dw_elf_info_free(struct dw_elf_info *ei)
 {
+	dw_pfuncs_free(ei->pfuncs);
 	free(ei->hash);
 	free(ei->syms);
 	free(ei->secs);
