@@ -14,10 +14,16 @@
 # encoder's own share of it (every -J run is timed by a wrapper).
 #
 #   scripts/kernel-build-proof.sh [pahole|btfgen|check|all]   (default all)
+#   scripts/kernel-build-proof.sh relink [check]
 #
 # A leg's build goes to $KWORK/out-LEG (default KWORK=/var/cache/btf-bench/
 # kbuild), its figures to out-LEG/proof-times; "check" compares the two
 # finished legs. Run it with nice: it keeps 2 CPUs busy for a while.
+# "relink" is the short form for a shared machine: after the pahole leg's
+# full build, copies of its tree (objects kept) get vmlinux and every module
+# linked again, once per encoder (out-pahole-relink, out-btfgen-relink): the
+# same link-vmlinux.sh / Makefile.modfinal steps, timed the same way; then
+# "relink check" compares those two.
 set -u
 B=$(realpath "${B:-build}")
 KWORK=${KWORK:-/var/cache/btf-bench/kbuild}
@@ -61,7 +67,7 @@ real_encoder() {
 # $KWORK/bin-LEG/pahole: runs the leg's encoder; each -J run's wall time goes
 # to out-LEG/encoder.log
 make_wrapper() {
-	local leg=$1 real=$2 dir=$KWORK/bin-$1
+	local leg=$1 real=$2 dir=$KWORK/bin-$1 log=${3:-$KWORK/out-$1}/encoder.log
 	mkdir -p "$dir"
 	cat >"$dir/pahole" <<EOF
 #!/bin/bash
@@ -73,7 +79,7 @@ s=\$EPOCHREALTIME
 "$real" "\$@"
 rc=\$?
 e=\$EPOCHREALTIME
-echo "\$s \$e \$rc \${*: -1}" >>"$KWORK/out-$leg/encoder.log"
+echo "\$s \$e \$rc \${*: -1}" >>"$log"
 exit \$rc
 EOF
 	chmod +x "$dir/pahole"
@@ -117,6 +123,30 @@ build_leg() {
 	cat "$out/proof-times"
 }
 
+# relink_leg LEG: the pahole leg's tree with vmlinux and the modules linked
+# again by LEG's encoder
+relink_leg() {
+	local leg=$1 real wrapper src=$KWORK/out-pahole out=$KWORK/out-$1-relink s e
+	[ -f "$src/proof-times" ] || die "relink: the pahole leg's full build is not done"
+	real=$(real_encoder "$leg") || exit 1
+	rm -rf "$out"
+	cp -a "$src" "$out" || die "cannot copy $src"
+	rm -f "$out/encoder.log" "$out/proof-times" "$out"/vmlinux "$out"/.tmp_vmlinux* "$out"/System.map \
+		"$out"/.btf.vmlinux.bin.o "$out"/arch/x86/boot/bzImage
+	find "$out" -name '*.ko' -delete
+	wrapper=$(make_wrapper "$leg" "$real" "$out")
+	note "$leg: relinking in $out"
+	s=$EPOCHREALTIME
+	make -C "$SRC" O="$out" ARCH=x86_64 PAHOLE="$wrapper" -j"$JOBS" all >"$out/build.log" 2>&1 ||
+		{ tail -30 "$out/build.log" >&2; die "$leg: relink failed (see $out/build.log)"; }
+	e=$EPOCHREALTIME
+	awk -v s="$s" -v e="$e" -v leg="$leg" -v ver="$("$wrapper" --version)" '
+		{ t += $2 - $1; n++; if ($3 != 0) bad++ }
+		END { printf "%s %s relink_s %.1f encoder_s %.2f encoder_runs %d failed_runs %d share %.4f\n",
+			leg, ver, e - s, t, n, bad + 0, t / (e - s) }' "$out/encoder.log" >"$out/proof-times"
+	cat "$out/proof-times"
+}
+
 # kind name size of the named types of FILE's BTF (over BASE when given)
 names() {
 	local f=$1 base=${2:-}
@@ -132,7 +162,7 @@ names() {
 }
 
 check() {
-	local p=$KWORK/out-pahole g=$KWORK/out-btfgen fail=0 m rel nmods=0 diffs=0
+	local p=$KWORK/out-pahole$1 g=$KWORK/out-btfgen$1 fail=0 m rel nmods=0 diffs=0
 	[ -f "$p/proof-times" ] && [ -f "$g/proof-times" ] || die "run both legs first"
 	for leg in "$p" "$g"; do
 		"$B/btfcheck" --quiet "$leg/vmlinux" >/dev/null ||
@@ -163,8 +193,8 @@ check() {
 	[ "$nmods" -gt 0 ] || { note "FAIL: no modules built"; fail=1; }
 	cat "$p/proof-times" "$g/proof-times"
 	awk '{ t[$1] = $4; enc[$1] = $6 } END {
-		printf "build time btfgen/pahole %.3f, encoder time btfgen/pahole %.3f\n",
-			t["btfgen"] / t["pahole"], enc["btfgen"] / enc["pahole"] }' \
+		printf "%s time btfgen/pahole %.3f, encoder time btfgen/pahole %.3f\n",
+			$3, t["btfgen"] / t["pahole"], enc["btfgen"] / enc["pahole"] }' \
 		"$p/proof-times" "$g/proof-times"
 	echo "vmlinux: $(wc -l <"$KWORK/g.names") named types (pahole $(wc -l <"$KWORK/p.names")); $nmods modules, $diffs with different named types"
 	[ $fail -eq 0 ] && echo "PASS: both builds complete, btfcheck accepts all BTF, the same named types"
@@ -173,7 +203,13 @@ check() {
 
 case $what in
 pahole|btfgen) prepare_source; build_leg "$what" ;;
-check) check ;;
-all) prepare_source; build_leg pahole && build_leg btfgen && check ;;
-*) echo "usage: $0 [pahole|btfgen|check|all]" >&2; exit 2 ;;
+check) check "" ;;
+all) prepare_source; build_leg pahole && build_leg btfgen && check "" ;;
+relink)
+	if [ "${2:-}" != check ]; then
+		relink_leg pahole && relink_leg btfgen || exit 1
+	fi
+	check -relink
+	;;
+*) echo "usage: $0 [pahole|btfgen|check|all] | relink [check]" >&2; exit 2 ;;
 esac
