@@ -8,7 +8,8 @@
  *    so an out-of-line clone the compiler renamed (foo.isra.0,
  *    foo.constprop.0) stands for foo; symbols whose suffix has ".cold" or
  *    ".part" (pieces of a function, not functions) are left out. A name
- *    whose symbols sit at several addresses is "ambiguous".
+ *    whose symbols sit at several addresses is "ambiguous" (except the
+ *    table's last name, as in pahole v1.31).
  *  - Every subprogram DIE of the name (not a declaration, every parameter
  *    named) gives the name a prototype: a definition, an abstract inline
  *    instance, a concrete out-of-line instance (whose own parameter list
@@ -213,7 +214,9 @@ int dw_pfuncs_load(struct dw_elf_info *ei)
 		}
 		t->f[k] = t->f[i];
 		t->f[k].sym = exact;
-		t->f[k].ambiguous = ambiguous;
+		/* as pahole v1.31: its grouping loop decides a name's ambiguity
+		 * when the next name starts, so the last name never is */
+		t->f[k].ambiguous = ambiguous && j < n;
 		i = j;
 	}
 	t->n = k;
