@@ -231,35 +231,61 @@ bench_kernel_flags() {
 }
 [ -n "$vmlinux" ] && bench_kernel_flags "$vmlinux" "vmlinux $(basename "$vmlinux" | sed 's/vmlinux-//') kernel flags"
 
-# (d) the modules of scripts/kernel-build-proof.sh's build ------------------------
-# every .ko of its pahole build encoded over its vmlinux as Makefile.modfinal
-# does (-J --btf_base vmlinux, here detached), once by each encoder, in
-# alternating fresh processes: total wall time per encoder
+# (d) modules, as Makefile.modfinal encodes them -----------------------------
+# Debian's 6.1 modules with DWARF (kernel/fs: 135 modules, from the same
+# -dbg package as the vmlinux, cached in $CACHE/modules-VERSION): each one
+# encoded over the vmlinux BTF its own encoder made in (c) (-J --btf_base,
+# detached here), btfgen-pahole then pahole v1.31 (else 1.24) per module,
+# fresh processes: total wall time per encoder, and the modules whose named
+# types (kind, name) differ.
+fetch_modules() {
+	local ver=$1 dir=$CACHE/modules-$1 pkg
+	[ -d "$dir" ] && { echo "$dir"; return; }
+	pkg=linux-image-$ver-dbg
+	mkdir -p "$dir.tmp" && cd "$dir.tmp" || return 1
+	note "downloading $pkg for its kernel/fs modules"
+	apt-get download "$pkg" >&2 && dpkg-deb --fsys-tarfile "$pkg"_*.deb |
+		tar -x --wildcards "./usr/lib/debug/lib/modules/$ver/kernel/fs/*" || { cd - >/dev/null || true; return 1; }
+	rm -f "$pkg"_*.deb
+	cd - >/dev/null || return 1
+	mv "$dir.tmp" "$dir" && echo "$dir"
+}
+named() { # named() FILE BASE: "KIND name" of the named types
+	"$B/btfdump" file "$1" --base "$2" | awk '/^\[/ && $3 != "\x27(anon)\x27" { print $2, $3 }' | sort
+}
 bench_modules() {
-	local kdir=$1 ko p t m rc c tot_g=0 tot_p=0 n=0 peer
-	peer=$P31
-	[ -x "$peer" ] || peer=pahole
+	local dir=$1 gbase=$2 pbase=$3 peer=$4 ko t m rc c tot_g=0 tot_p=0 n=0 differ=0 failed=0
+	local pflags=--btf_features=$K618
+	[ "$peer" = pahole ] && pflags=--btf_gen_floats
 	while IFS= read -r ko; do
 		measure "$T/m" "$B/btfgen-pahole" -J -j1 --btf_features=$K618 --lang_exclude=rust \
-			--btf_base "$kdir/vmlinux" --btf_encode_detached="$T/m.g.btf" "$ko"
+			--btf_base "$gbase" --btf_encode_detached="$T/m.g.btf" "$ko"
 		read -r t m rc c <"$T/m"
-		[ "$rc" = 0 ] || { note "btfgen-pahole failed on $ko"; return; }
+		[ "$rc" = 0 ] || { note "btfgen-pahole failed on $ko"; failed=$((failed + 1)); continue; }
 		tot_g=$(awk -v a="$tot_g" -v b="$t" 'BEGIN { print a + b }')
-		measure "$T/m" "$peer" -J -j1 --btf_features=$K618 --lang_exclude=rust \
-			--btf_base "$kdir/vmlinux" --btf_encode_detached="$T/m.p.btf" "$ko"
+		measure "$T/m" "$peer" -J -j1 "$pflags" --lang_exclude=rust \
+			--btf_base "$pbase" --btf_encode_detached="$T/m.p.btf" "$ko"
 		read -r t m rc c <"$T/m"
-		[ "$rc" = 0 ] || { note "$peer failed on $ko"; return; }
+		[ "$rc" = 0 ] || { note "$peer failed on $ko"; failed=$((failed + 1)); continue; }
 		tot_p=$(awk -v a="$tot_p" -v b="$t" 'BEGIN { print a + b }')
 		n=$((n + 1))
-	done < <(find "$kdir" -name '*.ko' | sort)
+		if ! cmp -s <(named "$T/m.g.btf" "$gbase") <(named "$T/m.p.btf" "$pbase"); then
+			differ=$((differ + 1))
+			note "named types differ: $ko"
+		fi
+	done < <(find "$dir" -name '*.ko' | sort)
 	[ $n -gt 0 ] || return
-	row "btfgen-pahole modules total wall s" "$tot_g" "$tot_p" "$(ratio "$tot_g" "$tot_p")" \
-		"$n modules of scripts/kernel-build-proof.sh's build over its vmlinux, -j1, vs $("$peer" --version)"
+	row "btfgen-pahole $n modules (Debian 6.1 kernel/fs) total wall s" "$tot_g" "$tot_p" "$(ratio "$tot_g" "$tot_p")" \
+		"-J -j1 --btf_base own vmlinux BTF, 6.18 flags, vs $("$peer" --version); named types differ in $differ modules; $failed failed"
 }
-KOUT=${KWORK:-${BTF_BENCH_CACHE:-/var/cache/btf-bench}/kbuild}/out-pahole
-if [ -f "$KOUT/vmlinux" ]; then
-	bench_modules "$KOUT"
-else
-	note "no kernel build (scripts/kernel-build-proof.sh): module row skipped"
+if [ -n "$vmlinux" ] && [ -f "$T/k.btfgen.2.btf" ]; then
+	mods=$(fetch_modules "$(basename "$vmlinux" | sed 's/vmlinux-//')") || note "no modules with DWARF: module row skipped"
+	if [ -n "$mods" ]; then
+		if [ -f "$T/k.p131.2.btf" ]; then
+			bench_modules "$mods" "$T/k.btfgen.2.btf" "$T/k.p131.2.btf" "$P31"
+		else
+			bench_modules "$mods" "$T/k.btfgen.2.btf" "$T/k.p124.2.btf" pahole
+		fi
+	fi
 fi
 exit 0
