@@ -534,10 +534,13 @@ uint32_t dw_funcs_mark(const struct lbtf *btf, uint32_t start, uint32_t cnt, uin
 
 		if (lbtf_kind(t) == LBTF_KIND_FUNC) {
 			fs[n++] = (struct fn_ref){ t->name_off, id };
-		} else if (lbtf_kind(t) == LBTF_KIND_DECL_TAG && t->type >= start && t->type < cnt &&
+		} else if (lbtf_kind(t) == LBTF_KIND_DECL_TAG &&
 			   (v = lbtf_name_by_offset(btf, t->name_off)) && !strcmp(v, MARKER)) {
-			marked[t->type - start] = 1;
-			drop[id - start] = 1; /* (the marker itself never stays) */
+			/* (a module's FUNC that dedup merged into the base's has
+			 * no FUNC here to drop; the marker itself never stays) */
+			if (t->type >= start && t->type < cnt)
+				marked[t->type - start] = 1;
+			drop[id - start] = 1;
 			dropped++;
 		}
 	}

@@ -129,6 +129,17 @@ grep -q "'kf_not'$" <(grep '^TAG' "$T/k618.f") && bad "kf_not (in a set not flag
 grep -q "^TAG 'bpf_kfunc'" "$T/nokf.f" && bad "bpf_kfunc tags without decl_tag_kfuncs"
 [ "$(grep -c "^TAG 'bpf_" "$T/k618.f")" = 3 ] || bad "not exactly 3 kfunc tags: $(grep '^TAG' "$T/k618.f")"
 
+# split BTF (a module over a base): a condemned name whose FUNC dedup merges
+# into the base's leaves nothing of it in the module (no marker DECL_TAG)
+gcc -g -O2 -c -o "$T/a.o" "$T/a.c" && gcc -g -O2 -c -o "$T/b.o" "$T/b.c" && ld -r -o "$T/m.o" "$T/a.o" "$T/b.o" ||
+	{ echo "FAIL: gcc -c / ld -r"; exit 1; }
+"$P" -J --btf_features=$K618 --btf_base "$T/nocons.btf" --btf_encode_detached="$T/m.btf" "$T/m.o" ||
+	bad "module over a base failed"
+"$B/btfdump" file "$T/m.btf" --base "$T/nocons.btf" >"$T/m.dump"
+grep -q "DECL_TAG 'btfgen:" "$T/m.dump" && bad "a marker DECL_TAG left in the module: $(grep "DECL_TAG 'btfgen:" "$T/m.dump")"
+grep -q "FUNC 'dup_twice'" "$T/m.dump" && bad "module: FUNC dup_twice kept (symbols at two addresses)"
+"$B/btfcheck" --quiet --base "$T/nocons.btf" "$T/m.btf" >/dev/null 2>&1 || bad "btfcheck --base rejects the module"
+
 # the same as pahole v1.31, when it is built
 P31=${BTF_BENCH_CACHE:-/var/cache/btf-bench}/pahole-v1.31/bin/pahole
 if [ -x "$P31" ]; then
