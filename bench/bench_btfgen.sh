@@ -187,7 +187,7 @@ median_ratio() { # pairs "a b" on stdin -> median of a/b
 bench_kernel_flags() {
 	local in=$1 label=$2 r j p peers="p124" t m rc c
 	[ -x "$P31" ] && peers="p124 p131"
-	local -A wall rss
+	local -A wall rss cpu
 	for r in $(seq "${ROUNDS:-5}"); do
 		for j in 1 2; do
 			for p in btfgen $peers; do
@@ -195,7 +195,7 @@ bench_kernel_flags() {
 				measure "$T/k" $(peer_cmd $p $j "$in" "$T/k.$p.$j.btf")
 				read -r t m rc c <"$T/k"
 				[ "$rc" = 0 ] || { note "$label: $p -j$j exit $rc"; return; }
-				wall[$p.$j]+=" $t" rss[$p.$j]+=" $m"
+				wall[$p.$j]+=" $t" rss[$p.$j]+=" $m" cpu[$p.$j]+=" $c"
 				[ $p = btfgen ] && cp "$T/k.btfgen.$j.btf" "$T/k.btfgen.$j.r$r.btf"
 			done
 		done
@@ -212,6 +212,10 @@ bench_kernel_flags() {
 			row "btfgen-pahole $label -j$j wall s vs $name" "$(median ${wall[btfgen.$j]})" "$(median ${wall[$p.$j]})" \
 				"$(paste <(tr ' ' '\n' <<<"${wall[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${wall[$p.$j]}" | sed '/^$/d') | median_ratio)" \
 				"median of ${ROUNDS:-5} paired ratios; btfgen: 6.18 flags; $name: $(peer_cmd $p $j IN OUT | cut -d' ' -f2- | sed 's/ --btf_encode_detached=OUT IN//')"
+			# shellcheck disable=SC2086
+			row "btfgen-pahole $label -j$j CPU s vs $name" "$(median ${cpu[btfgen.$j]})" "$(median ${cpu[$p.$j]})" \
+				"$(paste <(tr ' ' '\n' <<<"${cpu[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${cpu[$p.$j]}" | sed '/^$/d') | median_ratio)" \
+				"user+sys; median of paired ratios (less disturbed by the other jobs than wall time)"
 			# shellcheck disable=SC2086
 			row "btfgen-pahole $label -j$j peak RSS MB vs $name" "$(($(median ${rss[btfgen.$j]}) / 1024))" "$(($(median ${rss[$p.$j]}) / 1024))" \
 				"$(paste <(tr ' ' '\n' <<<"${rss[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${rss[$p.$j]}" | sed '/^$/d') | median_ratio)" \
