@@ -292,6 +292,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "btfcheck: %s: %s\n", c.base_path, lbtf_errmsg());
 		return rc;
 	}
+	if (c.base) {
+		int rc = cli_check_base("btfcheck", c.base_path, c.base);
+
+		if (rc) {
+			lbtf_free(c.base);
+			return rc;
+		}
+	}
 	if (c.kernel && c.base)
 		fprintf(stderr, "btfcheck: --kernel ignored with --base (BPF_BTF_LOAD has no split BTF)\n");
 	for (int i = optind; i < argc; i++) {

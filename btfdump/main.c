@@ -215,6 +215,10 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 		base = lbtf_open(r->base_path, NULL);
 		if (!base)
 			return open_failed(r->base_path);
+		if ((rc = cli_check_base(prog, r->base_path, base))) {
+			lbtf_free(base);
+			return rc;
+		}
 	}
 	errno = 0;
 	btf = open(argv[0], base);

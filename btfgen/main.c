@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "libbtf.h"
 #include "pahole.h"
+#include "verify_out.h"
 
 static const char *prog = "btfgen";
 
@@ -215,6 +216,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: cannot read base BTF: %s\n", prog, base_path, lbtf_errmsg());
 			return rc;
 		}
+		if ((rc = cli_check_base(prog, base_path, base)))
+			goto out;
 		o.base = base;
 	}
 	cb.pr.tty = isatty(STDERR_FILENO);
@@ -230,9 +233,23 @@ int main(int argc, char **argv)
 	if (cb.pr.shown)
 		fputc('\n', stderr);
 	if (!b) {
+		const char *msg = lbtf_errmsg();
+
 		rc = cli_exit_for_errno(errno);
-		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		/* every error line names the input (most messages of the
+		 * converter do; "cannot read the symbol table" and others not) */
+		if (!strstr(msg, input))
+			fprintf(stderr, "%s: %s: %s\n", prog, input, msg);
+		else
+			fprintf(stderr, "%s: %s\n", prog, msg);
 		goto out;
+	}
+	/* BTF without types is invalid ("No type found"); split BTF may be empty */
+	if (!base && lbtf_builder_type_cnt(b) <= 1) {
+		rc = CLI_EXIT_INPUT;
+		fprintf(stderr, "%s: %s: no C types in its DWARF (units in other languages are skipped, "
+			"-v names them); BTF without types is invalid, nothing written\n", prog, input);
+		goto out_b;
 	}
 	swapped = lbtf_elf_is_swapped(input);
 	if (swapped < 0) {
@@ -246,6 +263,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
 		goto out_b;
 	}
+	/* the invariant: nothing the kernel would reject is written */
+	if ((rc = btfgen_verify_output(prog, input, data, size, swapped > 0, base)))
+		goto out_b;
+	rc = CLI_EXIT_SYSTEM;
 	if (cli_is_stdout(out)) {
 		if (fwrite(data, 1, size, stdout) != size || cli_flush_stdout(prog))
 			goto out_b; /* cli_flush_stdout said why */

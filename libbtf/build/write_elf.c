@@ -382,6 +382,10 @@ int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *da
 		err = lbtfi_err(EINVAL, "%s: not an ELF file", in_path);
 		goto out_in;
 	}
+	/* nothing is written for a file whose layout cannot be trusted */
+	err = lbtfi_elf_check_rewrite(j.in, in_path, (uint64_t)st.st_size);
+	if (err)
+		goto out_in;
 	fd_out = lbtf_atomic_open(out_path, &tmp, st.st_mode & 07777);
 	if (fd_out < 0) {
 		err = fd_out;

@@ -49,16 +49,13 @@ static void decl_origin(struct dw_unit *u, struct dw_die *die, struct dw_die *ou
 }
 
 /* The entry address of a split (hot/cold) function: where its first range
- * starts. Rare, and range lists have several encodings: read by libdw. */
+ * starts */
 static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *start)
 {
-	Dwarf_Addr base, lo, end;
-	Dwarf_Die ld;
+	struct dw_attrs da;
 
-	if (!dw_libdw_die(u, die, &ld) || dwarf_ranges(&ld, 0, &base, &lo, &end) <= 0)
-		return false;
-	*start = lo;
-	return true;
+	dw_attrs_read(u, die, &da);
+	return dw_attrs_get(&da, DA_RANGES) && dr_first_range(dw_attrs_get(&da, DA_RANGES), start);
 }
 
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
@@ -187,6 +184,28 @@ static enum dw_extern extern_kind(const char *name)
 									    : DW_EXT_KSYMS;
 }
 
+/* A type of unknown size that is a function type (through typedefs and
+ * qualifiers): a VAR of it is invalid BTF (the kernel: "Invalid type") */
+static bool is_function_type(struct dw_unit *u, const struct dw_attr *a)
+{
+	struct dw_attrs ta;
+	struct dw_die t;
+
+	for (int i = 0; i < 32 && a && dw_type_target(u, a, &t); i++) {
+		unsigned int tag = dr_tag(&t);
+
+		if (tag == DW_TAG_subroutine_type || tag == DW_TAG_subprogram)
+			return true;
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type)
+			return false;
+		dw_attrs_read(u, &t, &ta);
+		a = dw_attrs_get(&ta, DA_TYPE);
+	}
+	return false;
+}
+
 static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 {
 	const char *name = dw_attrs_name(da);
@@ -200,6 +219,10 @@ static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 	if (type <= 0 && !pend)
 		return type < 0 ? (int)type : 0;
 	tsize = dw_type_size(u, dw_attrs_get(da, DA_TYPE));
+	if (!tsize && is_function_type(u, dw_attrs_get(da, DA_TYPE))) {
+		dw_warn(u, DW_WARN_VAR_FUNC);
+		return 0;
+	}
 	id = lbtf_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
 	if (id < 0)
 		return id;
@@ -272,8 +295,12 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 	if (!type && !pend)
 		return 0; /* VAR of void is invalid */
 	size = s->size;
-	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE))))
+	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE)))) {
 		size = tsize;
+	} else if (is_function_type(u, dw_attrs_get(&da, DA_TYPE))) {
+		dw_warn(u, DW_WARN_VAR_FUNC);
+		return 0;
+	}
 	if (!size || size > UINT32_MAX)
 		return 0;
 	id = lbtf_add_var(u->b, name, s->bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
@@ -414,12 +441,11 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 	return err;
 }
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw)
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd)
 {
 	memset(u, 0, sizeof(*u));
 	u->g = g;
 	u->rd = rd;
-	u->dw = dw;
 	return dw_diemap_init(&u->map) ?: dw_sigs_init(&u->sigs);
 }
 

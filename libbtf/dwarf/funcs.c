@@ -251,44 +251,60 @@ static void origin_of(struct dw_unit *u, const struct dw_die *die, struct dw_die
 }
 
 /*
- * The register a parameter's location starts in: DW_OP_regN as the first
- * location, or DW_OP_entry_value(DW_OP_regN) in any; the expected register
- * ends the search. -1 when there is none (optimized out).
+ * The register a parameter's location starts in, as pahole reads it: among
+ * the location expressions that are one operation (a trailing
+ * DW_OP_stack_value aside), DW_OP_regN as the first expression, or
+ * DW_OP_entry_value(DW_OP_regN) in any; the expected register ends the
+ * search. reg stays -1 when there is none (optimized out).
  */
-static int param_reg(Dwarf_Attribute *attr, int expected)
+struct reg_scan {
+	int expected, reg, n;
+};
+
+static bool uleb(const uint8_t **p, const uint8_t *e, uint64_t *v)
 {
-	Dwarf_Addr base, start, end;
-	ptrdiff_t off = 0;
-	Dwarf_Op *expr;
-	size_t len;
-	int n = -1, reg = -1;
+	unsigned int shift = 0;
 
-	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &expr, &len)) > 0) {
-		Dwarf_Attribute ea;
-		Dwarf_Op *eops;
-		size_t elen;
+	*v = 0;
+	while (*p < e && shift < 64) {
+		uint8_t b = *(*p)++;
 
-		n++;
-		if (len > 1 && expr[len - 1].atom == DW_OP_stack_value)
-			len--;
-		if (len != 1)
-			continue;
-		if (expr->atom >= DW_OP_reg0 && expr->atom <= DW_OP_reg31) {
-			if (n)
-				continue;
-			reg = expr->atom;
-		} else if (expr->atom == DW_OP_entry_value || expr->atom == DW_OP_GNU_entry_value) {
-			if (dwarf_getlocation_attr(attr, expr, &ea) || dwarf_getlocation(&ea, &eops, &elen) ||
-			    elen != 1)
-				continue;
-			reg = eops->atom;
-		} else {
-			continue;
-		}
-		if (reg == expected)
-			break;
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+		shift += 7;
 	}
-	return reg;
+	return false;
+}
+
+static bool scan_expr(const uint8_t *p, uint64_t len, void *ctx)
+{
+	struct reg_scan *r = ctx;
+	const uint8_t *e = p + len, *q = p + 1;
+	uint64_t n;
+	int reg;
+
+	r->n++;
+	if (!len)
+		return true;
+	if (*p >= DW_OP_reg0 && *p <= DW_OP_reg31) {
+		if (r->n != 1)
+			return true;
+		reg = *p;
+	} else if (*p == DW_OP_entry_value || *p == DW_OP_GNU_entry_value) {
+		/* one register operation inside */
+		if (!uleb(&q, e, &n) || n != 1 || (uint64_t)(e - q) < n ||
+		    q[0] < DW_OP_reg0 || q[0] > DW_OP_reg31)
+			return true;
+		reg = q[0];
+		q += n;
+	} else {
+		return true;
+	}
+	if (q != e && !(q + 1 == e && *q == DW_OP_stack_value))
+		return true;
+	r->reg = reg;
+	return reg != r->expected;
 }
 
 /* A struct (through typedefs and const) */
@@ -325,14 +341,13 @@ static bool unexpected_regs(struct dw_unit *u, const struct dw_pfuncs *t,
 	bool unexpected = false;
 
 	for (uint32_t i = 0; i < n && (int)i < t->nregs; i++) {
-		Dwarf_Attribute at;
-		Dwarf_Die ld;
-		int reg;
+		struct reg_scan r = { t->regs[i], -1, 0 };
+		struct dw_attrs da;
 
-		if (!dw_libdw_die(u, &params[i], &ld) || !dwarf_attr(&ld, DW_AT_location, &at))
+		dr_attrs(u->rd, &params[i], &da, false);
+		if (!(da.own >> DA_LOCATION & 1) || !dr_loc_exprs(&da.a[DA_LOCATION], scan_expr, &r))
 			continue;
-		reg = param_reg(&at, t->regs[i]);
-		if (reg >= 0 && reg != t->regs[i]) {
+		if (r.reg >= 0 && r.reg != t->regs[i]) {
 			unexpected = true;
 			break;
 		}

@@ -49,8 +49,7 @@ struct dw_elf_info {
 	size_t nsecs;
 	struct dw_symbol *syms;  /* defined FUNC/OBJECT symbols */
 	uint32_t nsyms;
-	uint32_t *hash;          /* open addressing, index+1 into syms, 0 empty */
-	uint32_t hash_mask;
+	struct lbtfi_htab by_name; /* name hash -> index into syms */
 	struct dw_pfuncs *pfuncs; /* pahole's function table (funcs.c), or NULL */
 };
 
@@ -88,12 +87,6 @@ void dw_handle_close(struct dw_handle *h);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
-/* Let libdw learn units [from, to), giving their pages back as it goes:
- * libdw reads every unit header up to the one it is first asked about,
- * which would map the whole of .debug_info before a unit far into it */
-struct dw_unit_list;
-void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t from,
-			  uint32_t to);
 
 /* Every compile and partial unit of the file, in file order */
 struct dw_unit_list {
@@ -156,6 +149,9 @@ enum dw_warning {
 	DW_WARN_LANG_RUST,
 	DW_WARN_LANG_OTHER,
 	DW_WARN_BAD_NAME,
+	DW_WARN_MEMBER_RANGE,
+	DW_WARN_VAR_FUNC,
+	DW_WARN_ARRAY_VOID,
 	DW_WARN_NR,
 };
 
@@ -212,7 +208,6 @@ struct dw_global {
 struct dw_unit {
 	const struct dw_global *g;
 	struct dr_ctx *rd;        /* the thread's DIE reader */
-	Dwarf *dw;                /* libdw, for the rare attributes the reader leaves to it */
 	struct lbtf_builder *b;
 	struct dw_diemap map;
 	struct dw_fixup *fix;
@@ -259,10 +254,10 @@ bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die);
 int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
 /* n if it is a C identifier, else NULL (and a warning) */
 const char *dw_c_ident(struct dw_unit *u, const char *n);
-/* The same DIE as libdw sees it, for the rare reads left to libdw */
-bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out);
-/* Byte size of the type a DW_AT_type names (dwarf_aggregate_size), 0 unknown */
+/* Byte size of the type a DW_AT_type names (as dwarf_aggregate_size), 0 unknown */
 uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type);
+/* Elements of an array dimension (DW_TAG_subrange_type), 0 unknown or none */
+uint32_t dw_subrange_count(struct dw_unit *u, struct dw_die *r);
 
 /* Type references (types.c) */
 /* The DIE a DW_AT_type names, through C11 _Atomic; false: void */
@@ -287,7 +282,7 @@ int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int
  * or 1 when a reused type did not hold (see dw_unit_rollback) */
 int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die);
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw);
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd);
 void dw_unit_reset(struct dw_unit *u); /* drops builder/vars, keeps allocations */
 /* The next unit of a group: same builder and VARs, a fresh DIE map */
 void dw_unit_next(struct dw_unit *u);
