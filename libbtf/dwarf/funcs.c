@@ -203,11 +203,18 @@ int dw_pfuncs_load(struct dw_elf_info *ei)
 	 * symbol named exactly so gives the linkage */
 	for (i = 0, k = 0; i < n; k++) {
 		uint32_t j = i + 1, exact = t->f[i].sym;
+		uint64_t addr = ei->syms[t->f[i].sym].value;
 		bool ambiguous = false;
 
 		for (; j < n && !pf_cmp_key(t->f[i].name, t->f[i].len, &t->f[j]); j++) {
-			if (ei->syms[t->f[j].sym].value != ei->syms[t->f[i].sym].value)
+			uint64_t v = ei->syms[t->f[j].sym].value;
+
+			/* as pahole v1.31: in symbol table order, an address
+			 * differing from the last nonzero one (so a first
+			 * symbol at 0, as in a module's .text, counts for none) */
+			if (addr && addr != v)
 				ambiguous = true;
+			addr = v;
 			if (!ei->syms[t->f[j].sym].name[t->f[j].len] &&
 			    ei->syms[exact].name[t->f[i].len])
 				exact = t->f[j].sym;
