@@ -137,8 +137,11 @@ build_large() {
 		-o "$out.tmp" "$dir"/u*.c libbtf/*.c btfdump/*.c -w \
 		-lbpf -ldw -lelf -lcjson -lz -lpthread >&2 && mv "$out.tmp" "$out" && echo "$out"
 }
-large=$(build_large) && [ -s "$large" ] && bench_input "large .so (gcc -g, $(readelf --debug-dump=info "$large" 2>/dev/null | grep -c 'DW_TAG_compile_unit') CUs)" "$large" ||
-	note "could not build the large input"
+# (BENCH_BTFGEN=kernel: only the kernel-build rows, (c) and (d))
+if [ "${BENCH_BTFGEN:-all}" = all ]; then
+	large=$(build_large) && [ -s "$large" ] && bench_input "large .so (gcc -g, $(readelf --debug-dump=info "$large" 2>/dev/null | grep -c 'DW_TAG_compile_unit') CUs)" "$large" ||
+		note "could not build the large input"
+fi
 
 # (b) Debian vmlinux with DWARF -----------------------------------------------
 fetch_vmlinux() {
@@ -151,13 +154,142 @@ fetch_vmlinux() {
 	[ -n "$pkg" ] || return 1
 	mkdir -p "$CACHE" && cd "$CACHE" || return 1
 	note "downloading $pkg (~900 MB) into $CACHE"
-	apt-get download "$pkg" >&2 || { cd - >/dev/null; return 1; }
+	apt-get download "$pkg" >&2 || { cd - >/dev/null || true; return 1; }
 	dpkg-deb --fsys-tarfile "$pkg"_*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*' &&
 		mv usr/lib/debug/boot/vmlinux-* . && rm -rf usr "$pkg"_*.deb
-	cd - >/dev/null
+	cd - >/dev/null || return 1
 	v=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
 	[ -n "$v" ] && echo "$v"
 }
-vmlinux=$(fetch_vmlinux) && [ -n "$vmlinux" ] && bench_input "vmlinux $(basename "$vmlinux" | sed 's/vmlinux-//')" "$vmlinux" ||
-	note "no vmlinux with DWARF (download impossible): vmlinux rows skipped"
+vmlinux=$(fetch_vmlinux) && [ -n "$vmlinux" ] || { vmlinux=; note "no vmlinux with DWARF (download impossible): vmlinux rows skipped"; }
+[ -n "$vmlinux" ] && [ "${BENCH_BTFGEN:-all}" = all ] &&
+	bench_input "vmlinux $(basename "$vmlinux" | sed 's/vmlinux-//')" "$vmlinux"
+
+# (c) as a kernel build runs it ------------------------------------------------
+# btfgen-pahole with kernel 6.18's flags against pahole 1.24 (with the flags
+# the 6.1 kernel gives it) and pahole v1.31 (6.18's flags; when
+# scripts/build-pahole.sh has built it), at -j1 and -j2: per round each
+# encoder once, alternating, fresh processes; the rows give the medians and
+# the ratio is the median of the rounds' ratios (btfgen / peer).
+K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+P31=${BTF_BENCH_CACHE:-/var/cache/btf-bench}/pahole-v1.31/bin/pahole
+# peer_cmd NAME J IN OUT: the command line of that peer
+peer_cmd() {
+	case $1 in
+	btfgen) echo "$B/btfgen-pahole -J -j$2 --btf_features=$K618 --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
+	p124) echo "pahole -J -j$2 --btf_gen_floats --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
+	p131) echo "$P31 -J -j$2 --btf_features=$K618 --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
+	esac
+}
+median_ratio() { # pairs "a b" on stdin -> median of a/b
+	awk '$2 > 0 { print $1 / $2 }' | sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "n/a" }'
+}
+bench_kernel_flags() {
+	local in=$1 label=$2 r j p peers="p124" t m rc c
+	[ -x "$P31" ] && peers="p124 p131"
+	local -A wall rss cpu
+	for r in $(seq "${ROUNDS:-5}"); do
+		for j in 1 2; do
+			for p in btfgen $peers; do
+				# shellcheck disable=SC2046
+				measure "$T/k" $(peer_cmd $p $j "$in" "$T/k.$p.$j.btf")
+				read -r t m rc c <"$T/k"
+				[ "$rc" = 0 ] || { note "$label: $p -j$j exit $rc"; return; }
+				wall[$p.$j]+=" $t" rss[$p.$j]+=" $m" cpu[$p.$j]+=" $c"
+				[ $p = btfgen ] && cp "$T/k.btfgen.$j.btf" "$T/k.btfgen.$j.r$r.btf"
+			done
+		done
+	done
+	local same=identical f
+	for f in "$T"/k.btfgen.*.r*.btf; do
+		cmp -s "$f" "$T/k.btfgen.1.r1.btf" || same=DIFFERENT
+	done
+	for j in 1 2; do
+		for p in $peers; do
+			local name=pahole_1.24
+			[ $p = p131 ] && name=pahole_v1.31
+			# shellcheck disable=SC2086
+			row "btfgen-pahole $label -j$j wall s vs $name" "$(median ${wall[btfgen.$j]})" "$(median ${wall[$p.$j]})" \
+				"$(paste <(tr ' ' '\n' <<<"${wall[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${wall[$p.$j]}" | sed '/^$/d') | median_ratio)" \
+				"median of ${ROUNDS:-5} paired ratios; btfgen: 6.18 flags; $name: $(peer_cmd $p $j IN OUT | cut -d' ' -f2- | sed 's/ --btf_encode_detached=OUT IN//')"
+			# shellcheck disable=SC2086
+			row "btfgen-pahole $label -j$j CPU s vs $name" "$(median ${cpu[btfgen.$j]})" "$(median ${cpu[$p.$j]})" \
+				"$(paste <(tr ' ' '\n' <<<"${cpu[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${cpu[$p.$j]}" | sed '/^$/d') | median_ratio)" \
+				"user+sys; median of paired ratios (less disturbed by the other jobs than wall time)"
+			# shellcheck disable=SC2086
+			row "btfgen-pahole $label -j$j peak RSS MB vs $name" "$(($(median ${rss[btfgen.$j]}) / 1024))" "$(($(median ${rss[$p.$j]}) / 1024))" \
+				"$(paste <(tr ' ' '\n' <<<"${rss[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${rss[$p.$j]}" | sed '/^$/d') | median_ratio)" \
+				"ru_maxrss; median of paired ratios"
+		done
+	done
+	local fo fp info
+	fo=$("$B/btfdump" file "$T/k.btfgen.1.btf" | grep -c " FUNC '")
+	info="btfgen bytes at -j1/-j2 over all rounds: $same; FUNCs: btfgen $fo"
+	if [ -x "$P31" ]; then
+		fp=$("$B/btfdump" file "$T/k.p131.1.btf" | grep -c " FUNC '")
+		"$SIG" --names "$T/k.btfgen.1.btf" | sort -u >"$T/ko.names"
+		"$SIG" --names "$T/k.p131.1.btf" | sort -u >"$T/kp.names"
+		info+=", pahole v1.31 $fp; named types (kind name size) only in btfgen: $(comm -13 "$T/kp.names" "$T/ko.names" | wc -l), only in pahole v1.31: $(comm -23 "$T/kp.names" "$T/ko.names" | wc -l)"
+	fi
+	row "btfgen-pahole $label output" "$fo FUNCs" "" "" "$info"
+}
+[ -n "$vmlinux" ] && bench_kernel_flags "$vmlinux" "vmlinux $(basename "$vmlinux" | sed 's/vmlinux-//') kernel flags"
+
+# (d) modules, as Makefile.modfinal encodes them -----------------------------
+# Debian's 6.1 modules with DWARF (kernel/fs: 135 modules, from the same
+# -dbg package as the vmlinux, cached in $CACHE/modules-VERSION): each one
+# encoded over the vmlinux BTF its own encoder made in (c) (-J --btf_base,
+# detached here), btfgen-pahole then pahole v1.31 (else 1.24) per module,
+# fresh processes: total wall time per encoder, and the modules whose named
+# types (kind, name) differ.
+fetch_modules() {
+	local ver=$1 dir=$CACHE/modules-$1 pkg
+	[ -d "$dir" ] && { echo "$dir"; return; }
+	pkg=linux-image-$ver-dbg
+	mkdir -p "$dir.tmp" && cd "$dir.tmp" || return 1
+	note "downloading $pkg for its kernel/fs modules"
+	apt-get download "$pkg" >&2 && dpkg-deb --fsys-tarfile "$pkg"_*.deb |
+		tar -x --wildcards "./usr/lib/debug/lib/modules/$ver/kernel/fs/*" || { cd - >/dev/null || true; return 1; }
+	rm -f "$pkg"_*.deb
+	cd - >/dev/null || return 1
+	mv "$dir.tmp" "$dir" && echo "$dir"
+}
+named() { # named() FILE BASE: "KIND name" of the named types
+	"$B/btfdump" file "$1" --base "$2" | awk '/^\[/ && $3 != "\x27(anon)\x27" { print $2, $3 }' | sort
+}
+bench_modules() {
+	local dir=$1 gbase=$2 pbase=$3 peer=$4 ko t m rc c tot_g=0 tot_p=0 n=0 differ=0 failed=0
+	local pflags=--btf_features=$K618
+	[ "$peer" = pahole ] && pflags=--btf_gen_floats
+	while IFS= read -r ko; do
+		measure "$T/m" "$B/btfgen-pahole" -J -j1 --btf_features=$K618 --lang_exclude=rust \
+			--btf_base "$gbase" --btf_encode_detached="$T/m.g.btf" "$ko"
+		read -r t m rc c <"$T/m"
+		[ "$rc" = 0 ] || { note "btfgen-pahole failed on $ko"; failed=$((failed + 1)); continue; }
+		tot_g=$(awk -v a="$tot_g" -v b="$t" 'BEGIN { print a + b }')
+		measure "$T/m" "$peer" -J -j1 "$pflags" --lang_exclude=rust \
+			--btf_base "$pbase" --btf_encode_detached="$T/m.p.btf" "$ko"
+		read -r t m rc c <"$T/m"
+		[ "$rc" = 0 ] || { note "$peer failed on $ko"; failed=$((failed + 1)); continue; }
+		tot_p=$(awk -v a="$tot_p" -v b="$t" 'BEGIN { print a + b }')
+		n=$((n + 1))
+		if ! cmp -s <(named "$T/m.g.btf" "$gbase") <(named "$T/m.p.btf" "$pbase"); then
+			differ=$((differ + 1))
+			note "named types differ: $ko"
+		fi
+	done < <(find "$dir" -name '*.ko' | sort)
+	[ $n -gt 0 ] || return
+	row "btfgen-pahole $n modules (Debian 6.1 kernel/fs) total wall s" "$tot_g" "$tot_p" "$(ratio "$tot_g" "$tot_p")" \
+		"-J -j1 --btf_base own vmlinux BTF, 6.18 flags, vs $("$peer" --version); named types differ in $differ modules; $failed failed"
+}
+if [ -n "$vmlinux" ] && [ -f "$T/k.btfgen.2.btf" ]; then
+	mods=$(fetch_modules "$(basename "$vmlinux" | sed 's/vmlinux-//')") || note "no modules with DWARF: module row skipped"
+	if [ -n "$mods" ]; then
+		if [ -f "$T/k.p131.2.btf" ]; then
+			bench_modules "$mods" "$T/k.btfgen.2.btf" "$T/k.p131.2.btf" "$P31"
+		else
+			bench_modules "$mods" "$T/k.btfgen.2.btf" "$T/k.p124.2.btf" pahole
+		fi
+	fi
+fi
 exit 0

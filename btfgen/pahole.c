@@ -56,9 +56,10 @@ static const struct {
 	[PF_DECL_TAG] = { "decl_tag", true, true, "decl_tag" },
 	[PF_TYPE_TAG] = { "type_tag", true, true, "type_tag" },
 	[PF_ENUM64] = { "enum64", true, true, "enum64" },
-	[PF_OPTIMIZED_FUNC] = { "optimized_func", true, false, NULL },
-	[PF_CONSISTENT_FUNC] = { "consistent_func", true, false, NULL },
-	[PF_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false, NULL },
+	/* pahole v1.31's function set (btfgen/README: "as pahole v1.31") */
+	[PF_OPTIMIZED_FUNC] = { "optimized_func", true, false, "optimized_func" },
+	[PF_CONSISTENT_FUNC] = { "consistent_func", true, false, "consistent_func" },
+	[PF_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false, "decl_tag_kfuncs" },
 	/* btfgen's output is the same bytes at any thread count */
 	[PF_REPRODUCIBLE_BUILD] = { "reproducible_build", false, false, "" },
 	[PF_DISTILLED_BASE] = { "distilled_base", false, false, NULL },

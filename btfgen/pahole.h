@@ -11,9 +11,10 @@
 #include <stdbool.h>
 
 /* The pahole version btfgen answers to --version: the newest whose BTF
- * encoding flags (as the kernel picks them by version) btfgen implements. */
+ * encoding flags (as the kernel picks them by version) btfgen implements:
+ * 1.30 adds --btf_features=attributes (kernel 6.18's Makefile.btf). */
 #define PAHOLE_COMPAT_MAJOR 1
-#define PAHOLE_COMPAT_MINOR 24
+#define PAHOLE_COMPAT_MINOR 29
 
 /* True when argv is a pahole command line: the program was invoked under a
  * name ending in "pahole" (the btfgen-pahole link), or with -J or

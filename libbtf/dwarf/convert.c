@@ -426,7 +426,7 @@ static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct
 		f &= ~LBTF_DWARF_FEAT_VAR;
 		f |= LBTF_DWARF_FEAT_PERCPU_VAR;
 	}
-	return f & LBTF_DWARF_FEAT_ALL;
+	return f & (LBTF_DWARF_FEAT_ALL | DW_PAHOLE_FUNCS);
 }
 
 /*
@@ -647,6 +647,11 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	}
 	d.g.base = o.base;
 	d.g.features = effective_features(&o, &ei);
+	if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei))) {
+		lbtfi_strset_free(&d.banned);
+		dw_elf_info_free(&ei);
+		return lbtfi_err_ptr(-err, "%s", lbtf_errmsg());
+	}
 	{
 		GElf_Ehdr eh;
 
@@ -692,7 +697,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
 		uint32_t dropped;
 
-		err = dw_prune(&out, d.g.base, &dropped);
+		err = dw_prune(&out, d.g.base, d.g.features, &dropped);
 		/* (BPF objects: only what the program needs, as clang) */
 		if (!err && ei.is_bpf && !d.g.base)
 			err = dw_bpf_typeset(&out, path, d.g.base, &dropped);

@@ -51,6 +51,7 @@ struct dw_elf_info {
 	uint32_t nsyms;
 	struct lbtfi_htab by_name; /* name hash -> index into syms */
 	struct lbtf *btf;        /* the BPF object's own .BTF (clang's), or NULL */
+	struct dw_pfuncs *pfuncs; /* pahole's function table (funcs.c), or NULL */
 };
 
 int dw_elf_info_load(struct dw_elf_info *ei, const char *path);
@@ -363,9 +364,24 @@ void dw_defs_free(struct dw_defs *defs);
 int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 		  struct lbtfi_strset *banned);
 
+/* pahole v1.31's functions (funcs.c) */
+#define DW_PAHOLE_FUNCS (LBTF_DWARF_FEAT_OPTIMIZED_FUNC | LBTF_DWARF_FEAT_CONSISTENT_FUNC | \
+			 LBTF_DWARF_FEAT_DECL_TAG_KFUNCS)
+struct dw_pfuncs;
+/* Its ELF function table (names up to the first '.') into ei->pfuncs */
+int dw_pfuncs_load(struct dw_elf_info *ei);
+void dw_pfuncs_free(struct dw_pfuncs *t);
+/* A subprogram DIE as pahole v1.31 encodes it */
+int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die);
+/* After dedup, with consistent_func: marks in drop (per id - start) the FUNCs
+ * of names left out, and the markers; returns how many */
+uint32_t dw_funcs_mark(const struct lbtf *btf, uint32_t start, uint32_t cnt, uint8_t *drop,
+		       uint32_t features);
+
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
  * types (prune.c); may replace *pb */
-int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
+int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t features,
+	     uint32_t *dropped);
 /* A BPF object's types cut to what clang's BTF would hold (bpfset.c): the
  * input's own .BTF at path, if any, adds roots; may replace *pb */
 int dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,

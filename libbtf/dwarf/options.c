@@ -79,6 +79,9 @@ static const struct {
 	{ "reuse", LBTF_DWARF_FEAT_REUSE },       { "default", LBTF_DWARF_FEAT_DEFAULT },
 	{ "all", LBTF_DWARF_FEAT_ALL },
 	{ "none", 0 },
+	{ "optimized_func", LBTF_DWARF_FEAT_OPTIMIZED_FUNC },
+	{ "consistent_func", LBTF_DWARF_FEAT_CONSISTENT_FUNC },
+	{ "decl_tag_kfuncs", LBTF_DWARF_FEAT_DECL_TAG_KFUNCS },
 };
 
 int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
@@ -103,7 +106,8 @@ int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
 				break;
 		if (i == sizeof(feature_names) / sizeof(feature_names[0]))
 			return lbtfi_err(EINVAL, "unknown feature '%.*s' (known: float, enum64, "
-					 "type_tag, decl_tag, func, var, percpu_var, dedup, reuse, default, all, none)",
+					 "type_tag, decl_tag, func, var, percpu_var, dedup, reuse, default, all, none, "
+					 "optimized_func, consistent_func, decl_tag_kfuncs)",
 					 (int)nlen, name);
 		if (neg) {
 			*feat &= ~feature_names[i].bits;

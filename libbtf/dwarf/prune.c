@@ -133,14 +133,15 @@ static uint32_t drop_unreachable(struct prune *p)
 }
 
 /* Decide what goes; returns the number of dropped types */
-static uint32_t mark(struct prune *p)
+static uint32_t mark(struct prune *p, uint32_t features)
 {
-	uint32_t id, n = 0;
+	uint32_t id, n = dw_funcs_mark(p->btf, p->start, p->cnt, p->drop, features);
 
 	for (id = p->start; id < p->cnt; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
 
-		if (lbtf_kind(t) == LBTF_KIND_FUNC && name_seen(p, p->seen, t->name_off)) {
+		if (lbtf_kind(t) == LBTF_KIND_FUNC && !p->drop[id - p->start] &&
+		    name_seen(p, p->seen, t->name_off)) {
 			p->drop[id - p->start] = 1;
 			n++;
 		}
@@ -149,7 +150,7 @@ static uint32_t mark(struct prune *p)
 		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_DECL_TAG && t->type >= p->start && t->type < p->cnt &&
-		    p->drop[t->type - p->start]) {
+		    p->drop[t->type - p->start] && !p->drop[id - p->start]) {
 			p->drop[id - p->start] = 1;
 			n++;
 		}
@@ -214,7 +215,8 @@ static struct lbtf_builder *rebuild(struct prune *p, const struct lbtf *base)
 	return nb;
 }
 
-int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped)
+int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t features,
+	     uint32_t *dropped)
 {
 	struct prune p = { 0 };
 	struct lbtf_builder *nb = NULL;
@@ -247,7 +249,7 @@ int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *droppe
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}
-	*dropped = mark(&p);
+	*dropped = mark(&p, features);
 	if (!*dropped)
 		goto out;
 	nb = rebuild(&p, base);

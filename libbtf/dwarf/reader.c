@@ -22,7 +22,8 @@ static const char *const sect_names[DS_NR] = {
 	[DS_STR] = "debug_str",             [DS_LINE_STR] = "debug_line_str",
 	[DS_STR_OFFSETS] = "debug_str_offsets", [DS_ADDR] = "debug_addr",
 	[DS_TYPES] = "debug_types",         [DS_RANGES] = "debug_ranges",
-	[DS_RNGLISTS] = "debug_rnglists",
+	[DS_RNGLISTS] = "debug_rnglists", [DS_LOC] = "debug_loc",
+	[DS_LOCLISTS] = "debug_loclists",
 };
 
 /* .debug_x or GNU-compressed .zdebug_x: libdw has decompressed both in

@@ -35,7 +35,7 @@ struct dr_sect {
 
 enum dr_sect_id {
 	DS_INFO, DS_ABBREV, DS_STR, DS_LINE_STR, DS_STR_OFFSETS, DS_ADDR, DS_TYPES,
-	DS_RANGES, DS_RNGLISTS, DS_NR
+	DS_RANGES, DS_RNGLISTS, DS_LOC, DS_LOCLISTS, DS_NR
 };
 
 struct dr_unit_hdr {
@@ -216,6 +216,11 @@ bool dr_udata_ref(const struct dw_attr *a, uint64_t *v);
 bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v);
 /* An address (of the unit's address size) at p */
 uint64_t dr_read_addr(const struct dr_unit *u, const uint8_t *p);
+/* Each location expression of a DW_AT_location (an expression, or a
+ * .debug_loc / .debug_loclists list: its entries with an expression, in
+ * order) given to fn until fn returns false. False if it cannot be read. */
+bool dr_loc_exprs(const struct dw_attr *a, bool (*fn)(const uint8_t *p, uint64_t len, void *ctx),
+		  void *ctx);
 /* Address at index idx of the unit's .debug_addr table */
 bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v);
 /* The DIE a reference attribute refers to */

@@ -38,6 +38,15 @@ enum lbtf_dwarf_feature {
 	LBTF_DWARF_FEAT_PERCPU_VAR = 1u << 6, /* VAR + DATASEC for .data..percpu variables only */
 	LBTF_DWARF_FEAT_DEDUP = 1u << 7,      /* deduplicate the result */
 	LBTF_DWARF_FEAT_REUSE = 1u << 8,      /* reuse types of earlier units (same result, faster) */
+	/* pahole v1.31's function set (kernel builds; not in "default" or "all";
+	 * any of these three turns it on): FUNCs by symbol name up to its first
+	 * '.' (foo.isra.0 is foo), one per subprogram instance of such a name */
+	LBTF_DWARF_FEAT_OPTIMIZED_FUNC = 1u << 9,
+	/* with it: names with inconsistent prototypes, symbols at several
+	 * addresses or parameters in unexpected registers get no FUNC */
+	LBTF_DWARF_FEAT_CONSISTENT_FUNC = 1u << 10,
+	/* with it: DECL_TAG "bpf_kfunc" on the kfuncs of .BTF_ids BTF_SET8s */
+	LBTF_DWARF_FEAT_DECL_TAG_KFUNCS = 1u << 11,
 };
 /* Defaults: everything; variables of a kernel image or module (an ELF with
  * a .data..percpu or .gnu.linkonce.this_module section) only for
@@ -47,6 +56,7 @@ enum lbtf_dwarf_feature {
 	 LBTF_DWARF_FEAT_DECL_TAG | LBTF_DWARF_FEAT_FUNC | LBTF_DWARF_FEAT_VAR |          \
 	 LBTF_DWARF_FEAT_DEDUP | LBTF_DWARF_FEAT_REUSE)
 
+/* every feature of the default kind (not the pahole function modes) */
 #define LBTF_DWARF_FEAT_ALL 0x1ffu
 /* Bits a parsed list carries besides the features (lbtf_dwarf_parse_features) */
 #define LBTF_DWARF_FEAT_LIST (1u << 31)       /* an explicit set: none is none, not the defaults */

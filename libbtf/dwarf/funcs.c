@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Functions as pahole v1.31 selects them for a kernel build (features
+ * optimized_func, consistent_func, decl_tag_kfuncs), learnt from its
+ * documented behaviour and source, written anew:
+ *
+ *  - The ELF function table names each STT_FUNC symbol up to its first '.',
+ *    so an out-of-line clone the compiler renamed (foo.isra.0,
+ *    foo.constprop.0) stands for foo; symbols whose suffix has ".cold" or
+ *    ".part" (pieces of a function, not functions) are left out. A name
+ *    whose symbols sit at several addresses is "ambiguous" (except the
+ *    table's last name, as in pahole v1.31).
+ *  - Every subprogram DIE of the name (not a declaration, every parameter
+ *    named) gives the name a prototype: a definition, an abstract inline
+ *    instance, a concrete out-of-line instance (whose own parameter list
+ *    counts: a clone may list fewer).
+ *  - consistent_func leaves a name out when its prototypes differ (pahole's
+ *    loose comparison: const ignored, structs/unions/enums/typedefs by name),
+ *    when it is ambiguous, or when an instance receives one of its first
+ *    register parameters in another register than the ABI's (the compiler
+ *    changed the calling convention; a struct parameter excuses it). A
+ *    unit cannot see the other units, so an instance that condemns its name
+ *    gets a marker DECL_TAG; after dedup dw_funcs_mark() drops the marked
+ *    names and those whose FUNCs have prototypes that do not match.
+ *  - decl_tag_kfuncs: a function listed in a BTF_SET8 of .BTF_ids whose
+ *    flags say "kfuncs" gets DECL_TAG "bpf_kfunc" (and "bpf_fastcall" when
+ *    its flags have KF_FASTCALL).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "build/internal.h"
+#include "internal.h"
+
+#define MARKER "btfgen:inconsistent_func"
+#define SET8_PFX "__BTF_ID__set8__"
+#define FUNC_PFX "__BTF_ID__func__"
+#define SET8_KFUNCS 1u
+#define KF_FASTCALL (1u << 12)
+#define MAX_REG_PARAMS 8
+
+struct dw_pfunc {
+	const char *name;   /* the symbol's name; the function's is its first len bytes */
+	uint32_t len;
+	uint32_t sym;       /* index into dw_elf_info.syms: the symbol named exactly so, or the first */
+	uint32_t kflags;    /* the kfunc's flags in its BTF_SET8 */
+	bool ambiguous;
+	bool kfunc;
+};
+
+struct dw_pfuncs {
+	struct dw_pfunc *f;
+	uint32_t n;
+	int nregs;                   /* parameters passed in registers */
+	int regs[MAX_REG_PARAMS];    /* DW_OP_regN of each */
+};
+
+static int pf_cmp_key(const char *name, size_t len, const struct dw_pfunc *f)
+{
+	size_t m = len < f->len ? len : f->len;
+	int c = memcmp(name, f->name, m);
+
+	return c ? c : (len > f->len) - (len < f->len);
+}
+
+static int pf_cmp(const void *a, const void *b)
+{
+	const struct dw_pfunc *x = a, *y = b;
+	int c = pf_cmp_key(x->name, x->len, y);
+
+	/* (then by symbol: the order does not depend on qsort) */
+	return c ? c : (x->sym > y->sym) - (x->sym < y->sym);
+}
+
+static struct dw_pfunc *pf_find(const struct dw_pfuncs *t, const char *name, size_t len)
+{
+	uint32_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = pf_cmp_key(name, len, &t->f[mid]);
+
+		if (!c)
+			return &t->f[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static void set_regs(struct dw_pfuncs *t, unsigned int machine)
+{
+	static const int x86_64[] = { DW_OP_reg5, DW_OP_reg4, DW_OP_reg1, DW_OP_reg2,
+				      DW_OP_reg8, DW_OP_reg9 };
+
+	switch (machine) {
+	case EM_X86_64:
+		t->nregs = 6;
+		memcpy(t->regs, x86_64, sizeof(x86_64));
+		break;
+	case EM_AARCH64:
+		t->nregs = 8;
+		for (int i = 0; i < 8; i++)
+			t->regs[i] = DW_OP_reg0 + i;
+		break;
+	default:
+		t->nregs = 0; /* no check of the registers */
+		break;
+	}
+}
+
+/* kfuncs: the __BTF_ID__func__NAME__N symbols inside a BTF_SET8 whose
+ * flags word has SET8_KFUNCS; the pair after the symbol holds the flags */
+static void find_kfuncs(struct dw_elf_info *ei, struct dw_pfuncs *t)
+{
+	Elf_Data *data = NULL;
+	uint64_t addr = 0;
+	size_t idx;
+	uint32_t i, j;
+
+	for (idx = 1; idx < ei->nsecs; idx++)
+		if (ei->secs[idx].name && !strcmp(ei->secs[idx].name, ".BTF_ids"))
+			break;
+	if (idx >= ei->nsecs)
+		return;
+	{
+		Elf_Scn *scn = elf_getscn(ei->elf, idx);
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			return;
+		/* 32-bit words: converted to the host's byte order */
+		data = elf_getdata_rawchunk(ei->elf, sh.sh_offset, sh.sh_size, ELF_T_WORD);
+		addr = sh.sh_addr;
+	}
+	if (!data)
+		return;
+	for (i = 0; i < ei->nsyms; i++) {
+		const struct dw_symbol *set = &ei->syms[i];
+		uint64_t off = set->value - addr;
+
+		if (set->shndx != idx || strncmp(set->name, SET8_PFX, strlen(SET8_PFX)) ||
+		    set->value < addr || off + 8 > data->d_size ||
+		    !(((const uint32_t *)data->d_buf)[off / 4 + 1] & SET8_KFUNCS))
+			continue;
+		for (j = 0; j < ei->nsyms; j++) {
+			const struct dw_symbol *s = &ei->syms[j];
+			const char *fn = s->name + strlen(FUNC_PFX), *end;
+			struct dw_pfunc *f;
+			uint64_t o = s->value - addr;
+
+			if (s->shndx != idx || s->value < set->value ||
+			    s->value >= set->value + set->size || o + 8 > data->d_size ||
+			    strncmp(s->name, FUNC_PFX, strlen(FUNC_PFX)))
+				continue;
+			/* NAME__N: the name ends at the last "__" */
+			end = strrchr(fn, '_');
+			if (!end || end == fn || end[-1] != '_')
+				continue;
+			f = pf_find(t, fn, end - 1 - fn);
+			if (!f)
+				continue;
+			f->kfunc = true;
+			f->kflags = ((const uint32_t *)data->d_buf)[o / 4 + 1];
+		}
+	}
+}
+
+static bool piece_of_function(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".cold") || strstr(dot, ".part"));
+}
+
+int dw_pfuncs_load(struct dw_elf_info *ei)
+{
+	struct dw_pfuncs *t = calloc(1, sizeof(*t));
+	uint32_t i, k, n = 0;
+	GElf_Ehdr eh;
+
+	if (!t)
+		return lbtfi_err(ENOMEM, "out of memory");
+	t->f = calloc(ei->nsyms ? ei->nsyms : 1, sizeof(*t->f));
+	if (!t->f) {
+		free(t);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	set_regs(t, gelf_getehdr(ei->elf, &eh) ? eh.e_machine : EM_NONE);
+	for (i = 0; i < ei->nsyms; i++) {
+		const struct dw_symbol *s = &ei->syms[i];
+
+		if (s->type != STT_FUNC || piece_of_function(s->name))
+			continue;
+		t->f[n].name = s->name;
+		t->f[n].len = strcspn(s->name, ".");
+		t->f[n].sym = i;
+		n++;
+	}
+	qsort(t->f, n, sizeof(*t->f), pf_cmp);
+	/* one entry per name: ambiguous when the addresses differ; the
+	 * symbol named exactly so gives the linkage */
+	for (i = 0, k = 0; i < n; k++) {
+		uint32_t j = i + 1, exact = t->f[i].sym;
+		uint64_t addr = ei->syms[t->f[i].sym].value;
+		bool ambiguous = false;
+
+		for (; j < n && !pf_cmp_key(t->f[i].name, t->f[i].len, &t->f[j]); j++) {
+			uint64_t v = ei->syms[t->f[j].sym].value;
+
+			/* as pahole v1.31: in symbol table order, an address
+			 * differing from the last nonzero one (so a first
+			 * symbol at 0, as in a module's .text, counts for none) */
+			if (addr && addr != v)
+				ambiguous = true;
+			addr = v;
+			if (!ei->syms[t->f[j].sym].name[t->f[j].len] &&
+			    ei->syms[exact].name[t->f[i].len])
+				exact = t->f[j].sym;
+		}
+		t->f[k] = t->f[i];
+		t->f[k].sym = exact;
+		/* as pahole v1.31: its grouping loop decides a name's ambiguity
+		 * when the next name starts, so the last name never is */
+		t->f[k].ambiguous = ambiguous && j < n;
+		i = j;
+	}
+	t->n = k;
+	ei->pfuncs = t;
+	find_kfuncs(ei, t);
+	return 0;
+}
+
+void dw_pfuncs_free(struct dw_pfuncs *t)
+{
+	if (t)
+		free(t->f);
+	free(t);
+}
+
+/* The DIE an instance takes its declaration from (abstract origin or
+ * specification, followed to the end) */
+static void origin_of(struct dw_unit *u, const struct dw_die *die, struct dw_die *out)
+{
+	struct dw_attrs da;
+	int guard = 8;
+
+	*out = *die;
+	while (guard--) {
+		dr_attrs(u->rd, out, &da, false);
+		if ((da.own >> DA_ORIGIN & 1) && dr_ref(u->rd, &da.a[DA_ORIGIN], out))
+			continue;
+		if ((da.own >> DA_SPEC & 1) && dr_ref(u->rd, &da.a[DA_SPEC], out))
+			continue;
+		break;
+	}
+}
+
+/*
+ * The register a parameter's location starts in, as pahole reads it: among
+ * the location expressions that are one operation (a trailing
+ * DW_OP_stack_value aside), DW_OP_regN as the first expression, or
+ * DW_OP_entry_value(DW_OP_regN) in any; the expected register ends the
+ * search. reg stays -1 when there is none (optimized out).
+ */
+struct reg_scan {
+	int expected, reg, n;
+};
+
+static bool uleb(const uint8_t **p, const uint8_t *e, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < e && shift < 64) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+static bool scan_expr(const uint8_t *p, uint64_t len, void *ctx)
+{
+	struct reg_scan *r = ctx;
+	const uint8_t *e = p + len, *q = p + 1;
+	uint64_t n;
+	int reg;
+
+	r->n++;
+	if (!len)
+		return true;
+	if (*p >= DW_OP_reg0 && *p <= DW_OP_reg31) {
+		if (r->n != 1)
+			return true;
+		reg = *p;
+	} else if (*p == DW_OP_entry_value || *p == DW_OP_GNU_entry_value) {
+		/* one register operation inside */
+		if (!uleb(&q, e, &n) || n != 1 || (uint64_t)(e - q) < n ||
+		    q[0] < DW_OP_reg0 || q[0] > DW_OP_reg31)
+			return true;
+		reg = q[0];
+		q += n;
+	} else {
+		return true;
+	}
+	if (q != e && !(q + 1 == e && *q == DW_OP_stack_value))
+		return true;
+	r->reg = reg;
+	return reg != r->expected;
+}
+
+/* A struct (through typedefs and const) */
+static bool is_struct_param(struct dw_unit *u, struct dw_die *p)
+{
+	struct dw_attrs da;
+	struct dw_die t;
+	int guard = 16;
+
+	dw_attrs_read(u, p, &da);
+	if (!(da.have >> DA_TYPE & 1) || !dw_type_target(u, &da.a[DA_TYPE], &t))
+		return false;
+	while (guard--) {
+		switch (dr_tag(&t)) {
+		case DW_TAG_structure_type:
+			return true;
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+			dw_attrs_read(u, &t, &da);
+			if (!(da.have >> DA_TYPE & 1) || !dw_type_target(u, &da.a[DA_TYPE], &t))
+				return false;
+			continue;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/* An instance whose register parameters are not where the ABI puts them */
+static bool unexpected_regs(struct dw_unit *u, const struct dw_pfuncs *t,
+			    struct dw_die *params, uint32_t n)
+{
+	bool unexpected = false;
+
+	for (uint32_t i = 0; i < n && (int)i < t->nregs; i++) {
+		struct reg_scan r = { t->regs[i], -1, 0 };
+		struct dw_attrs da;
+
+		dr_attrs(u->rd, &params[i], &da, false);
+		if (!(da.own >> DA_LOCATION & 1) || !dr_loc_exprs(&da.a[DA_LOCATION], scan_expr, &r))
+			continue;
+		if (r.reg >= 0 && r.reg != t->regs[i]) {
+			unexpected = true;
+			break;
+		}
+	}
+	if (!unexpected)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (is_struct_param(u, &params[i]))
+			return false;
+	return true;
+}
+
+int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
+{
+	const struct dw_elf_info *ei = u->g->ei;
+	const struct dw_pfuncs *t = ei->pfuncs;
+	const struct dw_pfunc *f;
+	struct dw_die origin, *pdies = NULL, pd;
+	uint32_t npdies = 0, i;
+	struct dw_attrs da;
+	const char *name;
+	int64_t proto;
+	int id, err = 0;
+
+	if (!t)
+		return 0;
+	dr_attrs(u->rd, die, &da, false);
+	if (dw_attrs_own_flag(&da, DA_DECLARATION))
+		return 0;
+	dr_integrate(u->rd, &da);
+	name = dw_attrs_name(&da);
+	if (!name || !*name || !(f = pf_find(t, name, strlen(name))))
+		return 0;
+	/* the instance's own parameter list, names and types from its origin */
+	proto = dw_func_proto(u, die, true, &pdies, &npdies);
+	if (proto <= 0)
+		return proto;
+	id = lbtf_add_func(u->b, name,
+			   ei->syms[f->sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
+			   proto);
+	if (id < 0) {
+		free(pdies);
+		return id;
+	}
+	u->nfuncs++;
+	if ((u->g->features & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
+	    (f->ambiguous || unexpected_regs(u, t, pdies, npdies)))
+		err = lbtf_add_decl_tag(u->b, MARKER, id, -1);
+	if (!err && f->kfunc && (u->g->features & LBTF_DWARF_FEAT_DECL_TAG_KFUNCS) &&
+	    (u->g->features & LBTF_DWARF_FEAT_DECL_TAG)) {
+		err = lbtf_add_decl_tag(u->b, "bpf_kfunc", id, -1);
+		if (err >= 0 && (f->kflags & KF_FASTCALL))
+			err = lbtf_add_decl_tag(u->b, "bpf_fastcall", id, -1);
+	}
+	err = err < 0 ? err : 0;
+	origin_of(u, die, &origin);
+	if (!err)
+		err = dw_add_decl_tags(u, &origin, id, -1);
+	for (i = 0; !err && i < npdies; i++) {
+		origin_of(u, &pdies[i], &pd);
+		err = dw_add_decl_tags(u, &pd, id, i);
+	}
+	free(pdies);
+	return err;
+}
+
+/* ---- after dedup: the names consistent_func leaves out ------------- */
+
+static int fwd_kind(const struct lbtf_type *t)
+{
+	if (lbtf_kind(t) == LBTF_KIND_FWD)
+		return lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
+	return lbtf_kind(t);
+}
+
+static bool same_name(const struct lbtf *btf, const struct lbtf_type *a, const struct lbtf_type *b)
+{
+	const char *x = lbtf_name_by_offset(btf, a->name_off), *y = lbtf_name_by_offset(btf, b->name_off);
+
+	return a->name_off == b->name_off || (x && y && !strcmp(x, y));
+}
+
+/* pahole's comparison of two types of one function's prototypes */
+static bool types_match(const struct lbtf *btf, uint32_t a, uint32_t b)
+{
+	for (int guard = 0; guard < 64; guard++) {
+		const struct lbtf_type *x, *y;
+		int kx, ky;
+
+		if (a == b)
+			return true;
+		if (!a || !b)
+			return false;
+		x = lbtf_type_by_id(btf, a);
+		y = lbtf_type_by_id(btf, b);
+		if (!x || !y)
+			return false;
+		kx = fwd_kind(x);
+		ky = fwd_kind(y);
+		if (kx != ky) {
+			/* a const on one side only does not count */
+			if (kx == LBTF_KIND_CONST) {
+				a = x->type;
+				continue;
+			}
+			if (ky == LBTF_KIND_CONST) {
+				b = y->type;
+				continue;
+			}
+			return false;
+		}
+		switch (kx) {
+		case LBTF_KIND_INT:
+			return x->size == y->size &&
+			       *(const uint32_t *)(x + 1) == *(const uint32_t *)(y + 1) &&
+			       same_name(btf, x, y);
+		case LBTF_KIND_FLOAT:
+			return x->size == y->size && same_name(btf, x, y);
+		case LBTF_KIND_TYPEDEF: case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64:
+			return same_name(btf, x, y);
+		case LBTF_KIND_PTR: case LBTF_KIND_VOLATILE: case LBTF_KIND_CONST:
+		case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
+			a = x->type;
+			b = y->type;
+			continue;
+		case LBTF_KIND_ARRAY: {
+			const struct lbtf_array *ax = lbtf_array(x), *ay = lbtf_array(y);
+
+			if (ax->nelems != ay->nelems)
+				return false;
+			a = ax->type;
+			b = ay->type;
+			continue;
+		}
+		case LBTF_KIND_FUNC_PROTO:
+			/* (pahole compares the count and the return types) */
+			if (lbtf_vlen(x) != lbtf_vlen(y))
+				return false;
+			a = x->type;
+			b = y->type;
+			continue;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+static bool protos_match(const struct lbtf *btf, uint32_t pa, uint32_t pb)
+{
+	const struct lbtf_type *x = lbtf_type_by_id(btf, pa), *y = lbtf_type_by_id(btf, pb);
+	const struct lbtf_param *px, *py;
+
+	if (pa == pb)
+		return true;
+	if (!x || !y || lbtf_vlen(x) != lbtf_vlen(y) || !types_match(btf, x->type, y->type))
+		return false;
+	px = lbtf_params(x);
+	py = lbtf_params(y);
+	for (uint32_t i = 0; i < lbtf_vlen(x); i++)
+		if (!types_match(btf, px[i].type, py[i].type))
+			return false;
+	return true;
+}
+
+struct fn_ref {
+	uint32_t name_off, id;
+};
+
+static int fn_ref_cmp(const void *a, const void *b)
+{
+	const struct fn_ref *x = a, *y = b;
+
+	if (x->name_off != y->name_off)
+		return x->name_off < y->name_off ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+uint32_t dw_funcs_mark(const struct lbtf *btf, uint32_t start, uint32_t cnt, uint8_t *drop,
+		       uint32_t features)
+{
+	struct fn_ref *fs;
+	uint8_t *marked;
+	uint32_t id, n = 0, i, j, dropped = 0;
+
+	if (!(features & LBTF_DWARF_FEAT_CONSISTENT_FUNC) || cnt <= start)
+		return 0;
+	fs = malloc((cnt - start) * sizeof(*fs));
+	marked = calloc(cnt - start, 1);
+	if (!fs || !marked) {
+		free(fs);
+		free(marked);
+		return 0;
+	}
+	for (id = start; id < cnt; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+		const char *v;
+
+		if (lbtf_kind(t) == LBTF_KIND_FUNC) {
+			fs[n++] = (struct fn_ref){ t->name_off, id };
+		} else if (lbtf_kind(t) == LBTF_KIND_DECL_TAG &&
+			   (v = lbtf_name_by_offset(btf, t->name_off)) && !strcmp(v, MARKER)) {
+			/* (a module's FUNC that dedup merged into the base's has
+			 * no FUNC here to drop; the marker itself never stays) */
+			if (t->type >= start && t->type < cnt)
+				marked[t->type - start] = 1;
+			drop[id - start] = 1;
+			dropped++;
+		}
+	}
+	qsort(fs, n, sizeof(*fs), fn_ref_cmp);
+	for (i = 0; i < n; i = j) {
+		bool bad = marked[fs[i].id - start];
+
+		for (j = i + 1; j < n && fs[j].name_off == fs[i].name_off; j++)
+			bad = bad || marked[fs[j].id - start] ||
+			      !protos_match(btf, lbtf_type_by_id(btf, fs[i].id)->type,
+					    lbtf_type_by_id(btf, fs[j].id)->type);
+		for (uint32_t k = i; bad && k < j; k++)
+			if (!drop[fs[k].id - start]) {
+				drop[fs[k].id - start] = 1;
+				dropped++;
+			}
+	}
+	free(fs);
+	free(marked);
+	return dropped;
+}
