@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * `btfdump ... format c [--sort] [--types NAME,...] [--output FILE]`:
- * the BTF as a C header (vmlinux.h), as bpftool's `format c` prints it.
- *   --sort          diffable order (dependencies still first)
+ * `btfdump ... format c [C OPTIONS]`: the BTF as a C header (vmlinux.h),
+ * by default as the newest bpftool (v7.7+, libbpf 1.8) prints it: types in
+ * its sorted order, the __ksym/__weak/__bpf_fastcall macros, the kfunc
+ * prototypes (full dumps), attribute type tags as __attribute__((NAME)).
+ *   --compat 7.1    bpftool 7.1's layout: id order, no macros, no kfuncs,
+ *                   every type tag as btf_type_tag("NAME")
+ *   --compat newest the default
+ *   --sort, --unsorted  the sorted (default) or id order, in either layout
+ *   --kfuncs        the kfunc prototypes also in the 7.1 layout
  *   --types A,B     only these types and what they need; a name may be
  *                   written "struct X", "union X", "enum X" to pick a kind;
  *                   all same-named types of the allowed kinds are included
- *   --kfuncs        append extern prototypes of the kernel's kfuncs (FUNCs
- *                   tagged bpf_kfunc), as bpftool v7.5+ does (not 7.1)
  *   --output FILE   write FILE (through a temporary file, then renamed)
  */
 #include <errno.h>
@@ -136,7 +140,8 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
 		     const struct btfdump_opts *o)
 {
 	struct lbtf_dump_c_opts opts = { .sz = sizeof(opts) };
-	const char *output = NULL;
+	const char *output = NULL, *compat = "newest";
+	int sort = -1, kfuncs = -1; /* -1: as the layout has it */
 	uint32_t *ids = NULL;
 	size_t cnt = 0;
 	int rc = 0;
@@ -145,11 +150,20 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--sort") || !strcmp(a, "sort")) {
-			opts.sort = true;
+			sort = 1;
 		} else if (!strcmp(a, "--kfuncs")) {
-			opts.kfuncs = true;
+			kfuncs = 1;
 		} else if (!strcmp(a, "--unsorted") || !strcmp(a, "unsorted")) {
-			opts.sort = false;
+			sort = 0;
+		} else if (!strcmp(a, "--compat") || !strncmp(a, "--compat=", 9)) {
+			if (a[8] == '=')
+				compat = a + 9;
+			else if (i + 1 < argc)
+				compat = argv[++i];
+			else
+				rc = c_fail(src, "missing value after", a);
+			if (!rc && strcmp(compat, "7.1") && strcmp(compat, "newest"))
+				rc = c_fail(src, "--compat takes 7.1 or newest, not", compat);
 		} else if (!strncmp(a, "--types=", 8)) {
 			rc = add_roots(btf, src, argv[i] + 8, &ids, &cnt);
 		} else if (!strcmp(a, "--types") || !strcmp(a, "--output") || !strcmp(a, "-o")) {
@@ -164,6 +178,12 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
 		}
 	}
 	if (!rc) {
+		bool newest = !strcmp(compat, "newest");
+
+		opts.sort = sort < 0 ? newest : sort;
+		opts.kfuncs = kfuncs < 0 ? newest : kfuncs;
+		opts.macros = newest;
+		opts.attr_type_tags = newest;
 		opts.root_ids = ids;
 		opts.root_cnt = cnt;
 		if (output && !cli_is_stdout(output))

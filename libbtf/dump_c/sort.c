@@ -12,7 +12,11 @@
  *   own name;
  *   a structural hash (names of members and their types) so same-named
  *             different types keep a stable relative order; then the id.
- * The keys follow bpftool v7.5+'s; the hash is our own.
+ * Keys and hash give the newest bpftool's (v7.5+) order, so the ___N
+ * renames of same-named types land where bpftool puts them. One deliberate
+ * difference: bpftool sorts id 0 (void) along and then starts printing at
+ * the second sorted entry, so the first type in the order (an anonymous
+ * enum on kernels, e.g. ACOMP_WALK_*) never appears; here every type does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,35 +84,45 @@ static const char *sort_name_of(struct dc *d, uint32_t id, bool from_ref, int de
 	return dci_str(d, t->name_off);
 }
 
+/* Polynomial (x31) hashes, as the newest bpftool breaks ties with: the
+ * name's characters (as signed chars, x86's char), then the hashes of
+ * what the type is made of. Same keys give the same order as bpftool. */
 static uint64_t mix(uint64_t h, uint64_t v)
 {
-	return (h ^ v) * 0x100000001b3ull;
+	return h * 31 + v;
 }
 
-static uint64_t mix_str(uint64_t h, const char *s)
+static uint64_t mix_name(struct dc *d, uint64_t h, uint32_t name_off)
 {
-	for (; *s; s++)
-		h = mix(h, (unsigned char)*s);
-	return mix(h, 0xff);
+	uint64_t s = 0;
+
+	if (!name_off)
+		return h; /* no name: nothing mixed in (an empty name mixes 0) */
+	for (const char *c = dci_str(d, name_off); *c; c++)
+		s = s * 31 + (uint64_t)(int64_t)(signed char)*c;
+	return mix(h, s);
 }
 
-/* Names along the type, members (one level) included for the root. */
+/* The type's name; enumerator names; for the root struct/union each
+ * member's name and the hash of its type (members not followed further);
+ * array length and element; the target of modifiers and typedefs. */
 static uint64_t shape_hash(struct dc *d, uint32_t id, bool members, int depth)
 {
 	const struct lbtf_type *t = dci_type(d, id);
 	unsigned int kind = lbtf_kind(t);
-	uint64_t h = mix(0xcbf29ce484222325ull, kind);
+	uint64_t h = mix_name(d, 0, t->name_off);
 
-	h = mix_str(h, dci_str(d, t->name_off));
 	if (depth > SORT_DEPTH)
 		return h;
-	if (kind == LBTF_KIND_ENUM || kind == LBTF_KIND_ENUM64) {
+	if (kind == LBTF_KIND_ENUM) {
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-			h = mix_str(h, dci_str(d, kind == LBTF_KIND_ENUM ? lbtf_enums(t)[i].name_off
-								      : lbtf_enums64(t)[i].name_off));
+			h = mix_name(d, h, lbtf_enums(t)[i].name_off);
+	} else if (kind == LBTF_KIND_ENUM64) {
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+			h = mix_name(d, h, lbtf_enums64(t)[i].name_off);
 	} else if (lbtf_is_composite(t) && members) {
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-			h = mix_str(h, dci_str(d, lbtf_members(t)[i].name_off));
+			h = mix_name(d, h, lbtf_members(t)[i].name_off);
 			h = mix(h, shape_hash(d, lbtf_members(t)[i].type, false, depth + 1));
 		}
 	} else if (kind == LBTF_KIND_ARRAY) {
