@@ -15,7 +15,10 @@
  *   --output FILE   write FILE (through a temporary file, then renamed)
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -105,16 +108,47 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 	return 0;
 }
 
-/* Prints the header on stdout, whole or not at all: it is made in memory
- * first, so an error found half way leaves nothing on stdout. */
+/* stdout is a regular file: the header goes straight into it, and an error
+ * half way cuts the file back to where it started (nothing of it kept),
+ * without building 5 MB in memory first. */
+static int print_into_file(const struct lbtf *btf, const struct btfdump_src *src,
+			   const struct lbtf_dump_c_opts *opts, off_t start)
+{
+	int err = lbtf_dump_c(btf, stdout, opts);
+
+	bool wrote = !err && !fflush(stdout) && !ferror(stdout);
+	int e = errno ? errno : EIO;
+
+	if (wrote)
+		return 0;
+	__fpurge(stdout); /* what is still buffered must not come out at exit */
+	if (ftruncate(STDOUT_FILENO, start) == 0)
+		lseek(STDOUT_FILENO, start, SEEK_SET);
+	if (!err || err == -EIO)
+		return c_fail_errno(src, err ? EIO : e, "write error on standard output",
+				    strerror(err ? EIO : e));
+	return c_fail_errno(src, -err, lbtf_errmsg(), NULL);
+}
+
+/* Prints the header on stdout, whole or not at all: into a regular file
+ * directly (cut back on error), else made in memory first, so an error
+ * found half way leaves nothing on stdout. */
 static int print_whole(const struct lbtf *btf, const struct btfdump_src *src,
 		       const struct lbtf_dump_c_opts *opts)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	struct stat st;
+	FILE *mem;
+	off_t start;
 	int err;
 
+	fflush(stdout);
+	if (!fstat(STDOUT_FILENO, &st) && S_ISREG(st.st_mode) &&
+	    (start = lseek(STDOUT_FILENO, 0, SEEK_CUR)) >= 0 &&
+	    !(fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND))
+		return print_into_file(btf, src, opts, start);
+	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return c_fail_errno(src, ENOMEM, "out of memory", NULL);
 	err = lbtf_dump_c(btf, mem, opts);

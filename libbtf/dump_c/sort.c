@@ -26,11 +26,10 @@
 #define SORT_DEPTH 64
 
 struct sort_key {
-	uint32_t id;
-	int rank;
+	uint64_t prefix; /* rank, then the sort name's first bytes */
 	const char *sort_name;
 	const char *own_name;
-	uint64_t hash;
+	uint32_t id;
 };
 
 static bool follows_type(unsigned int kind)
@@ -134,44 +133,103 @@ static uint64_t shape_hash(struct dc *d, uint32_t id, bool members, int depth)
 	return h;
 }
 
+/* The first 7 bytes of the sort name under the rank: most comparisons end
+ * on this one integer (bytes compared unsigned, as strcmp does). */
+static uint64_t prefix_of(int rank, const char *s)
+{
+	uint64_t p = (uint64_t)rank << 56;
+
+	for (int i = 0; i < 7 && s[i]; i++)
+		p |= (uint64_t)(unsigned char)s[i] << (48 - 8 * i);
+	return p;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
+/* rank, sort name, own name; the hash only decides among equal names */
+static int cmp_names(const struct sort_key *x, const struct sort_key *y)
+{
+	int r;
+
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	if ((r = cmp_str(x->sort_name, y->sort_name)) || (r = cmp_str(x->own_name, y->own_name)))
+		return r;
+	return 0;
+}
+
 static int cmp_keys(const void *a, const void *b)
 {
 	const struct sort_key *x = a, *y = b;
-	int r;
+	int r = cmp_names(x, y);
 
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if ((r = strcmp(x->sort_name, y->sort_name)) || (r = strcmp(x->own_name, y->own_name)))
-		return r;
+	return r ? r : (x->id > y->id) - (x->id < y->id);
+}
+
+struct tie {
+	uint64_t hash;
+	uint32_t id;
+};
+
+static int cmp_ties(const void *a, const void *b)
+{
+	const struct tie *x = a, *y = b;
+
 	if (x->hash != y->hash)
 		return x->hash < y->hash ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Same rank and names: by hash, then id. The hash is computed only for
+ * these (anonymous types mostly), in place of keys[from..to). */
+static int order_ties(struct dc *d, struct sort_key *keys, uint32_t from, uint32_t to,
+		      struct tie *tmp)
+{
+	uint32_t n = to - from;
+
+	for (uint32_t i = 0; i < n; i++)
+		tmp[i] = (struct tie){ shape_hash(d, keys[from + i].id, true, 0), keys[from + i].id };
+	qsort(tmp, n, sizeof(*tmp), cmp_ties);
+	for (uint32_t i = 0; i < n; i++)
+		keys[from + i].id = tmp[i].id;
+	return 0;
 }
 
 uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
 {
 	uint32_t n = d->nr_types - 1;
 	struct sort_key *keys = malloc((size_t)(n ? n : 1) * sizeof(*keys));
+	struct tie *tmp = malloc((size_t)(n ? n : 1) * sizeof(*tmp));
 	uint32_t *ids = malloc((size_t)(n ? n : 1) * sizeof(*ids));
 
-	if (!keys || !ids) {
+	if (!keys || !ids || !tmp) {
 		free(keys);
 		free(ids);
+		free(tmp);
 		return NULL;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t id = i + 1;
 
 		keys[i].id = id;
-		keys[i].rank = rank_of(d, id, false, 0);
 		keys[i].sort_name = sort_name_of(d, id, false, 0);
+		keys[i].prefix = prefix_of(rank_of(d, id, false, 0), keys[i].sort_name);
 		keys[i].own_name = dci_str(d, dci_type(d, id)->name_off);
-		keys[i].hash = shape_hash(d, id, true, 0);
 	}
 	qsort(keys, n, sizeof(*keys), cmp_keys);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !cmp_names(&keys[i], &keys[j]); j++)
+			;
+		if (j - i > 1)
+			order_ties(d, keys, i, j, tmp);
+	}
 	for (uint32_t i = 0; i < n; i++)
 		ids[i] = keys[i].id;
 	free(keys);
+	free(tmp);
 	*cnt = n;
 	return ids;
 }
