@@ -26,10 +26,10 @@
 #define SORT_DEPTH 64
 
 struct sort_key {
-	uint64_t prefix; /* rank, then the sort name's first bytes */
-	const char *sort_name;
-	const char *own_name;
+	uint64_t prefix;   /* rank, then the sort name's first bytes */
 	uint32_t id;
+	uint32_t sort_off; /* string offsets of the sort name, */
+	uint32_t own_off;  /* and of the type's own name */
 };
 
 static bool follows_type(unsigned int kind)
@@ -66,21 +66,21 @@ static int rank_of(struct dc *d, uint32_t id, bool has_name, int depth)
 	return named[kind] ? named[kind] : RANK_LAST;
 }
 
-static const char *sort_name_of(struct dc *d, uint32_t id, bool from_ref, int depth)
+/* String offset of the sort name */
+static uint32_t sort_name_of(struct dc *d, uint32_t id, bool from_ref, int depth)
 {
 	const struct lbtf_type *t = dci_type(d, id);
 	unsigned int kind = lbtf_kind(t);
 
 	if (depth > SORT_DEPTH)
-		return "";
+		return 0;
 	if (lbtf_is_enum(t) && !from_ref && !t->name_off && lbtf_vlen(t))
-		return dci_str(d, kind == LBTF_KIND_ENUM ? lbtf_enums(t)->name_off
-							  : lbtf_enums64(t)->name_off);
+		return kind == LBTF_KIND_ENUM ? lbtf_enums(t)->name_off : lbtf_enums64(t)->name_off;
 	if (kind == LBTF_KIND_ARRAY)
 		return sort_name_of(d, lbtf_array(t)->type, true, depth + 1);
 	if (follows_type(kind))
 		return sort_name_of(d, t->type, true, depth + 1);
-	return dci_str(d, t->name_off);
+	return t->name_off;
 }
 
 /* Polynomial (x31) hashes, as the newest bpftool breaks ties with: the
@@ -144,29 +144,101 @@ static uint64_t prefix_of(int rank, const char *s)
 	return p;
 }
 
-static int cmp_str(const char *a, const char *b)
+static int cmp_off(struct dc *d, uint32_t a, uint32_t b)
 {
-	return a == b ? 0 : strcmp(a, b);
+	return a == b ? 0 : strcmp(dci_str(d, a), dci_str(d, b));
 }
 
 /* rank, sort name, own name; the hash only decides among equal names */
-static int cmp_names(const struct sort_key *x, const struct sort_key *y)
+static int cmp_names(struct dc *d, const struct sort_key *x, const struct sort_key *y)
 {
 	int r;
 
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix ? -1 : 1;
-	if ((r = cmp_str(x->sort_name, y->sort_name)) || (r = cmp_str(x->own_name, y->own_name)))
+	if ((r = cmp_off(d, x->sort_off, y->sort_off)))
 		return r;
-	return 0;
+	return cmp_off(d, x->own_off, y->own_off);
 }
 
-static int cmp_keys(const void *a, const void *b)
+static __attribute__((noinline)) int cmp_slow(struct dc *d, const struct sort_key *x,
+					      const struct sort_key *y)
 {
-	const struct sort_key *x = a, *y = b;
-	int r = cmp_names(x, y);
+	int r = cmp_names(d, x, y);
 
 	return r ? r : (x->id > y->id) - (x->id < y->id);
+}
+
+static inline bool key_less(struct dc *d, const struct sort_key *x, const struct sort_key *y)
+{
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix;
+	return cmp_slow(d, x, y) < 0;
+}
+
+static int cmp_keys_r(const void *a, const void *b, void *d)
+{
+	return cmp_slow(d, a, b);
+}
+
+static void swap_keys(struct sort_key *a, struct sort_key *b)
+{
+	struct sort_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* In place (no copy of the 2 MB array): quicksort, median of three,
+ * insertion sort for short ranges; past a depth bound (hostile input)
+ * the range goes to qsort_r. */
+static void sort_keys(struct dc *d, struct sort_key *k, size_t n, int depth)
+{
+	while (n > 16) {
+		size_t m = n / 2, i, j;
+		struct sort_key pivot;
+
+		if (depth-- <= 0) {
+			qsort_r(k, n, sizeof(*k), cmp_keys_r, d);
+			return;
+		}
+		if (key_less(d, &k[m], &k[0]))
+			swap_keys(&k[m], &k[0]);
+		if (key_less(d, &k[n - 1], &k[m])) {
+			swap_keys(&k[n - 1], &k[m]);
+			if (key_less(d, &k[m], &k[0]))
+				swap_keys(&k[m], &k[0]);
+		}
+		pivot = k[m];
+		i = 0;
+		j = n - 1;
+		for (;;) { /* Hoare partition: keys are distinct (ids) */
+			while (key_less(d, &k[i], &pivot))
+				i++;
+			while (key_less(d, &pivot, &k[j]))
+				j--;
+			if (i >= j)
+				break;
+			swap_keys(&k[i++], &k[j--]);
+		}
+		/* [0, j] <= pivot <= [j + 1, n): recurse on the smaller part */
+		if (j + 1 < n - j - 1) {
+			sort_keys(d, k, j + 1, depth);
+			k += j + 1;
+			n -= j + 1;
+		} else {
+			sort_keys(d, k + j + 1, n - j - 1, depth);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct sort_key x = k[i];
+		size_t j = i;
+
+		for (; j > 0 && key_less(d, &x, &k[j - 1]); j--)
+			k[j] = k[j - 1];
+		k[j] = x;
+	}
 }
 
 struct tie {
@@ -184,17 +256,19 @@ static int cmp_ties(const void *a, const void *b)
 }
 
 /* Same rank and names: by hash, then id. The hash is computed only for
- * these (anonymous types mostly), in place of keys[from..to). */
-static int order_ties(struct dc *d, struct sort_key *keys, uint32_t from, uint32_t to,
-		      struct tie *tmp)
+ * these (anonymous types mostly). */
+static int order_ties(struct dc *d, struct sort_key *keys, size_t n)
 {
-	uint32_t n = to - from;
+	struct tie *tmp = malloc(n * sizeof(*tmp));
 
-	for (uint32_t i = 0; i < n; i++)
-		tmp[i] = (struct tie){ shape_hash(d, keys[from + i].id, true, 0), keys[from + i].id };
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct tie){ shape_hash(d, keys[i].id, true, 0), keys[i].id };
 	qsort(tmp, n, sizeof(*tmp), cmp_ties);
-	for (uint32_t i = 0; i < n; i++)
-		keys[from + i].id = tmp[i].id;
+	for (size_t i = 0; i < n; i++)
+		keys[i].id = tmp[i].id;
+	free(tmp);
 	return 0;
 }
 
@@ -202,34 +276,36 @@ uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
 {
 	uint32_t n = d->nr_types - 1;
 	struct sort_key *keys = malloc((size_t)(n ? n : 1) * sizeof(*keys));
-	struct tie *tmp = malloc((size_t)(n ? n : 1) * sizeof(*tmp));
-	uint32_t *ids = malloc((size_t)(n ? n : 1) * sizeof(*ids));
+	uint32_t *ids = (uint32_t *)keys; /* filled in place at the end */
+	int depth = 2;
 
-	if (!keys || !ids || !tmp) {
-		free(keys);
-		free(ids);
-		free(tmp);
+	if (!keys)
 		return NULL;
-	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t id = i + 1;
 
 		keys[i].id = id;
-		keys[i].sort_name = sort_name_of(d, id, false, 0);
-		keys[i].prefix = prefix_of(rank_of(d, id, false, 0), keys[i].sort_name);
-		keys[i].own_name = dci_str(d, dci_type(d, id)->name_off);
+		keys[i].sort_off = sort_name_of(d, id, false, 0);
+		keys[i].own_off = dci_type(d, id)->name_off;
+		keys[i].prefix = prefix_of(rank_of(d, id, false, 0), dci_str(d, keys[i].sort_off));
 	}
-	qsort(keys, n, sizeof(*keys), cmp_keys);
+	for (uint32_t m = n; m; m >>= 1)
+		depth += 2;
+	sort_keys(d, keys, n, depth);
 	for (uint32_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && !cmp_names(&keys[i], &keys[j]); j++)
+		for (j = i + 1; j < n && !cmp_names(d, &keys[i], &keys[j]); j++)
 			;
-		if (j - i > 1)
-			order_ties(d, keys, i, j, tmp);
+		if (j - i > 1 && order_ties(d, keys + i, j - i)) {
+			free(keys);
+			return NULL;
+		}
 	}
-	for (uint32_t i = 0; i < n; i++)
-		ids[i] = keys[i].id;
-	free(keys);
-	free(tmp);
+	/* ids[i] (bytes 4i..) only overwrites keys already read (24i.. for i) */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id = keys[i].id;
+
+		ids[i] = id;
+	}
 	*cnt = n;
 	return ids;
 }
