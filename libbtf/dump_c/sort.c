@@ -277,18 +277,30 @@ uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
 	uint32_t n = d->nr_types - 1;
 	struct sort_key *keys = malloc((size_t)(n ? n : 1) * sizeof(*keys));
 	uint32_t *ids = (uint32_t *)keys; /* filled in place at the end */
+	uint32_t kept = 0;
 	int depth = 2;
 
 	if (!keys)
 		return NULL;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t id = i + 1;
+	/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order
+	 * nothing (their types come out through other roots, as in bpftool),
+	 * so where they sort does not matter: they are left out (45% of a
+	 * vmlinux's types are FUNCs) */
+	for (uint32_t id = 1; id < d->nr_types; id++) {
+		const struct lbtf_type *t = dci_type(d, id);
+		unsigned int kind = lbtf_kind(t);
 
-		keys[i].id = id;
-		keys[i].sort_off = sort_name_of(d, id, false, 0);
-		keys[i].own_off = dci_type(d, id)->name_off;
-		keys[i].prefix = prefix_of(rank_of(d, id, false, 0), dci_str(d, keys[i].sort_off));
+		if (kind == LBTF_KIND_FUNC || kind == LBTF_KIND_VAR || kind == LBTF_KIND_DATASEC ||
+		    kind == LBTF_KIND_DECL_TAG)
+			continue;
+		keys[kept].id = id;
+		keys[kept].sort_off = sort_name_of(d, id, false, 0);
+		keys[kept].own_off = t->name_off;
+		keys[kept].prefix = prefix_of(rank_of(d, id, false, 0),
+					      dci_str(d, keys[kept].sort_off));
+		kept++;
 	}
+	n = kept;
 	for (uint32_t m = n; m; m >>= 1)
 		depth += 2;
 	sort_keys(d, keys, n, depth);
