@@ -266,7 +266,8 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 	};
 	static char features[256];
 	struct pstate s = { 0 };
-	char **av;
+	/* static: the translated command line outlives this call (btfgen parses it next) */
+	static char *av[12];
 	int c, n = 0, r;
 
 	set_defaults(&s);
@@ -352,11 +353,6 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 	if ((r = features_list(&s, features, sizeof(features))) >= 0)
 		return r;
 
-	av = calloc(12, sizeof(*av));
-	if (!av) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return 1;
-	}
 	av[n++] = "btfgen";
 	if (!s.jobs_all) {
 		long j = s.jobs ? strtol(s.jobs, NULL, 10) : 1;

@@ -6,24 +6,8 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "core/internal.h"
-
-/* Hash mixing shared by the dedup tables */
-static inline uint32_t lbtfi_hash_mix(uint32_t h, uint32_t v)
-{
-	h ^= v * 0x9e3779b1u;
-	h = (h << 13) | (h >> 19);
-	return h * 0x85ebca6bu + 0xc2b2ae35u;
-}
-static inline uint32_t lbtfi_hash_fin(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x7feb352du;
-	h ^= h >> 15;
-	h *= 0x846ca68bu;
-	h ^= h >> 16;
-	return h;
-}
-
+#include "util/grow.h"
+#include "util/htab.h"
 
 /*
  * Interned strings: one growable byte buffer plus an open-addressing hash
@@ -32,21 +16,19 @@ static inline uint32_t lbtfi_hash_fin(uint32_t h)
  * neither scans the bytes for string starts nor hashes them again.
  */
 struct lbtfi_strset_slot {
-	uint32_t off;  /* UINT32_MAX: empty */
+	uint32_t off;
 	uint32_t hash;
 };
 
 struct lbtfi_strset {
 	char *data;            /* owned bytes ("" first unless split) */
 	size_t len, cap;
-	struct lbtfi_strset_slot *tab;
-	uint32_t mask;         /* table size - 1 (power of two), or 0 when no table */
+	struct lbtfi_htab tab; /* hash -> offset */
 	uint32_t cnt;          /* entries in tab and in seq */
 	struct lbtfi_strset_slot *seq; /* the entries by increasing offset */
 	uint32_t seq_cap;
 };
 
-uint32_t lbtfi_str_hash(const char *s, size_t *len);
 int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty);
 void lbtfi_strset_free(struct lbtfi_strset *ss);
 /* dst (uninitialised) becomes a copy of src: the same strings at the same
@@ -65,21 +47,22 @@ int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
  * and are now all the entries: rebuild the table from them */
 int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt);
 
-/* Map u32 -> u32 (string offset remaps), open addressing, growing */
+/* Map u32 -> u32 (string offset remaps, names to ids); a value is never
+ * LBTFI_HTAB_FREE */
 struct lbtfi_offmap {
-	uint32_t *keys, *vals; /* key UINT32_MAX: empty */
-	uint32_t mask, cnt;
+	struct lbtfi_htab tab; /* finished key -> value */
 };
 int lbtfi_offmap_init(struct lbtfi_offmap *m, uint32_t hint);
 void lbtfi_offmap_free(struct lbtfi_offmap *m);
 int lbtfi_offmap_put(struct lbtfi_offmap *m, uint32_t key, uint32_t val);
 static inline bool lbtfi_offmap_get(const struct lbtfi_offmap *m, uint32_t key, uint32_t *val)
 {
-	for (uint32_t i = lbtfi_hash_fin(key) & m->mask; m->keys[i] != UINT32_MAX; i = (i + 1) & m->mask)
-		if (m->keys[i] == key) {
-			*val = m->vals[i];
-			return true;
-		}
+	uint32_t h = lbtfi_hash_fin(key);
+
+	LBTFI_HTAB_FOR_EACH(&m->tab, h, i, v) {
+		*val = v;
+		return true;
+	}
 	return false;
 }
 
@@ -89,8 +72,7 @@ static inline bool lbtfi_offmap_get(const struct lbtfi_offmap *m, uint32_t key, 
  */
 struct lbtfi_strindex {
 	const struct lbtf *btf;
-	struct lbtfi_strset_slot *tab;
-	uint32_t mask;
+	struct lbtfi_htab tab; /* hash -> offset */
 };
 int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf);
 void lbtfi_strindex_free(struct lbtfi_strindex *si);

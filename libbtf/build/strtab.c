@@ -11,105 +11,42 @@
 #include <string.h>
 #include "internal.h"
 
-#define EMPTY UINT32_MAX
 #define MAX_STRS_LEN 0x7fffffffu
+#define MAX_STRS (1u << 30)
 
-/* FNV-1a over the bytes, finalized; also returns the length. */
-uint32_t lbtfi_str_hash(const char *s, size_t *len)
+/* The table again from the set's first cnt entries (seq) */
+static int rebuild_table(struct lbtfi_strset *ss, uint32_t cnt)
 {
-	uint32_t h = 2166136261u;
-	const unsigned char *p = (const unsigned char *)s;
+	int err;
 
-	while (*p)
-		h = (h ^ *p++) * 16777619u;
-	*len = (size_t)(p - (const unsigned char *)s);
-	return lbtfi_hash_fin(h);
-}
-
-static struct lbtfi_strset_slot *new_table(uint32_t size)
-{
-	struct lbtfi_strset_slot *t = malloc((size_t)size * sizeof(*t));
-
-	if (t)
-		memset(t, 0xff, (size_t)size * sizeof(*t));
-	return t;
-}
-
-static void put(struct lbtfi_strset_slot *tab, uint32_t mask, uint32_t off, uint32_t hash)
-{
-	uint32_t i = hash & mask;
-
-	while (tab[i].off != EMPTY)
-		i = (i + 1) & mask;
-	tab[i].off = off;
-	tab[i].hash = hash;
-}
-
-/* A table for the set's entries (seq) of at least size slots, room for
- * want entries at 3/4 full at most */
-static int rebuild_table(struct lbtfi_strset *ss, uint32_t size, uint64_t want)
-{
-	struct lbtfi_strset_slot *t;
-
-	while (want * 4 > size * 3ull) {
-		if (size >= (1u << 30))
-			return -E2BIG;
-		size *= 2;
-	}
-	t = new_table(size);
-	if (!t)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < ss->cnt; i++)
-		put(t, size - 1, ss->seq[i].off, ss->seq[i].hash);
-	free(ss->tab);
-	ss->tab = t;
-	ss->mask = size - 1;
+	ss->cnt = cnt;
+	lbtfi_htab_clear(&ss->tab);
+	if ((err = lbtfi_htab_reserve(&ss->tab, cnt)))
+		return err;
+	for (uint32_t i = 0; i < cnt; i++)
+		lbtfi_htab_put(&ss->tab, ss->seq[i].hash, ss->seq[i].off);
 	return 0;
 }
 
-/* Room for n more entries: table at most 3/4 full, seq long enough */
+/* Room for n more entries: table and seq */
 static int reserve(struct lbtfi_strset *ss, uint32_t n)
 {
 	uint64_t want = (uint64_t)ss->cnt + n;
 	int err;
 
-	if (want > (1u << 30))
+	if (want > MAX_STRS)
 		return -E2BIG;
-	if (want * 4 > (ss->mask + 1) * 3ull && (err = rebuild_table(ss, (ss->mask + 1) * 2, want)))
+	if ((err = lbtfi_htab_reserve(&ss->tab, n)))
 		return err;
-	if (want > ss->seq_cap) {
-		uint32_t cap = ss->seq_cap ? ss->seq_cap : 256;
-		struct lbtfi_strset_slot *p;
-
-		while (cap < want)
-			cap *= 2;
-		p = realloc(ss->seq, (size_t)cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		ss->seq = p;
-		ss->seq_cap = cap;
-	}
-	return 0;
+	return LBTFI_GROW(ss->seq, ss->seq_cap, want);
 }
 
 /* Room for len more bytes */
 static int reserve_bytes(struct lbtfi_strset *ss, size_t len)
 {
-	size_t cap = ss->cap;
-	char *p;
-
-	if (ss->len + len <= cap)
-		return 0;
 	if (ss->len + len > MAX_STRS_LEN)
 		return -E2BIG;
-	while (cap < ss->len + len)
-		cap *= 2;
-	p = realloc(ss->data, cap);
-	if (!p)
-		return -ENOMEM;
-	ss->data = p;
-	ss->cap = cap;
-	return 0;
+	return LBTFI_GROW(ss->data, ss->cap, ss->len + len);
 }
 
 /* Append s (len bytes and its NUL) as a new entry; room was reserved */
@@ -119,7 +56,7 @@ static uint32_t push(struct lbtfi_strset *ss, const char *s, size_t len, uint32_
 
 	memcpy(ss->data + ss->len, s, len + 1);
 	ss->len += len + 1;
-	put(ss->tab, ss->mask, off, hash);
+	lbtfi_htab_put(&ss->tab, hash, off);
 	ss->seq[ss->cnt++] = (struct lbtfi_strset_slot){ off, hash };
 	return off;
 }
@@ -132,9 +69,8 @@ static uint32_t push(struct lbtfi_strset *ss, const char *s, size_t len, uint32_
 int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty)
 {
 	memset(ss, 0, sizeof(*ss));
-	ss->cap = 16384;
-	ss->data = malloc(ss->cap);
-	if (!ss->data || rebuild_table(ss, 8192, 0) || reserve(ss, 2048)) {
+	if (LBTFI_GROW(ss->data, ss->cap, 16384) || lbtfi_htab_init(&ss->tab, 6144, 3) ||
+	    reserve(ss, 2048)) {
 		lbtfi_strset_free(ss);
 		return -ENOMEM;
 	}
@@ -148,43 +84,32 @@ int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty)
 int lbtfi_strset_copy(struct lbtfi_strset *dst, const struct lbtfi_strset *src)
 {
 	memset(dst, 0, sizeof(*dst));
-	dst->data = malloc(src->cap ? src->cap : 1);
-	dst->tab = src->tab ? malloc(((size_t)src->mask + 1) * sizeof(*src->tab)) : NULL;
-	dst->seq = malloc((src->seq_cap ? src->seq_cap : 1) * sizeof(*src->seq));
-	if (!dst->data || (src->tab && !dst->tab) || !dst->seq) {
+	if (LBTFI_GROW(dst->data, dst->cap, src->cap) || lbtfi_htab_copy(&dst->tab, &src->tab) ||
+	    LBTFI_GROW(dst->seq, dst->seq_cap, src->seq_cap)) {
 		lbtfi_strset_free(dst);
 		return -ENOMEM;
 	}
 	memcpy(dst->data, src->data, src->len);
-	if (src->tab)
-		memcpy(dst->tab, src->tab, ((size_t)src->mask + 1) * sizeof(*src->tab));
 	memcpy(dst->seq, src->seq, src->cnt * sizeof(*src->seq));
 	dst->len = src->len;
-	dst->cap = src->cap ? src->cap : 1;
-	dst->mask = src->mask;
 	dst->cnt = src->cnt;
-	dst->seq_cap = src->seq_cap ? src->seq_cap : 1;
 	return 0;
 }
 
 void lbtfi_strset_free(struct lbtfi_strset *ss)
 {
 	free(ss->data);
-	free(ss->tab);
+	lbtfi_htab_free(&ss->tab);
 	free(ss->seq);
 	memset(ss, 0, sizeof(*ss));
 }
 
 static int64_t lookup(const struct lbtfi_strset *ss, const char *s, size_t len, uint32_t h)
 {
-	for (uint32_t i = h & ss->mask;; i = (i + 1) & ss->mask) {
-		const struct lbtfi_strset_slot *sl = &ss->tab[i];
-
-		if (sl->off == EMPTY)
-			return -1;
-		if (sl->hash == h && !memcmp(ss->data + sl->off, s, len + 1))
-			return sl->off;
-	}
+	LBTFI_HTAB_FOR_EACH(&ss->tab, h, i, off)
+		if (!memcmp(ss->data + off, s, len + 1))
+			return off;
+	return -1;
 }
 
 int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s)
@@ -241,11 +166,11 @@ int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src
 		int64_t off;
 
 		if (i + PF_DIST < n)
-			__builtin_prefetch(&ss->tab[p[i + PF_DIST].hash & ss->mask]);
+			__builtin_prefetch(lbtfi_htab_home(&ss->tab, p[i + PF_DIST].hash));
 		if (i + PF_DIST / 2 < n) {
-			const struct lbtfi_strset_slot *sl = &ss->tab[p[i + PF_DIST / 2].hash & ss->mask];
-			if (sl->off != EMPTY)
-				__builtin_prefetch(ss->data + sl->off);
+			const struct lbtfi_hslot *sl = lbtfi_htab_home(&ss->tab, p[i + PF_DIST / 2].hash);
+			if (sl->val != LBTFI_HTAB_FREE)
+				__builtin_prefetch(ss->data + sl->val);
 		}
 		if (!(len = strlen(s)))
 			continue; /* "" is offset 0, never an entry */
@@ -265,41 +190,34 @@ int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len)
 		return 0;
 	while (cnt && ss->seq[cnt - 1].off >= len)
 		cnt--;
-	ss->cnt = cnt;
 	ss->len = len;
-	return rebuild_table(ss, ss->mask + 1, ss->cnt);
+	return rebuild_table(ss, cnt);
 }
 
 int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt)
 {
-	ss->cnt = cnt;
-	return rebuild_table(ss, ss->mask + 1, ss->cnt);
+	return rebuild_table(ss, cnt);
 }
 
 /* ---- index over a parsed BTF's strings ---- */
 
-static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf, uint32_t *cnt)
+static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 {
 	uint32_t len, start;
 	const char *s;
+	int err;
 
-	if (lbtf_base(btf)) {
-		int err = index_level(si, lbtf_base(btf), cnt);
-		if (err)
-			return err;
-	}
+	if (lbtf_base(btf) && (err = index_level(si, lbtf_base(btf))))
+		return err;
 	s = lbtf_strings(btf, &len);
 	start = btf->start_str_off;
 	for (uint32_t off = 0; off < len;) {
 		size_t n;
 		uint32_t h = lbtfi_str_hash(s + off, &n);
 
-		if (lbtfi_strindex_find(si, s + off) < 0) {
-			if ((*cnt + 1) * 4ull > (si->mask + 1) * 3ull)
-				return -E2BIG; /* sized from the byte count: cannot happen */
-			put(si->tab, si->mask, start + off, h);
-			(*cnt)++;
-		}
+		if (lbtfi_strindex_find(si, s + off) < 0 &&
+		    (err = lbtfi_htab_add(&si->tab, h, start + off)))
+			return err;
 		off += n + 1;
 	}
 	return 0;
@@ -308,7 +226,6 @@ static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf, uint32
 int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf)
 {
 	uint64_t bytes = 0;
-	uint32_t size = 1024, cnt = 0;
 	int err;
 
 	memset(si, 0, sizeof(*si));
@@ -317,28 +234,12 @@ int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf)
 		lbtf_strings(l, &len);
 		bytes += len;
 	}
-	/* at most one string per 1 byte (""), but typically ~20 bytes each:
-	 * size for one string per 4 bytes and grow never */
-	while (size < bytes / 2 + 16)
-		size *= 2;
-	si->tab = new_table(size);
-	if (!si->tab)
-		return -ENOMEM;
-	si->mask = size - 1;
+	/* typically ~20 bytes a string: sized for one per 8 bytes, it
+	 * never grows on real BTF */
+	if ((err = lbtfi_htab_init(&si->tab, (uint32_t)(bytes / 8 + 16), 3)))
+		return err;
 	si->btf = btf;
-	err = index_level(si, btf, &cnt);
-	if (err == -E2BIG) {
-		/* pathological: many tiny strings; retry with a table per byte */
-		free(si->tab);
-		while (size < bytes * 2 + 16)
-			size *= 2;
-		si->tab = new_table(size);
-		if (!si->tab)
-			return -ENOMEM;
-		si->mask = size - 1;
-		cnt = 0;
-		err = index_level(si, btf, &cnt);
-	}
+	err = index_level(si, btf);
 	if (err)
 		lbtfi_strindex_free(si);
 	return err;
@@ -346,7 +247,7 @@ int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf)
 
 void lbtfi_strindex_free(struct lbtfi_strindex *si)
 {
-	free(si->tab);
+	lbtfi_htab_free(&si->tab);
 	memset(si, 0, sizeof(*si));
 }
 
@@ -355,21 +256,16 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 	size_t len;
 	uint32_t h;
 
-	if (!si->tab)
+	if (!si->tab.slots)
 		return -1;
 	h = lbtfi_str_hash(s, &len);
-	for (uint32_t i = h & si->mask;; i = (i + 1) & si->mask) {
-		const struct lbtfi_strset_slot *sl = &si->tab[i];
-		const char *t;
+	LBTFI_HTAB_FOR_EACH(&si->tab, h, i, off) {
+		const char *t = lbtf_name_by_offset(si->btf, off);
 
-		if (sl->off == EMPTY)
-			return -1;
-		if (sl->hash != h)
-			continue;
-		t = lbtf_name_by_offset(si->btf, sl->off);
 		if (t && !memcmp(t, s, len + 1))
-			return sl->off;
+			return off;
 	}
+	return -1;
 }
 
 /* ---- one shared index per base ---- */
@@ -425,63 +321,26 @@ void lbtfi_strindex_put(const struct lbtfi_strindex *si)
 
 /* ---- u32 -> u32 map ---- */
 
-static int offmap_alloc(struct lbtfi_offmap *m, uint32_t size)
-{
-	m->keys = malloc((size_t)size * 4);
-	m->vals = malloc((size_t)size * 4);
-	if (!m->keys || !m->vals) {
-		lbtfi_offmap_free(m);
-		return -ENOMEM;
-	}
-	memset(m->keys, 0xff, (size_t)size * 4);
-	m->mask = size - 1;
-	return 0;
-}
-
+/* The slot hash is the finished key: a bijection, so equal hashes are
+ * equal keys and the map needs no key array */
 int lbtfi_offmap_init(struct lbtfi_offmap *m, uint32_t hint)
 {
-	uint32_t size = 256;
-
-	memset(m, 0, sizeof(*m));
-	while (size < hint * 2ull && size < (1u << 30))
-		size *= 2;
-	return offmap_alloc(m, size);
+	return lbtfi_htab_init(&m->tab, hint, 2);
 }
 
 void lbtfi_offmap_free(struct lbtfi_offmap *m)
 {
-	free(m->keys);
-	free(m->vals);
-	m->keys = m->vals = NULL;
-}
-
-static void offmap_insert(struct lbtfi_offmap *m, uint32_t key, uint32_t val)
-{
-	uint32_t i = lbtfi_hash_fin(key) & m->mask;
-
-	while (m->keys[i] != UINT32_MAX && m->keys[i] != key)
-		i = (i + 1) & m->mask;
-	if (m->keys[i] == UINT32_MAX)
-		m->cnt++;
-	m->keys[i] = key;
-	m->vals[i] = val;
+	lbtfi_htab_free(&m->tab);
 }
 
 int lbtfi_offmap_put(struct lbtfi_offmap *m, uint32_t key, uint32_t val)
 {
-	if ((m->cnt + 1) * 2ull > m->mask + 1ull) {
-		struct lbtfi_offmap old = *m;
+	uint32_t h = lbtfi_hash_fin(key);
 
-		if (m->mask >= (1u << 30) || offmap_alloc(m, (old.mask + 1) * 2)) {
-			*m = old;
-			return -ENOMEM;
-		}
-		m->cnt = 0;
-		for (uint32_t i = 0; i <= old.mask; i++)
-			if (old.keys[i] != UINT32_MAX)
-				offmap_insert(m, old.keys[i], old.vals[i]);
-		lbtfi_offmap_free(&old);
+	LBTFI_HTAB_FOR_EACH(&m->tab, h, i, old) {
+		(void)old;
+		m->tab.slots[i].val = val;
+		return 0;
 	}
-	offmap_insert(m, key, val);
-	return 0;
+	return lbtfi_htab_add(&m->tab, h, val);
 }

@@ -115,51 +115,10 @@ static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
 	return lbtfi_hash_fin(h);
 }
 
-/* ---- the candidate table ---- */
-
-static int table_init(struct dedup_table *tab, uint32_t hint)
+/* The candidate table: half full at most, its probes are the hot loop */
+static int table_add(struct dedup *d, uint32_t hash, uint32_t id)
 {
-	uint32_t size = 1024;
-
-	while (size < hint && size < (1u << 30))
-		size *= 2;
-	tab->e = calloc(size, sizeof(*tab->e));
-	if (!tab->e)
-		return -ENOMEM;
-	tab->mask = size - 1;
-	tab->cnt = 0;
-	return 0;
-}
-
-static void table_put(struct dedup_table *tab, uint32_t hash, uint32_t id)
-{
-	uint32_t i = hash & tab->mask;
-
-	while (tab->e[i].id)
-		i = (i + 1) & tab->mask;
-	tab->e[i].hash = hash;
-	tab->e[i].id = id;
-}
-
-int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id)
-{
-	if ((tab->cnt + 1) * 2ull > tab->mask + 1ull) {
-		struct dedup_table old = *tab;
-
-		if (old.mask >= (1u << 30) || table_init(tab, (old.mask + 1) * 2)) {
-			*tab = old;
-			return lbtfi_err(ENOMEM, "out of memory in dedup");
-		}
-		/* re-inserting in slot order is deterministic */
-		for (uint32_t i = 0; i <= old.mask; i++)
-			if (old.e[i].id)
-				table_put(tab, old.e[i].hash, old.e[i].id);
-		tab->cnt = old.cnt;
-		free(old.e);
-	}
-	table_put(tab, hash, id);
-	tab->cnt++;
-	return 0;
+	return lbtfi_htab_add(&d->tab, hash, id) ? lbtfi_err(ENOMEM, "out of memory in dedup") : 0;
 }
 
 /* ---- setup ---- */
@@ -170,7 +129,7 @@ static void dedup_free(struct dedup *d)
 	free(d->map);
 	free(d->hypot);
 	free(d->hypot_list);
-	free(d->tab.e);
+	lbtfi_htab_free(&d->tab);
 	free(d->eq_stack);
 }
 
@@ -187,7 +146,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->kinds = malloc(d->cnt);
 	d->map = malloc((size_t)d->cnt * sizeof(*d->map));
 	d->hypot = malloc((size_t)d->cnt * sizeof(*d->hypot));
-	if (!d->kinds || !d->map || !d->hypot || table_init(&d->tab, 4096))
+	if (!d->kinds || !d->map || !d->hypot || lbtfi_htab_init(&d->tab, 2048, 2))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
 	for (uint32_t id = 0; id < d->start_id; id++) {
@@ -206,7 +165,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 
 		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
 			continue;
-		if ((err = lbtfi_dedup_table_add(&d->tab, type_hash(d, t), id)))
+		if ((err = table_add(d, type_hash(d, t), id)))
 			return err;
 	}
 	return 0;
@@ -250,7 +209,7 @@ static int run_phase(struct dedup *d, enum phase ph, int (*fn)(struct dedup *, u
 static int settle(struct dedup *d, uint32_t id, uint32_t hash, uint32_t canon)
 {
 	d->map[id] = canon;
-	return canon == id ? lbtfi_dedup_table_add(&d->tab, hash, id) : 0;
+	return canon == id ? table_add(d, hash, id) : 0;
 }
 
 /* ---- pass 1: primitives ---- */
@@ -325,9 +284,11 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 
 /* ---- pass 3: forward declarations with one possible target ---- */
 
+#define AMBIGUOUS 0 /* several of the name (void is no struct's id) */
+
 static int resolve_fwds(struct dedup *d)
 {
-	struct lbtfi_offmap names; /* name offset -> struct/union id, or D_NONE if ambiguous */
+	struct lbtfi_offmap names; /* name offset -> struct/union id, or AMBIGUOUS */
 	uint32_t v;
 	int err = 0;
 
@@ -340,7 +301,7 @@ static int resolve_fwds(struct dedup *d)
 		    d->map[id] != id || !(t = dtype(d, id))->name_off)
 			continue;
 		if (lbtfi_offmap_get(&names, t->name_off, &v))
-			err = v == id ? 0 : lbtfi_offmap_put(&names, t->name_off, D_NONE);
+			err = v == id ? 0 : lbtfi_offmap_put(&names, t->name_off, AMBIGUOUS);
 		else
 			err = lbtfi_offmap_put(&names, t->name_off, id);
 	}
@@ -349,7 +310,7 @@ static int resolve_fwds(struct dedup *d)
 		unsigned int want;
 
 		if (d_kind(d, id) != LBTF_KIND_FWD || d->map[id] != id ||
-		    !lbtfi_offmap_get(&names, (t = dtype(d, id))->name_off, &v) || v == D_NONE)
+		    !lbtfi_offmap_get(&names, (t = dtype(d, id))->name_off, &v) || v == AMBIGUOUS)
 			continue;
 		want = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
 		if (d_kind(d, v) == want)

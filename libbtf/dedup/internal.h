@@ -11,12 +11,6 @@
 #define D_MAX_ID 0x7fffffffu
 #define D_NONE 0xffffffffu /* empty hypothetical map entry */
 
-/* Multimap hash -> type id, open addressing; equal hashes are all kept */
-struct dedup_table {
-	struct dedup_entry { uint32_t hash, id; } *e; /* id 0: empty */
-	uint32_t mask, cnt;
-};
-
 /* One pair of records being compared by the equivalence walk */
 struct dedup_frame {
 	const uint32_t *cw, *nw; /* candidate's and canonical's record words */
@@ -34,7 +28,7 @@ struct dedup {
 	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
 	uint32_t *hypot_list, hypot_cnt, hypot_cap;
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
-	struct dedup_table tab;
+	struct lbtfi_htab tab;       /* hash -> candidate ids (equal hashes all kept) */
 	const struct lbtfi_layout *lay; /* the builder's */
 	struct dedup_frame *eq_stack;   /* the equivalence walk's stack */
 	uint32_t eq_cap;
@@ -109,17 +103,13 @@ bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
 bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 			     const struct lbtf_type *b);
 
-int lbtfi_dedup_table_add(struct dedup_table *tab, uint32_t hash, uint32_t id);
-
 /* The passes */
 int lbtfi_dedup_strings(struct lbtf_builder *b);
 int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id);
 void lbtfi_dedup_merge_hypot(struct dedup *d);
 void lbtfi_dedup_clear_hypot(struct dedup *d);
 
-#define DEDUP_FOR_EACH_CAND(d, h, cid)                                                    \
-	for (uint32_t _i = (h) & (d)->tab.mask, cid; ((cid) = (d)->tab.e[_i].id) != 0;   \
-	     _i = (_i + 1) & (d)->tab.mask)                                               \
-		if ((d)->tab.e[_i].hash == (h))
+/* Every canonical candidate cid of hash h */
+#define DEDUP_FOR_EACH_CAND(d, h, cid) LBTFI_HTAB_FOR_EACH(&(d)->tab, h, _slot, cid)
 
 #endif

@@ -577,7 +577,7 @@ int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
 
 /* Checking the pairings against the output ------------------------------------ */
 
-#define SEVERAL UINT32_MAX
+#define SEVERAL 0 /* neither an id nor a shape (def_shape avoids 0) */
 
 /*
  * A hash of what dedup cannot see past: two definitions of one name with
@@ -606,7 +606,8 @@ static uint32_t def_shape(const struct lbtf_builder *b, const struct lbtf_type *
 		h = lbtfi_member_sig(b, lbtf_members(t)[i].type, h);
 	}
 	h = lbtfi_hash_fin(h);
-	return h == SEVERAL ? 0 : h;
+	/* (an offmap value is never SEVERAL or the table's free mark) */
+	return h == SEVERAL || h == LBTFI_HTAB_FREE ? 1 : h;
 }
 
 int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes)

@@ -338,6 +338,7 @@ static void check_chain_both_orders(struct lbtf *btf, const char *first, const c
 	assert_int_equal(strlen(text[0]), strlen(text[1]));
 	free(text[0]);
 	free(text[1]);
+	lbtf_free(btf);
 }
 
 static void test_long_typedef_chain(void **state)

@@ -23,6 +23,7 @@ static void test_sz_zero_refused(void **state)
 	assert_non_null(strstr(lbtf_errmsg(), "lbtf_verify_result"));
 	LBTF_OPTS(lbtf_verify_opts, ok);
 	assert_int_equal(lbtf_verify(b.p, b.len, &ok, NULL), 0);
+	free(b.p);
 }
 
 static void test_unknown_trailing_bytes(void **state)
@@ -38,6 +39,7 @@ static void test_unknown_trailing_bytes(void **state)
 	big.newer_option = 1;
 	assert_int_equal(lbtf_verify(b.p, b.len, &big.o, NULL), -EINVAL);
 	assert_non_null(strstr(lbtf_errmsg(), "does not know"));
+	free(b.p);
 }
 
 static void test_older_caller(void **state)
@@ -53,6 +55,7 @@ static void test_older_caller(void **state)
 
 	assert_int_equal(lbtf_verify(b.p, b.len, &o, NULL), 0);
 	assert_non_null(strstr(buf, "[1] INT int"));
+	free(b.p);
 }
 
 static void test_result_written_up_to_sz(void **state)
@@ -73,6 +76,7 @@ static void test_result_written_up_to_sz(void **state)
 	for (size_t i = old_sz; i < sizeof(res); i++)
 		assert_int_equal(((unsigned char *)&res)[i], 0xa5); /* untouched */
 	assert_int_equal(res.sz, old_sz);
+	free(b.p);
 }
 
 static void test_dedup_stats(void **state)

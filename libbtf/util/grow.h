@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The one growth policy for libbtf's arrays (not installed): capacity
+ * doubles from a minimum until need fits, so n appends cost O(n) copies.
+ *
+ *	if ((err = LBTFI_GROW(a->ids, a->cap, a->cnt + 1)))
+ *		return err;
+ */
+#ifndef LIBBTF_UTIL_GROW_H
+#define LIBBTF_UTIL_GROW_H
+
+#include <stddef.h>
+
+/* *p (an array of *cap elements of elem bytes) holds at least need
+ * elements afterwards: 0, or -ENOMEM/-E2BIG with *p and *cap unchanged */
+int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+#define LBTFI_GROW(arr, cap, need)                                                     \
+	__extension__({                                                                 \
+		void *_gp = (arr);                                                      \
+		size_t _gc = (cap);                                                     \
+		int _ge = (size_t)(need) <= _gc ? 0                                     \
+			: lbtfi_grow(&_gp, &_gc, (need), sizeof(*(arr)));              \
+		if (!_ge) {                                                             \
+			(arr) = _gp;                                                    \
+			(cap) = (__typeof__(cap))_gc;                                   \
+		}                                                                       \
+		_ge;                                                                    \
+	})
+
+#endif
