@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * `btfdump ... format c [--sort] [--types NAME,...] [--output FILE]`:
- * the BTF as a C header (vmlinux.h), as bpftool's `format c` prints it.
- *   --sort          diffable order (dependencies still first)
+ * `btfdump ... format c [C OPTIONS]`: the BTF as a C header (vmlinux.h),
+ * by default as the newest bpftool (v7.7+, libbpf 1.8) prints it: types in
+ * its sorted order, the __ksym/__weak/__bpf_fastcall macros, the kfunc
+ * prototypes (full dumps), attribute type tags as __attribute__((NAME)).
+ *   --compat 7.1    bpftool 7.1's layout: id order, no macros, no kfuncs,
+ *                   every type tag as btf_type_tag("NAME")
+ *   --compat newest the default
+ *   --sort, --unsorted  the sorted (default) or id order, in either layout
+ *   --kfuncs        the kfunc prototypes also in the 7.1 layout
  *   --types A,B     only these types and what they need; a name may be
  *                   written "struct X", "union X", "enum X" to pick a kind;
  *                   all same-named types of the allowed kinds are included
- *   --kfuncs        append extern prototypes of the kernel's kfuncs (FUNCs
- *                   tagged bpf_kfunc), as bpftool v7.5+ does (not 7.1)
  *   --output FILE   write FILE (through a temporary file, then renamed)
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,16 +108,47 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 	return 0;
 }
 
-/* Prints the header on stdout, whole or not at all: it is made in memory
- * first, so an error found half way leaves nothing on stdout. */
+/* stdout is a regular file: the header goes straight into it, and an error
+ * half way cuts the file back to where it started (nothing of it kept),
+ * without building 5 MB in memory first. */
+static int print_into_file(const struct lbtf *btf, const struct btfdump_src *src,
+			   const struct lbtf_dump_c_opts *opts, off_t start)
+{
+	int err = lbtf_dump_c(btf, stdout, opts);
+
+	bool wrote = !err && !fflush(stdout) && !ferror(stdout);
+	int e = errno ? errno : EIO;
+
+	if (wrote)
+		return 0;
+	__fpurge(stdout); /* what is still buffered must not come out at exit */
+	if (ftruncate(STDOUT_FILENO, start) == 0)
+		lseek(STDOUT_FILENO, start, SEEK_SET);
+	if (!err || err == -EIO)
+		return c_fail_errno(src, err ? EIO : e, "write error on standard output",
+				    strerror(err ? EIO : e));
+	return c_fail_errno(src, -err, lbtf_errmsg(), NULL);
+}
+
+/* Prints the header on stdout, whole or not at all: into a regular file
+ * directly (cut back on error), else made in memory first, so an error
+ * found half way leaves nothing on stdout. */
 static int print_whole(const struct lbtf *btf, const struct btfdump_src *src,
 		       const struct lbtf_dump_c_opts *opts)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	struct stat st;
+	FILE *mem;
+	off_t start;
 	int err;
 
+	fflush(stdout);
+	if (!fstat(STDOUT_FILENO, &st) && S_ISREG(st.st_mode) &&
+	    (start = lseek(STDOUT_FILENO, 0, SEEK_CUR)) >= 0 &&
+	    !(fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND))
+		return print_into_file(btf, src, opts, start);
+	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return c_fail_errno(src, ENOMEM, "out of memory", NULL);
 	err = lbtf_dump_c(btf, mem, opts);
@@ -136,7 +174,8 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
 		     const struct btfdump_opts *o)
 {
 	struct lbtf_dump_c_opts opts = { .sz = sizeof(opts) };
-	const char *output = NULL;
+	const char *output = NULL, *compat = "newest";
+	int sort = -1, kfuncs = -1; /* -1: as the layout has it */
 	uint32_t *ids = NULL;
 	size_t cnt = 0;
 	int rc = 0;
@@ -145,11 +184,20 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--sort") || !strcmp(a, "sort")) {
-			opts.sort = true;
+			sort = 1;
 		} else if (!strcmp(a, "--kfuncs")) {
-			opts.kfuncs = true;
+			kfuncs = 1;
 		} else if (!strcmp(a, "--unsorted") || !strcmp(a, "unsorted")) {
-			opts.sort = false;
+			sort = 0;
+		} else if (!strcmp(a, "--compat") || !strncmp(a, "--compat=", 9)) {
+			if (a[8] == '=')
+				compat = a + 9;
+			else if (i + 1 < argc)
+				compat = argv[++i];
+			else
+				rc = c_fail(src, "missing value after", a);
+			if (!rc && strcmp(compat, "7.1") && strcmp(compat, "newest"))
+				rc = c_fail(src, "--compat takes 7.1 or newest, not", compat);
 		} else if (!strncmp(a, "--types=", 8)) {
 			rc = add_roots(btf, src, argv[i] + 8, &ids, &cnt);
 		} else if (!strcmp(a, "--types") || !strcmp(a, "--output") || !strcmp(a, "-o")) {
@@ -164,6 +212,12 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
 		}
 	}
 	if (!rc) {
+		bool newest = !strcmp(compat, "newest");
+
+		opts.sort = sort < 0 ? newest : sort;
+		opts.kfuncs = kfuncs < 0 ? newest : kfuncs;
+		opts.macros = newest;
+		opts.attr_type_tags = newest;
 		opts.root_ids = ids;
 		opts.root_cnt = cnt;
 		if (output && !cli_is_stdout(output))

@@ -43,7 +43,7 @@ _btfdump()
 	local i cmd= cmdpos=0 fmt= c_flag=
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-B | --base-btf | --base | -o | --output | --types) ((i++)) ;;
+		-B | --base-btf | --base | -o | --output | --types | --compat) ((i++)) ;;
 		-c) c_flag=1 ;;
 		-*) ;;
 		format) fmt=format ;;
@@ -54,6 +54,7 @@ _btfdump()
 	case $prev in
 	-B | --base-btf | --base | -o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	format) COMPREPLY=($(compgen -W "raw c" -- "$cur")); return ;;
+	--compat) COMPREPLY=($(compgen -W "7.1 newest" -- "$cur")); return ;;
 	pinned) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--types | --lookup | id | name) return ;;
 	esac
@@ -74,7 +75,7 @@ _btfdump()
 	help) ;;
 	*)
 		if [[ $fmt == c || -n $c_flag ]]; then
-			COMPREPLY=($(compgen -W "--sort --types --kfuncs -o --output" -- "$cur"))
+			COMPREPLY=($(compgen -W "--compat --sort --unsorted --types --kfuncs -o --output" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "format --base" -- "$cur"))
 		fi

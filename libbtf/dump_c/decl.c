@@ -158,9 +158,15 @@ static bool part_type_tag(struct dc *d, struct frame *f, uint32_t id, const stru
 			  const char *fname, int lvl, bool last_was_ptr)
 {
 	put_leading_mods(d, f);
-	dci_puts(&d->out, " __attribute__((btf_type_tag(\"");
-	dci_puts(&d->out, dci_str(d, t->name_off));
-	dci_puts(&d->out, "\")))");
+	if (d->attr_type_tags && lbtf_kflag(t)) {
+		dci_puts(&d->out, " __attribute__((");
+		dci_puts(&d->out, dci_str(d, t->name_off));
+		dci_puts(&d->out, "))");
+	} else {
+		dci_puts(&d->out, " __attribute__((btf_type_tag(\"");
+		dci_puts(&d->out, dci_str(d, t->name_off));
+		dci_puts(&d->out, "\")))");
+	}
 	return false;
 }
 

@@ -86,8 +86,10 @@ static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_
 			c.idents++;
 		else if (lbtf_is_enum(t))
 			c.idents += lbtf_vlen(t), c.tags++;
-		else if (t->name_off)
-			c.tags++;
+		else if (t->name_off && (lbtf_is_composite(t) || lbtf_kind(t) == LBTF_KIND_FWD ||
+					 lbtf_kind(t) == LBTF_KIND_INT ||
+					 lbtf_kind(t) == LBTF_KIND_FLOAT))
+			c.tags++; /* (not FUNCs, VARs...: the table stays small) */
 	}
 	*cc = c;
 	return 0;
@@ -215,6 +217,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->btf = btf;
 	d->nr_types = lbtf_type_cnt(btf);
 	d->ptr_sz = lbtf_pointer_size(btf) > 0 ? lbtf_pointer_size(btf) : (int)sizeof(void *);
+	d->attr_type_tags = o.attr_type_tags;
 	d->out.f = out;
 	d->out.limit = DC_OUT_LIMIT(input_size(btf));
 	d->step_limit = DC_STEP_LIMIT(d->nr_types);
@@ -254,7 +257,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	kfuncs = o.kfuncs && !o.root_cnt;
 	if (!o.no_frame)
 		put_frame_head(&d->out);
-	if (kfuncs && !o.no_frame)
+	if ((kfuncs || o.macros) && !o.no_frame)
 		dci_put_kfunc_macros(d);
 	err = dump_roots(d, &roots);
 	free(roots.owned);

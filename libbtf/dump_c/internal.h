@@ -93,6 +93,7 @@ struct dc {
 	const struct lbtf *btf;
 	uint32_t nr_types; /* valid ids are < nr_types */
 	int ptr_sz;
+	bool attr_type_tags; /* kflag TYPE_TAG as __attribute__((NAME)) */
 	int err;           /* first error (negative errno), sticky */
 	uint64_t steps;    /* order/emit visits so far, against step_limit */
 	uint64_t step_limit;

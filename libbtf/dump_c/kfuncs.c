@@ -66,12 +66,12 @@ static uint32_t tagged_func(struct dc *d, const struct lbtf_type *t, const char 
 int dci_put_kfuncs(struct dc *d)
 {
 	struct kfunc *k = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, m, cap = 0;
 
 	for (uint32_t id = 1; id < d->nr_types; id++) {
 		uint32_t f = tagged_func(d, dci_type(d, id), "bpf_kfunc");
 
-		if (!f || find(k, n, f))
+		if (!f)
 			continue;
 		if (n == cap) {
 			struct kfunc *g = realloc(k, (cap = cap ? cap * 2 : 64) * sizeof(*k));
@@ -84,14 +84,21 @@ int dci_put_kfuncs(struct dc *d)
 		}
 		k[n++] = (struct kfunc){ f, dci_str(d, dci_type(d, f)->name_off), false };
 	}
+	if (n)
+		qsort(k, n, sizeof(*k), cmp_kfunc);
+	/* a FUNC tagged twice is declared once (sorting made copies adjacent) */
+	m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!m || k[i].func_id != k[m - 1].func_id)
+			k[m++] = k[i];
+	n = m;
 	for (uint32_t id = 1; id < d->nr_types; id++) {
-		struct kfunc *kf = find(k, n, tagged_func(d, dci_type(d, id), "bpf_fastcall"));
+		uint32_t f = tagged_func(d, dci_type(d, id), "bpf_fastcall");
+		struct kfunc *kf = f ? find(k, n, f) : NULL;
 
 		if (kf)
 			kf->fastcall = true;
 	}
-	if (n)
-		qsort(k, n, sizeof(*k), cmp_kfunc);
 	dci_puts(&d->out, "\n/* BPF kfuncs */\n#ifndef BPF_NO_KFUNC_PROTOTYPES\n");
 	for (size_t i = 0; i < n; i++) {
 		dci_puts(&d->out, k[i].fastcall ? "extern __bpf_fastcall " : "extern ");

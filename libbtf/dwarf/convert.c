@@ -619,6 +619,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 {
 	struct driver d = { .path = path };
 	struct lbtf_dwarf_stats st = { .sz = sizeof(st) };
+	char *debug_path = NULL;
 	struct lbtf_dwarf_opts o;
 	struct dw_elf_info ei;
 	struct dw_handle h;
@@ -634,15 +635,24 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		return NULL;
 	}
 	elf_version(EV_CURRENT);
+	/* no DWARF of its own: the debug file its build-id or debuglink names */
+	if ((err = dw_locate_debug_file(path, &debug_path))) {
+		errno = -err; /* the message is set */
+		return NULL;
+	}
+	if (debug_path)
+		d.path = path = debug_path;
 	if ((err = dw_elf_info_load(&ei, path))) {
 		char msg[512];
 
 		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+		free(debug_path);
 		return lbtfi_err_ptr(-err, "%s", msg);
 	}
 	d.g.ei = &ei;
 	if (lbtfi_strset_init(&d.banned, false)) {
 		dw_elf_info_free(&ei);
+		free(debug_path);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	}
 	d.g.base = o.base;
@@ -665,6 +675,16 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 			err = with_path(path, err);
 		else
 			err = dw_list_units(&d.units, &d.ul);
+	}
+	if (!err) {
+		char dwo[256];
+		unsigned int skel = dw_count_skeletons(h.dw, dwo, sizeof(dwo));
+
+		if (skel)
+			err = lbtfi_err(ENODATA, "%s: split DWARF (-gsplit-dwarf): %u unit(s) keep "
+					"their types in .dwo files (%s%s), which btfgen does not "
+					"read; build without -gsplit-dwarf", path, skel,
+					*dwo ? "first: " : "", *dwo ? dwo : "not named");
 	}
 	dw_handle_close(&h);
 	/* Type units: a definition reached only through a unit's signature
@@ -712,6 +732,7 @@ out:
 	dr_file_close(&d.units);
 	dw_elf_info_free(&ei);
 	lbtfi_result_copy(o.stats, &st, sizeof(st));
+	free(debug_path);
 	if (err) {
 		char msg[512];
 

@@ -93,6 +93,12 @@ struct dw_handle {
 
 /* 0 or negative errno (-ENODATA when the file has no DWARF) */
 int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel);
+/* locate.c: the separate debug file holding path's DWARF (malloc'ed, or
+ * NULL when path has its own or names none); 0 or an error naming where
+ * it looked */
+int dw_locate_debug_file(const char *path, char **debug_path);
+/* locate.c: skeleton units of split DWARF, the first .dwo name in dwo */
+unsigned int dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz);
 void dw_handle_close(struct dw_handle *h);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */

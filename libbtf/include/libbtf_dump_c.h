@@ -43,6 +43,19 @@ struct lbtf_dump_c_opts {
 	 * __bpf_fastcall definitions in the frame.
 	 */
 	bool kfuncs;
+	/*
+	 * The fallback __ksym/__weak/__bpf_fastcall definitions in every
+	 * frame, also without kfuncs (with roots, or kfuncs off), as the
+	 * newest bpftool prints them.
+	 */
+	bool macros;
+	/*
+	 * TYPE_TAGs with kind_flag set (attribute tags, e.g. the kernel's
+	 * address_space(1)) written as __attribute__((NAME)), as libbpf >= 1.6
+	 * does; off: __attribute__((btf_type_tag("NAME"))) for every tag, as
+	 * bpftool 7.1 (libbpf 1.1) does.
+	 */
+	bool attr_type_tags;
 };
 
 /*

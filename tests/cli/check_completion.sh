@@ -30,8 +30,9 @@ expect() {
 	done
 }
 expect _btfdump "btfdump map -" --lookup --net --valid-json --help
-expect _btfdump "btfdump file x.btf format c -" --sort --types --kfuncs -o --output
-expect _btfdump "btfdump -c x.btf -" --sort --types --kfuncs -o
+expect _btfdump "btfdump file x.btf format c -" --compat --sort --unsorted --types --kfuncs -o --output
+expect _btfdump "btfdump -c x.btf -" --compat --sort --unsorted --types --kfuncs -o
+expect _btfdump "btfdump file x.btf format c --compat " 7.1 newest
 expect _btfdump "btfdump file x.btf format " raw c
 expect _btfdump "btfdump file x.btf " format --base
 expect _btfdump "btfdump " file id map ext btf help
