@@ -3,3 +3,12 @@ $(B)/bench/verify_bench: bench/verify_bench.c $(LIBA) $(LIB_PUB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 BENCH_DEPS += $(B)/bench/verify_bench
+# The kernel's load as a command (bench/bench_verify.sh's fresh-process rows)
+$(B)/bench/btf_load: bench/btf_load.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
+BENCH_DEPS += $(B)/bench/btf_load
+$(B)/bench/libbpf_btf_load: bench/libbpf_btf_load.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
+BENCH_DEPS += $(B)/bench/libbpf_btf_load

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* btfcheck's internal interfaces: inputs and result reporting. */
+/* btfcheck's internal interfaces: configuration, checking, reporting. */
 #ifndef BTFCHECK_H
 #define BTFCHECK_H
 
@@ -7,11 +7,15 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "libbtf.h"
+#include "libbtf_object.h"
 
-/* One input's bytes (lbtf_read_bytes: raw file, ELF .BTF or "-" for stdin) */
-struct btfcheck_input {
-	unsigned char *data;
-	size_t size;
+struct cfg {
+	long log_level;     /* -1: default */
+	long long log_size; /* -1: large enough for any log */
+	const char *base_path;
+	struct lbtf *base;
+	bool json, quiet, kernel, strict, raw, min_kernel;
+	uint32_t missing_features; /* LBTF_KFEAT_* the running kernel lacks */
 };
 
 /* The kernel's own answer for the same bytes (--kernel) */
@@ -22,15 +26,33 @@ struct btfcheck_kernel {
 	char *log;
 };
 
-struct btfcheck_report {
-	const char *file;
-	const struct lbtf_verify_result *res;
-	const char *log;       /* what lands in the user's buffer */
-	const char *reason;    /* last log line for a rejection */
-	const struct btfcheck_kernel *kernel;
+/* --min-kernel */
+struct btfcheck_mink {
+	bool done;
+	struct lbtf_min_kernel mk;
 };
 
+struct btfcheck_report {
+	const char *file;
+	const char *error;     /* the file could not be checked (no verdict) */
+	const struct lbtf_verify_result *res;
+	bool object;           /* object mode: the BTF libbpf would load */
+	bool open_failed;      /* object mode: libbpf's open would fail (reason, err) */
+	int open_err;
+	uint32_t fixups, sanitized;
+	const char *log;       /* what lands in the user's buffer */
+	size_t log_len;
+	bool show_log;
+	const char *reason;    /* last log line for a rejection */
+	const char *hint;      /* one line, or NULL */
+	uint32_t log_size;     /* the buffer given (for ENOSPC) */
+	bool log_size_set;
+	const struct btfcheck_kernel *kernel;
+	const struct btfcheck_mink *mink;
+};
+
+int btfcheck_one(const struct cfg *c, const char *path);
 void btfcheck_print_text(const struct btfcheck_report *r, bool quiet);
-void btfcheck_print_json(const struct btfcheck_report *r);
+void btfcheck_print_json(const struct btfcheck_report *r, bool quiet);
 
 #endif

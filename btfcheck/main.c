@@ -4,7 +4,10 @@
  * Linux 6.15-6.18's BPF_BTF_LOAD (verdict, errno, log), without privileges.
  *
  *   btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]
- *            [--json] [--quiet] [--kernel] FILE...
+ *            [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]
+ *            [--kernel] FILE...
+ * An ELF BPF object (ET_REL, EM_BPF) is checked as libbpf loads it: its
+ * .BTF after libbpf's fixups (libbtf_object.h); --raw checks .BTF as stored.
  * Exit (cli/cli.h's table): 0 all valid, 1 some rejected, 2 usage, 3 --kernel
  * found a disagreement, 4 a file is not BTF (e.g. an ELF without .BTF),
  * 5 a file cannot be read.
@@ -14,186 +17,62 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "btfcheck.h"
 #include "cli.h"
-
-struct cfg {
-	long log_level;  /* -1: default */
-	long long log_size; /* -1: large enough for any log */
-	const char *base_path;
-	struct lbtf *base;
-	bool json, quiet, kernel, strict;
-};
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]\n"
-		"                [--json] [--quiet] [--kernel] FILE...\n"
+		"                [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]\n"
+		"                [--kernel] FILE...\n"
 		"Verifies BTF (raw, ELF .BTF, or - for stdin) as the running kernel's\n"
-		"BPF_BTF_LOAD would (Linux 6.15-6.18 semantics).\n"
+		"BPF_BTF_LOAD would (Linux 6.15-6.18 semantics). A BPF object (ELF, EM_BPF,\n"
+		"ET_REL) is checked as libbpf 1.1 loads it: its .BTF after libbpf's fixups.\n"
 		"  --log-level N     kernel log level (default 1 with --json, else 0)\n"
 		"  --log-size BYTES  log buffer size (default: large enough for any log)\n"
 		"  --base FILE       split BTF: verify as the kernel verifies module BTF\n"
 		"  --strict          with --base, also run pass 2 (stricter than any kernel path)\n"
-		"  --json            one JSON object per file per line\n"
-		"  --quiet           do not print the log\n"
-		"  --kernel          also ask BPF_BTF_LOAD and compare (exit 3 on disagreement)\n"
+		"  --raw             a BPF object's .BTF as stored, without libbpf's fixups\n"
+		"  --min-kernel      the oldest kernel that loads it (and with libbpf's help)\n"
+		"  --target-kernel V a BPF object: sanitize as libbpf would for kernel V\n"
+		"                    (MAJOR.MINOR; default: the running kernel's release)\n"
+		"  --json            one JSON object per file per line (log only on rejection\n"
+		"                    unless --log-level is given)\n"
+		"  --quiet           do not print the log (text or JSON)\n"
+		"  --kernel          also ask BPF_BTF_LOAD and compare (exit 3 on disagreement;\n"
+		"                    not permitted: a \"not compared\" line, JSON \"compared\":false)\n"
 		"  -h, --help        this text\n"
 		"  -V, --version     print the version\n"
 		"Exit status: 0 all valid, 1 some rejected, 2 usage, 3 the kernel disagreed,\n"
 		"4 not BTF, 5 cannot read.\n");
 }
 
-/* The last complete line of a log, for the one-line verdict. */
-static char *last_line(const char *log)
+/* The running kernel's BTF features by its release (libbpf probes them;
+ * the release says the same for upstream kernels): sanitized when missing. */
+static uint32_t running_kernel_missing(void)
 {
-	size_t n = log ? strlen(log) : 0;
-	const char *e, *s;
+	struct utsname u;
+	unsigned int a = 0, b = 0;
 
-	while (n && log[n - 1] == '\n')
-		n--;
-	if (!n)
-		return strdup("(no log)");
-	e = log + n;
-	for (s = e; s > log && s[-1] != '\n'; s--)
-		;
-	while (s < e && (*s == '\t' || *s == ' ')) /* member lines are tab-led */
-		s++;
-	return strndup(s, e - s);
+	if (uname(&u) || sscanf(u.release, "%u.%u", &a, &b) != 2)
+		return 0;
+	return LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(a << 16 | b << 8);
 }
 
-static void ask_kernel(const struct cfg *c, const struct btfcheck_input *in, uint32_t level,
-		       uint32_t size, const struct lbtf_verify_result *res, const char *our_log,
-		       struct btfcheck_kernel *k)
+/* "MAJOR.MINOR[.PATCH]" as a KERNEL_VERSION code */
+static int parse_version(const char *s, uint32_t *v)
 {
-	char *buf = size ? calloc(1, size) : NULL;
-	LBTF_OPTS(lbtf_kernel_load_opts, ko, .log_level = level, .log_buf = buf, .log_size = size);
-	int err;
+	unsigned int a, b;
+	int n = 0;
 
-	k->tried = true;
-	if (size && !buf) {
-		k->err = ENOMEM;
-		return;
-	}
-	err = lbtf_kernel_btf_load(in->data, in->size, &ko);
-	k->true_size = ko.log_true_size;
-	k->err = -err;
-	k->log = buf;
-	k->available = err != -EPERM && err != -ENOSYS;
-	k->agree = k->err == res->err && k->true_size == res->log_true_size &&
-		   (!size || !strcmp(buf, our_log ? our_log : ""));
-}
-
-static int check_one(const struct cfg *c, const char *path)
-{
-	struct lbtf_verify_opts o = { .sz = sizeof(o) };
-	struct lbtf_verify_result res = { .sz = sizeof(res) };
-	struct btfcheck_input in;
-	struct btfcheck_kernel k = { 0 };
-	struct btfcheck_report rep = { .file = path, .res = &res };
-	char *buf = NULL, *reason = NULL;
-	struct lbtf *sysfs_base = NULL;
-	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
-	bool swapped = false;
-	int rc;
-
-	if (lbtf_read_bytes(path, (void **)&in.data, &in.size)) {
-		rc = cli_exit_for_errno(errno);
-		fprintf(stderr, "btfcheck: %s\n", lbtf_errmsg()); /* names the file */
-		return rc;
-	}
-	/* the other byte order: verified as a kernel of that order would */
-	if (lbtf_diagnose(in.data, in.size, NULL) == LBTF_DIAG_OPPOSITE_ENDIAN) {
-		fprintf(stderr, "btfcheck: %s: note: %s; verified as a kernel of its byte order "
-			"would verify it (this kernel loads only its own)%s\n", path, lbtf_errmsg(),
-			c->kernel ? ", so no --kernel comparison" : "");
-		swapped = lbtf_bytes_to_host(in.data, in.size) == 1;
-	}
-	o.log_level = level;
-	o.base = c->base;
-	/* module BTF from sysfs is split BTF over vmlinux, like lbtf_open() */
-	if (!o.base && lbtf_path_is_sysfs_module(path)) {
-		sysfs_base = lbtf_open_vmlinux();
-		if (!sysfs_base) {
-			rc = cli_exit_for_errno(errno);
-			fprintf(stderr, "btfcheck: %s: no vmlinux BTF for this module BTF: %s\n", path,
-				lbtf_errmsg());
-			free(in.data);
-			return rc;
-		}
-		o.base = sysfs_base;
-	}
-	o.flags = c->strict ? LBTF_VERIFY_STRICT : 0;
-	if (c->log_size >= 0) {
-		o.log_size = c->log_size;
-		buf = c->log_size ? calloc(1, c->log_size) : NULL;
-		if (c->log_size && !buf) {
-			fprintf(stderr, "btfcheck: out of memory\n");
-			free(in.data);
-			lbtf_free(sysfs_base);
-			return CLI_EXIT_SYSTEM;
-		}
-		o.log_buf = buf;
-	} else {
-		o.flags |= LBTF_VERIFY_KEEP_LOG; /* the whole log, never ENOSPC */
-	}
-	/* split BTF is module BTF: the kernel logs it to dmesg, messages only */
-	if (o.base && level)
-		o.flags |= LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG;
-	if (lbtf_verify(in.data, in.size, &o, &res) < 0 && !res.err) {
-		rc = cli_exit_for_errno(errno);
-		fprintf(stderr, "btfcheck: %s: %s\n", path, lbtf_errmsg());
-		free(in.data);
-		free(buf);
-		lbtf_free(sysfs_base);
-		return rc;
-	}
-	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
-	if (res.err) {
-		const char *why = rep.log;
-		struct lbtf_verify_result again = { .sz = sizeof(again) };
-		struct lbtf_verify_opts o1 = o;
-
-		if (!res.true_size_written) {
-			/* refused before any log: the size limit or the log attributes */
-			reason = strdup(in.size > LBTF_MAX_FILE_SIZE ? "BTF larger than 16 MiB"
-								    : "invalid log attributes");
-		} else if (!level || !why || !*why || (o.flags & LBTF_VERIFY_KERNEL_LOG)) {
-			/* no (user-style) log: find the reason with a full level-1 log */
-			o1.log_level = 1;
-			o1.log_buf = NULL;
-			o1.log_size = 0;
-			o1.flags = (o1.flags | LBTF_VERIFY_KEEP_LOG) & ~LBTF_VERIFY_KERNEL_LOG;
-			lbtf_verify(in.data, in.size, &o1, &again);
-			reason = last_line(again.full_log);
-			lbtf_verify_result_free(&again);
-		} else {
-			reason = last_line(why);
-		}
-		rep.reason = reason;
-	}
-	if (c->kernel && !o.base && !swapped) {
-		/* without --log-size, give the kernel exactly the room our log
-		 * needs: its text and size are then compared too */
-		uint32_t ksize = c->log_size >= 0 ? o.log_size
-				 : level && res.true_size_written ? res.log_true_size : 0;
-		ask_kernel(c, &in, level, ksize, &res, rep.log, &k);
-		rep.kernel = &k;
-	}
-	if (c->json)
-		btfcheck_print_json(&rep);
-	else
-		btfcheck_print_text(&rep, c->quiet);
-	rc = k.tried && k.available && !k.agree ? 3 : res.err ? 1 : 0;
-	free(k.log);
-	free(reason);
-	free(buf);
-	free(in.data);
-	lbtf_free(sysfs_base);
-	lbtf_verify_result_free(&res);
-	return rc;
+	if (sscanf(s, "%u.%u%n", &a, &b, &n) != 2 || (s[n] && s[n] != '.') || !a || a > 255 ||
+	    b > 255)
+		return -1;
+	*v = a << 16 | b << 8;
+	return 0;
 }
 
 static int parse_num(const char *s, long long max, long long *out)
@@ -244,26 +123,30 @@ int main(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },      { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },           { "kernel", no_argument, NULL, 'k' },
 		{ "strict", no_argument, NULL, 'S' },          { "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "version", no_argument, NULL, 'V' },         { "raw", no_argument, NULL, 'r' },
+		{ "min-kernel", no_argument, NULL, 'm' },     { "target-kernel", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfg c = { .log_level = -1, .log_size = -1 };
+	uint32_t target = 0;
 	int opt, worst = 0;
 	long long v;
 
 	stdout_hold();
-	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
-			if (parse_num(optarg, UINT32_MAX, &v)) {
-				fprintf(stderr, "btfcheck: bad --log-level '%s'\n", optarg);
+			if (parse_num(optarg, LBTF_LOG_MASK, &v)) {
+				fprintf(stderr, "btfcheck: bad --log-level '%s' (0 to %u: the kernel's "
+					"BPF_LOG_* bits)\n", optarg, LBTF_LOG_MASK);
 				return 2;
 			}
 			c.log_level = v;
 			break;
 		case 's':
-			if (parse_num(optarg, UINT32_MAX, &v)) {
-				fprintf(stderr, "btfcheck: bad --log-size '%s'\n", optarg);
+			if (parse_num(optarg, LBTF_LOG_MAX_SIZE, &v)) {
+				fprintf(stderr, "btfcheck: bad --log-size '%s' (0 to %u bytes)\n", optarg,
+					LBTF_LOG_MAX_SIZE);
 				return 2;
 			}
 			c.log_size = v;
@@ -273,6 +156,14 @@ int main(int argc, char **argv)
 		case 'q': c.quiet = true; break;
 		case 'k': c.kernel = true; break;
 		case 'S': c.strict = true; break;
+		case 'r': c.raw = true; break;
+		case 'm': c.min_kernel = true; break;
+		case 't':
+			if (parse_version(optarg, &target)) {
+				fprintf(stderr, "btfcheck: bad --target-kernel '%s' (MAJOR.MINOR)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return cli_flush_stdout("btfcheck");
 		case 'V': return cli_print_version("btfcheck");
 		default: usage(stderr); return 2;
@@ -282,6 +173,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (c.log_size > 0 && (c.log_level >= 0 ? c.log_level : c.json ? 1 : 0) == 0) {
+		fprintf(stderr, "btfcheck: --log-size with --log-level 0 (the kernel refuses a log "
+			"buffer without a level)\n");
+		return 2;
+	}
+	c.missing_features = target ? LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(target)
+				    : running_kernel_missing();
 	if (c.strict && !c.base_path) {
 		fprintf(stderr, "btfcheck: --strict needs --base\n");
 		return 2;
@@ -292,11 +190,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "btfcheck: %s: %s\n", c.base_path, lbtf_errmsg());
 		return rc;
 	}
+	if (c.base) {
+		int rc = cli_check_base("btfcheck", c.base_path, c.base);
+
+		if (rc) {
+			lbtf_free(c.base);
+			return rc;
+		}
+	}
 	if (c.kernel && c.base)
 		fprintf(stderr, "btfcheck: --kernel ignored with --base (BPF_BTF_LOAD has no split BTF)\n");
 	for (int i = optind; i < argc; i++) {
 		static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
-		int rc = check_one(&c, argv[i]);
+		int rc = btfcheck_one(&c, argv[i]);
 
 		/* precedence: disagreement 3 > cannot read 5 > not BTF 4 > rejected 1 */
 		if (rank[rc] > rank[worst])

@@ -1,26 +1,90 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* btfcheck output: the log and a verdict line (text) or JSON Lines. */
+#include <errno.h>
 #include <string.h>
 #include "btfcheck.h"
+#include "libbtf_verify.h"
+
+static void version_str(char *buf, size_t n, uint32_t v)
+{
+	if (v == LBTF_KERNEL_NONE)
+		snprintf(buf, n, "none");
+	else
+		snprintf(buf, n, "%u.%u", v >> 16, (v >> 8) & 0xff);
+}
+
+/* "a, b, c" of the set bits, named by name() */
+static void bit_list(char *buf, size_t n, uint32_t bits, const char *(*name)(uint32_t))
+{
+	*buf = 0;
+	for (unsigned int i = 0; i < 32; i++)
+		if ((bits & (1u << i)) && name(1u << i))
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? ", " : "",
+				 name(1u << i));
+}
+
+static void print_mink_text(const struct btfcheck_report *r)
+{
+	const struct lbtf_min_kernel *m = &r->mink->mk;
+	char v[16], vl[16], feats[256] = "";
+
+	if (!r->mink->done) {
+		fprintf(stderr, "%s: min-kernel: unknown (%s)\n", r->file, lbtf_errmsg());
+		return;
+	}
+	version_str(v, sizeof(v), m->version);
+	version_str(vl, sizeof(vl), m->version_libbpf);
+	fprintf(stderr, "%s: min-kernel: %s (%s", r->file, v, m->why);
+	if (m->why_id)
+		fprintf(stderr, ", type [%u]", m->why_id);
+	fprintf(stderr, "); with libbpf's sanitization: %s (%s", vl, m->why_libbpf);
+	if (m->why_libbpf_id)
+		fprintf(stderr, ", type [%u]", m->why_libbpf_id);
+	fputc(')', stderr);
+	for (unsigned int i = 0; i < 7; i++) {
+		uint32_t bit = 1u << i, kv = lbtf_kfeat_version(bit);
+
+		if (m->kfeats & bit)
+			snprintf(feats + strlen(feats), sizeof(feats) - strlen(feats), "%s%s below %u.%u",
+				 *feats ? ", " : "", lbtf_kfeat_name(bit), kv >> 16, (kv >> 8) & 0xff);
+	}
+	if (*feats)
+		fprintf(stderr, "; libbpf rewrites %s", feats);
+	fputc('\n', stderr);
+}
 
 void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 {
 	const struct lbtf_verify_result *res = r->res;
+	char fix[256];
 
-	if (!quiet && r->log && *r->log) {
-		fputs(r->log, stdout);
-		if (r->log[strlen(r->log) - 1] != '\n')
+	if (!quiet && r->show_log && r->log_len) {
+		fwrite(r->log, 1, r->log_len, stdout);
+		if (r->log[r->log_len - 1] != '\n')
 			putchar('\n');
 	}
 	fflush(stdout);
-	if (!res->err)
+	if (r->open_failed)
+		fprintf(stderr, "%s: rejected: libbpf would not open it: %s (%s)", r->file,
+			r->reason, lbtf_errno_name(res->err));
+	else if (!res->err)
 		fprintf(stderr, "%s: OK", r->file);
 	else
 		fprintf(stderr, "%s: rejected: %s (%s)", r->file, r->reason,
 			lbtf_errno_name(res->err));
+	if (r->object && !r->open_failed) {
+		bit_list(fix, sizeof(fix), r->fixups, lbtf_fixup_name);
+		fprintf(stderr, " [BPF object: the BTF libbpf loads; fixups: %s", *fix ? fix : "none");
+		bit_list(fix, sizeof(fix), r->sanitized, lbtf_kfeat_name);
+		fprintf(stderr, "%s%s]", *fix ? "; sanitized: " : "", fix);
+	}
 	if (res->env_dependent)
 		fprintf(stderr, " [kptr targets: the verdict depends on the running kernel's BTF]");
 	fputc('\n', stderr);
+	if (r->hint)
+		fprintf(stderr, "%s: hint: %s\n", r->file, r->hint);
+	if (r->mink)
+		print_mink_text(r);
 	if (r->kernel && r->kernel->tried) {
 		if (!r->kernel->available)
 			fprintf(stderr, "%s: kernel: BPF_BTF_LOAD not permitted (%s), not compared\n",
@@ -67,28 +131,93 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void btfcheck_print_json(const struct btfcheck_report *r)
+static void json_bits(const char *key, uint32_t bits, const char *(*name)(uint32_t))
+{
+	bool first = true;
+
+	printf(",\"%s\":[", key);
+	for (unsigned int i = 0; i < 32; i++) {
+		if (!(bits & (1u << i)) || !name(1u << i))
+			continue;
+		printf("%s\"%s\"", first ? "" : ",", name(1u << i));
+		first = false;
+	}
+	putchar(']');
+}
+
+static void print_mink_json(const struct btfcheck_report *r)
+{
+	const struct lbtf_min_kernel *m = &r->mink->mk;
+	char v[16];
+
+	if (!r->mink->done) {
+		fputs(",\"min_kernel\":null", stdout);
+		return;
+	}
+	version_str(v, sizeof(v), m->version);
+	printf(",\"min_kernel\":{\"version\":\"%s\",\"why\":", v);
+	json_str(stdout, m->why);
+	printf(",\"why_type_id\":%u", m->why_id);
+	version_str(v, sizeof(v), m->version_libbpf);
+	printf(",\"with_libbpf\":\"%s\",\"with_libbpf_why\":", v);
+	json_str(stdout, m->why_libbpf);
+	printf(",\"with_libbpf_why_type_id\":%u", m->why_libbpf_id);
+	json_bits("libbpf_sanitizes", m->kfeats, lbtf_kfeat_name);
+	putchar('}');
+}
+
+void btfcheck_print_json(const struct btfcheck_report *r, bool quiet)
 {
 	const struct lbtf_verify_result *res = r->res;
 
 	fputs("{\"file\":", stdout);
 	json_str(stdout, r->file);
+	if (r->error) {
+		fputs(",\"error\":", stdout);
+		json_str(stdout, r->error);
+		fputs("}\n", stdout);
+		return;
+	}
+	printf(",\"mode\":\"%s\"", r->object ? "object" : "raw");
+	if (r->object) {
+		printf(",\"libbpf_open\":%s", r->open_failed ? "false" : "true");
+		json_bits("fixups", r->fixups, lbtf_fixup_name);
+		json_bits("sanitized", r->sanitized, lbtf_kfeat_name);
+	}
 	printf(",\"valid\":%s,\"errno\":%d,\"errno_name\":", res->err ? "false" : "true", res->err);
 	json_str(stdout, res->err ? lbtf_errno_name(res->err) : "");
-	fputs(",\"log\":", stdout);
-	json_str(stdout, r->log ? r->log : "");
+	if (r->reason) {
+		fputs(",\"reason\":", stdout);
+		json_str(stdout, r->reason);
+	}
+	if (r->hint) {
+		fputs(",\"hint\":", stdout);
+		json_str(stdout, r->hint);
+	}
+	if (!quiet && r->show_log) {
+		fputs(",\"log\":", stdout);
+		json_str(stdout, r->log ? r->log : "");
+	}
 	printf(",\"log_true_size\":%u", res->log_true_size);
+	if (res->err == ENOSPC && r->log_size_set)
+		printf(",\"log_size\":%u,\"log_short_by\":%u", r->log_size,
+		       res->log_true_size - r->log_size);
 	if (res->env_dependent)
 		fputs(",\"depends_on_kernel_btf\":true", stdout);
+	if (r->mink)
+		print_mink_json(r);
 	if (r->kernel && r->kernel->tried) {
 		if (!r->kernel->available) {
-			fputs(",\"kernel\":null", stdout);
+			printf(",\"kernel\":{\"compared\":false,\"errno\":%d,\"errno_name\":",
+			       r->kernel->err);
+			json_str(stdout, lbtf_errno_name(r->kernel->err));
+			putchar('}');
 		} else {
 			printf(",\"kernel\":{\"valid\":%s,\"errno\":%d,\"errno_name\":",
 			       r->kernel->err ? "false" : "true", r->kernel->err);
 			json_str(stdout, r->kernel->err ? lbtf_errno_name(r->kernel->err) : "");
-			printf(",\"log_true_size\":%u,\"agree\":%s}", r->kernel->true_size,
-			       r->kernel->agree ? "true" : "false");
+			printf(",\"log_true_size\":%u,\"agree\":%s,\"compared\":true}",
+			       r->kernel->true_size, r->kernel->agree ? "true" : "false");
 		}
 	}
 	fputs("}\n", stdout);

@@ -30,4 +30,8 @@ int btfdump_format_c(const struct lbtf *btf, const struct btfdump_src *src, int 
  * status. (cmd_map.c) */
 int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o);
 
+/* `btfdump ext PATH`: the object's .BTF.ext named through its .BTF.
+ * Returns the exit status. (cmd_ext.c) */
+int btfdump_cmd_ext(int argc, char **argv, const struct btfdump_opts *o);
+
 #endif

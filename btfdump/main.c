@@ -7,6 +7,7 @@
  *     file PATH [--base BASE] [format raw|c [C options]]
  *     id N [--base BASE] [format raw|c [C options]]
  *     map ...                   (see cmd_map.c)
+ *     ext PATH                  .BTF.ext of a BPF object (see cmd_ext.c)
  *     PATH                      shorthand for `file PATH`
  *     btf dump file|id ...      bpftool's spelling, accepted as well
  *
@@ -35,6 +36,8 @@ static int usage(FILE *f)
 		"                      BTF object N loaded in the kernel\n"
 		"  map {id N | pinned PATH | name NAME} [MAP OPTIONS]\n"
 		"                      contents of a live BPF map with its types\n"
+		"  ext PATH            .BTF.ext of an ELF BPF object: func_info, line_info and\n"
+		"                      CO-RE relocations, named through its .BTF\n"
 		"  PATH [...]          shorthand for `file PATH ...`\n"
 		"  btf dump file|id .. bpftool's spelling of file and id\n"
 		"  help                this text\n"
@@ -219,6 +222,10 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 		base = lbtf_open(r->base_path, NULL);
 		if (!base)
 			return open_failed(r->base_path);
+		if ((rc = cli_check_base(prog, r->base_path, base))) {
+			lbtf_free(base);
+			return rc;
+		}
 	}
 	errno = 0;
 	btf = open(argv[0], base);
@@ -260,6 +267,11 @@ static int cmd_map(int argc, char **argv, const struct btfdump_opts *o, struct d
 	return btfdump_cmd_map(argc, argv, o);
 }
 
+static int cmd_ext(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r)
+{
+	return btfdump_cmd_ext(argc, argv, o);
+}
+
 static int cmd_help(int argc, char **argv, const struct btfdump_opts *o, struct dump_req *r)
 {
 	return usage(stdout);
@@ -275,6 +287,7 @@ static const struct command {
 	{ "file", cmd_file },
 	{ "id", cmd_id },
 	{ "map", cmd_map },
+	{ "ext", cmd_ext },
 	{ "btf", cmd_btf },
 	{ "help", cmd_help },
 };

@@ -15,7 +15,9 @@
 #include <unistd.h>
 #include "cli.h"
 #include "libbtf.h"
+#include "ext.h"
 #include "pahole.h"
+#include "verify_out.h"
 
 static const char *prog = "btfgen";
 
@@ -129,6 +131,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *base_path = NULL, *input;
+	struct ext_job ext = { 0 };
 	struct lbtf_dwarf_stats st = { .sz = sizeof(st) };
 	struct lbtf_dwarf_opts o = { .sz = sizeof(o) };
 	struct cb_ctx cb = { 0 };
@@ -201,12 +204,10 @@ int main(int argc, char **argv)
 	}
 	lbtf_atomic_cleanup_on_signals();
 	/* clang's .BTF.ext (func/line info, CO-RE relocations) names type ids
-	 * of clang's .BTF: next to ours they would point at other types */
-	if (in_place && lbtf_elf_has_section(input, ".BTF.ext") > 0) {
-		fprintf(stderr, "%s: %s: has a .BTF.ext section, whose type ids belong to the .BTF "
-			"it was made with; remove it first (llvm-objcopy --remove-section=.BTF.ext "
-			"--remove-section=.rel.BTF.ext) or write a raw blob with -o\n", prog, input);
-		return CLI_EXIT_INPUT;
+	 * and strings of clang's .BTF: it is rewritten onto ours (ext.c) */
+	if (in_place && (err = ext_open(&ext, input))) {
+		rc = err;
+		goto out;
 	}
 	if (base_path) {
 		base = lbtf_open(base_path, NULL);
@@ -215,6 +216,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: cannot read base BTF: %s\n", prog, base_path, lbtf_errmsg());
 			return rc;
 		}
+		if ((rc = cli_check_base(prog, base_path, base)))
+			goto out;
 		o.base = base;
 	}
 	cb.pr.tty = isatty(STDERR_FILENO);
@@ -230,9 +233,23 @@ int main(int argc, char **argv)
 	if (cb.pr.shown)
 		fputc('\n', stderr);
 	if (!b) {
+		const char *msg = lbtf_errmsg();
+
 		rc = cli_exit_for_errno(errno);
-		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		/* every error line names the input (most messages of the
+		 * converter do; "cannot read the symbol table" and others not) */
+		if (!strstr(msg, input))
+			fprintf(stderr, "%s: %s: %s\n", prog, input, msg);
+		else
+			fprintf(stderr, "%s: %s\n", prog, msg);
 		goto out;
+	}
+	/* BTF without types is invalid ("No type found"); split BTF may be empty */
+	if (!base && lbtf_builder_type_cnt(b) <= 1) {
+		rc = CLI_EXIT_INPUT;
+		fprintf(stderr, "%s: %s: no C types in its DWARF (units in other languages are skipped, "
+			"-v names them); BTF without types is invalid, nothing written\n", prog, input);
+		goto out_b;
 	}
 	swapped = lbtf_elf_is_swapped(input);
 	if (swapped < 0) {
@@ -241,11 +258,22 @@ int main(int argc, char **argv)
 		goto out_b;
 	}
 	err = lbtf_builder_serialize(b, swapped, &data, &size);
+	if (!err && ext.ext) {
+		/* the records' strings join the string section: serialize again */
+		rc = ext_remap(&ext, input, b, swapped, &data, &size);
+		if (rc)
+			goto out_b;
+		rc = CLI_EXIT_SYSTEM;
+	}
 	if (err) {
 		rc = cli_exit_for_errno(err);
 		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
 		goto out_b;
 	}
+	/* the invariant: nothing the kernel would reject is written */
+	if ((rc = btfgen_verify_output(prog, input, data, size, swapped > 0, base)))
+		goto out_b;
+	rc = CLI_EXIT_SYSTEM;
 	if (cli_is_stdout(out)) {
 		if (fwrite(data, 1, size, stdout) != size || cli_flush_stdout(prog))
 			goto out_b; /* cli_flush_stdout said why */
@@ -253,7 +281,9 @@ int main(int argc, char **argv)
 	} else if (out) {
 		err = lbtf_write_file_atomic(out, data, size);
 	} else {
-		err = lbtf_elf_write_btf(input, input, data, size);
+		LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size);
+
+		err = lbtf_elf_write_btf_opts(input, input, data, size, &wo);
 	}
 	if (err) {
 		rc = cli_exit_for_errno(err);
@@ -270,6 +300,7 @@ out_b:
 	free(data);
 	lbtf_builder_free(b);
 out:
+	ext_free(&ext);
 	lbtf_free(base);
 	return rc;
 }

@@ -47,6 +47,13 @@ int cli_flush_stdout(const char *prog);
  * named (524 ENOTSUPP: "Unknown error 524" says nothing). */
 const char *cli_strerror(int err);
 
+struct lbtf;
+/* A base BTF (--base PATH) checked before anything is read or built over
+ * it, as the kernel verifies vmlinux before a module: every type id it names
+ * is one of its types, and the verifier accepts it. 0, or the exit status
+ * after "PROG: PATH: bad base BTF..." on stderr (cli/base.c). */
+int cli_check_base(const char *prog, const char *path, const struct lbtf *base);
+
 /* `-o -` means standard output. */
 static inline int cli_is_stdout(const char *path)
 {

@@ -28,10 +28,10 @@ _btfcheck()
 	case $prev in
 	--base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--log-level) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
-	--log-size) return ;;
+	--log-size|--target-kernel) return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --json --quiet --kernel -h --help -V --version -" -- "$cur"))
+		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --raw --min-kernel --target-kernel --json --quiet --kernel -h --help -V --version -" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi
@@ -63,12 +63,15 @@ _btfdump()
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "-j --json -p --pretty -c -B --base-btf -h --help -V --version" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "file id map btf help" -- "$cur") $(compgen -f -- "$cur"))
+			COMPREPLY=($(compgen -W "file id map ext btf help" -- "$cur") $(compgen -f -- "$cur"))
 		fi ;;
 	map)
 		COMPREPLY=($(compgen -W "dump id pinned name --lookup --net --valid-json -h --help" -- "$cur")) ;;
 	btf)
 		COMPREPLY=($(compgen -W "dump file id" -- "$cur")) ;;
+	ext)
+		# one PATH: the BPF object
+		((COMP_CWORD == cmdpos + 1)) && COMPREPLY=($(compgen -f -- "$cur")) ;;
 	help) ;;
 	*)
 		if [[ $fmt == c || -n $c_flag ]]; then

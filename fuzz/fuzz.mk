@@ -30,3 +30,11 @@ $(B)/fuzz/%: fuzz/%.c fuzz/fuzz_common.h $(FUZZ_LIBA)
 ifneq ($(wildcard $(shell $(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)),)
 CHECK_DEPS += $(FUZZERS)
 endif
+
+# `make fuzz` also runs the tool-level campaign (tests/fuzz/campaign.py) for
+# CAMPAIGN_SECONDS (default 600; make check runs it for 60)
+CAMPAIGN_SECONDS ?= 600
+.PHONY: fuzz-campaign
+fuzz-campaign: all
+	@B=$(B) CAMPAIGN_SECONDS=$(CAMPAIGN_SECONDS) bash tests/fuzz/check_campaign.sh
+fuzz: fuzz-campaign

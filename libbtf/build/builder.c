@@ -129,21 +129,10 @@ const struct lbtf_type *lbtfi_builder_any_type(const struct lbtf_builder *b, uin
 
 int lbtfi_builder_grow_words(struct lbtf_builder *b, size_t n)
 {
-	size_t cap;
-	uint32_t *p;
-
-	if (b->nwords + n <= b->cap_words)
-		return 0;
-	cap = b->cap_words ? b->cap_words * 2 : 8192;
-	while (cap < b->nwords + n)
-		cap *= 2;
-	if (cap > UINT32_MAX)
+	if (b->nwords + n > UINT32_MAX)
 		return lbtfi_err(E2BIG, "type section too large");
-	p = realloc(b->words, cap * sizeof(*p));
-	if (!p)
+	if (LBTFI_GROW_FROM(b->words, b->cap_words, b->nwords + n, 8192))
 		return lbtfi_err(ENOMEM, "out of memory adding a type");
-	b->words = p;
-	b->cap_words = cap;
 	return 0;
 }
 
@@ -155,15 +144,9 @@ uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t n)
 		lbtfi_err(E2BIG, "too many types");
 		return NULL;
 	}
-	if (b->nr_types == b->cap_types) {
-		uint32_t cap = b->cap_types ? b->cap_types * 2 : 1024;
-		uint32_t *p = realloc(b->offs, (size_t)cap * sizeof(*p));
-		if (!p) {
-			lbtfi_err(ENOMEM, "out of memory adding a type");
-			return NULL;
-		}
-		b->offs = p;
-		b->cap_types = cap;
+	if (LBTFI_GROW_FROM(b->offs, b->cap_types, b->nr_types + 1, 1024)) {
+		lbtfi_err(ENOMEM, "out of memory adding a type");
+		return NULL;
 	}
 	if (lbtfi_builder_grow_words(b, n))
 		return NULL;
@@ -358,20 +341,10 @@ static int append_fix(struct append_ctx *c, uint32_t *w, const struct lbtfi_layo
 /* Reserve index room for n more types */
 static int grow_offs(struct lbtf_builder *b, uint32_t n)
 {
-	uint32_t cap = b->cap_types ? b->cap_types : 1024;
-	uint32_t *p;
-
 	if ((uint64_t)b->start_id + b->nr_types + n >= MAX_TYPE_ID)
 		return lbtfi_err(E2BIG, "too many types");
-	if (b->nr_types + n <= b->cap_types)
-		return 0;
-	while (cap < b->nr_types + n)
-		cap *= 2;
-	p = realloc(b->offs, (size_t)cap * sizeof(*p));
-	if (!p)
+	if (LBTFI_GROW_FROM(b->offs, b->cap_types, (size_t)b->nr_types + n, 1024))
 		return lbtfi_err(ENOMEM, "out of memory appending types");
-	b->offs = p;
-	b->cap_types = cap;
 	return 0;
 }
 

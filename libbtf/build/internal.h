@@ -204,4 +204,10 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
  * err != 0 (returns err or the commit's own error). */
 int lbtfi_write_all(int fd, const void *data, size_t size);
 
+/* Refuse to rewrite an ELF file whose section headers no real object has
+ * (odd or huge alignments, contents over the ELF or program headers or past
+ * the end of the file): 0 or a negative errno with the message set */
+struct Elf;
+int lbtfi_elf_check_rewrite(struct Elf *e, const char *path, uint64_t file_size);
+
 #endif

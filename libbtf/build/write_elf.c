@@ -7,8 +7,12 @@
  * Relocatable objects get a fresh layout from libelf. Files with program
  * headers keep every offset (segments must not move): a .BTF that grows,
  * and a section name table that must grow, move to the end of the file.
- * A .rel.BTF (clang emits one) is emptied: its relocations were for the
- * old blob.
+ * A .rel.BTF (clang emits one: DATASEC offsets to be filled by a linker)
+ * belonged to the old blob; the new blob's DATASECs carry final offsets and
+ * sizes (as `bpftool gen object` output does), so nothing needs it: it is
+ * removed from relocatable objects (section indices after it renumbered in
+ * headers, symbols and groups) and emptied in linked files. A replacement
+ * .BTF.ext (opts) must keep the old one's size when a .rel.BTF.ext patches it.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -19,6 +23,7 @@
 #include "internal.h"
 
 #define BTF_NAME ".BTF"
+#define BTF_EXT_NAME ".BTF.ext"
 
 static bool host_is_le(void)
 {
@@ -53,6 +58,13 @@ struct elf_job {
 	bool fixed_layout;      /* keep offsets (file has program headers) */
 	char *shstr_buf;        /* grown section name table, if ".BTF" is new */
 	uint64_t end;           /* end of the laid-out contents (fixed layout) */
+	const void *ext;        /* replacement .BTF.ext contents, or NULL */
+	size_t ext_size;
+	size_t ext_idx;         /* the .BTF.ext section (0: none) */
+	size_t *newidx;         /* input index -> output index (0: dropped) */
+	bool dropping;          /* some section is dropped */
+	void *owned[8];         /* data buffers made here, freed at the end */
+	unsigned int n_owned;
 };
 
 static int elf_fail(const char *path, const char *what)
@@ -100,10 +112,52 @@ static int find_btf(struct elf_job *j)
 		if (!gelf_getshdr(scn, &sh))
 			return elf_fail(j->in_path, "bad section header");
 		name = elf_strptr(j->in, j->shstrndx, sh.sh_name);
-		if (name && !strcmp(name, BTF_NAME)) {
+		if (name && !strcmp(name, BTF_NAME) && !j->btf_idx)
 			j->btf_idx = elf_ndxscn(scn);
-			return 0;
+		if (name && !strcmp(name, BTF_EXT_NAME) && !j->ext_idx)
+			j->ext_idx = elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+static bool is_rel(const GElf_Shdr *sh)
+{
+	return sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA;
+}
+
+/*
+ * Which sections stay and their new indices: in a relocatable object the
+ * relocations of .BTF go. A replaced .BTF.ext that changes size cannot keep
+ * the relocations that patch it.
+ */
+static int plan_sections(struct elf_job *j)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr esh = { 0 };
+	size_t next = 1;
+
+	if (j->ext && !j->ext_idx)
+		return lbtfi_err(EINVAL, "%s: has no .BTF.ext section to replace", j->in_path);
+	if (j->ext && !gelf_getshdr(elf_getscn(j->in, j->ext_idx), &esh))
+		return elf_fail(j->in_path, "bad .BTF.ext section header");
+	j->newidx = calloc(j->nsec ? j->nsec : 1, sizeof(*j->newidx));
+	if (!j->newidx)
+		return lbtfi_err(ENOMEM, "out of memory");
+	while ((scn = elf_nextscn(j->in, scn))) {
+		size_t idx = elf_ndxscn(scn);
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || idx >= j->nsec)
+			return elf_fail(j->in_path, "bad section header");
+		if (j->ext && is_rel(&sh) && sh.sh_info == j->ext_idx && sh.sh_size &&
+		    j->ext_size != esh.sh_size)
+			return lbtfi_err(EINVAL, "%s: the new .BTF.ext (%zu bytes) does not keep the layout (%llu bytes) its relocations patch",
+					 j->in_path, j->ext_size, (unsigned long long)esh.sh_size);
+		if (!j->fixed_layout && j->btf_idx && is_rel(&sh) && sh.sh_info == j->btf_idx) {
+			j->dropping = true;
+			continue;
 		}
+		j->newidx[idx] = next++;
 	}
 	return 0;
 }
@@ -138,18 +192,88 @@ static void place_at_end(struct elf_job *j, GElf_Shdr *sh)
 	j->end = sh->sh_offset + sh->sh_size;
 }
 
+/* Output index of input section i (i itself when nothing is dropped) */
+static size_t map_idx(const struct elf_job *j, size_t i)
+{
+	return j->dropping && i < j->nsec ? j->newidx[i] : i;
+}
+
+/* A private copy of an output section's (single) buffer, to renumber in */
+static Elf_Data *own_data(struct elf_job *j, Elf_Scn *os)
+{
+	Elf_Data *od = elf_getdata(os, NULL);
+	void *copy;
+
+	if (!od || elf_getdata(os, od) || j->n_owned == sizeof(j->owned) / sizeof(j->owned[0]))
+		return NULL;
+	copy = malloc(od->d_size ? od->d_size : 1);
+	if (!copy)
+		return NULL;
+	if (od->d_size)
+		memcpy(copy, od->d_buf, od->d_size);
+	j->owned[j->n_owned++] = copy;
+	od->d_buf = copy;
+	return od;
+}
+
+/* Section indices inside symbols, extended indices and groups */
+static int renumber_contents(struct elf_job *j, Elf_Scn *os, const GElf_Shdr *sh)
+{
+	Elf_Data *od;
+
+	if (sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM &&
+	    sh->sh_type != SHT_SYMTAB_SHNDX && sh->sh_type != SHT_GROUP)
+		return 0;
+	if (!sh->sh_size)
+		return 0;
+	od = own_data(j, os);
+	if (!od)
+		return lbtfi_err(ENOMEM, "%s: cannot renumber the section indices of a %s", j->in_path,
+				 sh->sh_type == SHT_GROUP ? "section group" : "symbol table");
+	if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM) {
+		size_t n = sh->sh_entsize ? od->d_size / sh->sh_entsize : 0;
+
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym sym;
+
+			if (!gelf_getsym(od, (int)i, &sym))
+				return elf_fail(j->in_path, "bad symbol");
+			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+				continue;
+			if (!map_idx(j, sym.st_shndx))
+				return lbtfi_err(EINVAL, "%s: symbol %zu is in a relocation section of .BTF",
+						 j->in_path, i);
+			sym.st_shndx = (uint16_t)map_idx(j, sym.st_shndx);
+			if (!gelf_update_sym(od, (int)i, &sym))
+				return elf_fail(j->in_path, "cannot renumber a symbol");
+		}
+	} else {
+		uint32_t *w = od->d_buf;
+		/* a group's first word is its flags, then section indices */
+		size_t first = sh->sh_type == SHT_GROUP ? 1 : 0;
+
+		for (size_t i = first; i < od->d_size / 4; i++)
+			if (w[i] && w[i] < j->nsec)
+				w[i] = (uint32_t)map_idx(j, w[i]);
+	}
+	return 0;
+}
+
 static int copy_sections(struct elf_job *j, const void *blob, size_t blob_size)
 {
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(j->in, scn))) {
 		size_t idx = elf_ndxscn(scn);
-		Elf_Scn *os = elf_newscn(j->out);
+		Elf_Scn *os;
 		Elf_Data *d = NULL;
 		GElf_Shdr sh;
 		bool moved = false;
 		int err = 0;
 
+		if (j->dropping && !map_idx(j, idx))
+			continue;
+		os = elf_newscn(j->out);
 		if (!os || !gelf_getshdr(scn, &sh))
 			return elf_fail(j->in_path, "cannot copy section header");
 		if (idx == j->btf_idx) {
@@ -160,8 +284,11 @@ static int copy_sections(struct elf_job *j, const void *blob, size_t blob_size)
 			sh.sh_type = SHT_PROGBITS;
 			sh.sh_size = blob_size;
 			err = set_data(os, blob, blob_size, ELF_T_BYTE, sh.sh_addralign);
-		} else if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) && j->btf_idx &&
-			   sh.sh_info == j->btf_idx) {
+		} else if (idx == j->ext_idx && j->ext) {
+			moved = j->ext_size > sh.sh_size;
+			sh.sh_size = j->ext_size;
+			err = set_data(os, j->ext, j->ext_size, ELF_T_BYTE, sh.sh_addralign);
+		} else if (is_rel(&sh) && j->btf_idx && sh.sh_info == j->btf_idx) {
 			sh.sh_size = 0;
 			err = set_data(os, NULL, 0, ELF_T_BYTE, sh.sh_addralign);
 		} else if (idx == j->shstrndx && j->shstr_buf) {
@@ -187,6 +314,15 @@ static int copy_sections(struct elf_job *j, const void *blob, size_t blob_size)
 		}
 		if (err)
 			return elf_fail(j->in_path, "cannot copy section data");
+		if (j->dropping) {
+			if (sh.sh_link && sh.sh_link < j->nsec && !(sh.sh_link = (uint32_t)map_idx(j, sh.sh_link)))
+				return lbtfi_err(EINVAL, "%s: a section links to a relocation section of .BTF",
+						 j->in_path);
+			if ((is_rel(&sh) || (sh.sh_flags & SHF_INFO_LINK)) && sh.sh_info && sh.sh_info < j->nsec)
+				sh.sh_info = (uint32_t)map_idx(j, sh.sh_info);
+			if ((err = renumber_contents(j, os, &sh)))
+				return err;
+		}
 		if (j->fixed_layout && moved)
 			place_at_end(j, &sh);
 		if (!gelf_update_shdr(os, &sh))
@@ -287,18 +423,20 @@ static int set_shstrndx(struct elf_job *j)
 
 	if (!gelf_getehdr(j->out, &oh))
 		return elf_fail(j->in_path, "cannot update the ELF header");
-	if (j->shstrndx >= SHN_LORESERVE) {
+	size_t shstrndx = map_idx(j, j->shstrndx);
+
+	if (shstrndx >= SHN_LORESERVE) {
 		Elf_Scn *s0 = elf_getscn(j->out, 0);
 		GElf_Shdr sh;
 
 		if (!s0 || !gelf_getshdr(s0, &sh))
 			return elf_fail(j->in_path, "cannot update section 0");
-		sh.sh_link = (uint32_t)j->shstrndx;
+		sh.sh_link = (uint32_t)shstrndx;
 		if (!gelf_update_shdr(s0, &sh))
 			return elf_fail(j->in_path, "cannot update section 0");
 		oh.e_shstrndx = SHN_XINDEX;
 	} else {
-		oh.e_shstrndx = (uint16_t)j->shstrndx;
+		oh.e_shstrndx = (uint16_t)shstrndx;
 	}
 	if (!gelf_update_ehdr(j->out, &oh))
 		return elf_fail(j->in_path, "cannot update the ELF header");
@@ -321,6 +459,8 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 	if ((err = find_btf(j)))
 		return err;
 	j->fixed_layout = j->eh.e_type != ET_REL;
+	if ((err = plan_sections(j)))
+		return err;
 	if (!j->btf_idx) {
 		Elf_Data *d = elf_getdata(elf_getscn(j->in, j->shstrndx), NULL);
 
@@ -363,10 +503,24 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 
 int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size)
 {
+	return lbtf_elf_write_btf_opts(in_path, out_path, data, size, NULL);
+}
+
+int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const void *data, size_t size,
+			    const struct lbtf_elf_write_opts *opts)
+{
+	struct lbtf_elf_write_opts o;
 	struct elf_job j = { .in_path = in_path };
 	struct stat st;
 	char *tmp;
 	int fd_in, fd_out, err;
+
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_elf_write_opts)))
+		return err;
+	if (!o.btf_ext != !o.btf_ext_size)
+		return lbtfi_err(EINVAL, "lbtf_elf_write_opts: btf_ext and btf_ext_size go together");
+	j.ext = o.btf_ext;
+	j.ext_size = o.btf_ext_size;
 
 	elf_version(EV_CURRENT);
 	fd_in = open(in_path, O_RDONLY | O_CLOEXEC);
@@ -382,6 +536,10 @@ int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *da
 		err = lbtfi_err(EINVAL, "%s: not an ELF file", in_path);
 		goto out_in;
 	}
+	/* nothing is written for a file whose layout cannot be trusted */
+	err = lbtfi_elf_check_rewrite(j.in, in_path, (uint64_t)st.st_size);
+	if (err)
+		goto out_in;
 	fd_out = lbtf_atomic_open(out_path, &tmp, st.st_mode & 07777);
 	if (fd_out < 0) {
 		err = fd_out;
@@ -395,6 +553,9 @@ out_in:
 	if (j.in)
 		elf_end(j.in);
 	free(j.shstr_buf);
+	free(j.newidx);
+	for (unsigned int i = 0; i < j.n_owned; i++)
+		free(j.owned[i]);
 	close(fd_in);
 	return err;
 }

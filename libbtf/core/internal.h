@@ -34,6 +34,10 @@ void *lbtfi_err_ptr(int err, const char *fmt, ...) __attribute__((format(printf,
 /* Parse an mmapped blob, taking over the mapping (unmapped by lbtf_free). */
 struct lbtf *lbtfi_new_mapped(void *map, size_t size, const struct lbtf *base);
 
+/* The .BTF section of the ELF image buf (in place, as stored); errors name path. */
+int lbtfi_elf_btf_section(const char *path, void *buf, size_t len,
+			  const void **sec, size_t *sec_len, int *ptr_size);
+
 static inline uint32_t lbtf_bswap32(uint32_t v) { return __builtin_bswap32(v); }
 static inline uint16_t lbtf_bswap16(uint16_t v) { return __builtin_bswap16(v); }
 

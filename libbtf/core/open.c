@@ -123,8 +123,8 @@ static struct lbtf *from_raw(const char *path, void *buf, size_t len, bool mappe
  * ELF's pointer size. Every header, offset and size is checked against len.
  * (buf is not const: libelf's elf_memory() takes a writable image.)
  */
-static int elf_btf_section(const char *path, void *buf, size_t len,
-			   const void **sec, size_t *sec_len, int *ptr_size)
+int lbtfi_elf_btf_section(const char *path, void *buf, size_t len,
+			  const void **sec, size_t *sec_len, int *ptr_size)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
@@ -204,7 +204,7 @@ static struct lbtf *from_elf(const char *path, void *buf, size_t len,
 	int ptr_size;
 	struct lbtf *btf;
 
-	if (elf_btf_section(path, buf, len, &sec, &sec_len, &ptr_size))
+	if (lbtfi_elf_btf_section(path, buf, len, &sec, &sec_len, &ptr_size))
 		return NULL;
 	btf = lbtf_new(sec, sec_len, base);
 	if (!btf)
@@ -231,7 +231,7 @@ int lbtf_read_bytes(const char *path, void **data, size_t *size)
 	if (err)
 		return err;
 	if (is_elf(buf, len)) {
-		err = elf_btf_section(path, buf, len, &bytes, &n, &ptr_size);
+		err = lbtfi_elf_btf_section(path, buf, len, &bytes, &n, &ptr_size);
 	} else if (!mapped) { /* the read buffer is the result */
 		*data = buf;
 		*size = len;
@@ -250,6 +250,27 @@ int lbtf_read_bytes(const char *path, void **data, size_t *size)
 	}
 	release(buf, len, mapped);
 	return err;
+}
+
+int lbtf_file_load(const char *path, void **data, size_t *size, bool *mapped)
+{
+	return strcmp(path, "-") ? read_file(path, data, size, mapped)
+				 : read_fd(STDIN_FILENO, path, data, size, mapped);
+}
+
+void lbtf_file_unload(void *data, size_t size, bool mapped)
+{
+	if (data)
+		release(data, size, mapped);
+}
+
+int lbtf_elf_btf(const char *path, void *elf, size_t size, const void **btf, size_t *btf_size)
+{
+	int ptr_size;
+
+	if (!is_elf(elf, size))
+		return lbtfi_err(EINVAL, "%s: not an ELF file", path);
+	return lbtfi_elf_btf_section(path, elf, size, btf, btf_size, &ptr_size);
 }
 
 /* BTF from an ELF file's contents (.BTF is copied out): released after */

@@ -357,8 +357,7 @@ static int dedup_refs(struct dedup *d)
 		if (d->map[root] != D_UNPROCESSED)
 			continue;
 		sp = 0;
-		stack = stack ? stack : malloc((cap = 1024) * sizeof(*stack));
-		if (!stack)
+		if (LBTFI_GROW_FROM(stack, cap, 1, 1024))
 			return lbtfi_err(ENOMEM, "out of memory in dedup");
 		stack[sp++] = root;
 		while (sp && !err) {
@@ -385,14 +384,9 @@ static int dedup_refs(struct dedup *d)
 			D_FOR_EACH_TYPE_WORD(l, n, i) {
 				if (d->map[w[i]] != D_UNPROCESSED)
 					continue;
-				if (sp == cap) {
-					uint32_t *p = realloc(stack, (size_t)cap * 2 * sizeof(*p));
-					if (!p) {
-						err = lbtfi_err(ENOMEM, "out of memory in dedup");
-						break;
-					}
-					stack = p;
-					cap *= 2;
+				if (LBTFI_GROW(stack, cap, sp + 1)) {
+					err = lbtfi_err(ENOMEM, "out of memory in dedup");
+					break;
 				}
 				stack[sp++] = w[i];
 			}

@@ -61,14 +61,8 @@ static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int dep
 
 static int hypot_add(struct dedup *d, uint32_t canon, uint32_t cand)
 {
-	if (d->hypot_cnt == d->hypot_cap) {
-		uint32_t cap = d->hypot_cap ? d->hypot_cap * 2 : 256;
-		uint32_t *p = realloc(d->hypot_list, (size_t)cap * sizeof(*p));
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory in dedup");
-		d->hypot_list = p;
-		d->hypot_cap = cap;
-	}
+	if (LBTFI_GROW_FROM(d->hypot_list, d->hypot_cap, d->hypot_cnt + 1, 256))
+		return lbtfi_err(ENOMEM, "out of memory in dedup");
 	d->hypot_list[d->hypot_cnt++] = canon;
 	d->hypot[canon] = cand;
 	return 0;
@@ -195,11 +189,8 @@ int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 		}
 		f->i = (uint32_t)d_type_word_next(f->l, i, f->n);
 		if (sp == d->eq_cap) {
-			struct dedup_frame *p = realloc(d->eq_stack, (size_t)d->eq_cap * 2 * sizeof(*p));
-			if (!p)
+			if (LBTFI_GROW(d->eq_stack, d->eq_cap, sp + 1))
 				return lbtfi_err(ENOMEM, "out of memory in dedup");
-			d->eq_stack = p;
-			d->eq_cap *= 2;
 			f = &d->eq_stack[sp - 1];
 		}
 		r = visit(d, f->cw[i], f->nw[i], &d->eq_stack[sp]);

@@ -79,6 +79,30 @@ static int member_layout(struct dw_unit *u, struct dw_attrs *ma, struct member *
 	return 0;
 }
 
+/*
+ * Whether the kernel can place the member: a bit-field's storage (its bits
+ * from the byte it starts in) is at most 128 bits, and the member ends
+ * within the struct. Sizes of plain members are read for union members and
+ * for struct members past the struct's last 16 bytes only (where a member
+ * that does not fit would be), to keep the common case cheap.
+ */
+static bool member_fits(struct dw_unit *u, struct dw_attrs *ma, const struct member *m, int sz,
+			bool is_union)
+{
+	uint64_t end = is_union ? 0 : m->bit_off, size;
+
+	if (sz < 0)
+		return true; /* no size: a declaration-like aggregate */
+	if (m->bit_size)
+		return m->bit_size + (end & 7) <= 128 && end + m->bit_size <= (uint64_t)sz * 8;
+	if (end > (uint64_t)sz * 8)
+		return false;
+	if (!is_union && end / 8 + 16 < (uint64_t)sz)
+		return true;
+	size = dw_type_size(u, dw_attrs_get(ma, DA_TYPE));
+	return end / 8 + size <= (uint64_t)sz;
+}
+
 static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uint32_t id)
 {
 	uint32_t i;
@@ -146,6 +170,10 @@ int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 			}
 			if (!m->type && !m->pend)
 				continue; /* member of a type BTF cannot hold */
+			if (!member_fits(u, &ma, m, sz, is_union)) {
+				dw_warn(u, DW_WARN_MEMBER_RANGE);
+				continue;
+			}
 			if (is_union)
 				m->bit_off = 0;
 			n++;

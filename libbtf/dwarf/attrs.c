@@ -73,25 +73,59 @@ int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t fir
 	return 0;
 }
 
-/* The rare reads left to libdw ------------------------------------------- */
+/* Type sizes ---------------------------------------------------------------- */
 
-bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out)
+/*
+ * Byte size of a type DIE as libdw's dwarf_aggregate_size has it: its
+ * DW_AT_byte_size (or DW_AT_bit_size rounded up); through typedefs and
+ * qualifiers to what they name; an array as element size times its
+ * dimensions (the ones the array converter counts); a pointer or reference
+ * without a size as the unit's address size. 0 when unknown (incomplete,
+ * flexible or variable-length).
+ */
+static uint64_t die_size(struct dw_unit *u, struct dw_die *die, int depth)
 {
-	if (die->u->key_base == DW_KEY_TYPES)
-		return dwarf_offdie_types(u->dw, die->off, out);
-	if (die->u->key_base == DW_KEY_ALT)
-		return dwarf_getalt(u->dw) && dwarf_offdie(dwarf_getalt(u->dw), die->off, out);
-	return dwarf_offdie(u->dw, die->off, out);
+	struct dw_attrs da;
+	struct dw_die t, c;
+	uint64_t v, n;
+
+	if (depth > 64)
+		return 0;
+	dw_attrs_read(u, die, &da);
+	if (dw_attrs_udata(&da, DA_BYTE_SIZE, &v))
+		return v;
+	if (dw_attrs_udata(&da, DA_BIT_SIZE, &v))
+		return (v + 7) / 8;
+	switch (dr_tag(die)) {
+	case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
+	case DW_TAG_ptr_to_member_type:
+		return die->u->h->addr_size;
+	case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type: case DW_TAG_atomic_type: case DW_TAG_shared_type:
+	case DW_TAG_immutable_type: case DW_TAG_enumeration_type: case DW_TAG_subrange_type:
+		if (!dw_attrs_get(&da, DA_TYPE) || !dr_ref(u->rd, dw_attrs_get(&da, DA_TYPE), &t))
+			return 0;
+		return die_size(u, &t, depth + 1);
+	case DW_TAG_array_type:
+		if (!dw_attrs_get(&da, DA_TYPE) || !dr_ref(u->rd, dw_attrs_get(&da, DA_TYPE), &t) ||
+		    !(v = die_size(u, &t, depth + 1)) || !dr_child(die, &c))
+			return 0;
+		do {
+			if (dr_tag(&c) != DW_TAG_subrange_type)
+				continue;
+			if (!(n = dw_subrange_count(u, &c)) || v > UINT64_MAX / n)
+				return 0;
+			v *= n;
+		} while (dr_sibling(&c));
+		return v;
+	default:
+		return 0;
+	}
 }
 
 uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type)
 {
 	struct dw_die t;
-	Dwarf_Die ld;
-	Dwarf_Word size;
 
-	if (!type || !dr_ref(u->rd, type, &t) || !dw_libdw_die(u, &t, &ld) ||
-	    dwarf_aggregate_size(&ld, &size))
-		return 0;
-	return size;
+	return type && dr_ref(u->rd, type, &t) ? die_size(u, &t, 0) : 0;
 }

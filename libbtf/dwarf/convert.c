@@ -196,7 +196,7 @@ static int converter_open(struct driver *d, struct converter *c)
 	err = dr_file_open(&c->f, c->h.dw, &d->units, NULL, NULL);
 	dr_ctx_init(&c->rd, &c->f);
 	if (!err)
-		err = dw_unit_init(&c->u, &d->g, &c->rd, c->h.dw);
+		err = dw_unit_init(&c->u, &d->g, &c->rd);
 	if (err) {
 		dr_ctx_free(&c->rd);
 		dr_file_close(&c->f);
@@ -251,7 +251,7 @@ static void free_result(struct unit_result *r)
 static int convert_again(struct driver *d, bool reuse)
 {
 	struct converter c;
-	uint32_t i, seen = 0; /* units libdw has learnt (up to the last group's end) */
+	uint32_t i;
 	int err = converter_open(d, &c);
 
 	if (err)
@@ -260,10 +260,8 @@ static int convert_again(struct driver *d, bool reuse)
 		if (!d->res[i].redo)
 			continue;
 		free_result(&d->res[i]);
-		dw_handle_skip_units(&c.h, &d->ul, seen, i * GROUP_UNITS);
 		c.released = i > 0 ? d->ul.ends[i * GROUP_UNITS - 1] : 0;
 		convert_group(d, &c.u, &c.h, &c.released, i, reuse);
-		seen = i * GROUP_UNITS + GROUP_UNITS < d->ul.n ? i * GROUP_UNITS + GROUP_UNITS : d->ul.n;
 	}
 	converter_close(&c);
 	return 0;
@@ -715,6 +713,9 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		uint32_t dropped;
 
 		err = dw_prune(&out, d.g.base, &dropped);
+		/* (BPF objects: only what the program needs, as clang) */
+		if (!err && ei.is_bpf && !d.g.base)
+			err = dw_bpf_typeset(&out, path, d.g.base, &dropped);
 	}
 	if (!err)
 		st.types_out = lbtf_builder_type_cnt(out) - start;

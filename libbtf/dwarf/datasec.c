@@ -18,6 +18,8 @@ static int cmp_var(const void *pa, const void *pb, void *ctx)
 
 	if (a->ext != b->ext)
 		return a->ext < b->ext ? -1 : 1;
+	if (a->ext == DW_EXT_SEC && strcmp(a->sec, b->sec))
+		return strcmp(a->sec, b->sec);
 	if (a->ext)
 		return a->id < b->id ? -1 : a->id > b->id;
 	if (sa->shndx != sb->shndx)
@@ -102,11 +104,14 @@ int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		int r;
 
 		for (j = i + 1; j < nvars && vars[j].ext == vars[i].ext &&
-			    ei->syms[vars[j].sym].shndx == ei->syms[vars[i].sym].shndx; j++)
+			    (vars[i].ext == DW_EXT_SEC ? !strcmp(vars[j].sec, vars[i].sec) :
+			     vars[i].ext == DW_EXT_PLAIN ||
+			     ei->syms[vars[j].sym].shndx == ei->syms[vars[i].sym].shndx); j++)
 			;
-		if (vars[i].ext)
-			r = add_extern_section(b, vars[i].ext == DW_EXT_KCONFIG ? ".kconfig" : ".ksyms",
-					       vars + i, j - i, nplaced);
+		if (vars[i].ext == DW_EXT_PLAIN)
+			r = 0; /* externs for static linking: in no DATASEC */
+		else if (vars[i].ext == DW_EXT_SEC)
+			r = add_extern_section(b, vars[i].sec, vars + i, j - i, nplaced);
 		else
 			r = add_one_section(b, ei, vars + i, j - i, nplaced);
 		if (r < 0)

@@ -49,16 +49,13 @@ static void decl_origin(struct dw_unit *u, struct dw_die *die, struct dw_die *ou
 }
 
 /* The entry address of a split (hot/cold) function: where its first range
- * starts. Rare, and range lists have several encodings: read by libdw. */
+ * starts */
 static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *start)
 {
-	Dwarf_Addr base, lo, end;
-	Dwarf_Die ld;
+	struct dw_attrs da;
 
-	if (!dw_libdw_die(u, die, &ld) || dwarf_ranges(&ld, 0, &base, &lo, &end) <= 0)
-		return false;
-	*start = lo;
-	return true;
+	dw_attrs_read(u, die, &da);
+	return dw_attrs_get(&da, DA_RANGES) && dr_first_range(dw_attrs_get(&da, DA_RANGES), start);
 }
 
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
@@ -163,31 +160,50 @@ static bool var_address(struct dw_attrs *da, uint64_t *addr)
 }
 
 static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
-		       enum dw_extern ext)
+		       enum dw_extern ext, const char *sec)
 {
 	int err = dw_grow(&u->vars, &u->capvars, u->nvars, sizeof(*u->vars), 32);
 
 	if (err)
 		return err;
-	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext };
+	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext, sec };
 	return 0;
 }
 
 /*
  * Externs of a BPF object, as clang encodes them: VAR/FUNC with extern
- * linkage in DATASEC .kconfig (libbpf's CONFIG_* and LINUX_* values) or
- * .ksyms (kernel symbols and kfuncs). DWARF does not keep the section
- * attribute, so the kconfig ones are told by libbpf's naming rule.
+ * linkage, in the DATASEC of their section attribute (.kconfig for
+ * __kconfig, .ksyms for __ksym variables and kfuncs, .maps for extern maps)
+ * or, without one (externs for static linking), in no DATASEC. See
+ * dw_extern_place() for how that is told.
  */
-static enum dw_extern extern_kind(const char *name)
+
+/* A type of unknown size that is a function type (through typedefs and
+ * qualifiers): a VAR of it is invalid BTF (the kernel: "Invalid type") */
+static bool is_function_type(struct dw_unit *u, const struct dw_attr *a)
 {
-	return !strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6) ? DW_EXT_KCONFIG
-									    : DW_EXT_KSYMS;
+	struct dw_attrs ta;
+	struct dw_die t;
+
+	for (int i = 0; i < 32 && a && dw_type_target(u, a, &t); i++) {
+		unsigned int tag = dr_tag(&t);
+
+		if (tag == DW_TAG_subroutine_type || tag == DW_TAG_subprogram)
+			return true;
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type)
+			return false;
+		dw_attrs_read(u, &t, &ta);
+		a = dw_attrs_get(&ta, DA_TYPE);
+	}
+	return false;
 }
 
 static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 {
-	const char *name = dw_attrs_name(da);
+	const char *name = dw_attrs_name(da), *sec;
+	enum dw_extern ext;
 	uint64_t pend, tsize;
 	int64_t sym, type;
 	int id, err;
@@ -198,17 +214,23 @@ static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 	if (type <= 0 && !pend)
 		return type < 0 ? (int)type : 0;
 	tsize = dw_type_size(u, dw_attrs_get(da, DA_TYPE));
+	if (!tsize && is_function_type(u, dw_attrs_get(da, DA_TYPE))) {
+		dw_warn(u, DW_WARN_VAR_FUNC);
+		return 0;
+	}
 	id = lbtf_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
 	if (id < 0)
 		return id;
 	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
 		return err;
-	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, extern_kind(name));
+	ext = dw_extern_place(u->g->ei, name, false, &sec);
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, ext, sec);
 }
 
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
 {
-	const char *name = dw_attrs_name(da);
+	const char *name = dw_attrs_name(da), *sec;
+	enum dw_extern ext;
 	int64_t sym, proto;
 	int id;
 
@@ -221,7 +243,8 @@ static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attr
 	if (id < 0)
 		return id;
 	u->nfuncs++;
-	return add_var_rec(u, id, (uint32_t)sym, 0, DW_EXT_KSYMS);
+	ext = dw_extern_place(u->g->ei, name, true, &sec);
+	return add_var_rec(u, id, (uint32_t)sym, 0, ext, sec);
 }
 
 int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
@@ -269,9 +292,18 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 		return type;
 	if (!type && !pend)
 		return 0; /* VAR of void is invalid */
+	/* the symbol's size where it is larger than the type's: a map with
+	 * static .values = { ... } (PROG_ARRAY, map-in-map) initialises more
+	 * than the map type covers, and libbpf finds those relocations by the
+	 * DATASEC entry's size (linked files keep the type's size) */
 	size = s->size;
-	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE))))
-		size = tsize;
+	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE)))) {
+		if (tsize >= size || !ei->is_rel)
+			size = tsize;
+	} else if (is_function_type(u, dw_attrs_get(&da, DA_TYPE))) {
+		dw_warn(u, DW_WARN_VAR_FUNC);
+		return 0;
+	}
 	if (!size || size > UINT32_MAX)
 		return 0;
 	id = lbtf_add_var(u->b, name, s->bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
@@ -282,7 +314,7 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 		return err;
 	if ((err = dw_add_decl_tags(u, die, id, -1)))
 		return err;
-	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE);
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE, NULL);
 }
 
 /* Visit every DIE that can carry a type, function or variable. */
@@ -412,12 +444,11 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 	return err;
 }
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw)
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd)
 {
 	memset(u, 0, sizeof(*u));
 	u->g = g;
 	u->rd = rd;
-	u->dw = dw;
 	return dw_diemap_init(&u->map) ?: dw_sigs_init(&u->sigs);
 }
 

@@ -112,22 +112,6 @@ void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to)
 		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
-void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t from,
-			  uint32_t to)
-{
-	uint64_t released = from ? ul->ends[from - 1] : 0;
-	Dwarf_Die die;
-	uint32_t i;
-
-	for (i = from; h->dw && i < to; i++) {
-		dwarf_offdie(h->dw, ul->die_offs[i], &die);
-		if (i % 64 == 63 || i + 1 == to) {
-			dw_handle_release(h, released, ul->ends[i]);
-			released = ul->ends[i];
-		}
-	}
-}
-
 void dw_handle_close(struct dw_handle *h)
 {
 	if (h->dwfl)

@@ -49,8 +49,8 @@ struct dw_elf_info {
 	size_t nsecs;
 	struct dw_symbol *syms;  /* defined FUNC/OBJECT symbols */
 	uint32_t nsyms;
-	uint32_t *hash;          /* open addressing, index+1 into syms, 0 empty */
-	uint32_t hash_mask;
+	struct lbtfi_htab by_name; /* name hash -> index into syms */
+	struct lbtf *btf;        /* the BPF object's own .BTF (clang's), or NULL */
 };
 
 int dw_elf_info_load(struct dw_elf_info *ei, const char *path);
@@ -65,6 +65,15 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 
 /* Undefined (extern) symbol of a relocatable object, or -1 */
 int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
+/*
+ * Where the extern VAR (or FUNC, is_func) name goes: DW_EXT_SEC with *sec
+ * the DATASEC name, or DW_EXT_PLAIN. From the object's own .BTF when it has
+ * one (clang put the extern in the DATASEC of its section attribute); for
+ * DWARF alone (no section attributes there) libbpf's naming rule: CONFIG_*
+ * and LINUX_* variables in .kconfig, every other extern in .ksyms.
+ */
+enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
+			       const char **sec);
 /* The only symbol of that name and type, or -1 (none or several) */
 int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
 
@@ -93,12 +102,6 @@ void dw_handle_close(struct dw_handle *h);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
-/* Let libdw learn units [from, to), giving their pages back as it goes:
- * libdw reads every unit header up to the one it is first asked about,
- * which would map the whole of .debug_info before a unit far into it */
-struct dw_unit_list;
-void dw_handle_skip_units(struct dw_handle *h, const struct dw_unit_list *ul, uint32_t from,
-			  uint32_t to);
 
 /* Every compile and partial unit of the file, in file order */
 struct dw_unit_list {
@@ -135,13 +138,18 @@ struct dw_fixup {
 };
 
 /* A VAR placed in a section, to become a DATASEC entry. */
-enum dw_extern { DW_EXT_NONE, DW_EXT_KCONFIG, DW_EXT_KSYMS };
+enum dw_extern {
+	DW_EXT_NONE,  /* defined here: the DATASEC of its symbol's section */
+	DW_EXT_SEC,   /* extern in the DATASEC named sec (.ksyms, .kconfig, .maps) */
+	DW_EXT_PLAIN, /* extern in no DATASEC (resolved by static linking) */
+};
 
 struct dw_var {
 	uint32_t id;      /* VAR (or extern FUNC) id in the unit's builder, later in the result */
 	uint32_t sym;     /* index into dw_elf_info.syms */
 	uint32_t size;    /* bytes */
-	uint32_t ext;     /* enum dw_extern: placed in .kconfig/.ksyms as libbpf expects */
+	uint32_t ext;     /* enum dw_extern */
+	const char *sec;  /* DW_EXT_SEC: the DATASEC's name (static or the input's .BTF) */
 };
 
 /* Warnings are collected as bits, reported once each at the end. */
@@ -161,6 +169,9 @@ enum dw_warning {
 	DW_WARN_LANG_RUST,
 	DW_WARN_LANG_OTHER,
 	DW_WARN_BAD_NAME,
+	DW_WARN_MEMBER_RANGE,
+	DW_WARN_VAR_FUNC,
+	DW_WARN_ARRAY_VOID,
 	DW_WARN_NR,
 };
 
@@ -217,7 +228,6 @@ struct dw_global {
 struct dw_unit {
 	const struct dw_global *g;
 	struct dr_ctx *rd;        /* the thread's DIE reader */
-	Dwarf *dw;                /* libdw, for the rare attributes the reader leaves to it */
 	struct lbtf_builder *b;
 	struct dw_diemap map;
 	struct dw_fixup *fix;
@@ -264,10 +274,10 @@ bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die);
 int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
 /* n if it is a C identifier, else NULL (and a warning) */
 const char *dw_c_ident(struct dw_unit *u, const char *n);
-/* The same DIE as libdw sees it, for the rare reads left to libdw */
-bool dw_libdw_die(struct dw_unit *u, const struct dw_die *die, Dwarf_Die *out);
-/* Byte size of the type a DW_AT_type names (dwarf_aggregate_size), 0 unknown */
+/* Byte size of the type a DW_AT_type names (as dwarf_aggregate_size), 0 unknown */
 uint64_t dw_type_size(struct dw_unit *u, const struct dw_attr *type);
+/* Elements of an array dimension (DW_TAG_subrange_type), 0 unknown or none */
+uint32_t dw_subrange_count(struct dw_unit *u, struct dw_die *r);
 
 /* Type references (types.c) */
 /* The DIE a DW_AT_type names, through C11 _Atomic; false: void */
@@ -292,7 +302,7 @@ int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int
  * or 1 when a reused type did not hold (see dw_unit_rollback) */
 int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die);
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd, Dwarf *dw);
+int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd);
 void dw_unit_reset(struct dw_unit *u); /* drops builder/vars, keeps allocations */
 /* The next unit of a group: same builder and VARs, a fresh DIE map */
 void dw_unit_next(struct dw_unit *u);
@@ -362,6 +372,10 @@ int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
  * types (prune.c); may replace *pb */
 int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t *dropped);
+/* A BPF object's types cut to what clang's BTF would hold (bpfset.c): the
+ * input's own .BTF at path, if any, adds roots; may replace *pb */
+int dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,
+		   uint32_t *dropped);
 
 const char *dw_warning_text(enum dw_warning w);
 /* The warnings (bits of enum dw_warning) and skipped tags, through o->warn */

@@ -26,6 +26,9 @@ static const char *const warning_texts[DW_WARN_NR] = {
 	[DW_WARN_LANG_RUST] = "Rust compile units skipped (BTF describes C)",
 	[DW_WARN_LANG_OTHER] = "compile units in languages other than C skipped",
 	[DW_WARN_BAD_NAME] = "type names that are not C identifiers dropped (kernel rule)",
+	[DW_WARN_MEMBER_RANGE] = "members BTF cannot place dropped (past the end of their struct, or bit-fields over more than 128 bits of storage)",
+	[DW_WARN_VAR_FUNC] = "variables of function type dropped (a VAR needs a sized type)",
+	[DW_WARN_ARRAY_VOID] = "array types without an element type taken as void (members and variables of them dropped)",
 };
 
 const char *dw_warning_text(enum dw_warning w)

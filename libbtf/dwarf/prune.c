@@ -13,7 +13,9 @@
  *    DECL_TAGs and the FUNC_PROTOs nothing else refers to.
  *  - The base types clang's DWARF 5 carries only for DW_OP_convert in
  *    location expressions (INTs named DW_ATE_unsigned_16 and the like),
- *    when no kept type refers to them: clang's own BTF has none.
+ *    and its 8-byte __ARRAY_SIZE_TYPE__ (the type of DW_TAG_subrange_type
+ *    bounds; the BTF arrays index with the converter's 4-byte one), when
+ *    no kept type refers to them: clang's own BTF has none.
  *  - A FWD nothing refers to when a struct/union of its name and flavour
  *    is kept: it says nothing more. (Dedup leaves such FWDs when the name
  *    has several definitions; whether one is left then depended on which
@@ -180,7 +182,7 @@ static uint32_t mark(struct prune *p)
 		if (lbtf_kind(t) != LBTF_KIND_INT || p->refs[id - p->start] || p->drop[id - p->start])
 			continue;
 		name = lbtf_name_by_offset(p->btf, t->name_off);
-		if (name && !strncmp(name, "DW_ATE_", 7)) {
+		if (name && (!strncmp(name, "DW_ATE_", 7) || !strcmp(name, "__ARRAY_SIZE_TYPE__"))) {
 			p->drop[id - p->start] = 1;
 			n++;
 		}

@@ -21,7 +21,8 @@ static const char *const sect_names[DS_NR] = {
 	[DS_INFO] = "debug_info",           [DS_ABBREV] = "debug_abbrev",
 	[DS_STR] = "debug_str",             [DS_LINE_STR] = "debug_line_str",
 	[DS_STR_OFFSETS] = "debug_str_offsets", [DS_ADDR] = "debug_addr",
-	[DS_TYPES] = "debug_types",
+	[DS_TYPES] = "debug_types",         [DS_RANGES] = "debug_ranges",
+	[DS_RNGLISTS] = "debug_rnglists",
 };
 
 /* .debug_x or GNU-compressed .zdebug_x: libdw has decompressed both in
@@ -39,11 +40,63 @@ static int sect_id(const char *name)
 	return -1;
 }
 
+/*
+ * A relocatable object from gcc -fdebug-types-section keeps each type unit
+ * in a COMDAT group of its own: a .debug_types (DWARF 4) or a .debug_info
+ * (DWARF 5) section with SHF_GROUP, relocated by libdwfl like the others.
+ * They are appended to the section of that name (units are self-contained:
+ * their references are unit-relative or by signature), so the compile unit
+ * finds its types by signature as in a linked file.
+ */
+static int join_group_section(struct dr_file *f, int id, const Elf_Data *d)
+{
+	int j = id == DS_INFO ? 0 : 1;
+	size_t len = f->s[id].len;
+	uint8_t *p;
+
+	if (!d || !d->d_buf || !d->d_size)
+		return 0;
+	if (len + d->d_size < len)
+		return lbtfi_err(EINVAL, "DWARF sections too large");
+	p = malloc(len + d->d_size);
+	if (!p)
+		return lbtfi_err(ENOMEM, "out of memory");
+	if (len)
+		memcpy(p, f->s[id].p, len);
+	memcpy(p + len, d->d_buf, d->d_size);
+	free(f->joined[j]);
+	f->joined[j] = p;
+	f->s[id].p = p;
+	f->s[id].len = len + d->d_size;
+	return 0;
+}
+
+static int load_group_sections(struct dr_file *f, Elf *elf, size_t shstrndx)
+{
+	Elf_Scn *scn = NULL;
+	int err = 0;
+
+	while (!err && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		int id;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_GROUP))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || ((id = sect_id(name)) != DS_INFO && id != DS_TYPES))
+			continue;
+		err = join_group_section(f, id, elf_getdata(scn, NULL));
+	}
+	return err;
+}
+
 static int load_sections(struct dr_file *f, Elf *elf)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
+	int err;
 
 	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
 		return lbtfi_err(ENOEXEC, "bad ELF header: %s", elf_errmsg(-1));
@@ -67,6 +120,8 @@ static int load_sections(struct dr_file *f, Elf *elf)
 			f->s[id].len = d->d_size;
 		}
 	}
+	if (eh.e_type == ET_REL && (err = load_group_sections(f, elf, shstrndx)))
+		return err;
 	/* strings are read in place: each string section must end in a NUL */
 	for (int i = DS_STR; i <= DS_LINE_STR; i++)
 		if (f->s[i].len && f->s[i].p[f->s[i].len - 1])
@@ -342,6 +397,8 @@ void dr_file_close(struct dr_file *f)
 		free(f->units);
 		free(f->sigs);
 	}
+	free(f->joined[0]);
+	free(f->joined[1]);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -389,6 +446,7 @@ static const uint8_t attr_slot[] = {
 	[DW_AT_str_offsets_base] = DA_STR_OFFSETS_BASE + 1,
 	[DW_AT_addr_base] = DA_ADDR_BASE + 1,
 	[DW_AT_signature] = DA_SIGNATURE + 1,
+	[DW_AT_rnglists_base] = DA_RNGLISTS_BASE + 1,
 };
 
 /* Fixed size of a form's value in this unit, -1 variable, -2 unknown */
@@ -547,6 +605,12 @@ static int read_bases(struct dr_ctx *c, struct dr_unit *u)
 		u->str_offsets_base = v;
 	if (dw_attrs_udata(&da, DA_ADDR_BASE, &v))
 		u->addr_base = v;
+	/* the offsets table right after the v5 .debug_rnglists header */
+	u->rnglists_base = u->h->offset_size == 8 ? 20 : 12;
+	if (dw_attrs_udata(&da, DA_RNGLISTS_BASE, &v))
+		u->rnglists_base = v;
+	if (!dw_attrs_get(&da, DA_LOW_PC) || !dr_addr(dw_attrs_get(&da, DA_LOW_PC), &u->base_addr))
+		u->base_addr = 0;
 	return 0;
 }
 

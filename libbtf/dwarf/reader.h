@@ -9,7 +9,10 @@
  * from the start and takes locks on its caches, which was three quarters of
  * the conversion time of a kernel. Here a DIE's attributes are decoded in
  * one pass, straight into the slots the converter reads (struct dw_attrs),
- * with the unit's abbreviations in an array indexed by code.
+ * with the unit's abbreviations in an array indexed by code. Every read of
+ * a DIE, its attributes, range lists (reader_ranges.c) and type sizes is
+ * done here: libdw/libdwfl only open, decompress, relocate and find the
+ * dwz alternate.
  *
  * A DIE is named by its section offset; the top bit of a 64-bit key marks
  * the alternate (dwz -m) file, the next bit .debug_types.
@@ -30,7 +33,10 @@ struct dr_sect {
 	uint64_t len;
 };
 
-enum dr_sect_id { DS_INFO, DS_ABBREV, DS_STR, DS_LINE_STR, DS_STR_OFFSETS, DS_ADDR, DS_TYPES, DS_NR };
+enum dr_sect_id {
+	DS_INFO, DS_ABBREV, DS_STR, DS_LINE_STR, DS_STR_OFFSETS, DS_ADDR, DS_TYPES,
+	DS_RANGES, DS_RNGLISTS, DS_NR
+};
 
 struct dr_unit_hdr {
 	uint64_t off;        /* unit header */
@@ -62,6 +68,7 @@ struct dr_file {
 	bool shared_units;          /* units and sigs belong to another dr_file */
 	struct dr_file *alt;        /* dwz alternate file, or NULL */
 	struct dr_file *types;      /* .debug_types as a file of its own, or NULL */
+	uint8_t *joined[2];         /* .debug_info/.debug_types with COMDAT copies appended */
 };
 
 /*
@@ -106,7 +113,8 @@ struct dr_unit {
 	struct dr_abbrev *byc;      /* by code - 1 */
 	uint32_t nbyc;
 	struct dr_spec *pool;
-	uint64_t str_offsets_base, addr_base;
+	uint64_t str_offsets_base, addr_base, rnglists_base;
+	uint64_t base_addr;         /* the unit DIE's DW_AT_low_pc (range lists' base) */
 	uint32_t last_use;
 };
 
@@ -164,7 +172,7 @@ enum dw_attr_slot {
 	DA_BIT_OFFSET, DA_DECLARATION, DA_EXTERNAL, DA_ENCODING, DA_CONST_VALUE, DA_COUNT,
 	DA_UPPER_BOUND, DA_LOWER_BOUND, DA_LOCATION, DA_LOW_PC, DA_RANGES, DA_INLINE,
 	DA_LANGUAGE, DA_PRODUCER, DA_SIBLING, DA_STR_OFFSETS_BASE, DA_ADDR_BASE,
-	DA_SIGNATURE, DA_ORIGIN, DA_SPEC, DA_NR
+	DA_SIGNATURE, DA_ORIGIN, DA_SPEC, DA_RNGLISTS_BASE, DA_NR
 };
 
 struct dw_attr {
@@ -199,6 +207,9 @@ bool dr_negative(const struct dw_attr *a);
 const char *dr_string(const struct dw_attr *a);
 bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len);
 bool dr_addr(const struct dw_attr *a, uint64_t *v);
+/* Start address of the first range a DW_AT_ranges attribute lists
+ * (.debug_ranges or DWARF 5 .debug_rnglists), false if there is none */
+bool dr_first_range(const struct dw_attr *a, uint64_t *start);
 /* Value of a unit-relative reference form (ref1..ref8, ref_udata) */
 bool dr_udata_ref(const struct dw_attr *a, uint64_t *v);
 /* [p, e) is exactly one ULEB128 number (an expression operand) */

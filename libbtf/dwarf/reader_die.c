@@ -271,7 +271,8 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 }
 
 #define INTEGRATED (((1u << DA_NR) - 1) & ~(1u << DA_SIBLING | 1u << DA_ORIGIN | 1u << DA_SPEC | \
-					      1u << DA_STR_OFFSETS_BASE | 1u << DA_ADDR_BASE))
+					      1u << DA_STR_OFFSETS_BASE | 1u << DA_ADDR_BASE | \
+					      1u << DA_RNGLISTS_BASE))
 
 void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate)
 {

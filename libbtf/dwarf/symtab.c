@@ -12,11 +12,9 @@
 
 static uint32_t name_hash(const char *s)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
+	size_t len;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return lbtfi_str_hash(s, &len);
 }
 
 static int load_sections(struct dw_elf_info *ei, size_t shstrndx)
@@ -47,16 +45,6 @@ static int load_sections(struct dw_elf_info *ei, size_t shstrndx)
 	return 0;
 }
 
-static int hash_insert(struct dw_elf_info *ei, uint32_t i)
-{
-	uint32_t h = name_hash(ei->syms[i].name) & ei->hash_mask;
-
-	while (ei->hash[h])
-		h = (h + 1) & ei->hash_mask;
-	ei->hash[h] = i + 1;
-	return 0;
-}
-
 /* Keep defined functions and data objects (and untyped symbols in data
  * sections: hand-written assembly and some linker scripts leave them). */
 static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const char *name)
@@ -76,9 +64,9 @@ static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const
 static int load_symbols(struct dw_elf_info *ei)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL;
-	GElf_Shdr sh, symsh;
+	GElf_Shdr sh, symsh = { 0 };
 	Elf_Data *data, *xdata = NULL;
-	size_t n, i, cap;
+	size_t n, i;
 
 	while ((scn = elf_nextscn(ei->elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
@@ -93,8 +81,11 @@ static int load_symbols(struct dw_elf_info *ei)
 	if (!symscn)
 		return 0; /* no symbols: no FUNC linkage or VARs, types only */
 	data = elf_getdata(symscn, NULL);
-	if (!data || !symsh.sh_entsize)
+	if (!data)
 		return lbtfi_err(EINVAL, "cannot read the symbol table: %s", elf_errmsg(-1));
+	if (symsh.sh_entsize != gelf_fsize(ei->elf, ELF_T_SYM, 1, EV_CURRENT))
+		return lbtfi_err(EINVAL, "cannot read the symbol table: entry size %llu",
+				 (unsigned long long)symsh.sh_entsize);
 	n = symsh.sh_size / symsh.sh_entsize;
 	ei->syms = calloc(n ? n : 1, sizeof(*ei->syms));
 	if (!ei->syms)
@@ -120,14 +111,10 @@ static int load_symbols(struct dw_elf_info *ei)
 		d->type = GELF_ST_TYPE(s.st_info);
 		d->bind = GELF_ST_BIND(s.st_info);
 	}
-	for (cap = 16; cap < (size_t)ei->nsyms * 2; cap <<= 1)
-		;
-	ei->hash = calloc(cap, sizeof(*ei->hash));
-	if (!ei->hash)
+	if (lbtfi_htab_init(&ei->by_name, ei->nsyms, 2))
 		return lbtfi_err(ENOMEM, "out of memory");
-	ei->hash_mask = cap - 1;
 	for (i = 0; i < ei->nsyms; i++)
-		hash_insert(ei, i);
+		lbtfi_htab_put(&ei->by_name, name_hash(ei->syms[i].name), i);
 	return 0;
 }
 
@@ -155,6 +142,10 @@ int dw_elf_info_load(struct dw_elf_info *ei, const char *path)
 	err = load_sections(ei, shstrndx);
 	if (!err)
 		err = load_symbols(ei);
+	/* clang's own .BTF says where each extern goes (dw_extern_place);
+	 * an object without one (or with one unreadable) has the naming rule */
+	if (!err && ei->is_bpf && ei->is_rel)
+		ei->btf = lbtf_open_elf(path, NULL);
 	if (!err)
 		return 0;
 fail:
@@ -164,7 +155,8 @@ fail:
 
 void dw_elf_info_free(struct dw_elf_info *ei)
 {
-	free(ei->hash);
+	lbtf_free(ei->btf);
+	lbtfi_htab_free(&ei->by_name);
 	free(ei->syms);
 	free(ei->secs);
 	if (ei->elf)
@@ -181,10 +173,10 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 	int64_t first = -1, global = -1;
 	uint32_t h;
 
-	if (!ei->hash || !name)
+	if (!ei->by_name.slots || !name)
 		return -1;
-	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
-		uint32_t i = ei->hash[h] - 1;
+	h = name_hash(name);
+	LBTFI_HTAB_FOR_EACH(&ei->by_name, h, slot, i) {
 		const struct dw_symbol *s = &ei->syms[i];
 
 		if (s->shndx == SHN_UNDEF || strcmp(s->name, name))
@@ -210,11 +202,10 @@ int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t st
 	int64_t found = -1;
 	uint32_t h;
 
-	if (!ei->hash || !name)
+	if (!ei->by_name.slots || !name)
 		return -1;
-	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
-		uint32_t i = ei->hash[h] - 1;
-
+	h = name_hash(name);
+	LBTFI_HTAB_FOR_EACH(&ei->by_name, h, slot, i) {
 		if (ei->syms[i].type != stt || ei->syms[i].shndx == SHN_UNDEF ||
 		    strcmp(ei->syms[i].name, name))
 			continue;
@@ -229,13 +220,54 @@ int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name)
 {
 	uint32_t h;
 
-	if (!ei->hash || !name)
+	if (!ei->by_name.slots || !name)
 		return -1;
-	for (h = name_hash(name) & ei->hash_mask; ei->hash[h]; h = (h + 1) & ei->hash_mask) {
-		uint32_t i = ei->hash[h] - 1;
-
+	h = name_hash(name);
+	LBTFI_HTAB_FOR_EACH(&ei->by_name, h, slot, i) {
 		if (ei->syms[i].shndx == SHN_UNDEF && !strcmp(ei->syms[i].name, name))
 			return i;
 	}
 	return -1;
+}
+
+/* The DATASEC of the object's .BTF listing type id, or NULL */
+static const char *datasec_of(const struct lbtf *btf, uint32_t id)
+{
+	for (uint32_t i = 1; i < lbtf_type_cnt(btf); i++) {
+		const struct lbtf_type *t = lbtf_type_by_id(btf, i);
+
+		if (lbtf_kind(t) != LBTF_KIND_DATASEC)
+			continue;
+		for (unsigned int j = 0; j < lbtf_vlen(t); j++)
+			if (lbtf_secinfos(t)[j].type == id)
+				return lbtf_type_name(btf, t);
+	}
+	return NULL;
+}
+
+enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
+			       const char **sec)
+{
+	*sec = NULL;
+	if (ei->btf) {
+		int kind = is_func ? LBTF_KIND_FUNC : LBTF_KIND_VAR;
+
+		for (uint32_t i = 1; i < lbtf_type_cnt(ei->btf); i++) {
+			const struct lbtf_type *t = lbtf_type_by_id(ei->btf, i);
+			const char *n;
+
+			if (lbtf_kind(t) != (unsigned int)kind ||
+			    !(n = lbtf_type_name(ei->btf, t)) || strcmp(n, name))
+				continue;
+			if ((is_func ? lbtf_vlen(t) : lbtf_var(t)->linkage) != LBTF_LINKAGE_EXTERN)
+				continue;
+			*sec = datasec_of(ei->btf, i);
+			return *sec ? DW_EXT_SEC : DW_EXT_PLAIN;
+		}
+	}
+	if (!is_func && (!strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6)))
+		*sec = ".kconfig";
+	else
+		*sec = ".ksyms";
+	return DW_EXT_SEC;
 }

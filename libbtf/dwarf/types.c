@@ -336,7 +336,7 @@ static int64_t conv_typedef(struct dw_unit *u, struct dw_die *die)
 
 /* Arrays -------------------------------------------------------------------- */
 
-static uint32_t subrange_count(struct dw_unit *u, struct dw_die *r)
+uint32_t dw_subrange_count(struct dw_unit *u, struct dw_die *r)
 {
 	const struct dw_attr *a;
 	int64_t lo = 0, hi;
@@ -364,6 +364,11 @@ static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 
 	if (cur < 0)
 		return cur;
+	if (!cur && !pend) {
+		/* no element type (DW_AT_type lost): an array of void is no type */
+		dw_warn(u, DW_WARN_ARRAY_VOID);
+		return 0;
+	}
 	idx = array_index_type(u);
 	if (idx < 0)
 		return idx;
@@ -387,7 +392,7 @@ static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 				dims = p;
 				cap *= 2;
 			}
-			dims[n++] = tag == DW_TAG_subrange_type ? subrange_count(u, &c) : 0;
+			dims[n++] = tag == DW_TAG_subrange_type ? dw_subrange_count(u, &c) : 0;
 		} while (dr_sibling(&c));
 	}
 	if (!n)

@@ -159,9 +159,22 @@ int lbtf_check_output(const char *out_path, const char *in_path, const char *wha
  * (see lbtf_elf_is_swapped()), else -EINVAL. Relocatable objects are laid
  * out afresh; linked files keep every offset, a grown .BTF moving to the
  * end (an allocated .BTF, as in vmlinux, cannot grow: -ENOSPC). A .rel.BTF
- * is emptied; a .BTF.ext is left as it is (it must match the new ids).
+ * (relocations of clang's DATASEC offsets; the new blob has final ones) is
+ * removed from relocatable objects and emptied in linked files; a .BTF.ext
+ * is left as it is (it must match the new ids) unless opts replace it.
  */
 int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size);
+
+struct lbtf_elf_write_opts {
+	size_t sz;           /* sizeof(struct lbtf_elf_write_opts) */
+	/* New contents of the .BTF.ext section (e.g. from lbtf_ext_remap()),
+	 * in the ELF's byte order; a .rel.BTF.ext is kept, so the layout must
+	 * be the old one's (same size), else -EINVAL. NULL: keep .BTF.ext. */
+	const void *btf_ext;
+	size_t btf_ext_size;
+};
+int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const void *data, size_t size,
+			    const struct lbtf_elf_write_opts *opts);
 /* 1 if the ELF file has a non-empty section of that name, 0 if not, <0 on error */
 int lbtf_elf_has_section(const char *path, const char *name);
 /* 1 if the ELF file's byte order is opposite to this host's, 0 if same, <0 on error */

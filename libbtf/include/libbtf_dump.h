@@ -32,6 +32,20 @@ int lbtf_dump_raw_type(const struct lbtf *btf, uint32_t id, FILE *out);
 /* {"types":[...]} followed by a newline; pretty selects bpftool -p layout. */
 int lbtf_dump_json(const struct lbtf *btf, FILE *out, bool pretty);
 
+struct lbtf_ext;
+/*
+ * A .BTF.ext (libbtf_ext.h) named through btf, the .BTF it was made with:
+ * func_info with each FUNC's name, line_info with file:line:col and the
+ * source line, CO-RE relocations with their kind, root type and access
+ * string resolved to a member path ("struct task_struct::real_parent"; an
+ * access string that does not resolve is printed with the reason).
+ * Raw: one "func_info: N sections" header per kind, then "section 'NAME':
+ * N records" and one tab-indented line per record. JSON:
+ * {"func_info":[{"section":..,"records":[..]}],"line_info":[..],"core_relo":[..]}.
+ */
+int lbtf_dump_ext_raw(const struct lbtf *btf, const struct lbtf_ext *ext, FILE *out);
+int lbtf_dump_ext_json(const struct lbtf *btf, const struct lbtf_ext *ext, FILE *out, bool pretty);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

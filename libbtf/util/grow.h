@@ -15,12 +15,17 @@
  * elements afterwards: 0, or -ENOMEM/-E2BIG with *p and *cap unchanged */
 int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem);
 
-#define LBTFI_GROW(arr, cap, need)                                                     \
+#define LBTFI_GROW(arr, cap, need) LBTFI_GROW_FROM(arr, cap, need, 0)
+
+/* The same, the first allocation at least first elements (a size typical
+ * users reach anyway, so they do not pay the doublings up to it) */
+#define LBTFI_GROW_FROM(arr, cap, need, first)                                         \
 	__extension__({                                                                 \
 		void *_gp = (arr);                                                      \
-		size_t _gc = (cap);                                                     \
-		int _ge = (size_t)(need) <= _gc ? 0                                     \
-			: lbtfi_grow(&_gp, &_gc, (need), sizeof(*(arr)));              \
+		size_t _gc = (cap), _gn = (need);                                       \
+		int _ge = _gn <= _gc ? 0                                                \
+			: lbtfi_grow(&_gp, &_gc, _gc || _gn > (first) ? _gn : (first),  \
+				     sizeof(*(arr)));                                   \
 		if (!_ge) {                                                             \
 			(arr) = _gp;                                                    \
 			(cap) = (__typeof__(cap))_gc;                                   \

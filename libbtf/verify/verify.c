@@ -177,7 +177,8 @@ const char *lbtf_errno_name(int err)
 		{ 0, "0" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { E2BIG, "E2BIG" },
 		{ ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" }, { EEXIST, "EEXIST" },
 		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ELOOP, "ELOOP" },
-		{ EACCES, "EACCES" }, { LBTF_ENOTSUPP, "ENOTSUPP" },
+		{ EACCES, "EACCES" }, { LBTF_ENOTSUPP, "ENOTSUPP" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ESRCH, "ESRCH" }, { ENOSYS, "ENOSYS" },
 	};
 	static __thread char buf[16];
 

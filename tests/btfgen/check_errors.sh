@@ -31,12 +31,28 @@ expect 2 "unknown feature 'bogus'" "$BTFGEN" --features bogus -o "$T/out.btf" "$
 expect 2 "not a thread count" "$BTFGEN" -j 0 -o "$T/out.btf" "$T/dwarf.o"
 expect 2 "dwarf.o: where should the BTF go? -o OUT.btf .* or --in-place" "$BTFGEN" "$T/dwarf.o"
 expect 2 "exclude each other" "$BTFGEN" -o "$T/out.btf" --in-place "$T/dwarf.o"
-# clang's .BTF.ext names type ids of clang's .BTF: --in-place must refuse it
-# and leave the object as it was
-clang-16 -g -O2 -target bpf -c -o "$T/ext.o" -x c - <<<'int v; int f(int *p) { return *p + v; }'
+# clang's .BTF.ext names type ids and strings of clang's .BTF: --in-place
+# rewrites it onto the new .BTF, and refuses (leaving the object as it was)
+# when it cannot: without the .BTF the records index, and when a CO-RE
+# access names a member the DWARF's type does not have. The second object
+# has the same code over a struct whose member is renamed (s.b -> s.c), and
+# gets the first one's .BTF and .BTF.ext: a rewrite would point at s.c.
+core_src='struct s { int a; int MEMBER; } __attribute__((preserve_access_index));
+int v; int f(struct s *p) { return p->MEMBER + v; }'
+clang-16 -g -O2 -target bpf -c -o "$T/ext.o" -x c - <<<"${core_src//MEMBER/b}"
+clang-16 -g -O2 -target bpf -c -o "$T/ext2.o" -x c - <<<"${core_src//MEMBER/c}"
 cp "$T/ext.o" "$T/ext-orig.o"
-expect 4 "ext.o: has a .BTF.ext section" "$BTFGEN" --in-place "$T/ext.o"
-cmp -s "$T/ext.o" "$T/ext-orig.o" || { echo "FAIL: --in-place changed an object it refused"; fail=1; }
+"$BTFGEN" --in-place "$T/ext.o" || { echo "FAIL: --in-place on an object with .BTF.ext"; fail=1; }
+llvm-readelf -S "$T/ext.o" | grep -q ' \.BTF\.ext ' || { echo "FAIL: .BTF.ext dropped"; fail=1; }
+llvm-objcopy --remove-section .BTF --remove-section .rel.BTF "$T/ext-orig.o" "$T/nobtf.o"
+cp "$T/nobtf.o" "$T/nobtf-orig.o"
+expect 4 "nobtf.o: has a .BTF.ext but its .BTF" "$BTFGEN" --in-place "$T/nobtf.o"
+cmp -s "$T/nobtf.o" "$T/nobtf-orig.o" || { echo "FAIL: --in-place changed an object it refused"; fail=1; }
+llvm-objcopy --dump-section .BTF="$T/a.btf" --dump-section .BTF.ext="$T/a.ext.btf" "$T/ext-orig.o"
+llvm-objcopy --update-section .BTF="$T/a.btf" --update-section .BTF.ext="$T/a.ext.btf" "$T/ext2.o"
+cp "$T/ext2.o" "$T/ext2-orig.o"
+expect 4 "ext2.o: cannot carry .BTF.ext over.*member 'b' at bit 32" "$BTFGEN" --in-place "$T/ext2.o"
+cmp -s "$T/ext2.o" "$T/ext2-orig.o" || { echo "FAIL: --in-place changed an object it refused"; fail=1; }
 [ -e "$T/out.btf" ] && { echo "FAIL: an output file was left after errors"; fail=1; }
 # and the good case works, raw and in place
 "$BTFGEN" -o "$T/out.btf" "$T/dwarf.o" || { echo "FAIL: btfgen on a small gcc object"; fail=1; }

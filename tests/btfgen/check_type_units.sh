@@ -2,7 +2,8 @@
 # Type units (gcc -fdebug-types-section): structs, unions and enums live in
 # type units (DWARF 5: in .debug_info; DWARF 4: in .debug_types) and the
 # compile unit names them by signature (DW_AT_signature, DW_FORM_ref_sig8).
-# btfgen must give the same types as from the same program without them.
+# btfgen must give the same types as from the same program without them,
+# for linked programs and relocatable objects (COMDAT type units).
 set -u
 B=${B:-build}
 T=$(mktemp -d)
@@ -29,6 +30,20 @@ for v in 4 5; do
 	same_types "plain$v" "tu$v" "type units give other types (DWARF $v)"
 	grep -q '^struct task size=' "$T/tu$v.sig" || { echo "FAIL: struct task missing (DWARF $v)"; fail=1; }
 	"$B/tests/btfgen/btfload" "$T/tu$v.btf" || fail=1
+done
+# Relocatable objects keep each type unit in a COMDAT group (SHF_GROUP
+# .debug_types / .debug_info sections): the same types as plain -g, the
+# struct, the VAR of it and its DATASEC included
+for v in 4 5; do
+	gcc -g -gdwarf-$v -O1 -c -o "$T/plain$v.o" "$T/a.c" || { echo "FAIL: gcc"; exit 1; }
+	gcc -g -gdwarf-$v -O1 -fdebug-types-section -c -o "$T/tu$v.o" "$T/a.c" || { echo "FAIL: gcc"; exit 1; }
+	readelf -SW "$T/tu$v.o" | grep -q 'debug_\(types\|info\).* [A-Z]*G[A-Z]* ' ||
+		{ echo "FAIL: gcc made no COMDAT type units (DWARF $v, ET_REL)"; exit 1; }
+	same_types "plain$v.o" "tu$v.o" "type units of a relocatable object give other types (DWARF $v)"
+	grep -q '^struct task size=' "$T/tu$v.o.sig" || { echo "FAIL: struct task missing (DWARF $v, ET_REL)"; fail=1; }
+	"$B/btfdump" file "$T/tu$v.o.btf" | grep -q "^\[[0-9]*\] VAR 'init_task'" ||
+		{ echo "FAIL: VAR init_task missing (DWARF $v, ET_REL)"; fail=1; }
+	"$B/btfcheck" "$T/tu$v.o.btf" >/dev/null 2>&1 || { echo "FAIL: btfcheck rejects the ET_REL BTF (DWARF $v)"; fail=1; }
 done
 [ $fail -eq 0 ] && echo "PASS: DWARF 4 (.debug_types) and DWARF 5 type units followed by signature"
 exit $fail

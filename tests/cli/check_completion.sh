@@ -35,7 +35,8 @@ expect _btfdump "btfdump -c x.btf -" --compat --sort --unsorted --types --kfuncs
 expect _btfdump "btfdump file x.btf format c --compat " 7.1 newest
 expect _btfdump "btfdump file x.btf format " raw c
 expect _btfdump "btfdump file x.btf " format --base
-expect _btfdump "btfdump " file id map btf help
+expect _btfdump "btfdump " file id map ext btf help
+expect _btfdump "btfdump ext Makef" Makefile
 expect _btfdump "btfdump map " id pinned name
 expect _btfgen "btfgen --features -fl" -float
 expect _btfgen "btfgen --features float,en" float,enum64

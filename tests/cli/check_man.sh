@@ -3,7 +3,8 @@
 # every option the man page lists is in --help. Options are read from the
 # option lines of --help (lines starting with '-': the words before two
 # spaces) and from the .TP items of the man page's OPTIONS section(s). Also:
-# each page renders with `man -l` without warnings.
+# each page renders with `man -l` without warnings; btfdump's commands are
+# the same in --help, the man page's SYNOPSIS and the completion.
 set -u
 B=${B:-build}
 T=$(mktemp -d)
@@ -33,6 +34,22 @@ for page in man/btfgen.1 man/btfcheck.1 man/btfdump.1 man/flowctl.8; do
 	[ -z "$only_man" ] || bad "$p: in $page, not in --help: $only_man"
 	echo "$p: $(wc -l <"$T/$p.help") options in both"
 done
+# btfdump's commands: each word --help lists under "Commands:" is in the
+# man page's SYNOPSIS (or named in its DESCRIPTION for help/PATH/btf) and
+# offered by the completion as a first word
+if [ -x "$B/btfdump" ]; then
+	cmds=$("$B/btfdump" --help | sed -n '/^Commands:/,/^Options:/p' | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p; s/^  \([a-z][a-z]*\)$/\1/p' | sort -u)
+	[ -n "$cmds" ] || bad "btfdump --help: no commands found"
+	synopsis=$(awk '/^\.SH/ { in_s = ($2 == "SYNOPSIS") } in_s' man/btfdump.1)
+	firsts=$(grep -A12 '^	"")' completion/btf-tools.bash | sed -n 's/.*compgen -W "\([a-z ]*\)".*/\1/p' | head -1)
+	for c in $cmds; do
+		case $c in help | btf) ;; *) # (aliases, in DESCRIPTION)
+			grep -qx "\.B $c" <<<"$synopsis" || bad "btfdump: command '$c' of --help not in the man page's SYNOPSIS" ;;
+		esac
+		grep -qw -- "$c" <<<"$firsts" || bad "btfdump: command '$c' of --help not offered by the completion"
+	done
+	echo "btfdump: commands $(echo $cmds) in --help, man page and completion"
+fi
 for page in man/*.[0-9]; do
 	MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$page" >/dev/null 2>"$T/warn"
 	[ -s "$T/warn" ] && bad "$page: man -l warns: $(head -3 "$T/warn")"

@@ -44,8 +44,8 @@ chain_with real "$B/btfgen" "$B/btfcheck"
 check "real tools: the chain succeeds" test "$(cat "$tmp/real/rc")" = 0
 check "real tools: one BTF-CHAIN line, verified by btfcheck" \
 	test "$(grep -c 'BTF-CHAIN .*from btfgen .*verified by btfcheck' "$tmp/real/log")" = 1
-check "real tools: the object has a .BTF and no .BTF.ext" bash -c \
-	"llvm-objdump -h '$tmp/real/out.o' | grep -q ' \.BTF ' && ! llvm-objdump -h '$tmp/real/out.o' | grep -q BTF.ext"
+check "real tools: the object has a .BTF and a .BTF.ext" bash -c \
+	"llvm-objdump -h '$tmp/real/out.o' | grep -q ' \.BTF ' && llvm-objdump -h '$tmp/real/out.o' | grep -q ' \.BTF\.ext '"
 sed 's/^/     /' "$tmp/real/log"
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

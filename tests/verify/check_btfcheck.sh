@@ -10,6 +10,10 @@ check() { # description, condition...
 	local what=$1; shift
 	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
 }
+all() { # true when every quoted condition holds: all "cmd1" "cmd2"
+	local c
+	for c in "$@"; do eval "$c" || return 1; done
+}
 
 # a valid blob: int + ptr; an invalid one: INT with encoding 3
 printf '\x9f\xeb\x01\x00\x18\x00\x00\x00\x00\x00\x00\x00\x1c\x00\x00\x00\x1c\x00\x00\x00\x05\x00\x00\x00' >"$tmp/ok.btf"
@@ -40,7 +44,7 @@ check "json: exit 1 when one is rejected" [ $rc = 1 ]
 check "json: valid object" python3 -c '
 import json,sys
 a,b=[json.loads(l) for l in open(sys.argv[1])]
-assert a["valid"] is True and a["errno"]==0 and a["log_true_size"]==len(a["log"])+1, a
+assert a["valid"] is True and a["errno"]==0 and "log" not in a and a["mode"]=="raw", a
 assert b["valid"] is False and b["errno"]==524 and b["errno_name"]=="ENOTSUPP", b
 assert b["log"].endswith("Unsupported encoding\n"), b
 ' "$tmp/out"
@@ -75,6 +79,9 @@ printf '1a\x00' >>"$tmp/split.btf"
 check "--base: module BTF rejected" [ $rc = 1 ]
 check "--base: dmesg-style log" grep -qx "BPF: Invalid name" "$tmp/out"
 check "--base: verdict names the message" grep -q "rejected: \[3\] STRUCT 1a size=4 vlen=0 Invalid name (EINVAL)" "$tmp/err"
+"$BC" "$tmp/split.btf" >/dev/null 2>"$tmp/err"; rc=$?
+check "split BTF without --base: rejected with one hint line" \
+	all "[ $rc = 1 ]" '[ "$(grep -c "split.btf: hint: looks like split BTF.*pass --base" "$tmp/err")" = 1 ]'
 
 # an ELF object with .BTF (clang's own BTF when clang-16 is here)
 if command -v clang-16 >/dev/null; then
@@ -87,22 +94,66 @@ fi
 
 # every write to stdout is checked, the final flush and close too (issue 13)
 "$BC" --json "$tmp/ok.btf" >/dev/full 2>"$tmp/err"; rc=$?
-check "full filesystem: exit 2 with a message" [ $rc = 2 ] && grep -q "write error on standard output" "$tmp/err"
+check "full filesystem: exit 2 with a message" all "[ $rc = 2 ]" 'grep -q "write error on standard output" "$tmp/err"'
 "$BC" --json "$tmp/ok.btf" >&- 2>"$tmp/err"; rc=$?
-check "stdout closed: exit 2 with a message" [ $rc = 2 ] && grep -q "write error on standard output" "$tmp/err"
+check "stdout closed: exit 2 with a message" all "[ $rc = 2 ]" 'grep -q "write error on standard output" "$tmp/err"'
 "$BC" --log-level 1 "$tmp/bad.btf" >/dev/full 2>/dev/null; rc=$?
 check "full filesystem, text log of a rejection: exit 2" [ $rc = 2 ]
 "$BC" "$tmp/ok.btf" >&- 2>/dev/null; rc=$?
 check "stdout closed but nothing to write: exit 0" [ $rc = 0 ]
 
+# CI ergonomics (issue 16): a JSON record for every file, usage errors for
+# bad log options, an ENOSPC verdict that says by how much
+printf 'x' >"$tmp/one.bin"
+"$BC" --json "$tmp/ok.btf" "$tmp/missing.btf" /bin/true "$tmp/one.bin" "$tmp/bad.btf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "json: a record for every file, errors included (exit 5: worst is unreadable)" \
+	all "[ $rc = 5 ]" '[ "$(wc -l <"$tmp/out")" = 5 ]'
+check "json: error records name the file and say why" python3 -c '
+import json,sys
+r=[json.loads(l) for l in open(sys.argv[1])]
+assert r[1]=={"file":sys.argv[2],"error":"No such file or directory"}, r[1]
+assert r[2]=={"file":"/bin/true","error":"no .BTF section"}, r[2]
+assert r[3]["valid"] is False and r[3]["reason"]=="hdr_len not found", r[3]
+assert "log" not in r[0] and r[4]["log"].endswith("Unsupported encoding\n"), (r[0], r[4])
+' "$tmp/out" "$tmp/missing.btf"
+"$BC" --json --quiet "$tmp/bad.btf" >"$tmp/out" 2>/dev/null
+check "json --quiet: no log even for a rejection" grep -qv '"log"' "$tmp/out"
+"$BC" --json --log-level 1 "$tmp/ok.btf" >"$tmp/out" 2>/dev/null
+check "json with --log-level: the log of a valid file too" grep -q '"log":"magic: 0xeb9f' "$tmp/out"
+for bad in "--log-level 16" "--log-level x" "--log-size 1073741824" "--log-size -1" "--log-size 100"; do
+	# shellcheck disable=SC2086 # the option and its value
+	"$BC" $bad "$tmp/ok.btf" >/dev/null 2>"$tmp/err"; rc=$?
+	check "usage error: $bad (exit 2, one line)" all "[ $rc = 2 ]" '[ "$(wc -l <"$tmp/err")" = 1 ]'
+done
+"$BC" --log-level 1 --log-size 40 "$tmp/bad.btf" >/dev/null 2>"$tmp/err"; rc=$?
+# shellcheck disable=SC2034 # read by the condition all() evals
+need=$("$BC" --json --log-level 1 "$tmp/bad.btf" 2>/dev/null | sed 's/.*"log_true_size":\([0-9]*\).*/\1/')
+check "ENOSPC says the buffer was too small, by how much, and the verdict with room" all "[ $rc = 1 ]" \
+	'grep -qF "rejected: log buffer too small: the log needs $need bytes, --log-size gave 40 ($((need - 40)) more); with room: rejected (ENOTSUPP): [1] INT int size=4 bits_offset=0 nr_bits=32 encoding=UNKN Unsupported encoding (ENOSPC)" "$tmp/err"'
+"$BC" --json --log-level 1 --log-size 40 "$tmp/bad.btf" >"$tmp/out" 2>/dev/null
+check "ENOSPC in JSON: log_size and log_short_by" python3 -c '
+import json,sys
+r=json.loads(open(sys.argv[1]).read())
+assert r["errno"]==28 and r["log_size"]==40 and r["log_short_by"]==r["log_true_size"]-40, r
+' "$tmp/out"
+
 if [ "$(id -u)" = 0 ]; then
 	# --log-size 0 with a log level: the kernel is asked without a buffer too
 	"$BC" --kernel --log-level 1 --log-size 0 "$tmp/ok.btf" "$tmp/bad.btf" 2>"$tmp/err"; rc=$?
-	check "--kernel --log-level 1 --log-size 0 agrees on both" [ "$(grep -c "agrees" "$tmp/err")" = 2 ] && [ $rc = 1 ]
+	check "--kernel --log-level 1 --log-size 0 agrees on both" all '[ "$(grep -c "agrees" "$tmp/err")" = 2 ]' "[ $rc = 1 ]"
 	"$BC" --kernel --log-level 1 --log-size 100000000 -q /sys/kernel/btf/vmlinux "$tmp/ok.btf" "$tmp/bad.btf" 2>"$tmp/err"; rc=$?
 	check "--kernel agrees on vmlinux and both blobs" [ "$(grep -c "agrees" "$tmp/err")" = 3 ]
 	check "--kernel exit status is the verdict's (1)" [ $rc = 1 ]
+	if command -v setpriv >/dev/null; then
+		# BPF_BTF_LOAD refused (no privileges): said in text and JSON, never "agrees"
+		chmod 755 "$tmp"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$BC" --kernel --json "$tmp/ok.btf" >"$tmp/out" 2>/dev/null
+		check "--kernel not permitted: JSON kernel.compared false" \
+			grep -q '"kernel":{"compared":false,"errno":1,"errno_name":"EPERM"}' "$tmp/out"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$BC" --kernel "$tmp/ok.btf" 2>"$tmp/err"
+		check "--kernel not permitted: text says not compared" grep -q "kernel: BPF_BTF_LOAD not permitted (EPERM), not compared" "$tmp/err"
+	fi
 	"$BC" --kernel --json --log-size 30 "$tmp/bad.btf" >"$tmp/out" 2>/dev/null
-	check "--kernel in JSON" grep -q '"kernel":{"valid":false,"errno":28,"errno_name":"ENOSPC","log_true_size":[0-9]*,"agree":true}' "$tmp/out"
+	check "--kernel in JSON" grep -q '"kernel":{"valid":false,"errno":28,"errno_name":"ENOSPC","log_true_size":[0-9]*,"agree":true,"compared":true}' "$tmp/out"
 fi
 exit $fail

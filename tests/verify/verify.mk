@@ -4,3 +4,9 @@ $(VERIFY_DIFF): tests/verify/diff_kernel.c tests/verify/blobgen.h $(LIBA) $(LIB_
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/verify $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 CHECK_DEPS += $(VERIFY_DIFF)
+# libbpf's own answer for a BPF object's BTF (run by check_object_mode.sh)
+LIBBPF_BTF := $(B)/tests/verify/libbpf_btf
+$(LIBBPF_BTF): tests/verify/libbpf_btf.c $(LIBA) $(LIB_PUB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+CHECK_DEPS += $(LIBBPF_BTF)

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * One file: read it (mapped, never copied unless it must be changed), pick
+ * what to verify (an ELF BPF object: the BTF libbpf would load, unless
+ * --raw; other ELF: .BTF as stored; else the raw bytes), verify it as the
+ * kernel would, and report.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "btfcheck.h"
+#include "cli.h"
+#include "libbtf_verify.h"
+
+struct input {
+	void *file;              /* the file's bytes (mapped or read) */
+	size_t file_size;
+	bool mapped;
+	const unsigned char *data; /* the BTF to verify */
+	size_t size;
+	unsigned char *owned;    /* data, when we had to make it */
+};
+
+/* The last complete line of a log, for the one-line verdict. */
+static char *last_line(const char *log)
+{
+	size_t n = log ? strlen(log) : 0;
+	const char *e, *s;
+
+	while (n && log[n - 1] == '\n')
+		n--;
+	if (!n)
+		return strdup("(no log)");
+	e = log + n;
+	for (s = e; s > log && s[-1] != '\n'; s--)
+		;
+	while (s < e && (*s == '\t' || *s == ' ')) /* member lines are tab-led */
+		s++;
+	return strndup(s, e - s);
+}
+
+/* A message without the "PATH: " that libbtf puts first */
+static const char *unprefixed(const char *msg, const char *path)
+{
+	size_t n = strlen(path);
+
+	return !strncmp(msg, path, n) && !strncmp(msg + n, ": ", 2) ? msg + n + 2 : msg;
+}
+
+static void ask_kernel(const struct input *in, uint32_t level, uint32_t size,
+		       const struct lbtf_verify_result *res, const char *our_log,
+		       struct btfcheck_kernel *k)
+{
+	char *buf = size ? calloc(1, size) : NULL;
+	LBTF_OPTS(lbtf_kernel_load_opts, ko, .log_level = level, .log_buf = buf, .log_size = size);
+	int err;
+
+	k->tried = true;
+	if (size && !buf) {
+		k->err = ENOMEM;
+		return;
+	}
+	err = lbtf_kernel_btf_load(in->data, in->size, &ko);
+	k->true_size = ko.log_true_size;
+	k->err = -err;
+	k->log = buf;
+	k->available = err != -EPERM && err != -ENOSYS;
+	k->agree = k->err == res->err && k->true_size == res->log_true_size &&
+		   (!size || !strcmp(buf, our_log ? our_log : ""));
+}
+
+/* A failure before any verdict: one line (text) or an error record (JSON) */
+static int fail(const struct cfg *c, const char *path, int err, const char *msg)
+{
+	int rc = cli_exit_for_errno(err);
+
+	if (c->json) {
+		struct btfcheck_report rep = { .file = path, .error = unprefixed(msg, path) };
+
+		btfcheck_print_json(&rep, c->quiet);
+	}
+	fprintf(stderr, "btfcheck: %s%s%s\n", strncmp(msg, path, strlen(path)) ? path : "",
+		strncmp(msg, path, strlen(path)) ? ": " : "", msg);
+	return rc;
+}
+
+/* Reads the file and finds the BTF in it; 0 or an exit status (reported) */
+static int read_input(const struct cfg *c, const char *path, struct input *in,
+		      struct btfcheck_report *rep, char **reason)
+{
+	if (lbtf_file_load(path, &in->file, &in->file_size, &in->mapped))
+		return fail(c, path, errno, lbtf_errmsg());
+	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {
+		const void *btf;
+		size_t n;
+
+		if (!c->raw && !c->base && lbtf_is_bpf_object(in->file, in->file_size)) {
+			LBTF_OPTS(lbtf_object_opts, oo, .missing_features = c->missing_features);
+			struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+			int err;
+
+			rep->object = true;
+			err = lbtf_object_btf(path, in->file, in->file_size, &oo, &ob);
+			if (err) {
+				rep->open_failed = true;
+				rep->open_err = -err;
+				*reason = strdup(unprefixed(lbtf_errmsg(), path));
+				return 0;
+			}
+			in->data = in->owned = ob.data;
+			in->size = ob.size;
+			rep->fixups = ob.fixups;
+			rep->sanitized = ob.sanitized;
+			return 0;
+		}
+		if (lbtf_elf_btf(path, in->file, in->file_size, &btf, &n))
+			return fail(c, path, errno, lbtf_errmsg());
+		in->data = btf;
+		in->size = n;
+		return 0;
+	}
+	in->data = in->file;
+	in->size = in->file_size;
+	return 0;
+}
+
+/* Raw mode on a BPF object that is rejected: would libbpf's fixups cure it? */
+static char *fixup_hint(const struct cfg *c, const char *path, const struct input *in)
+{
+	LBTF_OPTS(lbtf_object_opts, oo, .missing_features = c->missing_features);
+	struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+	char *hint = NULL, names[256] = "";
+
+	if (!c->raw || c->base || !lbtf_is_bpf_object(in->file, in->file_size) ||
+	    lbtf_object_btf(path, in->file, in->file_size, &oo, &ob))
+		return NULL;
+	if (ob.fixups && lbtf_verify(ob.data, ob.size, NULL, NULL) == 0) {
+		for (unsigned int i = 0; i < LBTF_FIXUP_COUNT; i++)
+			if (ob.fixups & (1u << i))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 *names ? ", " : "", lbtf_fixup_name(1u << i));
+		if (asprintf(&hint, "libbpf's fixups before loading (%s) cure this: without "
+			     "--raw btfcheck verifies what libbpf loads", names) < 0)
+			hint = NULL;
+	}
+	lbtf_object_btf_free(&ob);
+	return hint;
+}
+
+/* ENOSPC: how much more room the log needs, and the verdict with room */
+static char *enospc_reason(const struct lbtf_verify_result *res, uint32_t size,
+			   const struct lbtf_verify_result *full)
+{
+	char *line = full->err ? last_line(full->full_log) : NULL, *s = NULL;
+
+	if (asprintf(&s, "log buffer too small: the log needs %u bytes, --log-size gave %u "
+		     "(%u more); with room: %s%s%s%s", res->log_true_size, size,
+		     res->log_true_size - size, full->err ? "rejected (" : "OK",
+		     full->err ? lbtf_errno_name(full->err) : "", full->err ? "): " : "",
+		     line ? line : "") < 0)
+		s = NULL;
+	free(line);
+	return s;
+}
+
+static char *diag_hint(const struct cfg *c, const struct input *in)
+{
+	int d = lbtf_diagnose(in->data, in->size, c->base);
+
+	return d == LBTF_DIAG_NEEDS_BASE || d == LBTF_DIAG_BASE_MISMATCH ? strdup(lbtf_errmsg()) : NULL;
+}
+
+int btfcheck_one(const struct cfg *c, const char *path)
+{
+	struct lbtf_verify_opts o = { .sz = sizeof(o) };
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
+	struct input in = { 0 };
+	struct btfcheck_kernel k = { 0 };
+	struct btfcheck_mink mink = { 0 };
+	struct btfcheck_report rep = { .file = path, .res = &res };
+	char *buf = NULL, *reason = NULL, *hint = NULL;
+	struct lbtf *sysfs_base = NULL;
+	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
+	bool swapped = false;
+	int rc;
+
+	rc = read_input(c, path, &in, &rep, &reason);
+	if (rc)
+		goto out;
+	if (rep.open_failed) {
+		/* libbpf would not open the object: no BTF reaches the kernel */
+		res.err = rep.open_err;
+		goto report;
+	}
+	/* the other byte order: verified as a kernel of that order would */
+	if (lbtf_diagnose(in.data, in.size, NULL) == LBTF_DIAG_OPPOSITE_ENDIAN) {
+		fprintf(stderr, "btfcheck: %s: note: %s; verified as a kernel of its byte order "
+			"would verify it (this kernel loads only its own)%s\n", path, lbtf_errmsg(),
+			c->kernel ? ", so no --kernel comparison" : "");
+		if (!in.owned) {
+			in.owned = malloc(in.size ? in.size : 1);
+			if (!in.owned) {
+				rc = fail(c, path, ENOMEM, "out of memory");
+				goto out;
+			}
+			memcpy(in.owned, in.data, in.size);
+			in.data = in.owned;
+		}
+		swapped = lbtf_bytes_to_host(in.owned, in.size) == 1;
+	}
+	o.log_level = level;
+	o.base = c->base;
+	/* module BTF from sysfs is split BTF over vmlinux, like lbtf_open() */
+	if (!o.base && lbtf_path_is_sysfs_module(path)) {
+		sysfs_base = lbtf_open_vmlinux();
+		if (!sysfs_base) {
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "no vmlinux BTF for this module BTF: %s", lbtf_errmsg());
+			rc = fail(c, path, errno, msg);
+			goto out;
+		}
+		o.base = sysfs_base;
+	}
+	o.flags = c->strict ? LBTF_VERIFY_STRICT : 0;
+	if (c->log_size >= 0) {
+		o.log_size = c->log_size;
+		buf = c->log_size ? calloc(1, c->log_size) : NULL;
+		if (c->log_size && !buf) {
+			rc = fail(c, path, ENOMEM, "out of memory");
+			goto out;
+		}
+		o.log_buf = buf;
+		rep.log_size = c->log_size;
+		rep.log_size_set = true;
+	} else {
+		o.flags |= LBTF_VERIFY_KEEP_LOG; /* the whole log, never ENOSPC */
+	}
+	/* split BTF is module BTF: the kernel logs it to dmesg, messages only */
+	if (o.base && level)
+		o.flags |= LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG;
+	if (lbtf_verify(in.data, in.size, &o, &res) < 0 && !res.err) {
+		rc = fail(c, path, errno, lbtf_errmsg());
+		goto out;
+	}
+	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
+	/* a whole vmlinux log is ~10 MB: its length is known, never measured */
+	rep.log_len = !rep.log ? 0 : rep.log == res.full_log ? res.full_log_len : strlen(rep.log);
+	if (res.err) {
+		const char *why = rep.log;
+		struct lbtf_verify_result again = { .sz = sizeof(again) };
+		struct lbtf_verify_opts o1 = o;
+
+		if (!res.true_size_written) {
+			/* refused before any log: the size limit or the log attributes */
+			reason = strdup(in.size > LBTF_MAX_FILE_SIZE ? "BTF larger than 16 MiB"
+								   : "invalid log attributes");
+		} else if (!level || !why || !*why || (o.flags & LBTF_VERIFY_KERNEL_LOG) ||
+			   res.err == ENOSPC) {
+			/* no (whole, user-style) log: the reason from a full level-1 log */
+			o1.log_level = 1;
+			o1.log_buf = NULL;
+			o1.log_size = 0;
+			o1.flags = (o1.flags | LBTF_VERIFY_KEEP_LOG) & ~LBTF_VERIFY_KERNEL_LOG;
+			lbtf_verify(in.data, in.size, &o1, &again);
+			if (res.err == ENOSPC)
+				reason = enospc_reason(&res, o.log_size, &again);
+			else
+				reason = last_line(again.full_log);
+			lbtf_verify_result_free(&again);
+		} else {
+			reason = last_line(why);
+		}
+		hint = fixup_hint(c, path, &in);
+		if (!hint)
+			hint = diag_hint(c, &in);
+	}
+	if (c->min_kernel) {
+		mink.mk.sz = sizeof(mink.mk);
+		if (rep.sanitized) {
+			/* which kernels: of the BTF before sanitization */
+			struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+
+			mink.done = !lbtf_object_btf(path, in.file, in.file_size, NULL, &ob) &&
+				    !lbtf_min_kernel(ob.data, ob.size, &mink.mk);
+			lbtf_object_btf_free(&ob);
+		} else {
+			mink.done = !lbtf_min_kernel(in.data, in.size, &mink.mk);
+		}
+		rep.mink = &mink;
+	}
+	if (c->kernel && !o.base && !swapped) {
+		/* without --log-size, give the kernel exactly the room our log
+		 * needs: its text and size are then compared too */
+		uint32_t ksize = c->log_size >= 0 ? o.log_size
+				 : level && res.true_size_written ? res.log_true_size : 0;
+		ask_kernel(&in, level, ksize, &res, rep.log, &k);
+		rep.kernel = &k;
+	}
+report:
+	rep.reason = reason;
+	rep.hint = hint;
+	/* JSON: the log of a rejection, or when a level was asked for */
+	rep.show_log = !c->quiet && (!c->json || c->log_level >= 0 || res.err);
+	if (c->json)
+		btfcheck_print_json(&rep, c->quiet);
+	else
+		btfcheck_print_text(&rep, c->quiet);
+	rc = k.tried && k.available && !k.agree ? CLI_EXIT_DISAGREE : res.err ? CLI_EXIT_NO : 0;
+out:
+	free(k.log);
+	free(reason);
+	free(hint);
+	free(buf);
+	free(in.owned);
+	lbtf_file_unload(in.file, in.file_size, in.mapped);
+	lbtf_free(sysfs_base);
+	lbtf_verify_result_free(&res);
+	return rc;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The verify-before-write invariant of btfgen (see verify_out.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "libbtf.h"
+#include "libbtf_verify.h"
+#include "verify_out.h"
+
+/* The verifier's reason: the last line of its log, without leading tabs */
+static const char *reason(char *log)
+{
+	size_t n = log ? strlen(log) : 0;
+	char *s;
+
+	while (n && log[n - 1] == '\n')
+		log[--n] = 0;
+	if (!n)
+		return "(no log)";
+	for (s = log + n; s > log && s[-1] != '\n'; s--)
+		;
+	while (*s == '\t' || *s == ' ')
+		s++;
+	return s;
+}
+
+/*
+ * Extern VARs and FUNCs (a BPF object's kfuncs, __ksym and __kconfig, as
+ * clang emits them too) are resolved by libbpf before the BTF is loaded,
+ * which rewrites them and the .ksyms/.kconfig DATASECs (size 0 in the
+ * object; an extern map's .maps DATASEC, all externs, is resolved by
+ * `bpftool gen object`). BPF_BTF_LOAD refuses them as they are in the object, so in the
+ * copy that is verified, records of the same sizes stand for them: an
+ * extern VAR becomes an INT of its name, an extern FUNC a TYPEDEF of its
+ * proto (still verified), such a DATASEC (or one listing only externs) an
+ * anonymous ENUM64 naming its entries. The rules for externs themselves are
+ * libbpf's.
+ */
+static bool is_extern_sec(const char *strs, uint32_t str_len, uint32_t off)
+{
+	static const char *const names[] = { ".ksyms", ".kconfig" };
+
+	for (size_t i = 0; i < 2; i++)
+		if (off < str_len && !strncmp(strs + off, names[i], str_len - off) &&
+		    strlen(names[i]) < str_len - off)
+			return true;
+	return false;
+}
+
+static void externs_as_loaded(void *data, size_t size)
+{
+	uint32_t n = 0, cap = 1024, **recs = malloc(cap * sizeof(*recs));
+	uint8_t *ext = calloc(cap, 1); /* ext[id]: id was an extern VAR/FUNC */
+	struct lbtf_header h;
+	uint8_t *p, *e;
+	const char *strs;
+
+	if (!recs || !ext || size < sizeof(h))
+		goto out;
+	memcpy(&h, data, sizeof(h));
+	if (h.hdr_len > size || h.type_off > size - h.hdr_len ||
+	    h.type_len > size - h.hdr_len - h.type_off || h.str_off > size - h.hdr_len ||
+	    h.str_len > size - h.hdr_len - h.str_off || (h.hdr_len & 3) || (h.type_off & 3))
+		goto out; /* the verifier says what is wrong */
+	strs = (const char *)data + h.hdr_len + h.str_off;
+	p = (uint8_t *)data + h.hdr_len + h.type_off;
+	e = p + h.type_len;
+	recs[n++] = NULL; /* void */
+	while ((size_t)(e - p) >= sizeof(struct lbtf_type)) {
+		struct lbtf_type *t = (struct lbtf_type *)p;
+		size_t len = lbtf_type_rec_size(t);
+
+		if (!len || len > (size_t)(e - p) || (len & 3))
+			break;
+		if (n == cap) {
+			uint32_t **r = realloc(recs, 2 * cap * sizeof(*recs));
+			uint8_t *x;
+
+			if (!r)
+				goto out;
+			recs = r;
+			x = realloc(ext, 2 * cap);
+			if (!x)
+				goto out;
+			ext = x;
+			memset(ext + cap, 0, cap);
+			cap *= 2;
+		}
+		ext[n] = (lbtf_kind(t) == LBTF_KIND_VAR && lbtf_var(t)->linkage == LBTF_LINKAGE_EXTERN) ||
+			 (lbtf_kind(t) == LBTF_KIND_FUNC && lbtf_vlen(t) == LBTF_LINKAGE_EXTERN);
+		recs[n++] = (uint32_t *)p;
+		if (lbtf_kind(t) == LBTF_KIND_VAR && lbtf_var(t)->linkage == LBTF_LINKAGE_EXTERN) {
+			/* VAR (name, info, type, linkage) -> INT of the same size */
+			t->info = lbtf_info(LBTF_KIND_INT, 0, false);
+			t->size = 4;
+			((uint32_t *)(t + 1))[0] = 32;
+		} else if (lbtf_kind(t) == LBTF_KIND_FUNC && lbtf_vlen(t) == LBTF_LINKAGE_EXTERN) {
+			/* FUNC (name, info, proto) -> TYPEDEF of its proto */
+			t->info = lbtf_info(LBTF_KIND_TYPEDEF, 0, false);
+		}
+		p += len;
+	}
+	for (uint32_t id = 1; id < n; id++) {
+		struct lbtf_type *t = (struct lbtf_type *)recs[id];
+		uint32_t *ent = (uint32_t *)(t + 1);
+
+		bool all_ext = lbtf_vlen(t) > 0;
+
+		if (lbtf_kind(t) != LBTF_KIND_DATASEC)
+			continue;
+		for (uint32_t i = 0; i < lbtf_vlen(t); i++)
+			all_ext &= ent[3 * i] && ent[3 * i] < n && ext[ent[3 * i]];
+		if (!all_ext && !is_extern_sec(strs, h.str_len, t->name_off))
+			continue;
+		/* entries (type, offset, size) -> enumerators (name, lo32, hi32) */
+		for (uint32_t i = 0; i < lbtf_vlen(t); i++) {
+			uint32_t tid = ent[3 * i];
+
+			ent[3 * i] = tid && tid < n ? recs[tid][0] : 0; /* the extern's name */
+			ent[3 * i + 1] = i;
+			ent[3 * i + 2] = 0;
+		}
+		t->name_off = 0;
+		t->info = lbtf_info(LBTF_KIND_ENUM64, lbtf_vlen(t), false);
+		t->size = 8;
+	}
+out:
+	free(recs);
+	free(ext);
+}
+
+int btfgen_verify_output(const char *prog, const char *input, const void *data, size_t size,
+			 bool swapped, const struct lbtf *base)
+{
+	LBTF_OPTS(lbtf_verify_opts, o, .log_level = 1, .base = base,
+		  .flags = LBTF_VERIFY_KEEP_LOG | LBTF_VERIFY_NO_KERNEL_BTF);
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
+	void *host = NULL;
+	int err, rc = 0;
+
+	/* BPF_BTF_LOAD's 16 MiB bound does not apply to a kernel image's own
+	 * BTF, which the kernel reads without it: larger outputs are not
+	 * checked here (the Debian vmlinux's is 5 MiB) */
+	if (size > LBTF_MAX_FILE_SIZE)
+		return 0;
+	/* a copy: in host order (the verifier reads host order, as the kernel
+	 * does), externs as libbpf loads them */
+	host = malloc(size);
+	if (!host) {
+		fprintf(stderr, "%s: %s: out of memory\n", prog, input);
+		return CLI_EXIT_SYSTEM;
+	}
+	memcpy(host, data, size);
+	if (swapped && lbtf_bytes_to_host(host, size) < 0) {
+		fprintf(stderr, "%s: %s: internal error: the BTF made is not BTF\n", prog, input);
+		free(host);
+		return CLI_EXIT_INPUT;
+	}
+	externs_as_loaded(host, size);
+	data = host;
+	err = lbtf_verify(data, size, &o, &res);
+	if (err && !res.err) {
+		fprintf(stderr, "%s: %s: cannot verify the BTF made: %s\n", prog, input, lbtf_errmsg());
+		rc = cli_exit_for_errno(err);
+	} else if (res.err) {
+		fprintf(stderr, "%s: %s: the BTF made from it would be rejected by the kernel, not written: %s (%s)\n",
+			prog, input, reason(res.full_log), lbtf_errno_name(res.err));
+		rc = CLI_EXIT_INPUT;
+	}
+	lbtf_verify_result_free(&res);
+	free(host);
+	return rc;
+}

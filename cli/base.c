@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * A base BTF given with --base is checked before split BTF is read or built
+ * over it, as the kernel verifies vmlinux before any module: the tools
+ * follow the base's type ids (member types, pointer targets) and must not
+ * trust them. Two checks: every type id the base names is one of its types
+ * (cheap, any size), and libbtf's kernel-exact verifier accepts it (bases
+ * up to the kernel's 16 MiB limit for loaded BTF; a vmlinux has no such
+ * limit, larger bases get the id check only).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "libbtf.h"
+#include "libbtf_verify.h"
+
+struct id_check {
+	uint32_t end;   /* first id past the base's types */
+	uint32_t bad;   /* the offending id */
+};
+
+static int id_in_range(uint32_t id, void *ctx)
+{
+	struct id_check *c = ctx;
+
+	if (id < c->end)
+		return 0;
+	c->bad = id;
+	return 1;
+}
+
+/* The last non-empty line of a verifier log, without leading tabs */
+static void last_line(const char *log, char *out, size_t size)
+{
+	size_t n = log ? strlen(log) : 0;
+	const char *e, *s;
+
+	while (n && log[n - 1] == '\n')
+		n--;
+	if (!n) {
+		snprintf(out, size, "(no log)");
+		return;
+	}
+	e = log + n;
+	for (s = e; s > log && s[-1] != '\n'; s--)
+		;
+	while (s < e && (*s == '\t' || *s == ' '))
+		s++;
+	snprintf(out, size, "%.*s", (int)(e - s), s);
+}
+
+int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
+{
+	const struct lbtf *bb = lbtf_base(base);
+	struct id_check c = { .end = lbtf_type_cnt(base) };
+	uint32_t first = lbtf_start_id(base);
+	const void *data;
+	size_t size;
+
+	for (uint32_t id = first; id < c.end; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(base, id);
+
+		if (t && lbtf_type_read_type_ids(t, id_in_range, &c)) {
+			fprintf(stderr, "%s: %s: bad base BTF: type [%u] refers to type id %u, past its last type [%u]\n",
+				prog, path, id, c.bad, c.end - 1);
+			return CLI_EXIT_INPUT;
+		}
+	}
+	data = lbtf_raw_data(base, &size);
+	if (data && size <= LBTF_MAX_FILE_SIZE) {
+		LBTF_OPTS(lbtf_verify_opts, o, .log_level = 1, .base = bb,
+			  .flags = LBTF_VERIFY_KEEP_LOG | LBTF_VERIFY_NO_SPECIAL |
+				   LBTF_VERIFY_NO_KERNEL_BTF);
+		struct lbtf_verify_result res = { .sz = sizeof(res) };
+		char why[256];
+		int err = lbtf_verify(data, size, &o, &res);
+
+		if (err && !res.err) {
+			fprintf(stderr, "%s: %s: cannot verify the base BTF: %s\n", prog, path,
+				lbtf_errmsg());
+			return cli_exit_for_errno(err);
+		}
+		if (res.err) {
+			last_line(res.full_log, why, sizeof(why));
+			fprintf(stderr, "%s: %s: bad base BTF, the kernel would reject it: %s (%s)\n",
+				prog, path, why, lbtf_errno_name(res.err));
+			lbtf_verify_result_free(&res);
+			return CLI_EXIT_INPUT;
+		}
+		lbtf_verify_result_free(&res);
+	}
+	return 0;
+}

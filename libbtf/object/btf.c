@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The object's BTF as libbpf 1.1's btf__new() takes it (the same header,
+ * string and type checks, the same errors), kept mutable: fixups write the
+ * records in place; adding a type or string switches to own buffers and
+ * the canonical layout, as libbpf's btf_ensure_modifiable() does.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define MAX_STR_OFFSET 0x7fffffffu
+#define RESOLVE_DEPTH 32
+
+int obtf_init(struct obtf *b, const char *path, const void *data, size_t size)
+{
+	struct lbtf_header hdr;
+	const struct lbtf_header *h = &hdr;
+	size_t off = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (size < sizeof(*h))
+		return lbtfi_err(EINVAL, "%s: .BTF: header not found", path);
+	memcpy(&hdr, data, sizeof(hdr)); /* .BTF may sit anywhere in the file */
+	if (h->magic == lbtf_bswap16(LBTF_MAGIC))
+		return lbtfi_err(ENOTSUP, "%s: .BTF: the other byte order (libbpf refuses the object)", path);
+	if (h->magic != LBTF_MAGIC)
+		return lbtfi_err(EINVAL, "%s: .BTF: invalid magic %#x", path, h->magic);
+	if (size < h->hdr_len || h->hdr_len < sizeof(*h))
+		return lbtfi_err(EINVAL, "%s: .BTF: header length %u does not fit", path, h->hdr_len);
+	if (size - h->hdr_len < (uint64_t)h->str_off + h->str_len)
+		return lbtfi_err(EINVAL, "%s: .BTF: invalid total size %zu", path, size);
+	if ((uint64_t)h->type_off + h->type_len > h->str_off)
+		return lbtfi_err(EINVAL, "%s: .BTF: types overlap strings", path);
+	if (h->type_off % 4)
+		return lbtfi_err(EINVAL, "%s: .BTF: type section not 4-byte aligned", path);
+	/* (libbpf reads such records unaligned; we refuse them) */
+	if (h->hdr_len % 4)
+		return lbtfi_err(EINVAL, "%s: .BTF: header length %u not a multiple of 4", path,
+				 h->hdr_len);
+	b->raw = malloc(size);
+	if (!b->raw)
+		return lbtfi_err(ENOMEM, "%s: out of memory", path);
+	memcpy(b->raw, data, size);
+	b->raw_size = size;
+	b->hdr = *h;
+	b->types = b->raw + h->hdr_len + h->type_off;
+	b->types_len = h->type_len;
+	b->strs = (char *)b->raw + h->hdr_len + h->str_off;
+	b->strs_len = h->str_len;
+	if (!b->strs_len || b->strs_len - 1 > MAX_STR_OFFSET || b->strs[b->strs_len - 1] ||
+	    b->strs[0])
+		return lbtfi_err(EINVAL, "%s: .BTF: invalid string section", path);
+	while (off + sizeof(struct lbtf_type) <= b->types_len) {
+		size_t rec = lbtf_type_rec_size((const struct lbtf_type *)(b->types + off));
+		uint32_t *n;
+
+		if (!rec)
+			return lbtfi_err(EINVAL, "%s: .BTF: unsupported kind %u", path,
+					 lbtf_kind((const struct lbtf_type *)(b->types + off)));
+		if (rec > b->types_len - off)
+			return lbtfi_err(EINVAL, "%s: .BTF: type [%u] is malformed", path, b->nr + 1);
+		n = realloc(b->offs, (b->nr + 1) * sizeof(*n));
+		if (!n)
+			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		b->offs = n;
+		b->offs[b->nr++] = off;
+		off += rec;
+	}
+	if (off != b->types_len)
+		return lbtfi_err(EINVAL, "%s: .BTF: types data is malformed", path);
+	return 0;
+}
+
+void obtf_free(struct obtf *b)
+{
+	if (b->grown) {
+		free(b->types);
+		free(b->strs);
+	}
+	free(b->raw);
+	free(b->offs);
+	memset(b, 0, sizeof(*b));
+}
+
+struct lbtf_type *obtf_type(const struct obtf *b, uint32_t id)
+{
+	static __thread struct lbtf_type void_type;
+
+	if (id == 0) {
+		memset(&void_type, 0, sizeof(void_type));
+		return &void_type;
+	}
+	return id <= b->nr ? (struct lbtf_type *)(b->types + b->offs[id - 1]) : NULL;
+}
+
+char *obtf_str(const struct obtf *b, uint32_t off)
+{
+	return off < b->strs_len ? b->strs + off : NULL;
+}
+
+/* From here on, own buffers: the raw copy keeps only the header. */
+static int grow(struct obtf *b)
+{
+	unsigned char *t;
+	char *s;
+
+	if (b->grown)
+		return 0;
+	t = malloc(b->types_len + 64);
+	s = malloc(b->strs_len + 64);
+	if (!t || !s) {
+		free(t);
+		free(s);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	memcpy(t, b->types, b->types_len);
+	memcpy(s, b->strs, b->strs_len);
+	b->types = t;
+	b->types_cap = b->types_len + 64;
+	b->strs = s;
+	b->strs_cap = b->strs_len + 64;
+	b->grown = true;
+	return 0;
+}
+
+/* An existing string is reused (its first copy), as libbpf's string set does. */
+int obtf_add_str(struct obtf *b, const char *s, uint32_t *off)
+{
+	size_t n = strlen(s) + 1;
+	int err;
+
+	for (size_t i = 0; i < b->strs_len; i += strlen(b->strs + i) + 1) {
+		if (!strcmp(b->strs + i, s)) {
+			*off = i;
+			return 0;
+		}
+	}
+	if ((err = grow(b)))
+		return err;
+	if (b->strs_len + n > b->strs_cap) {
+		char *p = realloc(b->strs, b->strs_len + n + 64);
+
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory");
+		b->strs = p;
+		b->strs_cap = b->strs_len + n + 64;
+	}
+	memcpy(b->strs + b->strs_len, s, n);
+	*off = b->strs_len;
+	b->strs_len += n;
+	return 0;
+}
+
+int obtf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id)
+{
+	uint32_t *o;
+	int err;
+
+	if ((err = grow(b)))
+		return err;
+	if (b->types_len + len > b->types_cap) {
+		unsigned char *p = realloc(b->types, b->types_len + len + 64);
+
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory");
+		b->types = p;
+		b->types_cap = b->types_len + len + 64;
+	}
+	o = realloc(b->offs, (b->nr + 1) * sizeof(*o));
+	if (!o)
+		return lbtfi_err(ENOMEM, "out of memory");
+	b->offs = o;
+	memcpy(b->types + b->types_len, rec, len);
+	b->offs[b->nr++] = b->types_len;
+	b->types_len += len;
+	*id = b->nr;
+	return 0;
+}
+
+/* libbpf's btf__resolve_size() with 8-byte pointers */
+int obtf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size)
+{
+	uint64_t nelems = 1;
+
+	for (int depth = 0; depth < RESOLVE_DEPTH; depth++) {
+		const struct lbtf_type *t = obtf_type(b, id);
+
+		if (!t)
+			return -EINVAL;
+		switch (lbtf_kind(t)) {
+		case LBTF_KIND_INT: case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: case LBTF_KIND_DATASEC:
+		case LBTF_KIND_FLOAT:
+			*size = (int64_t)(nelems * t->size);
+			return nelems * t->size > INT32_MAX ? -E2BIG : 0;
+		case LBTF_KIND_PTR:
+			*size = (int64_t)(nelems * 8);
+			return 0;
+		case LBTF_KIND_TYPEDEF: case LBTF_KIND_VOLATILE: case LBTF_KIND_CONST:
+		case LBTF_KIND_RESTRICT: case LBTF_KIND_VAR: case LBTF_KIND_DECL_TAG:
+		case LBTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case LBTF_KIND_ARRAY:
+			if (nelems && lbtf_array(t)->nelems > UINT32_MAX / nelems)
+				return -E2BIG;
+			nelems *= lbtf_array(t)->nelems;
+			id = lbtf_array(t)->type;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return -EINVAL;
+}
+
+/* libbpf's btf__align_of() with 8-byte pointers */
+int obtf_align_of(const struct obtf *b, uint32_t id)
+{
+	const struct lbtf_type *t = obtf_type(b, id);
+	int max = 1;
+
+	if (!t)
+		return -EINVAL;
+	switch (lbtf_kind(t)) {
+	case LBTF_KIND_INT: case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: case LBTF_KIND_FLOAT:
+		return t->size < 8 ? (int)t->size : 8;
+	case LBTF_KIND_PTR:
+		return 8;
+	case LBTF_KIND_TYPEDEF: case LBTF_KIND_VOLATILE: case LBTF_KIND_CONST:
+	case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
+		return obtf_align_of(b, t->type);
+	case LBTF_KIND_ARRAY:
+		return obtf_align_of(b, lbtf_array(t)->type);
+	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+			int a = obtf_align_of(b, lbtf_members(t)[i].type);
+
+			if (a <= 0)
+				return a;
+			if (a > max)
+				max = a;
+		}
+		return max;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The first INT of 32 bits (libbpf's find_int_btf_id), 0 if none */
+uint32_t obtf_find_int32(const struct obtf *b)
+{
+	for (uint32_t id = 1; id <= b->nr; id++) {
+		const struct lbtf_type *t = obtf_type(b, id);
+
+		if (lbtf_kind(t) == LBTF_KIND_INT && lbtf_int_bits(t) == 32)
+			return id;
+	}
+	return 0;
+}
+
+int obtf_output(const struct obtf *b, void **data, size_t *size)
+{
+	struct lbtf_header h = b->hdr;
+	unsigned char *p;
+	size_t n;
+
+	if (!b->grown) {
+		p = malloc(b->raw_size);
+		if (!p)
+			return lbtfi_err(ENOMEM, "out of memory");
+		memcpy(p, b->raw, b->raw_size);
+		*data = p;
+		*size = b->raw_size;
+		return 0;
+	}
+	n = h.hdr_len + b->types_len + b->strs_len;
+	p = malloc(n);
+	if (!p)
+		return lbtfi_err(ENOMEM, "out of memory");
+	h.type_off = 0;
+	h.type_len = b->types_len;
+	h.str_off = b->types_len;
+	h.str_len = b->strs_len;
+	memcpy(p, b->raw, h.hdr_len);
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + h.hdr_len, b->types, b->types_len);
+	memcpy(p + h.hdr_len + b->types_len, b->strs, b->strs_len);
+	*data = p;
+	*size = n;
+	return 0;
+}

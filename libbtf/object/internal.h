@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Private state of the object module: the BTF of a BPF object as libbpf
+ * 1.1 holds it between bpf_object__open() and BPF_BTF_LOAD (a mutable copy
+ * of .BTF, which grows only when a type is added), and the ELF facts its
+ * fixups read (section sizes, symbols).
+ */
+#ifndef LIBBTF_OBJECT_INTERNAL_H
+#define LIBBTF_OBJECT_INTERNAL_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include "core/internal.h"
+#include "libbtf_object.h"
+
+/* The BTF being fixed up. Until a type or string is added, types and strs
+ * point into raw (a copy of .BTF, written in place, as libbpf's btf__new
+ * copy is); after, they are separate buffers written out in the canonical
+ * layout (header, types, strings), as libbpf's btf__raw_data() then does. */
+struct obtf {
+	unsigned char *raw;
+	size_t raw_size;
+	struct lbtf_header hdr;
+	unsigned char *types;
+	size_t types_len, types_cap;
+	char *strs;
+	size_t strs_len, strs_cap;
+	uint32_t *offs;          /* offs[id - 1]: offset of type id in types */
+	uint32_t nr;             /* types, without void */
+	bool grown;              /* types/strs are our own buffers */
+};
+
+/* The ELF object's sections and symbols */
+struct oelf {
+	Elf *elf;
+	size_t shstrndx;
+	Elf_Scn *symtab;
+	GElf_Shdr symtab_sh;
+	Elf_Data *syms;
+	size_t nr_syms;
+	size_t text_shndx;       /* 0: no .text */
+	size_t nr_progs;         /* program symbols, as libbpf counts them */
+};
+
+struct octx {
+	const char *path;
+	struct obtf b;
+	struct oelf e;
+	uint32_t fixups;         /* enum lbtf_fixup */
+	uint32_t sanitized;      /* LBTF_KFEAT_* whose kinds were rewritten */
+	uint32_t features;       /* what the target kernel supports */
+};
+
+/* btf.c */
+int obtf_init(struct obtf *b, const char *path, const void *data, size_t size);
+void obtf_free(struct obtf *b);
+struct lbtf_type *obtf_type(const struct obtf *b, uint32_t id);
+char *obtf_str(const struct obtf *b, uint32_t off);
+int obtf_add_str(struct obtf *b, const char *s, uint32_t *off);
+int obtf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id);
+int obtf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size);
+int obtf_align_of(const struct obtf *b, uint32_t id);
+uint32_t obtf_find_int32(const struct obtf *b);
+int obtf_output(const struct obtf *b, void **data, size_t *size);
+
+/* elf.c */
+int oelf_open(struct oelf *e, const char *path, void *image, size_t size);
+void oelf_close(struct oelf *e);
+const char *oelf_sym_name(const struct oelf *e, const GElf_Sym *sym);
+bool oelf_sym(const struct oelf *e, size_t i, GElf_Sym *sym);
+/* first section named name: its data size (sh_size for NOBITS) */
+int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
+
+/* externs.c, datasec.c, sanitize.c */
+int obj_collect_externs(struct octx *c);
+int obj_fixup_datasecs(struct octx *c);
+int obj_mark_static_subprogs(struct octx *c);
+int obj_sanitize(struct octx *c);
+
+#endif

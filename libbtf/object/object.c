@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * lbtf_object_btf(): the steps in libbpf 1.1's order. bpf_object__open():
+ * .BTF parsed (btf__new), externs collected (a "dummy_ksym" VAR added first
+ * when .ksyms holds a FUNC), DATASECs fixed; bpf_object__load(): hidden
+ * global subprogs made static, then the sanitized copy for the kernel.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static const char *const fixup_names[LBTF_FIXUP_COUNT] = {
+	"datasec_size", "var_offset", "hidden_var_static", "hidden_func_static",
+	"ksym_var", "ksym_func", "kconfig", "datasec_sort", "sanitize",
+};
+
+const char *lbtf_fixup_name(uint32_t bit)
+{
+	for (unsigned int i = 0; i < LBTF_FIXUP_COUNT; i++)
+		if (bit == 1u << i)
+			return fixup_names[i];
+	return NULL;
+}
+
+int lbtf_object_btf(const char *path, void *elf, size_t size,
+		    const struct lbtf_object_opts *opts, struct lbtf_object_btf *res)
+{
+	struct lbtf_object_opts o;
+	struct lbtf_object_btf r = { .sz = sizeof(r) };
+	struct octx c = { .path = path };
+	const void *btf;
+	size_t btf_size;
+	int err;
+
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_object_opts)) ||
+	    (err = lbtfi_result_check(res, "lbtf_object_btf")))
+		return err;
+	if (!lbtf_is_bpf_object(elf, size))
+		return lbtfi_err(EINVAL, "%s: not an ELF BPF object (ELF64 ET_REL EM_BPF)", path);
+	c.features = LBTF_KFEAT_ALL & ~o.missing_features;
+	err = oelf_open(&c.e, path, elf, size);
+	err = err ?: lbtf_elf_btf(path, elf, size, &btf, &btf_size);
+	err = err ?: obtf_init(&c.b, path, btf, btf_size);
+	err = err ?: obj_collect_externs(&c);
+	err = err ?: obj_fixup_datasecs(&c);
+	err = err ?: obj_mark_static_subprogs(&c);
+	err = err ?: obj_sanitize(&c);
+	err = err ?: obtf_output(&c.b, &r.data, &r.size);
+	r.fixups = c.fixups;
+	r.sanitized = c.sanitized;
+	obtf_free(&c.b);
+	oelf_close(&c.e);
+	if (err)
+		return err;
+	if (res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))
+		lbtfi_result_copy(res, &r, sizeof(r));
+	else
+		free(r.data); /* the caller cannot receive it */
+	return 0;
+}
+
+void lbtf_object_btf_free(struct lbtf_object_btf *res)
+{
+	if (!res)
+		return;
+	free(res->data);
+	res->data = NULL;
+	res->size = 0;
+}

@@ -1,0 +1,64 @@
+#!/bin/bash
+# A base BTF given with --base is verified before anything is built or read
+# over it, as the kernel verifies vmlinux before any module: btfgen, btfdump
+# and btfcheck refuse a bad base with exit 4 and one stderr line naming the
+# base file, print nothing on stdout and write no output file. The bases
+# are the campaign's: [2] PTR -> 0x7fffffff with [3] STRUCT s { m: [2] }
+# (btfgen crashed in lbtfi_member_sig), the PTR just past the last type
+# (garbage read, exit 0), and a PTR to itself (ids in range, the verifier's
+# "Loop detected"). A good base of the same shape still works.
+set -u
+B=${B:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# base OUT PTR_TARGET: [1] int, [2] PTR -> PTR_TARGET, [3] struct s { [2] m; }
+base() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+out, ptr = sys.argv[1], int(sys.argv[2], 0)
+strs = b"\0int\0s\0m\0"
+t = struct.pack("<IIII", 1, 1 << 24, 4, 32)
+t += struct.pack("<III", 0, 2 << 24, ptr)
+t += struct.pack("<IIIIII", 5, 4 << 24 | 1, 8, 7, 2, 0)
+hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(t), len(t), len(strs))
+open(out, "wb").write(hdr + t + strs)
+PY
+}
+base "$T/good.btf" 1
+base "$T/far.btf" 0x7fffffff
+base "$T/next.btf" 4
+base "$T/loop.btf" 2
+gcc -g -O2 -c -o "$T/in.o" -x c - <<'C' || exit 1
+struct s { int *m; long n; } v;
+int f(struct s *p) { return *p->m; }
+C
+"$B/btfgen" --base "$T/good.btf" -o "$T/split.btf" "$T/in.o" || bad "btfgen over a good base"
+"$B/btfcheck" --base "$T/good.btf" "$T/split.btf" >/dev/null 2>&1 || bad "btfcheck over a good base"
+"$B/btfdump" file "$T/split.btf" --base "$T/good.btf" format c >/dev/null || bad "btfdump over a good base"
+
+# refused NAME CMD...: exit 4, one stderr line naming the base, empty stdout
+refused() {
+	local name=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ $rc -ne 4 ] || [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -q "$T/$name.btf: bad base BTF" "$T/err"; then
+		bad "$name: $(basename "$1") exit $rc, stderr: $(head -c 300 "$T/err")"
+	fi
+	[ -s "$T/out" ] && bad "$name: $(basename "$1") wrote on stdout"
+	rm -f "$T/out"
+}
+for b in far next loop; do
+	refused "$b" "$B/btfgen" --base "$T/$b.btf" -o "$T/o-$b.btf" "$T/in.o"
+	[ -e "$T/o-$b.btf" ] && bad "$b: btfgen left an output"
+	refused "$b" "$B/btfgen" --base "$T/$b.btf" -o - "$T/in.o"
+	refused "$b" "$B/btfdump" file "$T/split.btf" --base "$T/$b.btf"
+	refused "$b" "$B/btfdump" file "$T/split.btf" --base "$T/$b.btf" format c
+	refused "$b" "$B/btfcheck" --base "$T/$b.btf" "$T/split.btf"
+	echo "$b: $(cat "$T/err")"
+done
+[ $fail -eq 0 ] && echo "PASS: bad bases are refused by btfgen, btfdump and btfcheck, naming the file"
+exit $fail

@@ -1,0 +1,72 @@
+#!/bin/bash
+# Every error line names the file it is about: the error cases of btfgen,
+# btfdump and btfcheck (not ELF, missing, no DWARF, an unreadable symbol
+# table, a bad base, a layout --in-place refuses, BTF the C dump cannot
+# print, ...) each exit non-zero with nothing on stdout, and every line on
+# stderr contains the path of the input (or base) at fault.
+set -u
+B=${B:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+n=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# named PATH CMD...: exit non-zero, stdout empty, stderr non-empty and
+# every stderr line containing PATH
+named() {
+	local path=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	n=$((n + 1))
+	[ $rc -ne 0 ] || { bad "$*: exit 0"; return; }
+	[ -s "$T/out" ] && bad "$*: stdout not empty"
+	[ -s "$T/err" ] || bad "$*: no error message"
+	while IFS= read -r line; do
+		case "$line" in
+		*"$path"*) ;;
+		*) bad "$(basename "$1") (exit $rc): line without $path: $line" ;;
+		esac
+	done <"$T/err"
+}
+
+echo hello >"$T/text.txt"
+gcc -O2 -c -o "$T/nodwarf.o" -x c - <<<'int f(void) { return 1; }' || exit 1
+gcc -g -O2 -c -o "$T/dwarf.o" -x c - <<<'struct s { int a; } v; int f(struct s *p) { return p->a; }' || exit 1
+cp "$T/dwarf.o" "$T/nosym.o"
+python3 tests/write/elf_mutate.py "$T/nosym.o" .symtab entsize 0 || exit 1
+cp "$T/dwarf.o" "$T/align.o"
+python3 tests/write/elf_mutate.py "$T/align.o" .debug_aranges addralign 0x100000000 || exit 1
+python3 - "$T" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def blob(path, types, strs):
+    hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
+    open(path, "wb").write(hdr + types + strs)
+strs = b"\0int\0s\0m\0"
+# [1] int, [2] PTR -> 0x7fffffff, [3] struct s { [2] m; }: a bad base
+blob(d + "/badbase.btf", struct.pack("<IIII", 1, 1 << 24, 4, 32) + struct.pack("<III", 0, 2 << 24, 0x7fffffff)
+     + struct.pack("<IIIIII", 5, 4 << 24 | 1, 8, 7, 2, 0), strs)
+# [1] struct s { s m; }: a cycle the C dump cannot print
+blob(d + "/cycle.btf", struct.pack("<IIIIII", 5, 4 << 24 | 1, 4, 7, 1, 0), strs)
+PY
+"$B/btfgen" -o "$T/good.btf" "$T/dwarf.o" || exit 1
+
+named "$T/text.txt" "$B/btfgen" -o "$T/o.btf" "$T/text.txt"
+named "$T/missing.o" "$B/btfgen" -o "$T/o.btf" "$T/missing.o"
+named "$T/nodwarf.o" "$B/btfgen" -o "$T/o.btf" "$T/nodwarf.o"
+named "$T/nosym.o" "$B/btfgen" -o "$T/o.btf" "$T/nosym.o"
+named "$T/align.o" "$B/btfgen" --in-place "$T/align.o"
+named "$T/badbase.btf" "$B/btfgen" --base "$T/badbase.btf" -o "$T/o.btf" "$T/dwarf.o"
+named "$T/text.txt" "$B/btfdump" file "$T/text.txt"
+named "$T/missing.btf" "$B/btfdump" file "$T/missing.btf"
+named "$T/cycle.btf" "$B/btfdump" file "$T/cycle.btf" format c
+named "$T/cycle.btf" "$B/btfdump" file "$T/cycle.btf" format c --sort
+named "$T/badbase.btf" "$B/btfdump" file "$T/good.btf" --base "$T/badbase.btf" format c
+named "$T/text.txt" "$B/btfcheck" "$T/text.txt"
+named "$T/missing.btf" "$B/btfcheck" "$T/missing.btf"
+named "$T/cycle.btf" "$B/btfcheck" "$T/cycle.btf"
+named "$T/badbase.btf" "$B/btfcheck" --base "$T/badbase.btf" "$T/good.btf"
+[ $fail -eq 0 ] && echo "PASS: $n error cases, every stderr line names the file"
+exit $fail

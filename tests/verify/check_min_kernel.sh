@@ -1,0 +1,61 @@
+#!/bin/bash
+# btfcheck --min-kernel and --target-kernel: the oldest kernel for the BTF
+# of tests/verify/kinds.bpf.c (every kind libbpf sanitizes, and a bitfield)
+# and of corpus objects; and libbpf's sanitization for older kernels against
+# libbpf itself: libbpf_btf with LIBBPF_BTF_TARGET makes BPF_BTF_LOAD refuse
+# what that kernel would not take (its feature probes included), and the
+# BTF libbpf then submits must be byte-identical to btfcheck's object mode
+# for the same --target-kernel, with the same verdict.
+B=${B:-build}
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: libbpf's reference load needs root (BPF_BTF_LOAD)"
+	exit 77
+fi
+REF=$B/tests/verify/libbpf_btf BC=$B/btfcheck
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+k=$tmp/kinds.bpf.o
+clang-16 -g -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch)" -c tests/verify/kinds.bpf.c -o "$k" ||
+	{ echo "FAIL: clang-16 cannot build kinds.bpf.c"; exit 1; }
+
+"$BC" --min-kernel --json "$k" >"$tmp/out" 2>/dev/null || bad "kinds.bpf.o rejected: $(cat "$tmp/out")"
+python3 - "$tmp/out" <<'PY' || fail=1
+import json, sys
+m = json.loads(open(sys.argv[1]).read())["min_kernel"]
+want = {"version": "6.0", "why": "ENUM64", "with_libbpf": "5.0",
+        "with_libbpf_why": "STRUCT/UNION kind_flag (bitfield member offsets)",
+        "libbpf_sanitizes": ["func", "datasec", "global_func", "float", "decl_tag", "type_tag", "enum64"]}
+for key, v in want.items():
+    if m[key] != v:
+        print("FAIL: min_kernel %s: %r, want %r" % (key, m[key], v)); sys.exit(1)
+PY
+"$BC" --min-kernel "$B/corpus/maps_tc.bpf.o" 2>"$tmp/err" >/dev/null
+grep -q "min-kernel: 5.6 (FUNC linkage global, type \[[0-9]*\]); with libbpf's sanitization: 4.18 (BTF)" "$tmp/err" ||
+	bad "maps_tc min-kernel: $(cat "$tmp/err")"
+# the running kernel loads its own BTF: it is not older than what that needs
+v=$("$BC" --min-kernel --json /sys/kernel/btf/vmlinux 2>/dev/null | sed 's/.*"min_kernel":{"version":"\([0-9.]*\)".*/\1/')
+IFS=. read -r a b _ <<<"$(uname -r)"
+IFS=. read -r c d <<<"$v"
+[ -n "$c" ] && [ $((a * 256 + b)) -ge $((c * 256 + d)) ] || bad "vmlinux needs $v, running $(uname -r)"
+
+"$BC" --json --target-kernel 5.16 "$k" >"$tmp/out" 2>/dev/null
+grep -q '"fixups":\["datasec_size","sanitize"\],"sanitized":\["type_tag","enum64"\],"valid":true' "$tmp/out" ||
+	bad "--target-kernel 5.16: $(cat "$tmp/out")"
+"$BC" --json --target-kernel 6.1 "$k" >"$tmp/out" 2>/dev/null
+grep -q '"fixups":\["datasec_size"\],"sanitized":\[\],"valid":true' "$tmp/out" || bad "--target-kernel 6.1: $(cat "$tmp/out")"
+"$BC" --target-kernel 5 "$k" 2>/dev/null; [ $? = 2 ] || bad "--target-kernel 5 is not a usage error"
+
+n=0
+for f in "$k" "$B/corpus/maps_tc.bpf.o" "$B/corpus/ringbuf_kfunc.bpf.o" "$B/corpus/core_task.bpf.o"; do
+	for v in 5.1 5.5 5.12 5.16 5.17; do
+		ref=$(LIBBPF_BTF_TARGET=$v "$REF" "$f" | tr '\n' '|')
+		"$BC" --target-kernel "$v" "$f" >/dev/null 2>&1; rc=$?
+		[ "$ref" = "btf ok|bytes same|" ] && [ $rc = 0 ] || bad "$f for $v: libbpf: $ref btfcheck exit $rc"
+		n=$((n + 1))
+	done
+done
+echo "sanitized like libbpf in $n object/kernel pairs"
+exit $fail
