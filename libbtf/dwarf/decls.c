@@ -32,7 +32,7 @@ int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int
 
 /* The DIE that declares the function: an out-of-line or concrete instance
  * points at its abstract origin / specification, which has the prototype. */
-static void decl_origin(struct dw_unit *u, struct dw_die *die, struct dw_die *out)
+void dw_decl_origin(struct dw_unit *u, const struct dw_die *die, struct dw_die *out)
 {
 	struct dw_attrs da;
 	int guard = 8;
@@ -118,7 +118,7 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	}
 	if (sym < 0)
 		return 0; /* no symbol of that name (e.g. foo.isra.0): ABI may differ */
-	decl_origin(u, die, &origin);
+	dw_decl_origin(u, die, &origin);
 	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;

@@ -239,24 +239,6 @@ void dw_pfuncs_free(struct dw_pfuncs *t)
 	free(t);
 }
 
-/* The DIE an instance takes its declaration from (abstract origin or
- * specification, followed to the end) */
-static void origin_of(struct dw_unit *u, const struct dw_die *die, struct dw_die *out)
-{
-	struct dw_attrs da;
-	int guard = 8;
-
-	*out = *die;
-	while (guard--) {
-		dr_attrs(u->rd, out, &da, false);
-		if ((da.own >> DA_ORIGIN & 1) && dr_ref(u->rd, &da.a[DA_ORIGIN], out))
-			continue;
-		if ((da.own >> DA_SPEC & 1) && dr_ref(u->rd, &da.a[DA_SPEC], out))
-			continue;
-		break;
-	}
-}
-
 /*
  * The register a parameter's location starts in, as pahole reads it: among
  * the location expressions that are one operation (a trailing
@@ -410,11 +392,11 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 			err = lbtf_add_decl_tag(u->b, "bpf_fastcall", id, -1);
 	}
 	err = err < 0 ? err : 0;
-	origin_of(u, die, &origin);
+	dw_decl_origin(u, die, &origin);
 	if (!err)
 		err = dw_add_decl_tags(u, &origin, id, -1);
 	for (i = 0; !err && i < npdies; i++) {
-		origin_of(u, &pdies[i], &pd);
+		dw_decl_origin(u, &pdies[i], &pd);
 		err = dw_add_decl_tags(u, &pd, id, i);
 	}
 	free(pdies);

@@ -370,6 +370,10 @@ void dw_defs_free(struct dw_defs *defs);
 int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 		  struct lbtfi_strset *banned);
 
+/* The DIE that declares a function: an out-of-line or concrete instance
+ * followed through its abstract origin / specification (decls.c) */
+void dw_decl_origin(struct dw_unit *u, const struct dw_die *die, struct dw_die *out);
+
 /* pahole v1.31's functions (funcs.c) */
 #define DW_PAHOLE_FUNCS (LBTF_DWARF_FEAT_OPTIMIZED_FUNC | LBTF_DWARF_FEAT_CONSISTENT_FUNC | \
 			 LBTF_DWARF_FEAT_DECL_TAG_KFUNCS)
