@@ -7,7 +7,12 @@
  * existence, type existence, an enum value, a ___flavor struct, a typeless
  * __ksym symbol and a field's byte size.
  */
+#ifdef CORE_TASK_VMLINUX_H
+#include "vmlinux.h"	/* another kernel's, made by btfgen + btfdump format c */
+#include "core_flavors.h"
+#else
 #include "old_kernel.h"
+#endif
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 

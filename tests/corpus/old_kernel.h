@@ -4,9 +4,10 @@
  * struct here has its members at offsets the running kernel does NOT use
  * (task_struct's tgid is at byte 8 here, ~2.4 KB into the real one), so a
  * program compiled against this header reads the right fields only if libbpf
- * applies its CO-RE relocations. Written by hand for the corpus (no cached
- * DWARF vmlinux to make a 6.1 vmlinux.h from on every machine); the names,
- * member names and enum values are the kernel's, the layouts are not.
+ * applies its CO-RE relocations. Written by hand so the corpus builds on any
+ * machine; the names, member names and enum values are the kernel's, the
+ * layouts are not. check_core_vmlinux.sh builds core_task against a real 6.1
+ * vmlinux.h made by btfgen + btfdump where the 6.1 DWARF vmlinux is cached.
  */
 #ifndef CORPUS_OLD_KERNEL_H
 #define CORPUS_OLD_KERNEL_H
@@ -49,22 +50,6 @@ struct task_struct {
 	int prio;
 };
 
-/* A field that went away: only in this header's world */
-struct task_struct___gone {
-	int no_such_field_anymore;
-};
-
-/* A flavor: the same kernel struct under another local name */
-struct task_struct___flav {
-	pid_t pid;
-	char comm[16];
-};
-
-/* A type no kernel has */
-struct corpus_never_in_kernel {
-	int x;
-};
-
 enum bpf_map_type {
 	BPF_MAP_TYPE_UNSPEC = 0,
 	BPF_MAP_TYPE_HASH = 1,
@@ -79,5 +64,7 @@ enum {
 };
 
 #pragma clang attribute pop
+
+#include "core_flavors.h"
 
 #endif
