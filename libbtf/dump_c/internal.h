@@ -15,6 +15,8 @@
 #define LIBBTF_DUMP_C_INTERNAL_H
 
 #include "core/internal.h"
+#include "util/grow.h"
+#include "util/htab.h"
 
 /* ---- buffered output --------------------------------------------------- */
 
@@ -51,15 +53,14 @@ void dci_indent(struct dc_out *o, int lvl);
 
 /* string -> occurrences; keys point into the BTF string data (no copies).
  * One slot holds key, hash and count: one cache line touch per probe. */
-struct dc_name_slot {
+struct dc_name {
 	const char *key;
-	uint32_t hash;
 	uint32_t count;
 };
 struct dc_names {
-	struct dc_name_slot *slots;
-	uint32_t cap; /* power of two, or 0 */
-	uint32_t used;
+	struct lbtfi_htab tab;  /* name hash -> index into ent */
+	struct dc_name *ent;
+	size_t cnt, cap;
 };
 
 /* Counts one more occurrence of name; returns the new count (>= 1), 0 on ENOMEM. */

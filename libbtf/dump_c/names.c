@@ -12,66 +12,38 @@
 #include <string.h>
 #include "internal.h"
 
-static uint32_t str_hash(const char *s)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static int resize(struct dc_names *n, uint32_t cap)
-{
-	struct dc_name_slot *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n->cap; i++) {
-		uint32_t j;
-
-		if (!n->slots[i].key)
-			continue;
-		for (j = n->slots[i].hash & (cap - 1); slots[j].key; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = n->slots[i];
-	}
-	free(n->slots);
-	n->slots = slots;
-	n->cap = cap;
-	return 0;
-}
-
 int dci_names_reserve(struct dc_names *n, uint32_t expected)
 {
-	uint32_t cap = 1024;
-
-	while (cap / 2 < expected && cap < (1u << 30))
-		cap *= 2;
-	return cap > n->cap ? resize(n, cap) : 0;
+	if (!n->tab.slots)
+		return lbtfi_htab_init(&n->tab, expected < 512 ? 512 : expected, 2);
+	return lbtfi_htab_reserve(&n->tab, expected > n->tab.cnt ? expected - n->tab.cnt : 0);
 }
 
 uint32_t dci_names_bump(struct dc_names *n, const char *name)
 {
-	uint32_t h = str_hash(name), j;
+	size_t len;
+	uint32_t h = lbtfi_str_hash(name, &len);
 
-	if (n->used * 2 >= n->cap && resize(n, n->cap ? n->cap * 2 : 1024))
+	if (!n->tab.slots && dci_names_reserve(n, 0))
 		return 0;
 	/* deduplicated BTF strings: equal names usually are the same pointer */
-	for (j = h & (n->cap - 1); n->slots[j].key; j = (j + 1) & (n->cap - 1)) {
-		struct dc_name_slot *s = &n->slots[j];
+	LBTFI_HTAB_FOR_EACH(&n->tab, h, slot, i) {
+		struct dc_name *e = &n->ent[i];
 
-		if (s->hash == h && (s->key == name || !strcmp(s->key, name)))
-			return ++s->count;
+		if (e->key == name || !strcmp(e->key, name))
+			return ++e->count;
 	}
-	n->slots[j] = (struct dc_name_slot){ name, h, 1 };
-	n->used++;
+	if (LBTFI_GROW_FROM(n->ent, n->cap, n->cnt + 1, 512) ||
+	    lbtfi_htab_add(&n->tab, h, (uint32_t)n->cnt))
+		return 0;
+	n->ent[n->cnt++] = (struct dc_name){ name, 1 };
 	return 1;
 }
 
 void dci_names_free(struct dc_names *n)
 {
-	free(n->slots);
+	lbtfi_htab_free(&n->tab);
+	free(n->ent);
 	memset(n, 0, sizeof(*n));
 }
 
