@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include "libbtf.h"
+#include "util/grow.h"
 
 struct lbtf {
 	const struct lbtf *base;

@@ -146,15 +146,9 @@ static int index_types(struct lbtf *btf)
 					    btf->start_id + n, lbtf_kind_name(lbtf_kind(t)),
 					    lbtf_vlen(t), rec, h->type_len - off);
 		}
-		if (n == cap) {
-			uint32_t *p;
-			cap = cap ? cap * 2 : 1024;
-			p = realloc(offs, (size_t)cap * sizeof(*offs));
-			if (!p) {
-				free(offs);
-				return lbtfi_err(ENOMEM, "out of memory indexing types");
-			}
-			offs = p;
+		if (LBTFI_GROW_FROM(offs, cap, (size_t)n + 1, 1024)) {
+			free(offs);
+			return lbtfi_err(ENOMEM, "out of memory indexing types");
 		}
 		offs[n++] = off;
 		off += rec;

@@ -24,15 +24,8 @@ int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 
 int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what)
 {
-	if (a->cnt == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : first_cap;
-		uint32_t *ids = realloc(a->ids, cap * sizeof(*ids));
-
-		if (!ids)
-			return dci_fail(d, -ENOMEM, what, id);
-		a->ids = ids;
-		a->cap = cap;
-	}
+	if (LBTFI_GROW_FROM(a->ids, a->cap, a->cnt + 1, first_cap))
+		return dci_fail(d, -ENOMEM, what, id);
 	a->ids[a->cnt++] = id;
 	return 0;
 }

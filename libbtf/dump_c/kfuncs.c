@@ -73,14 +73,9 @@ int dci_put_kfuncs(struct dc *d)
 
 		if (!f)
 			continue;
-		if (n == cap) {
-			struct kfunc *g = realloc(k, (cap = cap ? cap * 2 : 64) * sizeof(*k));
-
-			if (!g) {
-				free(k);
-				return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
-			}
-			k = g;
+		if (LBTFI_GROW_FROM(k, cap, n + 1, 64)) {
+			free(k);
+			return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
 		}
 		k[n++] = (struct kfunc){ f, dci_str(d, dci_type(d, f)->name_off), false };
 	}

@@ -199,15 +199,8 @@ static int push_frame(struct dc *d, struct ord_frame **stack, size_t *cnt, size_
 {
 	if (*cnt >= d->nr_types) /* deeper than the number of types: a cycle */
 		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
-	if (*cnt == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct ord_frame *n = realloc(*stack, ncap * sizeof(*n));
-
-		if (!n)
-			return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
-		*stack = n;
-		*cap = ncap;
-	}
+	if (LBTFI_GROW_FROM(*stack, *cap, *cnt + 1, 64))
+		return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
 	(*stack)[(*cnt)++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr };
 	return 0;
 }

@@ -59,17 +59,15 @@ bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die)
 
 int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
 {
-	void **pa = arr, *p;
-	uint32_t c;
+	size_t c = *cap, need = (size_t)n + 1;
 
 	if (n < *cap)
 		return 0;
-	c = *cap ? *cap * 2 : first_cap;
-	p = realloc(*pa, (size_t)c * elem_size);
-	if (!p)
+	if (!c && need < first_cap)
+		need = first_cap;
+	if (need > UINT32_MAX || lbtfi_grow(arr, &c, need, elem_size) || c > UINT32_MAX)
 		return lbtfi_err(ENOMEM, "out of memory");
-	*pa = p;
-	*cap = c;
+	*cap = (uint32_t)c;
 	return 0;
 }
 

@@ -73,15 +73,8 @@ static int push(struct bset *s, uint32_t id, uint8_t mode)
 	if (!ours(s, id) || (s->seen[id - s->start] & mode))
 		return 0;
 	s->seen[id - s->start] |= mode;
-	if (s->sp == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 256;
-		void *p = realloc(s->stack, cap * sizeof(*s->stack));
-
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory");
-		s->stack = p;
-		s->cap = cap;
-	}
+	if (LBTFI_GROW_FROM(s->stack, s->cap, s->sp + 1, 256))
+		return lbtfi_err(ENOMEM, "out of memory");
 	s->stack[s->sp].id = id;
 	s->stack[s->sp++].mode = mode;
 	return 0;

@@ -363,15 +363,8 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	c->raw_since_dedup += n;
 	c->types_raw += n;
 	c->funcs += r->nfuncs;
-	if (c->n + r->nvars > c->cap) {
-		uint32_t cap = (c->n + r->nvars) * 2;
-		struct dw_var *p = realloc(c->vars, cap * sizeof(*p));
-
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory");
-		c->vars = p;
-		c->cap = cap;
-	}
+	if (LBTFI_GROW(c->vars, c->cap, (size_t)c->n + r->nvars))
+		return lbtfi_err(ENOMEM, "out of memory");
 	for (i = 0; i < r->nvars; i++) {
 		c->has_externs |= r->vars[i].ext != DW_EXT_NONE;
 		c->vars[c->n] = r->vars[i];

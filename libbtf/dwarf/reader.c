@@ -287,17 +287,10 @@ static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
 			return lbtfi_err(EINVAL, "bad DWARF unit header at .debug_info+0x%llx",
 					 (unsigned long long)off);
 		}
-		if (n == cap) {
-			struct dr_unit_hdr *p;
-
-			cap = cap ? cap * 2 : 64;
-			p = realloc(f->units, cap * sizeof(*p));
-			if (!p) {
-				free(f->units);
-				f->units = NULL;
-				return lbtfi_err(ENOMEM, "out of memory");
-			}
-			f->units = p;
+		if (LBTFI_GROW_FROM(f->units, cap, n + 1, 64)) {
+			free(f->units);
+			f->units = NULL;
+			return lbtfi_err(ENOMEM, "out of memory");
 		}
 		h.tag = unit_tag(f, &h);
 		f->units[n++] = h;
@@ -658,16 +651,9 @@ static struct dr_unit *get_unit(struct dr_ctx *c, const struct dr_file *f, uint3
 			return c->units[i];
 		}
 	}
-	if (c->nunits == c->capunits) {
-		uint32_t cap = c->capunits ? c->capunits * 2 : 16;
-		struct dr_unit **p = realloc(c->units, cap * sizeof(*p));
-
-		if (!p) {
-			*err = lbtfi_err(ENOMEM, "out of memory");
-			return NULL;
-		}
-		c->units = p;
-		c->capunits = cap;
+	if (LBTFI_GROW_FROM(c->units, c->capunits, c->nunits + 1, 16)) {
+		*err = lbtfi_err(ENOMEM, "out of memory");
+		return NULL;
 	}
 	u = prepare_unit(c, f, idx, err);
 	if (!u)

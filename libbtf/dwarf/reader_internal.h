@@ -6,6 +6,7 @@
 #include <endian.h>
 #include <string.h>
 #include "reader.h"
+#include "util/grow.h"
 
 /*
  * An unsigned n-byte value (n <= 8) at p, stored in the file's byte order

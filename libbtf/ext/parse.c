@@ -60,15 +60,8 @@ static int parse_block(struct lbtf_ext *ext, enum lbtf_ext_kind kind, uint32_t o
 		if ((uint64_t)cnt * k->rec_size > end - pos - 8)
 			return lbtfi_err(EINVAL, ".BTF.ext: %s: section %u's %u records are past the block's end",
 					 kind_names[kind], k->sec_cnt, cnt);
-		if (k->sec_cnt == cap) {
-			struct lbtfi_ext_sec *n;
-
-			cap = cap ? cap * 2 : 8;
-			n = realloc(k->secs, cap * sizeof(*n));
-			if (!n)
-				return lbtfi_err(ENOMEM, "out of memory");
-			k->secs = n;
-		}
+		if (LBTFI_GROW_FROM(k->secs, cap, (size_t)k->sec_cnt + 1, 8))
+			return lbtfi_err(ENOMEM, "out of memory");
 		s = &k->secs[k->sec_cnt++];
 		s->name_pos = (uint32_t)pos;
 		s->name_off = lbtfi_ext_word(ext, pos);

@@ -254,14 +254,8 @@ static int collect(uint32_t v, void *ctx)
 {
 	struct refs *r = ctx;
 
-	if (r->n == r->cap) {
-		uint32_t cap = r->cap ? r->cap * 2 : 16, *n = realloc(r->ids, cap * sizeof(*n));
-
-		if (!n)
-			return lbtfi_err(ENOMEM, "out of memory");
-		r->ids = n;
-		r->cap = cap;
-	}
+	if (LBTFI_GROW(r->ids, r->cap, (size_t)r->n + 1))
+		return lbtfi_err(ENOMEM, "out of memory");
 	r->ids[r->n++] = v;
 	return 0;
 }

@@ -53,17 +53,14 @@ int obtf_init(struct obtf *b, const char *path, const void *data, size_t size)
 		return lbtfi_err(EINVAL, "%s: .BTF: invalid string section", path);
 	while (off + sizeof(struct lbtf_type) <= b->types_len) {
 		size_t rec = lbtf_type_rec_size((const struct lbtf_type *)(b->types + off));
-		uint32_t *n;
 
 		if (!rec)
 			return lbtfi_err(EINVAL, "%s: .BTF: unsupported kind %u", path,
 					 lbtf_kind((const struct lbtf_type *)(b->types + off)));
 		if (rec > b->types_len - off)
 			return lbtfi_err(EINVAL, "%s: .BTF: type [%u] is malformed", path, b->nr + 1);
-		n = realloc(b->offs, (b->nr + 1) * sizeof(*n));
-		if (!n)
+		if (LBTFI_GROW(b->offs, b->offs_cap, (size_t)b->nr + 1))
 			return lbtfi_err(ENOMEM, "%s: out of memory", path);
-		b->offs = n;
 		b->offs[b->nr++] = off;
 		off += rec;
 	}
@@ -138,14 +135,8 @@ int obtf_add_str(struct obtf *b, const char *s, uint32_t *off)
 	}
 	if ((err = grow(b)))
 		return err;
-	if (b->strs_len + n > b->strs_cap) {
-		char *p = realloc(b->strs, b->strs_len + n + 64);
-
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory");
-		b->strs = p;
-		b->strs_cap = b->strs_len + n + 64;
-	}
+	if (LBTFI_GROW(b->strs, b->strs_cap, b->strs_len + n))
+		return lbtfi_err(ENOMEM, "out of memory");
 	memcpy(b->strs + b->strs_len, s, n);
 	*off = b->strs_len;
 	b->strs_len += n;
@@ -154,23 +145,13 @@ int obtf_add_str(struct obtf *b, const char *s, uint32_t *off)
 
 int obtf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id)
 {
-	uint32_t *o;
 	int err;
 
 	if ((err = grow(b)))
 		return err;
-	if (b->types_len + len > b->types_cap) {
-		unsigned char *p = realloc(b->types, b->types_len + len + 64);
-
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory");
-		b->types = p;
-		b->types_cap = b->types_len + len + 64;
-	}
-	o = realloc(b->offs, (b->nr + 1) * sizeof(*o));
-	if (!o)
+	if (LBTFI_GROW(b->types, b->types_cap, b->types_len + len) ||
+	    LBTFI_GROW(b->offs, b->offs_cap, (size_t)b->nr + 1))
 		return lbtfi_err(ENOMEM, "out of memory");
-	b->offs = o;
 	memcpy(b->types + b->types_len, rec, len);
 	b->offs[b->nr++] = b->types_len;
 	b->types_len += len;

@@ -26,6 +26,7 @@ struct obtf {
 	char *strs;
 	size_t strs_len, strs_cap;
 	uint32_t *offs;          /* offs[id - 1]: offset of type id in types */
+	size_t offs_cap;
 	uint32_t nr;             /* types, without void */
 	bool grown;              /* types/strs are our own buffers */
 };
