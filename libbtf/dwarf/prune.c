@@ -31,22 +31,20 @@ struct prune {
 	uint8_t *drop;     /* per id - start */
 	uint32_t *refs;    /* references to each type from kept types */
 	uint32_t *newid;   /* per id - start */
-	uint32_t *seen;    /* open addressing set of FUNC name offsets (+1) */
-	uint32_t *aggrs;   /* the same for named structs/unions (aggr_key) */
+	struct lbtfi_htab seen;  /* FUNC name offsets (finished: the hash is the key) */
+	struct lbtfi_htab aggrs; /* the same for named structs/unions (aggr_key) */
 	uint32_t *stack, sp; /* types found unreachable, their references not yet counted off */
-	uint32_t mask;
 };
 
 /* Whether key (a FUNC's name offset, or a struct/union name offset with
  * its flavour in the top bit) was seen before; remembers it */
-static bool name_seen(struct prune *p, uint32_t *set, uint32_t key)
+static bool name_seen(struct lbtfi_htab *set, uint32_t key)
 {
-	uint32_t h = (key * 2654435761u) & p->mask;
+	uint32_t h = lbtfi_hash_fin(key);
 
-	for (; set[h]; h = (h + 1) & p->mask)
-		if (set[h] == key + 1)
-			return true;
-	set[h] = key + 1;
+	LBTFI_HTAB_FOR_EACH(set, h, i, v)
+		return true;
+	lbtfi_htab_put(set, h, 0); /* sized for every type: never full */
 	return false;
 }
 
@@ -141,7 +139,7 @@ static uint32_t mark(struct prune *p, uint32_t features)
 		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_FUNC && !p->drop[id - p->start] &&
-		    name_seen(p, p->seen, t->name_off)) {
+		    name_seen(&p->seen, t->name_off)) {
 			p->drop[id - p->start] = 1;
 			n++;
 		}
@@ -165,13 +163,13 @@ static uint32_t mark(struct prune *p, uint32_t features)
 
 		if ((lbtf_kind(t) == LBTF_KIND_STRUCT || lbtf_kind(t) == LBTF_KIND_UNION) &&
 		    t->name_off)
-			name_seen(p, p->aggrs, aggr_key(t));
+			name_seen(&p->aggrs, aggr_key(t));
 	}
 	for (id = p->start; id < p->cnt; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_FWD && !p->refs[id - p->start] &&
-		    name_seen(p, p->aggrs, aggr_key(t))) {
+		    name_seen(&p->aggrs, aggr_key(t))) {
 			p->drop[id - p->start] = 1;
 			n++;
 		}
@@ -221,7 +219,7 @@ int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t feature
 	struct prune p = { 0 };
 	struct lbtf_builder *nb = NULL;
 	void *data = NULL;
-	size_t size, n, cap;
+	size_t size, n;
 	int err = 0;
 
 	*dropped = 0;
@@ -236,16 +234,12 @@ int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t feature
 	p.start = lbtf_start_id(p.btf);
 	p.cnt = lbtf_type_cnt(p.btf);
 	n = p.cnt - p.start;
-	for (cap = 64; cap < n * 2; cap <<= 1)
-		;
 	p.drop = calloc(n + 1, 1);
 	p.refs = calloc(n + 1, sizeof(*p.refs));
 	p.newid = calloc(n + 1, sizeof(*p.newid));
-	p.seen = calloc(cap, sizeof(*p.seen));
-	p.aggrs = calloc(cap, sizeof(*p.aggrs));
 	p.stack = calloc(n + 1, sizeof(*p.stack));
-	p.mask = cap - 1;
-	if (!p.drop || !p.refs || !p.newid || !p.seen || !p.aggrs || !p.stack) {
+	if (!p.drop || !p.refs || !p.newid || !p.stack || lbtfi_htab_init(&p.seen, (uint32_t)n, 2) ||
+	    lbtfi_htab_init(&p.aggrs, (uint32_t)n, 2)) {
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}
@@ -266,8 +260,8 @@ out:
 	free(p.drop);
 	free(p.refs);
 	free(p.newid);
-	free(p.seen);
-	free(p.aggrs);
+	lbtfi_htab_free(&p.seen);
+	lbtfi_htab_free(&p.aggrs);
 	free(p.stack);
 	return err;
 }
