@@ -43,7 +43,7 @@
 
 struct rep {
 	uint64_t a, b;   /* signature */
-	uint32_t id;     /* 0: empty slot */
+	uint32_t id;
 };
 
 /* A named struct/union/FWD an earlier type refers to */
@@ -77,8 +77,9 @@ struct want {
 };
 
 struct dw_group {
-	struct rep *tab;            /* open addressing on the signature */
-	uint32_t mask, cnt;
+	struct lbtfi_htab tab;      /* signature (low word of a) -> index in reps */
+	struct rep *reps;
+	size_t nreps, capreps;
 	struct dw_diemap map_idx;   /* type id -> index in maps (computed once) */
 	struct name_map *maps;
 	uint32_t nmaps, capmaps;
@@ -105,10 +106,8 @@ struct dw_group *dw_group_new(const struct lbtfi_strset *banned)
 
 	if (!g)
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
-	g->mask = 4095;
-	g->tab = calloc(g->mask + 1, sizeof(*g->tab));
 	g->banned = banned;
-	if (!g->tab || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
+	if (lbtfi_htab_init(&g->tab, 2048, 2) || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
 	    dw_diemap_init(&g->fwd_to) || dw_diemap_init(&g->paired)) {
 		dw_group_free(g);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
@@ -120,7 +119,8 @@ void dw_group_free(struct dw_group *g)
 {
 	if (!g)
 		return;
-	free(g->tab);
+	lbtfi_htab_free(&g->tab);
+	free(g->reps);
 	dw_diemap_free(&g->map_idx);
 	dw_diemap_free(&g->visited);
 	dw_diemap_free(&g->fwd_to);
@@ -151,39 +151,20 @@ void dw_group_unit_begin(struct dw_unit *u)
  * all kept as candidates, up to this many */
 #define MAX_CANDIDATES 8
 
-static int rep_grow(struct dw_group *g)
-{
-	uint32_t size = (g->mask + 1) * 2, i, j;
-	struct rep *t = calloc(size, sizeof(*t));
-
-	if (!t)
-		return lbtfi_err(ENOMEM, "out of memory");
-	for (i = 0; i <= g->mask; i++) {
-		if (!g->tab[i].id)
-			continue;
-		for (j = (uint32_t)g->tab[i].a & (size - 1); t[j].id; j = (j + 1) & (size - 1))
-			;
-		t[j] = g->tab[i];
-	}
-	free(g->tab);
-	g->tab = t;
-	g->mask = size - 1;
-	return 0;
-}
-
 static int rep_add(struct dw_group *g, const struct rep *r)
 {
-	uint32_t i;
 	unsigned int same = 0;
-	int err;
 
-	if (g->cnt * 2 >= g->mask && (err = rep_grow(g)))
-		return err;
-	for (i = (uint32_t)r->a & g->mask; g->tab[i].id; i = (i + 1) & g->mask)
-		if (g->tab[i].a == r->a && g->tab[i].b == r->b && ++same == MAX_CANDIDATES)
+	LBTFI_HTAB_FOR_EACH(&g->tab, (uint32_t)r->a, slot, i) {
+		const struct rep *c = &g->reps[i];
+
+		if (c->a == r->a && c->b == r->b && ++same == MAX_CANDIDATES)
 			return 0;
-	g->tab[i] = *r;
-	g->cnt++;
+	}
+	if (LBTFI_GROW_FROM(g->reps, g->capreps, g->nreps + 1, 1024) ||
+	    lbtfi_htab_add(&g->tab, (uint32_t)r->a, (uint32_t)g->nreps))
+		return lbtfi_err(ENOMEM, "out of memory");
+	g->reps[g->nreps++] = *r;
 	return 0;
 }
 
@@ -418,7 +399,6 @@ int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
 {
 	struct dw_group *g = u->grp;
 	const struct dw_sig *s;
-	uint32_t i;
 	int err;
 
 	if (!g || !g->on)
@@ -426,14 +406,17 @@ int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
 	s = dw_sig_of(u, die, &err);
 	if (!s)
 		return err;
-	for (i = (uint32_t)s->a & g->mask; g->tab[i].id; i = (i + 1) & g->mask) {
-		if (g->tab[i].a != s->a || g->tab[i].b != s->b)
+	LBTFI_HTAB_FOR_EACH(&g->tab, (uint32_t)s->a, slot, i) {
+		uint32_t id = g->reps[i].id;
+
+		if (g->reps[i].a != s->a || g->reps[i].b != s->b)
 			continue;
-		err = try_rep(u, die, s, g->tab[i].id);
+		/* (the unit's conversions join the table only when it ends) */
+		err = try_rep(u, die, s, id);
 		if (err < 0)
 			return err;
 		if (err)
-			return g->tab[i].id;
+			return id;
 	}
 	return 0;
 }
