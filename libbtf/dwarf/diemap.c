@@ -2,6 +2,12 @@
 /*
  * DIE -> BTF id map of one unit: open addressing on the DIE's 64-bit key,
  * reused (cleared, not freed) from one unit to the next by a worker.
+ *
+ * Not libbtf's shared table (util/htab.h), on purpose: every DIE reference
+ * the converter follows is a lookup here (dw_diemap_get + put were 8.4% of
+ * btfgen's profile on the Debian vmlinux, 2026-12-04), and the shared table
+ * keeps no keys, so a 64-bit key would cost an indirection (a cache miss)
+ * per probe; here key and value sit in the probed arrays.
  */
 #include <stdlib.h>
 #include <string.h>

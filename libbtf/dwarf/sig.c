@@ -237,7 +237,10 @@ static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int
 	return 0;
 }
 
-/* Per-thread set of edge keys, cleared by bumping the generation */
+/* Per-thread set of edge keys, cleared by bumping the generation: one
+ * clear per signature computed, so a clear must be O(1), which the shared
+ * table (util/htab.h) is not; fixed size, and when full it just admits
+ * duplicates (only slower) */
 static __thread struct {
 	uint64_t key[EDGE_SET_SIZE];
 	uint32_t gen[EDGE_SET_SIZE];
