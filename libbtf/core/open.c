@@ -42,13 +42,9 @@ static int read_fd(int fd, const char *path, void **buf, size_t *len, bool *mapp
 		ssize_t r;
 		if (!p)
 			return lbtfi_err(ENOMEM, "%s: out of memory", path);
-		if (n == cap) {
-			char *q = realloc(p, cap * 2);
-			if (!q)
-				free(p);
-			p = q;
-			cap *= 2;
-			continue;
+		if (n == cap && LBTFI_GROW(p, cap, n + 1)) {
+			free(p);
+			return lbtfi_err(ENOMEM, "%s: out of memory", path);
 		}
 		r = read(fd, p + n, cap - n);
 		if (r < 0) {

@@ -91,15 +91,10 @@ static void vpiece(struct vlog *log, const char *fmt, va_list ap)
 	if (log->oom)
 		return;
 	if (log->cap - log->len < VLOG_PIECE + 8) {
-		size_t ncap = log->cap ? log->cap * 2 : 1 << 16;
-		char *nb = realloc(log->buf, ncap);
-
-		if (!nb) {
+		if (LBTFI_GROW_FROM(log->buf, log->cap, log->len + VLOG_PIECE + 8, 1 << 16)) {
 			log->oom = true;
 			return;
 		}
-		log->buf = nb;
-		log->cap = ncap;
 	}
 	if (log->kernel) {
 		/* printk("BPF: %s") of the 1023-byte piece, with a newline */

@@ -217,10 +217,10 @@ static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
 {
 	const size_t nnames = sizeof(meta_struct_names) / sizeof(meta_struct_names[0]);
 	uint32_t first[sizeof(meta_struct_names) / sizeof(meta_struct_names[0])] = { 0 };
-	int cap = 16;
+	size_t cap = 0;
 
-	*ids = malloc(sizeof(**ids) * cap);
-	if (!*ids)
+	*ids = NULL;
+	if (LBTFI_GROW_FROM(*ids, cap, nnames + 1, 16))
 		return -ENOMEM;
 	for (uint32_t i = 1; i < env->nr_types; i++) {
 		const struct lbtf_type *t = env->types[i];
@@ -236,12 +236,8 @@ static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
 		}
 		if (lbtfi_vsf_find_kptr(env, t, 0, &tmp, SF_KPTR) != FOUND)
 			continue;
-		if (*nids + (int)nnames >= cap) {
-			uint32_t *n = realloc(*ids, sizeof(**ids) * (cap *= 2));
-			if (!n)
-				return -ENOMEM;
-			*ids = n;
-		}
+		if (LBTFI_GROW(*ids, cap, (size_t)*nids + nnames + 1))
+			return -ENOMEM;
 		(*ids)[(*nids)++] = i;
 	}
 	for (size_t k = 0; k < nnames; k++)
@@ -267,12 +263,8 @@ static int run(struct sctx *c, const uint32_t *ids, int nids)
 			;
 		if (j == lbtf_vlen(t))
 			continue;
-		if (c->tab_cnt == c->tab_cap) {
-			struct record *n = realloc(c->tab, sizeof(*n) * (c->tab_cap = c->tab_cap * 2 + 4));
-			if (!n)
-				return -ENOMEM;
-			c->tab = n;
-		}
+		if (LBTFI_GROW(c->tab, c->tab_cap, (size_t)c->tab_cnt + 1))
+			return -ENOMEM;
 		memset(&c->tab[c->tab_cnt], 0, sizeof(c->tab[0]));
 		c->tab[c->tab_cnt].struct_id = i;
 		err = parse_fields(c, t, &c->tab[c->tab_cnt]);
