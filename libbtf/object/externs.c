@@ -230,7 +230,7 @@ static int collect(struct octx *c, struct ext **out, size_t *nr, uint32_t *ksym_
 {
 	struct obtf *b = &c->b;
 	struct ext *ext = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	GElf_Sym sym;
 
 	for (size_t i = 0; i < c->e.nr_syms; i++) {
@@ -244,10 +244,9 @@ static int collect(struct octx *c, struct ext **out, size_t *nr, uint32_t *ksym_
 			return lbtfi_err(4001, "%s: bad symbol %zu", c->path, i);
 		if (!sym_is_extern(&sym) || !(name = oelf_sym_name(&c->e, &sym)) || !*name)
 			continue;
-		x = realloc(ext, (n + 1) * sizeof(*ext));
-		if (!x)
+		if (LBTFI_GROW(ext, cap, n + 1))
 			return lbtfi_err(ENOMEM, "out of memory");
-		ext = *out = x;
+		*out = ext;
 		x = &ext[n++];
 		*nr = n;
 		memset(x, 0, sizeof(*x));
