@@ -1,5 +1,5 @@
 #!/bin/bash
-# lbtf_dedup vs libbpf's btf__dedup on the same raw (not deduplicated) BTF,
+# lbtf_builder_dedup vs libbpf's btf__dedup on the same raw (not deduplicated) BTF,
 # raw blob in memory -> deduplicated blob: wall time, CPU time and peak RSS
 # (of the whole process, which holds the raw blob in both cases), median
 # of RUNS (default 3) alternating runs. Inputs:

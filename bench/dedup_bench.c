@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Benchmark driver: raw (not deduplicated) BTF in memory -> deduplicated
- * raw BTF, by libbtf (builder + lbtf_dedup + serialize) or by libbpf
+ * raw BTF, by libbtf (builder + lbtf_builder_dedup + serialize) or by libbpf
  * (btf__new + btf__dedup + btf__raw_data). One run per process so that the
  * peak RSS is the run's own. Prints "wall_s cpu_s types_out maxrss_kb".
  *   dedup_bench ours|libbpf RAW.btf
@@ -65,7 +65,7 @@ static int copies(const char *src_path, int n, const char *out)
 	for (int c = 0; c < n; c++) {
 		uint32_t delta = lbtf_builder_type_cnt(b) - 1;
 		for (uint32_t id = 1; id < lbtf_type_cnt(src); id++) {
-			int nid = lbtf_add_type_copy(b, src, id);
+			int nid = lbtf_builder_add_type_copy(b, src, id);
 			if (nid < 0)
 				return 1;
 			lbtf_type_visit_type_ids(lbtf_builder_type_by_id(b, (uint32_t)nid), add_delta, &delta);
@@ -89,10 +89,10 @@ static uint32_t run_ours(const void *raw, size_t len)
 	if (!in || !b)
 		return 0;
 	for (uint32_t id = 1; id < lbtf_type_cnt(in); id++)
-		if (lbtf_add_type_copy(b, in, id) < 0)
+		if (lbtf_builder_add_type_copy(b, in, id) < 0)
 			return 0;
 	lbtf_free(in);
-	if (lbtf_dedup(b, NULL) || lbtf_builder_serialize(b, false, &out, &out_len))
+	if (lbtf_builder_dedup(b, NULL) || lbtf_builder_serialize(b, false, &out, &out_len))
 		return 0;
 	cnt = lbtf_builder_type_cnt(b) - 1;
 	free(out);

@@ -17,7 +17,7 @@ static struct lbtf_builder *copy_all(const struct lbtf *src)
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
 
 	for (uint32_t id = 1; b && id < lbtf_type_cnt(src); id++)
-		if (lbtf_add_type_copy(b, src, id) < 0) {
+		if (lbtf_builder_add_type_copy(b, src, id) < 0) {
 			lbtf_builder_free(b);
 			return NULL;
 		}
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lbtf_free(in);
 	if (!b)
 		goto out;
-	if (lbtf_dedup(b, NULL) == 0) {
+	if (lbtf_builder_dedup(b, NULL) == 0) {
 		if (lbtf_builder_serialize(b, false, &blob, &len))
 			abort(); /* dedup output must be serializable */
 		out = lbtf_new(blob, len, NULL);
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* and parse again */
 		lbtf_free(out);
 		free(blob);
-		if (lbtf_dedup(b, NULL))
+		if (lbtf_builder_dedup(b, NULL))
 			abort(); /* deduplicated BTF deduplicates again */
 	}
 out:

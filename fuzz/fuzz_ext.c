@@ -54,7 +54,7 @@ static void remap(const struct lbtf_ext *ext, const struct lbtf *btf)
 	if (!b)
 		return;
 	for (uint32_t id = 1; id < lbtf_type_cnt(btf) && id < 4096; id++)
-		if (lbtf_add_type_copy(b, btf, id) < 0)
+		if (lbtf_builder_add_type_copy(b, btf, id) < 0)
 			goto out;
 	if (!lbtf_ext_remap(ext, btf, b, &out, &out_size)) {
 		struct lbtf_ext *again = lbtf_ext_new(out, out_size);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * lbtf_add_*: one call per BTF kind, each validating its arguments the way
+ * lbtf_builder_add_*: one call per BTF kind, each validating its arguments the way
  * libbpf's btf__add_* do, returning the new id or a negative errno.
  * Composite kinds grow by appending elements to the last added type.
  */
@@ -64,7 +64,8 @@ static bool pow2_upto(uint32_t v, uint32_t max)
 	return v && !(v & (v - 1)) && v <= max;
 }
 
-int lbtf_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz, uint32_t encoding)
+int lbtf_builder_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz,
+			 uint32_t encoding)
 {
 	if (empty(name))
 		return lbtfi_err(EINVAL, "INT needs a name");
@@ -76,7 +77,7 @@ int lbtf_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz, uin
 			    (encoding << 24) | (byte_sz * 8));
 }
 
-int lbtf_add_float(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+int lbtf_builder_add_float(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
 {
 	if (empty(name))
 		return lbtfi_err(EINVAL, "FLOAT needs a name");
@@ -94,41 +95,42 @@ static int add_ref(struct lbtf_builder *b, unsigned int kind, const char *name, 
 	return add_rec(b, name, lbtf_info(kind, 0, 0), ref, 0, NULL);
 }
 
-int lbtf_add_ptr(struct lbtf_builder *b, uint32_t ref)
+int lbtf_builder_add_ptr(struct lbtf_builder *b, uint32_t ref)
 {
 	return add_ref(b, LBTF_KIND_PTR, NULL, ref);
 }
 
-int lbtf_add_volatile(struct lbtf_builder *b, uint32_t ref)
+int lbtf_builder_add_volatile(struct lbtf_builder *b, uint32_t ref)
 {
 	return add_ref(b, LBTF_KIND_VOLATILE, NULL, ref);
 }
 
-int lbtf_add_const(struct lbtf_builder *b, uint32_t ref)
+int lbtf_builder_add_const(struct lbtf_builder *b, uint32_t ref)
 {
 	return add_ref(b, LBTF_KIND_CONST, NULL, ref);
 }
 
-int lbtf_add_restrict(struct lbtf_builder *b, uint32_t ref)
+int lbtf_builder_add_restrict(struct lbtf_builder *b, uint32_t ref)
 {
 	return add_ref(b, LBTF_KIND_RESTRICT, NULL, ref);
 }
 
-int lbtf_add_typedef(struct lbtf_builder *b, const char *name, uint32_t ref)
+int lbtf_builder_add_typedef(struct lbtf_builder *b, const char *name, uint32_t ref)
 {
 	if (empty(name))
 		return lbtfi_err(EINVAL, "TYPEDEF needs a name");
 	return add_ref(b, LBTF_KIND_TYPEDEF, name, ref);
 }
 
-int lbtf_add_type_tag(struct lbtf_builder *b, const char *value, uint32_t ref)
+int lbtf_builder_add_type_tag(struct lbtf_builder *b, const char *value, uint32_t ref)
 {
 	if (empty(value))
 		return lbtfi_err(EINVAL, "TYPE_TAG needs a value");
 	return add_ref(b, LBTF_KIND_TYPE_TAG, value, ref);
 }
 
-int lbtf_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_type, uint32_t nelems)
+int lbtf_builder_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_type,
+			   uint32_t nelems)
 {
 	uint32_t *extra = NULL;
 	int id;
@@ -144,12 +146,12 @@ int lbtf_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_ty
 	return id;
 }
 
-int lbtf_add_struct(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+int lbtf_builder_add_struct(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
 {
 	return add_rec(b, name, lbtf_info(LBTF_KIND_STRUCT, 0, 0), byte_sz, 0, NULL);
 }
 
-int lbtf_add_union(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+int lbtf_builder_add_union(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
 {
 	return add_rec(b, name, lbtf_info(LBTF_KIND_UNION, 0, 0), byte_sz, 0, NULL);
 }
@@ -224,7 +226,7 @@ static int push_elem(struct lbtf_builder *b, bool named, const char *name, const
 	return last_id(b);
 }
 
-int lbtf_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
+int lbtf_builder_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
 		   uint32_t bit_offset, uint32_t bit_size)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_STRUCT, LBTF_KIND_UNION, "field");
@@ -268,17 +270,19 @@ static int add_enum_kind(struct lbtf_builder *b, unsigned int kind, const char *
 	return add_rec(b, name, lbtf_info(kind, 0, is_signed), byte_sz, 0, NULL);
 }
 
-int lbtf_add_enum(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed)
+int lbtf_builder_add_enum(struct lbtf_builder *b, const char *name, uint32_t byte_sz,
+			  bool is_signed)
 {
 	return add_enum_kind(b, LBTF_KIND_ENUM, name, byte_sz, is_signed);
 }
 
-int lbtf_add_enum64(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed)
+int lbtf_builder_add_enum64(struct lbtf_builder *b, const char *name, uint32_t byte_sz,
+			    bool is_signed)
 {
 	return add_enum_kind(b, LBTF_KIND_ENUM64, name, byte_sz, is_signed);
 }
 
-int lbtf_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value)
+int lbtf_builder_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_ENUM, LBTF_KIND_ENUM, "enum value");
 	uint32_t v = (uint32_t)value;
@@ -297,7 +301,7 @@ int lbtf_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value)
 	return id;
 }
 
-int lbtf_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t value)
+int lbtf_builder_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t value)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_ENUM64, LBTF_KIND_ENUM64, "enum64 value");
 	uint32_t vals[2] = { (uint32_t)value, (uint32_t)(value >> 32) };
@@ -309,7 +313,7 @@ int lbtf_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t val
 	return push_elem(b, true, name, vals, 2);
 }
 
-int lbtf_add_fwd(struct lbtf_builder *b, const char *name, enum lbtf_fwd_kind fwd_kind)
+int lbtf_builder_add_fwd(struct lbtf_builder *b, const char *name, enum lbtf_fwd_kind fwd_kind)
 {
 	if (empty(name))
 		return lbtfi_err(EINVAL, "FWD needs a name");
@@ -330,7 +334,7 @@ static bool linkage_ok(int linkage)
 	       linkage == LBTF_LINKAGE_EXTERN;
 }
 
-int lbtf_add_func(struct lbtf_builder *b, const char *name, int linkage, uint32_t proto)
+int lbtf_builder_add_func(struct lbtf_builder *b, const char *name, int linkage, uint32_t proto)
 {
 	int err;
 
@@ -343,12 +347,12 @@ int lbtf_add_func(struct lbtf_builder *b, const char *name, int linkage, uint32_
 	return add_rec(b, name, lbtf_info(LBTF_KIND_FUNC, (unsigned int)linkage, 0), proto, 0, NULL);
 }
 
-int lbtf_add_func_proto(struct lbtf_builder *b, uint32_t ret_type)
+int lbtf_builder_add_func_proto(struct lbtf_builder *b, uint32_t ret_type)
 {
 	return add_ref(b, LBTF_KIND_FUNC_PROTO, NULL, ret_type);
 }
 
-int lbtf_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
+int lbtf_builder_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO, "parameter");
 	int err;
@@ -362,7 +366,7 @@ int lbtf_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
 	return push_elem(b, true, name, &type, 1);
 }
 
-int lbtf_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type)
+int lbtf_builder_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type)
 {
 	int id;
 
@@ -375,14 +379,15 @@ int lbtf_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t
 	return add_rec_word(b, name, lbtf_info(LBTF_KIND_VAR, 0, 0), type, (uint32_t)linkage);
 }
 
-int lbtf_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
+int lbtf_builder_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz)
 {
 	if (empty(name))
 		return lbtfi_err(EINVAL, "DATASEC needs a name");
 	return add_rec(b, name, lbtf_info(LBTF_KIND_DATASEC, 0, 0), byte_sz, 0, NULL);
 }
 
-int lbtf_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t offset, uint32_t byte_sz)
+int lbtf_builder_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t offset,
+				      uint32_t byte_sz)
 {
 	struct lbtf_type *t = last_of(b, LBTF_KIND_DATASEC, LBTF_KIND_DATASEC, "datasec variable");
 	uint32_t vals[3] = { var, offset, byte_sz };
@@ -397,7 +402,8 @@ int lbtf_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t off
 	return push_elem(b, false, NULL, vals, 3);
 }
 
-int lbtf_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref, int component_idx)
+int lbtf_builder_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref,
+			      int component_idx)
 {
 	int id;
 

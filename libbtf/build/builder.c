@@ -244,7 +244,7 @@ static int copy_str(uint32_t *slot, void *ctx)
 	return 0;
 }
 
-int lbtf_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id)
+int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id)
 {
 	const struct lbtf_type *t = lbtf_type_by_id(src, src_id);
 	struct copy_strs_ctx c = { b, src, 0 };

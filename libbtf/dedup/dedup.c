@@ -445,7 +445,7 @@ static void compact(struct dedup *d, uint32_t *id_map)
 			id_map[id - d->start_id] = final_id(d, new_id, id);
 }
 
-int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
+int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 {
 	struct lbtf_dedup_stats st = { .sz = sizeof(st), .types_in = b->nr_types,
 				       .strs_in_bytes = (uint32_t)b->strs.len };

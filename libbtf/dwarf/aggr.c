@@ -132,9 +132,9 @@ int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 	sz = dw_attrs_bytesize(&da);
 	if (dw_attrs_flag(&da, DA_DECLARATION)) {
 		if (name && *name)
-			return lbtf_add_fwd(u->b, name, is_union ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
+			return lbtf_builder_add_fwd(u->b, name, is_union ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
 		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
-		return is_union ? lbtf_add_union(u->b, NULL, 0) : lbtf_add_struct(u->b, NULL, 0);
+		return is_union ? lbtf_builder_add_union(u->b, NULL, 0) : lbtf_builder_add_struct(u->b, NULL, 0);
 	}
 	if (dr_child(die, &c)) {
 		do {
@@ -183,13 +183,13 @@ int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 		n = 0xffff;
 	if (sz < 0)
 		sz = 0;
-	id = is_union ? lbtf_add_union(u->b, name, sz) : lbtf_add_struct(u->b, name, sz);
+	id = is_union ? lbtf_builder_add_union(u->b, name, sz) : lbtf_builder_add_struct(u->b, name, sz);
 	if (id < 0) {
 		err = id;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		int r = lbtf_add_field(u->b, ms[i].name, ms[i].type, ms[i].bit_off, ms[i].bit_size);
+		int r = lbtf_builder_add_field(u->b, ms[i].name, ms[i].type, ms[i].bit_off, ms[i].bit_size);
 
 		if (r < 0) {
 			err = r;
@@ -252,12 +252,13 @@ int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
 	name = dw_c_ident(u, dw_attrs_name(&da));
 	sz = dw_attrs_bytesize(&da);
 	if (dw_attrs_flag(&da, DA_DECLARATION) && name && *name)
-		return lbtf_add_fwd(u->b, name, LBTF_FWD_ENUM);
+		return lbtf_builder_add_fwd(u->b, name, LBTF_FWD_ENUM);
 	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
 		sz = 4;
 	sgn = enum_is_signed(u, die, &da);
 	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
-	id = is64 ? lbtf_add_enum64(u->b, name, sz, sgn) : lbtf_add_enum(u->b, name, sz, sgn);
+	id = is64 ? lbtf_builder_add_enum64(u->b, name, sz, sgn)
+		  : lbtf_builder_add_enum(u->b, name, sz, sgn);
 	if (id < 0 || !dr_child(die, &c))
 		return id;
 	do {
@@ -276,7 +277,7 @@ int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
 		if (!dr_udata(a, &raw))
 			raw = 0;
 		if (is64) {
-			r = lbtf_add_enum64_value(u->b, vn, raw);
+			r = lbtf_builder_add_enum64_value(u->b, vn, raw);
 		} else {
 			/* 32-bit record: keep the low 32 bits, extended by signedness
 			 * (values wider than the enum only exist without enum64) */
@@ -289,7 +290,7 @@ int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
 				if (sgn && (lo >> (bits - 1)))
 					lo |= ~mask;
 			}
-			r = lbtf_add_enum_value(u->b, vn, sgn ? (int64_t)(int32_t)lo : (int64_t)lo);
+			r = lbtf_builder_add_enum_value(u->b, vn, sgn ? (int64_t)(int32_t)lo : (int64_t)lo);
 		}
 		if (r < 0)
 			return r;

@@ -299,7 +299,7 @@ static struct lbtf_builder *rebuild(struct bset *s, const struct lbtf *base, int
 
 		if (!s->newid[id - s->start])
 			continue;
-		nid = lbtf_add_type_copy(nb, s->btf, id);
+		nid = lbtf_builder_add_type_copy(nb, s->btf, id);
 		if (nid < 0)
 			err = nid;
 		else
@@ -307,7 +307,7 @@ static struct lbtf_builder *rebuild(struct bset *s, const struct lbtf *base, int
 	}
 	for (i = 0; !err && i < s->nfwds; i++) {
 		const struct lbtf_type *t = type_at(s, s->fwds[i]);
-		int nid = lbtf_add_fwd(nb, lbtf_name_by_offset(s->btf, t->name_off),
+		int nid = lbtf_builder_add_fwd(nb, lbtf_name_by_offset(s->btf, t->name_off),
 				       lbtf_kind(t) == LBTF_KIND_UNION ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
 
 		if (nid < 0)
@@ -387,7 +387,7 @@ static int import_type(struct import *im, uint32_t id, uint32_t *out)
 		im->memo[id] = *out;
 		return 0;
 	}
-	nid = lbtf_add_type_copy(im->nb, im->prev, id);
+	nid = lbtf_builder_add_type_copy(im->nb, im->prev, id);
 	if (nid < 0)
 		return nid;
 	im->memo[id] = *out = nid;

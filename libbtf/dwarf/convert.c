@@ -377,7 +377,7 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 static int dedup_now(struct lbtf_builder *out)
 {
 	struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
-	int err = lbtf_dedup(out, &dopts);
+	int err = lbtf_builder_dedup(out, &dopts);
 
 	return err > 0 ? 0 : err;
 }

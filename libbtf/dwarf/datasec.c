@@ -62,7 +62,7 @@ static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei,
 	}
 	if (!keep)
 		return 0;
-	id = lbtf_add_datasec(b, sec->name, (uint32_t)sec->size);
+	id = lbtf_builder_add_datasec(b, sec->name, (uint32_t)sec->size);
 	if (id < 0)
 		return id;
 	for (end = 0, i = 0; i < n; i++) {
@@ -70,7 +70,7 @@ static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		if (off == UINT64_MAX || off < end)
 			continue;
 		end = off + vars[i].size;
-		r = lbtf_add_datasec_var_info(b, vars[i].id, (uint32_t)off, vars[i].size);
+		r = lbtf_builder_add_datasec_var_info(b, vars[i].id, (uint32_t)off, vars[i].size);
 		if (r < 0)
 			return r;
 	}
@@ -83,10 +83,10 @@ static int add_extern_section(struct lbtf_builder *b, const char *name, const st
 			      uint32_t n, uint32_t *nplaced)
 {
 	uint32_t i;
-	int r = lbtf_add_datasec(b, name, 0);
+	int r = lbtf_builder_add_datasec(b, name, 0);
 
 	for (i = 0; r >= 0 && i < n; i++)
-		r = lbtf_add_datasec_var_info(b, vars[i].id, 0, vars[i].size);
+		r = lbtf_builder_add_datasec_var_info(b, vars[i].id, 0, vars[i].size);
 	*nplaced += n;
 	return r < 0 ? r : 1;
 }

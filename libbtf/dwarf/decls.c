@@ -23,7 +23,7 @@ int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int
 
 		if (!dw_is_annotation(u, &c, "btf_decl_tag", &v))
 			continue;
-		r = lbtf_add_decl_tag(u->b, v, target, component_idx);
+		r = lbtf_builder_add_decl_tag(u->b, v, target, component_idx);
 		if (r < 0)
 			return r;
 	} while (dr_sibling(&c));
@@ -122,7 +122,7 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_add_func(u->b, name,
+	id = lbtf_builder_add_func(u->b, name,
 			   ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
 			   proto);
 	if (id < 0) {
@@ -220,7 +220,7 @@ static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 		dw_warn(u, DW_WARN_VAR_FUNC);
 		return 0;
 	}
-	id = lbtf_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
+	id = lbtf_builder_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
 	if (id < 0)
 		return id;
 	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
@@ -241,7 +241,7 @@ static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attr
 	proto = dw_func_proto(u, die, false, NULL, NULL);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_add_func(u->b, name, LBTF_LINKAGE_EXTERN, proto);
+	id = lbtf_builder_add_func(u->b, name, LBTF_LINKAGE_EXTERN, proto);
 	if (id < 0)
 		return id;
 	u->nfuncs++;
@@ -308,8 +308,9 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 	}
 	if (!size || size > UINT32_MAX)
 		return 0;
-	id = lbtf_add_var(u->b, name, s->bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
-			  type);
+	id = lbtf_builder_add_var(u->b, name,
+				  s->bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
+				  type);
 	if (id < 0)
 		return id;
 	if (pend && (err = dw_fixup_add(u, id, 2, pend)))

@@ -374,7 +374,7 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 	proto = dw_func_proto(u, die, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_add_func(u->b, name,
+	id = lbtf_builder_add_func(u->b, name,
 			   ei->syms[f->sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
 			   proto);
 	if (id < 0) {
@@ -384,12 +384,12 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 	u->nfuncs++;
 	if ((u->g->features & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
 	    (f->ambiguous || unexpected_regs(u, t, pdies, npdies)))
-		err = lbtf_add_decl_tag(u->b, MARKER, id, -1);
+		err = lbtf_builder_add_decl_tag(u->b, MARKER, id, -1);
 	if (!err && f->kfunc && (u->g->features & LBTF_DWARF_FEAT_DECL_TAG_KFUNCS) &&
 	    (u->g->features & LBTF_DWARF_FEAT_DECL_TAG)) {
-		err = lbtf_add_decl_tag(u->b, "bpf_kfunc", id, -1);
+		err = lbtf_builder_add_decl_tag(u->b, "bpf_kfunc", id, -1);
 		if (err >= 0 && (f->kflags & KF_FASTCALL))
-			err = lbtf_add_decl_tag(u->b, "bpf_fastcall", id, -1);
+			err = lbtf_builder_add_decl_tag(u->b, "bpf_fastcall", id, -1);
 	}
 	err = err < 0 ? err : 0;
 	dw_decl_origin(u, die, &origin);

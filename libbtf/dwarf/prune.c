@@ -203,7 +203,7 @@ static struct lbtf_builder *rebuild(struct prune *p, const struct lbtf *base)
 
 		if (p->drop[id - p->start])
 			continue;
-		nid = lbtf_add_type_copy(nb, p->btf, id);
+		nid = lbtf_builder_add_type_copy(nb, p->btf, id);
 		if (nid < 0) {
 			lbtf_builder_free(nb);
 			return NULL;

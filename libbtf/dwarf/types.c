@@ -136,7 +136,7 @@ static int64_t with_fixup(struct dw_unit *u, int64_t id, uint32_t word, uint64_t
 static int64_t unit_int(struct dw_unit *u, uint32_t *slot, const char *name, uint32_t size)
 {
 	if (!*slot) {
-		int id = lbtf_add_int(u->b, name, size, 0);
+		int id = lbtf_builder_add_int(u->b, name, size, 0);
 
 		if (id < 0)
 			return id;
@@ -162,7 +162,7 @@ static int64_t bytes_blob(struct dw_unit *u, uint64_t sz)
 
 	if (elem < 0 || idx < 0)
 		return elem < 0 ? elem : idx;
-	return lbtf_add_array(u->b, idx, elem, sz > UINT32_MAX ? 0 : (uint32_t)sz);
+	return lbtf_builder_add_array(u->b, idx, elem, sz > UINT32_MAX ? 0 : (uint32_t)sz);
 }
 
 static uint32_t pow2_at_least(uint64_t v)
@@ -192,7 +192,7 @@ static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 		return 0; /* a size-less base type can only stand for void */
 	if (enc == DW_ATE_float && (u->g->features & LBTF_DWARF_FEAT_FLOAT) &&
 	    (sz == 2 || sz == 4 || sz == 8 || sz == 12 || sz == 16))
-		return lbtf_add_float(u->b, name, sz);
+		return lbtf_builder_add_float(u->b, name, sz);
 	if (enc == DW_ATE_complex_float) {
 		/* layout-correct stand-in: two floats of half the size */
 		int64_t part, idx = array_index_type(u);
@@ -201,12 +201,13 @@ static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 		if (idx < 0)
 			return idx;
 		if ((u->g->features & LBTF_DWARF_FEAT_FLOAT) && (sz / 2 == 4 || sz / 2 == 8 || sz / 2 == 16))
-			part = lbtf_add_float(u->b, sz / 2 == 4 ? "float" : sz / 2 == 8 ? "double" : "long double", sz / 2);
+			part = lbtf_builder_add_float(u->b, sz / 2 == 4 ? "float" :
+						      sz / 2 == 8 ? "double" : "long double", sz / 2);
 		else
 			return bytes_blob(u, sz);
 		if (part < 0)
 			return part;
-		return lbtf_add_array(u->b, idx, part, 2);
+		return lbtf_builder_add_array(u->b, idx, part, 2);
 	}
 	if (enc == DW_ATE_signed || enc == DW_ATE_signed_char || enc == DW_ATE_signed_fixed)
 		flags = LBTF_INT_SIGNED;
@@ -229,7 +230,7 @@ static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 	if (bits != (uint64_t)sz * 8) {
 		/* The builder takes whole-byte INTs; narrow INT records are written
 		 * here by patching the bits field of the record just added. */
-		int id = lbtf_add_int(u->b, name, sz, flags);
+		int id = lbtf_builder_add_int(u->b, name, sz, flags);
 		struct lbtf_type *t;
 
 		if (id < 0)
@@ -239,7 +240,7 @@ static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 			*(uint32_t *)(t + 1) = (*(uint32_t *)(t + 1) & ~0xffu) | (uint32_t)bits;
 		return id;
 	}
-	return lbtf_add_int(u->b, name, sz, flags);
+	return lbtf_builder_add_int(u->b, name, sz, flags);
 }
 
 /* Pointers, modifiers, typedefs ------------------------------------------- */
@@ -279,13 +280,13 @@ static int64_t conv_pointer(struct dw_unit *u, struct dw_die *die)
 
 			if (!dw_is_annotation(u, &c, "btf_type_tag", &v))
 				continue;
-			cur = with_fixup(u, lbtf_add_type_tag(u->b, v, cur), W_TYPE, pend);
+			cur = with_fixup(u, lbtf_builder_add_type_tag(u->b, v, cur), W_TYPE, pend);
 			if (cur < 0)
 				return cur;
 			pend = 0;
 		} while (dr_sibling(&c));
 	}
-	return with_fixup(u, lbtf_add_ptr(u->b, cur), W_TYPE, pend);
+	return with_fixup(u, lbtf_builder_add_ptr(u->b, cur), W_TYPE, pend);
 }
 
 static int64_t conv_modifier(struct dw_unit *u, struct dw_die *die)
@@ -297,13 +298,13 @@ static int64_t conv_modifier(struct dw_unit *u, struct dw_die *die)
 		return ref;
 	switch (dr_tag(die)) {
 	case DW_TAG_const_type:
-		id = lbtf_add_const(u->b, ref);
+		id = lbtf_builder_add_const(u->b, ref);
 		break;
 	case DW_TAG_volatile_type:
-		id = lbtf_add_volatile(u->b, ref);
+		id = lbtf_builder_add_volatile(u->b, ref);
 		break;
 	default:
-		id = lbtf_add_restrict(u->b, ref);
+		id = lbtf_builder_add_restrict(u->b, ref);
 		break;
 	}
 	return with_fixup(u, id, W_TYPE, pend);
@@ -324,7 +325,7 @@ static int64_t conv_typedef(struct dw_unit *u, struct dw_die *die)
 		return ref;
 	if (!name)
 		return ref; /* nameless typedef: transparent */
-	id = with_fixup(u, lbtf_add_typedef(u->b, name, ref), W_TYPE, pend);
+	id = with_fixup(u, lbtf_builder_add_typedef(u->b, name, ref), W_TYPE, pend);
 	if (id >= 0) {
 		int err = dw_add_decl_tags(u, die, id, -1);
 
@@ -399,7 +400,7 @@ static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 		dims[n++] = 0;
 	/* int m[2][3]: ARRAY(2) of ARRAY(3) of int, innermost added first */
 	while (n--) {
-		cur = with_fixup(u, lbtf_add_array(u->b, idx, cur, dims[n]), W_ARRAY_ELEM, pend);
+		cur = with_fixup(u, lbtf_builder_add_array(u->b, idx, cur, dims[n]), W_ARRAY_ELEM, pend);
 		if (cur < 0)
 			break;
 		pend = 0;
@@ -475,13 +476,13 @@ int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 		err = ret;
 		goto out;
 	}
-	id = with_fixup(u, lbtf_add_func_proto(u->b, ret), W_TYPE, rpend);
+	id = with_fixup(u, lbtf_builder_add_func_proto(u->b, ret), W_TYPE, rpend);
 	if (id < 0) {
 		err = id;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		int r = lbtf_add_func_param(u->b, ps[i].name, ps[i].type);
+		int r = lbtf_builder_add_func_param(u->b, ps[i].name, ps[i].type);
 
 		if (r < 0) {
 			err = r;
@@ -490,7 +491,7 @@ int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 		if (ps[i].pend && (err = dw_fixup_add(u, id, W_PARAM(i), ps[i].pend)))
 			goto out;
 	}
-	if (varargs && (err = lbtf_add_func_param(u->b, NULL, 0)) < 0)
+	if (varargs && (err = lbtf_builder_add_func_param(u->b, NULL, 0)) < 0)
 		goto out;
 	err = 0;
 	if (pdies && n) {

@@ -283,7 +283,7 @@ static int get_or_copy(struct lbtfi_typemap *m, struct lbtf_builder *b, uint32_t
 		return r;
 	if (depth > MAP_DEPTH)
 		return lbtfi_err(ELOOP, "type [%u]: references nest too deep to copy", old_id);
-	r = lbtf_add_type_copy(b, m->old, old_id);
+	r = lbtf_builder_add_type_copy(b, m->old, old_id);
 	if (r < 0)
 		return r;
 	m->map[old_id] = (uint32_t)r;

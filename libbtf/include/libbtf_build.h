@@ -4,11 +4,12 @@
  * libbpf's btf__add_*), deduplicate it, serialize it, write it to a raw
  * file or into an ELF's .BTF section.
  *
- * Every lbtf_add_* returns the new type id (> 0) or a negative errno, and
+ * Every lbtf_builder_add_* returns the new type id (> 0) or a negative errno, and
  * validates its arguments. Composite kinds are built "append to the last
- * type": lbtf_add_struct() then lbtf_add_field()..., lbtf_add_enum() then
- * lbtf_add_enum_value()..., lbtf_add_func_proto() then lbtf_add_func_param()...,
- * lbtf_add_datasec() then lbtf_add_datasec_var_info()...
+ * type": lbtf_builder_add_struct() then lbtf_builder_add_field()...,
+ * lbtf_builder_add_enum() then lbtf_builder_add_enum_value()...,
+ * lbtf_builder_add_func_proto() then lbtf_builder_add_func_param()...,
+ * lbtf_builder_add_datasec() then lbtf_builder_add_datasec_var_info()...
  * Referenced type ids may point forward (to ids added later); they are only
  * range-checked when added and must all exist when serializing.
  */
@@ -46,37 +47,43 @@ uint32_t lbtf_builder_type_cnt(const struct lbtf_builder *b);
  * Invalidated by the next add. */
 struct lbtf_type *lbtf_builder_type_by_id(struct lbtf_builder *b, uint32_t id);
 
-int lbtf_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz, uint32_t encoding);
-int lbtf_add_float(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
-int lbtf_add_ptr(struct lbtf_builder *b, uint32_t ref);
-int lbtf_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_type, uint32_t nelems);
-int lbtf_add_struct(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
-int lbtf_add_union(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+int lbtf_builder_add_int(struct lbtf_builder *b, const char *name, uint32_t byte_sz,
+			 uint32_t encoding);
+int lbtf_builder_add_float(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+int lbtf_builder_add_ptr(struct lbtf_builder *b, uint32_t ref);
+int lbtf_builder_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_type,
+			   uint32_t nelems);
+int lbtf_builder_add_struct(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+int lbtf_builder_add_union(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
 /* Sets the struct's kind_flag as soon as a bitfield (bit_size > 0) is added */
-int lbtf_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
+int lbtf_builder_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
 		   uint32_t bit_offset, uint32_t bit_size);
-int lbtf_add_enum(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed);
-int lbtf_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value);
-int lbtf_add_enum64(struct lbtf_builder *b, const char *name, uint32_t byte_sz, bool is_signed);
-int lbtf_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t value);
+int lbtf_builder_add_enum(struct lbtf_builder *b, const char *name, uint32_t byte_sz,
+			  bool is_signed);
+int lbtf_builder_add_enum_value(struct lbtf_builder *b, const char *name, int64_t value);
+int lbtf_builder_add_enum64(struct lbtf_builder *b, const char *name, uint32_t byte_sz,
+			    bool is_signed);
+int lbtf_builder_add_enum64_value(struct lbtf_builder *b, const char *name, uint64_t value);
 enum lbtf_fwd_kind { LBTF_FWD_STRUCT = 0, LBTF_FWD_UNION = 1, LBTF_FWD_ENUM = 2 };
-int lbtf_add_fwd(struct lbtf_builder *b, const char *name, enum lbtf_fwd_kind fwd_kind);
-int lbtf_add_typedef(struct lbtf_builder *b, const char *name, uint32_t ref);
-int lbtf_add_volatile(struct lbtf_builder *b, uint32_t ref);
-int lbtf_add_const(struct lbtf_builder *b, uint32_t ref);
-int lbtf_add_restrict(struct lbtf_builder *b, uint32_t ref);
-int lbtf_add_type_tag(struct lbtf_builder *b, const char *value, uint32_t ref);
-int lbtf_add_func(struct lbtf_builder *b, const char *name, int linkage, uint32_t proto);
-int lbtf_add_func_proto(struct lbtf_builder *b, uint32_t ret_type);
+int lbtf_builder_add_fwd(struct lbtf_builder *b, const char *name, enum lbtf_fwd_kind fwd_kind);
+int lbtf_builder_add_typedef(struct lbtf_builder *b, const char *name, uint32_t ref);
+int lbtf_builder_add_volatile(struct lbtf_builder *b, uint32_t ref);
+int lbtf_builder_add_const(struct lbtf_builder *b, uint32_t ref);
+int lbtf_builder_add_restrict(struct lbtf_builder *b, uint32_t ref);
+int lbtf_builder_add_type_tag(struct lbtf_builder *b, const char *value, uint32_t ref);
+int lbtf_builder_add_func(struct lbtf_builder *b, const char *name, int linkage, uint32_t proto);
+int lbtf_builder_add_func_proto(struct lbtf_builder *b, uint32_t ret_type);
 /* name NULL/"" and type 0 is the varargs marker */
-int lbtf_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type);
-int lbtf_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type);
-int lbtf_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
-int lbtf_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t offset, uint32_t byte_sz);
-int lbtf_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref, int component_idx);
+int lbtf_builder_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type);
+int lbtf_builder_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type);
+int lbtf_builder_add_datasec(struct lbtf_builder *b, const char *name, uint32_t byte_sz);
+int lbtf_builder_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint32_t offset,
+				      uint32_t byte_sz);
+int lbtf_builder_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref,
+			      int component_idx);
 /* Copy one type record (and its strings) from a parsed BTF; referenced ids
  * are kept as they are (the caller remaps them if needed). */
-int lbtf_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id);
+int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id);
 /*
  * Append all types of src (a builder over the same base) to b, renumbering
  * src's own ids to follow b's; returns the id the first appended type got,
@@ -113,7 +120,7 @@ struct lbtf_dedup_opts {
  * Graph walks use heap stacks, so any thread may call it. Not thread-safe
  * on one builder. On failure the builder still holds valid, equivalent BTF.
  */
-int lbtf_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts);
+int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts);
 
 /* ---- output ---- */
 /*

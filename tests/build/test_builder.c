@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Builder unit tests: every lbtf_add_* with its validation paths, strings,
+/* Builder unit tests: every lbtf_builder_add_* with its validation paths, strings,
  * append, serialize and parse back (both byte orders), atomic file write. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,47 +75,47 @@ static void test_add_valid(void **state)
 	int i_int, i_ptr, i_st, i_un, i_en, i_e64, i_fwd, i_ufwd, i_efwd, i_td, i_vol, i_con,
 	    i_res, i_tt, i_fp, i_fn, i_var, i_ds, i_dt, i_arr, i_flt;
 
-	i_int = lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);
+	i_int = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
 	assert_int_equal(i_int, 1);
 	assert_int_equal(lbtf_builder_type_cnt(b), 2);
-	i_ptr = lbtf_add_ptr(b, 5); /* forward reference to the struct */
-	i_flt = lbtf_add_float(b, "double", 8);
-	i_arr = lbtf_add_array(b, i_int, i_int, 10);
-	i_st = lbtf_add_struct(b, "s", 16);
+	i_ptr = lbtf_builder_add_ptr(b, 5); /* forward reference to the struct */
+	i_flt = lbtf_builder_add_float(b, "double", 8);
+	i_arr = lbtf_builder_add_array(b, i_int, i_int, 10);
+	i_st = lbtf_builder_add_struct(b, "s", 16);
 	assert_int_equal(i_st, 5);
-	assert_int_equal(lbtf_add_field(b, "a", i_int, 0, 0), i_st);
-	assert_int_equal(lbtf_add_field(b, "next", i_ptr, 64, 0), i_st);
+	assert_int_equal(lbtf_builder_add_field(b, "a", i_int, 0, 0), i_st);
+	assert_int_equal(lbtf_builder_add_field(b, "next", i_ptr, 64, 0), i_st);
 	assert_false(lbtf_kflag(lbtf_builder_type_by_id(b, i_st)));
-	assert_int_equal(lbtf_add_field(b, "bf", i_int, 32, 3), i_st);
+	assert_int_equal(lbtf_builder_add_field(b, "bf", i_int, 32, 3), i_st);
 	assert_true(lbtf_kflag(lbtf_builder_type_by_id(b, i_st)));
-	assert_int_equal(lbtf_add_field(b, NULL, i_int, 35, 5), i_st);
-	i_un = lbtf_add_union(b, NULL, 4);
-	assert_int_equal(lbtf_add_field(b, "x", i_int, 0, 0), i_un);
-	assert_int_equal(lbtf_add_field(b, "y", i_flt, 0, 0), i_un);
-	i_en = lbtf_add_enum(b, "e", 4, false);
-	assert_int_equal(lbtf_add_enum_value(b, "A", 1), i_en);
+	assert_int_equal(lbtf_builder_add_field(b, NULL, i_int, 35, 5), i_st);
+	i_un = lbtf_builder_add_union(b, NULL, 4);
+	assert_int_equal(lbtf_builder_add_field(b, "x", i_int, 0, 0), i_un);
+	assert_int_equal(lbtf_builder_add_field(b, "y", i_flt, 0, 0), i_un);
+	i_en = lbtf_builder_add_enum(b, "e", 4, false);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "A", 1), i_en);
 	assert_false(lbtf_kflag(lbtf_builder_type_by_id(b, i_en)));
-	assert_int_equal(lbtf_add_enum_value(b, "B", -1), i_en);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "B", -1), i_en);
 	assert_true(lbtf_kflag(lbtf_builder_type_by_id(b, i_en)));
-	assert_int_equal(lbtf_add_enum_value(b, "C", 0xffffffffll), i_en);
-	i_e64 = lbtf_add_enum64(b, "e64", 8, true);
-	assert_int_equal(lbtf_add_enum64_value(b, "BIG", 0x123456789abcdefull), i_e64);
-	i_fwd = lbtf_add_fwd(b, "fs", LBTF_FWD_STRUCT);
-	i_ufwd = lbtf_add_fwd(b, "fu", LBTF_FWD_UNION);
-	i_efwd = lbtf_add_fwd(b, "fe", LBTF_FWD_ENUM);
-	i_td = lbtf_add_typedef(b, "s_t", i_st);
-	i_vol = lbtf_add_volatile(b, i_int);
-	i_con = lbtf_add_const(b, i_vol);
-	i_res = lbtf_add_restrict(b, i_ptr);
-	i_tt = lbtf_add_type_tag(b, "user", i_int);
-	i_fp = lbtf_add_func_proto(b, i_int);
-	assert_int_equal(lbtf_add_func_param(b, "x", i_int), i_fp);
-	assert_int_equal(lbtf_add_func_param(b, NULL, 0), i_fp); /* varargs */
-	i_fn = lbtf_add_func(b, "f", LBTF_LINKAGE_GLOBAL, i_fp);
-	i_var = lbtf_add_var(b, "v", LBTF_LINKAGE_GLOBAL, i_int);
-	i_ds = lbtf_add_datasec(b, ".data", 4);
-	assert_int_equal(lbtf_add_datasec_var_info(b, i_var, 0, 4), i_ds);
-	i_dt = lbtf_add_decl_tag(b, "tag", i_st, 1);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "C", 0xffffffffll), i_en);
+	i_e64 = lbtf_builder_add_enum64(b, "e64", 8, true);
+	assert_int_equal(lbtf_builder_add_enum64_value(b, "BIG", 0x123456789abcdefull), i_e64);
+	i_fwd = lbtf_builder_add_fwd(b, "fs", LBTF_FWD_STRUCT);
+	i_ufwd = lbtf_builder_add_fwd(b, "fu", LBTF_FWD_UNION);
+	i_efwd = lbtf_builder_add_fwd(b, "fe", LBTF_FWD_ENUM);
+	i_td = lbtf_builder_add_typedef(b, "s_t", i_st);
+	i_vol = lbtf_builder_add_volatile(b, i_int);
+	i_con = lbtf_builder_add_const(b, i_vol);
+	i_res = lbtf_builder_add_restrict(b, i_ptr);
+	i_tt = lbtf_builder_add_type_tag(b, "user", i_int);
+	i_fp = lbtf_builder_add_func_proto(b, i_int);
+	assert_int_equal(lbtf_builder_add_func_param(b, "x", i_int), i_fp);
+	assert_int_equal(lbtf_builder_add_func_param(b, NULL, 0), i_fp); /* varargs */
+	i_fn = lbtf_builder_add_func(b, "f", LBTF_LINKAGE_GLOBAL, i_fp);
+	i_var = lbtf_builder_add_var(b, "v", LBTF_LINKAGE_GLOBAL, i_int);
+	i_ds = lbtf_builder_add_datasec(b, ".data", 4);
+	assert_int_equal(lbtf_builder_add_datasec_var_info(b, i_var, 0, 4), i_ds);
+	i_dt = lbtf_builder_add_decl_tag(b, "tag", i_st, 1);
 	assert_int_equal(i_dt, 21);
 	assert_int_equal(lbtf_builder_type_cnt(b), 22);
 
@@ -195,87 +195,87 @@ static void test_add_invalid(void **state)
 	int i_int;
 
 	/* append-to-last with nothing / wrong kind before */
-	assert_int_equal(lbtf_add_field(b, "a", 1, 0, 0), -EINVAL);
-	assert_int_equal(lbtf_add_enum_value(b, "A", 1), -EINVAL);
-	assert_int_equal(lbtf_add_func_param(b, "a", 1), -EINVAL);
-	assert_int_equal(lbtf_add_datasec_var_info(b, 1, 0, 4), -EINVAL);
+	assert_int_equal(lbtf_builder_add_field(b, "a", 1, 0, 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "A", 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_func_param(b, "a", 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_datasec_var_info(b, 1, 0, 4), -EINVAL);
 	/* ints */
-	assert_int_equal(lbtf_add_int(b, "", 4, 0), -EINVAL);
-	assert_int_equal(lbtf_add_int(b, NULL, 4, 0), -EINVAL);
-	assert_int_equal(lbtf_add_int(b, "i3", 3, 0), -EINVAL);
-	assert_int_equal(lbtf_add_int(b, "i0", 0, 0), -EINVAL);
-	assert_int_equal(lbtf_add_int(b, "i32", 32, 0), -EINVAL);
-	assert_int_equal(lbtf_add_int(b, "ienc", 4, 8), -EINVAL);
+	assert_int_equal(lbtf_builder_add_int(b, "", 4, 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_int(b, NULL, 4, 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_int(b, "i3", 3, 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_int(b, "i0", 0, 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_int(b, "i32", 32, 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_int(b, "ienc", 4, 8), -EINVAL);
 	assert_true(strstr(lbtf_errmsg(), "encoding") != NULL);
 	assert_int_equal(lbtf_builder_type_cnt(b), 1); /* nothing was added */
-	i_int = lbtf_add_int(b, "__int128", 16, LBTF_INT_SIGNED);
+	i_int = lbtf_builder_add_int(b, "__int128", 16, LBTF_INT_SIGNED);
 	assert_int_equal(i_int, 1);
-	assert_int_equal(lbtf_add_field(b, "a", 1, 0, 0), -EINVAL); /* last is INT */
+	assert_int_equal(lbtf_builder_add_field(b, "a", 1, 0, 0), -EINVAL); /* last is INT */
 	/* floats */
-	assert_int_equal(lbtf_add_float(b, "f", 3), -EINVAL);
-	assert_int_equal(lbtf_add_float(b, "", 4), -EINVAL);
-	assert_true(lbtf_add_float(b, "long double", 12) > 0);
+	assert_int_equal(lbtf_builder_add_float(b, "f", 3), -EINVAL);
+	assert_int_equal(lbtf_builder_add_float(b, "", 4), -EINVAL);
+	assert_true(lbtf_builder_add_float(b, "long double", 12) > 0);
 	/* ids out of range */
-	assert_int_equal(lbtf_add_ptr(b, 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_const(b, 0xffffffffu), -EINVAL);
-	assert_int_equal(lbtf_add_array(b, 0x80000000u, 1, 1), -EINVAL);
-	assert_int_equal(lbtf_add_array(b, 1, 0x80000000u, 1), -EINVAL);
-	assert_int_equal(lbtf_add_volatile(b, 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_restrict(b, 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_typedef(b, "t", 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_type_tag(b, "tag", 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_func_proto(b, 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_func(b, "f", 0, 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_var(b, "v", 0, 0x80000000u), -EINVAL);
-	assert_int_equal(lbtf_add_decl_tag(b, "t", 0x80000000u, -1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_ptr(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_const(b, 0xffffffffu), -EINVAL);
+	assert_int_equal(lbtf_builder_add_array(b, 0x80000000u, 1, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_array(b, 1, 0x80000000u, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_volatile(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_restrict(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_typedef(b, "t", 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_type_tag(b, "tag", 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_func_proto(b, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_func(b, "f", 0, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_var(b, "v", 0, 0x80000000u), -EINVAL);
+	assert_int_equal(lbtf_builder_add_decl_tag(b, "t", 0x80000000u, -1), -EINVAL);
 	/* names required */
-	assert_int_equal(lbtf_add_typedef(b, "", 1), -EINVAL);
-	assert_int_equal(lbtf_add_type_tag(b, NULL, 1), -EINVAL);
-	assert_int_equal(lbtf_add_fwd(b, "", LBTF_FWD_STRUCT), -EINVAL);
-	assert_int_equal(lbtf_add_fwd(b, "x", (enum lbtf_fwd_kind)7), -EINVAL);
-	assert_int_equal(lbtf_add_func(b, "", 0, 1), -EINVAL);
-	assert_int_equal(lbtf_add_func(b, "f", 3, 1), -EINVAL);
-	assert_int_equal(lbtf_add_var(b, "", 0, 1), -EINVAL);
-	assert_int_equal(lbtf_add_var(b, "v", 5, 1), -EINVAL);
-	assert_int_equal(lbtf_add_datasec(b, "", 0), -EINVAL);
-	assert_int_equal(lbtf_add_decl_tag(b, "", 1, -1), -EINVAL);
-	assert_int_equal(lbtf_add_decl_tag(b, "t", 1, -2), -EINVAL);
-	assert_int_equal(lbtf_add_decl_tag(b, "t", 0, -1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_typedef(b, "", 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_type_tag(b, NULL, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_fwd(b, "", LBTF_FWD_STRUCT), -EINVAL);
+	assert_int_equal(lbtf_builder_add_fwd(b, "x", (enum lbtf_fwd_kind)7), -EINVAL);
+	assert_int_equal(lbtf_builder_add_func(b, "", 0, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_func(b, "f", 3, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_var(b, "", 0, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_var(b, "v", 5, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_datasec(b, "", 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_decl_tag(b, "", 1, -1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_decl_tag(b, "t", 1, -2), -EINVAL);
+	assert_int_equal(lbtf_builder_add_decl_tag(b, "t", 0, -1), -EINVAL);
 	/* enums */
-	assert_int_equal(lbtf_add_enum(b, "e", 3, false), -EINVAL);
-	assert_int_equal(lbtf_add_enum(b, "e", 16, false), -EINVAL);
-	assert_int_equal(lbtf_add_enum64(b, "e", 0, false), -EINVAL);
-	assert_true(lbtf_add_enum(b, "e", 4, false) > 0);
-	assert_int_equal(lbtf_add_enum_value(b, "", 1), -EINVAL);
-	assert_int_equal(lbtf_add_enum_value(b, "BIG", 0x100000000ll), -E2BIG);
-	assert_int_equal(lbtf_add_enum_value(b, "SMALL", (int64_t)INT32_MIN - 1), -E2BIG);
-	assert_int_equal(lbtf_add_enum64_value(b, "X", 1), -EINVAL); /* last is ENUM */
-	assert_true(lbtf_add_enum64(b, "e64", 8, false) > 0);
-	assert_int_equal(lbtf_add_enum64_value(b, NULL, 1), -EINVAL);
-	assert_int_equal(lbtf_add_enum_value(b, "Y", 1), -EINVAL); /* last is ENUM64 */
+	assert_int_equal(lbtf_builder_add_enum(b, "e", 3, false), -EINVAL);
+	assert_int_equal(lbtf_builder_add_enum(b, "e", 16, false), -EINVAL);
+	assert_int_equal(lbtf_builder_add_enum64(b, "e", 0, false), -EINVAL);
+	assert_true(lbtf_builder_add_enum(b, "e", 4, false) > 0);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "", 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "BIG", 0x100000000ll), -E2BIG);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "SMALL", (int64_t)INT32_MIN - 1), -E2BIG);
+	assert_int_equal(lbtf_builder_add_enum64_value(b, "X", 1), -EINVAL); /* last is ENUM */
+	assert_true(lbtf_builder_add_enum64(b, "e64", 8, false) > 0);
+	assert_int_equal(lbtf_builder_add_enum64_value(b, NULL, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_enum_value(b, "Y", 1), -EINVAL); /* last is ENUM64 */
 	/* struct fields */
-	assert_true(lbtf_add_struct(b, "s", 8) > 0);
-	assert_int_equal(lbtf_add_field(b, "bf", 1, 0, 256), -EINVAL);
-	assert_int_equal(lbtf_add_field(b, "bf", 1, 1u << 24, 1), -EINVAL);
-	assert_int_equal(lbtf_add_field(b, "bad", 0x80000000u, 0, 0), -EINVAL);
-	assert_int_equal(lbtf_add_field(b, "far", 1, 1u << 24, 0), 5); /* fine without kflag */
+	assert_true(lbtf_builder_add_struct(b, "s", 8) > 0);
+	assert_int_equal(lbtf_builder_add_field(b, "bf", 1, 0, 256), -EINVAL);
+	assert_int_equal(lbtf_builder_add_field(b, "bf", 1, 1u << 24, 1), -EINVAL);
+	assert_int_equal(lbtf_builder_add_field(b, "bad", 0x80000000u, 0, 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_field(b, "far", 1, 1u << 24, 0), 5); /* fine without kflag */
 	/* ... but then no bitfield can switch the struct to kflag encoding */
-	assert_int_equal(lbtf_add_field(b, "bf", 1, 0, 1), -EINVAL);
-	assert_true(lbtf_add_struct(b, "s2", 8) > 0);
-	assert_true(lbtf_add_field(b, "bf", 1, 0, 1) > 0);
-	assert_int_equal(lbtf_add_field(b, "far", 1, 1u << 24, 0), -EINVAL); /* kflag set now */
-	assert_true(lbtf_add_union(b, "u", 8) > 0);
-	assert_int_equal(lbtf_add_field(b, "a", 1, 8, 0), -EINVAL);
-	assert_true(lbtf_add_field(b, "a", 1, 0, 4) > 0);
+	assert_int_equal(lbtf_builder_add_field(b, "bf", 1, 0, 1), -EINVAL);
+	assert_true(lbtf_builder_add_struct(b, "s2", 8) > 0);
+	assert_true(lbtf_builder_add_field(b, "bf", 1, 0, 1) > 0);
+	assert_int_equal(lbtf_builder_add_field(b, "far", 1, 1u << 24, 0), -EINVAL); /* kflag set now */
+	assert_true(lbtf_builder_add_union(b, "u", 8) > 0);
+	assert_int_equal(lbtf_builder_add_field(b, "a", 1, 8, 0), -EINVAL);
+	assert_true(lbtf_builder_add_field(b, "a", 1, 0, 4) > 0);
 	/* func params */
-	assert_true(lbtf_add_func_proto(b, 0) > 0);
-	assert_int_equal(lbtf_add_func_param(b, "named", 0), -EINVAL);
-	assert_int_equal(lbtf_add_func_param(b, "p", 0x80000000u), -EINVAL);
+	assert_true(lbtf_builder_add_func_proto(b, 0) > 0);
+	assert_int_equal(lbtf_builder_add_func_param(b, "named", 0), -EINVAL);
+	assert_int_equal(lbtf_builder_add_func_param(b, "p", 0x80000000u), -EINVAL);
 	/* datasec */
-	assert_true(lbtf_add_datasec(b, ".bss", 4) > 0);
-	assert_int_equal(lbtf_add_datasec_var_info(b, 0, 0, 4), -EINVAL);
+	assert_true(lbtf_builder_add_datasec(b, ".bss", 4) > 0);
+	assert_int_equal(lbtf_builder_add_datasec_var_info(b, 0, 0, 4), -EINVAL);
 	/* forward references must be resolved before serializing */
-	assert_true(lbtf_add_ptr(b, 1000) > 0);
+	assert_true(lbtf_builder_add_ptr(b, 1000) > 0);
 	{
 		void *d;
 		size_t n;
@@ -288,21 +288,21 @@ static void test_add_invalid(void **state)
 static void test_vlen_limit(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
-	int e = lbtf_add_enum64(b, "many", 8, false);
+	int e = lbtf_builder_add_enum64(b, "many", 8, false);
 	char name[16];
 
 	for (int i = 0; i < 0xffff; i++) {
 		snprintf(name, sizeof(name), "V%d", i);
-		assert_int_equal(lbtf_add_enum64_value(b, name, (uint64_t)i), e);
+		assert_int_equal(lbtf_builder_add_enum64_value(b, name, (uint64_t)i), e);
 	}
-	assert_int_equal(lbtf_add_enum64_value(b, "ONE_TOO_MANY", 1), -E2BIG);
+	assert_int_equal(lbtf_builder_add_enum64_value(b, "ONE_TOO_MANY", 1), -E2BIG);
 	lbtf_builder_free(b);
 }
 
 static void test_type_by_id_mutable(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
-	int i = lbtf_add_int(b, "int", 4, 0), p = lbtf_add_ptr(b, 0);
+	int i = lbtf_builder_add_int(b, "int", 4, 0), p = lbtf_builder_add_ptr(b, 0);
 	struct lbtf_type *t;
 
 	assert_null(lbtf_builder_type_by_id(b, 0));
@@ -319,17 +319,17 @@ static void test_type_by_id_mutable(void **state)
 	{
 		void *d;
 		size_t n;
-		int s = lbtf_add_struct(b, "s", 4);
+		int s = lbtf_builder_add_struct(b, "s", 4);
 		struct lbtf_type *st = lbtf_builder_type_by_id(b, (uint32_t)s);
 		st->info = lbtf_info(LBTF_KIND_STRUCT, 1000, 0); /* vlen without members */
 		assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -EINVAL);
-		assert_int_equal(lbtf_dedup(b, NULL), -EINVAL);
+		assert_int_equal(lbtf_builder_dedup(b, NULL), -EINVAL);
 		st->info = lbtf_info(25, 0, 0); /* unknown kind */
 		assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -EINVAL);
 		st->info = lbtf_info(LBTF_KIND_STRUCT, 0, 0);
 		st->name_off = 1u << 30; /* string offset out of range */
 		assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -EINVAL);
-		assert_int_equal(lbtf_dedup(b, NULL), -EINVAL);
+		assert_int_equal(lbtf_builder_dedup(b, NULL), -EINVAL);
 	}
 	lbtf_builder_free(b);
 }
@@ -341,11 +341,11 @@ static void test_append_and_copy(void **state)
 	const struct lbtf_type *t;
 	int first;
 
-	lbtf_add_int(a, "int", 4, LBTF_INT_SIGNED);           /* 1 */
-	lbtf_add_struct(c, "node", 8);                         /* 1 in c */
-	lbtf_add_field(c, "next", 2, 0, 0);
-	lbtf_add_ptr(c, 1);                                    /* 2 in c */
-	lbtf_add_typedef(c, "int", 0);                         /* 3: shares "int" */
+	lbtf_builder_add_int(a, "int", 4, LBTF_INT_SIGNED);           /* 1 */
+	lbtf_builder_add_struct(c, "node", 8);                         /* 1 in c */
+	lbtf_builder_add_field(c, "next", 2, 0, 0);
+	lbtf_builder_add_ptr(c, 1);                                    /* 2 in c */
+	lbtf_builder_add_typedef(c, "int", 0);                         /* 3: shares "int" */
 	first = lbtf_builder_append(a, c);
 	assert_int_equal(first, 2);
 	assert_int_equal(lbtf_builder_type_cnt(a), 5);
@@ -356,7 +356,7 @@ static void test_append_and_copy(void **state)
 	assert_int_equal(lbtf_type_by_id(btf, 3)->type, 2);
 	assert_int_equal(lbtf_type_by_id(btf, 4)->name_off, lbtf_type_by_id(btf, 1)->name_off);
 	/* append is all-or-nothing: a bad reference leaves a unchanged */
-	lbtf_add_ptr(c, 99);
+	lbtf_builder_add_ptr(c, 99);
 	assert_int_equal(lbtf_builder_append(a, c), -EINVAL);
 	assert_int_equal(lbtf_builder_type_cnt(a), 5);
 	assert_int_equal(lbtf_builder_append(a, a), -EINVAL);
@@ -371,11 +371,11 @@ static void test_append_and_copy(void **state)
 
 		for (int k = 0; k < 3000; k++) {
 			snprintf(name, sizeof(name), "x_%d", k);
-			lbtf_add_int(x, name, 4, 0);
+			lbtf_builder_add_int(x, name, 4, 0);
 			snprintf(name, sizeof(name), "y_%d", k + 1500);
-			lbtf_add_int(y, name, 4, 0);
+			lbtf_builder_add_int(y, name, 4, 0);
 		}
-		sid = lbtf_add_typedef(y, "prefix_suffix", 1);
+		sid = lbtf_builder_add_typedef(y, "prefix_suffix", 1);
 		mid = lbtf_builder_add_str(y, "prefix_suffix") + 7; /* "suffix" */
 		lbtf_builder_type_by_id(y, (uint32_t)sid)->name_off = (uint32_t)mid;
 		first2 = lbtf_builder_append(x, y);
@@ -392,7 +392,7 @@ static void test_append_and_copy(void **state)
 		assert_int_equal(lbtf_builder_add_str(x, "y_1600"), (int)lbtf_type_by_id(xb, 3101)->name_off);
 		lbtf_free(xb);
 		/* a record whose vlen was corrupted is refused, x unchanged */
-		lbtf_add_struct(y, "s", 4);
+		lbtf_builder_add_struct(y, "s", 4);
 		lbtf_builder_type_by_id(y, lbtf_builder_type_cnt(y) - 1)->info += 5;
 		assert_int_equal(lbtf_builder_append(x, y), -EINVAL);
 		assert_int_equal(lbtf_builder_type_cnt(x), 6002);
@@ -405,9 +405,9 @@ static void test_append_and_copy(void **state)
 		void *d1, *d2;
 		size_t n1, n2;
 		for (uint32_t id = 1; id < lbtf_type_cnt(btf); id++)
-			assert_int_equal(lbtf_add_type_copy(d, btf, id), (int)id);
-		assert_int_equal(lbtf_add_type_copy(d, btf, 0), -EINVAL);
-		assert_int_equal(lbtf_add_type_copy(d, btf, 999), -EINVAL);
+			assert_int_equal(lbtf_builder_add_type_copy(d, btf, id), (int)id);
+		assert_int_equal(lbtf_builder_add_type_copy(d, btf, 0), -EINVAL);
+		assert_int_equal(lbtf_builder_add_type_copy(d, btf, 999), -EINVAL);
 		assert_int_equal(lbtf_builder_serialize(a, false, &d1, &n1), 0);
 		assert_int_equal(lbtf_builder_serialize(d, false, &d2, &n2), 0);
 		assert_int_equal(n1, n2);
@@ -426,10 +426,10 @@ static void test_append_and_copy(void **state)
 		assert_true(lbtf_builder_add_str(s, "fresh") >= (int)lbtf_header(btf)->str_len);
 		assert_string_equal(lbtf_builder_str(s, lbtf_type_by_id(btf, 2)->name_off), "node");
 		assert_null(lbtf_builder_type_by_id(s, 2));
-		id = lbtf_add_ptr(s, 2);
+		id = lbtf_builder_add_ptr(s, 2);
 		assert_int_equal(id, (int)base_cnt);
-		lbtf_add_struct(s, "fresh", 4);
-		lbtf_add_field(s, "n", 2, 0, 0);
+		lbtf_builder_add_struct(s, "fresh", 4);
+		lbtf_builder_add_field(s, "n", 2, 0, 0);
 		btf2 = roundtrip(s, btf, false);
 		assert_int_equal(lbtf_type_cnt(btf2), base_cnt + 2);
 		assert_string_equal(lbtf_type_name(btf2, lbtf_type_by_id(btf2, base_cnt + 1)), "fresh");
@@ -465,7 +465,7 @@ static void test_write_atomic(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.btf", dir);
-	lbtf_add_int(b, "char", 1, LBTF_INT_CHAR);
+	lbtf_builder_add_int(b, "char", 1, LBTF_INT_CHAR);
 	assert_int_equal(lbtf_builder_serialize(b, false, &data, &size), 0);
 	/* an existing, longer file is replaced, not overwritten in place */
 	{

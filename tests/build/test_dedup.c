@@ -41,7 +41,7 @@ static int count_kind(const struct lbtf *btf, unsigned int kind)
 static void dedup_ok(struct lbtf_builder *b, struct lbtf_dedup_stats *st)
 {
 	struct lbtf_dedup_opts o = { .sz = sizeof(o), .stats = st };
-	int err = lbtf_dedup(b, &o);
+	int err = lbtf_builder_dedup(b, &o);
 
 	if (err)
 		fail_msg("dedup failed: %s", lbtf_errmsg());
@@ -53,13 +53,13 @@ static void test_prims_merged(void **state)
 	struct lbtf_dedup_stats st = { .sz = sizeof(st) };
 	struct lbtf *btf;
 
-	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);
-	lbtf_add_int(b, "unsigned int", 4, 0);
-	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);
-	lbtf_add_float(b, "double", 8);
-	lbtf_add_float(b, "double", 8);
-	lbtf_add_int(b, "int", 8, LBTF_INT_SIGNED); /* same name, other size: kept */
-	lbtf_add_ptr(b, 3);                         /* -> the duplicate int */
+	lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+	lbtf_builder_add_int(b, "unsigned int", 4, 0);
+	lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+	lbtf_builder_add_float(b, "double", 8);
+	lbtf_builder_add_float(b, "double", 8);
+	lbtf_builder_add_int(b, "int", 8, LBTF_INT_SIGNED); /* same name, other size: kept */
+	lbtf_builder_add_ptr(b, 3);                         /* -> the duplicate int */
 	lbtf_builder_add_str(b, "never referenced");
 	dedup_ok(b, &st);
 	assert_int_equal(st.types_in, 7);
@@ -86,17 +86,17 @@ static void add_list_cu(struct lbtf_builder *b)
 	uint32_t i = base, s = base + 1, p = base + 2, td = base + 3, c = base + 4,
 		 cp = base + 5, fp = base + 6;
 
-	assert_int_equal(lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED), i);
-	assert_int_equal(lbtf_add_struct(b, "list", 16), s);
-	lbtf_add_field(b, "v", i, 0, 0);
-	lbtf_add_field(b, "next", p, 64, 0);
-	assert_int_equal(lbtf_add_ptr(b, s), p);
-	assert_int_equal(lbtf_add_typedef(b, "list_t", s), td);
-	assert_int_equal(lbtf_add_const(b, td), c);
-	assert_int_equal(lbtf_add_ptr(b, c), cp);
-	assert_int_equal(lbtf_add_func_proto(b, i), fp);
-	lbtf_add_func_param(b, "l", cp);
-	lbtf_add_func(b, "f", LBTF_LINKAGE_GLOBAL, fp);
+	assert_int_equal(lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED), i);
+	assert_int_equal(lbtf_builder_add_struct(b, "list", 16), s);
+	lbtf_builder_add_field(b, "v", i, 0, 0);
+	lbtf_builder_add_field(b, "next", p, 64, 0);
+	assert_int_equal(lbtf_builder_add_ptr(b, s), p);
+	assert_int_equal(lbtf_builder_add_typedef(b, "list_t", s), td);
+	assert_int_equal(lbtf_builder_add_const(b, td), c);
+	assert_int_equal(lbtf_builder_add_ptr(b, c), cp);
+	assert_int_equal(lbtf_builder_add_func_proto(b, i), fp);
+	lbtf_builder_add_func_param(b, "l", cp);
+	lbtf_builder_add_func(b, "f", LBTF_LINKAGE_GLOBAL, fp);
 }
 
 static void test_graph_duplicates(void **state)
@@ -129,12 +129,12 @@ static void test_mutual_cycle(void **state)
 	for (int k = 0; k < 3; k++) {
 		uint32_t n = lbtf_builder_type_cnt(b);
 		/* n: struct A { struct B *b; }  n+1: B* ; n+2: struct B { struct A *a; } ; n+3: A* */
-		lbtf_add_struct(b, "A", 8);
-		lbtf_add_field(b, "b", n + 1, 0, 0);
-		lbtf_add_ptr(b, n + 2);
-		lbtf_add_struct(b, "B", 8);
-		lbtf_add_field(b, "a", n + 3, 0, 0);
-		lbtf_add_ptr(b, n);
+		lbtf_builder_add_struct(b, "A", 8);
+		lbtf_builder_add_field(b, "b", n + 1, 0, 0);
+		lbtf_builder_add_ptr(b, n + 2);
+		lbtf_builder_add_struct(b, "B", 8);
+		lbtf_builder_add_field(b, "a", n + 3, 0, 0);
+		lbtf_builder_add_ptr(b, n);
 	}
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
@@ -152,17 +152,17 @@ static void test_fwd_resolved_in_graph(void **state)
 	int t, s, f;
 
 	/* CU1: struct S is only declared: struct T { struct S *p; } */
-	f = lbtf_add_fwd(b, "S", LBTF_FWD_STRUCT);               /* 1 */
-	lbtf_add_ptr(b, 1);                                      /* 2 */
-	lbtf_add_struct(b, "T", 8);                              /* 3 */
-	lbtf_add_field(b, "p", 2, 0, 0);
+	f = lbtf_builder_add_fwd(b, "S", LBTF_FWD_STRUCT);               /* 1 */
+	lbtf_builder_add_ptr(b, 1);                                      /* 2 */
+	lbtf_builder_add_struct(b, "T", 8);                              /* 3 */
+	lbtf_builder_add_field(b, "p", 2, 0, 0);
 	/* CU2: struct S { int x; } is complete */
-	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);              /* 4 */
-	lbtf_add_struct(b, "S", 4);                              /* 5 */
-	lbtf_add_field(b, "x", 4, 0, 0);
-	lbtf_add_ptr(b, 5);                                      /* 6 */
-	lbtf_add_struct(b, "T", 8);                              /* 7 */
-	lbtf_add_field(b, "p", 6, 0, 0);
+	lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);              /* 4 */
+	lbtf_builder_add_struct(b, "S", 4);                              /* 5 */
+	lbtf_builder_add_field(b, "x", 4, 0, 0);
+	lbtf_builder_add_ptr(b, 5);                                      /* 6 */
+	lbtf_builder_add_struct(b, "T", 8);                              /* 7 */
+	lbtf_builder_add_field(b, "p", 6, 0, 0);
 	assert_int_equal(f, 1);
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
@@ -182,22 +182,22 @@ static void test_different_kept_apart(void **state)
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
 	struct lbtf *btf;
 
-	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
-	lbtf_add_int(b, "long", 8, LBTF_INT_SIGNED);   /* 2 */
-	lbtf_add_struct(b, "S", 8);                    /* 3: S { int x; } */
-	lbtf_add_field(b, "x", 1, 0, 0);
-	lbtf_add_struct(b, "S", 8);                    /* 4: S { long x; } */
-	lbtf_add_field(b, "x", 2, 0, 0);
-	lbtf_add_struct(b, "S", 8);                    /* 5: S { int y; } */
-	lbtf_add_field(b, "y", 1, 0, 0);
-	lbtf_add_union(b, "S", 8);                     /* 6: union S { int x; } */
-	lbtf_add_field(b, "x", 1, 0, 0);
-	lbtf_add_struct(b, "S", 8);                    /* 7: S { int x:3; } */
-	lbtf_add_field(b, "x", 1, 0, 3);
-	lbtf_add_struct(b, "S", 8);                    /* 8: == 3 */
-	lbtf_add_field(b, "x", 1, 0, 0);
+	lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
+	lbtf_builder_add_int(b, "long", 8, LBTF_INT_SIGNED);   /* 2 */
+	lbtf_builder_add_struct(b, "S", 8);                    /* 3: S { int x; } */
+	lbtf_builder_add_field(b, "x", 1, 0, 0);
+	lbtf_builder_add_struct(b, "S", 8);                    /* 4: S { long x; } */
+	lbtf_builder_add_field(b, "x", 2, 0, 0);
+	lbtf_builder_add_struct(b, "S", 8);                    /* 5: S { int y; } */
+	lbtf_builder_add_field(b, "y", 1, 0, 0);
+	lbtf_builder_add_union(b, "S", 8);                     /* 6: union S { int x; } */
+	lbtf_builder_add_field(b, "x", 1, 0, 0);
+	lbtf_builder_add_struct(b, "S", 8);                    /* 7: S { int x:3; } */
+	lbtf_builder_add_field(b, "x", 1, 0, 3);
+	lbtf_builder_add_struct(b, "S", 8);                    /* 8: == 3 */
+	lbtf_builder_add_field(b, "x", 1, 0, 0);
 	/* the ambiguous FWD S stays: several structs named S */
-	lbtf_add_fwd(b, "S", LBTF_FWD_STRUCT);         /* 9 */
+	lbtf_builder_add_fwd(b, "S", LBTF_FWD_STRUCT);         /* 9 */
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
 	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 4);
@@ -213,14 +213,14 @@ static void test_unambiguous_fwd(void **state)
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
 	struct lbtf *btf;
 
-	lbtf_add_fwd(b, "U", LBTF_FWD_UNION);          /* 1 */
-	lbtf_add_ptr(b, 1);                            /* 2 */
-	lbtf_add_fwd(b, "K", LBTF_FWD_STRUCT);         /* 3: struct K, but only a union K exists */
-	lbtf_add_int(b, "int", 4, 0);                  /* 4 */
-	lbtf_add_union(b, "U", 4);                     /* 5 */
-	lbtf_add_field(b, "a", 4, 0, 0);
-	lbtf_add_union(b, "K", 4);                     /* 6 */
-	lbtf_add_field(b, "a", 4, 0, 0);
+	lbtf_builder_add_fwd(b, "U", LBTF_FWD_UNION);          /* 1 */
+	lbtf_builder_add_ptr(b, 1);                            /* 2 */
+	lbtf_builder_add_fwd(b, "K", LBTF_FWD_STRUCT);         /* 3: struct K, but only a union K exists */
+	lbtf_builder_add_int(b, "int", 4, 0);                  /* 4 */
+	lbtf_builder_add_union(b, "U", 4);                     /* 5 */
+	lbtf_builder_add_field(b, "a", 4, 0, 0);
+	lbtf_builder_add_union(b, "K", 4);                     /* 6 */
+	lbtf_builder_add_field(b, "a", 4, 0, 0);
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
 	assert_int_equal(count_kind(btf, LBTF_KIND_FWD), 1); /* K stays a FWD: wrong flavour */
@@ -237,22 +237,22 @@ static void test_enums(void **state)
 	struct lbtf *btf;
 	int e64, p;
 
-	lbtf_add_fwd(b, "big", LBTF_FWD_ENUM);          /* 1: enum big; */
-	lbtf_add_ptr(b, 1);                             /* 2 */
-	lbtf_add_enum64(b, "big", 8, false);            /* 3 */
-	lbtf_add_enum64_value(b, "HUGE", 1ull << 40);
-	lbtf_add_enum(b, "e", 4, false);                /* 4 */
-	lbtf_add_enum_value(b, "A", 0);
-	lbtf_add_enum(b, "e", 4, false);                /* 5: == 4 */
-	lbtf_add_enum_value(b, "A", 0);
-	lbtf_add_enum(b, "e", 4, false);                /* 6: different values */
-	lbtf_add_enum_value(b, "A", 1);
-	lbtf_add_enum(b, NULL, 4, false);               /* 7: anonymous */
-	lbtf_add_enum_value(b, "X", 1);
-	lbtf_add_enum(b, NULL, 4, false);               /* 8: == 7 */
-	lbtf_add_enum_value(b, "X", 1);
-	lbtf_add_fwd(b, "big", LBTF_FWD_ENUM);          /* 9: after the full one */
-	lbtf_add_ptr(b, 9);                             /* 10: == 2 after resolution */
+	lbtf_builder_add_fwd(b, "big", LBTF_FWD_ENUM);          /* 1: enum big; */
+	lbtf_builder_add_ptr(b, 1);                             /* 2 */
+	lbtf_builder_add_enum64(b, "big", 8, false);            /* 3 */
+	lbtf_builder_add_enum64_value(b, "HUGE", 1ull << 40);
+	lbtf_builder_add_enum(b, "e", 4, false);                /* 4 */
+	lbtf_builder_add_enum_value(b, "A", 0);
+	lbtf_builder_add_enum(b, "e", 4, false);                /* 5: == 4 */
+	lbtf_builder_add_enum_value(b, "A", 0);
+	lbtf_builder_add_enum(b, "e", 4, false);                /* 6: different values */
+	lbtf_builder_add_enum_value(b, "A", 1);
+	lbtf_builder_add_enum(b, NULL, 4, false);               /* 7: anonymous */
+	lbtf_builder_add_enum_value(b, "X", 1);
+	lbtf_builder_add_enum(b, NULL, 4, false);               /* 8: == 7 */
+	lbtf_builder_add_enum_value(b, "X", 1);
+	lbtf_builder_add_fwd(b, "big", LBTF_FWD_ENUM);          /* 9: after the full one */
+	lbtf_builder_add_ptr(b, 9);                             /* 10: == 2 after resolution */
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
 	assert_int_equal(count_kind(btf, LBTF_KIND_ENUM64), 1);
@@ -272,18 +272,18 @@ static void test_vars_never_merged(void **state)
 	struct lbtf *btf;
 	const struct lbtf_type *ds;
 
-	lbtf_add_int(b, "int", 4, 0);                        /* 1 */
-	lbtf_add_int(b, "int", 4, 0);                        /* 2 */
-	lbtf_add_var(b, "v", LBTF_LINKAGE_GLOBAL, 2);        /* 3 */
-	lbtf_add_var(b, "v", LBTF_LINKAGE_GLOBAL, 1);        /* 4 */
-	lbtf_add_datasec(b, ".data", 8);                     /* 5 */
-	lbtf_add_datasec_var_info(b, 3, 0, 4);
-	lbtf_add_datasec_var_info(b, 4, 4, 4);
-	lbtf_add_datasec(b, ".data", 8);                     /* 6 */
-	lbtf_add_datasec_var_info(b, 3, 0, 4);
-	lbtf_add_datasec_var_info(b, 4, 4, 4);
-	lbtf_add_decl_tag(b, "tag", 3, -1);                  /* 7 */
-	lbtf_add_decl_tag(b, "tag", 3, -1);                  /* 8: == 7 */
+	lbtf_builder_add_int(b, "int", 4, 0);                        /* 1 */
+	lbtf_builder_add_int(b, "int", 4, 0);                        /* 2 */
+	lbtf_builder_add_var(b, "v", LBTF_LINKAGE_GLOBAL, 2);        /* 3 */
+	lbtf_builder_add_var(b, "v", LBTF_LINKAGE_GLOBAL, 1);        /* 4 */
+	lbtf_builder_add_datasec(b, ".data", 8);                     /* 5 */
+	lbtf_builder_add_datasec_var_info(b, 3, 0, 4);
+	lbtf_builder_add_datasec_var_info(b, 4, 4, 4);
+	lbtf_builder_add_datasec(b, ".data", 8);                     /* 6 */
+	lbtf_builder_add_datasec_var_info(b, 3, 0, 4);
+	lbtf_builder_add_datasec_var_info(b, 4, 4, 4);
+	lbtf_builder_add_decl_tag(b, "tag", 3, -1);                  /* 7 */
+	lbtf_builder_add_decl_tag(b, "tag", 3, -1);                  /* 8: == 7 */
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
 	assert_int_equal(lbtf_type_cnt(btf), 7);
@@ -303,22 +303,22 @@ static void test_identical_copies(void **state)
 	struct lbtf *btf;
 
 	/* canonical: struct C { int a[4]; int b[4]; } sharing one array type */
-	lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
-	lbtf_add_array(b, 1, 1, 4);                    /* 2 */
-	lbtf_add_struct(b, "C", 32);                   /* 3 */
-	lbtf_add_field(b, "a", 2, 0, 0);
-	lbtf_add_field(b, "b", 2, 128, 0);
+	lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
+	lbtf_builder_add_array(b, 1, 1, 4);                    /* 2 */
+	lbtf_builder_add_struct(b, "C", 32);                   /* 3 */
+	lbtf_builder_add_field(b, "a", 2, 0, 0);
+	lbtf_builder_add_field(b, "b", 2, 128, 0);
 	/* another unit with two identical copies of the array type */
-	lbtf_add_array(b, 1, 1, 4);                    /* 4 */
-	lbtf_add_array(b, 1, 1, 4);                    /* 5 */
-	lbtf_add_struct(b, "C", 32);                   /* 6 */
-	lbtf_add_field(b, "a", 4, 0, 0);
-	lbtf_add_field(b, "b", 5, 128, 0);
+	lbtf_builder_add_array(b, 1, 1, 4);                    /* 4 */
+	lbtf_builder_add_array(b, 1, 1, 4);                    /* 5 */
+	lbtf_builder_add_struct(b, "C", 32);                   /* 6 */
+	lbtf_builder_add_field(b, "a", 4, 0, 0);
+	lbtf_builder_add_field(b, "b", 5, 128, 0);
 	/* and a struct that differs only deep inside (int[5]) is kept apart */
-	lbtf_add_array(b, 1, 1, 5);                    /* 7 */
-	lbtf_add_struct(b, "C", 32);                   /* 8 */
-	lbtf_add_field(b, "a", 4, 0, 0);
-	lbtf_add_field(b, "b", 7, 128, 0);
+	lbtf_builder_add_array(b, 1, 1, 5);                    /* 7 */
+	lbtf_builder_add_struct(b, "C", 32);                   /* 8 */
+	lbtf_builder_add_field(b, "a", 4, 0, 0);
+	lbtf_builder_add_field(b, "b", 7, 128, 0);
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
 	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 2);
@@ -333,11 +333,11 @@ static uint32_t add_fan_chain(struct lbtf_builder *b, uint32_t leaf)
 	uint32_t prev = leaf;
 
 	for (int level = 0; level < 15; level++) {
-		uint32_t s = (uint32_t)lbtf_add_struct(b, "fan", 64);
+		uint32_t s = (uint32_t)lbtf_builder_add_struct(b, "fan", 64);
 		for (int m = 0; m < 8; m++) {
 			char name[8];
 			snprintf(name, sizeof(name), "m%d", m);
-			lbtf_add_field(b, name, prev, 0, 0);
+			lbtf_builder_add_field(b, name, prev, 0, 0);
 		}
 		prev = s;
 	}
@@ -353,17 +353,17 @@ static void test_identical_budget(void **state)
 	struct lbtf *btf;
 
 	alarm(60); /* a regression would hang: fail instead */
-	i = (uint32_t)lbtf_add_int(b, "int", 4, 0);
+	i = (uint32_t)lbtf_builder_add_int(b, "int", 4, 0);
 	t = add_fan_chain(b, i);
-	lbtf_add_struct(b, "C", 128);
-	lbtf_add_field(b, "x", t, 0, 0);
-	lbtf_add_field(b, "y", t, 0, 0);
+	lbtf_builder_add_struct(b, "C", 128);
+	lbtf_builder_add_field(b, "x", t, 0, 0);
+	lbtf_builder_add_field(b, "y", t, 0, 0);
 	/* C' first, so its chains are still unmerged when it is compared */
 	t1 = lbtf_builder_type_cnt(b) + 15;
 	t2 = t1 + 15;
-	lbtf_add_struct(b, "C", 128);
-	lbtf_add_field(b, "x", t1, 0, 0);
-	lbtf_add_field(b, "y", t2, 0, 0);
+	lbtf_builder_add_struct(b, "C", 128);
+	lbtf_builder_add_field(b, "x", t1, 0, 0);
+	lbtf_builder_add_field(b, "y", t2, 0, 0);
 	assert_int_equal(add_fan_chain(b, i), t1);
 	assert_int_equal(add_fan_chain(b, i), t2);
 	dedup_ok(b, NULL);
@@ -388,21 +388,21 @@ static void add_chain(struct lbtf_builder *b, uint32_t i)
 	for (uint32_t k = 0; k < CHAIN; k++) {
 		uint32_t s = first + 2 * k;
 		snprintf(name, sizeof(name), "n%u", k);
-		assert_int_equal(lbtf_add_struct(b, name, 8), s);
-		lbtf_add_field(b, "next", k + 1 < CHAIN ? s + 1 : i, 0, 0);
-		assert_int_equal(lbtf_add_ptr(b, s + 2), s + 1);
+		assert_int_equal(lbtf_builder_add_struct(b, name, 8), s);
+		lbtf_builder_add_field(b, "next", k + 1 < CHAIN ? s + 1 : i, 0, 0);
+		assert_int_equal(lbtf_builder_add_ptr(b, s + 2), s + 1);
 	}
 }
 
 static void *dedup_thread(void *arg)
 {
-	return (void *)(intptr_t)lbtf_dedup(arg, NULL);
+	return (void *)(intptr_t)lbtf_builder_dedup(arg, NULL);
 }
 
 static void test_deep_chain_small_stack(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
-	uint32_t i = (uint32_t)lbtf_add_int(b, "int", 4, 0);
+	uint32_t i = (uint32_t)lbtf_builder_add_int(b, "int", 4, 0);
 	pthread_attr_t attr;
 	pthread_t th;
 	void *ret;
@@ -427,13 +427,13 @@ static void test_ref_loop(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
 
-	lbtf_add_const(b, 2);              /* 1 -> 2 */
-	lbtf_add_typedef(b, "loop", 1);    /* 2 -> 1 */
-	assert_int_equal(lbtf_dedup(b, NULL), -ELOOP);
+	lbtf_builder_add_const(b, 2);              /* 1 -> 2 */
+	lbtf_builder_add_typedef(b, "loop", 1);    /* 2 -> 1 */
+	assert_int_equal(lbtf_builder_dedup(b, NULL), -ELOOP);
 	lbtf_builder_free(b);
 	b = lbtf_builder_new(NULL);
-	lbtf_add_ptr(b, 7); /* dangling */
-	assert_int_equal(lbtf_dedup(b, NULL), -EINVAL);
+	lbtf_builder_add_ptr(b, 7); /* dangling */
+	assert_int_equal(lbtf_builder_dedup(b, NULL), -EINVAL);
 	lbtf_builder_free(b);
 }
 
@@ -448,7 +448,7 @@ static void test_empty(void **state)
 	assert_int_equal(lbtf_type_cnt(btf), 1);
 	assert_int_equal(lbtf_header(btf)->str_len, 1); /* just "" */
 	lbtf_free(btf);
-	lbtf_add_int(b, "int", 4, 0);
+	lbtf_builder_add_int(b, "int", 4, 0);
 	base = to_btf(b, NULL);
 	s = lbtf_builder_new(base);
 	dedup_ok(s, NULL);
@@ -473,10 +473,10 @@ static void test_string_compaction(void **state)
 	lbtf_builder_add_str(b, "dropped_1");
 	whole = lbtf_builder_add_str(b, "prefix_suffix");
 	lbtf_builder_add_str(b, "dropped_2");
-	a = lbtf_add_int(b, "int", 4, 0);
-	c = lbtf_add_typedef(b, "x", (uint32_t)a);
+	a = lbtf_builder_add_int(b, "int", 4, 0);
+	c = lbtf_builder_add_typedef(b, "x", (uint32_t)a);
 	lbtf_builder_type_by_id(b, (uint32_t)c)->name_off = (uint32_t)whole + 7; /* "suffix" */
-	lbtf_add_typedef(b, "other_suffix", (uint32_t)a);
+	lbtf_builder_add_typedef(b, "other_suffix", (uint32_t)a);
 	dedup_ok(b, NULL);
 	btf = to_btf(b, NULL);
 	assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, 2)), "suffix");
@@ -520,8 +520,8 @@ static void test_deterministic(void **state)
 	for (int i = 0; i < 3; i++) {
 		add_list_cu(b1);
 		add_list_cu(b2);
-		lbtf_add_fwd(b1, "list", LBTF_FWD_STRUCT);
-		lbtf_add_fwd(b2, "list", LBTF_FWD_STRUCT);
+		lbtf_builder_add_fwd(b1, "list", LBTF_FWD_STRUCT);
+		lbtf_builder_add_fwd(b2, "list", LBTF_FWD_STRUCT);
 	}
 	dedup_ok(b1, NULL);
 	dedup_ok(b2, NULL);
@@ -540,15 +540,15 @@ static void test_split(void **state)
 	uint32_t n;
 
 	add_list_cu(bb);                                 /* base ids 1..8 */
-	lbtf_add_fwd(bb, "opaque", LBTF_FWD_STRUCT);     /* 9: stays a FWD in base */
+	lbtf_builder_add_fwd(bb, "opaque", LBTF_FWD_STRUCT);     /* 9: stays a FWD in base */
 	base = to_btf(bb, NULL);
 	n = lbtf_type_cnt(base);
 	s = lbtf_builder_new(base);
 	add_list_cu(s);                                  /* all duplicates of base types */
-	lbtf_add_struct(s, "opaque", 4);                 /* a concrete opaque ... */
-	lbtf_add_field(s, "x", n, 0, 0);
-	lbtf_add_ptr(s, 9);                              /* ... and a pointer to the base FWD */
-	lbtf_add_int(s, "short", 2, LBTF_INT_SIGNED);    /* new */
+	lbtf_builder_add_struct(s, "opaque", 4);                 /* a concrete opaque ... */
+	lbtf_builder_add_field(s, "x", n, 0, 0);
+	lbtf_builder_add_ptr(s, 9);                              /* ... and a pointer to the base FWD */
+	lbtf_builder_add_int(s, "short", 2, LBTF_INT_SIGNED);    /* new */
 	dedup_ok(s, NULL);
 	btf = to_btf(s, base);
 	/* only the new int, the concrete struct and the PTR -> base FWD remain */
@@ -572,9 +572,9 @@ static void test_id_map_and_incremental(void **state)
 
 	for (int i = 0; i < 5; i++)
 		add_list_cu(once);
-	var = lbtf_add_var(once, "v", LBTF_LINKAGE_GLOBAL, 34); /* the 5th "list" struct */
+	var = lbtf_builder_add_var(once, "v", LBTF_LINKAGE_GLOBAL, 34); /* the 5th "list" struct */
 	assert_int_equal(var, 41);
-	assert_int_equal(lbtf_dedup(once, &o), 0);
+	assert_int_equal(lbtf_builder_dedup(once, &o), 0);
 	for (int c = 0; c < 5; c++) /* every copy maps onto the first */
 		for (int k = 0; k < 8; k++)
 			assert_int_equal(map[c * 8 + k], 1 + k);
@@ -586,7 +586,7 @@ static void test_id_map_and_incremental(void **state)
 		add_list_cu(incr);
 		dedup_ok(incr, NULL);
 	}
-	lbtf_add_var(incr, "v", LBTF_LINKAGE_GLOBAL, 2);
+	lbtf_builder_add_var(incr, "v", LBTF_LINKAGE_GLOBAL, 2);
 	dedup_ok(incr, NULL);
 	assert_same_blob(once, incr);
 	lbtf_builder_free(once);
@@ -604,9 +604,9 @@ static void test_split_id_map(void **state)
 	base = to_btf(bb, NULL);
 	n = lbtf_type_cnt(base);
 	s = lbtf_builder_new(base);
-	lbtf_add_int(s, "short", 2, LBTF_INT_SIGNED);   /* n: new */
+	lbtf_builder_add_int(s, "short", 2, LBTF_INT_SIGNED);   /* n: new */
 	add_list_cu(s);                                  /* n+1..n+8: all in base */
-	assert_int_equal(lbtf_dedup(s, &o), 0);
+	assert_int_equal(lbtf_builder_dedup(s, &o), 0);
 	assert_int_equal(map[0], n);
 	for (int k = 0; k < 8; k++)
 		assert_int_equal(map[1 + k], 1 + k);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * lbtf_dedup against libbpf's btf__dedup on the same raw input: the results
+ * lbtf_builder_dedup against libbpf's btf__dedup on the same raw input: the results
  * must be the same types in the same order (names compared as strings;
  * the string sections may be ordered differently).
  *  - real per-unit BTF: pahole's BTF of each of libbtf's own objects,
@@ -34,7 +34,7 @@ static void append_btf(struct lbtf_builder *b, const struct lbtf *src)
 	uint32_t delta = lbtf_builder_type_cnt(b) - 1;
 
 	for (uint32_t id = 1; id < lbtf_type_cnt(src); id++) {
-		int nid = lbtf_add_type_copy(b, src, id);
+		int nid = lbtf_builder_add_type_copy(b, src, id);
 		if (nid < 0)
 			fail_msg("copy of type %u failed: %s", id, lbtf_errmsg());
 		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(b, (uint32_t)nid), add_delta, &delta);
@@ -58,8 +58,8 @@ static void compare_with_libbpf(struct lbtf_builder *b)
 	assert_non_null(lb);
 	assert_int_equal(btf__dedup(lb, NULL), 0);
 	theirs = btf__raw_data(lb, &theirs_size);
-	if (lbtf_dedup(b, NULL))
-		fail_msg("lbtf_dedup: %s", lbtf_errmsg());
+	if (lbtf_builder_dedup(b, NULL))
+		fail_msg("lbtf_builder_dedup: %s", lbtf_errmsg());
 	assert_int_equal(lbtf_builder_serialize(b, false, &ours, &ours_size), 0);
 	a = lbtf_new(ours, ours_size, NULL);
 	c = lbtf_new(theirs, theirs_size, NULL);
@@ -105,7 +105,7 @@ static void pahole_units(struct lbtf_builder *b, int dedup_every)
 		append_btf(b, u);
 		lbtf_free(u);
 		units++;
-		if (dedup_every && units % dedup_every == 0 && lbtf_dedup(b, NULL))
+		if (dedup_every && units % dedup_every == 0 && lbtf_builder_dedup(b, NULL))
 			fail_msg("dedup: %s", lbtf_errmsg());
 	}
 	globfree(&g);
@@ -130,7 +130,7 @@ static struct lbtf *deduped(struct lbtf_builder *b)
 	size_t size;
 	struct lbtf *btf;
 
-	if (lbtf_dedup(b, NULL))
+	if (lbtf_builder_dedup(b, NULL))
 		fail_msg("dedup: %s", lbtf_errmsg());
 	assert_int_equal(lbtf_builder_serialize(b, false, &data, &size), 0);
 	btf = lbtf_new(data, size, NULL);

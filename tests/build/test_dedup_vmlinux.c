@@ -34,7 +34,7 @@ static void add_copy(struct lbtf_builder *b)
 	uint32_t delta = lbtf_builder_type_cnt(b) - 1;
 
 	for (uint32_t id = 1; id < lbtf_type_cnt(vmlinux); id++) {
-		int nid = lbtf_add_type_copy(b, vmlinux, id);
+		int nid = lbtf_builder_add_type_copy(b, vmlinux, id);
 		if (nid < 0)
 			fail_msg("copy of type %u failed: %s", id, lbtf_errmsg());
 		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(b, (uint32_t)nid), add_delta, &delta);
@@ -83,7 +83,7 @@ static void dedup_copies(int copies)
 
 	for (int i = 0; i < copies; i++)
 		add_copy(b);
-	if (lbtf_dedup(b, &o))
+	if (lbtf_builder_dedup(b, &o))
 		fail_msg("dedup failed: %s", lbtf_errmsg());
 	print_message("%d cop%s: %u -> %u types, strings %u -> %u bytes\n", copies,
 		      copies > 1 ? "ies" : "y", st.types_in, st.types_out, st.strs_in_bytes,

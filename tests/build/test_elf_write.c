@@ -94,14 +94,14 @@ static void *marked_blob(const struct lbtf *src, const char *elf_path, int pad_f
 
 	assert_true(swapped == 0 || swapped == 1);
 	for (uint32_t id = 1; src && id < lbtf_type_cnt(src); id++)
-		assert_int_equal(lbtf_add_type_copy(b, src, id), (int)id);
-	i_int = lbtf_add_int(b, "lbtf_int", 4, LBTF_INT_SIGNED);
-	lbtf_add_struct(b, "lbtf_marker", 4 * (uint32_t)(pad_fields + 1));
-	lbtf_add_field(b, "m", (uint32_t)i_int, 0, 0);
+		assert_int_equal(lbtf_builder_add_type_copy(b, src, id), (int)id);
+	i_int = lbtf_builder_add_int(b, "lbtf_int", 4, LBTF_INT_SIGNED);
+	lbtf_builder_add_struct(b, "lbtf_marker", 4 * (uint32_t)(pad_fields + 1));
+	lbtf_builder_add_field(b, "m", (uint32_t)i_int, 0, 0);
 	for (int k = 0; k < pad_fields; k++) {
 		char name[32];
 		snprintf(name, sizeof(name), "pad_field_%d", k);
-		lbtf_add_field(b, name, (uint32_t)i_int, 32 * (uint32_t)(k + 1), 0);
+		lbtf_builder_add_field(b, name, (uint32_t)i_int, 32 * (uint32_t)(k + 1), 0);
 	}
 	assert_int_equal(lbtf_builder_serialize(b, swapped == 1, &data, size), 0);
 	lbtf_builder_free(b);
@@ -303,7 +303,7 @@ static void test_failure_leaves_original(void **state)
 		struct lbtf_builder *b = lbtf_builder_new(NULL);
 		void *wrong;
 		size_t wsize;
-		lbtf_add_int(b, "int", 4, 0);
+		lbtf_builder_add_int(b, "int", 4, 0);
 		assert_int_equal(lbtf_builder_serialize(b, true, &wrong, &wsize), 0);
 		assert_int_equal(lbtf_elf_write_btf(obj, obj, wrong, wsize), -EINVAL);
 		assert_true(strstr(lbtf_errmsg(), "byte order") != NULL);

@@ -150,18 +150,18 @@ static struct lbtf *make_btf(void)
 	size_t size;
 	int i_int, s_in, s_out, arr, e;
 
-	i_int = lbtf_add_int(b, "int", 4, LBTF_INT_SIGNED);          /* 1 */
-	s_in = lbtf_add_struct(b, "inner", 8);                        /* 2 */
-	lbtf_add_field(b, "a", i_int, 0, 0);
-	lbtf_add_field(b, "b", i_int, 32, 0);
-	arr = lbtf_add_array(b, i_int, s_in, 4);                      /* 3 */
-	s_out = lbtf_add_struct(b, "outer", 36);                      /* 4 */
-	lbtf_add_field(b, "x", i_int, 0, 0);
-	lbtf_add_field(b, "in", arr, 32, 0);
-	lbtf_add_typedef(b, "outer_t", s_out);                        /* 5 */
-	e = lbtf_add_enum(b, "color", 4, false);                      /* 6 */
-	lbtf_add_enum_value(b, "RED", 0);
-	lbtf_add_enum_value(b, "BLUE", 1);
+	i_int = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);          /* 1 */
+	s_in = lbtf_builder_add_struct(b, "inner", 8);                        /* 2 */
+	lbtf_builder_add_field(b, "a", i_int, 0, 0);
+	lbtf_builder_add_field(b, "b", i_int, 32, 0);
+	arr = lbtf_builder_add_array(b, i_int, s_in, 4);                      /* 3 */
+	s_out = lbtf_builder_add_struct(b, "outer", 36);                      /* 4 */
+	lbtf_builder_add_field(b, "x", i_int, 0, 0);
+	lbtf_builder_add_field(b, "in", arr, 32, 0);
+	lbtf_builder_add_typedef(b, "outer_t", s_out);                        /* 5 */
+	e = lbtf_builder_add_enum(b, "color", 4, false);                      /* 6 */
+	lbtf_builder_add_enum_value(b, "RED", 0);
+	lbtf_builder_add_enum_value(b, "BLUE", 1);
 	assert_true(e == 6);
 	assert_int_equal(lbtf_builder_serialize(b, false, &data, &size), 0);
 	btf = lbtf_new(data, size, NULL);

@@ -4,7 +4,7 @@
  * first, as libbpf): sz 0 is refused, an older (shorter) caller struct gets
  * the defaults, unknown trailing bytes must be zero, and a result struct is
  * written only up to the caller's sz. Checked on lbtf_verify (options and a
- * result) and lbtf_dedup (options and stats), which share one mechanism.
+ * result) and lbtf_builder_dedup (options and stats), which share one mechanism.
  */
 #include "vcase.h"
 
@@ -86,19 +86,19 @@ static void test_dedup_stats(void **state)
 	LBTF_OPTS(lbtf_dedup_opts, o, .stats = &st);
 
 	assert_non_null(bld);
-	assert_true(lbtf_add_int(bld, "int", 4, LBTF_INT_SIGNED) > 0);
-	assert_true(lbtf_add_int(bld, "int", 4, LBTF_INT_SIGNED) > 0);
+	assert_true(lbtf_builder_add_int(bld, "int", 4, LBTF_INT_SIGNED) > 0);
+	assert_true(lbtf_builder_add_int(bld, "int", 4, LBTF_INT_SIGNED) > 0);
 	st.strs_in_bytes = 77;
 	st.strs_out_bytes = 77;
-	assert_int_equal(lbtf_dedup(bld, &o), 0);
+	assert_int_equal(lbtf_builder_dedup(bld, &o), 0);
 	assert_int_equal(st.types_in, 2);
 	assert_int_equal(st.types_out, 1);
 	assert_int_equal(st.strs_in_bytes, 77); /* past sz: not written */
 	assert_int_equal(st.strs_out_bytes, 77);
 	st.sz = 0;
-	assert_int_equal(lbtf_dedup(bld, &o), -EINVAL);
+	assert_int_equal(lbtf_builder_dedup(bld, &o), -EINVAL);
 	o.sz = 0;
-	assert_int_equal(lbtf_dedup(bld, &o), -EINVAL);
+	assert_int_equal(lbtf_builder_dedup(bld, &o), -EINVAL);
 	lbtf_builder_free(bld);
 }
 
