@@ -175,6 +175,11 @@ static int fix_ksyms(struct octx *c, uint32_t sec_id, struct ext *ext, size_t n,
 		if (lbtf_kind(vt) == LBTF_KIND_FUNC) {
 			struct lbtf_type *proto = obtf_type(b, vt->type);
 
+			/* (libbpf 1.1 takes any type here for a prototype and reads
+			 * past it when it is none, which nothing can mirror: only a
+			 * FUNC_PROTO's parameters are named) */
+			if (proto && lbtf_kind(proto) != LBTF_KIND_FUNC_PROTO)
+				proto = NULL;
 			for (unsigned int j = 0; proto && j < lbtf_vlen(proto); j++) {
 				struct lbtf_param *p = (struct lbtf_param *)(proto + 1) + j;
 
