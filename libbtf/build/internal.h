@@ -149,43 +149,6 @@ int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder
 uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t nwords);
 /* Make room for n more words (errno-style negative return) */
 int lbtfi_builder_grow_words(struct lbtf_builder *b, size_t n);
-/*
- * A cheap signature of what a member's type is, without ids, mixed into h:
- * the chain of kinds through pointers/modifiers/typedefs/arrays down to the
- * first named type (then its name) or an anonymous non-reference type.
- * Equivalent types always have equal signatures: a FWD signs as the
- * struct/union it stands for, ENUM64 as ENUM (an enum forward declaration
- * matches either). Dedup hashes struct members with it (without it, shapes
- * such as the kernel's 1600 anonymous "union { event; handler; }" would all
- * collide and be compared pairwise); btfgen's reuse check compares the
- * shapes of definitions with it.
- */
-static inline uint32_t lbtfi_member_sig(const struct lbtf_builder *b, uint32_t id, uint32_t h)
-{
-	for (int hop = 0; hop < 8; hop++) {
-		const struct lbtf_type *t = id >= b->start_id ? lbtfi_btype(b, id)
-							      : lbtfi_builder_any_type(b, id);
-		unsigned int k = lbtf_kind(t);
-
-		if (k == LBTF_KIND_FWD)
-			k = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
-		else if (k == LBTF_KIND_ENUM64)
-			k = LBTF_KIND_ENUM;
-		h = lbtfi_hash_mix(h, k);
-		if (t->name_off)
-			return lbtfi_hash_mix(h, t->name_off);
-		if (k == LBTF_KIND_ARRAY) {
-			h = lbtfi_hash_mix(h, lbtf_array(t)->nelems);
-			id = lbtf_array(t)->type;
-		} else if (lbtf_is_mod(t) || k == LBTF_KIND_PTR) {
-			id = t->type;
-		} else {
-			return lbtfi_hash_mix(h, lbtf_vlen(t));
-		}
-	}
-	return h;
-}
-
 /* Record size in words of a type record (0 for unknown kinds) */
 static inline size_t lbtfi_rec_words(const struct lbtf_type *t)
 {

@@ -237,9 +237,9 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 			canon = cand;
 			break;
 		}
-		if (!t->name_off || (lbtf_vlen(t) && lbtf_vlen(c)))
+		if (!lbtfi_eq_enums(t, c))
 			continue;
-		if (!lbtf_vlen(t)) { /* t is a forward declaration */
+		if (lbtfi_eq_is_decl(t)) { /* t is a forward declaration */
 			canon = cand;
 			break;
 		}
@@ -284,40 +284,31 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 
 /* ---- pass 3: forward declarations with one possible target ---- */
 
-#define AMBIGUOUS 0 /* several of the name (void is no struct's id) */
-
+/* (the one definition rule: equiv/internal.h) */
 static int resolve_fwds(struct dedup *d)
 {
-	struct lbtfi_offmap names; /* name offset -> struct/union id, or AMBIGUOUS */
+	struct lbtfi_eq_defs defs;
 	uint32_t v;
-	int err = 0;
+	int err;
 
-	if (lbtfi_offmap_init(&names, 1024))
-		return lbtfi_err(ENOMEM, "out of memory in dedup");
-	for (uint32_t id = 1; id < d->cnt && !err; id++) {
-		const struct lbtf_type *t;
-
-		if ((d_kind(d, id) != LBTF_KIND_STRUCT && d_kind(d, id) != LBTF_KIND_UNION) ||
-		    d->map[id] != id || !(t = dtype(d, id))->name_off)
-			continue;
-		if (lbtfi_offmap_get(&names, t->name_off, &v))
-			err = v == id ? 0 : lbtfi_offmap_put(&names, t->name_off, AMBIGUOUS);
-		else
-			err = lbtfi_offmap_put(&names, t->name_off, id);
-	}
+	if ((err = lbtfi_eq_defs_init(&defs)))
+		return err;
+	for (uint32_t id = 1; id < d->cnt && !err; id++)
+		if ((d_kind(d, id) == LBTF_KIND_STRUCT || d_kind(d, id) == LBTF_KIND_UNION) &&
+		    d->map[id] == id)
+			err = lbtfi_eq_defs_add(&defs, dtype(d, id), id);
 	for (uint32_t id = d->start_id; id < d->cnt && !err; id++) {
 		const struct lbtf_type *t;
-		unsigned int want;
 
-		if (d_kind(d, id) != LBTF_KIND_FWD || d->map[id] != id ||
-		    !lbtfi_offmap_get(&names, (t = dtype(d, id))->name_off, &v) || v == AMBIGUOUS)
+		if (d_kind(d, id) != LBTF_KIND_FWD || d->map[id] != id)
 			continue;
-		want = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
-		if (d_kind(d, v) == want)
+		t = dtype(d, id);
+		if (lbtfi_eq_defs_get(&defs, t->name_off, lbtfi_eq_flavor(t), &v) &&
+		    v != LBTFI_EQ_SEVERAL && lbtfi_eq_flavor(dtype(d, v)) == lbtfi_eq_flavor(t))
 			d->map[id] = v;
 	}
-	lbtfi_offmap_free(&names);
-	return err ? lbtfi_err(ENOMEM, "out of memory in dedup") : 0;
+	lbtfi_eq_defs_free(&defs);
+	return err;
 }
 
 /* ---- pass 4: reference kinds, targets first (explicit stack, no recursion) ---- */

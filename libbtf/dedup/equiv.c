@@ -4,7 +4,9 @@
  * and a canonical type's graph in parallel, recording a hypothetical
  * mapping canonical id -> candidate id. Revisiting a canonical id must
  * agree with the recorded mapping (this is what makes cycles terminate).
- * A FWD is equivalent to a struct/union of the same name and flavour.
+ * Named types pair by the rules of equiv/internal.h (shared with btfgen's
+ * reuse): a FWD is equivalent to a struct/union of the same name and
+ * flavour, an enum declaration to any enum of its name.
  */
 #include <stdlib.h>
 #include "internal.h"
@@ -18,22 +20,6 @@
 static bool is_fwd_kind(unsigned int k)
 {
 	return k == LBTF_KIND_FWD;
-}
-
-static bool enum_is_fwd(const struct lbtf_type *t)
-{
-	return lbtf_is_enum(t) && lbtf_vlen(t) == 0;
-}
-
-/* ENUM/ENUM64 pair: equal, or one is a forward declaration of the other */
-static bool enums_compatible(const struct dedup *d, const struct lbtf_type *a,
-			     const struct lbtf_type *b)
-{
-	if (a->name_off != b->name_off)
-		return false;
-	if (enum_is_fwd(a) || enum_is_fwd(b))
-		return a->name_off != 0;
-	return lbtf_kind(a) == lbtf_kind(b) && lbtfi_dedup_rec_equal(d, a, b);
 }
 
 static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int depth, int *budget)
@@ -113,19 +99,17 @@ static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id
 	ck = lbtf_kind(ct);
 	nk = lbtf_kind(nt);
 	if ((is_fwd_kind(ck) || is_fwd_kind(nk)) && ck != nk) {
-		/* FWD <-> STRUCT/UNION of the same flavour */
-		unsigned int real = is_fwd_kind(ck) ? nk : ck;
-		bool fwd_union = lbtf_kflag(is_fwd_kind(ck) ? ct : nt);
-		unsigned int want = fwd_union ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
-
-		if (real != want)
+		/* a FWD and a definition: of one flavour, the FWD resolves */
+		if (lbtfi_eq_flavor(ct) != lbtfi_eq_flavor(nt) ||
+		    lbtfi_eq_named(lbtfi_eq_flavor(ct), is_fwd_kind(ck), is_fwd_kind(nk)) !=
+			    LBTFI_EQ_RESOLVES)
 			return 0;
 		if (is_fwd_kind(nk) && canon_id < d->start_id)
 			d->hypot_adjust_canon = true; /* base FWD cannot be resolved */
 		return 1;
 	}
 	if (lbtf_is_enum(ct) && lbtf_is_enum(nt))
-		return enums_compatible(d, ct, nt);
+		return lbtfi_eq_enums(ct, nt);
 	if (ck != nk || ct->info != nt->info || !lbtfi_dedup_shape_equal(d, ct, nt))
 		return 0;
 	if (ck == LBTF_KIND_VAR || ck == LBTF_KIND_DATASEC || ck == LBTF_KIND_DECL_TAG)

@@ -3,7 +3,7 @@
 #ifndef LIBBTF_DEDUP_INTERNAL_H
 #define LIBBTF_DEDUP_INTERNAL_H
 
-#include "build/internal.h"
+#include "equiv/internal.h"
 
 /* map[] values that are not type ids */
 #define D_UNPROCESSED 0xffffffffu

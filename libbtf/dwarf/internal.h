@@ -8,7 +8,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdint.h>
-#include "build/internal.h"
+#include "equiv/internal.h"
 #include "reader.h"
 
 #ifndef DW_TAG_LLVM_annotation
@@ -178,8 +178,6 @@ enum dw_warning {
 
 /* ---- reuse of types converted in earlier units (sig.c, reuse.c) */
 
-enum dw_edge_flavor { DW_EDGE_STRUCT, DW_EDGE_UNION, DW_EDGE_ENUM };
-
 /* A reference to a named struct, union or enum inside a signature (hashed
  * by name: these are the types dedup matches with their declarations) */
 struct dw_edge {
@@ -188,7 +186,7 @@ struct dw_edge {
 	uint64_t name_id;       /* what the hash took: address or bytes' hash */
 	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
 				 * UINT32_MAX not there */
-	uint8_t flavor;         /* enum dw_edge_flavor */
+	uint8_t flavor;         /* enum lbtfi_flavor (equiv/internal.h) */
 	bool is_def;            /* a definition, not a declaration */
 	bool name_inline;       /* DW_FORM_string */
 };
@@ -361,7 +359,7 @@ int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len);
  * with definitions of several shapes in one not deduplicated (shapes) */
 struct dw_defs {
 	const struct lbtf_builder *out;
-	struct lbtfi_offmap aggr, enums; /* name offset -> its type/shape, or UINT32_MAX */
+	struct lbtfi_eq_defs defs; /* name offset -> its type/shape, or several */
 };
 int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes);
 void dw_defs_free(struct dw_defs *defs);

@@ -38,7 +38,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "build/internal.h"
 #include "internal.h"
 
 struct rep {
@@ -46,11 +45,11 @@ struct rep {
 	uint32_t id;
 };
 
-/* A named struct/union/FWD an earlier type refers to */
+/* A named struct/union/enum or FWD an earlier type refers to */
 struct name_ent {
 	uint32_t name_off, id;
-	uint8_t flavor;
-	bool fwd;
+	uint8_t flavor;  /* enum lbtfi_flavor */
+	bool fwd;        /* a declaration */
 };
 
 struct name_map {
@@ -188,11 +187,8 @@ static int walk_slot(uint32_t *slot, void *ctx)
 static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 {
 	struct dw_group *g = w->g;
-	unsigned int k = lbtf_kind(t);
-	bool fwd = k == LBTF_KIND_FWD || (lbtf_is_enum(t) && !lbtf_vlen(t));
-	uint8_t flavor = lbtf_is_enum(t) ? DW_EDGE_ENUM :
-			 (k == LBTF_KIND_FWD ? lbtf_kflag(t) : k == LBTF_KIND_UNION) ? DW_EDGE_UNION :
-										       DW_EDGE_STRUCT;
+	bool fwd = lbtfi_eq_is_decl(t);
+	uint8_t flavor = lbtfi_eq_flavor(t);
 	uint32_t i;
 
 	for (i = w->m->start; i < g->nents; i++) {
@@ -200,12 +196,19 @@ static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 
 		if (e->name_off != t->name_off || e->flavor != flavor || e->id == id)
 			continue;
-		/* a declaration and a definition: the definition stands for
-		 * both (dedup resolves the one to the other) */
-		if (e->fwd && !fwd)
-			*e = (struct name_ent){ t->name_off, id, flavor, false };
-		else if (!e->fwd && !fwd)
+		switch (lbtfi_eq_named(flavor, e->fwd, fwd)) {
+		case LBTFI_EQ_SAME: /* two definitions: never reused */
 			w->m->ambiguous = true;
+			break;
+		case LBTFI_EQ_RESOLVES:
+		case LBTFI_EQ_ENUM_DECL:
+			/* the definition stands for both (dedup pairs them) */
+			if (e->fwd)
+				*e = (struct name_ent){ t->name_off, id, flavor, false };
+			break;
+		case LBTFI_EQ_DECLS:
+			break;
+		}
 		return;
 	}
 	if (dw_grow(&g->ents, &g->capents, g->nents, sizeof(*g->ents), 256)) {
@@ -227,9 +230,7 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 	if (!t)
 		return;
 	k = lbtf_kind(t);
-	if (!root && (k == LBTF_KIND_FWD ||
-		      ((k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION || lbtf_is_enum(t)) &&
-		       t->name_off))) {
+	if (!root && lbtfi_eq_flavor(t) != LBTFI_FLAVOR_NONE && (t->name_off || k == LBTF_KIND_FWD)) {
 		add_name(w, t, id);
 		return;
 	}
@@ -347,25 +348,26 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 	for (i = 0; i < s->nedges; i++) {
 		struct dw_edge *e = &u->sigs.edge[s->edges + i];
 		const struct name_ent *ne = map_lookup(u, m, e);
+		enum lbtfi_eq_named r;
 		struct want w;
 		uint32_t *v;
 
 		if (!ne)
 			goto miss;
+		r = lbtfi_eq_named(e->flavor, !e->is_def, ne->fwd);
 		/* a declaration on one side, a definition on the other */
-		if (e->is_def == ne->fwd) {
+		if (lbtfi_eq_pairs_decl(r)) {
 			if (g->banned && lbtfi_strset_find(g->banned, e->name) >= 0)
 				goto miss;
 			if (dw_grow(&g->pairs, &g->cappairs, g->npairs, sizeof(*g->pairs), 64))
 				return lbtfi_err(ENOMEM, "out of memory");
 			g->pairs[g->npairs++] = (struct pair){ e->name_off,
-							       e->flavor == DW_EDGE_ENUM };
+							       e->flavor == LBTFI_FLAVOR_ENUM };
 		}
-		if ((!e->is_def || ne->fwd) &&
-		    (e->flavor == DW_EDGE_ENUM || (!e->is_def && ne->fwd)))
-			continue;
+		if (r == LBTFI_EQ_DECLS || r == LBTFI_EQ_ENUM_DECL)
+			continue; /* nothing to resolve */
 		w.id = ne->id;
-		w.kind = ne->fwd ? WANT_RESOLVES : e->is_def ? WANT_SAME : WANT_RESOLVED;
+		w.kind = r == LBTFI_EQ_SAME ? WANT_SAME : ne->fwd ? WANT_RESOLVES : WANT_RESOLVED;
 		v = dw_diemap_get(&u->map, dr_key(&e->die));
 		if (v) {
 			/* in progress: the DIE itself (to be id), else a type
@@ -560,81 +562,29 @@ int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
 
 /* Checking the pairings against the output ------------------------------------ */
 
-#define SEVERAL 0 /* neither an id nor a shape (def_shape avoids 0) */
-
-/*
- * A hash of what dedup cannot see past: two definitions of one name with
- * different shapes are never merged. Equal shapes may still be two types
- * (their members reach different types further on); the check after
- * dedup sees those.
- */
-static uint32_t def_shape(const struct lbtf_builder *b, const struct lbtf_type *t)
-{
-	uint32_t h = lbtfi_hash_mix(lbtf_kind(t) == LBTF_KIND_UNION, t->size), i;
-
-	h = lbtfi_hash_mix(h, t->info & 0x8000ffff); /* kflag, vlen */
-	for (i = 0; i < lbtf_vlen(t); i++) {
-		if (lbtf_is_enum(t)) {
-			const struct lbtf_enum64 *e = lbtf_enums64(t) + i;
-			const struct lbtf_enum *e32 = lbtf_enums(t) + i;
-
-			h = lbtf_kind(t) == LBTF_KIND_ENUM64 ?
-				    lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(h, e->name_off),
-								  e->val_lo32), e->val_hi32) :
-				    lbtfi_hash_mix(lbtfi_hash_mix(h, e32->name_off), (uint32_t)e32->val);
-			continue;
-		}
-		h = lbtfi_hash_mix(h, lbtf_members(t)[i].name_off);
-		h = lbtfi_hash_mix(h, lbtf_members(t)[i].offset);
-		h = lbtfi_member_sig(b, lbtf_members(t)[i].type, h);
-	}
-	h = lbtfi_hash_fin(h);
-	/* (an offmap value is never SEVERAL or the table's free mark) */
-	return h == SEVERAL || h == LBTFI_HTAB_FREE ? 1 : h;
-}
-
 int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes)
 {
-	uint32_t id, end = lbtf_builder_type_cnt(out), v, key;
-	int err = 0;
+	uint32_t id, end = lbtf_builder_type_cnt(out);
+	int err;
 
 	defs->out = out;
-	if (lbtfi_offmap_init(&defs->aggr, 1024) || lbtfi_offmap_init(&defs->enums, 256)) {
-		dw_defs_free(defs);
-		return lbtfi_err(ENOMEM, "out of memory");
-	}
+	if ((err = lbtfi_eq_defs_init(&defs->defs)))
+		return err;
 	for (id = out->start_id; id < end && !err; id++) {
 		const struct lbtf_type *t = lbtfi_btype(out, id);
-		unsigned int k = lbtf_kind(t);
-		struct lbtfi_offmap *m;
 
-		/* (dedup resolves a FWD only to the one struct or union of
-		 * its name, whichever kind; enums apart) */
-		if (k == LBTF_KIND_STRUCT || k == LBTF_KIND_UNION)
-			m = &defs->aggr;
-		else if (lbtf_is_enum(t) && lbtf_vlen(t))
-			m = &defs->enums;
-		else
-			continue;
-		if (!t->name_off)
-			continue;
-		key = shapes ? def_shape(out, t) : id;
-		if (!lbtfi_offmap_get(m, t->name_off, &v))
-			err = lbtfi_offmap_put(m, t->name_off, key);
-		else if (v != key && v != SEVERAL)
-			err = lbtfi_offmap_put(m, t->name_off, SEVERAL);
+		if (lbtfi_eq_is_def(t))
+			err = lbtfi_eq_defs_add(&defs->defs, t,
+						shapes ? lbtfi_eq_def_shape(out, t) : id);
 	}
-	if (err) {
-		dw_defs_free(defs);
-		return lbtfi_err(ENOMEM, "out of memory");
-	}
-	return 0;
+	if (err)
+		lbtfi_eq_defs_free(&defs->defs);
+	return err;
 }
 
 void dw_defs_free(struct dw_defs *defs)
 {
-	lbtfi_offmap_free(&defs->aggr);
-	lbtfi_offmap_free(&defs->enums);
+	lbtfi_eq_defs_free(&defs->defs);
 }
 
 int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
@@ -652,9 +602,9 @@ int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 
 		i += strlen(name) + 2;
 		if (off < 0 ||
-		    !lbtfi_offmap_get(is_enum ? &defs->enums : &defs->aggr,
-				      (uint32_t)off + out->start_str_off, &v) ||
-		    v != SEVERAL)
+		    !lbtfi_eq_defs_get(&defs->defs, (uint32_t)off + out->start_str_off,
+				       is_enum ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT, &v) ||
+		    v != LBTFI_EQ_SEVERAL)
 			continue;
 		if (lbtfi_strset_add(banned, name) < 0)
 			return lbtfi_err(ENOMEM, "out of memory");

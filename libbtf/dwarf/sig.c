@@ -159,8 +159,8 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 	}
 	e->die = *t;
 	e->name_off = 0;
-	e->flavor = tag == DW_TAG_union_type ? DW_EDGE_UNION :
-		    tag == DW_TAG_enumeration_type ? DW_EDGE_ENUM : DW_EDGE_STRUCT;
+	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
+		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
 	e->is_def = !dw_attrs_flag(&da, DA_DECLARATION);
 	return true;
 }
