@@ -12,8 +12,8 @@
  *
  * With reuse, the groups are kept: a group that paired a declaration with a
  * definition of a name that turns out to have several definitions in the
- * output is converted again without pairing that name, and the output is
- * put together again (reuse.c says why).
+ * output is converted again without reuse, and the output is put together
+ * again (reuse.c says why).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -56,7 +56,6 @@ struct driver {
 	uint32_t next, consumed, window;
 	bool stop;
 	bool keep;                /* the groups stay for a second look (reuse) */
-	struct lbtfi_strset banned; /* names never paired (dw_group_new) */
 };
 
 /* The thread's error message, prefixed with the input's path (err < 0) */
@@ -128,7 +127,7 @@ static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle 
 
 	dw_unit_reset(u);
 	u->b = lbtf_builder_new(d->g.base);
-	u->grp = reuse ? dw_group_new(d->banned.cnt ? &d->banned : NULL) : NULL;
+	u->grp = reuse ? dw_group_new() : NULL;
 	if (!u->b || (reuse && !u->grp))
 		err = -ENOMEM;
 	for (; !err && i < end; i++) {
@@ -246,9 +245,9 @@ static void free_result(struct unit_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The groups marked redo, converted again (in this thread): with reuse but
- * without pairing the banned names, or without reuse */
-static int convert_again(struct driver *d, bool reuse)
+/* The groups marked redo, converted again (in this thread) without reuse:
+ * exactly as a plain conversion does */
+static int convert_again(struct driver *d)
 {
 	struct converter c;
 	uint32_t i;
@@ -261,7 +260,7 @@ static int convert_again(struct driver *d, bool reuse)
 			continue;
 		free_result(&d->res[i]);
 		c.released = i > 0 ? d->ul.ends[i * GROUP_UNITS - 1] : 0;
-		convert_group(d, &c.u, &c.h, &c.released, i, reuse);
+		convert_group(d, &c.u, &c.h, &c.released, i, false);
 	}
 	converter_close(&c);
 	return 0;
@@ -508,8 +507,8 @@ static int dedup_all(struct lbtf_builder *out)
 	return err;
 }
 
-/* Marks the groups whose pairings do not hold in out (bans their names):
- * before dedup (shapes), those that cannot hold; how many, <0 error */
+/* Marks the groups whose pairings do not hold in out: before dedup
+ * (shapes), those that cannot hold; how many, <0 error */
 static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool shapes)
 {
 	struct dw_defs defs;
@@ -519,7 +518,7 @@ static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool
 	if ((bad = dw_defs_init(&defs, out, shapes)))
 		return bad;
 	for (i = 0; i < d->ngroups; i++) {
-		bad = dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len, &d->banned);
+		bad = dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len);
 		if (bad < 0) {
 			n = bad;
 			break;
@@ -544,11 +543,11 @@ static bool any_pairing(const struct driver *d)
 
 /*
  * Converted, put together, deduplicated; with reuse, checked and done
- * again for the groups that paired a name with several definitions (then
- * without pairing it; a third time, those groups without reuse at all,
- * which pairs nothing). The raw builder of each look stays for the next.
- * The definitions of different shapes are seen before dedup, which then
- * runs once in the usual case (a kernel has a few such names).
+ * again without reuse for the groups that paired a name with several
+ * definitions (reuse.c says why not with reuse minus that name). The raw
+ * builder of each look stays for the next. The definitions of different
+ * shapes are seen before dedup, which then runs once in the usual case (a
+ * kernel has a few such names).
  */
 static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwarf_opts *o,
 					struct lbtf_dwarf_stats *st, int *errp)
@@ -570,7 +569,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		if (paired && round < 2 && (bad = check_pairings(d, raw, true)) != 0) {
 			old = raw;
 			raw = NULL;
-			err = bad < 0 ? bad : convert_again(d, round == 0);
+			err = bad < 0 ? bad : convert_again(d);
 			free(c.vars);
 			continue;
 		}
@@ -601,7 +600,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 			err = bad;
 			break;
 		}
-		err = convert_again(d, round == 0);
+		err = convert_again(d);
 	}
 	lbtf_builder_free(old);
 	*errp = err;
@@ -643,15 +642,9 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		return lbtfi_err_ptr(-err, "%s", msg);
 	}
 	d.g.ei = &ei;
-	if (lbtfi_strset_init(&d.banned, false)) {
-		dw_elf_info_free(&ei);
-		free(debug_path);
-		return lbtfi_err_ptr(ENOMEM, "out of memory");
-	}
 	d.g.base = o.base;
 	d.g.features = effective_features(&o, &ei);
 	if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei))) {
-		lbtfi_strset_free(&d.banned);
 		dw_elf_info_free(&ei);
 		return lbtfi_err_ptr(-err, "%s", lbtf_errmsg());
 	}
@@ -719,7 +712,6 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		st.types_out = lbtf_builder_type_cnt(out) - start;
 out:
 	free(d.res);
-	lbtfi_strset_free(&d.banned);
 	free(d.ul.die_offs);
 	free(d.ul.ends);
 	dr_file_close(&d.units);

@@ -331,8 +331,7 @@ void dw_follow_signature(struct dw_unit *u, struct dw_die *die);
  * the group is given that type's id (its named struct/union references are
  * checked: found at once, or queued and checked when the unit ends).
  */
-/* banned: names whose declarations and definitions are never paired, or NULL */
-struct dw_group *dw_group_new(const struct lbtfi_strset *banned);
+struct dw_group *dw_group_new(void);
 void dw_group_free(struct dw_group *g);
 /* Start a unit (its builder is u->b, shared by the group) */
 void dw_group_unit_begin(struct dw_unit *u);
@@ -364,9 +363,8 @@ struct dw_defs {
 int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes);
 void dw_defs_free(struct dw_defs *defs);
 /* How many of the paired names (dw_group_paired_names) have several
- * definitions in the output; those are added to banned. <0 ENOMEM */
-int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
-		  struct lbtfi_strset *banned);
+ * definitions in the output */
+int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len);
 
 /* The DIE that declares a function: an out-of-line or concrete instance
  * followed through its abstract origin / specification (decls.c) */

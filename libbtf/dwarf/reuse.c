@@ -19,19 +19,26 @@
  * a signature (they differ in the named types they reach): each is a
  * candidate.
  *
- * Where one side has a declaration (FWD) and the other a definition, dedup
- * would pair the two and resolve the FWD to that definition; the reuse
- * records the same resolution for the group, and a later pairing of that
- * FWD with another definition fails. An enum declaration matches any enum
- * of its name, as in dedup. Such a pairing is what dedup does only when the
- * name has one definition in the whole input: with several, dedup's choice
- * depends on the order in which it compares types, or it pairs nothing. So
+ * Named types pair as dedup pairs them (the rules are equiv/internal.h's,
+ * shared with dedup): where one side has a declaration (FWD) and the other
+ * a definition, dedup would pair the two and resolve the FWD to that
+ * definition; the reuse records the same resolution for the group, and a
+ * later pairing of that FWD with another definition fails. An enum
+ * declaration matches any enum of its name. Such a pairing is what dedup
+ * does only when the name has one definition in the whole input (the one
+ * definition rule): with several, a type holding the declaration is
+ * equivalent to several types that are not equivalent to each other, and
+ * which one dedup picks depends on the order in which it meets them. So
  * each group lists the names it paired; the driver checks them against the
- * deduplicated output (dw_defs_check) and converts the groups that paired a
- * name with several definitions again, never pairing those names (the
- * banned set). The output so holds what a plain conversion followed by
- * dedup would keep; tests compare the two (--features default,-reuse) on a
- * kernel, on crafted ODR cases and on declaration/definition mixes.
+ * output (dw_defs_check) and converts the groups that paired a name with
+ * several definitions again, without reuse. Not with reuse minus that name:
+ * the types the group still reused (a pointer to a struct paired with its
+ * one definition) come out in another order and shared, which changes the
+ * order in which dedup meets the ambiguous types, and so its pick
+ * (tests/btfgen/check_equiv_rules.sh, odr_enum_order). The output so holds
+ * what a plain conversion followed by dedup would keep; tests compare the
+ * two (--features default,-reuse) on a kernel, on crafted ODR cases and on
+ * declaration/definition mixes.
  *
  * Everything depends on the group's units only, so the output is the same
  * at any number of threads.
@@ -89,7 +96,6 @@ struct dw_group {
 	uint32_t npending, cappending;
 	struct want *wants;
 	uint32_t nwants, capwants;
-	const struct lbtfi_strset *banned; /* names never paired, or NULL */
 	struct pair { uint32_t name_off; bool is_enum; } *pairs; /* names paired: the */
 	uint32_t npairs, cappairs, unit_pairs; /* group's, then the unit's from unit_pairs */
 	struct dw_diemap paired;    /* the group's, as a set (name_off << 1 | is_enum) */
@@ -99,13 +105,12 @@ struct dw_group {
 	bool on;                    /* reuse in the current unit */
 };
 
-struct dw_group *dw_group_new(const struct lbtfi_strset *banned)
+struct dw_group *dw_group_new(void)
 {
 	struct dw_group *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
-	g->banned = banned;
 	if (lbtfi_htab_init(&g->tab, 2048, 2) || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
 	    dw_diemap_init(&g->fwd_to) || dw_diemap_init(&g->paired)) {
 		dw_group_free(g);
@@ -357,8 +362,6 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 		r = lbtfi_eq_named(e->flavor, !e->is_def, ne->fwd);
 		/* a declaration on one side, a definition on the other */
 		if (lbtfi_eq_pairs_decl(r)) {
-			if (g->banned && lbtfi_strset_find(g->banned, e->name) >= 0)
-				goto miss;
 			if (dw_grow(&g->pairs, &g->cappairs, g->npairs, sizeof(*g->pairs), 64))
 				return lbtfi_err(ENOMEM, "out of memory");
 			g->pairs[g->npairs++] = (struct pair){ e->name_off,
@@ -587,8 +590,7 @@ void dw_defs_free(struct dw_defs *defs)
 	lbtfi_eq_defs_free(&defs->defs);
 }
 
-int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
-		  struct lbtfi_strset *banned)
+int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len)
 {
 	const struct lbtf_builder *out = defs->out;
 	size_t i = 0;
@@ -606,8 +608,6 @@ int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len,
 				       is_enum ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT, &v) ||
 		    v != LBTFI_EQ_SEVERAL)
 			continue;
-		if (lbtfi_strset_add(banned, name) < 0)
-			return lbtfi_err(ENOMEM, "out of memory");
 		bad++;
 	}
 	return bad;
