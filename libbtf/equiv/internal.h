@@ -125,12 +125,14 @@ static inline uint32_t lbtfi_member_sig(const struct lbtf_builder *b, uint32_t i
 	for (int hop = 0; hop < 8; hop++) {
 		const struct lbtf_type *t = id >= b->start_id ? lbtfi_btype(b, id)
 							      : lbtfi_builder_any_type(b, id);
-		unsigned int k = lbtf_kind(t);
+		static const uint8_t flavor_kind[] = {
+			[LBTFI_FLAVOR_STRUCT] = LBTF_KIND_STRUCT,
+			[LBTFI_FLAVOR_UNION] = LBTF_KIND_UNION,
+			[LBTFI_FLAVOR_ENUM] = LBTF_KIND_ENUM,
+		};
+		enum lbtfi_flavor f = lbtfi_eq_flavor(t);
+		unsigned int k = f == LBTFI_FLAVOR_NONE ? lbtf_kind(t) : flavor_kind[f];
 
-		if (k == LBTF_KIND_FWD)
-			k = lbtf_kflag(t) ? LBTF_KIND_UNION : LBTF_KIND_STRUCT;
-		else if (k == LBTF_KIND_ENUM64)
-			k = LBTF_KIND_ENUM;
 		h = lbtfi_hash_mix(h, k);
 		if (t->name_off)
 			return lbtfi_hash_mix(h, t->name_off);

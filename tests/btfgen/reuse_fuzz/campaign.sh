@@ -3,10 +3,10 @@
 # FIRST..LAST (gen.py, run_one.sh); one line per seed in WORKDIR/log, the
 # differing programs kept in WORKDIR/SEED (shrink them with shrink.py).
 # Not part of make check: a few hundred programs take minutes. Found the
-# cases of check_reuse_fwd.sh; ~860 programs left 1 difference (2026-12-03),
-# shrunk to known_7262/ (copy it elsewhere and give that to run_one.sh: an
-# enum with two definitions, declared only in some units, in a union that
-# also points to a struct declared in some units; README, "Known residue").
+# cases of check_reuse_fwd.sh; ~860 programs left 1 difference (2026-12-03,
+# seed 7262), shrunk to ../equiv_cases/odr_enum_order/ (check_equiv_rules.sh
+# runs it; fixed since). Seeds run since, each range once: see README,
+# "Differential testing of the reuse".
 here=$(cd "$(dirname "$0")" && pwd)
 W=${3:-/tmp/reuse_fuzz}
 mkdir -p "$W"

@@ -1,0 +1,3 @@
+struct u;
+struct s { struct u *p; };
+struct s v1;

@@ -1,0 +1,3 @@
+union u;
+struct s { union u *p; };
+struct s v2;
