@@ -50,7 +50,7 @@ static bool name_seen(struct lbtfi_htab *set, uint32_t key)
 
 static uint32_t aggr_key(const struct lbtf_type *t)
 {
-	bool is_union = lbtf_kind(t) == LBTF_KIND_FWD ? lbtf_kflag(t) : lbtf_kind(t) == LBTF_KIND_UNION;
+	bool is_union = lbtfi_eq_flavor(t) == LBTFI_FLAVOR_UNION;
 
 	return t->name_off | (uint32_t)is_union << 31;
 }
