@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
+#include "io/io.h"
 
 /* One error line, naming the input: "btfdump: SRC: format c: what: detail";
  * the exit status for errno err (0: a usage error). */
@@ -76,10 +77,10 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 	FILE *f;
 
 	/* the output must not be what the BTF is read from */
-	if ((src->path && lbtf_check_output(path, src->path, "input")) ||
-	    (src->base_path && lbtf_check_output(path, src->base_path, "base")))
+	if ((src->path && lbtfi_check_output(path, src->path, "input")) ||
+	    (src->base_path && lbtfi_check_output(path, src->base_path, "base")))
 		return c_fail(src, lbtf_errmsg(), NULL);
-	fd = lbtf_atomic_open(path, &tmp, 0644);
+	fd = lbtfi_atomic_open(path, &tmp, 0644);
 	if (fd < 0)
 		return c_fail_errno(src, -fd, lbtf_errmsg(), NULL);
 	/* the stream gets its own descriptor: the commit syncs and closes fd */
@@ -88,7 +89,7 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 	if (!f) {
 		if (fd2 >= 0)
 			close(fd2);
-		lbtf_atomic_commit(fd, tmp, path, -ENOMEM);
+		lbtfi_atomic_commit(fd, tmp, path, -ENOMEM);
 		return c_fail_errno(src, ENOMEM, strerror(ENOMEM), path);
 	}
 	err = lbtf_dump_c(btf, f, opts);
@@ -99,10 +100,10 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 		char msg[512];
 
 		snprintf(msg, sizeof(msg), "%s", why);
-		lbtf_atomic_commit(fd, tmp, path, err);
+		lbtfi_atomic_commit(fd, tmp, path, err);
 		return c_fail_errno(src, -err, msg, path);
 	}
-	err = lbtf_atomic_commit(fd, tmp, path, 0);
+	err = lbtfi_atomic_commit(fd, tmp, path, 0);
 	if (err)
 		return c_fail_errno(src, -err, lbtf_errmsg(), NULL);
 	return 0;

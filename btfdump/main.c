@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
+#include "io/io.h"
 
 static const char *prog = "btfdump";
 
@@ -177,12 +178,19 @@ static int open_failed_hint(const char *path, const struct lbtf *base)
 static int split_hint(const char *path, const struct lbtf *base)
 {
 	int diag = LBTF_DIAG_NONE;
+	const void *btf;
+	size_t size, btf_size;
+	bool mapped;
 	void *data;
-	size_t size;
 
-	if (!lbtf_read_bytes(path, &data, &size)) {
-		diag = lbtf_diagnose(data, size, base);
-		free(data);
+	if (!lbtfi_file_load(path, &data, &size, &mapped)) {
+		btf = data;
+		btf_size = size;
+		/* an ELF file's .BTF; a raw file as it is */
+		if (size < 4 || memcmp(data, "\177ELF", 4) ||
+		    !lbtf_elf_btf(path, data, size, &btf, &btf_size))
+			diag = lbtf_diagnose(btf, btf_size, base);
+		lbtfi_file_unload(data, size, mapped);
 	}
 	if (diag != LBTF_DIAG_NEEDS_BASE && diag != LBTF_DIAG_BASE_MISMATCH)
 		return 0;
