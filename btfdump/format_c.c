@@ -22,16 +22,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "report.h"
 #include "cli.h"
 #include "commands.h"
 #include "io/io.h"
+
+static const char *const prog = "btfdump";
 
 /* One error line, naming the input: "btfdump: SRC: format c: what: detail";
  * the exit status for errno err (0: a usage error). */
 static int c_fail_errno(const struct btfdump_src *src, int err, const char *what,
 			const char *detail)
 {
-	fprintf(stderr, "btfdump: %s: format c: %s%s%s\n", src->name, what,
+	cli_err(prog, "%s: format c: %s%s%s", src->name, what,
 		detail ? ": " : "", detail ? detail : "");
 	return err ? cli_exit_for_errno(err) : CLI_EXIT_USAGE;
 }
