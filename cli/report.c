@@ -9,6 +9,7 @@
 #include "report.h"
 #include "libbtf.h"
 
+__attribute__((format(printf, 2, 0)))
 static void vreport(const char *prog, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", prog);
