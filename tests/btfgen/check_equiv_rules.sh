@@ -20,12 +20,11 @@
 #                    dedup meeting them in the plain conversion's order (it
 #                    gave unit 2's t0 unit 0's union: the last difference of
 #                    the differential fuzz, seed 7262, reuse_fuzz/)
-set -u
-B=$(cd "${B:-build}" && pwd)
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh" # B, T, fail, bad
+B=$(cd "$B" && pwd) # (run_one.sh works in the case's directory)
 here=$(cd "$(dirname "$0")" && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0 n=0
+n=0
 
 command -v clang-16 >/dev/null || { echo "SKIP: clang-16 not installed (cases mix gcc and clang-16)"; exit 77; }
 for c in "$here"/equiv_cases/*/; do
@@ -36,9 +35,8 @@ for c in "$here"/equiv_cases/*/; do
 	B=$B "$here/reuse_fuzz/run_one.sh" "$T/$name"
 	rc=$?
 	if [ $rc != 0 ]; then
-		echo "FAIL: $name: $(cat "$T/$name/result")"
+		bad "$name: $(cat "$T/$name/result")"
 		[ -f "$T/$name/same.log" ] && sed 's/^/  /' "$T/$name/same.log"
-		fail=1
 		[ $rc = 2 ] && continue
 	fi
 	while read -r count kind tname; do
@@ -46,13 +44,10 @@ for c in "$here"/equiv_cases/*/; do
 			got=$(grep -c "^\[[0-9]*\] $kind '$tname' " "$T/$name/$out.raw")
 			what=exact
 			[ $out = on ] && what="with reuse"
-			[ "$got" = "$count" ] || {
-				echo "FAIL: $name: $got $kind '$tname' $what, the rules say $count"
-				fail=1
-			}
+			[ "$got" = "$count" ] || bad "$name: $got $kind '$tname' $what, the rules say $count"
 		done
 	done <"$c/expect"
 done
-[ $n -ge 3 ] || { echo "FAIL: $n cases found under $here/equiv_cases"; fail=1; }
+[ $n -ge 3 ] || bad "$n cases found under $here/equiv_cases"
 [ $fail -eq 0 ] && echo "PASS: $n cases: reuse (-j 1, -j 3) and dedup agree, and give what the equivalence rules say"
 exit $fail
