@@ -3,7 +3,8 @@
 # DIR/lib.so and compare btfgen with reuse (-j 3 and -j 1) against the exact
 # conversion (--features default,-reuse): type count, btfsig lines, dump
 # lines, type-graph fingerprint, and -j1/-j3 bytes. Writes DIR/result.
-# Exit 0 same, 1 different (or btfgen failed), 2 the program did not build.
+# Exit 0 same, 1 different (or btfgen failed), 2 the program did not build,
+# 3 both conversions refused it alike (e.g. BTF the kernel would reject).
 # B: the build directory (default: the checkout's build/).
 here=$(cd "$(dirname "$0")" && pwd)
 B=${B:-$here/../../../build}
@@ -33,8 +34,19 @@ for f in u*.c; do
 	i=$((i + 1))
 done
 gcc -shared -o lib.so "${objs[@]}" || { echo "build fail lib.so" >result; exit 2; }
-reuse_convert . off lib.so "$OFF" 3 >conv.log && reuse_convert . on lib.so "$ON" 3 >>conv.log &&
-	reuse_convert . on1 lib.so "$ON" 1 >>conv.log || { echo "DIFF: btfgen failed" >result; exit 1; }
+if ! reuse_convert . off lib.so "$OFF" 3 >conv.log; then
+	# the exact conversion refused the input (BTF the kernel would reject):
+	# the reuse must refuse it alike; that is no difference, and no pass
+	if ! "$B/btfgen" -j 3 --features "$ON" -o on.btf lib.so 2>on.log &&
+		[ "$(tail -1 on.log)" = "$(tail -1 off.log)" ]; then
+		echo "both refused: $(tail -1 off.log)" >result
+		exit 3
+	fi
+	echo "DIFF: btfgen failed" >result
+	exit 1
+fi
+reuse_convert . on lib.so "$ON" 3 >>conv.log && reuse_convert . on1 lib.so "$ON" 1 >>conv.log ||
+	{ echo "DIFF: btfgen failed" >result; exit 1; }
 r=""
 cmp -s on.btf on1.btf || r="$r j1-vs-j3-bytes;"
 reuse_same . off on "reuse" >same.log || r="$r $(grep -c FAIL same.log) checks;"
