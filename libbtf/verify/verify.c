@@ -97,6 +97,8 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	struct venv env;
 	int err, ferr;
 
+	if (o->log_fn && (o->log_buf || !o->log_level))
+		return lbtfi_err(EINVAL, "lbtf_verify: log_fn needs a log_level and no log_buf");
 	if (size > LBTF_MAX_FILE_SIZE) {
 		res->err = E2BIG;
 		return -E2BIG;
@@ -112,6 +114,8 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	env.log.level = o->log_level;
 	env.log.kernel = o->log_level && (o->flags & LBTF_VERIFY_KERNEL_LOG);
 	env.flags = o->flags;
+	env.log.fn = o->log_fn;
+	env.log.ctx = o->log_ctx;
 	setup_base(&env, o->base);
 	err = copy_blob(&env, data, (uint32_t)size);
 	if (!err)
@@ -120,13 +124,14 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 		err = lbtfi_err(ENOMEM, "lbtf_verify: out of memory");
 		goto out;
 	}
+	lbtfi_vlog_flush(&env.log);
 	ferr = lbtfi_vlog_finalize(&env, o, res);
 	if (ferr)
 		err = ferr;
 	res->err = -err;
 	res->nr_types = env.nr_types - (env.base ? 0 : !!env.nr_types);
 	res->env_dependent = env.env_dependent;
-	if (o->flags & LBTF_VERIFY_KEEP_LOG) {
+	if ((o->flags & LBTF_VERIFY_KEEP_LOG) && !o->log_fn) {
 		res->full_log = env.log.buf ? env.log.buf : strdup("");
 		res->full_log_len = env.log.len;
 		if (env.log.buf)
