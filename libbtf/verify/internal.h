@@ -44,6 +44,8 @@ struct venv {
 	struct lbtf_header hdr;      /* the kernel's zero-padded header copy */
 	const unsigned char *nohdr;  /* data + hdr.hdr_len */
 	const char *strs;
+	void *arena;                 /* the per-type arrays below (arena.c) */
+	size_t arena_len;            /* mapped length, 0: from the heap */
 	uint64_t *ident_ok;          /* bit per string offset: a valid identifier */
 	const struct lbtf *base;     /* split BTF, or NULL */
 	uint32_t start_id;           /* 0 for base BTF (types[0] is void) */
@@ -102,6 +104,10 @@ int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
 			struct lbtf_verify_result *res);
 /* A streamed log: hand what is buffered to the caller's log_fn */
 void lbtfi_vlog_flush(struct vlog *log);
+
+/* ---- the per-type work arrays, zeroed, sized from the header (arena.c) ---- */
+int lbtfi_varena_init(struct venv *env);
+void lbtfi_varena_free(struct venv *env);
 
 /* ---- names and strings (env.c) ---- */
 const char *lbtfi_vstr(const struct venv *env, uint32_t off);      /* NULL if invalid */

@@ -65,9 +65,8 @@ static int run_stages(struct venv *env)
 
 	if ((err = lbtfi_vparse_hdr(env)) || (err = lbtfi_vparse_str_sec(env)))
 		return err;
-	env->ident_ok = calloc(env->hdr.str_len / 64 + 1, sizeof(uint64_t));
-	if (!env->ident_ok)
-		return -ENOMEM;
+	if ((err = lbtfi_varena_init(env)))
+		return err;
 	if (!env->base) {
 		if (env->hdr.type_off & 3) {
 			lbtfi_vlog(env, "Unaligned type_off");
@@ -141,12 +140,7 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 out:
 	free(env.log.buf);
 	free(env.mem);
-	free(env.types);
-	free(env.kinds);
-	free(env.ident_ok);
-	free(env.visit);
-	free(env.res_id);
-	free(env.res_size);
+	lbtfi_varena_free(&env);
 	return err;
 }
 
