@@ -101,9 +101,12 @@ $(LIBSO): $(LIB_PIC_OBJS) libbtf/libbtf.map
 $(B)/libbtf.pc: libbtf/libbtf.pc.in
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
-# ---- programs: one directory each, every .c of it linked with libbtf.a ---
+# ---- programs: one directory each, every .c of it linked with libbtf -----
 # cli/: what the programs share on the command line (the error reporter, the
-# exit status table, --version, stdout checks), linked into each.
+# exit status table, --version, stdout checks), linked into each. The programs
+# link the internal archive: beside the API they use libbtf/io/io.h, the file
+# input/output libbtf itself uses (not part of the API), as bpftool uses
+# libbpf's internals.
 CLI_OBJS := $(patsubst cli/%.c,$(B)/obj/cli/%.o,$(wildcard cli/*.c))
 $(B)/obj/cli/%.o: cli/%.c | $(VERSION_H)
 	@mkdir -p $(@D)
@@ -111,10 +114,10 @@ $(B)/obj/cli/%.o: cli/%.c | $(VERSION_H)
 	$(Q)$(CC) $(CPPFLAGS) -Icli $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 PROGS := btfgen btfcheck btfdump
-# The programs link the archive of libbtf's objects, so the linker takes only
-# the modules (and, with --as-needed, the shared libraries) each one uses:
-# btfcheck and btfdump never load libdw and its compression libraries. They
-# use only the public API (tests/install/check_abi.sh checks their objects).
+# With the archive of libbtf's objects the linker takes only the modules (and,
+# with --as-needed, the shared libraries) each program uses: btfcheck and
+# btfdump never load libdw and its compression libraries. Beside the API they
+# use only io/io.h (tests/install/check_abi.sh checks their objects).
 # btfcheck, the CI gate that runs once per object, is one static executable:
 # it starts in a fraction of the time a program spends loading and relocating
 # shared libraries, and a CI job can copy it anywhere. STATIC=0 links it
