@@ -44,7 +44,8 @@ struct venv {
 	struct lbtf_header hdr;      /* the kernel's zero-padded header copy */
 	const unsigned char *nohdr;  /* data + hdr.hdr_len */
 	const char *strs;
-	void *arena;                 /* holds the per-type arrays below (arena.c) */
+	void *arena;                 /* the per-type arrays below (arena.c) */
+	size_t arena_len;            /* mapped length, 0: from the heap */
 	uint64_t *ident_ok;          /* bit per string offset: a valid identifier */
 	const struct lbtf *base;     /* split BTF, or NULL */
 	uint32_t start_id;           /* 0 for base BTF (types[0] is void) */
