@@ -58,18 +58,6 @@
  */
 #define FLOW_MAX_HDRS	15
 
-/* What the cursor points at when a header needs another round of the loop. */
-enum flow_next {
-	NEXT_ETH,	/* a header of ethertype proto */
-	NEXT_IPV6,	/* what IPv6 next header nexthdr names (extension or transport) */
-};
-
-struct flow_state {
-	enum flow_next next;
-	__be16 proto;
-	__u8 nexthdr;
-};
-
 /* Wire layouts, declared here so the object needs no libc/kernel net headers. */
 struct eth_hdr {
 	__u8 dst[6];
@@ -190,14 +178,20 @@ struct flow_ctx {
 	struct bpf_flow_keys *keys;
 	void *data, *data_end;
 	int slow;
+	__u32 off;		/* the cursor, keys->thoff as it goes */
+	/*
+	 * What is at the cursor when a step returns AGAIN: a header of an
+	 * ethertype (network order), or NEXT_IPV6 | an IPv6 next header.
+	 */
+	__u32 next;
 };
 
 /* Results besides BPF_OK, BPF_DROP and BPF_FLOW_DISSECTOR_CONTINUE. */
-#define AGAIN		(-1)	/* another header: go round with the flow_state */
+#define AGAIN		(-1)	/* another header: go round, see flow_ctx.next */
 #define NONLINEAR	(-2)	/* fast pass only: a header past the linear data */
 
 /* A header we need is not there: see struct flow_ctx. */
-static __always_inline int missing(const struct flow_ctx *c)
+static __always_inline int missing(struct flow_ctx *c)
 {
 	return c->slow ? BPF_DROP : NONLINEAR;
 }
@@ -206,7 +200,7 @@ static __always_inline int missing(const struct flow_ctx *c)
  * Pointer to len bytes at packet offset off: in place when they are inside the
  * linear data; else, in the slow pass, copied into buf; else NULL.
  */
-static __always_inline void *header_at(const struct flow_ctx *c, __u32 off,
+static __always_inline void *header_at(struct flow_ctx *c, __u32 off,
 				       __u32 len, void *buf)
 {
 	__u64 o = off;
@@ -221,6 +215,8 @@ static __always_inline void *header_at(const struct flow_ctx *c, __u32 off,
 	if (o > 0xffff - len)
 		return NULL;
 	p = c->data + o;
+	/* Nor may it compute p again after the check below, unchecked. */
+	asm volatile("" : "+r"(p));
 	if (p + len <= c->data_end)
 		return p;
 	if (!c->slow || bpf_skb_load_bytes(c->skb, off, buf, len))
@@ -255,26 +251,58 @@ static __always_inline void record(struct bpf_flow_keys *keys)
  * Advance the cursor by len bytes.  Returns 0, or -1 when the result would not
  * fit the 16-bit offset (the packet cannot be that long anyway).
  */
-static __always_inline int advance(struct bpf_flow_keys *keys, __u32 len)
+static __always_inline int advance(struct flow_ctx *c, __u32 len)
 {
-	__u32 next = (__u32)keys->thoff + len;
+	__u32 next = c->off + len;
 
 	if (next > 0xffff)
 		return -1;
-	keys->thoff = next;
+	c->off = next;
 	return 0;
 }
 
-/* The next header is of ethertype proto (network order). */
-static __always_inline int again_eth(struct flow_state *st, __be16 proto)
+#define NEXT_IPV6	0x10000
+
+/*
+ * Fields go into the keys in the widths the kernel reads them back with
+ * (__skb_flow_bpf_to_target copies the IPv6 addresses 8 bytes at a time):
+ * a load that spans two of our narrower stores cannot be forwarded from them
+ * and waits for both to reach the cache.  The verifier allows these
+ * unaligned loads and stores where the CPU does (x86).
+ */
+static __always_inline void copy_u64(const struct flow_ctx *c, void *dst, const void *src)
 {
-	st->next = NEXT_ETH;
-	st->proto = proto;
+	if (c->slow) {
+		/* src may be a copy on the stack, where 8-byte access must be aligned */
+		((__u32 *)dst)[0] = ((const __u32 *)src)[0];
+		((__u32 *)dst)[1] = ((const __u32 *)src)[1];
+	} else {
+		*(__u64 *)dst = *(const __u64 *)src;
+	}
+}
+
+/* sport and dport: the first 4 bytes of the transport header, as one. */
+static __always_inline void copy_ports(struct bpf_flow_keys *keys, const void *l4)
+{
+	*(__u32 *)&keys->sport = *(const __u32 *)l4;
+}
+
+/* The next header is of ethertype proto (network order). */
+static __always_inline int again_eth(struct flow_ctx *c, __be16 proto)
+{
+	c->next = proto;
+	return AGAIN;
+}
+
+/* The next header is what the IPv6 next header nexthdr names. */
+static __always_inline int again_ipv6(struct flow_ctx *c, __u8 nexthdr)
+{
+	c->next = NEXT_IPV6 | nexthdr;
 	return AGAIN;
 }
 
 /* GRE at the cursor (keys->ip_proto already 47). */
-static __always_inline int parse_gre(const struct flow_ctx *c, struct flow_state *st)
+static __always_inline int parse_gre(struct flow_ctx *c)
 {
 	struct bpf_flow_keys *keys = c->keys;
 	struct gre_base_hdr gbuf, *gre;
@@ -283,7 +311,7 @@ static __always_inline int parse_gre(const struct flow_ctx *c, struct flow_state
 	__u16 flags;
 	__be16 proto;
 
-	gre = header_at(c, keys->thoff, sizeof(*gre), &gbuf);
+	gre = header_at(c, c->off, sizeof(*gre), &gbuf);
 	if (!gre)
 		return missing(c);
 	flags = bpf_ntohs(gre->flags);
@@ -297,44 +325,42 @@ static __always_inline int parse_gre(const struct flow_ctx *c, struct flow_state
 		len += 4;
 	if (flags & GRE_SEQ)
 		len += 4;
-	if (advance(keys, len))
+	if (advance(c, len))
 		return BPF_DROP;
 	keys->is_encap = 1;
 	if (keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_ENCAP)
 		return BPF_OK;
 	if (proto == bpf_htons(ETHERTYPE_TEB)) {
-		eth = header_at(c, keys->thoff, sizeof(*eth), &ebuf);
+		eth = header_at(c, c->off, sizeof(*eth), &ebuf);
 		if (!eth)
 			return missing(c);
 		proto = eth->proto;
-		if (advance(keys, sizeof(*eth)))
+		if (advance(c, sizeof(*eth)))
 			return BPF_DROP;
 	}
-	return again_eth(st, proto);
+	return again_eth(c, proto);
 }
 
 /* An IP-in-IP style tunnel to an inner ethertype (IPIP, IPv6-in-IP). */
-static __always_inline int parse_encap(const struct flow_ctx *c, struct flow_state *st,
-				       __u16 inner)
+static __always_inline int parse_encap(struct flow_ctx *c, __u16 inner)
 {
 	c->keys->is_encap = 1;
 	if (c->keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_ENCAP)
 		return BPF_OK;
-	return again_eth(st, bpf_htons(inner));
+	return again_eth(c, bpf_htons(inner));
 }
 
 /*
  * Transport header at the cursor, protocol proto (keys->ip_proto already set).
  * The cursor stays at the start of the transport header.
  */
-static __always_inline int parse_ip_proto(const struct flow_ctx *c, struct flow_state *st,
-					  __u8 proto)
+static __always_inline int parse_ip_proto(struct flow_ctx *c, __u8 proto)
 {
 	struct bpf_flow_keys *keys = c->keys;
 	struct tcp_hdr tbuf, *tcp;
 	struct ports_hdr *ports;
 	__u8 ibuf[8], *icmp;
-	__u32 at = keys->thoff;
+	__u32 at = c->off;
 
 	switch (proto) {
 	case PROTO_TCP:
@@ -343,8 +369,7 @@ static __always_inline int parse_ip_proto(const struct flow_ctx *c, struct flow_
 			return missing(c);
 		if ((tcp->doff_res >> 4) < 5)
 			return BPF_DROP;
-		keys->sport = tcp->sport;
-		keys->dport = tcp->dport;
+		copy_ports(keys, tcp);
 		return BPF_OK;
 	case PROTO_UDP:
 	case PROTO_UDPLITE:
@@ -356,11 +381,11 @@ static __always_inline int parse_ip_proto(const struct flow_ctx *c, struct flow_
 		icmp = header_at(c, at, sizeof(ibuf), ibuf);
 		return icmp ? BPF_OK : missing(c);
 	case PROTO_IPIP:
-		return parse_encap(c, st, ETHERTYPE_IP);
+		return parse_encap(c, ETHERTYPE_IP);
 	case PROTO_IPV6:
-		return parse_encap(c, st, ETHERTYPE_IPV6);
+		return parse_encap(c, ETHERTYPE_IPV6);
 	case PROTO_GRE:
-		return parse_gre(c, st);
+		return parse_gre(c);
 	case PROTO_AH:
 		at += 4;	/* its SPI is at 4 */
 		/* fall through */
@@ -375,8 +400,7 @@ static __always_inline int parse_ip_proto(const struct flow_ctx *c, struct flow_
 record_ports:
 		if (!ports)
 			return missing(c);
-		keys->sport = ports->sport;
-		keys->dport = ports->dport;
+		copy_ports(keys, ports);
 		return BPF_OK;
 	default:
 		/* Unknown transport: what we have is the answer (C does the same). */
@@ -388,8 +412,7 @@ record_ports:
  * The IPv6 next header nexthdr at the cursor: an extension or fragment header
  * is stepped over and the loop goes round, anything else is the transport.
  */
-static __always_inline int parse_ipv6_proto(const struct flow_ctx *c, struct flow_state *st,
-					    __u8 nexthdr)
+static __always_inline int parse_ipv6_proto(struct flow_ctx *c, __u8 nexthdr)
 {
 	struct bpf_flow_keys *keys = c->keys;
 	struct ipv6_frag_hdr buf, *fh;
@@ -400,21 +423,20 @@ static __always_inline int parse_ipv6_proto(const struct flow_ctx *c, struct flo
 	case PROTO_HOPOPTS:
 	case PROTO_DSTOPTS:
 	case PROTO_ROUTING:
-		opt = header_at(c, keys->thoff, sizeof(*opt), &buf);
+		opt = header_at(c, c->off, sizeof(*opt), &buf);
 		if (!opt)
 			return missing(c);
-		st->nexthdr = opt->nexthdr;
-		if (advance(keys, ((__u32)opt->hdrlen + 1) * 8))
+		nexthdr = opt->nexthdr;
+		if (advance(c, ((__u32)opt->hdrlen + 1) * 8))
 			return BPF_DROP;
-		st->next = NEXT_IPV6;
-		return AGAIN;
+		return again_ipv6(c, nexthdr);
 	case PROTO_FRAGMENT:
-		fh = header_at(c, keys->thoff, sizeof(*fh), &buf);
+		fh = header_at(c, c->off, sizeof(*fh), &buf);
 		if (!fh)
 			return missing(c);
-		st->nexthdr = fh->nexthdr;
-		keys->ip_proto = fh->nexthdr;
-		if (advance(keys, sizeof(*fh)))
+		nexthdr = fh->nexthdr;
+		keys->ip_proto = nexthdr;
+		if (advance(c, sizeof(*fh)))
 			return BPF_DROP;
 		keys->is_frag = 1;
 		if (fh->frag_off & bpf_htons(IPV6_FRAG_OFFSET))
@@ -422,10 +444,9 @@ static __always_inline int parse_ipv6_proto(const struct flow_ctx *c, struct flo
 		keys->is_first_frag = 1;
 		if (!(keys->flags & BPF_FLOW_DISSECTOR_F_PARSE_1ST_FRAG))
 			return BPF_OK;
-		st->next = NEXT_IPV6;
-		return AGAIN;
+		return again_ipv6(c, nexthdr);
 	default:
-		return parse_ip_proto(c, st, nexthdr);
+		return parse_ip_proto(c, nexthdr);
 	}
 }
 
@@ -434,15 +455,14 @@ static __always_inline int parse_ipv6_proto(const struct flow_ctx *c, struct flo
  * the start may come from the configured source address: then the packet goes
  * back to the C dissector before anything is written.
  */
-static __always_inline int dissect_ipv4(const struct flow_ctx *c, struct flow_state *st,
-					int outer)
+static __always_inline int dissect_ipv4(struct flow_ctx *c, int outer)
 {
 	struct bpf_flow_keys *keys = c->keys;
 	struct ipv4_hdr ibuf, *iph;
 	__u16 frag;
 	__u8 ihl;
 
-	iph = header_at(c, keys->thoff, sizeof(*iph), &ibuf);
+	iph = header_at(c, c->off, sizeof(*iph), &ibuf);
 	if (!iph)
 		return missing(c);
 	ihl = iph->ver_ihl & 0x0f;
@@ -453,11 +473,10 @@ static __always_inline int dissect_ipv4(const struct flow_ctx *c, struct flow_st
 	if (ihl < 5)
 		return BPF_DROP;
 	keys->addr_proto = ETHERTYPE_IP;
-	keys->ipv4_src = iph->saddr;
-	keys->ipv4_dst = iph->daddr;
+	copy_u64(c, &keys->ipv4_src, &iph->saddr);
 	keys->ip_proto = iph->protocol;
 	frag = bpf_ntohs(iph->frag_off);
-	if (advance(keys, ihl * 4))
+	if (advance(c, ihl * 4))
 		return BPF_DROP;
 	if (frag & (IPV4_MF | IPV4_OFFSET)) {
 		keys->is_frag = 1;
@@ -467,23 +486,25 @@ static __always_inline int dissect_ipv4(const struct flow_ctx *c, struct flow_st
 		if (!(keys->flags & BPF_FLOW_DISSECTOR_F_PARSE_1ST_FRAG))
 			return BPF_OK;
 	}
-	return parse_ip_proto(c, st, iph->protocol);
+	return parse_ip_proto(c, iph->protocol);
 }
 
 /* IPv6 fixed header at the cursor. */
-static __always_inline int dissect_ipv6(const struct flow_ctx *c, struct flow_state *st)
+static __always_inline int dissect_ipv6(struct flow_ctx *c)
 {
 	struct bpf_flow_keys *keys = c->keys;
 	struct ipv6_hdr ibuf, *ip6h;
 
-	ip6h = header_at(c, keys->thoff, sizeof(*ip6h), &ibuf);
+	ip6h = header_at(c, c->off, sizeof(*ip6h), &ibuf);
 	if (!ip6h)
 		return missing(c);
 	keys->addr_proto = ETHERTYPE_IPV6;
-	__builtin_memcpy(keys->ipv6_src, ip6h->saddr, sizeof(ip6h->saddr));
-	__builtin_memcpy(keys->ipv6_dst, ip6h->daddr, sizeof(ip6h->daddr));
+	copy_u64(c, &keys->ipv6_src[0], &ip6h->saddr[0]);
+	copy_u64(c, &keys->ipv6_src[2], &ip6h->saddr[2]);
+	copy_u64(c, &keys->ipv6_dst[0], &ip6h->daddr[0]);
+	copy_u64(c, &keys->ipv6_dst[2], &ip6h->daddr[2]);
 	keys->flow_label = ip6h->ver_tc_label & bpf_htonl(IPV6_FLOW_LABEL);
-	if (advance(keys, sizeof(*ip6h)))
+	if (advance(c, sizeof(*ip6h)))
 		return BPF_DROP;
 	/* Only a non-zero label identifies the flow (the C dissector agrees). */
 	if (keys->flow_label &&
@@ -491,50 +512,47 @@ static __always_inline int dissect_ipv6(const struct flow_ctx *c, struct flow_st
 		keys->ip_proto = ip6h->nexthdr;
 		return BPF_OK;
 	}
-	return parse_ipv6_proto(c, st, ip6h->nexthdr);
+	return parse_ipv6_proto(c, ip6h->nexthdr);
 }
 
 /*
- * A header of ethertype st->proto at the cursor; outer: the packet's own
+ * A header of ethertype c->next at the cursor; outer: the packet's own
  * network header (the CONTINUE check applies).
  */
-static __always_inline int dissect_eth(const struct flow_ctx *c, struct flow_state *st,
-				       int outer)
+static __always_inline int dissect_eth(struct flow_ctx *c, int outer)
 {
-	struct bpf_flow_keys *keys = c->keys;
+	__be16 proto = c->next;
 	struct vlan_tag buf, *tag;
 	int outer_tag;
 
-	keys->n_proto = st->proto;
-	switch (bpf_ntohs(st->proto)) {
-	case ETHERTYPE_IP:
-		return dissect_ipv4(c, st, outer);
-	case ETHERTYPE_IPV6:
-		return dissect_ipv6(c, st);
-	case ETHERTYPE_8021Q:
-	case ETHERTYPE_8021AD:
+	c->keys->n_proto = proto;
+	/* Most likely first. */
+	if (proto == bpf_htons(ETHERTYPE_IP))
+		return dissect_ipv4(c, outer);
+	if (proto == bpf_htons(ETHERTYPE_IPV6))
+		return dissect_ipv6(c);
+	if (proto == bpf_htons(ETHERTYPE_8021Q) || proto == bpf_htons(ETHERTYPE_8021AD)) {
 		/*
 		 * Tags of the outer frame move the network header too; tags
 		 * inside a tunnel (GRE TEB) only move the cursor.
 		 */
-		outer_tag = keys->nhoff == keys->thoff;
-		tag = header_at(c, keys->thoff, sizeof(*tag), &buf);
+		outer_tag = c->keys->nhoff == c->off;
+		tag = header_at(c, c->off, sizeof(*tag), &buf);
 		if (!tag)
 			return missing(c);
-		if (advance(keys, sizeof(*tag)))
+		if (advance(c, sizeof(*tag)))
 			return BPF_DROP;
 		if (outer_tag)
-			keys->nhoff = keys->thoff;
-		return again_eth(st, tag->inner_proto);
-	case ETHERTYPE_MPLS_UC:
-	case ETHERTYPE_MPLS_MC:
-		/* Like the C dissector: one label stack entry must exist; no descent. */
-		tag = header_at(c, keys->thoff, sizeof(*tag), &buf);
-		return tag ? BPF_OK : missing(c);
-	default:
-		/* Nothing we can dissect, as the C dissector says too. */
-		return BPF_DROP;
+			c->keys->nhoff = c->off;
+		return again_eth(c, tag->inner_proto);
 	}
+	if (proto == bpf_htons(ETHERTYPE_MPLS_UC) || proto == bpf_htons(ETHERTYPE_MPLS_MC)) {
+		/* Like the C dissector: one label stack entry must exist; no descent. */
+		tag = header_at(c, c->off, sizeof(*tag), &buf);
+		return tag ? BPF_OK : missing(c);
+	}
+	/* Nothing we can dissect, as the C dissector says too. */
+	return BPF_DROP;
 }
 
 /*
@@ -542,25 +560,35 @@ static __always_inline int dissect_eth(const struct flow_ctx *c, struct flow_sta
  * further header (see FLOW_MAX_HDRS).  IPv4 and IPv6 go on to their
  * transport header in the same round.
  */
-static __always_inline int dissect(const struct flow_ctx *c)
+static __always_inline int dissect(struct flow_ctx *c)
 {
-	struct flow_state st = { .next = NEXT_ETH, .proto = c->keys->n_proto };
+	struct bpf_flow_keys *keys = c->keys;
 	int ret, n;
 
-	ret = dissect_eth(c, &st, 1);
+	c->off = keys->thoff;
+	c->next = keys->n_proto;
+	ret = dissect_eth(c, 1);
 	for (n = 0; ret == AGAIN && n < FLOW_MAX_HDRS; n++) {
-		if (st.next == NEXT_ETH)
-			ret = dissect_eth(c, &st, 0);
+		/*
+		 * Each round starts from the cursor as read back from the keys:
+		 * the verifier then sees one range for it, whatever the path
+		 * so far, and its states at the loop head prune.
+		 */
+		keys->thoff = c->off;
+		c->off = *(volatile __u16 *)&keys->thoff;
+		if (c->next & NEXT_IPV6)
+			ret = parse_ipv6_proto(c, c->next);
 		else
-			ret = parse_ipv6_proto(c, &st, st.nexthdr);
+			ret = dissect_eth(c, 0);
 	}
+	keys->thoff = c->off;
 	return ret == AGAIN ? BPF_DROP : ret;
 }
 
 /*
  * The slow pass, a BPF-to-BPF call taken only for packets whose headers run
- * past the linear data: put back what the fast pass changed in the keys (the
- * kernel's input: n_proto, nhoff, thoff = nhoff, flags) and start again.
+ * past the linear data: the keys as the kernel gave them (n_proto, nhoff,
+ * thoff = nhoff, flags) and start again.
  */
 static __noinline int dissect_slow(struct __sk_buff *skb, __u32 n_proto, __u32 nhoff)
 {
