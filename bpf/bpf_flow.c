@@ -4,20 +4,21 @@
  *
  * The kernel hands us struct __sk_buff (only data, data_end and flow_keys are
  * readable) and a zeroed struct bpf_flow_keys with n_proto, nhoff, thoff = nhoff
- * and the caller's flags filled in.  keys->thoff is our cursor: every header we
- * step over advances it by that header's length, so no input can make us loop;
- * the kernel's tail-call budget bounds the number of layers.
+ * and the caller's flags filled in.  thoff is our cursor: every header we step
+ * over advances it by that header's length, so no input can make us loop.
  *
- * One header per program: the entry program parses an outer IPv4/IPv6 header
- * itself (the common case, no tail call) and otherwise dispatches on the
- * ethertype through jmp_table, whose slots hold the programs named
- * flow_dissector_<slot> (the loader fills the table by these names); inner
- * headers, VLAN tags, MPLS and IPv6 extension headers always go through it.
+ * One program, no tail calls: the network header and its transport header
+ * are dissected in one stretch; each further header the C dissector would
+ * count (a VLAN tag, an IPv6 extension header, a tunnel) takes one more round
+ * of a bounded loop, at most FLOW_MAX_HDRS, C's own limit.  A tail call per
+ * layer, as the kernel selftests' program makes, cost more (measured with
+ * bench/bench_flow.sh; see bpf/README.md), and its jump table is a
+ * PROG_ARRAY, which the kernel flushes when its last user reference goes.
  *
- * Headers are read in place (direct packet access).  Only when a header runs
- * past the linear data do we copy it with bpf_skb_load_bytes, which works only
- * when the kernel passed an skb (not in BPF_PROG_TEST_RUN, not from
- * eth_get_headlen).
+ * Headers are read in place (direct packet access).  A packet with a header
+ * past the linear data is dissected again by a slow pass that copies such
+ * headers with bpf_skb_load_bytes, which works only when the kernel passed an
+ * skb (not in BPF_PROG_TEST_RUN, not from eth_get_headlen).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
