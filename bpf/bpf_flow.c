@@ -187,6 +187,19 @@ struct flow_ctx {
 	__u32 next;
 };
 
+static __always_inline struct flow_ctx flow_ctx_of(struct __sk_buff *skb, int slow)
+{
+	struct flow_ctx c = {
+		.skb = skb,
+		.keys = skb->flow_keys,
+		.data = (void *)(long)skb->data,
+		.data_end = (void *)(long)skb->data_end,
+		.slow = slow,
+	};
+
+	return c;
+}
+
 /* Results besides BPF_OK, BPF_DROP and BPF_FLOW_DISSECTOR_CONTINUE. */
 #define AGAIN		(-1)	/* another header: go round, see flow_ctx.next */
 #define NONLINEAR	(-2)	/* fast pass only: a header past the linear data */
@@ -593,14 +606,8 @@ static __always_inline int dissect(struct flow_ctx *c)
  */
 static __noinline int dissect_slow(struct __sk_buff *skb, __u32 n_proto, __u32 nhoff)
 {
-	struct bpf_flow_keys *keys = skb->flow_keys;
-	struct flow_ctx c = {
-		.skb = skb,
-		.keys = keys,
-		.data = (void *)(long)skb->data,
-		.data_end = (void *)(long)skb->data_end,
-		.slow = 1,
-	};
+	struct flow_ctx c = flow_ctx_of(skb, 1);
+	struct bpf_flow_keys *keys = c.keys;
 	__u32 flags = keys->flags;
 
 	__builtin_memset(keys, 0, sizeof(*keys));
@@ -614,14 +621,8 @@ static __noinline int dissect_slow(struct __sk_buff *skb, __u32 n_proto, __u32 n
 SEC("flow_dissector")
 int _dissect(struct __sk_buff *skb)
 {
-	struct bpf_flow_keys *keys = skb->flow_keys;
-	struct flow_ctx c = {
-		.skb = skb,
-		.keys = keys,
-		.data = (void *)(long)skb->data,
-		.data_end = (void *)(long)skb->data_end,
-		.slow = 0,
-	};
+	struct flow_ctx c = flow_ctx_of(skb, 0);
+	struct bpf_flow_keys *keys = c.keys;
 	__u32 n_proto = keys->n_proto, nhoff = keys->nhoff;
 	int ret;
 
