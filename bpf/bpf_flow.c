@@ -278,11 +278,12 @@ static __always_inline int advance(struct flow_ctx *c, __u32 len)
 #define NEXT_IPV6	0x10000
 
 /*
- * Fields go into the keys in the widths the kernel reads them back with
- * (__skb_flow_bpf_to_target copies the IPv6 addresses 8 bytes at a time):
- * a load that spans two of our narrower stores cannot be forwarded from them
- * and waits for both to reach the cache.  The verifier allows these
- * unaligned loads and stores where the CPU does (x86).
+ * Addresses and ports go into the keys in wide stores, so that the kernel's
+ * copies of them (memcpy of the 16-byte IPv6 addresses, done in 8-byte moves)
+ * do not load across two narrower stores, which the CPU cannot forward from.
+ * The gain was within the noise on our shared test machine; the stores are
+ * no more instructions than before.  The verifier allows these unaligned
+ * packet loads where the CPU handles them (x86, arm64).
  */
 static __always_inline void copy_u64(const struct flow_ctx *c, void *dst, const void *src)
 {
