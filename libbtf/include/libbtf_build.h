@@ -176,7 +176,8 @@ struct lbtf_elf_write_opts {
 	size_t sz;           /* sizeof(struct lbtf_elf_write_opts) */
 	/* New contents of the .BTF.ext section (e.g. from lbtf_ext_remap()),
 	 * in the ELF's byte order; a .rel.BTF.ext is kept, so the layout must
-	 * be the old one's (same size), else -EINVAL. NULL: keep .BTF.ext. */
+	 * be the old one's (same size), else -EINVAL. Added (after the other
+	 * sections) when the file has none. NULL: keep .BTF.ext. */
 	const void *btf_ext;
 	size_t btf_ext_size;
 };
