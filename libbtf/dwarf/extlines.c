@@ -9,8 +9,9 @@
  * are offsets in the section their relocations name, so a copy of the file
  * is read where each address also carries its section's index: libdwfl
  * does not apply gcc-bpf's relocation types). Per instruction the row in
- * effect (the last one at that address; at a function's entry the first,
- * the function's own line, as clang records it); rows repeating the previous
+ * effect: of the rows at one address, the last that begins a statement
+ * (is_stmt; gcc adds rows that are not, for location views), else the
+ * last; rows repeating the previous
  * location are left out, as clang emits a record only when it changes. A
  * function entry without a row gets the row in effect there. Rows that do
  * not start an instruction (the second half of a 16-byte ld_imm64, which the
@@ -34,7 +35,9 @@ struct xrow {
 	uint64_t off;
 	uint32_t seq; /* order in the line table, to keep it among equal offsets */
 	uint32_t line, col;
+	bool stmt;        /* is_stmt: a statement begins here */
 	const char *file; /* libdw's string, alive while the handle is */
+	const char *dir;  /* the unit's DW_AT_comp_dir for a relative file name */
 };
 
 struct xfunc {
@@ -278,6 +281,8 @@ static int read_rows(struct xgen *g, Dwarf *dw)
 	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
 		Dwarf_Die cu;
 		Dwarf_Lines *lines;
+		Dwarf_Attribute attr;
+		const char *comp_dir;
 		size_t n;
 
 		if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_getsrclines(&cu, &lines, &n)) {
@@ -285,10 +290,11 @@ static int read_rows(struct xgen *g, Dwarf *dw)
 			continue;
 		}
 		off = next;
+		comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr));
 		for (size_t i = 0; i < n; i++) {
 			Dwarf_Line *l = dwarf_onesrcline(lines, i);
 			Dwarf_Addr a;
-			bool end = false;
+			bool end = false, stmt = false;
 			int line = 0, col = 0;
 			const char *file;
 			struct xsec *s;
@@ -297,13 +303,15 @@ static int read_rows(struct xgen *g, Dwarf *dw)
 				continue;
 			dwarf_lineno(l, &line);
 			dwarf_linecol(l, &col);
+			dwarf_linebeginstatement(l, &stmt);
 			file = dwarf_linesrc(l, NULL, NULL);
 			if (!(a >> 32) || !(s = sec_by_idx(g, (size_t)(a >> 32))) || !file)
 				continue;
 			if (LBTFI_GROW_FROM(s->rows, s->rcap, s->nrows + 1, 256))
 				return lbtfi_err(ENOMEM, "out of memory");
 			s->rows[s->nrows++] = (struct xrow){ a & UINT32_MAX, seq++, line > 0 ? (uint32_t)line : 0,
-							     col > 0 ? (uint32_t)col : 0, file };
+							     col > 0 ? (uint32_t)col : 0, stmt, file,
+							     file[0] == '/' ? NULL : comp_dir };
 		}
 	}
 	return 0;
@@ -387,6 +395,7 @@ static struct xsrc *source(struct xgen *g, const char *path)
 static int add_line(struct xgen *g, struct lbtf_ext_writer *w, uint32_t sec_off, uint64_t off,
 		    const struct xrow *r)
 {
+	char path[4096];
 	struct lbtf_ext_line_info li = { .insn_off = (uint32_t)off, .line = r->line,
 					 .col = r->col <= 0x3ff ? r->col : 0 };
 	struct xsrc *src;
@@ -395,12 +404,16 @@ static int add_line(struct xgen *g, struct lbtf_ext_writer *w, uint32_t sec_off,
 
 	if (r->line > 0x3fffff)
 		return 0; /* cannot be encoded: no record rather than a wrong line */
-	src = source(g, r->file);
+	/* a name relative to the compilation directory joined to it, as clang
+	 * spells it ("dir/name" when the name is relative) */
+	if (!r->dir || snprintf(path, sizeof(path), "%s/%s", r->dir, r->file) >= (int)sizeof(path))
+		snprintf(path, sizeof(path), "%s", r->file);
+	src = source(g, path);
 	if (!src)
 		return lbtfi_err(ENOMEM, "out of memory");
 	if (src->text && r->line && r->line <= src->nlines)
 		text = src->text + src->lines[r->line - 1];
-	if ((n = lbtf_builder_add_str(g->b, r->file)) < 0)
+	if ((n = lbtf_builder_add_str(g->b, path)) < 0)
 		return n;
 	li.file_name_off = (uint32_t)n;
 	if ((n = lbtf_builder_add_str(g->b, text)) < 0)
@@ -411,7 +424,8 @@ static int add_line(struct xgen *g, struct lbtf_ext_writer *w, uint32_t sec_off,
 
 static bool same_loc(const struct xrow *a, const struct xrow *b)
 {
-	return a && b && a->line == b->line && a->col == b->col && !strcmp(a->file, b->file);
+	return a && b && a->line == b->line && a->col == b->col && !strcmp(a->file, b->file) &&
+	       a->dir == b->dir;
 }
 
 static bool is_entry(const struct xsec *s, uint64_t off, size_t *fi)
@@ -421,10 +435,34 @@ static bool is_entry(const struct xsec *s, uint64_t off, size_t *fi)
 	return *fi < s->nfuncs && s->funcs[*fi].off == off;
 }
 
-static int gen_sec(struct xgen *g, struct xsec *s, struct lbtf_ext_writer *w)
+/*
+ * The FUNC of a function symbol: of its name; for a copy gcc made of a
+ * static function (NAME.isra.0, NAME.constprop.0, NAME.part.0: a dot in a
+ * symbol name, never in a C name), NAME's FUNC, as the source has it: the
+ * copy may take fewer or other parameters (the kernel then treats the
+ * static function's BTF as unreliable, which it allows), noted once.
+ */
+static int func_id(struct xgen *g, const char *name)
 {
-	const struct xrow *prev = NULL;
-	size_t fi = 0, i = 0;
+	const char *dot = strchr(name, '.');
+	char base[256], note[1024];
+	int id = lbtf_find_by_name_kind(g->btf, name, LBTF_KIND_FUNC);
+
+	if (id > 0 || !dot || dot == name || (size_t)(dot - name) >= sizeof(base))
+		return id;
+	memcpy(base, name, (size_t)(dot - name));
+	base[dot - name] = '\0';
+	id = lbtf_find_by_name_kind(g->btf, base, LBTF_KIND_FUNC);
+	if (id > 0 && g->o && g->o->warn) {
+		snprintf(note, sizeof(note), "func_info: %.300s, a copy the compiler made of %s, is described by FUNC %s (its parameters may differ)",
+			 name, base, base);
+		g->o->warn(g->o->ctx, note);
+	}
+	return id;
+}
+
+static int gen_funcs(struct xgen *g, struct xsec *s, struct lbtf_ext_writer *w)
+{
 	int sec_off, err;
 
 	if (!s->nfuncs)
@@ -434,7 +472,7 @@ static int gen_sec(struct xgen *g, struct xsec *s, struct lbtf_ext_writer *w)
 	qsort(s->funcs, s->nfuncs, sizeof(*s->funcs), cmp_func);
 	for (size_t k = 0; k < s->nfuncs; k++) {
 		struct lbtf_ext_func_info fi_rec = { .insn_off = (uint32_t)s->funcs[k].off };
-		int id = lbtf_find_by_name_kind(g->btf, s->funcs[k].name, LBTF_KIND_FUNC);
+		int id = func_id(g, s->funcs[k].name);
 
 		if (k && s->funcs[k].off == s->funcs[k - 1].off)
 			return lbtfi_err(EINVAL, "%s: functions %s and %s share offset %llu of section %s",
@@ -447,8 +485,19 @@ static int gen_sec(struct xgen *g, struct xsec *s, struct lbtf_ext_writer *w)
 		if ((err = lbtf_ext_writer_add_func_info(w, (uint32_t)sec_off, &fi_rec)))
 			return err;
 	}
-	if (!s->nrows)
+	return 0;
+}
+
+static int gen_lines(struct xgen *g, struct xsec *s, struct lbtf_ext_writer *w)
+{
+	const struct xrow *prev = NULL;
+	size_t fi = 0, i = 0;
+	int sec_off, err;
+
+	if (!s->nfuncs || !s->nrows)
 		return 0;
+	if ((sec_off = lbtf_builder_add_str(g->b, s->name)) < 0)
+		return sec_off;
 	qsort(s->rows, s->nrows, sizeof(*s->rows), cmp_row);
 	/* walk the instructions that have rows, and every function entry */
 	while (i < s->nrows || fi < s->nfuncs) {
@@ -465,8 +514,15 @@ static int gen_sec(struct xgen *g, struct xsec *s, struct lbtf_ext_writer *w)
 		last = i; /* rows [first, last) are at off */
 		if (off >= s->size || off % 8 || !s->starts[off / 8])
 			continue;
-		if (last > first)
-			r = entry ? &s->rows[first] : &s->rows[last - 1];
+		if (last > first) {
+			/* the last statement row there, else the last row */
+			r = &s->rows[last - 1];
+			for (size_t k = last; k > first; k--)
+				if (s->rows[k - 1].stmt) {
+					r = &s->rows[k - 1];
+					break;
+				}
+		}
 		else if (first > 0)
 			r = &s->rows[first - 1]; /* in effect at this entry */
 		else if (first < s->nrows)
@@ -548,8 +604,12 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 	}
 	if ((err = read_rows(&g, dw)))
 		goto out;
+	/* all func_info first: the strings join b in the order lbtf_ext_remap
+	 * interns them, so btfgen on its own output gives the same bytes */
 	for (size_t i = 0; !err && i < g.nsecs; i++)
-		err = gen_sec(&g, &g.secs[i], w);
+		err = gen_funcs(&g, &g.secs[i], w);
+	for (size_t i = 0; !err && i < g.nsecs; i++)
+		err = gen_lines(&g, &g.secs[i], w);
 out:
 	if (dw)
 		dwarf_end(dw);
