@@ -169,5 +169,30 @@ llvm-objcopy --rename-section .data=.rodata,alloc,load,readonly,data "$T/gbtf.o"
 	! grep '^prog .*: btf ' "$T/gbtf.run" | grep -qv ': btf yes, [1-9][0-9]* func_info, [1-9][0-9]* line_info$' ||
 	bad "gcc -gbtf object after btfgen: not loaded with BTF, func_info and line_info: $(tail -3 "$T/err")"
 
+# gcc -gbtf -mco-re: its .BTF.ext holds CO-RE relocations (and a
+# .rel.BTF.ext): they are kept, func_info/line_info added, the relocations
+# of the old layout removed
+cat >"$T/core.c" <<'EOF'
+struct corpus_t { int a; int b; } __attribute__((preserve_access_index));
+__attribute__((section("tc"))) int corpus_core(struct corpus_t *p) { return p->b; }
+char _license[] __attribute__((section("license"))) = "GPL";
+EOF
+if bpf-gcc -g -gbtf -mco-re -O2 -c -o "$T/core.o" "$T/core.c" 2>"$T/err"; then
+	llvm-readelf -SW "$T/core.o" | grep -q ' \.rel\.BTF\.ext ' || bad "gcc -mco-re wrote no .rel.BTF.ext (README says it does)"
+	if "$B/btfgen" --in-place "$T/core.o" 2>"$T/err"; then
+		"$B/btfdump" ext "$T/core.o" >"$T/core.ext"
+		grep -q "byte_off type_id=[0-9]* access=0:1 struct corpus_t::b" "$T/core.ext" ||
+			bad "gcc -mco-re: the CO-RE relocation was not kept: $(cat "$T/core.ext")"
+		grep -q "FUNC 'corpus_core'" "$T/core.ext" && grep -q '^line_info: 1 section' "$T/core.ext" ||
+			bad "gcc -mco-re: no func_info/line_info added"
+		llvm-readelf -SW "$T/core.o" | grep -q ' \.rel\.BTF\.ext ' && bad "gcc -mco-re: .rel.BTF.ext of the old layout kept"
+		"$B/btfcheck" "$T/core.o" >"$T/err" 2>&1 || bad "gcc -mco-re object: btfcheck: $(tail -2 "$T/err")"
+	else
+		bad "btfgen on gcc -mco-re's object: $(cat "$T/err")"
+	fi
+else
+	bad "bpf-gcc -mco-re: $(cat "$T/err")"
+fi
+
 [ $fail = 0 ] || exit 1
 echo "PASS: $n gcc-bpf objects get .BTF and a generated .BTF.ext from btfgen; loaded with BTF, func_info and line_info; same types/functions as clang, lines mostly the same; gcc's flow dissector passes its vectors"
