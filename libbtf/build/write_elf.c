@@ -12,7 +12,9 @@
  * sizes (as `bpftool gen object` output does), so nothing needs it: it is
  * removed from relocatable objects (section indices after it renumbered in
  * headers, symbols and groups) and emptied in linked files. A replacement
- * .BTF.ext (opts) must keep the old one's size when a .rel.BTF.ext patches it.
+ * .BTF.ext (opts) must keep the old one's size when a .rel.BTF.ext patches it
+ * in a linked file; in a relocatable object a .rel.BTF.ext of a .BTF.ext of
+ * another layout is removed.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -149,6 +151,13 @@ static int plan_sections(struct elf_job *j)
 
 		if (!gelf_getshdr(scn, &sh) || idx >= j->nsec)
 			return elf_fail(j->in_path, "bad section header");
+		/* a new .BTF.ext layout (generated records, not rewritten ones):
+		 * its relocations go, as `bpftool gen object` writes none */
+		if (j->ext && j->ext_idx && is_rel(&sh) && sh.sh_info == j->ext_idx && sh.sh_size &&
+		    j->ext_size != esh.sh_size && !j->fixed_layout) {
+			j->dropping = true;
+			continue;
+		}
 		if (j->ext && is_rel(&sh) && sh.sh_info == j->ext_idx && sh.sh_size &&
 		    j->ext_size != esh.sh_size)
 			return lbtfi_err(EINVAL, "%s: the new .BTF.ext (%zu bytes) does not keep the layout (%llu bytes) its relocations patch",

@@ -72,7 +72,6 @@ struct xgen {
 	struct xsrc *srcs;
 	size_t nsrcs, srccap;
 	struct lbtf_builder *b;
-	struct lbtf *btf; /* b's types read back */
 	const struct lbtf_dwarf_ext_opts *o;
 	bool le; /* the ELF is little-endian */
 };
@@ -435,6 +434,22 @@ static bool is_entry(const struct xsec *s, uint64_t off, size_t *fi)
 	return *fi < s->nfuncs && s->funcs[*fi].off == off;
 }
 
+/* The FUNC named name in b, or -ENOENT */
+static int find_func(struct lbtf_builder *b, const char *name)
+{
+	uint32_t n = lbtf_builder_type_cnt(b);
+
+	for (uint32_t id = 1; id < n; id++) {
+		const struct lbtf_type *t = lbtf_builder_type_by_id(b, id);
+		const char *tn;
+
+		if (t && lbtf_kind(t) == LBTF_KIND_FUNC && (tn = lbtf_builder_str(b, t->name_off)) &&
+		    !strcmp(tn, name))
+			return (int)id;
+	}
+	return -ENOENT;
+}
+
 /*
  * The FUNC of a function symbol: of its name; for a copy gcc made of a
  * static function (NAME.isra.0, NAME.constprop.0, NAME.part.0: a dot in a
@@ -446,13 +461,13 @@ static int func_id(struct xgen *g, const char *name)
 {
 	const char *dot = strchr(name, '.');
 	char base[256], note[1024];
-	int id = lbtf_find_by_name_kind(g->btf, name, LBTF_KIND_FUNC);
+	int id = find_func(g->b, name);
 
 	if (id > 0 || !dot || dot == name || (size_t)(dot - name) >= sizeof(base))
 		return id;
 	memcpy(base, name, (size_t)(dot - name));
 	base[dot - name] = '\0';
-	id = lbtf_find_by_name_kind(g->btf, base, LBTF_KIND_FUNC);
+	id = find_func(g->b, base);
 	if (id > 0 && g->o && g->o->warn) {
 		snprintf(note, sizeof(note), "func_info: %.300s, a copy the compiler made of %s, is described by FUNC %s (its parameters may differ)",
 			 name, base, base);
@@ -540,22 +555,6 @@ static int gen_lines(struct xgen *g, struct xsec *s, struct lbtf_ext_writer *w)
 	return 0;
 }
 
-static struct lbtf *read_back(struct lbtf_builder *b)
-{
-	void *data;
-	size_t size;
-	struct lbtf *btf;
-	int err = lbtf_builder_serialize(b, false, &data, &size);
-
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	btf = lbtf_new(data, size, NULL);
-	free(data);
-	return btf;
-}
-
 int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_ext_writer *w,
 			 const struct lbtf_dwarf_ext_opts *opts)
 {
@@ -588,11 +587,6 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 		goto out;
 	}
 	g.le = eh.e_ident[EI_DATA] == ELFDATA2LSB;
-	g.btf = read_back(b);
-	if (!g.btf) {
-		err = -errno;
-		goto out;
-	}
 	if ((err = read_sections(&g)) || (err = read_funcs(&g)) ||
 	    (err = read_all(fd, path, &img, &img_size)) || (err = patch_line_addrs(&g, img, img_size)))
 		goto out;
@@ -628,7 +622,6 @@ out:
 		free(g.srcs[i].lines);
 	}
 	free(g.srcs);
-	lbtf_free(g.btf);
 	if (g.elf)
 		elf_end(g.elf);
 	if (fd >= 0)
