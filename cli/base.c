@@ -69,13 +69,22 @@ int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
 	}
 	data = lbtf_raw_data(base, &size);
 	if (data && size <= LBTF_MAX_FILE_SIZE) {
-		LBTF_OPTS(lbtf_verify_opts, o, .log_level = 1, .base = bb,
-			  .flags = LBTF_VERIFY_KEEP_LOG | LBTF_VERIFY_NO_SPECIAL |
-				   LBTF_VERIFY_NO_KERNEL_BTF);
+		/* the verdict without a log first (a vmlinux base is verified
+		 * by every module's run: the log's formatting was a third of
+		 * a small module's time); the log only to say why */
+		LBTF_OPTS(lbtf_verify_opts, o, .base = bb,
+			  .flags = LBTF_VERIFY_NO_SPECIAL | LBTF_VERIFY_NO_KERNEL_BTF);
 		struct lbtf_verify_result res = { .sz = sizeof(res) };
 		char why[256];
 		int err = lbtf_verify(data, size, &o, &res);
 
+		if (res.err) {
+			lbtf_verify_result_free(&res);
+			res = (struct lbtf_verify_result){ .sz = sizeof(res) };
+			o.log_level = 1;
+			o.flags |= LBTF_VERIFY_KEEP_LOG;
+			err = lbtf_verify(data, size, &o, &res);
+		}
 		if (err && !res.err) {
 			fprintf(stderr, "%s: %s: cannot verify the base BTF: %s\n", prog, path,
 				lbtf_errmsg());
