@@ -84,6 +84,16 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s);
  */
 const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf);
 void lbtfi_strindex_put(const struct lbtfi_strindex *si);
+/*
+ * Something derived from the base alone that another module keeps with the
+ * shared index, for every builder over that base (dedup: its candidate
+ * table of the base's types, which each dedup of a module's types would
+ * otherwise hash again). Made once by make(ctx) under the index's lock,
+ * read-only after, freed by drop() with the index; one per key (the
+ * address of a static of the module). NULL when make returns NULL.
+ */
+const void *lbtfi_strindex_attach(const struct lbtfi_strindex *si, const void *key,
+				  void *(*make)(void *ctx), void *ctx, void (*drop)(void *));
 
 /*
  * Where a kind's record keeps its type ids and string offsets, in 32-bit
