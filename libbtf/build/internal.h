@@ -83,6 +83,9 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s);
  * time); reference counted, thread-safe. NULL on ENOMEM.
  */
 const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf);
+/* TYPE_TAG with kind_flag: value is an attribute (address_space(1)), as
+ * libbpf's btf__add_type_attr */
+int lbtfi_builder_add_type_attr(struct lbtf_builder *b, const char *value, uint32_t ref);
 void lbtfi_strindex_put(const struct lbtfi_strindex *si);
 /*
  * Something derived from the base alone that another module keeps with the

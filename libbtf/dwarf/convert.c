@@ -425,7 +425,7 @@ static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct
 		f &= ~LBTF_DWARF_FEAT_VAR;
 		f |= LBTF_DWARF_FEAT_PERCPU_VAR;
 	}
-	return f & (LBTF_DWARF_FEAT_ALL | DW_PAHOLE_FUNCS);
+	return f & (LBTF_DWARF_FEAT_ALL | DW_PAHOLE_FUNCS | LBTF_DWARF_FEAT_ATTRIBUTES);
 }
 
 /*
