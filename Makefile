@@ -101,9 +101,12 @@ $(LIBSO): $(LIB_PIC_OBJS) libbtf/libbtf.map
 $(B)/libbtf.pc: libbtf/libbtf.pc.in
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
-# ---- programs: one directory each, every .c of it linked with libbtf.a ---
+# ---- programs: one directory each, every .c of it linked with libbtf -----
 # cli/: what the programs share on the command line (the error reporter, the
-# exit status table, --version, stdout checks), linked into each.
+# exit status table, --version, stdout checks), linked into each. The programs
+# link the internal archive: beside the API they use libbtf/io/io.h, the file
+# input/output libbtf itself uses (not part of the API), as bpftool uses
+# libbpf's internals.
 CLI_OBJS := $(patsubst cli/%.c,$(B)/obj/cli/%.o,$(wildcard cli/*.c))
 $(B)/obj/cli/%.o: cli/%.c | $(VERSION_H)
 	@mkdir -p $(@D)
@@ -119,9 +122,9 @@ $(B)/obj/$(1)/%.o: $(1)/%.c
 	$$(call msg,CC,$$<)
 	$$(Q)$$(CC) $$(CPPFLAGS) -I$(1) -Icli $$(CFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
 $$($(1)_OBJS): | $$(VERSION_H)
-$(B)/$(1): $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA)
+$(B)/$(1): $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA_INTERNAL)
 	$$(call msg,LD,$$@)
-	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA) $$(LDLIBS)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA_INTERNAL) $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 

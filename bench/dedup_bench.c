@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <bpf/btf.h>
 #include "libbtf.h"
+#include "io/io.h"
 
 static double clk(clockid_t id)
 {
@@ -71,7 +72,7 @@ static int copies(const char *src_path, int n, const char *out)
 			lbtf_type_visit_type_ids(lbtf_builder_type_by_id(b, (uint32_t)nid), add_delta, &delta);
 		}
 	}
-	if (lbtf_builder_serialize(b, false, &data, &size) || lbtf_write_file_atomic(out, data, size)) {
+	if (lbtf_builder_serialize(b, false, &data, &size) || lbtfi_write_file_atomic(out, data, size)) {
 		fprintf(stderr, "%s: %s\n", out, lbtf_errmsg());
 		return 1;
 	}

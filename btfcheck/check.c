@@ -11,6 +11,7 @@
 #include "btfcheck.h"
 #include "cli.h"
 #include "libbtf_verify.h"
+#include "io/io.h"
 
 struct input {
 	void *file;              /* the file's bytes (mapped or read) */
@@ -88,7 +89,7 @@ static int fail(const struct cfg *c, const char *path, int err, const char *msg)
 static int read_input(const struct cfg *c, const char *path, struct input *in,
 		      struct btfcheck_report *rep, char **reason)
 {
-	if (lbtf_file_load(path, &in->file, &in->file_size, &in->mapped))
+	if (lbtfi_file_load(path, &in->file, &in->file_size, &in->mapped))
 		return fail(c, path, errno, lbtf_errmsg());
 	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {
 		const void *btf;
@@ -313,7 +314,7 @@ out:
 	free(hint);
 	free(buf);
 	free(in.owned);
-	lbtf_file_unload(in.file, in.file_size, in.mapped);
+	lbtfi_file_unload(in.file, in.file_size, in.mapped);
 	lbtf_free(sysfs_base);
 	lbtf_verify_result_free(&res);
 	return rc;

@@ -17,20 +17,6 @@
 
 static const char *prog = "btfdump";
 
-/* libbtf's message, prefixed with the file unless it names it already; the
- * exit status for errno */
-static int failed(const char *path)
-{
-	const char *msg = lbtf_errmsg();
-	int rc = cli_exit_for_errno(errno);
-
-	if (!strncmp(msg, path, strlen(path)))
-		fprintf(stderr, "%s: %s\n", prog, msg);
-	else
-		fprintf(stderr, "%s: %s: %s\n", prog, path, msg);
-	return rc;
-}
-
 int btfdump_cmd_ext(int argc, char **argv, const struct btfdump_opts *o)
 {
 	struct lbtf_ext *ext;
@@ -43,10 +29,10 @@ int btfdump_cmd_ext(int argc, char **argv, const struct btfdump_opts *o)
 		return cli_fail(CLI_EXIT_USAGE, prog, "ext: unexpected argument '%s'", argv[1]);
 	btf = lbtf_open_elf(argv[0], NULL);
 	if (!btf)
-		return failed(argv[0]);
+		return cli_fail_lib(prog, argv[0]);
 	ext = lbtf_ext_open_elf(argv[0]);
 	if (!ext) {
-		rc = failed(argv[0]);
+		rc = cli_fail_lib(prog, argv[0]);
 		lbtf_free(btf);
 		return rc;
 	}
@@ -57,12 +43,12 @@ int btfdump_cmd_ext(int argc, char **argv, const struct btfdump_opts *o)
 	lbtf_ext_free(ext);
 	lbtf_free(btf);
 	if (fflush(stdout) || err == -EIO || ferror(stdout)) {
-		fprintf(stderr, "%s: write error on standard output: %s\n", prog,
+		cli_err(prog, "write error on standard output: %s", 
 			strerror(errno ? errno : EIO));
 		return CLI_EXIT_SYSTEM;
 	}
 	if (err) {
-		fprintf(stderr, "%s: %s: bad .BTF.ext record: %s\n", prog, argv[0], strerror(-err));
+		cli_err(prog, "%s: bad .BTF.ext record: %s",  argv[0], strerror(-err));
 		return CLI_EXIT_INPUT;
 	}
 	return 0;

@@ -16,9 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "report.h"
 #include "cli.h"
 #include "commands.h"
 #include "map_walk.h"
+
+static const char *const prog = "btfdump";
 
 struct map_args {
 	const char *how;   /* "id", "pinned" or "name" */
@@ -64,7 +67,7 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 			while (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
 				i++, a->nr_key_words++;
 			if (!a->nr_key_words) {
-				fprintf(stderr, "btfdump: map: --lookup needs the key bytes\n");
+				cli_err(prog, "map: --lookup needs the key bytes");
 				return -1;
 			}
 		} else if (!a->how && (!strcmp(w, "id") || !strcmp(w, "pinned") ||
@@ -72,13 +75,13 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 			a->how = w;
 			a->what = argv[++i];
 		} else {
-			fprintf(stderr, "btfdump: map: unexpected argument '%s'\n", w);
-			usage(stderr);
+			cli_err(prog, "map: unexpected argument '%s' (see %s map --help)", w, prog);
 			return -1;
 		}
 	}
 	if (!a->how) {
-		usage(stderr);
+		cli_err(prog, "map: which map? id N, pinned PATH or name NAME (see %s map --help)",
+			prog);
 		return -1;
 	}
 	return 0;
@@ -90,7 +93,7 @@ static int get_info(struct open_map *m)
 
 	memset(&m->info, 0, sizeof(m->info));
 	if (bpf_obj_get_info_by_fd(m->fd, &m->info, &len)) {
-		fprintf(stderr, "btfdump: map: can't get map info: %s\n", cli_strerror(errno));
+		cli_err(prog, "map: can't get map info: %s", cli_strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -117,7 +120,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 	int n = 0;
 
 	if (strlen(name) >= BPF_OBJ_NAME_LEN) {
-		fprintf(stderr, "btfdump: map: name '%s' is longer than %d characters\n", name,
+		cli_err(prog, "map: name '%s' is longer than %d characters", name,
 			BPF_OBJ_NAME_LEN - 1);
 		return -1;
 	}
@@ -128,7 +131,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		if (m.fd < 0) {
 			if (errno == ENOENT) /* gone meanwhile */
 				continue;
-			fprintf(stderr, "btfdump: map: can't open map id %u: %s\n", id, cli_strerror(errno));
+			cli_err(prog, "map: can't open map id %u: %s", id, cli_strerror(errno));
 			goto fail;
 		}
 		if (get_info(&m) || strncmp(name, m.info.name, BPF_OBJ_NAME_LEN)) {
@@ -144,11 +147,11 @@ static int open_by_name(const char *name, struct open_map **maps)
 		(*maps)[n++] = m;
 	}
 	if (errno != ENOENT) {
-		fprintf(stderr, "btfdump: map: can't walk map ids: %s\n", cli_strerror(errno));
+		cli_err(prog, "map: can't walk map ids: %s", cli_strerror(errno));
 		goto fail;
 	}
 	if (!n)
-		fprintf(stderr, "btfdump: map: no map named '%s'\n", name);
+		cli_err(prog, "map: no map named '%s'", name);
 	return n ? n : -1;
 fail:
 	while (n--)
@@ -168,22 +171,22 @@ static int open_maps(const struct map_args *a, struct open_map **maps)
 		unsigned long id = strtoul(a->what, &end, 0);
 
 		if (!*a->what || *end || id > UINT_MAX) {
-			fprintf(stderr, "btfdump: map: can't parse '%s' as an id\n", a->what);
+			cli_err(prog, "map: can't parse '%s' as an id", a->what);
 			return -1;
 		}
 		m.fd = bpf_map_get_fd_by_id(id);
 		if (m.fd < 0) {
-			fprintf(stderr, "btfdump: map: no map with id %lu: %s\n", id, cli_strerror(errno));
+			cli_err(prog, "map: no map with id %lu: %s", id, cli_strerror(errno));
 			return -1;
 		}
 	} else {
 		m.fd = bpf_obj_get(a->what);
 		if (m.fd < 0) {
-			fprintf(stderr, "btfdump: map: %s: %s\n", a->what, cli_strerror(errno));
+			cli_err(prog, "map: %s: %s", a->what, cli_strerror(errno));
 			return -1;
 		}
 		if (!fd_is_map(m.fd)) {
-			fprintf(stderr, "btfdump: map: %s: pinned object is not a map\n", a->what);
+			cli_err(prog, "map: %s: pinned object is not a map", a->what);
 			close(m.fd);
 			return -1;
 		}
@@ -226,7 +229,7 @@ static int describe(const struct open_map *om, struct lbtf_map_desc *d, struct l
 		int n = libbpf_num_possible_cpus();
 
 		if (n <= 0) {
-			fprintf(stderr, "btfdump: map: can't count possible CPUs\n");
+			cli_err(prog, "map: can't count possible CPUs");
 			return -1;
 		}
 		d->nr_cpus = n;
@@ -241,7 +244,7 @@ static int describe(const struct open_map *om, struct lbtf_map_desc *d, struct l
 		return 0;
 	}
 	if (!*btf) {
-		fprintf(stderr, "btfdump: map id %u: can't get BTF id %u: %s\n", i->id, i->btf_id,
+		cli_err(prog, "map id %u: can't get BTF id %u: %s", i->id, i->btf_id,
 			lbtf_errmsg());
 		return -1;
 	}
@@ -256,8 +259,8 @@ static bool has_no_keys(const struct open_map *om)
 
 	if (t != BPF_MAP_TYPE_RINGBUF && t != BPF_MAP_TYPE_USER_RINGBUF)
 		return false;
-	fprintf(stderr, "btfdump: map id %u (%s '%s'): ringbuf maps hold no keys to dump; their "
-		"records are read through the map's mmap (e.g. libbpf's ring_buffer__poll)\n",
+	cli_err(prog, "map id %u (%s '%s'): ringbuf maps hold no keys to dump; their "
+		"records are read through the map's mmap (e.g. libbpf's ring_buffer__poll)",
 		om->info.id, libbpf_bpf_map_type_str(t), om->info.name);
 	return true;
 }
@@ -271,7 +274,7 @@ static int dump_one(struct lbtf_map_dump *dump, const struct open_map *om)
 	if (describe(om, &d, &btf))
 		return -1;
 	if (lbtf_map_dump_begin(dump, &d, btf)) {
-		fprintf(stderr, "btfdump: map id %u: %s\n", d.id, lbtf_errmsg());
+		cli_err(prog, "map id %u: %s", d.id, lbtf_errmsg());
 		lbtf_free(btf);
 		return -1;
 	}
@@ -302,7 +305,7 @@ static int parse_key(const struct map_args *a, unsigned char *key, __u32 size)
 			}
 			v = strtoul(tok, &end, base);
 			if (*end || v > 0xff) {
-				fprintf(stderr, "btfdump: map: --lookup: bad key byte '%s'\n", tok);
+				cli_err(prog, "map: --lookup: bad key byte '%s'", tok);
 				free(copy);
 				return -1;
 			}
@@ -313,7 +316,7 @@ static int parse_key(const struct map_args *a, unsigned char *key, __u32 size)
 		free(copy);
 	}
 	if (n != size) {
-		fprintf(stderr, "btfdump: map: --lookup: key needs %u bytes, got %u\n", size, n);
+		cli_err(prog, "map: --lookup: key needs %u bytes, got %u", size, n);
 		return -1;
 	}
 	return 0;
@@ -341,7 +344,7 @@ static int lookup(const struct map_args *a, const struct open_map *om)
 	}
 	if (bpf_map_lookup_elem(om->fd, key, value)) {
 		if (errno != ENOENT) {
-			fprintf(stderr, "btfdump: map id %u: lookup failed: %s\n", d.id, cli_strerror(errno));
+			cli_err(prog, "map id %u: lookup failed: %s", d.id, cli_strerror(errno));
 			goto out;
 		}
 		lbtf_map_print_lookup(stdout, &d, btf, key, NULL, 0, &a->opts);
@@ -379,7 +382,7 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 		return CLI_EXIT_SYSTEM;
 	if (a.key_words) {
 		if (n > 1) {
-			fprintf(stderr, "btfdump: map: %d maps are named '%s', --lookup needs one\n",
+			cli_err(prog, "map: %d maps are named '%s', --lookup needs one",
 				n, a.what);
 			ret = CLI_EXIT_USAGE;
 		} else {
@@ -397,7 +400,7 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 	}
 	dump = lbtf_map_dump_new(stdout, n, typed, &a.opts);
 	if (!dump) {
-		fprintf(stderr, "btfdump: map: %s\n", lbtf_errmsg());
+		cli_err(prog, "map: %s", lbtf_errmsg());
 		ret = CLI_EXIT_SYSTEM;
 		goto out;
 	}

@@ -22,15 +22,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "report.h"
 #include "cli.h"
 #include "commands.h"
+#include "io/io.h"
+
+static const char *const prog = "btfdump";
 
 /* One error line, naming the input: "btfdump: SRC: format c: what: detail";
  * the exit status for errno err (0: a usage error). */
 static int c_fail_errno(const struct btfdump_src *src, int err, const char *what,
 			const char *detail)
 {
-	fprintf(stderr, "btfdump: %s: format c: %s%s%s\n", src->name, what,
+	cli_err(prog, "%s: format c: %s%s%s", src->name, what,
 		detail ? ": " : "", detail ? detail : "");
 	return err ? cli_exit_for_errno(err) : CLI_EXIT_USAGE;
 }
@@ -76,10 +80,10 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 	FILE *f;
 
 	/* the output must not be what the BTF is read from */
-	if ((src->path && lbtf_check_output(path, src->path, "input")) ||
-	    (src->base_path && lbtf_check_output(path, src->base_path, "base")))
+	if ((src->path && lbtfi_check_output(path, src->path, "input")) ||
+	    (src->base_path && lbtfi_check_output(path, src->base_path, "base")))
 		return c_fail(src, lbtf_errmsg(), NULL);
-	fd = lbtf_atomic_open(path, &tmp, 0644);
+	fd = lbtfi_atomic_open(path, &tmp, 0644);
 	if (fd < 0)
 		return c_fail_errno(src, -fd, lbtf_errmsg(), NULL);
 	/* the stream gets its own descriptor: the commit syncs and closes fd */
@@ -88,7 +92,7 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 	if (!f) {
 		if (fd2 >= 0)
 			close(fd2);
-		lbtf_atomic_commit(fd, tmp, path, -ENOMEM);
+		lbtfi_atomic_commit(fd, tmp, path, -ENOMEM);
 		return c_fail_errno(src, ENOMEM, strerror(ENOMEM), path);
 	}
 	err = lbtf_dump_c(btf, f, opts);
@@ -99,10 +103,10 @@ static int write_to(const struct lbtf *btf, const struct btfdump_src *src, const
 		char msg[512];
 
 		snprintf(msg, sizeof(msg), "%s", why);
-		lbtf_atomic_commit(fd, tmp, path, err);
+		lbtfi_atomic_commit(fd, tmp, path, err);
 		return c_fail_errno(src, -err, msg, path);
 	}
-	err = lbtf_atomic_commit(fd, tmp, path, 0);
+	err = lbtfi_atomic_commit(fd, tmp, path, 0);
 	if (err)
 		return c_fail_errno(src, -err, lbtf_errmsg(), NULL);
 	return 0;

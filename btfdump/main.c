@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
+#include "io/io.h"
 
 static const char *prog = "btfdump";
 
@@ -74,21 +75,10 @@ static int usage(FILE *f)
 /* A command line error: one line, exit status 2. */
 #define fail(...) cli_fail(CLI_EXIT_USAGE, prog, __VA_ARGS__)
 
-/* msg, prefixed with what was being opened unless it says so; the exit
- * status for the errno err it failed with. */
-static int report_failure(const char *what, const char *msg, int err)
-{
-	if (strncmp(msg, what, strlen(what)) == 0)
-		fail("%s", msg);
-	else
-		fail("%s: %s", what, msg);
-	return cli_exit_for_errno(err);
-}
-
-/* libbtf's last failure */
+/* libbtf's last failure, prefixed with what was being opened unless it says so */
 static int open_failed(const char *what)
 {
-	return report_failure(what, lbtf_errmsg(), errno);
+	return cli_fail_lib(prog, what);
 }
 
 /* How a source is printed, gathered from the words after it. */
@@ -146,11 +136,10 @@ static int print_btf(const struct lbtf *btf, const struct btfdump_src *src,
 		err = lbtf_dump_raw(btf, stdout);
 	else
 		err = lbtf_dump_json(btf, stdout, o->json == BTFDUMP_PRETTY);
-	if (fflush(stdout) || err || ferror(stdout)) {
-		fail("write error on standard output: %s", strerror(errno ? errno : EIO));
-		return CLI_EXIT_SYSTEM;
-	}
-	return 0;
+	if (err && !ferror(stdout))
+		return cli_fail(CLI_EXIT_SYSTEM, prog, "write error on standard output: %s",
+				strerror(-err));
+	return cli_flush_stdout(prog);
 }
 
 typedef struct lbtf *(*open_fn)(const char *src, const struct lbtf *base);
@@ -166,7 +155,7 @@ static int open_failed_hint(const char *path, const struct lbtf *base)
 
 	snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
 	rc = split_hint(path, base);
-	return rc ? rc : report_failure(path, msg, err);
+	return rc ? rc : cli_fail_msg(prog, path, msg, err);
 }
 
 /*
@@ -177,17 +166,23 @@ static int open_failed_hint(const char *path, const struct lbtf *base)
 static int split_hint(const char *path, const struct lbtf *base)
 {
 	int diag = LBTF_DIAG_NONE;
+	const void *btf;
+	size_t size, btf_size;
+	bool mapped;
 	void *data;
-	size_t size;
 
-	if (!lbtf_read_bytes(path, &data, &size)) {
-		diag = lbtf_diagnose(data, size, base);
-		free(data);
+	if (!lbtfi_file_load(path, &data, &size, &mapped)) {
+		btf = data;
+		btf_size = size;
+		/* an ELF file's .BTF; a raw file as it is */
+		if (size < 4 || memcmp(data, "\177ELF", 4) ||
+		    !lbtf_elf_btf(path, data, size, &btf, &btf_size))
+			diag = lbtf_diagnose(btf, btf_size, base);
+		lbtfi_file_unload(data, size, mapped);
 	}
 	if (diag != LBTF_DIAG_NEEDS_BASE && diag != LBTF_DIAG_BASE_MISMATCH)
 		return 0;
-	fprintf(stderr, "%s: %s: %s\n", prog, path, lbtf_errmsg());
-	return CLI_EXIT_INPUT;
+	return cli_fail(CLI_EXIT_INPUT, prog, "%s: %s", path, lbtf_errmsg());
 }
 
 static struct lbtf *open_id(const char *src, const struct lbtf *base)
@@ -327,6 +322,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+	opterr = 0; /* unknown options are reported below, in one line */
 	lbtf_atomic_cleanup_on_signals(); /* format c -o writes through a temporary file */
 	while ((opt = getopt_long(argc, argv, "+jpcB:hV", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -348,13 +344,13 @@ int main(int argc, char **argv)
 		case 'V':
 			return cli_print_version(prog);
 		default:
-			return usage(stderr);
+			return cli_bad_option(prog, "+jpcB:hV", argv[optind - 1], optopt);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		return usage(stderr);
+		return fail("missing command or file (see %s --help)", prog);
 	c = find_command(argv[0]);
 	if (c)
 		return c->run(argc - 1, argv + 1, &o, &r);

@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report.h"
 #include "cli.h"
 #include "map_walk.h"
+
+static const char *const prog = "btfdump";
 
 #define BATCH_FIRST 256      /* elements asked per batch at first */
 #define BATCH_MAX (1u << 16) /* a hash bucket larger than this: key walk */
@@ -101,7 +104,7 @@ int btfdump_map_walk(int fd, const struct lbtf_map_desc *d, struct lbtf_map_dump
 	int ret = -1;
 
 	if (!key || !value) {
-		fprintf(stderr, "btfdump: map: out of memory\n");
+		cli_err(prog, "map: out of memory");
 		goto out;
 	}
 	if (batch_capable(d->type) && batch_walk(fd, d, dump, key, &have_last)) {
@@ -117,7 +120,7 @@ int btfdump_map_walk(int fd, const struct lbtf_map_desc *d, struct lbtf_map_dump
 			lbtf_map_dump_entry(dump, key, value, vlen);
 	}
 	if (errno != ENOENT)
-		fprintf(stderr, "btfdump: map id %u: can't walk keys: %s\n", d->id, cli_strerror(errno));
+		cli_err(prog, "map id %u: can't walk keys: %s", d->id, cli_strerror(errno));
 	else
 		ret = 0;
 out:

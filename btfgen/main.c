@@ -18,6 +18,7 @@
 #include "ext.h"
 #include "pahole.h"
 #include "verify_out.h"
+#include "io/io.h"
 
 static const char *prog = "btfgen";
 
@@ -197,8 +198,8 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	/* an output that is an input under another name would destroy it */
-	if (out && (lbtf_check_output(out, input, "input") ||
-		    (base_path && lbtf_check_output(out, base_path, "base")))) {
+	if (out && (lbtfi_check_output(out, input, "input") ||
+		    (base_path && lbtfi_check_output(out, base_path, "base")))) {
 		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
 		return CLI_EXIT_USAGE; /* the command line names one file twice */
 	}
@@ -279,7 +280,7 @@ int main(int argc, char **argv)
 			goto out_b; /* cli_flush_stdout said why */
 		err = 0;
 	} else if (out) {
-		err = lbtf_write_file_atomic(out, data, size);
+		err = lbtfi_write_file_atomic(out, data, size);
 	} else {
 		LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size);
 

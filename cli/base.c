@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report.h"
 #include "cli.h"
 #include "libbtf.h"
 #include "libbtf_verify.h"
@@ -60,8 +61,8 @@ static int check_ids(const char *prog, const char *path, const struct lbtf *base
 		const struct lbtf_type *t = lbtf_type_by_id(base, id);
 
 		if (t && lbtf_type_read_type_ids(t, id_in_range, &c)) {
-			fprintf(stderr, "%s: %s: bad base BTF: type [%u] refers to type id %u, past its last type [%u]\n",
-				prog, path, id, c.bad, c.end - 1);
+			cli_err(prog, "%s: bad base BTF: type [%u] refers to type id %u, past its last type [%u]",
+				 path, id, c.bad, c.end - 1);
 			return CLI_EXIT_INPUT;
 		}
 	}
@@ -103,14 +104,14 @@ int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
 			err = lbtf_verify(data, size, &o, &res);
 		}
 		if (err && !res.err) {
-			fprintf(stderr, "%s: %s: cannot verify the base BTF: %s\n", prog, path,
+			cli_err(prog, "%s: cannot verify the base BTF: %s",  path,
 				lbtf_errmsg());
 			return cli_exit_for_errno(err);
 		}
 		if (res.err) {
 			last_line(res.full_log, why, sizeof(why));
-			fprintf(stderr, "%s: %s: bad base BTF, the kernel would reject it: %s (%s)\n",
-				prog, path, why, lbtf_errno_name(res.err));
+			cli_err(prog, "%s: bad base BTF, the kernel would reject it: %s (%s)",
+				 path, why, lbtf_errno_name(res.err));
 			lbtf_verify_result_free(&res);
 			return CLI_EXIT_INPUT;
 		}

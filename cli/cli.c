@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include "cli.h"
+#include "report.h"
 
 int cli_exit_for_errno(int err)
 {
@@ -42,9 +43,8 @@ int cli_flush_stdout(const char *prog)
 {
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: write error on standard output: %s\n", prog,
-			strerror(errno ? errno : EIO));
-		return CLI_EXIT_SYSTEM;
+		return cli_fail(CLI_EXIT_SYSTEM, prog, "write error on standard output: %s",
+				strerror(errno ? errno : EIO));
 	}
 	return CLI_EXIT_OK;
 }

@@ -212,11 +212,6 @@ int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
 /* Drop types added after nr_types/nwords were as given (rollback) */
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
 
-/* Writing files: all of data to fd (negative errno), a temporary file next
- * to path (fd, *tmp_path malloc'ed), then fsync+close+rename or unlink when
- * err != 0 (returns err or the commit's own error). */
-int lbtfi_write_all(int fd, const void *data, size_t size);
-
 /* Refuse to rewrite an ELF file whose section headers no real object has
  * (odd or huge alignments, contents over the ELF or program headers or past
  * the end of the file): 0 or a negative errno with the message set */

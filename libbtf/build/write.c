@@ -43,16 +43,3 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
 	*size = total;
 	return 0;
 }
-
-int lbtf_write_file_atomic(const char *path, const void *data, size_t size)
-{
-	char *tmp;
-	int fd = lbtf_atomic_open(path, &tmp, 0644), err;
-
-	if (fd < 0)
-		return fd;
-	err = lbtfi_write_all(fd, data, size);
-	if (err)
-		err = lbtfi_err(-err, "%s: cannot write: %s", path, strerror(-err));
-	return lbtf_atomic_commit(fd, tmp, path, err);
-}

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
+#include "io/io.h"
 
 #define BTF_NAME ".BTF"
 #define BTF_EXT_NAME ".BTF.ext"
@@ -540,7 +541,7 @@ int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const voi
 	err = lbtfi_elf_check_rewrite(j.in, in_path, (uint64_t)st.st_size);
 	if (err)
 		goto out_in;
-	fd_out = lbtf_atomic_open(out_path, &tmp, st.st_mode & 07777);
+	fd_out = lbtfi_atomic_open(out_path, &tmp, st.st_mode & 07777);
 	if (fd_out < 0) {
 		err = fd_out;
 		goto out_in;
@@ -548,7 +549,7 @@ int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const voi
 	err = rewrite(&j, fd_out, data, size);
 	if (j.out)
 		elf_end(j.out);
-	err = lbtf_atomic_commit(fd_out, tmp, out_path, err);
+	err = lbtfi_atomic_commit(fd_out, tmp, out_path, err);
 out_in:
 	if (j.in)
 		elf_end(j.in);

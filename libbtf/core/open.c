@@ -10,77 +10,10 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "internal.h"
+#include "io/io.h"
 
 #define SYSFS_BTF_DIR "/sys/kernel/btf/"
 #define SYSFS_VMLINUX SYSFS_BTF_DIR "vmlinux"
-
-/* Reads everything from fd (not closed): mmap when it is a regular file,
- * else read() (sysfs, pipes). path names it in error messages. */
-static int read_fd(int fd, const char *path, void **buf, size_t *len, bool *mapped)
-{
-	struct stat st;
-	size_t cap, n = 0;
-	char *p;
-
-	*mapped = false;
-	if (fstat(fd, &st))
-		memset(&st, 0, sizeof(st)); /* unknown: just read() */
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p != MAP_FAILED) {
-			*buf = p;
-			*len = st.st_size;
-			*mapped = true;
-			return 0;
-		}
-	}
-	if (S_ISDIR(st.st_mode))
-		return lbtfi_err(EISDIR, "%s: is a directory", path);
-	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
-	p = malloc(cap);
-	for (;;) {
-		ssize_t r;
-		if (!p)
-			return lbtfi_err(ENOMEM, "%s: out of memory", path);
-		if (n == cap && LBTFI_GROW(p, cap, n + 1)) {
-			free(p);
-			return lbtfi_err(ENOMEM, "%s: out of memory", path);
-		}
-		r = read(fd, p + n, cap - n);
-		if (r < 0) {
-			int e = errno;
-			free(p);
-			return lbtfi_err(e, "%s: %s", path, strerror(e));
-		}
-		if (r == 0)
-			break;
-		n += r;
-	}
-	*buf = p;
-	*len = n;
-	return 0;
-}
-
-/* Reads a whole file. */
-static int read_file(const char *path, void **buf, size_t *len, bool *mapped)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int err;
-
-	if (fd < 0)
-		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
-	err = read_fd(fd, path, buf, len, mapped);
-	close(fd);
-	return err;
-}
-
-static void release(void *buf, size_t len, bool mapped)
-{
-	if (mapped)
-		munmap(buf, len);
-	else
-		free(buf);
-}
 
 /* Prefix the thread's error message with the file name. */
 static void *fail_with_path(const char *path)
@@ -214,52 +147,6 @@ static bool is_elf(const void *buf, size_t len)
 	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
 }
 
-int lbtf_read_bytes(const char *path, void **data, size_t *size)
-{
-	void *buf, *copy;
-	const void *bytes;
-	size_t len, n;
-	bool mapped;
-	int ptr_size, err;
-
-	err = strcmp(path, "-") ? read_file(path, &buf, &len, &mapped)
-				: read_fd(STDIN_FILENO, path, &buf, &len, &mapped);
-	if (err)
-		return err;
-	if (is_elf(buf, len)) {
-		err = lbtfi_elf_btf_section(path, buf, len, &bytes, &n, &ptr_size);
-	} else if (!mapped) { /* the read buffer is the result */
-		*data = buf;
-		*size = len;
-		return 0;
-	} else {
-		bytes = buf;
-		n = len;
-	}
-	copy = err ? NULL : malloc(n ? n : 1);
-	if (!err && !copy)
-		err = lbtfi_err(ENOMEM, "%s: out of memory", path);
-	if (copy) {
-		memcpy(copy, bytes, n);
-		*data = copy;
-		*size = n;
-	}
-	release(buf, len, mapped);
-	return err;
-}
-
-int lbtf_file_load(const char *path, void **data, size_t *size, bool *mapped)
-{
-	return strcmp(path, "-") ? read_file(path, data, size, mapped)
-				 : read_fd(STDIN_FILENO, path, data, size, mapped);
-}
-
-void lbtf_file_unload(void *data, size_t size, bool mapped)
-{
-	if (data)
-		release(data, size, mapped);
-}
-
 int lbtf_elf_btf(const char *path, void *elf, size_t size, const void **btf, size_t *btf_size)
 {
 	int ptr_size;
@@ -275,7 +162,7 @@ static struct lbtf *from_elf_file(const char *path, void *buf, size_t len, bool 
 {
 	struct lbtf *btf = from_elf(path, buf, len, base);
 
-	release(buf, len, mapped);
+	lbtfi_file_unload(buf, len, mapped);
 	return btf;
 }
 
@@ -286,7 +173,7 @@ static struct lbtf *from_any(const char *path, void *buf, size_t len, bool mappe
 	if (is_elf(buf, len))
 		return from_elf_file(path, buf, len, mapped, base);
 	if (len < 2) {
-		release(buf, len, mapped);
+		lbtfi_file_unload(buf, len, mapped);
 		return lbtfi_err_ptr(EINVAL, "%s: %s", path, len ? "not BTF (1 byte)" : "empty file");
 	}
 	return from_raw(path, buf, len, mapped, base);
@@ -302,7 +189,7 @@ static struct lbtf *open_file(const char *path, const struct lbtf *base, from_fi
 	size_t len;
 	bool mapped;
 
-	if (read_file(path, &buf, &len, &mapped))
+	if (lbtfi_file_read(path, &buf, &len, &mapped))
 		return NULL;
 	return from(path, buf, len, mapped, base);
 }

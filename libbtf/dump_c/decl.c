@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include "internal.h"
 
-struct frame {
+struct dc_frame {
 	size_t start; /* first stack slot of this frame */
 	size_t cnt;   /* slots still to pop */
 };
 
-static inline uint32_t top(const struct dc *d, const struct frame *f)
+static inline uint32_t top(const struct dc *d, const struct dc_frame *f)
 {
 	return d->stack.ids[f->start + f->cnt - 1];
 }
@@ -27,46 +27,23 @@ static int push(struct dc *d, uint32_t id)
 	return dci_push_id(d, &d->stack, 64, id, "out of memory for a declarator");
 }
 
-/* How a declarator chain continues past each kind. */
-enum { NEXT_END, NEXT_TYPE, NEXT_ELEM, NEXT_BAD };
-static const uint8_t next_of[LBTF_NR_KINDS] = {
-	[LBTF_KIND_UNKN] = NEXT_BAD,
-	[LBTF_KIND_PTR] = NEXT_TYPE,
-	[LBTF_KIND_VOLATILE] = NEXT_TYPE,
-	[LBTF_KIND_CONST] = NEXT_TYPE,
-	[LBTF_KIND_RESTRICT] = NEXT_TYPE,
-	[LBTF_KIND_FUNC_PROTO] = NEXT_TYPE,
-	[LBTF_KIND_TYPE_TAG] = NEXT_TYPE,
-	[LBTF_KIND_ARRAY] = NEXT_ELEM,
-	[LBTF_KIND_FUNC] = NEXT_BAD,
-	[LBTF_KIND_VAR] = NEXT_BAD,
-	[LBTF_KIND_DATASEC] = NEXT_BAD,
-	[LBTF_KIND_DECL_TAG] = NEXT_BAD,
-	/* INT, STRUCT, UNION, ENUM, ENUM64, FWD, TYPEDEF, FLOAT end the chain */
-};
-
 /* Qualifiers written before a base type: `const volatile int`. */
-static void put_leading_mods(struct dc *d, struct frame *f)
+static void put_leading_mods(struct dc *d, struct dc_frame *f)
 {
-	static const char *const words[LBTF_NR_KINDS] = {
-		[LBTF_KIND_VOLATILE] = "volatile ",
-		[LBTF_KIND_CONST] = "const ",
-		[LBTF_KIND_RESTRICT] = "restrict ",
-	};
+	while (f->cnt && top(d, f)) {
+		const char *w = dci_ops(dci_type(d, top(d, f)))->qual;
 
-	while (f->cnt) {
-		const char *w = words[lbtf_kind(dci_type(d, top(d, f)))];
-
-		if (!w || !top(d, f))
+		if (!w)
 			return;
 		dci_puts(&d->out, w);
+		dci_putc(&d->out, ' ');
 		f->cnt--;
 	}
 }
 
 /* Qualifiers on arrays and function protos carry no meaning in C (GCC adds
  * them for const elements and noreturn functions): dropped. */
-static void drop_mods(struct dc *d, struct frame *f)
+static void drop_mods(struct dc *d, struct dc_frame *f)
 {
 	while (f->cnt && top(d, f) && lbtf_is_mod(dci_type(d, top(d, f))))
 		f->cnt--;
@@ -79,25 +56,19 @@ static void put_fname(struct dc *d, const char *fname, bool last_was_ptr)
 	dci_puts(&d->out, fname);
 }
 
-static void chain(struct dc *d, struct frame *f, const char *fname, int lvl);
+/* One element of the chain, popped (dci_kind_ops[].decl); chain() pops the rest. */
+static void chain(struct dc *d, struct dc_frame *f, const char *fname, int lvl);
 
-/*
- * One element of the chain, popped. Returns true when the element wrote the
- * rest of the declarator itself (arrays, function protos).
- */
-typedef bool (*part_fn)(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-			const char *fname, int lvl, bool last_was_ptr);
-
-static bool part_base(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-		      const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_base(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		   const char *fname, int lvl, bool last_was_ptr)
 {
 	put_leading_mods(d, f);
 	dci_puts(&d->out, dci_str(d, t->name_off));
 	return false;
 }
 
-static bool part_composite(struct dc *d, struct frame *f, uint32_t id,
-			   const struct lbtf_type *t, const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_composite(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+			const char *fname, int lvl, bool last_was_ptr)
 {
 	put_leading_mods(d, f);
 	if (!t->name_off) /* anonymous: defined right here */
@@ -107,8 +78,8 @@ static bool part_composite(struct dc *d, struct frame *f, uint32_t id,
 	return false;
 }
 
-static bool part_enum(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-		      const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_enum(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		   const char *fname, int lvl, bool last_was_ptr)
 {
 	put_leading_mods(d, f);
 	if (!t->name_off)
@@ -118,44 +89,39 @@ static bool part_enum(struct dc *d, struct frame *f, uint32_t id, const struct l
 	return false;
 }
 
-static bool part_fwd(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-		     const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_fwd(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		  const char *fname, int lvl, bool last_was_ptr)
 {
 	put_leading_mods(d, f);
 	dci_emit_fwd_def(d, id, t);
 	return false;
 }
 
-static bool part_typedef(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-			 const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_typedef(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		      const char *fname, int lvl, bool last_was_ptr)
 {
 	put_leading_mods(d, f);
 	dci_put_ident_name(d, id);
 	return false;
 }
 
-static bool part_ptr(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-		     const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_ptr(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		  const char *fname, int lvl, bool last_was_ptr)
 {
 	dci_puts(&d->out, last_was_ptr ? "*" : " *"); /* `int **p`, `int *p` */
 	return false;
 }
 
-static bool part_qual(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-		      const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_qual(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		   const char *fname, int lvl, bool last_was_ptr)
 {
-	static const char *const words[LBTF_NR_KINDS] = {
-		[LBTF_KIND_VOLATILE] = " volatile",
-		[LBTF_KIND_CONST] = " const",
-		[LBTF_KIND_RESTRICT] = " restrict",
-	};
-
-	dci_puts(&d->out, words[lbtf_kind(t)]);
+	dci_putc(&d->out, ' ');
+	dci_puts(&d->out, dci_ops(t)->qual);
 	return false;
 }
 
-static bool part_type_tag(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-			  const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_type_tag(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		       const char *fname, int lvl, bool last_was_ptr)
 {
 	put_leading_mods(d, f);
 	if (d->attr_type_tags && lbtf_kflag(t)) {
@@ -170,8 +136,8 @@ static bool part_type_tag(struct dc *d, struct frame *f, uint32_t id, const stru
 	return false;
 }
 
-static bool part_array(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-		       const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_array(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		    const char *fname, int lvl, bool last_was_ptr)
 {
 	bool multidim;
 
@@ -195,8 +161,8 @@ static bool part_array(struct dc *d, struct frame *f, uint32_t id, const struct 
 	return true;
 }
 
-static bool part_proto(struct dc *d, struct frame *f, uint32_t id, const struct lbtf_type *t,
-		       const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_proto(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		    const char *fname, int lvl, bool last_was_ptr)
 {
 	const struct lbtf_param *p = lbtf_params(t);
 	unsigned int vlen = lbtf_vlen(t);
@@ -229,26 +195,7 @@ static bool part_proto(struct dc *d, struct frame *f, uint32_t id, const struct 
 	return true;
 }
 
-static const part_fn parts[LBTF_NR_KINDS] = {
-	[LBTF_KIND_INT] = part_base,
-	[LBTF_KIND_FLOAT] = part_base,
-	[LBTF_KIND_STRUCT] = part_composite,
-	[LBTF_KIND_UNION] = part_composite,
-	[LBTF_KIND_ENUM] = part_enum,
-	[LBTF_KIND_ENUM64] = part_enum,
-	[LBTF_KIND_FWD] = part_fwd,
-	[LBTF_KIND_TYPEDEF] = part_typedef,
-	[LBTF_KIND_PTR] = part_ptr,
-	[LBTF_KIND_VOLATILE] = part_qual,
-	[LBTF_KIND_CONST] = part_qual,
-	[LBTF_KIND_RESTRICT] = part_qual,
-	[LBTF_KIND_TYPE_TAG] = part_type_tag,
-	[LBTF_KIND_ARRAY] = part_array,
-	[LBTF_KIND_FUNC_PROTO] = part_proto,
-	/* FUNC, VAR, DATASEC, DECL_TAG cannot appear in a declarator */
-};
-
-static void chain(struct dc *d, struct frame *f, const char *fname, int lvl)
+static void chain(struct dc *d, struct dc_frame *f, const char *fname, int lvl)
 {
 	bool last_was_ptr = true; /* `(*name)`: no space before a lone pointer */
 
@@ -265,7 +212,8 @@ static void chain(struct dc *d, struct frame *f, const char *fname, int lvl)
 		}
 		t = dci_type(d, id);
 		kind = lbtf_kind(t);
-		if (!parts[kind] || parts[kind](d, f, id, t, fname, lvl, last_was_ptr))
+		if (!dci_kind_ops[kind].decl ||
+		    dci_kind_ops[kind].decl(d, f, id, t, fname, lvl, last_was_ptr))
 			return;
 		last_was_ptr = kind == LBTF_KIND_PTR;
 	}
@@ -274,7 +222,7 @@ static void chain(struct dc *d, struct frame *f, const char *fname, int lvl)
 
 void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 {
-	struct frame f;
+	struct dc_frame f;
 	size_t start = d->stack.cnt;
 
 	for (;;) {
@@ -285,10 +233,10 @@ void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 			goto out;
 		if (!id)
 			break;
-		next = next_of[lbtf_kind(t)];
-		if (next == NEXT_TYPE)
+		next = dci_ops(t)->next;
+		if (next == DC_NEXT_TYPE)
 			id = t->type;
-		else if (next == NEXT_ELEM)
+		else if (next == DC_NEXT_ELEM)
 			id = lbtf_array(t)->type;
 		else
 			break;

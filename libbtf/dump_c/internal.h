@@ -10,6 +10,7 @@
  *   out.c    buffered output to the FILE*
  *   sort.c   the diffable (--sort) order
  *   kfuncs.c optional kfunc prototypes
+ *   kinds.c  the per-kind operations (dci_kind_ops) the others dispatch on
  */
 #ifndef LIBBTF_DUMP_C_INTERNAL_H
 #define LIBBTF_DUMP_C_INTERNAL_H
@@ -129,7 +130,80 @@ const char *dci_ident_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX]);
 void dci_put_type_name(struct dc *d, uint32_t id);  /* tag namespace */
 void dci_put_ident_name(struct dc *d, uint32_t id); /* typedef namespace */
 
+/* ---- per-kind operations (kinds.c) ------------------------------------ */
+
+struct dc_frame; /* decl.c: one declarator chain on the shared stack */
+
+/* How a declarator chain continues past a kind */
+enum { DC_NEXT_END, DC_NEXT_TYPE, DC_NEXT_ELEM, DC_NEXT_BAD };
+/* Where a kind's natural alignment comes from */
+enum { DC_AL_NONE, DC_AL_SIZE, DC_AL_PTR, DC_AL_TYPE, DC_AL_ELEM, DC_AL_MEMBERS };
+/* The type ids ordering visits below a kind, and how */
+enum { DC_CH_NONE, DC_CH_TYPE, DC_CH_ELEM, DC_CH_MEMBERS, DC_CH_PROTO };
+
+/* Prints the kind's part of a declarator, popped off frame f; true when it
+ * wrote the rest of the declarator itself (arrays, function protos). */
+typedef bool (*dc_decl_fn)(struct dc *d, struct dc_frame *f, uint32_t id,
+			   const struct lbtf_type *t, const char *fname, int lvl, bool last_was_ptr);
+/* Emits what a top-level definition of id needs, then id itself. */
+typedef void (*dc_top_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+			  int depth);
+
+/* What the C dumper does with one BTF kind; a zero field: nothing. */
+struct dc_kind_ops {
+	uint8_t next;      /* DC_NEXT_*: declarator chain */
+	uint8_t align;     /* DC_AL_*: natural alignment */
+	uint8_t children;  /* DC_CH_*: ordering */
+	int8_t sort_rank;  /* --sort rank of a named type (0: after the ranked) */
+	const char *qual;  /* C keyword of a qualifier */
+	dc_decl_fn decl;   /* declarator part (FUNC, VAR, DATASEC, DECL_TAG: none) */
+	dc_top_fn top;     /* top-level emission */
+};
+
+extern const struct dc_kind_ops dci_kind_ops[LBTF_NR_KINDS];
+
+static inline const struct dc_kind_ops *dci_ops(const struct lbtf_type *t)
+{
+	return &dci_kind_ops[lbtf_kind(t)];
+}
+
+bool dci_decl_base(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		   const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_composite(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+			const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_enum(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		   const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_fwd(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		  const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_typedef(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		      const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_ptr(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		  const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_qual(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		   const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_type_tag(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		       const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_array(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		    const char *fname, int lvl, bool last_was_ptr);
+bool dci_decl_proto(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
+		    const char *fname, int lvl, bool last_was_ptr);
+
+void dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
+void dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
+void dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		     int depth);
+void dci_top_array(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
+void dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
+void dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		     int depth);
+void dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		       int depth);
+void dci_top_proto(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
+
 /* order.c */
+/* Emits id (and what it needs first) unless done; cont_id: the definition
+ * being printed around it. */
+void dci_top_emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth);
 void dci_mark_referenced(struct dc *d);
 /* Orders root and everything it needs (dry run: nothing printed). */
 int dci_order_root(struct dc *d, uint32_t id);

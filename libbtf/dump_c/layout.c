@@ -42,19 +42,6 @@ static int composite_align(struct dc *d, const struct lbtf_type *t, int depth)
 	return t->size % max ? 1 : max;
 }
 
-/* Where each kind's natural alignment comes from. */
-enum { AL_NONE, AL_SIZE, AL_PTR, AL_TYPE, AL_ELEM, AL_MEMBERS };
-static const uint8_t align_rule[LBTF_NR_KINDS] = {
-	[LBTF_KIND_INT] = AL_SIZE,      [LBTF_KIND_ENUM] = AL_SIZE,
-	[LBTF_KIND_ENUM64] = AL_SIZE,   [LBTF_KIND_FLOAT] = AL_SIZE,
-	[LBTF_KIND_PTR] = AL_PTR,       [LBTF_KIND_TYPEDEF] = AL_TYPE,
-	[LBTF_KIND_VOLATILE] = AL_TYPE, [LBTF_KIND_CONST] = AL_TYPE,
-	[LBTF_KIND_RESTRICT] = AL_TYPE, [LBTF_KIND_TYPE_TAG] = AL_TYPE,
-	[LBTF_KIND_ARRAY] = AL_ELEM,    [LBTF_KIND_STRUCT] = AL_MEMBERS,
-	[LBTF_KIND_UNION] = AL_MEMBERS,
-	/* void, FWD, FUNC_PROTO, FUNC, VAR, DATASEC, DECL_TAG: none */
-};
-
 /* Natural alignment (cached), or a negative errno for kinds that have none. */
 static int align_of(struct dc *d, uint32_t id, int depth)
 {
@@ -66,20 +53,20 @@ static int align_of(struct dc *d, uint32_t id, int depth)
 	if (depth > DC_MAX_DEPTH)
 		return -ELOOP;
 	t = dci_type(d, id);
-	switch (align_rule[lbtf_kind(t)]) {
-	case AL_SIZE: /* integers wider than a pointer align like a pointer */
+	switch (dci_ops(t)->align) {
+	case DC_AL_SIZE: /* integers wider than a pointer align like a pointer */
 		a = t->size < (uint32_t)d->ptr_sz ? (int)t->size : d->ptr_sz;
 		break;
-	case AL_PTR:
+	case DC_AL_PTR:
 		a = d->ptr_sz;
 		break;
-	case AL_TYPE:
+	case DC_AL_TYPE:
 		a = align_of(d, t->type, depth + 1);
 		break;
-	case AL_ELEM:
+	case DC_AL_ELEM:
 		a = align_of(d, lbtf_array(t)->type, depth + 1);
 		break;
-	case AL_MEMBERS:
+	case DC_AL_MEMBERS:
 		a = composite_align(d, t, depth);
 		break;
 	}

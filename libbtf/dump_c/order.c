@@ -80,37 +80,27 @@ struct ord_frame {
 	int strong;
 };
 
-/* Children, per kind: the type ids a frame visits and how. */
-enum { CH_NONE, CH_TYPE, CH_ELEM, CH_MEMBERS, CH_PROTO };
-static const uint8_t children_of[LBTF_NR_KINDS] = {
-	[LBTF_KIND_PTR] = CH_TYPE,      [LBTF_KIND_TYPEDEF] = CH_TYPE,
-	[LBTF_KIND_VOLATILE] = CH_TYPE, [LBTF_KIND_CONST] = CH_TYPE,
-	[LBTF_KIND_RESTRICT] = CH_TYPE, [LBTF_KIND_TYPE_TAG] = CH_TYPE,
-	[LBTF_KIND_ARRAY] = CH_ELEM,    [LBTF_KIND_STRUCT] = CH_MEMBERS,
-	[LBTF_KIND_UNION] = CH_MEMBERS, [LBTF_KIND_FUNC_PROTO] = CH_PROTO,
-};
-
 /* The frame's next child (false when none is left); *ptr: seen through a pointer */
 static bool next_child(const struct lbtf_type *t, struct ord_frame *f, uint32_t *child, bool *ptr)
 {
 	unsigned int k = lbtf_kind(t), n = f->next++;
 
-	switch (children_of[k]) {
-	case CH_TYPE:
+	switch (dci_kind_ops[k].children) {
+	case DC_CH_TYPE:
 		*child = t->type;
 		*ptr = k == LBTF_KIND_PTR || f->through_ptr;
 		return n == 0;
-	case CH_ELEM:
+	case DC_CH_ELEM:
 		*child = lbtf_array(t)->type;
 		*ptr = false;
 		return n == 0;
-	case CH_MEMBERS:
+	case DC_CH_MEMBERS:
 		if (n >= lbtf_vlen(t))
 			return false;
 		*child = lbtf_members(t)[n].type;
 		*ptr = false;
 		return true;
-	case CH_PROTO: /* the return type, then the parameters */
+	case DC_CH_PROTO: /* the return type, then the parameters */
 		if (n > lbtf_vlen(t))
 			return false;
 		*child = n ? lbtf_params(t)[n - 1].type : t->type;
@@ -157,7 +147,7 @@ static int enter(struct dc *d, uint32_t id, bool through_ptr)
 		d->st[id].order = DC_ORDERED;
 		return 1;
 	default:
-		if (children_of[k] != CH_NONE)
+		if (dci_kind_ops[k].children != DC_CH_NONE)
 			return ORD_DESCEND;
 		/* INT, FLOAT; FUNC, VAR, DATASEC, DECL_TAG are not types */
 		d->st[id].order = DC_ORDERED;
@@ -245,11 +235,6 @@ static int order(struct dc *d, uint32_t id, bool through_ptr)
 
 /* ---- emission ---------------------------------------------------------- */
 
-typedef void (*emit_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-			int depth);
-
-static void emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth);
-
 static bool is_builtin_va_list(struct dc *d, const struct lbtf_type *t)
 {
 	/* compiler built-in: redefining it breaks compilation */
@@ -288,15 +273,13 @@ static void emit_cycle(struct dc *d, uint32_t id, const struct lbtf_type *t, uin
 	}
 }
 
-static void emit_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		     int depth)
+void dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth)
 {
 	dci_emit_base_aliases(d, id);
 	d->st[id].emit = DC_EMITTED;
 }
 
-static void emit_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		      int depth)
+void dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth)
 {
 	if (!cont_id) {
 		dci_emit_enum_def(d, id, t, 0);
@@ -305,38 +288,37 @@ static void emit_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint
 	d->st[id].emit = DC_EMITTED;
 }
 
-static void emit_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-			 int depth)
-{
-	emit(d, t->type, cont_id, depth + 1);
-}
-
-static void emit_array(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		       int depth)
-{
-	emit(d, lbtf_array(t)->type, cont_id, depth + 1);
-}
-
-static void emit_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+void dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		     int depth)
+{
+	dci_top_emit(d, t->type, cont_id, depth + 1);
+}
+
+void dci_top_array(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		   int depth)
+{
+	dci_top_emit(d, lbtf_array(t)->type, cont_id, depth + 1);
+}
+
+void dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth)
 {
 	dci_emit_fwd_def(d, id, t);
 	end_decl(d);
 	d->st[id].emit = DC_EMITTED;
 }
 
-static void emit_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-			 int depth)
+void dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		     int depth)
 {
 	d->st[id].emit = DC_EMITTING;
-	emit(d, t->type, id, depth + 1);
+	dci_top_emit(d, t->type, id, depth + 1);
 	if (!d->st[id].fwd_emitted)
 		emit_typedef_decl(d, id, t);
 	d->st[id].emit = DC_EMITTED;
 }
 
-static void emit_composite(struct dc *d, uint32_t id, const struct lbtf_type *t,
-			   uint32_t cont_id, int depth)
+void dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		       int depth)
 {
 	bool top = !cont_id;
 
@@ -346,7 +328,7 @@ static void emit_composite(struct dc *d, uint32_t id, const struct lbtf_type *t,
 		uint32_t inner = t->name_off ? id : cont_id;
 
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-			emit(d, lbtf_members(t)[i].type, inner, depth + 1);
+			dci_top_emit(d, lbtf_members(t)[i].type, inner, depth + 1);
 	} else if (!d->st[id].fwd_emitted && id != cont_id) {
 		dci_emit_struct_fwd(d, id, t);
 		end_decl(d);
@@ -361,36 +343,18 @@ static void emit_composite(struct dc *d, uint32_t id, const struct lbtf_type *t,
 	}
 }
 
-static void emit_proto(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		       int depth)
+void dci_top_proto(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		   int depth)
 {
-	emit(d, t->type, cont_id, depth + 1);
+	dci_top_emit(d, t->type, cont_id, depth + 1);
 	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-		emit(d, lbtf_params(t)[i].type, cont_id, depth + 1);
+		dci_top_emit(d, lbtf_params(t)[i].type, cont_id, depth + 1);
 }
 
-static const emit_fn emit_ops[LBTF_NR_KINDS] = {
-	[LBTF_KIND_INT] = emit_int,
-	[LBTF_KIND_ENUM] = emit_enum,
-	[LBTF_KIND_ENUM64] = emit_enum,
-	[LBTF_KIND_PTR] = emit_through,
-	[LBTF_KIND_VOLATILE] = emit_through,
-	[LBTF_KIND_CONST] = emit_through,
-	[LBTF_KIND_RESTRICT] = emit_through,
-	[LBTF_KIND_TYPE_TAG] = emit_through,
-	[LBTF_KIND_ARRAY] = emit_array,
-	[LBTF_KIND_FWD] = emit_fwd,
-	[LBTF_KIND_TYPEDEF] = emit_typedef,
-	[LBTF_KIND_STRUCT] = emit_composite,
-	[LBTF_KIND_UNION] = emit_composite,
-	[LBTF_KIND_FUNC_PROTO] = emit_proto,
-	/* FLOAT, FUNC, VAR, DATASEC, DECL_TAG: nothing to print */
-};
-
-static void emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth)
+void dci_top_emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth)
 {
 	const struct lbtf_type *t;
-	emit_fn fn;
+	dc_top_fn fn;
 
 	if (d->st[id].emit == DC_EMITTED || d->err || d->out.err)
 		return;
@@ -407,7 +371,7 @@ static void emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth)
 		emit_cycle(d, id, t, cont_id);
 		return;
 	}
-	fn = emit_ops[lbtf_kind(t)];
+	fn = dci_ops(t)->top;
 	if (fn)
 		fn(d, id, t, cont_id, depth);
 }
@@ -432,6 +396,6 @@ int dci_dump_root(struct dc *d, uint32_t id)
 	if (err < 0)
 		return err;
 	for (size_t i = 0; i < d->queue.cnt && !d->err && !d->out.err; i++)
-		emit(d, d->queue.ids[i], 0, 0);
+		dci_top_emit(d, d->queue.ids[i], 0, 0);
 	return d->err;
 }

@@ -41,11 +41,6 @@ static bool follows_type(unsigned int kind)
 
 static int rank_of(struct dc *d, uint32_t id, bool has_name, int depth)
 {
-	static const int8_t named[LBTF_NR_KINDS] = {
-		[LBTF_KIND_ENUM] = 1, [LBTF_KIND_ENUM64] = 1, [LBTF_KIND_INT] = 2,
-		[LBTF_KIND_FLOAT] = 2, [LBTF_KIND_STRUCT] = 3, [LBTF_KIND_UNION] = 3,
-		[LBTF_KIND_FUNC_PROTO] = 4,
-	};
 	const struct lbtf_type *t = dci_type(d, id);
 	unsigned int kind = lbtf_kind(t);
 
@@ -63,7 +58,7 @@ static int rank_of(struct dc *d, uint32_t id, bool has_name, int depth)
 		return rank_of(d, lbtf_array(t)->type, true, depth + 1);
 	if (follows_type(kind))
 		return rank_of(d, t->type, true, depth + 1);
-	return named[kind] ? named[kind] : RANK_LAST;
+	return dci_kind_ops[kind].sort_rank ? dci_kind_ops[kind].sort_rank : RANK_LAST;
 }
 
 /* String offset of the sort name */

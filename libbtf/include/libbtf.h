@@ -298,20 +298,6 @@ struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base);
  * base object is then owned by the returned object).
  */
 struct lbtf *lbtf_open(const char *path, const struct lbtf *base);
-/*
- * The BTF bytes of a file as stored, unparsed and unchecked: a raw file's
- * contents or an ELF file's .BTF section ("-" reads standard input). For
- * tools that must judge the bytes themselves (the verifier). *data is
- * malloc'ed (freed by the caller); errors name the file.
- */
-int lbtf_read_bytes(const char *path, void **data, size_t *size);
-/*
- * A whole file's bytes without copying: mmapped (*mapped true) when it is a
- * regular file, else read (sysfs, pipes, "-" for standard input). Release
- * with lbtf_file_unload(). Errors name the file.
- */
-int lbtf_file_load(const char *path, void **data, size_t *size, bool *mapped);
-void lbtf_file_unload(void *data, size_t size, bool mapped);
 /* The .BTF section of an ELF image, in place (*btf points into elf, as
  * stored). elf is not written to (libelf's interface takes it writable). */
 int lbtf_elf_btf(const char *path, void *elf, size_t size, const void **btf, size_t *btf_size);

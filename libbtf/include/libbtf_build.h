@@ -130,35 +130,16 @@ int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opt
  * a record was edited into an inconsistent one.
  */
 int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data, size_t *size);
-/* Write bytes to path through a temporary file in the same directory and
- * rename(); never leaves a half-written file. */
-int lbtf_write_file_atomic(const char *path, const void *data, size_t size);
 /*
- * Atomic output, for any writer: lbtf_atomic_open() returns a descriptor
- * onto a new temporary file next to path (*tmp_path set, its name path's
- * name + ".tmpXXXXXX"); lbtf_atomic_commit() syncs and closes it and, if err
- * is 0, renames it onto path, else removes it; it returns err or the first
- * failure. An existing path keeps its mode and owner (mode applies to a new
- * file, less the umask); a symbolic link is written through (its target is
- * replaced); a file with several hard links or without write permission is
- * refused (-EMLINK, -EACCES). When path exists and is not a regular file
- * (/dev/null, /dev/stdout, a FIFO) it is opened and written directly
- * (*tmp_path NULL): renaming over a device would replace it.
+ * libbtf writes files (lbtf_elf_write_btf) through a temporary file next to the
+ * target, renamed over it when complete. lbtf_atomic_cleanup() removes the
+ * temporary files not yet renamed; async-signal-safe. lbtf_atomic_cleanup_
+ * on_signals() installs a handler that calls it on the signals that end a
+ * process (SIGINT, SIGTERM, SIGHUP, crashes...) before dying of the signal,
+ * for programs that write files.
  */
-int lbtf_atomic_open(const char *path, char **tmp_path, unsigned int mode);
-int lbtf_atomic_commit(int fd, char *tmp_path, const char *path, int err);
-/* Removes the temporary files of lbtf_atomic_open() not yet committed;
- * async-signal-safe. lbtf_atomic_cleanup_on_signals() installs a handler
- * that calls it on the signals that end a process (SIGINT, SIGTERM, SIGHUP,
- * crashes...) before dying of the signal, for programs that write files. */
 void lbtf_atomic_cleanup(void);
 void lbtf_atomic_cleanup_on_signals(void);
-/* 1 if a and b name the same file (same device and inode, through symbolic
- * and hard links), else 0. lbtf_check_output() fails with -EEXIST and a
- * message naming both when out_path is in_path (what: "input", "base"...),
- * so that an output never overwrites what it is made from. */
-int lbtf_same_file(const char *a, const char *b);
-int lbtf_check_output(const char *out_path, const char *in_path, const char *what);
 /*
  * Add or replace the .BTF section of ELF file in_path with the blob, writing
  * the result to out_path (which may equal in_path) atomically via libelf

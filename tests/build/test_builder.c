@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <cmocka.h>
 #include "libbtf.h"
+#include "io/io.h"
 
 static struct lbtf *roundtrip(struct lbtf_builder *b, const struct lbtf *base, bool swap)
 {
@@ -474,13 +475,13 @@ static void test_write_atomic(void **state)
 			fputs("garbage garbage\n", f);
 		fclose(f);
 	}
-	assert_int_equal(lbtf_write_file_atomic(path, data, size), 0);
+	assert_int_equal(lbtfi_write_file_atomic(path, data, size), 0);
 	btf = lbtf_open_raw(path, NULL);
 	assert_non_null(btf);
 	assert_int_equal(lbtf_type_cnt(btf), 2);
 	lbtf_free(btf);
 	/* unwritable directory: error, nothing created */
-	assert_true(lbtf_write_file_atomic("/nonexistent-dir/x.btf", data, size) < 0);
+	assert_true(lbtfi_write_file_atomic("/nonexistent-dir/x.btf", data, size) < 0);
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0); /* no temp file left behind */
 	free(data);

@@ -34,6 +34,7 @@
 #include <string.h>
 #include "libbtf.h"
 #include "libbtf_object.h"
+#include "io/io.h"
 
 static uint32_t target;       /* KERNEL_VERSION code, 0: the real kernel */
 static void *submitted;       /* the largest BTF BPF_BTF_LOAD took (not a probe) */
@@ -125,7 +126,7 @@ static void compare(const char *path, const struct btf *btf)
 	} else {
 		raw = btf ? btf__raw_data(btf, &raw_size) : NULL;
 	}
-	if (!raw || lbtf_file_load(path, &file, &size, &mapped)) {
+	if (!raw || lbtfi_file_load(path, &file, &size, &mapped)) {
 		printf("bytes error %d\n", errno);
 		return;
 	}
@@ -141,7 +142,7 @@ static void compare(const char *path, const struct btf *btf)
 			printf("bytes differ at %zu (%u vs %zu)\n", i, raw_size, ob.size);
 	}
 	lbtf_object_btf_free(&ob);
-	lbtf_file_unload(file, size, mapped);
+	lbtfi_file_unload(file, size, mapped);
 }
 
 int main(int argc, char **argv)

@@ -6,7 +6,7 @@ $(VERIFY_DIFF): tests/verify/diff_kernel.c tests/verify/blobgen.h $(LIBA) $(LIB_
 CHECK_DEPS += $(VERIFY_DIFF)
 # libbpf's own answer for a BPF object's BTF (run by check_object_mode.sh)
 LIBBPF_BTF := $(B)/tests/verify/libbpf_btf
-$(LIBBPF_BTF): tests/verify/libbpf_btf.c $(LIBA) $(LIB_PUB_HDRS)
+$(LIBBPF_BTF): tests/verify/libbpf_btf.c $(LIBA_INTERNAL) $(LIB_PUB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA_INTERNAL) $(LDLIBS)
 CHECK_DEPS += $(LIBBPF_BTF)

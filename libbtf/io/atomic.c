@@ -18,7 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "io.h"
+#include "core/internal.h"
 
 #define TMP_SUFFIX ".tmpXXXXXX"
 
@@ -73,7 +74,7 @@ void lbtf_atomic_cleanup_on_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-int lbtf_same_file(const char *a, const char *b)
+int lbtfi_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
 
@@ -82,9 +83,9 @@ int lbtf_same_file(const char *a, const char *b)
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int lbtf_check_output(const char *out_path, const char *in_path, const char *what)
+int lbtfi_check_output(const char *out_path, const char *in_path, const char *what)
 {
-	if (lbtf_same_file(out_path, in_path))
+	if (lbtfi_same_file(out_path, in_path))
 		return lbtfi_err(EEXIST, "%s: is the %s%s%s (the same file): refusing to overwrite it",
 				 out_path, what, strcmp(out_path, in_path) ? " " : "",
 				 strcmp(out_path, in_path) ? in_path : "");
@@ -145,7 +146,7 @@ static int check_existing(const char *path, const struct stat *st)
 	return 0;
 }
 
-int lbtf_atomic_open(const char *path, char **tmp_path, unsigned int mode)
+int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 {
 	char *target = NULL, *tmp;
 	struct stat st, lst;
@@ -210,7 +211,7 @@ int lbtf_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 	return fd;
 }
 
-int lbtf_atomic_commit(int fd, char *tmp, const char *path, int err)
+int lbtfi_atomic_commit(int fd, char *tmp, const char *path, int err)
 {
 	char *target;
 
@@ -254,4 +255,17 @@ int lbtfi_write_all(int fd, const void *data, size_t size)
 		size -= (size_t)n;
 	}
 	return 0;
+}
+
+int lbtfi_write_file_atomic(const char *path, const void *data, size_t size)
+{
+	char *tmp;
+	int fd = lbtfi_atomic_open(path, &tmp, 0644), err;
+
+	if (fd < 0)
+		return fd;
+	err = lbtfi_write_all(fd, data, size);
+	if (err)
+		err = lbtfi_err(-err, "%s: cannot write: %s", path, strerror(-err));
+	return lbtfi_atomic_commit(fd, tmp, path, err);
 }

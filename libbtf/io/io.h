@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * File input and output shared by libbtf and its programs (btfgen, btfcheck,
+ * btfdump link the internal archive to use it, as bpftool uses libbpf's
+ * internals). Not part of the library's API: generic file helpers that a
+ * BTF library has no business promising. Errors are reported like the
+ * library's (negative errno, lbtf_errmsg() naming the file).
+ */
+#ifndef LIBBTF_IO_H
+#define LIBBTF_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- input (read.c) ---- */
+/*
+ * A whole file's bytes without copying: mmapped (*mapped true) when it is a
+ * regular file, else read (sysfs, pipes; "-" is standard input). Release
+ * with lbtfi_file_unload() (NULL is ignored).
+ */
+int lbtfi_file_load(const char *path, void **data, size_t *size, bool *mapped);
+void lbtfi_file_unload(void *data, size_t size, bool mapped);
+/* The same from a named file, and from fd (not closed; path names it). */
+int lbtfi_file_read(const char *path, void **data, size_t *size, bool *mapped);
+int lbtfi_fd_read(int fd, const char *path, void **data, size_t *size, bool *mapped);
+
+/* ---- output (atomic.c) ---- */
+/*
+ * Atomic output: lbtfi_atomic_open() returns a descriptor onto a new
+ * temporary file next to path (*tmp_path set, its name path's name +
+ * ".tmpXXXXXX"); lbtfi_atomic_commit() syncs and closes it and, if err is 0,
+ * renames it onto path, else removes it; it returns err or the first
+ * failure. An existing path keeps its mode and owner (mode applies to a new
+ * file, less the umask); a symbolic link is written through (its target is
+ * replaced); a file with several hard links or without write permission is
+ * refused (-EMLINK, -EACCES). When path exists and is not a regular file
+ * (/dev/null, /dev/stdout, a FIFO) it is opened and written directly
+ * (*tmp_path NULL): renaming over a device would replace it. Pending
+ * temporary files are removed by lbtf_atomic_cleanup() (public: the
+ * library's own writers use them too).
+ */
+int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode);
+int lbtfi_atomic_commit(int fd, char *tmp_path, const char *path, int err);
+/* Writes bytes to path through lbtfi_atomic_open/commit. */
+int lbtfi_write_file_atomic(const char *path, const void *data, size_t size);
+/* write() until done (EINTR retried); 0 or -errno, nothing reported. */
+int lbtfi_write_all(int fd, const void *data, size_t size);
+/* 1 if a and b name the same file (same device and inode, through symbolic
+ * and hard links), else 0. lbtfi_check_output() fails with -EEXIST and a
+ * message naming both when out_path is in_path (what: "input", "base"...),
+ * so that an output never overwrites what it is made from. */
+int lbtfi_same_file(const char *a, const char *b);
+int lbtfi_check_output(const char *out_path, const char *in_path, const char *what);
+
+#endif

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Whole input files: mapped when they can be, read when they cannot. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "io.h"
+#include "core/internal.h"
+#include "util/grow.h"
+
+int lbtfi_fd_read(int fd, const char *path, void **buf, size_t *len, bool *mapped)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	char *p;
+
+	*mapped = false;
+	if (fstat(fd, &st))
+		memset(&st, 0, sizeof(st)); /* unknown: just read() */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			*buf = p;
+			*len = st.st_size;
+			*mapped = true;
+			return 0;
+		}
+	}
+	if (S_ISDIR(st.st_mode))
+		return lbtfi_err(EISDIR, "%s: is a directory", path);
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
+	p = malloc(cap);
+	for (;;) {
+		ssize_t r;
+		if (!p)
+			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		if (n == cap && LBTFI_GROW(p, cap, n + 1)) {
+			free(p);
+			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0) {
+			int e = errno;
+			free(p);
+			return lbtfi_err(e, "%s: %s", path, strerror(e));
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+int lbtfi_file_read(const char *path, void **buf, size_t *len, bool *mapped)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	err = lbtfi_fd_read(fd, path, buf, len, mapped);
+	close(fd);
+	return err;
+}
+
+void lbtfi_file_unload(void *buf, size_t len, bool mapped)
+{
+	if (!buf)
+		return;
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+int lbtfi_file_load(const char *path, void **data, size_t *size, bool *mapped)
+{
+	return strcmp(path, "-") ? lbtfi_file_read(path, data, size, mapped)
+				 : lbtfi_fd_read(STDIN_FILENO, path, data, size, mapped);
+}
