@@ -3,10 +3,8 @@
 # smallest DW_FORM_dataN that holds it: 255 is data1 0xff, 65535 data2 0xffff.
 # Read as signed (libdw's dwarf_formsdata does), those were -1 and the
 # arrays came out with 0 elements. Every length must be the declared one.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 sizes="1 2 127 128 129 200 255 256 257 32767 32768 32769 65535 65536 65537 16777216"
 {
 	for n in $sizes; do echo "struct s$n { char a[$n]; };"; done

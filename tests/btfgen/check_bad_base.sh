@@ -7,12 +7,8 @@
 # (btfgen crashed in lbtfi_member_sig), the PTR just past the last type
 # (garbage read, exit 0), and a PTR to itself (ids in range, the verifier's
 # "Loop detected"). A good base of the same shape still works.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 # base OUT PTR_TARGET: [1] int, [2] PTR -> PTR_TARGET, [3] struct s { [2] m; }
 base() {

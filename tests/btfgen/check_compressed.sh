@@ -2,10 +2,8 @@
 # Compressed debug sections (gcc -gz: SHF_COMPRESSED .debug_*): libdw
 # decompresses them and btfgen reads the same DWARF as without compression,
 # in a relocatable object and in a linked program.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 # shellcheck source=same_types.sh
 . "$(dirname "$0")/same_types.sh"
 cat >"$T/a.c" <<'C'

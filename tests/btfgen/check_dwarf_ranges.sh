@@ -7,12 +7,8 @@
 # a unit built without -g, so only its address tells which symbol is its
 # own: without the range list read right it has no FUNC. Externs of a BPF
 # object have only their type's size.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 cat >"$T/a.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>

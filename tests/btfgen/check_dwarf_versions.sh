@@ -1,10 +1,8 @@
 #!/bin/bash
 # The DIE reader on every DWARF flavour gcc writes: versions 2 to 5 and the
 # 64-bit format (8-byte offsets) give the same types as gcc's default.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 # shellcheck source=same_types.sh
 . "$(dirname "$0")/same_types.sh"
 cat >"$T/a.c" <<'C'

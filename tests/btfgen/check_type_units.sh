@@ -4,10 +4,8 @@
 # compile unit names them by signature (DW_AT_signature, DW_FORM_ref_sig8).
 # btfgen must give the same types as from the same program without them,
 # for linked programs and relocatable objects (COMDAT type units).
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 # shellcheck source=same_types.sh
 . "$(dirname "$0")/same_types.sh"
 cat >"$T/a.c" <<'C'

@@ -3,12 +3,8 @@
 # version source (the Makefile's VERSION) on every program, --help on stdout
 # with exit 0 (also `btfdump map --help`), btfdump's help listing the map and
 # C options, `btfdump -c PATH` taking the C options, `-o -` as stdout.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 version=$(sed -n 's/^VERSION *:= *//p' Makefile)
 [ -n "$version" ] || { echo "FAIL: no VERSION in the Makefile"; exit 1; }
 for p in btfgen btfcheck btfdump flowctl; do

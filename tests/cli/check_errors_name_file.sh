@@ -4,11 +4,8 @@
 # table, a bad base, a layout --in-place refuses, BTF the C dump cannot
 # print, ...) each exit non-zero with nothing on stdout, and every line on
 # stderr contains the path of the input (or base) at fault.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 n=0
 bad() { echo "FAIL: $*"; fail=1; }
 

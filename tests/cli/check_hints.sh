@@ -5,12 +5,8 @@
 #  - btfcheck's one-line reason carries no tab of the kernel's member lines
 #  - big-endian BTF: btfcheck verifies it as a kernel of that byte order
 #    would (with a note), btfdump prints it
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 # expect EXIT PATTERN CMD...: exit status, one stderr line matching PATTERN, no stdout
 expect() {
 	local code=$1 pat=$2 rc

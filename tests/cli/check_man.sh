@@ -5,12 +5,8 @@
 # spaces) and from the .TP items of the man page's OPTIONS section(s). Also:
 # each page renders with `man -l` without warnings; btfdump's commands are
 # the same in --help, the man page's SYNOPSIS and the completion.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 opt_words() { grep -oE '(^|[ ,|[])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,|[]//' | sort -u; }
 help_opts() {
 	sed -n 's/^ *\(-.*\)$/\1/p' | sed 's/  .*//' | opt_words

@@ -4,10 +4,8 @@
 # the list is the set of functions the public headers declare (static inline
 # accessors aside). A function added to a header without a map line, an
 # internal symbol that leaks, or a map line without a declaration fails here.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 for f in "$B/libbtf.so" "$B/libbtf.a"; do
 	[ -f "$f" ] || { echo "FAIL: $f missing (build first)"; exit 1; }
 done
