@@ -14,14 +14,9 @@
 #    passes --btf_features=attributes, which --btf_features_strict accepts;
 #  - when pahole v1.31 is cached (scripts/build-pahole.sh): the same kfunc
 #    prototypes as pahole's, with and without the feature.
-set -u
-B=${B:-build}
-P=$B/btfgen-pahole
 command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../lib.sh"
+P=$B/btfgen-pahole
 
 # a.c: NONPTR=1 adds a kfunc flagged KF_ARENA_ARG1 whose first parameter is a long
 cat >"$T/a.c" <<'EOF'
