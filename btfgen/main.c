@@ -259,7 +259,13 @@ int main(int argc, char **argv)
 		goto out_b;
 	}
 	err = lbtf_builder_serialize(b, swapped, &data, &size);
-	if (!err && ext.ext) {
+	if (!err && in_place && ext.gen) {
+		/* gcc-bpf objects: func_info/line_info from the DWARF line table */
+		rc = ext_generate(&ext, input, b, swapped, &data, &size, cb_warn, &cb);
+		if (rc)
+			goto out_b;
+		rc = CLI_EXIT_SYSTEM;
+	} else if (!err && ext.ext) {
 		/* the records' strings join the string section: serialize again */
 		rc = ext_remap(&ext, input, b, swapped, &data, &size);
 		if (rc)
