@@ -64,7 +64,8 @@ static const struct {
 	[PF_REPRODUCIBLE_BUILD] = { "reproducible_build", false, false, "" },
 	[PF_DISTILLED_BASE] = { "distilled_base", false, false, NULL },
 	[PF_GLOBAL_VAR] = { "global_var", false, false, "var" },
-	[PF_ATTRIBUTES] = { "attributes", false, false, NULL },
+	/* arena pointers of kfuncs (with decl_tag_kfuncs) */
+	[PF_ATTRIBUTES] = { "attributes", false, false, "attributes" },
 };
 
 struct pstate {

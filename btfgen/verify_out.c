@@ -133,8 +133,7 @@ out:
 int btfgen_verify_output(const char *prog, const char *input, const void *data, size_t size,
 			 bool swapped, const struct lbtf *base)
 {
-	LBTF_OPTS(lbtf_verify_opts, o, .log_level = 1, .base = base,
-		  .flags = LBTF_VERIFY_KEEP_LOG | LBTF_VERIFY_NO_KERNEL_BTF);
+	LBTF_OPTS(lbtf_verify_opts, o, .base = base, .flags = LBTF_VERIFY_NO_KERNEL_BTF);
 	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	void *host = NULL;
 	int err, rc = 0;
@@ -160,6 +159,15 @@ int btfgen_verify_output(const char *prog, const char *input, const void *data, 
 	externs_as_loaded(host, size);
 	data = host;
 	err = lbtf_verify(data, size, &o, &res);
+	if (res.err) {
+		/* the verdict came without a log (formatting it costs more
+		 * than the checks); verify again with it to say why */
+		lbtf_verify_result_free(&res);
+		res = (struct lbtf_verify_result){ .sz = sizeof(res) };
+		o.log_level = 1;
+		o.flags |= LBTF_VERIFY_KEEP_LOG;
+		err = lbtf_verify(data, size, &o, &res);
+	}
 	if (err && !res.err) {
 		fprintf(stderr, "%s: %s: cannot verify the BTF made: %s\n", prog, input, lbtf_errmsg());
 		rc = cli_exit_for_errno(err);

@@ -47,6 +47,11 @@ enum lbtf_dwarf_feature {
 	LBTF_DWARF_FEAT_CONSISTENT_FUNC = 1u << 10,
 	/* with it: DECL_TAG "bpf_kfunc" on the kfuncs of .BTF_ids BTF_SET8s */
 	LBTF_DWARF_FEAT_DECL_TAG_KFUNCS = 1u << 11,
+	/* with DECL_TAG_KFUNCS: the pointers a kfunc's BTF_SET8 flags mark as
+	 * arena pointers (KF_ARENA_RET/ARG1/ARG2) point to TYPE_TAG
+	 * "address_space(1)" with kind_flag (an attribute), as pahole >= 1.30's
+	 * "attributes" feature */
+	LBTF_DWARF_FEAT_ATTRIBUTES = 1u << 12,
 };
 /* Defaults: everything; variables of a kernel image or module (an ELF with
  * a .data..percpu or .gnu.linkonce.this_module section) only for
