@@ -8,10 +8,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report.h"
 #include "btfcheck.h"
 #include "cli.h"
 #include "libbtf_verify.h"
 #include "io/io.h"
+
+static const char *const prog = "btfcheck";
 
 struct input {
 	void *file;              /* the file's bytes (mapped or read) */
@@ -123,7 +126,7 @@ static int fail(const struct cfg *c, const char *path, int err, const char *msg)
 
 		btfcheck_print_json(&rep, c->quiet);
 	}
-	fprintf(stderr, "btfcheck: %s%s%s\n", strncmp(msg, path, strlen(path)) ? path : "",
+	cli_err(prog, "%s%s%s", strncmp(msg, path, strlen(path)) ? path : "",
 		strncmp(msg, path, strlen(path)) ? ": " : "", msg);
 	return rc;
 }
@@ -239,8 +242,8 @@ int btfcheck_one(const struct cfg *c, const char *path)
 	}
 	/* the other byte order: verified as a kernel of that order would */
 	if (lbtf_diagnose(in.data, in.size, NULL) == LBTF_DIAG_OPPOSITE_ENDIAN) {
-		fprintf(stderr, "btfcheck: %s: note: %s; verified as a kernel of its byte order "
-			"would verify it (this kernel loads only its own)%s\n", path, lbtf_errmsg(),
+		cli_err(prog, "%s: note: %s; verified as a kernel of its byte order "
+			"would verify it (this kernel loads only its own)%s", path, lbtf_errmsg(),
 			c->kernel ? ", so no --kernel comparison" : "");
 		if (!in.owned) {
 			in.owned = malloc(in.size ? in.size : 1);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report.h"
 #include "cli.h"
 #include "ext.h"
 
@@ -39,7 +40,7 @@ int ext_open(struct ext_job *x, const char *input)
 	int has = lbtf_elf_has_section(input, ".BTF.ext");
 
 	if (has < 0) {
-		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		cli_err(prog, "%s", lbtf_errmsg());
 		return cli_exit_for_errno(-has);
 	}
 	x->gen = is_bpf_object(input);
@@ -49,15 +50,15 @@ int ext_open(struct ext_job *x, const char *input)
 	if (!x->ext) {
 		int rc = cli_exit_for_errno(errno);
 
-		fprintf(stderr, "%s: %s: cannot read .BTF.ext: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot read .BTF.ext: %s", input, lbtf_errmsg());
 		return rc;
 	}
 	x->old = lbtf_open_elf(input, NULL);
 	if (!x->old) {
 		int rc = cli_exit_for_errno(errno);
 
-		fprintf(stderr, "%s: %s: has a .BTF.ext but its .BTF, which the records' type ids and "
-			"strings index, cannot be read: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: has a .BTF.ext but its .BTF, which the records' type ids and "
+			"strings index, cannot be read: %s", input, lbtf_errmsg());
 		return rc == CLI_EXIT_SYSTEM ? rc : CLI_EXIT_INPUT;
 	}
 	/* clang's: carried over; gcc's (CO-RE relocations at most): completed */
@@ -72,7 +73,7 @@ int ext_remap(struct ext_job *x, const char *input, struct lbtf_builder *b, int 
 	int err = lbtf_ext_remap(x->ext, x->old, b, &x->data, &x->size);
 
 	if (err) {
-		fprintf(stderr, "%s: %s: cannot carry .BTF.ext over to the new .BTF: %s\n", prog, input,
+		cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input,
 			lbtf_errmsg());
 		return err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
 	}
@@ -80,7 +81,7 @@ int ext_remap(struct ext_job *x, const char *input, struct lbtf_builder *b, int 
 	*data = NULL;
 	err = lbtf_builder_serialize(b, swapped, data, size);
 	if (err) {
-		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
 		return cli_exit_for_errno(-err);
 	}
 	return 0;
@@ -118,17 +119,17 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 	int err, rc = CLI_EXIT_INPUT;
 
 	if (!w) {
-		fprintf(stderr, "%s: %s: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: %s", input, lbtf_errmsg());
 		return CLI_EXIT_SYSTEM;
 	}
 	if (x->ext && (err = lbtf_ext_remap(x->ext, x->old, b, &x->data, &x->size))) {
-		fprintf(stderr, "%s: %s: cannot carry .BTF.ext over to the new .BTF: %s\n", prog, input,
+		cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input,
 			lbtf_errmsg());
 		rc = err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
 		goto out;
 	}
 	if (x->ext && (err = keep_core_relos(x, w))) {
-		fprintf(stderr, "%s: %s: cannot read back the CO-RE relocations: %s\n", prog, input,
+		cli_err(prog, "%s: cannot read back the CO-RE relocations: %s", input,
 			lbtf_errmsg());
 		goto out;
 	}
@@ -137,9 +138,9 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 		const char *msg = lbtf_errmsg();
 
 		if (strstr(msg, input))
-			fprintf(stderr, "%s: cannot make func_info/line_info: %s\n", prog, msg);
+			cli_err(prog, "cannot make func_info/line_info: %s", msg);
 		else
-			fprintf(stderr, "%s: %s: cannot make func_info/line_info: %s\n", prog, input, msg);
+			cli_err(prog, "%s: cannot make func_info/line_info: %s", input, msg);
 		rc = err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
 		goto out;
 	}
@@ -150,7 +151,7 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 		goto out;
 	}
 	if ((err = lbtf_ext_writer_finish(w, swapped > 0, &x->data, &x->size))) {
-		fprintf(stderr, "%s: %s: cannot write .BTF.ext: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot write .BTF.ext: %s", input, lbtf_errmsg());
 		rc = cli_exit_for_errno(-err);
 		goto out;
 	}
@@ -158,7 +159,7 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 	*data = NULL;
 	err = lbtf_builder_serialize(b, swapped, data, size);
 	if (err) {
-		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
 		rc = cli_exit_for_errno(-err);
 		goto out;
 	}
