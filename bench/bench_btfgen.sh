@@ -172,13 +172,14 @@ vmlinux=$(fetch_vmlinux) && [ -n "$vmlinux" ] || { vmlinux=; note "no vmlinux wi
 # encoder once, alternating, fresh processes; the rows give the medians and
 # the ratio is the median of the rounds' ratios (btfgen / peer).
 K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+# (and --btf_features=attributes: pahole >= 1.30 gets it from 6.18's Makefile.btf)
 P31=${BTF_BENCH_CACHE:-/var/cache/btf-bench}/pahole-v1.31/bin/pahole
 # peer_cmd NAME J IN OUT: the command line of that peer
 peer_cmd() {
 	case $1 in
-	btfgen) echo "$B/btfgen-pahole -J -j$2 --btf_features=$K618 --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
+	btfgen) echo "$B/btfgen-pahole -J -j$2 --btf_features=$K618 --btf_features=attributes --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
 	p124) echo "pahole -J -j$2 --btf_gen_floats --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
-	p131) echo "$P31 -J -j$2 --btf_features=$K618 --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
+	p131) echo "$P31 -J -j$2 --btf_features=$K618 --btf_features=attributes --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
 	esac
 }
 median_ratio() { # pairs "a b" on stdin -> median of a/b
@@ -258,20 +259,22 @@ named() { # named() FILE BASE: "KIND name" of the named types
 	"$B/btfdump" file "$1" --base "$2" | awk '/^\[/ && $3 != "\x27(anon)\x27" { print $2, $3 }' | sort
 }
 bench_modules() {
-	local dir=$1 gbase=$2 pbase=$3 peer=$4 ko t m rc c tot_g=0 tot_p=0 n=0 differ=0 failed=0
-	local pflags=--btf_features=$K618
+	local dir=$1 gbase=$2 pbase=$3 peer=$4 ko t m rc c tot_g=0 tot_p=0 cpu_g=0 cpu_p=0 n=0 differ=0 failed=0
+	local pflags=--btf_features=$K618,attributes
 	[ "$peer" = pahole ] && pflags=--btf_gen_floats
 	while IFS= read -r ko; do
-		measure "$T/m" "$B/btfgen-pahole" -J -j1 --btf_features=$K618 --lang_exclude=rust \
+		measure "$T/m" "$B/btfgen-pahole" -J -j1 --btf_features=$K618 --btf_features=attributes --lang_exclude=rust \
 			--btf_base "$gbase" --btf_encode_detached="$T/m.g.btf" "$ko"
 		read -r t m rc c <"$T/m"
 		[ "$rc" = 0 ] || { note "btfgen-pahole failed on $ko"; failed=$((failed + 1)); continue; }
 		tot_g=$(awk -v a="$tot_g" -v b="$t" 'BEGIN { print a + b }')
+		cpu_g=$(awk -v a="$cpu_g" -v b="$c" 'BEGIN { print a + b }')
 		measure "$T/m" "$peer" -J -j1 "$pflags" --lang_exclude=rust \
 			--btf_base "$pbase" --btf_encode_detached="$T/m.p.btf" "$ko"
 		read -r t m rc c <"$T/m"
 		[ "$rc" = 0 ] || { note "$peer failed on $ko"; failed=$((failed + 1)); continue; }
 		tot_p=$(awk -v a="$tot_p" -v b="$t" 'BEGIN { print a + b }')
+		cpu_p=$(awk -v a="$cpu_p" -v b="$c" 'BEGIN { print a + b }')
 		n=$((n + 1))
 		if ! cmp -s <(named "$T/m.g.btf" "$gbase") <(named "$T/m.p.btf" "$pbase"); then
 			differ=$((differ + 1))
@@ -281,6 +284,8 @@ bench_modules() {
 	[ $n -gt 0 ] || return
 	row "btfgen-pahole $n modules (Debian 6.1 kernel/fs) total wall s" "$tot_g" "$tot_p" "$(ratio "$tot_g" "$tot_p")" \
 		"-J -j1 --btf_base own vmlinux BTF, 6.18 flags, vs $("$peer" --version); named types differ in $differ modules; $failed failed"
+	row "btfgen-pahole $n modules (Debian 6.1 kernel/fs) total CPU s" "$cpu_g" "$cpu_p" "$(ratio "$cpu_g" "$cpu_p")" \
+		"user+sys of each process, summed"
 }
 if [ -n "$vmlinux" ] && [ -f "$T/k.btfgen.2.btf" ]; then
 	mods=$(fetch_modules "$(basename "$vmlinux" | sed 's/vmlinux-//')") || note "no modules with DWARF: module row skipped"

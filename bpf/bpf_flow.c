@@ -4,20 +4,21 @@
  *
  * The kernel hands us struct __sk_buff (only data, data_end and flow_keys are
  * readable) and a zeroed struct bpf_flow_keys with n_proto, nhoff, thoff = nhoff
- * and the caller's flags filled in.  keys->thoff is our cursor: every header we
- * step over advances it by that header's length, so no input can make us loop;
- * the kernel's tail-call budget bounds the number of layers.
+ * and the caller's flags filled in.  thoff is our cursor: every header we step
+ * over advances it by that header's length, so no input can make us loop.
  *
- * One header per program: the entry program parses an outer IPv4/IPv6 header
- * itself (the common case, no tail call) and otherwise dispatches on the
- * ethertype through jmp_table, whose slots hold the programs named
- * flow_dissector_<slot> (the loader fills the table by these names); inner
- * headers, VLAN tags, MPLS and IPv6 extension headers always go through it.
+ * One program, no tail calls: the network header and its transport header
+ * are dissected in one stretch; each further header the C dissector would
+ * count (a VLAN tag, an IPv6 extension header, a tunnel) takes one more round
+ * of a bounded loop, at most FLOW_MAX_HDRS, C's own limit.  A tail call per
+ * layer, as the kernel selftests' program makes, cost more (measured with
+ * bench/bench_flow.sh; see bpf/README.md), and its jump table is a
+ * PROG_ARRAY, which the kernel flushes when its last user reference goes.
  *
- * Headers are read in place (direct packet access).  Only when a header runs
- * past the linear data do we copy it with bpf_skb_load_bytes, which works only
- * when the kernel passed an skb (not in BPF_PROG_TEST_RUN, not from
- * eth_get_headlen).
+ * Headers are read in place (direct packet access).  A packet with a header
+ * past the linear data is dissected again by a slow pass that copies such
+ * headers with bpf_skb_load_bytes, which works only when the kernel passed an
+ * skb (not in BPF_PROG_TEST_RUN, not from eth_get_headlen).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -50,16 +51,13 @@
 #define PROTO_SCTP	132
 #define PROTO_UDPLITE	136
 
-/* Slots of jmp_table; the program in slot N is named flow_dissector_N. */
-enum flow_slot {
-	SLOT_IPV4 = 0,
-	SLOT_IPV6 = 1,
-	SLOT_IPV6_OPTS = 2,
-	SLOT_IPV6_FRAG = 3,
-	SLOT_MPLS = 4,
-	SLOT_VLAN = 5,
-	SLOT_COUNT
-};
+/*
+ * Headers we step over after the first, counted as the C dissector counts
+ * them (MAX_FLOW_DISSECT_HDRS): each VLAN tag, IPv6 extension or fragment
+ * header and tunnel (IPIP, IPv6-in-IP, GRE) is one.  A packet that needs
+ * more is dropped, as C gives up on it.
+ */
+#define FLOW_MAX_HDRS	15
 
 /* Wire layouts, declared here so the object needs no libc/kernel net headers. */
 struct eth_hdr {
@@ -150,13 +148,6 @@ const volatile struct flow_config flow_config = {
 	.record_every = 0,
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
-	__uint(max_entries, SLOT_COUNT);
-	__type(key, __u32);
-	__type(value, __u32);
-} jmp_table SEC(".maps");
-
 /*
  * Recorded dissections (when flow_config.record_every is set).
  * Key: sport << 16 | dport, both as stored in the keys (network order).
@@ -177,14 +168,55 @@ struct {
 } record_tick SEC(".maps");
 
 /*
- * Pointer to len bytes at packet offset off: in place when they are inside the
- * linear data, else copied into buf (needs an skb), else NULL (truncated).
+ * One dissection.  The fast pass (slow == 0) reads headers only in place and
+ * makes no helper call, so clang keeps everything in registers; a header that
+ * is not in the linear data ends it with NONLINEAR, and the packet is
+ * dissected again from the start by the slow pass, which copies such headers
+ * with bpf_skb_load_bytes (there is an skb) or drops the packet (truncated).
  */
-static __always_inline void *header_at(struct __sk_buff *skb, __u32 off,
+struct flow_ctx {
+	struct __sk_buff *skb;
+	struct bpf_flow_keys *keys;
+	void *data, *data_end;
+	int slow;
+	__u32 off;		/* the cursor, keys->thoff as it goes */
+	/*
+	 * What is at the cursor when a step returns AGAIN: a header of an
+	 * ethertype (network order), or NEXT_IPV6 | an IPv6 next header.
+	 */
+	__u32 next;
+};
+
+static __always_inline struct flow_ctx flow_ctx_of(struct __sk_buff *skb, int slow)
+{
+	struct flow_ctx c = {
+		.skb = skb,
+		.keys = skb->flow_keys,
+		.data = (void *)(long)skb->data,
+		.data_end = (void *)(long)skb->data_end,
+		.slow = slow,
+	};
+
+	return c;
+}
+
+/* Results besides BPF_OK, BPF_DROP and BPF_FLOW_DISSECTOR_CONTINUE. */
+#define AGAIN		(-1)	/* another header: go round, see flow_ctx.next */
+#define NONLINEAR	(-2)	/* fast pass only: a header past the linear data */
+
+/* A header we need is not there: see struct flow_ctx. */
+static __always_inline int missing(struct flow_ctx *c)
+{
+	return c->slow ? BPF_DROP : NONLINEAR;
+}
+
+/*
+ * Pointer to len bytes at packet offset off: in place when they are inside the
+ * linear data; else, in the slow pass, copied into buf; else NULL.
+ */
+static __always_inline void *header_at(struct flow_ctx *c, __u32 off,
 				       __u32 len, void *buf)
 {
-	void *data = (void *)(long)skb->data;
-	void *data_end = (void *)(long)skb->data_end;
 	__u64 o = off;
 	void *p;
 
@@ -196,10 +228,12 @@ static __always_inline void *header_at(struct __sk_buff *skb, __u32 off,
 	asm volatile("" : "+r"(o));
 	if (o > 0xffff - len)
 		return NULL;
-	p = data + o;
-	if (p + len <= data_end)
+	p = c->data + o;
+	/* Nor may it compute p again after the check below, unchecked. */
+	asm volatile("" : "+r"(p));
+	if (p + len <= c->data_end)
 		return p;
-	if (bpf_skb_load_bytes(skb, off, buf, len))
+	if (!c->slow || bpf_skb_load_bytes(c->skb, off, buf, len))
 		return NULL;
 	return buf;
 }
@@ -227,83 +261,78 @@ static __always_inline void record(struct bpf_flow_keys *keys)
 	bpf_map_update_elem(&last_dissection, &key, &copy, BPF_ANY);
 }
 
-/* Every exit except CONTINUE comes through here. */
-static __always_inline int finish(struct bpf_flow_keys *keys, int ret)
-{
-	if (flow_config.record_every)
-		record(keys);
-	return ret;
-}
-
 /*
  * Advance the cursor by len bytes.  Returns 0, or -1 when the result would not
  * fit the 16-bit offset (the packet cannot be that long anyway).
  */
-static __always_inline int advance(struct bpf_flow_keys *keys, __u32 len)
+static __always_inline int advance(struct flow_ctx *c, __u32 len)
 {
-	__u32 next = (__u32)keys->thoff + len;
+	__u32 next = c->off + len;
 
 	if (next > 0xffff)
 		return -1;
-	keys->thoff = next;
+	c->off = next;
 	return 0;
 }
 
-static __always_inline int tail(struct __sk_buff *skb,
-				struct bpf_flow_keys *keys, __u32 slot)
-{
-	/*
-	 * A constant slot at every call site lets the JIT emit a direct jump
-	 * (patched when the table changes) instead of a retpolined indirect one.
-	 */
-	bpf_tail_call_static(skb, &jmp_table, slot);
-	/* Empty slot or tail-call budget exhausted. */
-	return finish(keys, BPF_DROP);
-}
+#define NEXT_IPV6	0x10000
 
 /*
- * The network header at the cursor has ethertype proto (network order):
- * record it as the innermost network protocol and dispatch.
+ * Addresses and ports go into the keys in wide stores, so that the kernel's
+ * copies of them (memcpy of the 16-byte IPv6 addresses, done in 8-byte moves)
+ * do not load across two narrower stores, which the CPU cannot forward from.
+ * The gain was within the noise on our shared test machine; the stores are
+ * no more instructions than before.  The verifier allows these unaligned
+ * packet loads where the CPU handles them (x86, arm64).
  */
-static __always_inline int parse_eth_proto(struct __sk_buff *skb,
-					   struct bpf_flow_keys *keys,
-					   __be16 proto)
+static __always_inline void copy_u64(const struct flow_ctx *c, void *dst, const void *src)
 {
-	keys->n_proto = proto;
-	switch (bpf_ntohs(proto)) {
-	case ETHERTYPE_IP:
-		return tail(skb, keys, SLOT_IPV4);
-	case ETHERTYPE_IPV6:
-		return tail(skb, keys, SLOT_IPV6);
-	case ETHERTYPE_MPLS_UC:
-	case ETHERTYPE_MPLS_MC:
-		return tail(skb, keys, SLOT_MPLS);
-	case ETHERTYPE_8021Q:
-	case ETHERTYPE_8021AD:
-		return tail(skb, keys, SLOT_VLAN);
-	default:
-		/* Nothing we can dissect, as the C dissector says too. */
-		return finish(keys, BPF_DROP);
+	if (c->slow) {
+		/* src may be a copy on the stack, where 8-byte access must be aligned */
+		((__u32 *)dst)[0] = ((const __u32 *)src)[0];
+		((__u32 *)dst)[1] = ((const __u32 *)src)[1];
+	} else {
+		*(__u64 *)dst = *(const __u64 *)src;
 	}
 }
 
-/* GRE at the cursor (keys->ip_proto already 47). */
-static __always_inline int parse_gre(struct __sk_buff *skb,
-				     struct bpf_flow_keys *keys)
+/* sport and dport: the first 4 bytes of the transport header, as one. */
+static __always_inline void copy_ports(struct bpf_flow_keys *keys, const void *l4)
 {
+	*(__u32 *)&keys->sport = *(const __u32 *)l4;
+}
+
+/* The next header is of ethertype proto (network order). */
+static __always_inline int again_eth(struct flow_ctx *c, __be16 proto)
+{
+	c->next = proto;
+	return AGAIN;
+}
+
+/* The next header is what the IPv6 next header nexthdr names. */
+static __always_inline int again_ipv6(struct flow_ctx *c, __u8 nexthdr)
+{
+	c->next = NEXT_IPV6 | nexthdr;
+	return AGAIN;
+}
+
+/* GRE at the cursor (keys->ip_proto already 47). */
+static __always_inline int parse_gre(struct flow_ctx *c)
+{
+	struct bpf_flow_keys *keys = c->keys;
 	struct gre_base_hdr gbuf, *gre;
 	struct eth_hdr ebuf, *eth;
 	__u32 len = sizeof(*gre);
 	__u16 flags;
 	__be16 proto;
 
-	gre = header_at(skb, keys->thoff, sizeof(*gre), &gbuf);
+	gre = header_at(c, c->off, sizeof(*gre), &gbuf);
 	if (!gre)
-		return finish(keys, BPF_DROP);
+		return missing(c);
 	flags = bpf_ntohs(gre->flags);
 	/* Version 1 (PPTP) and source-routed GRE are not descended into. */
 	if (flags & (GRE_VERSION | GRE_ROUTING))
-		return finish(keys, BPF_OK);
+		return BPF_OK;
 	proto = gre->protocol;
 	if (flags & GRE_CSUM)
 		len += 4;	/* checksum + reserved */
@@ -311,272 +340,301 @@ static __always_inline int parse_gre(struct __sk_buff *skb,
 		len += 4;
 	if (flags & GRE_SEQ)
 		len += 4;
-	if (advance(keys, len))
-		return finish(keys, BPF_DROP);
+	if (advance(c, len))
+		return BPF_DROP;
 	keys->is_encap = 1;
 	if (keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_ENCAP)
-		return finish(keys, BPF_OK);
+		return BPF_OK;
 	if (proto == bpf_htons(ETHERTYPE_TEB)) {
-		eth = header_at(skb, keys->thoff, sizeof(*eth), &ebuf);
+		eth = header_at(c, c->off, sizeof(*eth), &ebuf);
 		if (!eth)
-			return finish(keys, BPF_DROP);
+			return missing(c);
 		proto = eth->proto;
-		if (advance(keys, sizeof(*eth)))
-			return finish(keys, BPF_DROP);
+		if (advance(c, sizeof(*eth)))
+			return BPF_DROP;
 	}
-	return parse_eth_proto(skb, keys, proto);
+	return again_eth(c, proto);
 }
 
 /* An IP-in-IP style tunnel to an inner ethertype (IPIP, IPv6-in-IP). */
-static __always_inline int parse_encap(struct __sk_buff *skb,
-				       struct bpf_flow_keys *keys, __u16 inner)
+static __always_inline int parse_encap(struct flow_ctx *c, __u16 inner)
 {
-	keys->is_encap = 1;
-	if (keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_ENCAP)
-		return finish(keys, BPF_OK);
-	return parse_eth_proto(skb, keys, bpf_htons(inner));
+	c->keys->is_encap = 1;
+	if (c->keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_ENCAP)
+		return BPF_OK;
+	return again_eth(c, bpf_htons(inner));
 }
 
 /*
  * Transport header at the cursor, protocol proto (keys->ip_proto already set).
  * The cursor stays at the start of the transport header.
  */
-static __always_inline int parse_ip_proto(struct __sk_buff *skb,
-					  struct bpf_flow_keys *keys, __u8 proto)
+static __always_inline int parse_ip_proto(struct flow_ctx *c, __u8 proto)
 {
+	struct bpf_flow_keys *keys = c->keys;
 	struct tcp_hdr tbuf, *tcp;
-	struct ports_hdr pbuf, *ports;
+	struct ports_hdr *ports;
 	__u8 ibuf[8], *icmp;
+	__u32 at = c->off;
 
 	switch (proto) {
-	case PROTO_ICMP:
-	case PROTO_ICMPV6:
-		icmp = header_at(skb, keys->thoff, sizeof(ibuf), ibuf);
-		return finish(keys, icmp ? BPF_OK : BPF_DROP);
-	case PROTO_IPIP:
-		return parse_encap(skb, keys, ETHERTYPE_IP);
-	case PROTO_IPV6:
-		return parse_encap(skb, keys, ETHERTYPE_IPV6);
-	case PROTO_GRE:
-		return parse_gre(skb, keys);
 	case PROTO_TCP:
-		tcp = header_at(skb, keys->thoff, sizeof(*tcp), &tbuf);
-		if (!tcp || (tcp->doff_res >> 4) < 5)
-			return finish(keys, BPF_DROP);
-		keys->sport = tcp->sport;
-		keys->dport = tcp->dport;
-		return finish(keys, BPF_OK);
+		tcp = header_at(c, at, sizeof(*tcp), &tbuf);
+		if (!tcp)
+			return missing(c);
+		if ((tcp->doff_res >> 4) < 5)
+			return BPF_DROP;
+		copy_ports(keys, tcp);
+		return BPF_OK;
 	case PROTO_UDP:
 	case PROTO_UDPLITE:
 		/* The full 8-byte header, as for TCP's 20. */
-		ports = header_at(skb, keys->thoff, 8, &tbuf);
-		if (!ports)
-			return finish(keys, BPF_DROP);
-		keys->sport = ports->sport;
-		keys->dport = ports->dport;
-		return finish(keys, BPF_OK);
+		ports = header_at(c, at, 8, &tbuf);
+		goto record_ports;
+	case PROTO_ICMP:
+	case PROTO_ICMPV6:
+		icmp = header_at(c, at, sizeof(ibuf), ibuf);
+		return icmp ? BPF_OK : missing(c);
+	case PROTO_IPIP:
+		return parse_encap(c, ETHERTYPE_IP);
+	case PROTO_IPV6:
+		return parse_encap(c, ETHERTYPE_IPV6);
+	case PROTO_GRE:
+		return parse_gre(c);
+	case PROTO_AH:
+		at += 4;	/* its SPI is at 4 */
+		/* fall through */
 	case PROTO_SCTP:
 	case PROTO_DCCP:
 	case PROTO_ESP:
 		/*
 		 * Only the 4 "port" bytes, as the C dissector reads them (for
-		 * ESP the SPI, so IPsec flows hash apart); AH's SPI is at 4.
+		 * ESP and AH the SPI, so IPsec flows hash apart).
 		 */
-		ports = header_at(skb, keys->thoff, sizeof(*ports), &pbuf);
-		goto record_ports;
-	case PROTO_AH:
-		ports = header_at(skb, (__u32)keys->thoff + 4, sizeof(*ports), &pbuf);
+		ports = header_at(c, at, sizeof(*ports), &tbuf);
 record_ports:
 		if (!ports)
-			return finish(keys, BPF_DROP);
-		keys->sport = ports->sport;
-		keys->dport = ports->dport;
-		return finish(keys, BPF_OK);
+			return missing(c);
+		copy_ports(keys, ports);
+		return BPF_OK;
 	default:
 		/* Unknown transport: what we have is the answer (C does the same). */
-		return finish(keys, BPF_OK);
+		return BPF_OK;
 	}
 }
 
-/* Next header after an IPv6 header or extension header. */
-static __always_inline int parse_ipv6_proto(struct __sk_buff *skb,
-					    struct bpf_flow_keys *keys,
-					    __u8 nexthdr)
+/*
+ * The IPv6 next header nexthdr at the cursor: an extension or fragment header
+ * is stepped over and the loop goes round, anything else is the transport.
+ */
+static __always_inline int parse_ipv6_proto(struct flow_ctx *c, __u8 nexthdr)
 {
+	struct bpf_flow_keys *keys = c->keys;
+	struct ipv6_frag_hdr buf, *fh;
+	struct ipv6_opt_hdr *opt;
+
 	keys->ip_proto = nexthdr;
 	switch (nexthdr) {
 	case PROTO_HOPOPTS:
 	case PROTO_DSTOPTS:
 	case PROTO_ROUTING:
-		return tail(skb, keys, SLOT_IPV6_OPTS);
+		opt = header_at(c, c->off, sizeof(*opt), &buf);
+		if (!opt)
+			return missing(c);
+		nexthdr = opt->nexthdr;
+		if (advance(c, ((__u32)opt->hdrlen + 1) * 8))
+			return BPF_DROP;
+		return again_ipv6(c, nexthdr);
 	case PROTO_FRAGMENT:
-		return tail(skb, keys, SLOT_IPV6_FRAG);
+		fh = header_at(c, c->off, sizeof(*fh), &buf);
+		if (!fh)
+			return missing(c);
+		nexthdr = fh->nexthdr;
+		keys->ip_proto = nexthdr;
+		if (advance(c, sizeof(*fh)))
+			return BPF_DROP;
+		keys->is_frag = 1;
+		if (fh->frag_off & bpf_htons(IPV6_FRAG_OFFSET))
+			return BPF_OK;
+		keys->is_first_frag = 1;
+		if (!(keys->flags & BPF_FLOW_DISSECTOR_F_PARSE_1ST_FRAG))
+			return BPF_OK;
+		return again_ipv6(c, nexthdr);
 	default:
-		return parse_ip_proto(skb, keys, nexthdr);
+		return parse_ip_proto(c, nexthdr);
 	}
 }
 
 /*
- * IPv4 header at the cursor.  At the entry (outer header), a configured source
- * address hands the packet back to the C dissector before anything is written.
+ * IPv4 header at the cursor.  The outer header of a packet that is IPv4 from
+ * the start may come from the configured source address: then the packet goes
+ * back to the C dissector before anything is written.
  */
-static __always_inline int dissect_ipv4(struct __sk_buff *skb,
-					struct bpf_flow_keys *keys, int at_entry)
+static __always_inline int dissect_ipv4(struct flow_ctx *c, int outer)
 {
+	struct bpf_flow_keys *keys = c->keys;
 	struct ipv4_hdr ibuf, *iph;
 	__u16 frag;
 	__u8 ihl;
 
-	iph = header_at(skb, keys->thoff, sizeof(*iph), &ibuf);
+	iph = header_at(c, c->off, sizeof(*iph), &ibuf);
 	if (!iph)
-		return finish(keys, BPF_DROP);
+		return missing(c);
 	ihl = iph->ver_ihl & 0x0f;
-	if (at_entry && flow_config.continue_saddr && ihl == 5 &&
+	if (outer && flow_config.continue_saddr && ihl == 5 &&
 	    iph->saddr == flow_config.continue_saddr)
 		return BPF_FLOW_DISSECTOR_CONTINUE;
 	/* IHL < 5 would not advance the cursor past the header (CVE-2013-4348). */
 	if (ihl < 5)
-		return finish(keys, BPF_DROP);
+		return BPF_DROP;
 	keys->addr_proto = ETHERTYPE_IP;
-	keys->ipv4_src = iph->saddr;
-	keys->ipv4_dst = iph->daddr;
+	copy_u64(c, &keys->ipv4_src, &iph->saddr);
 	keys->ip_proto = iph->protocol;
 	frag = bpf_ntohs(iph->frag_off);
-	if (advance(keys, ihl * 4))
-		return finish(keys, BPF_DROP);
+	if (advance(c, ihl * 4))
+		return BPF_DROP;
 	if (frag & (IPV4_MF | IPV4_OFFSET)) {
 		keys->is_frag = 1;
 		if (frag & IPV4_OFFSET)
-			return finish(keys, BPF_OK);
+			return BPF_OK;
 		keys->is_first_frag = 1;
 		if (!(keys->flags & BPF_FLOW_DISSECTOR_F_PARSE_1ST_FRAG))
-			return finish(keys, BPF_OK);
+			return BPF_OK;
 	}
-	return parse_ip_proto(skb, keys, keys->ip_proto);
+	return parse_ip_proto(c, iph->protocol);
 }
 
 /* IPv6 fixed header at the cursor. */
-static __always_inline int dissect_ipv6(struct __sk_buff *skb,
-					struct bpf_flow_keys *keys)
+static __always_inline int dissect_ipv6(struct flow_ctx *c)
 {
+	struct bpf_flow_keys *keys = c->keys;
 	struct ipv6_hdr ibuf, *ip6h;
 
-	ip6h = header_at(skb, keys->thoff, sizeof(*ip6h), &ibuf);
+	ip6h = header_at(c, c->off, sizeof(*ip6h), &ibuf);
 	if (!ip6h)
-		return finish(keys, BPF_DROP);
+		return missing(c);
 	keys->addr_proto = ETHERTYPE_IPV6;
-	__builtin_memcpy(keys->ipv6_src, ip6h->saddr, sizeof(ip6h->saddr));
-	__builtin_memcpy(keys->ipv6_dst, ip6h->daddr, sizeof(ip6h->daddr));
+	copy_u64(c, &keys->ipv6_src[0], &ip6h->saddr[0]);
+	copy_u64(c, &keys->ipv6_src[2], &ip6h->saddr[2]);
+	copy_u64(c, &keys->ipv6_dst[0], &ip6h->daddr[0]);
+	copy_u64(c, &keys->ipv6_dst[2], &ip6h->daddr[2]);
 	keys->flow_label = ip6h->ver_tc_label & bpf_htonl(IPV6_FLOW_LABEL);
-	keys->ip_proto = ip6h->nexthdr;
-	if (advance(keys, sizeof(*ip6h)))
-		return finish(keys, BPF_DROP);
+	if (advance(c, sizeof(*ip6h)))
+		return BPF_DROP;
 	/* Only a non-zero label identifies the flow (the C dissector agrees). */
 	if (keys->flow_label &&
-	    (keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_FLOW_LABEL))
-		return finish(keys, BPF_OK);
-	return parse_ipv6_proto(skb, keys, ip6h->nexthdr);
+	    (keys->flags & BPF_FLOW_DISSECTOR_F_STOP_AT_FLOW_LABEL)) {
+		keys->ip_proto = ip6h->nexthdr;
+		return BPF_OK;
+	}
+	return parse_ipv6_proto(c, ip6h->nexthdr);
 }
 
 /*
- * Entry.  The common case, IP right at the network header, is parsed here
- * without a tail call; everything else (VLAN, MPLS, inner headers of
- * tunnels, IPv6 extension headers) goes through jmp_table.
+ * A header of ethertype c->next at the cursor; outer: the packet's own
+ * network header (the CONTINUE check applies).
  */
+static __always_inline int dissect_eth(struct flow_ctx *c, int outer)
+{
+	__be16 proto = c->next;
+	struct vlan_tag buf, *tag;
+	int outer_tag;
+
+	c->keys->n_proto = proto;
+	/* Most likely first. */
+	if (proto == bpf_htons(ETHERTYPE_IP))
+		return dissect_ipv4(c, outer);
+	if (proto == bpf_htons(ETHERTYPE_IPV6))
+		return dissect_ipv6(c);
+	if (proto == bpf_htons(ETHERTYPE_8021Q) || proto == bpf_htons(ETHERTYPE_8021AD)) {
+		/*
+		 * Tags of the outer frame move the network header too; tags
+		 * inside a tunnel (GRE TEB) only move the cursor.
+		 */
+		outer_tag = c->keys->nhoff == c->off;
+		tag = header_at(c, c->off, sizeof(*tag), &buf);
+		if (!tag)
+			return missing(c);
+		if (advance(c, sizeof(*tag)))
+			return BPF_DROP;
+		if (outer_tag)
+			c->keys->nhoff = c->off;
+		return again_eth(c, tag->inner_proto);
+	}
+	if (proto == bpf_htons(ETHERTYPE_MPLS_UC) || proto == bpf_htons(ETHERTYPE_MPLS_MC)) {
+		/* Like the C dissector: one label stack entry must exist; no descent. */
+		tag = header_at(c, c->off, sizeof(*tag), &buf);
+		return tag ? BPF_OK : missing(c);
+	}
+	/* Nothing we can dissect, as the C dissector says too. */
+	return BPF_DROP;
+}
+
+/*
+ * The whole packet: the network header, then one round of the loop per
+ * further header (see FLOW_MAX_HDRS).  IPv4 and IPv6 go on to their
+ * transport header in the same round.
+ */
+static __always_inline int dissect(struct flow_ctx *c)
+{
+	struct bpf_flow_keys *keys = c->keys;
+	int ret, n;
+
+	c->off = keys->thoff;
+	c->next = keys->n_proto;
+	ret = dissect_eth(c, 1);
+	for (n = 0; ret == AGAIN && n < FLOW_MAX_HDRS; n++) {
+		/*
+		 * Each round starts from the cursor as read back from the keys:
+		 * the verifier then sees one range for it, whatever the path
+		 * so far, and its states at the loop head prune.
+		 */
+		keys->thoff = c->off;
+		c->off = *(volatile __u16 *)&keys->thoff;
+		if (c->next & NEXT_IPV6)
+			ret = parse_ipv6_proto(c, c->next);
+		else
+			ret = dissect_eth(c, 0);
+	}
+	keys->thoff = c->off;
+	return ret == AGAIN ? BPF_DROP : ret;
+}
+
+/*
+ * The slow pass, a BPF-to-BPF call taken only for packets whose headers run
+ * past the linear data: the keys as the kernel gave them (n_proto, nhoff,
+ * thoff = nhoff, flags) and start again.
+ */
+static __noinline int dissect_slow(struct __sk_buff *skb, __u32 n_proto, __u32 nhoff)
+{
+	struct flow_ctx c = flow_ctx_of(skb, 1);
+	struct bpf_flow_keys *keys = c.keys;
+	__u32 flags = keys->flags;
+
+	__builtin_memset(keys, 0, sizeof(*keys));
+	keys->n_proto = n_proto;
+	keys->nhoff = nhoff;
+	keys->thoff = nhoff;
+	keys->flags = flags;
+	return dissect(&c);
+}
+
 SEC("flow_dissector")
 int _dissect(struct __sk_buff *skb)
 {
-	struct bpf_flow_keys *keys = skb->flow_keys;
+	struct flow_ctx c = flow_ctx_of(skb, 0);
+	struct bpf_flow_keys *keys = c.keys;
+	__u32 n_proto = keys->n_proto, nhoff = keys->nhoff;
+	int ret;
 
-	if (keys->n_proto == bpf_htons(ETHERTYPE_IP))
-		return dissect_ipv4(skb, keys, 1);
-	if (keys->n_proto == bpf_htons(ETHERTYPE_IPV6))
-		return dissect_ipv6(skb, keys);
-	return parse_eth_proto(skb, keys, keys->n_proto);
-}
-
-SEC("flow_dissector")
-int flow_dissector_0(struct __sk_buff *skb)	/* IPv4 */
-{
-	return dissect_ipv4(skb, skb->flow_keys, 0);
-}
-
-SEC("flow_dissector")
-int flow_dissector_1(struct __sk_buff *skb)	/* IPv6 */
-{
-	return dissect_ipv6(skb, skb->flow_keys);
-}
-
-SEC("flow_dissector")
-int flow_dissector_2(struct __sk_buff *skb)	/* IPv6 HBH, DSTOPTS, ROUTING */
-{
-	struct bpf_flow_keys *keys = skb->flow_keys;
-	struct ipv6_opt_hdr obuf, *opt;
-	__u8 nexthdr;
-
-	opt = header_at(skb, keys->thoff, sizeof(*opt), &obuf);
-	if (!opt)
-		return finish(keys, BPF_DROP);
-	nexthdr = opt->nexthdr;
-	if (advance(keys, ((__u32)opt->hdrlen + 1) * 8))
-		return finish(keys, BPF_DROP);
-	return parse_ipv6_proto(skb, keys, nexthdr);
-}
-
-SEC("flow_dissector")
-int flow_dissector_3(struct __sk_buff *skb)	/* IPv6 fragment header */
-{
-	struct bpf_flow_keys *keys = skb->flow_keys;
-	struct ipv6_frag_hdr fbuf, *fh;
-	__u8 nexthdr;
-
-	fh = header_at(skb, keys->thoff, sizeof(*fh), &fbuf);
-	if (!fh)
-		return finish(keys, BPF_DROP);
-	nexthdr = fh->nexthdr;
-	keys->ip_proto = nexthdr;
-	if (advance(keys, sizeof(*fh)))
-		return finish(keys, BPF_DROP);
-	keys->is_frag = 1;
-	if (fh->frag_off & bpf_htons(IPV6_FRAG_OFFSET))
-		return finish(keys, BPF_OK);
-	keys->is_first_frag = 1;
-	if (!(keys->flags & BPF_FLOW_DISSECTOR_F_PARSE_1ST_FRAG))
-		return finish(keys, BPF_OK);
-	return parse_ipv6_proto(skb, keys, nexthdr);
-}
-
-SEC("flow_dissector")
-int flow_dissector_4(struct __sk_buff *skb)	/* MPLS */
-{
-	struct bpf_flow_keys *keys = skb->flow_keys;
-	__u8 buf[4], *label;
-
-	/* Like the C dissector: one label stack entry must exist; no descent. */
-	label = header_at(skb, keys->thoff, sizeof(buf), buf);
-	return finish(keys, label ? BPF_OK : BPF_DROP);
-}
-
-SEC("flow_dissector")
-int flow_dissector_5(struct __sk_buff *skb)	/* 802.1Q / 802.1AD tag */
-{
-	struct bpf_flow_keys *keys = skb->flow_keys;
-	struct vlan_tag vbuf, *tag;
-	int outer = keys->nhoff == keys->thoff;
-
-	/*
-	 * One tag per call; a stacked tag (QinQ or more) comes back here through
-	 * parse_eth_proto.  Tags of the outer frame move the network header too;
-	 * tags inside a tunnel (GRE TEB) only move the cursor.
-	 */
-	tag = header_at(skb, keys->thoff, sizeof(*tag), &vbuf);
-	if (!tag)
-		return finish(keys, BPF_DROP);
-	if (advance(keys, sizeof(*tag)))
-		return finish(keys, BPF_DROP);
-	if (outer)
-		keys->nhoff = keys->thoff;
-	return parse_eth_proto(skb, keys, tag->inner_proto);
+	ret = dissect(&c);
+	if (ret == NONLINEAR)
+		ret = dissect_slow(skb, n_proto, nhoff);
+	if (ret == BPF_FLOW_DISSECTOR_CONTINUE)
+		return ret;
+	if (flow_config.record_every)
+		record(keys);
+	return ret;
 }
 
 char _license[] SEC("license") = "GPL";

@@ -147,7 +147,8 @@ static const char *pin_dir(struct args *a)
 	return a->pin_default;
 }
 
-static const char *const pin_names[] = { "link", "prog", "jmp_table", "last_dissection" };
+/* jmp_table: pinned by attach before bpf_flow became one program; removed if found. */
+static const char *const pin_names[] = { "link", "prog", "last_dissection", "jmp_table" };
 
 /* Remove what attach pinned; missing entries are fine. */
 static void unpin_all(const char *dir)
@@ -186,7 +187,7 @@ static int cmd_attach(struct args *a)
 	if (load(a, &fo))
 		return 1;
 	dir = pin_dir(a);
-	/* The jump table is flushed when its last user reference goes: pin it. */
+	/* The maps, and the program for PROG_ATTACH, outlive us by their pins. */
 	rc = flow_pin(&fo, dir, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s (is %s on a bpffs mount? try --pin DIR)\n",

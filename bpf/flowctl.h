@@ -16,7 +16,6 @@ struct bpf_object;
 struct flow_obj {
 	struct bpf_object *obj;
 	int prog_fd;		/* entry program (section flow_dissector, named _dissect) */
-	int jmp_fd;		/* jmp_table, filled by program name */
 	int keys_fd;		/* last_dissection (filled only when recording) */
 	unsigned int btf_id;	/* kernel id of the object's BTF (BPF_BTF_LOAD) */
 };
@@ -30,7 +29,7 @@ void flow_load_opts_default(struct flow_load_opts *o);
 /* 0 or -errno; err gets one line saying what failed. */
 int flow_load(struct flow_obj *fo, const struct flow_load_opts *o, char *err, size_t errlen);
 void flow_close(struct flow_obj *fo);
-/* Pin prog, jmp_table and last_dissection under dir (a bpffs directory). */
+/* Pin prog and last_dissection under dir (a bpffs directory). */
 int flow_pin(struct flow_obj *fo, const char *dir, char *err, size_t errlen);
 /* Default object path: $FLOW_OBJ, else build/bpf/bpf_flow.o */
 const char *flow_default_obj(void);

@@ -12,7 +12,8 @@
  * dissection cost is the difference.  Configurations, in rotating order per
  * vector and round: C, bpf_flow as attached by default (recording off), with
  * --record (1 in 64), with --record=1, a no-op BPF dissector, C again
- * (control).  Separately: test_run of bpf_flow alone, recording off vs every
+ * (control).  Separately: test_run of the program alone (recording off,
+ * recording every dissection, the no-op: its own cost over the hook's), vs every
  * dissection (a warm in-kernel loop, the second row's kind).
  *
  * Runs in a private netns (unshare) that disappears with the process.
@@ -180,13 +181,14 @@ struct bench_run {
 	int fd[NCFG];
 	double *net[NCFG];	/* ns per packet per round, harness floor subtracted */
 	double *tot[NCFG];	/* ns per packet per round, harness included */
-	double *alone[2];	/* bpf_flow's own test_run: recording off, every dissection */
+	/* the program's own test_run: bpf_flow recording off, every dissection, the no-op */
+	double *alone[3];
 	double floor_sum;
 };
 
 /* One round: every vector through every configuration, order rotating. */
 static int bench_round(const struct bench_opts *bo, struct mix *m, int recalc, int floor_fd,
-		       int ns, const struct flow_obj *alone[2], struct bench_run *br, int round)
+		       int ns, const int alone[3], struct bench_run *br, int round)
 {
 	struct flow_run fr;
 	__u32 t = 0, r = 0;
@@ -220,25 +222,26 @@ static int bench_round(const struct bench_opts *bo, struct mix *m, int recalc, i
 			fprintf(stderr, "  %-30s C %5.1f default %5.1f --record %5.1f no-op %5.1f",
 				m->v[i]->name, per[CFG_C], per[CFG_DEFAULT], per[CFG_RECORD],
 				per[CFG_NOOP]);
-		for (k = 0; k < 2; k++) {
-			rc = flow_test_run(alone[(k + round) & 1]->prog_fd, m->frame[i], m->len[i],
-					   m->v[i]->flags, bo->repeat, &fr);
+		for (k = 0; k < 3; k++) {
+			c = (k + round) % 3;
+			rc = flow_test_run(alone[c], m->frame[i], m->len[i], m->v[i]->flags,
+					   bo->repeat, &fr);
 			if (rc)
 				return rc;
-			br->alone[(k + round) & 1][round] += (double)fr.duration / m->n;
+			br->alone[c][round] += (double)fr.duration / m->n;
 			if (detail)
-				fprintf(stderr, " alone%s %u", (k + round) & 1 ? "(record=1)" : "",
-					fr.duration);
+				fprintf(stderr, " alone%s %u", c == 1 ? "(record=1)" : c == 2 ?
+					"(no-op)" : "", fr.duration);
 		}
 		if (detail)
 			fprintf(stderr, "\n");
 	}
 	fprintf(stderr, "round %d: ns/pkt net of the %.1f ns floor: C %.1f, default %.1f, "
-		"--record %.1f, --record=1 %.1f, no-op %.1f, C again %.1f; alone %.1f / %.1f\n",
+		"--record %.1f, --record=1 %.1f, no-op %.1f, C again %.1f; alone %.1f / %.1f / %.1f\n",
 		round, br->floor_sum / ((round + 1) * m->n), br->net[CFG_C][round],
 		br->net[CFG_DEFAULT][round], br->net[CFG_RECORD][round],
 		br->net[CFG_RECORD_ALL][round], br->net[CFG_NOOP][round], br->net[CFG_C2][round],
-		br->alone[0][round], br->alone[1][round]);
+		br->alone[0][round], br->alone[1][round], br->alone[2][round]);
 	return 0;
 }
 
@@ -254,7 +257,7 @@ int flow_bench(const struct bench_opts *bo)
 	static const __u32 record_every[] = { 0, FLOW_DEFAULT_RECORD_EVERY, 1 };
 	struct flow_load_opts lo;
 	struct flow_obj objs[3];
-	const struct flow_obj *alone[2] = { &objs[0], &objs[2] };
+	int alone[3];
 	struct bench_run br;
 	struct mix m;
 	char err[512], differ[2048], notes[3072];
@@ -293,15 +296,18 @@ int flow_bench(const struct bench_opts *bo)
 	fprintf(stderr, "verified: every repetition ran bpf_flow (run_cnt); C hashes follow the "
 		"packets; BPF and C hashes equal for %d/%d vectors\n", equal, m.n);
 
-	mem = calloc((2 * NCFG + 2) * n, sizeof(double));
+	alone[0] = objs[0].prog_fd;
+	alone[1] = objs[2].prog_fd;
+	alone[2] = br.fd[CFG_NOOP];
+	mem = calloc((2 * NCFG + 4) * n, sizeof(double));
 	if (!mem)
 		return -ENOMEM;
 	for (i = 0; i < NCFG; i++) {
 		br.net[i] = mem + i * n;
 		br.tot[i] = mem + (NCFG + i) * n;
 	}
-	br.alone[0] = mem + 2 * NCFG * n;
-	br.alone[1] = br.alone[0] + n;
+	for (i = 0; i < 3; i++)
+		br.alone[i] = mem + (2 * NCFG + i) * n;
 	for (round = 0; round < n; round++) {
 		rc = bench_round(bo, &m, recalc, floor_fd, ns, alone, &br, round);
 		if (rc)
@@ -329,6 +335,14 @@ int flow_bench(const struct bench_opts *bo)
 	row("bpf_flow alone via flow_dissector test_run (warm loop): recording off vs every "
 	    "dissection", br.alone[0], br.alone[1], n, "ns", "ours = recording off, peer = "
 	    "--record=1 (one hash update per packet)");
+	/* diff: the scratch row after the three alone rows */
+	for (round = 0; round < n; round++)
+		br.alone[2][n + round] = br.alone[0][round] - br.alone[2][round];
+	snprintf(notes, sizeof(notes), "test_run's own loop and the hook in both; bpf_flow's "
+		 "parse costs %.1f ns per packet over them (median of per-round differences)",
+		 flow_median(br.alone[2] + n, n));
+	row("bpf_flow alone vs the no-op alone, flow_dissector test_run (warm loop)",
+	    br.alone[0], br.alone[2], n, "ns", notes);
 	rc = fflush(stdout) || ferror(stdout) ? -EIO : 0;
 out:
 	free(mem);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Loading bpf_flow.o: libbpf loads the object's .BTF with BPF_BTF_LOAD, creates
- * the maps with their BTF key/value type ids and loads the programs; we then
- * write the configuration, fill jmp_table by program name and optionally pin.
+ * the maps with their BTF key/value type ids and loads the program, after we
+ * wrote the configuration into .rodata; optionally we pin.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,8 +14,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "flowctl.h"
-
-#define JMP_SLOTS 6
 
 __attribute__((format(printf, 4, 5)))
 static int fail(char *err, size_t len, int rc, const char *fmt, ...)
@@ -105,35 +103,6 @@ static int set_config(struct bpf_object *obj, const struct flow_config *cfg,
 	return fail(err, len, -ENOENT, "no .rodata (struct flow_config) in the object");
 }
 
-/* Slot N of jmp_table gets the program named flow_dissector_N. */
-static int fill_jmp_table(struct flow_obj *fo, char *err, size_t len)
-{
-	struct bpf_program *p;
-	unsigned int filled = 0;
-	__u32 slot;
-	int fd;
-	char *end;
-	const char *name;
-
-	bpf_object__for_each_program(p, fo->obj) {
-		name = bpf_program__name(p);
-		if (strncmp(name, "flow_dissector_", 15))
-			continue;
-		slot = strtoul(name + 15, &end, 10);
-		if (*end || end == name + 15 || slot >= JMP_SLOTS)
-			return fail(err, len, -EINVAL, "program %s names no jmp_table slot", name);
-		fd = bpf_program__fd(p);
-		if (bpf_map_update_elem(fo->jmp_fd, &slot, &fd, BPF_ANY))
-			return fail(err, len, -errno, "jmp_table[%u] = %s: %s", slot, name,
-				    strerror(errno));
-		filled |= 1u << slot;
-	}
-	if (filled != (1u << JMP_SLOTS) - 1)
-		return fail(err, len, -ENOENT, "jmp_table: programs flow_dissector_0..%d not all present (mask %#x)",
-			    JMP_SLOTS - 1, filled);
-	return 0;
-}
-
 int flow_load(struct flow_obj *fo, const struct flow_load_opts *o, char *err, size_t len)
 {
 	struct bpf_program *entry;
@@ -143,7 +112,7 @@ int flow_load(struct flow_obj *fo, const struct flow_load_opts *o, char *err, si
 	int rc, btf_fd;
 
 	memset(fo, 0, sizeof(*fo));
-	fo->prog_fd = fo->jmp_fd = fo->keys_fd = -1;
+	fo->prog_fd = fo->keys_fd = -1;
 	libbpf_set_print(silent_print);
 	fo->obj = bpf_object__open_file(o->path, NULL);
 	if (!fo->obj) {
@@ -160,22 +129,18 @@ int flow_load(struct flow_obj *fo, const struct flow_load_opts *o, char *err, si
 		goto out;
 	}
 	entry = bpf_object__find_program_by_name(fo->obj, "_dissect");
-	m = bpf_object__find_map_by_name(fo->obj, "jmp_table");
-	if (!entry || !m || !bpf_object__find_map_by_name(fo->obj, "last_dissection")) {
-		rc = fail(err, len, -ENOENT, "%s: _dissect, jmp_table or last_dissection missing",
-			  o->path);
+	m = bpf_object__find_map_by_name(fo->obj, "last_dissection");
+	if (!entry || !m) {
+		rc = fail(err, len, -ENOENT, "%s: _dissect or last_dissection missing", o->path);
 		goto out;
 	}
 	fo->prog_fd = bpf_program__fd(entry);
-	fo->jmp_fd = bpf_map__fd(m);
-	fo->keys_fd = bpf_map__fd(bpf_object__find_map_by_name(fo->obj, "last_dissection"));
+	fo->keys_fd = bpf_map__fd(m);
 	btf_fd = bpf_object__btf_fd(fo->obj);
 	memset(&info, 0, sizeof(info));
 	if (btf_fd >= 0 && !bpf_obj_get_info_by_fd(btf_fd, &info, &ilen))
 		fo->btf_id = info.id;
-	rc = fill_jmp_table(fo, err, len);
-	if (!rc)
-		return 0;
+	return 0;
 out:
 	flow_close(fo);
 	return rc;
@@ -186,13 +151,13 @@ void flow_close(struct flow_obj *fo)
 	if (fo->obj)
 		bpf_object__close(fo->obj);
 	memset(fo, 0, sizeof(*fo));
-	fo->prog_fd = fo->jmp_fd = fo->keys_fd = -1;
+	fo->prog_fd = fo->keys_fd = -1;
 }
 
 int flow_pin(struct flow_obj *fo, const char *dir, char *err, size_t len)
 {
-	static const char *const names[] = { "prog", "jmp_table", "last_dissection" };
-	int fds[] = { fo->prog_fd, fo->jmp_fd, fo->keys_fd };
+	static const char *const names[] = { "prog", "last_dissection" };
+	int fds[] = { fo->prog_fd, fo->keys_fd };
 	char path[4096];
 	size_t i;
 

@@ -8,10 +8,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report.h"
 #include "btfcheck.h"
 #include "cli.h"
 #include "libbtf_verify.h"
 #include "io/io.h"
+
+static const char *const prog = "btfcheck";
 
 struct input {
 	void *file;              /* the file's bytes (mapped or read) */
@@ -38,6 +41,49 @@ static char *last_line(const char *log)
 	while (s < e && (*s == '\t' || *s == ' ')) /* member lines are tab-led */
 		s++;
 	return strndup(s, e - s);
+}
+
+/*
+ * The text log streamed to stdout as it is made (a vmlinux log is ~10 MB:
+ * kept whole it costs a fresh page every 4 KiB): the last line with text
+ * is kept for the verdict, with any newlines after it.
+ */
+struct log_stream {
+	char *tail;
+	size_t len, cap;
+	char last;      /* the last byte written */
+	bool oom;
+};
+
+static void stream_log(const char *text, size_t len, void *ctx)
+{
+	struct log_stream *ls = ctx;
+	size_t e = len, from = 0;
+
+	fwrite(text, 1, len, stdout);
+	ls->last = text[len - 1];
+	while (e && text[e - 1] == '\n')
+		e--;
+	while (e && text[e - 1] != '\n')
+		e--;
+	if (e) { /* a new last line starts in this chunk */
+		ls->len = 0;
+		from = e;
+	}
+	if (ls->len + (len - from) + 1 > ls->cap) {
+		size_t cap = (ls->len + (len - from) + 1) * 2;
+		char *t = realloc(ls->tail, cap);
+
+		if (!t) {
+			ls->oom = true;
+			return;
+		}
+		ls->tail = t;
+		ls->cap = cap;
+	}
+	memcpy(ls->tail + ls->len, text + from, len - from);
+	ls->len += len - from;
+	ls->tail[ls->len] = '\0';
 }
 
 /* A message without the "PATH: " that libbtf puts first */
@@ -80,7 +126,7 @@ static int fail(const struct cfg *c, const char *path, int err, const char *msg)
 
 		btfcheck_print_json(&rep, c->quiet);
 	}
-	fprintf(stderr, "btfcheck: %s%s%s\n", strncmp(msg, path, strlen(path)) ? path : "",
+	cli_err(prog, "%s%s%s", strncmp(msg, path, strlen(path)) ? path : "",
 		strncmp(msg, path, strlen(path)) ? ": " : "", msg);
 	return rc;
 }
@@ -181,6 +227,7 @@ int btfcheck_one(const struct cfg *c, const char *path)
 	struct btfcheck_report rep = { .file = path, .res = &res };
 	char *buf = NULL, *reason = NULL, *hint = NULL;
 	struct lbtf *sysfs_base = NULL;
+	struct log_stream ls = { 0 };
 	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
 	bool swapped = false;
 	int rc;
@@ -195,8 +242,8 @@ int btfcheck_one(const struct cfg *c, const char *path)
 	}
 	/* the other byte order: verified as a kernel of that order would */
 	if (lbtf_diagnose(in.data, in.size, NULL) == LBTF_DIAG_OPPOSITE_ENDIAN) {
-		fprintf(stderr, "btfcheck: %s: note: %s; verified as a kernel of its byte order "
-			"would verify it (this kernel loads only its own)%s\n", path, lbtf_errmsg(),
+		cli_err(prog, "%s: note: %s; verified as a kernel of its byte order "
+			"would verify it (this kernel loads only its own)%s", path, lbtf_errmsg(),
 			c->kernel ? ", so no --kernel comparison" : "");
 		if (!in.owned) {
 			in.owned = malloc(in.size ? in.size : 1);
@@ -240,15 +287,26 @@ int btfcheck_one(const struct cfg *c, const char *path)
 	/* split BTF is module BTF: the kernel logs it to dmesg, messages only */
 	if (o.base && level)
 		o.flags |= LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG;
+	/* the whole text log, nothing to compare it with: straight to stdout */
+	if (level && !buf && !o.base && !c->json && !c->quiet && !c->kernel) {
+		o.log_fn = stream_log;
+		o.log_ctx = &ls;
+	}
 	if (lbtf_verify(in.data, in.size, &o, &res) < 0 && !res.err) {
 		rc = fail(c, path, errno, lbtf_errmsg());
 		goto out;
 	}
+	if (ls.oom) {
+		rc = fail(c, path, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (ls.last && ls.last != '\n')
+		putchar('\n');
 	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
 	/* a whole vmlinux log is ~10 MB: its length is known, never measured */
 	rep.log_len = !rep.log ? 0 : rep.log == res.full_log ? res.full_log_len : strlen(rep.log);
 	if (res.err) {
-		const char *why = rep.log;
+		const char *why = o.log_fn ? ls.tail : rep.log;
 		struct lbtf_verify_result again = { .sz = sizeof(again) };
 		struct lbtf_verify_opts o1 = o;
 
@@ -309,6 +367,7 @@ report:
 		btfcheck_print_text(&rep, c->quiet);
 	rc = k.tried && k.available && !k.agree ? CLI_EXIT_DISAGREE : res.err ? CLI_EXIT_NO : 0;
 out:
+	free(ls.tail);
 	free(k.log);
 	free(reason);
 	free(hint);

@@ -19,8 +19,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "report.h"
 #include "btfcheck.h"
 #include "cli.h"
+
+static const char *const prog = "btfcheck";
 
 static void usage(FILE *f)
 {
@@ -112,7 +115,7 @@ static int stdout_finish(void)
 	if (fclose(stdout) && !err)
 		err = errno ? errno : EIO;
 	if (err)
-		fprintf(stderr, "btfcheck: write error on standard output: %s\n", strerror(err));
+		cli_err(prog, "write error on standard output: %s", strerror(err));
 	return err;
 }
 
@@ -133,19 +136,20 @@ int main(int argc, char **argv)
 	long long v;
 
 	stdout_hold();
+	opterr = 0; /* reported below, in one line */
 	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (parse_num(optarg, LBTF_LOG_MASK, &v)) {
-				fprintf(stderr, "btfcheck: bad --log-level '%s' (0 to %u: the kernel's "
-					"BPF_LOG_* bits)\n", optarg, LBTF_LOG_MASK);
+				cli_err(prog, "bad --log-level '%s' (0 to %u: the kernel's "
+					"BPF_LOG_* bits)", optarg, LBTF_LOG_MASK);
 				return 2;
 			}
 			c.log_level = v;
 			break;
 		case 's':
 			if (parse_num(optarg, LBTF_LOG_MAX_SIZE, &v)) {
-				fprintf(stderr, "btfcheck: bad --log-size '%s' (0 to %u bytes)\n", optarg,
+				cli_err(prog, "bad --log-size '%s' (0 to %u bytes)", optarg,
 					LBTF_LOG_MAX_SIZE);
 				return 2;
 			}
@@ -160,34 +164,32 @@ int main(int argc, char **argv)
 		case 'm': c.min_kernel = true; break;
 		case 't':
 			if (parse_version(optarg, &target)) {
-				fprintf(stderr, "btfcheck: bad --target-kernel '%s' (MAJOR.MINOR)\n", optarg);
+				cli_err(prog, "bad --target-kernel '%s' (MAJOR.MINOR)", optarg);
 				return 2;
 			}
 			break;
-		case 'h': usage(stdout); return cli_flush_stdout("btfcheck");
-		case 'V': return cli_print_version("btfcheck");
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); return cli_flush_stdout(prog);
+		case 'V': return cli_print_version(prog);
+		default: return cli_bad_option(prog, "l:s:b:jqkShVrmt:", argv[optind - 1], optopt);
 		}
 	}
-	if (optind >= argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return cli_fail(CLI_EXIT_USAGE, prog, "missing FILE (see %s --help)", prog);
 	if (c.log_size > 0 && (c.log_level >= 0 ? c.log_level : c.json ? 1 : 0) == 0) {
-		fprintf(stderr, "btfcheck: --log-size with --log-level 0 (the kernel refuses a log "
-			"buffer without a level)\n");
+		cli_err(prog, "--log-size with --log-level 0 (the kernel refuses a log "
+			"buffer without a level)");
 		return 2;
 	}
 	c.missing_features = target ? LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(target)
 				    : running_kernel_missing();
 	if (c.strict && !c.base_path) {
-		fprintf(stderr, "btfcheck: --strict needs --base\n");
+		cli_err(prog, "--strict needs --base");
 		return 2;
 	}
 	if (c.base_path && !(c.base = lbtf_open(c.base_path, NULL))) {
 		int rc = cli_exit_for_errno(errno);
 
-		fprintf(stderr, "btfcheck: %s: %s\n", c.base_path, lbtf_errmsg());
+		cli_err(prog, "%s: %s", c.base_path, lbtf_errmsg());
 		return rc;
 	}
 	if (c.base) {
@@ -199,7 +201,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (c.kernel && c.base)
-		fprintf(stderr, "btfcheck: --kernel ignored with --base (BPF_BTF_LOAD has no split BTF)\n");
+		cli_err(prog, "--kernel ignored with --base (BPF_BTF_LOAD has no split BTF)");
 	for (int i = optind; i < argc; i++) {
 		static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
 		int rc = btfcheck_one(&c, argv[i]);

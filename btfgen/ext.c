@@ -3,41 +3,67 @@
  * btfgen --in-place keeps what libbpf needs from clang's .BTF.ext: the
  * func_info, line_info and CO-RE records are rewritten onto the new .BTF
  * (lbtf_ext_remap), or btfgen refuses, naming the record that has no
- * counterpart; nothing is dropped silently.
+ * counterpart; nothing is dropped silently. A BPF object without
+ * func_info and line_info (gcc-bpf's: no .BTF.ext, or -gbtf's empty one)
+ * gets them made from its symbols and DWARF line table.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "report.h"
 #include "cli.h"
 #include "ext.h"
 
 static const char *prog = "btfgen";
+
+/* ET_REL for EM_BPF, in either byte order */
+static bool is_bpf_object(const char *path)
+{
+	unsigned char h[20];
+	FILE *f = fopen(path, "rbe");
+	size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
+	bool le;
+
+	if (f)
+		fclose(f);
+	if (n != sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return false;
+	le = h[EI_DATA] == ELFDATA2LSB;
+	return (le ? h[16] | h[17] << 8 : h[16] << 8 | h[17]) == ET_REL &&
+	       (le ? h[18] | h[19] << 8 : h[18] << 8 | h[19]) == EM_BPF;
+}
 
 int ext_open(struct ext_job *x, const char *input)
 {
 	int has = lbtf_elf_has_section(input, ".BTF.ext");
 
 	if (has < 0) {
-		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		cli_err(prog, "%s", lbtf_errmsg());
 		return cli_exit_for_errno(-has);
 	}
+	x->gen = is_bpf_object(input);
 	if (!has)
 		return 0;
 	x->ext = lbtf_ext_open_elf(input);
 	if (!x->ext) {
 		int rc = cli_exit_for_errno(errno);
 
-		fprintf(stderr, "%s: %s: cannot read .BTF.ext: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot read .BTF.ext: %s", input, lbtf_errmsg());
 		return rc;
 	}
 	x->old = lbtf_open_elf(input, NULL);
 	if (!x->old) {
 		int rc = cli_exit_for_errno(errno);
 
-		fprintf(stderr, "%s: %s: has a .BTF.ext but its .BTF, which the records' type ids and "
-			"strings index, cannot be read: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: has a .BTF.ext but its .BTF, which the records' type ids and "
+			"strings index, cannot be read: %s", input, lbtf_errmsg());
 		return rc == CLI_EXIT_SYSTEM ? rc : CLI_EXIT_INPUT;
 	}
+	/* clang's: carried over; gcc's (CO-RE relocations at most): completed */
+	x->gen = x->gen && !lbtf_ext_sec_cnt(x->ext, LBTF_EXT_FUNC_INFO) &&
+		 !lbtf_ext_sec_cnt(x->ext, LBTF_EXT_LINE_INFO);
 	return 0;
 }
 
@@ -47,7 +73,7 @@ int ext_remap(struct ext_job *x, const char *input, struct lbtf_builder *b, int 
 	int err = lbtf_ext_remap(x->ext, x->old, b, &x->data, &x->size);
 
 	if (err) {
-		fprintf(stderr, "%s: %s: cannot carry .BTF.ext over to the new .BTF: %s\n", prog, input,
+		cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input,
 			lbtf_errmsg());
 		return err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
 	}
@@ -55,10 +81,92 @@ int ext_remap(struct ext_job *x, const char *input, struct lbtf_builder *b, int 
 	*data = NULL;
 	err = lbtf_builder_serialize(b, swapped, data, size);
 	if (err) {
-		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
 		return cli_exit_for_errno(-err);
 	}
 	return 0;
+}
+
+/* The CO-RE relocations of the rewritten .BTF.ext x->data into w */
+static int keep_core_relos(struct ext_job *x, struct lbtf_ext_writer *w)
+{
+	struct lbtf_ext *kept = lbtf_ext_new(x->data, x->size);
+	int err = kept ? 0 : -errno;
+
+	for (uint32_t s = 0; !err && s < lbtf_ext_sec_cnt(kept, LBTF_EXT_CORE_RELO); s++) {
+		struct lbtf_ext_sec sec;
+
+		err = lbtf_ext_sec(kept, LBTF_EXT_CORE_RELO, s, &sec);
+		for (uint32_t i = 0; !err && i < sec.rec_cnt; i++) {
+			struct lbtf_ext_core_relo rel;
+
+			err = lbtf_ext_core_relo(kept, s, i, &rel);
+			if (!err)
+				err = lbtf_ext_writer_add_core_relo(w, sec.sec_name_off, &rel);
+		}
+	}
+	lbtf_ext_free(kept);
+	free(x->data);
+	x->data = NULL;
+	return err;
+}
+
+int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, int swapped,
+		 void **data, size_t *size, void (*warn)(void *ctx, const char *msg), void *ctx)
+{
+	LBTF_OPTS(lbtf_dwarf_ext_opts, o, .warn = warn, .ctx = ctx);
+	struct lbtf_ext_writer *w = lbtf_ext_writer_new();
+	int err, rc = CLI_EXIT_INPUT;
+
+	if (!w) {
+		cli_err(prog, "%s: %s", input, lbtf_errmsg());
+		return CLI_EXIT_SYSTEM;
+	}
+	if (x->ext && (err = lbtf_ext_remap(x->ext, x->old, b, &x->data, &x->size))) {
+		cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input,
+			lbtf_errmsg());
+		rc = err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
+		goto out;
+	}
+	if (x->ext && (err = keep_core_relos(x, w))) {
+		cli_err(prog, "%s: cannot read back the CO-RE relocations: %s", input,
+			lbtf_errmsg());
+		goto out;
+	}
+	err = lbtf_dwarf_ext_lines(input, b, w, &o);
+	if (err) {
+		const char *msg = lbtf_errmsg();
+
+		if (strstr(msg, input))
+			cli_err(prog, "cannot make func_info/line_info: %s", msg);
+		else
+			cli_err(prog, "%s: cannot make func_info/line_info: %s", input, msg);
+		rc = err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
+		goto out;
+	}
+	/* nothing to say (no functions) and nothing there before: no section */
+	if (!x->ext && !lbtf_ext_writer_rec_cnt(w, LBTF_EXT_FUNC_INFO) &&
+	    !lbtf_ext_writer_rec_cnt(w, LBTF_EXT_LINE_INFO)) {
+		rc = 0;
+		goto out;
+	}
+	if ((err = lbtf_ext_writer_finish(w, swapped > 0, &x->data, &x->size))) {
+		cli_err(prog, "%s: cannot write .BTF.ext: %s", input, lbtf_errmsg());
+		rc = cli_exit_for_errno(-err);
+		goto out;
+	}
+	free(*data);
+	*data = NULL;
+	err = lbtf_builder_serialize(b, swapped, data, size);
+	if (err) {
+		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
+		rc = cli_exit_for_errno(-err);
+		goto out;
+	}
+	rc = 0;
+out:
+	lbtf_ext_writer_free(w);
+	return rc;
 }
 
 void ext_free(struct ext_job *x)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "report.h"
 #include "cli.h"
 #include "libbtf.h"
 #include "ext.h"
@@ -80,7 +81,7 @@ static void on_warn(void *ctx, const char *msg)
 	struct warn_ctx *w = ctx;
 
 	if (w->verbose)
-		fprintf(stderr, "%s: %s: note: %s\n", prog, w->input, msg);
+		cli_err(prog, "%s: note: %s", w->input, msg);
 }
 
 struct cb_ctx {
@@ -147,11 +148,12 @@ int main(int argc, char **argv)
 	if (pahole_cmdline(argc, argv) && (rc = pahole_to_btfgen(argc, argv, &argc, &argv)) >= 0)
 		return rc;
 	rc = CLI_EXIT_SYSTEM;
+	opterr = 0; /* reported below, in one line */
 	while ((c = getopt_long(argc, argv, "j:o:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			if (parse_jobs(optarg, &o.jobs)) {
-				fprintf(stderr, "%s: -j: '%s' is not a thread count (1-1024)\n", prog, optarg);
+				cli_err(prog, "-j: '%s' is not a thread count (1-1024)", optarg);
 				return CLI_EXIT_USAGE;
 			}
 			break;
@@ -166,7 +168,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_FEATURES:
 			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
-				fprintf(stderr, "%s: --features: %s\n", prog, lbtf_errmsg());
+				cli_err(prog, "--features: %s", lbtf_errmsg());
 				return CLI_EXIT_USAGE;
 			}
 			break;
@@ -179,28 +181,26 @@ int main(int argc, char **argv)
 		case 'V':
 			return cli_print_version(prog);
 		default:
-			usage(stderr);
-			return CLI_EXIT_USAGE;
+			return cli_bad_option(prog, "j:o:vhV", argv[optind - 1], optopt);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
+	if (optind != argc - 1)
+		return cli_fail(CLI_EXIT_USAGE, prog, optind < argc ? "one INPUT only (see %s --help)"
+			       : "missing INPUT (see %s --help)", prog);
 	input = argv[optind];
 	if (!out && !in_place) {
-		fprintf(stderr, "%s: %s: where should the BTF go? -o OUT.btf (- for standard output) "
-			"or --in-place (into INPUT's .BTF section)\n", prog, input);
+		cli_err(prog, "%s: where should the BTF go? -o OUT.btf (- for standard output) "
+			"or --in-place (into INPUT's .BTF section)", input);
 		return CLI_EXIT_USAGE;
 	}
 	if (out && in_place) {
-		fprintf(stderr, "%s: -o and --in-place exclude each other\n", prog);
+		cli_err(prog, "-o and --in-place exclude each other");
 		return CLI_EXIT_USAGE;
 	}
 	/* an output that is an input under another name would destroy it */
 	if (out && (lbtfi_check_output(out, input, "input") ||
 		    (base_path && lbtfi_check_output(out, base_path, "base")))) {
-		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		cli_err(prog, "%s", lbtf_errmsg());
 		return CLI_EXIT_USAGE; /* the command line names one file twice */
 	}
 	lbtf_atomic_cleanup_on_signals();
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 		base = lbtf_open(base_path, NULL);
 		if (!base) {
 			rc = cli_exit_for_errno(errno);
-			fprintf(stderr, "%s: %s: cannot read base BTF: %s\n", prog, base_path, lbtf_errmsg());
+			cli_err(prog, "%s: cannot read base BTF: %s", base_path, lbtf_errmsg());
 			return rc;
 		}
 		if ((rc = cli_check_base(prog, base_path, base)))
@@ -240,26 +240,32 @@ int main(int argc, char **argv)
 		/* every error line names the input (most messages of the
 		 * converter do; "cannot read the symbol table" and others not) */
 		if (!strstr(msg, input))
-			fprintf(stderr, "%s: %s: %s\n", prog, input, msg);
+			cli_err(prog, "%s: %s", input, msg);
 		else
-			fprintf(stderr, "%s: %s\n", prog, msg);
+			cli_err(prog, "%s", msg);
 		goto out;
 	}
 	/* BTF without types is invalid ("No type found"); split BTF may be empty */
 	if (!base && lbtf_builder_type_cnt(b) <= 1) {
 		rc = CLI_EXIT_INPUT;
-		fprintf(stderr, "%s: %s: no C types in its DWARF (units in other languages are skipped, "
-			"-v names them); BTF without types is invalid, nothing written\n", prog, input);
+		cli_err(prog, "%s: no C types in its DWARF (units in other languages are skipped, "
+			"-v names them); BTF without types is invalid, nothing written", input);
 		goto out_b;
 	}
 	swapped = lbtf_elf_is_swapped(input);
 	if (swapped < 0) {
 		rc = cli_exit_for_errno(-swapped);
-		fprintf(stderr, "%s: %s\n", prog, lbtf_errmsg());
+		cli_err(prog, "%s", lbtf_errmsg());
 		goto out_b;
 	}
 	err = lbtf_builder_serialize(b, swapped, &data, &size);
-	if (!err && ext.ext) {
+	if (!err && in_place && ext.gen) {
+		/* gcc-bpf objects: func_info/line_info from the DWARF line table */
+		rc = ext_generate(&ext, input, b, swapped, &data, &size, cb_warn, &cb);
+		if (rc)
+			goto out_b;
+		rc = CLI_EXIT_SYSTEM;
+	} else if (!err && ext.ext) {
 		/* the records' strings join the string section: serialize again */
 		rc = ext_remap(&ext, input, b, swapped, &data, &size);
 		if (rc)
@@ -268,7 +274,7 @@ int main(int argc, char **argv)
 	}
 	if (err) {
 		rc = cli_exit_for_errno(err);
-		fprintf(stderr, "%s: %s: cannot serialize BTF: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
 		goto out_b;
 	}
 	/* the invariant: nothing the kernel would reject is written */
@@ -288,13 +294,12 @@ int main(int argc, char **argv)
 	}
 	if (err) {
 		rc = cli_exit_for_errno(err);
-		fprintf(stderr, "%s: %s: cannot write: %s\n", prog, out ? out : input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot write: %s", out ? out : input, lbtf_errmsg());
 		goto out_b;
 	}
 	if (verbose)
-		fprintf(stderr,
-			"%s: %s: %u units, %u types before dedup, %u after; %u FUNCs, %u VARs in %u DATASECs; %zu bytes\n",
-			prog, input, st.units, st.types_raw, st.types_out, st.funcs, st.vars,
+		cli_err(prog,
+			"%s: %u units, %u types before dedup, %u after; %u FUNCs, %u VARs in %u DATASECs; %zu bytes", input, st.units, st.types_raw, st.types_out, st.funcs, st.vars,
 			st.datasecs, size);
 	rc = 0;
 out_b:

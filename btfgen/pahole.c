@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report.h"
 #include "pahole.h"
 
 static const char *prog = "btfgen-pahole";
@@ -64,7 +65,8 @@ static const struct {
 	[PF_REPRODUCIBLE_BUILD] = { "reproducible_build", false, false, "" },
 	[PF_DISTILLED_BASE] = { "distilled_base", false, false, NULL },
 	[PF_GLOBAL_VAR] = { "global_var", false, false, "var" },
-	[PF_ATTRIBUTES] = { "attributes", false, false, NULL },
+	/* arena pointers of kfuncs (with decl_tag_kfuncs) */
+	[PF_ATTRIBUTES] = { "attributes", false, false, "attributes" },
 };
 
 struct pstate {
@@ -137,7 +139,7 @@ static int parse_btf_features(struct pstate *s, const char *list, bool strict)
 			print_supported(stderr);
 			return 2;
 		} else if (s->verbose) {
-			fprintf(stderr, "%s: ignoring unknown BTF feature '%.*s'\n", prog, (int)len, p);
+			cli_err(prog, "ignoring unknown BTF feature '%.*s'", (int)len, p);
 		}
 		p += len;
 		if (*p == ',')
@@ -161,9 +163,8 @@ static int check_lang_exclude(const char *list)
 			if (strlen(others[i]) == len && !strncasecmp(others[i], p, len))
 				break;
 		if (i == sizeof(others) / sizeof(others[0])) {
-			fprintf(stderr, "%s: --lang_exclude=%s: btfgen always encodes C units and skips "
-				"other languages; excluding '%.*s' is not supported\n",
-				prog, list, (int)len, p);
+			cli_err(prog, "--lang_exclude=%s: btfgen always encodes C units and skips "
+				"other languages; excluding '%.*s' is not supported", list, (int)len, p);
 			return 2;
 		}
 		p += len;
@@ -185,8 +186,8 @@ static int features_list(const struct pstate *s, char *buf, size_t cap)
 		if (!s->on[i])
 			continue;
 		if (!ours) {
-			fprintf(stderr, "%s: BTF feature '%s' is not implemented by btfgen (see %s "
-				"--supported_btf_features)\n", prog, pfeats[i].name, prog);
+			cli_err(prog, "BTF feature '%s' is not implemented by btfgen (see %s "
+				"--supported_btf_features)", pfeats[i].name, prog);
 			return 2;
 		}
 		/* global variables are encoded only with "var" on, as pahole does */
@@ -309,8 +310,7 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 			printf("%d%02d\n", PAHOLE_COMPAT_MAJOR, PAHOLE_COMPAT_MINOR);
 			return fflush(stdout) ? 1 : 0;
 		case O_LANG:
-			fprintf(stderr, "%s: --lang=%s: btfgen encodes C units only; use --lang_exclude\n",
-				prog, optarg);
+			cli_err(prog, "--lang=%s: btfgen encodes C units only; use --lang_exclude", optarg);
 			return 2;
 		case O_LANG_EXCLUDE:
 			if ((r = check_lang_exclude(optarg)))
@@ -326,11 +326,11 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 			return fflush(stdout) ? 1 : 0;
 		case '?':
 			if (optopt)
-				fprintf(stderr, "%s: pahole option '-%c' is not implemented (only "
-					"pahole's BTF encoding options are)\n", prog, optopt);
+				cli_err(prog, "pahole option '-%c' is not implemented (only "
+					"pahole's BTF encoding options are)", optopt);
 			else
-				fprintf(stderr, "%s: pahole option '%s' is not implemented (only "
-					"pahole's BTF encoding options are)\n", prog, argv[optind - 1]);
+				cli_err(prog, "pahole option '%s' is not implemented (only "
+					"pahole's BTF encoding options are)", argv[optind - 1]);
 			return 2;
 		default:
 			if (c < O_ALIAS || c >= ALIAS(PF_NR, 0)) {
@@ -342,12 +342,11 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 		}
 	}
 	if (!s.encode) {
-		fprintf(stderr, "%s: only BTF encoding (-J or --btf_encode_detached) is implemented\n",
-			prog);
+		cli_err(prog, "only BTF encoding (-J or --btf_encode_detached) is implemented");
 		return 2;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "%s: %s\n", prog,
+		cli_err(prog, "%s", 
 			optind == argc ? "no input file" : "one input file at a time");
 		return 2;
 	}

@@ -12,9 +12,10 @@
 
 /* The pahole version btfgen answers to --version: the newest whose BTF
  * encoding flags (as the kernel picks them by version) btfgen implements:
- * 1.30 adds --btf_features=attributes (kernel 6.18's Makefile.btf). */
+ * 1.30 adds --btf_features=attributes (kernel 6.18's Makefile.btf; 1.28's
+ * distilled_base, for out-of-tree modules only, is not implemented). */
 #define PAHOLE_COMPAT_MAJOR 1
-#define PAHOLE_COMPAT_MINOR 29
+#define PAHOLE_COMPAT_MINOR 30
 
 /* True when argv is a pahole command line: the program was invoked under a
  * name ending in "pahole" (the btfgen-pahole link), or with -J or

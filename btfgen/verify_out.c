@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report.h"
 #include "cli.h"
 #include "libbtf.h"
 #include "libbtf_verify.h"
@@ -133,8 +134,7 @@ out:
 int btfgen_verify_output(const char *prog, const char *input, const void *data, size_t size,
 			 bool swapped, const struct lbtf *base)
 {
-	LBTF_OPTS(lbtf_verify_opts, o, .log_level = 1, .base = base,
-		  .flags = LBTF_VERIFY_KEEP_LOG | LBTF_VERIFY_NO_KERNEL_BTF);
+	LBTF_OPTS(lbtf_verify_opts, o, .base = base, .flags = LBTF_VERIFY_NO_KERNEL_BTF);
 	struct lbtf_verify_result res = { .sz = sizeof(res) };
 	void *host = NULL;
 	int err, rc = 0;
@@ -148,24 +148,32 @@ int btfgen_verify_output(const char *prog, const char *input, const void *data, 
 	 * does), externs as libbpf loads them */
 	host = malloc(size);
 	if (!host) {
-		fprintf(stderr, "%s: %s: out of memory\n", prog, input);
+		cli_err(prog, "%s: out of memory", input);
 		return CLI_EXIT_SYSTEM;
 	}
 	memcpy(host, data, size);
 	if (swapped && lbtf_bytes_to_host(host, size) < 0) {
-		fprintf(stderr, "%s: %s: internal error: the BTF made is not BTF\n", prog, input);
+		cli_err(prog, "%s: internal error: the BTF made is not BTF", input);
 		free(host);
 		return CLI_EXIT_INPUT;
 	}
 	externs_as_loaded(host, size);
 	data = host;
 	err = lbtf_verify(data, size, &o, &res);
+	if (res.err) {
+		/* the verdict came without a log (formatting it costs more
+		 * than the checks); verify again with it to say why */
+		lbtf_verify_result_free(&res);
+		res = (struct lbtf_verify_result){ .sz = sizeof(res) };
+		o.log_level = 1;
+		o.flags |= LBTF_VERIFY_KEEP_LOG;
+		err = lbtf_verify(data, size, &o, &res);
+	}
 	if (err && !res.err) {
-		fprintf(stderr, "%s: %s: cannot verify the BTF made: %s\n", prog, input, lbtf_errmsg());
+		cli_err(prog, "%s: cannot verify the BTF made: %s", input, lbtf_errmsg());
 		rc = cli_exit_for_errno(err);
 	} else if (res.err) {
-		fprintf(stderr, "%s: %s: the BTF made from it would be rejected by the kernel, not written: %s (%s)\n",
-			prog, input, reason(res.full_log), lbtf_errno_name(res.err));
+		cli_err(prog, "%s: the BTF made from it would be rejected by the kernel, not written: %s (%s)", input, reason(res.full_log), lbtf_errno_name(res.err));
 		rc = CLI_EXIT_INPUT;
 	}
 	lbtf_verify_result_free(&res);

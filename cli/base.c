@@ -3,10 +3,11 @@
  * A base BTF given with --base is checked before split BTF is read or built
  * over it, as the kernel verifies vmlinux before any module: the tools
  * follow the base's type ids (member types, pointer targets) and must not
- * trust them. Two checks: every type id the base names is one of its types
- * (cheap, any size), and libbtf's kernel-exact verifier accepts it (bases
- * up to the kernel's 16 MiB limit for loaded BTF; a vmlinux has no such
- * limit, larger bases get the id check only).
+ * trust them. libbtf's kernel-exact verifier must accept it (bases up to
+ * the kernel's 16 MiB limit for loaded BTF; a vmlinux has no such limit,
+ * larger bases get the second check only), and every type id the base names
+ * must be one of its types (cheap, any size; for a base the verifier
+ * refused, it says why in plainer words).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,15 +52,12 @@ static void last_line(const char *log, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(e - s), s);
 }
 
-int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
+/* Every type id the base names is one of its types: 0 or the exit code */
+static int check_ids(const char *prog, const char *path, const struct lbtf *base)
 {
-	const struct lbtf *bb = lbtf_base(base);
 	struct id_check c = { .end = lbtf_type_cnt(base) };
-	uint32_t first = lbtf_start_id(base);
-	const void *data;
-	size_t size;
 
-	for (uint32_t id = first; id < c.end; id++) {
+	for (uint32_t id = lbtf_start_id(base); id < c.end; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(base, id);
 
 		if (t && lbtf_type_read_type_ids(t, id_in_range, &c)) {
@@ -68,15 +66,43 @@ int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
 			return CLI_EXIT_INPUT;
 		}
 	}
+	return 0;
+}
+
+int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
+{
+	const struct lbtf *bb = lbtf_base(base);
+	const void *data;
+	size_t size;
+	int rc;
+
 	data = lbtf_raw_data(base, &size);
-	if (data && size <= LBTF_MAX_FILE_SIZE) {
-		LBTF_OPTS(lbtf_verify_opts, o, .log_level = 1, .base = bb,
-			  .flags = LBTF_VERIFY_KEEP_LOG | LBTF_VERIFY_NO_SPECIAL |
-				   LBTF_VERIFY_NO_KERNEL_BTF);
+	/* larger than the verifier takes: the id check alone */
+	if (!data || size > LBTF_MAX_FILE_SIZE)
+		return check_ids(prog, path, base);
+	{
+		/* the verdict without a log first (a vmlinux base is verified
+		 * by every module's run: the log's formatting was a third of
+		 * a small module's time); the log only to say why */
+		LBTF_OPTS(lbtf_verify_opts, o, .base = bb,
+			  .flags = LBTF_VERIFY_NO_SPECIAL | LBTF_VERIFY_NO_KERNEL_BTF);
 		struct lbtf_verify_result res = { .sz = sizeof(res) };
 		char why[256];
 		int err = lbtf_verify(data, size, &o, &res);
 
+		if (res.err) {
+			/* an id past the last type, which the verifier also
+			 * refuses, said as such */
+			if ((rc = check_ids(prog, path, base))) {
+				lbtf_verify_result_free(&res);
+				return rc;
+			}
+			lbtf_verify_result_free(&res);
+			res = (struct lbtf_verify_result){ .sz = sizeof(res) };
+			o.log_level = 1;
+			o.flags |= LBTF_VERIFY_KEEP_LOG;
+			err = lbtf_verify(data, size, &o, &res);
+		}
 		if (err && !res.err) {
 			cli_err(prog, "%s: cannot verify the base BTF: %s",  path,
 				lbtf_errmsg());

@@ -20,10 +20,10 @@
 # kbuild), its figures to out-LEG/proof-times; "check" compares the two
 # finished legs. Run it with nice: it keeps 2 CPUs busy for a while.
 # "relink" is the short form for a shared machine: after the pahole leg's
-# full build, copies of its tree (objects kept) get vmlinux and every module
-# linked again, once per encoder (out-pahole-relink, out-btfgen-relink): the
-# same link-vmlinux.sh / Makefile.modfinal steps, timed the same way; then
-# "relink check" compares those two.
+# full build, its tree (objects kept) gets vmlinux and every module linked
+# again, once per encoder, results copied to out-pahole-relink and
+# out-btfgen-relink: the same link-vmlinux.sh / Makefile.modfinal steps,
+# timed the same way; then "relink check" compares those two.
 set -u
 B=$(realpath "${B:-build}")
 KWORK=${KWORK:-/var/cache/btf-bench/kbuild}
@@ -123,27 +123,36 @@ build_leg() {
 	cat "$out/proof-times"
 }
 
-# relink_leg LEG: the pahole leg's tree with vmlinux and the modules linked
-# again by LEG's encoder
+# relink_leg LEG: vmlinux and the modules of the pahole leg's tree linked
+# again by LEG's encoder, in that tree (kbuild's .cmd files hold the output
+# directory's path, so a copy elsewhere would compile everything again; a
+# changed PAHOLE only re-runs Kconfig, and fixdep rebuilds just what uses
+# CONFIG_PAHOLE_VERSION). The results (vmlinux, every .ko, the figures) are
+# copied to out-LEG-relink for "relink check".
 relink_leg() {
-	local leg=$1 real wrapper src=$KWORK/out-pahole out=$KWORK/out-$1-relink s e
-	[ -f "$src/proof-times" ] || die "relink: the pahole leg's full build is not done"
+	local leg=$1 real wrapper tree=$KWORK/out-pahole out=$KWORK/out-$1-relink s e m
+	[ -f "$tree/proof-times" ] || die "relink: the pahole leg's full build is not done"
 	real=$(real_encoder "$leg") || exit 1
 	rm -rf "$out"
-	cp -a "$src" "$out" || die "cannot copy $src"
-	rm -f "$out/encoder.log" "$out/proof-times" "$out"/vmlinux "$out"/.tmp_vmlinux* "$out"/System.map \
-		"$out"/.btf.vmlinux.bin.o "$out"/arch/x86/boot/bzImage
-	find "$out" -name '*.ko' -delete
+	mkdir -p "$out"
+	rm -f "$tree"/vmlinux "$tree"/.tmp_vmlinux* "$tree"/System.map "$tree"/.btf.vmlinux.bin.o \
+		"$tree"/arch/x86/boot/bzImage
+	find "$tree" -name '*.ko' -delete
 	wrapper=$(make_wrapper "$leg" "$real" "$out")
-	note "$leg: relinking in $out"
+	note "$leg: relinking in $tree ($("$wrapper" --version))"
 	s=$EPOCHREALTIME
-	make -C "$SRC" O="$out" ARCH=x86_64 PAHOLE="$wrapper" -j"$JOBS" all >"$out/build.log" 2>&1 ||
+	make -C "$SRC" O="$tree" ARCH=x86_64 PAHOLE="$wrapper" -j"$JOBS" all >"$out/build.log" 2>&1 ||
 		{ tail -30 "$out/build.log" >&2; die "$leg: relink failed (see $out/build.log)"; }
 	e=$EPOCHREALTIME
-	awk -v s="$s" -v e="$e" -v leg="$leg" -v ver="$("$wrapper" --version)" '
+	cp "$tree/vmlinux" "$out/" || die "$leg: no vmlinux"
+	while IFS= read -r m; do
+		mkdir -p "$out/$(dirname "$m")" && cp "$tree/$m" "$out/$m" || die "cannot copy $m"
+	done < <(cd "$tree" && find . -name '*.ko' | sed 's|^\./||')
+	awk -v s="$s" -v e="$e" -v leg="$leg" -v ver="$("$wrapper" --version)" \
+		-v cc="$(grep -c '^  CC ' "$out/build.log")" '
 		{ t += $2 - $1; n++; if ($3 != 0) bad++ }
-		END { printf "%s %s relink_s %.1f encoder_s %.2f encoder_runs %d failed_runs %d share %.4f\n",
-			leg, ver, e - s, t, n, bad + 0, t / (e - s) }' "$out/encoder.log" >"$out/proof-times"
+		END { printf "%s %s relink_s %.1f encoder_s %.2f encoder_runs %d failed_runs %d share %.4f recompiled %d\n",
+			leg, ver, e - s, t, n, bad + 0, t / (e - s), cc }' "$out/encoder.log" >"$out/proof-times"
 	cat "$out/proof-times"
 }
 

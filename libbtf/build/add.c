@@ -129,6 +129,17 @@ int lbtf_builder_add_type_tag(struct lbtf_builder *b, const char *value, uint32_
 	return add_ref(b, LBTF_KIND_TYPE_TAG, value, ref);
 }
 
+int lbtfi_builder_add_type_attr(struct lbtf_builder *b, const char *value, uint32_t ref)
+{
+	int err;
+
+	if (empty(value))
+		return lbtfi_err(EINVAL, "TYPE_TAG needs a value");
+	if ((err = check_id(ref, "TYPE_TAG")))
+		return err;
+	return add_rec(b, value, lbtf_info(LBTF_KIND_TYPE_TAG, 0, 1), ref, 0, NULL);
+}
+
 int lbtf_builder_add_array(struct lbtf_builder *b, uint32_t index_type, uint32_t elem_type,
 			   uint32_t nelems)
 {

@@ -83,7 +83,20 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s);
  * time); reference counted, thread-safe. NULL on ENOMEM.
  */
 const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf);
+/* TYPE_TAG with kind_flag: value is an attribute (address_space(1)), as
+ * libbpf's btf__add_type_attr */
+int lbtfi_builder_add_type_attr(struct lbtf_builder *b, const char *value, uint32_t ref);
 void lbtfi_strindex_put(const struct lbtfi_strindex *si);
+/*
+ * Something derived from the base alone that another module keeps with the
+ * shared index, for every builder over that base (dedup: its candidate
+ * table of the base's types, which each dedup of a module's types would
+ * otherwise hash again). Made once by make(ctx) under the index's lock,
+ * read-only after, freed by drop() with the index; one per key (the
+ * address of a static of the module). NULL when make returns NULL.
+ */
+const void *lbtfi_strindex_attach(const struct lbtfi_strindex *si, const void *key,
+				  void *(*make)(void *ctx), void *ctx, void (*drop)(void *));
 
 /*
  * Where a kind's record keeps its type ids and string offsets, in 32-bit

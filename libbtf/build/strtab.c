@@ -214,9 +214,19 @@ static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 	for (uint32_t off = 0; off < len;) {
 		size_t n;
 		uint32_t h = lbtfi_str_hash(s + off, &n);
+		bool seen = false;
 
-		if (lbtfi_strindex_find(si, s + off) < 0 &&
-		    (err = lbtfi_htab_add(&si->tab, h, start + off)))
+		/* the first occurrence only (one hash a string: the probe
+		 * for an earlier one, then the put) */
+		LBTFI_HTAB_FOR_EACH(&si->tab, h, i, o) {
+			const char *t = lbtf_name_by_offset(si->btf, o);
+
+			if (t && !memcmp(t, s + off, n + 1)) {
+				seen = true;
+				break;
+			}
+		}
+		if (!seen && (err = lbtfi_htab_add(&si->tab, h, start + off)))
 			return err;
 		off += n + 1;
 	}
@@ -270,9 +280,17 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 
 /* ---- one shared index per base ---- */
 
+struct attached {
+	const void *key;
+	void *data;
+	void (*drop)(void *);
+	struct attached *next;
+};
+
 struct shared_index {
 	struct lbtfi_strindex idx; /* first: the public pointer is its address */
 	unsigned int refs;
+	struct attached *att;
 	struct shared_index *next;
 };
 
@@ -311,12 +329,48 @@ void lbtfi_strindex_put(const struct lbtfi_strindex *si)
 			continue;
 		if (--s->refs == 0) {
 			*pp = s->next;
+			while (s->att) {
+				struct attached *a = s->att;
+
+				s->att = a->next;
+				a->drop(a->data);
+				free(a);
+			}
 			lbtfi_strindex_free(&s->idx);
 			free(s);
 		}
 		break;
 	}
 	pthread_mutex_unlock(&shared_mu);
+}
+
+const void *lbtfi_strindex_attach(const struct lbtfi_strindex *si, const void *key,
+				  void *(*make)(void *ctx), void *ctx, void (*drop)(void *))
+{
+	/* si is the first member of a shared_index (lbtfi_strindex_get) */
+	struct shared_index *s = (struct shared_index *)(uintptr_t)si;
+	struct attached *a;
+	void *data = NULL;
+
+	pthread_mutex_lock(&shared_mu);
+	for (a = s->att; a && a->key != key; a = a->next)
+		;
+	if (a) {
+		data = a->data;
+	} else if ((a = calloc(1, sizeof(*a)))) {
+		data = make(ctx);
+		if (data) {
+			a->key = key;
+			a->data = data;
+			a->drop = drop;
+			a->next = s->att;
+			s->att = a;
+		} else {
+			free(a);
+		}
+	}
+	pthread_mutex_unlock(&shared_mu);
+	return data;
 }
 
 /* ---- u32 -> u32 map ---- */

@@ -12,7 +12,9 @@
  * sizes (as `bpftool gen object` output does), so nothing needs it: it is
  * removed from relocatable objects (section indices after it renumbered in
  * headers, symbols and groups) and emptied in linked files. A replacement
- * .BTF.ext (opts) must keep the old one's size when a .rel.BTF.ext patches it.
+ * .BTF.ext (opts) must keep the old one's size when a .rel.BTF.ext patches it
+ * in a linked file; in a relocatable object a .rel.BTF.ext of a .BTF.ext of
+ * another layout is removed.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -57,7 +59,8 @@ struct elf_job {
 	size_t shstrndx, nsec;
 	size_t btf_idx;         /* 0: none yet */
 	bool fixed_layout;      /* keep offsets (file has program headers) */
-	char *shstr_buf;        /* grown section name table, if ".BTF" is new */
+	char *shstr_buf;        /* grown section name table, if ".BTF" or ".BTF.ext" is new */
+	size_t shstr_size;
 	uint64_t end;           /* end of the laid-out contents (fixed layout) */
 	const void *ext;        /* replacement .BTF.ext contents, or NULL */
 	size_t ext_size;
@@ -137,9 +140,7 @@ static int plan_sections(struct elf_job *j)
 	GElf_Shdr esh = { 0 };
 	size_t next = 1;
 
-	if (j->ext && !j->ext_idx)
-		return lbtfi_err(EINVAL, "%s: has no .BTF.ext section to replace", j->in_path);
-	if (j->ext && !gelf_getshdr(elf_getscn(j->in, j->ext_idx), &esh))
+	if (j->ext && j->ext_idx && !gelf_getshdr(elf_getscn(j->in, j->ext_idx), &esh))
 		return elf_fail(j->in_path, "bad .BTF.ext section header");
 	j->newidx = calloc(j->nsec ? j->nsec : 1, sizeof(*j->newidx));
 	if (!j->newidx)
@@ -150,6 +151,13 @@ static int plan_sections(struct elf_job *j)
 
 		if (!gelf_getshdr(scn, &sh) || idx >= j->nsec)
 			return elf_fail(j->in_path, "bad section header");
+		/* a new .BTF.ext layout (generated records, not rewritten ones):
+		 * its relocations go, as `bpftool gen object` writes none */
+		if (j->ext && j->ext_idx && is_rel(&sh) && sh.sh_info == j->ext_idx && sh.sh_size &&
+		    j->ext_size != esh.sh_size && !j->fixed_layout) {
+			j->dropping = true;
+			continue;
+		}
 		if (j->ext && is_rel(&sh) && sh.sh_info == j->ext_idx && sh.sh_size &&
 		    j->ext_size != esh.sh_size)
 			return lbtfi_err(EINVAL, "%s: the new .BTF.ext (%zu bytes) does not keep the layout (%llu bytes) its relocations patch",
@@ -293,8 +301,7 @@ static int copy_sections(struct elf_job *j, const void *blob, size_t blob_size)
 			sh.sh_size = 0;
 			err = set_data(os, NULL, 0, ELF_T_BYTE, sh.sh_addralign);
 		} else if (idx == j->shstrndx && j->shstr_buf) {
-			d = elf_getdata(scn, NULL);
-			sh.sh_size = d->d_size + sizeof(BTF_NAME);
+			sh.sh_size = j->shstr_size;
 			moved = true;
 			err = set_data(os, j->shstr_buf, sh.sh_size, ELF_T_BYTE, sh.sh_addralign);
 		} else {
@@ -446,7 +453,8 @@ static int set_shstrndx(struct elf_job *j)
 
 static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 {
-	size_t name_off = 0;
+	size_t name_off = 0, ext_name_off = 0;
+	bool add_ext;
 	int err;
 
 	if (!gelf_getehdr(j->in, &j->eh))
@@ -462,18 +470,29 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 	j->fixed_layout = j->eh.e_type != ET_REL;
 	if ((err = plan_sections(j)))
 		return err;
-	if (!j->btf_idx) {
+	/* a new .BTF and/or .BTF.ext: their names join the name table */
+	add_ext = j->ext && !j->ext_idx;
+	if (!j->btf_idx || add_ext) {
 		Elf_Data *d = elf_getdata(elf_getscn(j->in, j->shstrndx), NULL);
 
 		if (!d)
 			return elf_fail(j->in_path, "cannot read section names");
-		j->shstr_buf = malloc(d->d_size + sizeof(BTF_NAME));
+		j->shstr_size = d->d_size;
+		j->shstr_buf = malloc(d->d_size + sizeof(BTF_NAME) + sizeof(BTF_EXT_NAME));
 		if (!j->shstr_buf)
 			return lbtfi_err(ENOMEM, "out of memory");
 		if (d->d_size)
 			memcpy(j->shstr_buf, d->d_buf, d->d_size);
-		memcpy(j->shstr_buf + d->d_size, BTF_NAME, sizeof(BTF_NAME));
-		name_off = d->d_size;
+		if (!j->btf_idx) {
+			name_off = j->shstr_size;
+			memcpy(j->shstr_buf + j->shstr_size, BTF_NAME, sizeof(BTF_NAME));
+			j->shstr_size += sizeof(BTF_NAME);
+		}
+		if (add_ext) {
+			ext_name_off = j->shstr_size;
+			memcpy(j->shstr_buf + j->shstr_size, BTF_EXT_NAME, sizeof(BTF_EXT_NAME));
+			j->shstr_size += sizeof(BTF_EXT_NAME);
+		}
 	}
 	j->out = elf_begin(fd_out, ELF_C_WRITE, NULL);
 	if (!j->out)
@@ -486,6 +505,8 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 	if ((err = copy_headers(j)) || (err = copy_sections(j, blob, size)))
 		return err;
 	if (!j->btf_idx && (err = add_btf_section(j, blob, size, name_off)))
+		return err;
+	if (add_ext && (err = add_btf_section(j, j->ext, j->ext_size, ext_name_off)))
 		return err;
 	if ((err = set_shstrndx(j)))
 		return err;

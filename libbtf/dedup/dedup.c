@@ -133,8 +133,70 @@ static void dedup_free(struct dedup *d)
 	free(d->eq_stack);
 }
 
+/*
+ * What dedup_init derives from the base alone: the kinds of its ids and the
+ * candidate table holding its types (in id order, grown from the same
+ * start, so a copy is the very table hashing them again would give).
+ */
+struct base_cands {
+	const struct lbtfi_layout *lay; /* the layouts it was hashed with */
+	uint8_t *kinds;                 /* [0, start_id) */
+	struct lbtfi_htab tab;
+};
+
+/* The base's ids and candidates into d (kinds, map, tab) */
+static int add_base(struct dedup *d)
+{
+	int err;
+
+	for (uint32_t id = 0; id < d->start_id; id++) {
+		d->map[id] = id; /* void and base types are canonical */
+		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
+	}
+	/* base types are candidates for the split types */
+	for (uint32_t id = 1; id < d->start_id; id++) {
+		const struct lbtf_type *t = dtype(d, id);
+
+		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
+			continue;
+		if ((err = table_add(d, type_hash(d, t), id)))
+			return err;
+	}
+	return 0;
+}
+
+static void drop_base_cands(void *p)
+{
+	struct base_cands *c = p;
+
+	lbtfi_htab_free(&c->tab);
+	free(c->kinds);
+	free(c);
+}
+
+/* Made with the first dedup over a base (ctx: that dedup, its table
+ * empty), kept with the base's shared string index */
+static void *make_base_cands(void *ctx)
+{
+	struct dedup *d = ctx;
+	struct base_cands *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->lay = d->lay;
+	c->kinds = malloc(d->start_id);
+	if (!c->kinds || add_base(d) || lbtfi_htab_copy(&c->tab, &d->tab)) {
+		drop_base_cands(c);
+		return NULL;
+	}
+	memcpy(c->kinds, d->kinds, d->start_id);
+	return c;
+}
+
 static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 {
+	static const char cache_key = 0;
+	const struct base_cands *c = NULL;
 	int err;
 
 	memset(d, 0, sizeof(*d));
@@ -149,9 +211,26 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	if (!d->kinds || !d->map || !d->hypot || lbtfi_htab_init(&d->tab, 2048, 2))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
-	for (uint32_t id = 0; id < d->start_id; id++) {
-		d->map[id] = id; /* void and base types are canonical */
-		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
+	if (b->base_strs)
+		c = lbtfi_strindex_attach(b->base_strs, &cache_key, make_base_cands, d,
+					  drop_base_cands);
+	if (c && c->lay == d->lay) {
+		/* (make_base_cands filled d itself when it made c) */
+		if (!d->tab.cnt) {
+			lbtfi_htab_free(&d->tab);
+			if (lbtfi_htab_copy(&d->tab, &c->tab))
+				return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
+			memcpy(d->kinds, c->kinds, d->start_id);
+			for (uint32_t id = 0; id < d->start_id; id++)
+				d->map[id] = id;
+		}
+	} else {
+		/* (from the same start as always: a failed make may have grown it) */
+		lbtfi_htab_free(&d->tab);
+		if (lbtfi_htab_init(&d->tab, 2048, 2))
+			return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
+		if ((err = add_base(d)))
+			return err;
 	}
 	/* every record is checked before the passes trust it; this also
 	 * fills the kinds, in the same pass over the records */
@@ -159,15 +238,6 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 		return err;
 	for (uint32_t id = d->start_id; id < d->cnt; id++)
 		d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
-	/* base types are candidates for the split types */
-	for (uint32_t id = 1; id < d->start_id; id++) {
-		const struct lbtf_type *t = dtype(d, id);
-
-		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
-			continue;
-		if ((err = table_add(d, type_hash(d, t), id)))
-			return err;
-	}
 	return 0;
 }
 

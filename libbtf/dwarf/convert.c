@@ -28,6 +28,8 @@
  * the units before it), the fewer groups to spread over the threads.
  */
 #define GROUP_UNITS 48u
+/* DWARF pages a worker gives back at once (see convert_group) */
+#define RELEASE_BYTES (4u << 20)
 
 struct unit_result {
 	struct lbtf_builder *b;   /* until appended */
@@ -136,9 +138,13 @@ static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle 
 		dr_ctx_trim(u->rd, 8);
 		/* this unit's DWARF is done with: give its pages back, and
 		 * those of the units before it that other workers converted
-		 * (mapped here by fault-around) */
-		dw_handle_release(h, *released, d->ul.ends[i]);
-		*released = d->ul.ends[i];
+		 * (mapped here by fault-around); by the MiB, not by the unit:
+		 * each madvise flushes the TLBs of every CPU the process runs
+		 * on (10% of the vmlinux's time when it was done per unit) */
+		if (d->ul.ends[i] - *released >= RELEASE_BYTES || i + 1 == end) {
+			dw_handle_release(h, *released, d->ul.ends[i]);
+			*released = d->ul.ends[i];
+		}
 	}
 	if (!err)
 		dw_group_finish(u);
@@ -418,7 +424,7 @@ static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct
 		f &= ~LBTF_DWARF_FEAT_VAR;
 		f |= LBTF_DWARF_FEAT_PERCPU_VAR;
 	}
-	return f & (LBTF_DWARF_FEAT_ALL | DW_PAHOLE_FUNCS);
+	return f & (LBTF_DWARF_FEAT_ALL | DW_PAHOLE_FUNCS | LBTF_DWARF_FEAT_ATTRIBUTES);
 }
 
 /*

@@ -116,6 +116,13 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 			 * the symbol only when its name is unambiguous */
 			sym = dw_sym_unique(ei, name, STT_FUNC);
 	}
+	/* a BPF object whose static function exists only as gcc's copy
+	 * (emit.isra.0): .BTF.ext's func_info needs a FUNC for every function
+	 * the kernel sees; the source's prototype (the copy may pass fewer
+	 * parameters or return nothing: the kernel takes a static function's
+	 * BTF as unreliable then, and func_info notes it) */
+	if (sym < 0 && ei->is_bpf && ei->is_rel && (da.own >> DA_LOW_PC & 1) && !external)
+		sym = dw_sym_copy(ei, name);
 	if (sym < 0)
 		return 0; /* no symbol of that name (e.g. foo.isra.0): ABI may differ */
 	dw_decl_origin(u, die, &origin);
@@ -202,6 +209,44 @@ static bool is_function_type(struct dw_unit *u, const struct dw_attr *a)
 	return false;
 }
 
+/*
+ * A BTF-defined map's type as libbpf's macros spell it (__uint, __type,
+ * __array): a struct whose members are all pointers, one named "type".
+ * An extern of that type is an extern map (.maps), where nothing else
+ * (clang's .BTF) says.
+ */
+static bool is_map_def(struct dw_unit *u, const struct dw_attr *a)
+{
+	struct dw_attrs ta, ma;
+	struct dw_die t, c, mt;
+	bool has_type = false;
+
+	for (int i = 0; i < 32 && a && dw_type_target(u, a, &t); i++) {
+		unsigned int tag = dr_tag(&t);
+
+		if (tag == DW_TAG_structure_type)
+			break;
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type)
+			return false;
+		dw_attrs_read(u, &t, &ta);
+		a = dw_attrs_get(&ta, DA_TYPE);
+	}
+	if (!a || dr_tag(&t) != DW_TAG_structure_type || !dr_child(&t, &c))
+		return false;
+	do {
+		const char *n;
+
+		if (dr_tag(&c) != DW_TAG_member)
+			continue;
+		dw_attrs_read(u, &c, &ma);
+		if (!dw_type_target(u, dw_attrs_get(&ma, DA_TYPE), &mt) || dr_tag(&mt) != DW_TAG_pointer_type)
+			return false;
+		n = dw_attrs_name(&ma);
+		has_type |= n && !strcmp(n, "type");
+	} while (dr_sibling(&c));
+	return has_type;
+}
+
 static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 {
 	const char *name = dw_attrs_name(da), *sec;
@@ -225,7 +270,7 @@ static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
 		return id;
 	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
 		return err;
-	ext = dw_extern_place(u->g->ei, name, false, &sec);
+	ext = dw_extern_place(u->g->ei, name, false, is_map_def(u, dw_attrs_get(da, DA_TYPE)), &sec);
 	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, ext, sec);
 }
 
@@ -245,7 +290,7 @@ static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attr
 	if (id < 0)
 		return id;
 	u->nfuncs++;
-	ext = dw_extern_place(u->g->ei, name, true, &sec);
+	ext = dw_extern_place(u->g->ei, name, true, false, &sec);
 	return add_var_rec(u, id, (uint32_t)sym, 0, ext, sec);
 }
 

@@ -36,6 +36,11 @@
 #define FUNC_PFX "__BTF_ID__func__"
 #define SET8_KFUNCS 1u
 #define KF_FASTCALL (1u << 12)
+/* the kfunc returns / takes as first, second parameter an arena pointer */
+#define KF_ARENA_RET (1u << 13)
+#define KF_ARENA_ARG1 (1u << 14)
+#define KF_ARENA_ARG2 (1u << 15)
+#define ARENA_ATTR "address_space(1)"
 #define MAX_REG_PARAMS 8
 
 struct dw_pfunc {
@@ -349,6 +354,63 @@ static bool unexpected_regs(struct dw_unit *u, const struct dw_pfuncs *t,
 	return true;
 }
 
+/* A pointer to ATTR over what ptr points to; ptr itself when it is no
+ * pointer (pahole then fails the function; it is kept as it is here) */
+static int64_t arena_ptr(struct lbtf_builder *b, uint32_t ptr)
+{
+	const struct lbtf_type *t = ptr ? lbtf_builder_type_by_id(b, ptr) : NULL;
+	int id;
+
+	if (!t || lbtf_kind(t) != LBTF_KIND_PTR)
+		return ptr;
+	id = lbtfi_builder_add_type_attr(b, ARENA_ATTR, t->type);
+	return id < 0 ? id : lbtf_builder_add_ptr(b, (uint32_t)id);
+}
+
+/*
+ * attributes (pahole >= 1.30, with decl_tag_kfuncs): the pointers a
+ * kfunc's flags mark as arena pointers point to TYPE_TAG address_space(1)
+ * with kind_flag: the prototype again with those pointers replaced
+ */
+static int64_t arena_proto(struct dw_unit *u, const struct dw_pfunc *f, int64_t proto)
+{
+	struct lbtf_builder *b = u->b;
+	const struct lbtf_type *t = lbtf_builder_type_by_id(b, (uint32_t)proto);
+	struct lbtf_param *p = NULL;
+	uint32_t n, i;
+	int64_t ret, id;
+
+	if (!(f->kflags & (KF_ARENA_RET | KF_ARENA_ARG1 | KF_ARENA_ARG2)) || !t ||
+	    lbtf_kind(t) != LBTF_KIND_FUNC_PROTO)
+		return proto;
+	/* (a copy: adding records moves the builder's) */
+	n = lbtf_vlen(t);
+	ret = t->type;
+	if (n && !(p = malloc(n * sizeof(*p))))
+		return lbtfi_err(ENOMEM, "out of memory");
+	if (n)
+		memcpy(p, lbtf_params(t), n * sizeof(*p));
+	if (f->kflags & KF_ARENA_RET)
+		ret = arena_ptr(b, (uint32_t)ret);
+	for (i = 0; ret >= 0 && i < 2 && i < n; i++)
+		if ((f->kflags & (i ? KF_ARENA_ARG2 : KF_ARENA_ARG1)) && p[i].type) {
+			id = arena_ptr(b, p[i].type);
+			if (id < 0)
+				ret = id;
+			else
+				p[i].type = (uint32_t)id;
+		}
+	id = ret < 0 ? ret : lbtf_builder_add_func_proto(b, (uint32_t)ret);
+	for (i = 0; id >= 0 && i < n; i++) {
+		int e = lbtf_builder_add_func_param(b, lbtf_builder_str(b, p[i].name_off), p[i].type);
+
+		if (e < 0)
+			id = e;
+	}
+	free(p);
+	return id;
+}
+
 int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 {
 	const struct dw_elf_info *ei = u->g->ei;
@@ -374,6 +436,12 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 	proto = dw_func_proto(u, die, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
+	if (f->kfunc && (u->g->features & LBTF_DWARF_FEAT_ATTRIBUTES) &&
+	    (u->g->features & LBTF_DWARF_FEAT_DECL_TAG_KFUNCS) &&
+	    (proto = arena_proto(u, f, proto)) < 0) {
+		free(pdies);
+		return (int)proto;
+	}
 	id = lbtf_builder_add_func(u->b, name,
 			   ei->syms[f->sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
 			   proto);

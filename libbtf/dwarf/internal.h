@@ -70,13 +70,18 @@ int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
  * Where the extern VAR (or FUNC, is_func) name goes: DW_EXT_SEC with *sec
  * the DATASEC name, or DW_EXT_PLAIN. From the object's own .BTF when it has
  * one (clang put the extern in the DATASEC of its section attribute); for
- * DWARF alone (no section attributes there) libbpf's naming rule: CONFIG_*
- * and LINUX_* variables in .kconfig, every other extern in .ksyms.
+ * DWARF alone (no section attributes there): a variable of a BTF-defined
+ * map's type (map_def: a struct of pointer members, one named "type") in
+ * .maps, then libbpf's naming rule: CONFIG_* and LINUX_* variables in
+ * .kconfig, every other extern in .ksyms.
  */
 enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
-			       const char **sec);
+			       bool map_def, const char **sec);
 /* The only symbol of that name and type, or -1 (none or several) */
 int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
+/* A local function symbol the compiler made as a copy of function name
+ * (gcc: name.isra.0, name.constprop.0, name.part.0), or -1 */
+int64_t dw_sym_copy(const struct dw_elf_info *ei, const char *name);
 
 /* ---- one DWARF handle per thread (file.c) ------------------------- */
 

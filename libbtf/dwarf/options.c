@@ -82,6 +82,7 @@ static const struct {
 	{ "optimized_func", LBTF_DWARF_FEAT_OPTIMIZED_FUNC },
 	{ "consistent_func", LBTF_DWARF_FEAT_CONSISTENT_FUNC },
 	{ "decl_tag_kfuncs", LBTF_DWARF_FEAT_DECL_TAG_KFUNCS },
+	{ "attributes", LBTF_DWARF_FEAT_ATTRIBUTES },
 };
 
 int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
@@ -107,7 +108,7 @@ int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
 		if (i == sizeof(feature_names) / sizeof(feature_names[0]))
 			return lbtfi_err(EINVAL, "unknown feature '%.*s' (known: float, enum64, "
 					 "type_tag, decl_tag, func, var, percpu_var, dedup, reuse, default, all, none, "
-					 "optimized_func, consistent_func, decl_tag_kfuncs)",
+					 "optimized_func, consistent_func, decl_tag_kfuncs, attributes)",
 					 (int)nlen, name);
 		if (neg) {
 			*feat &= ~feature_names[i].bits;

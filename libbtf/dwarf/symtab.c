@@ -217,6 +217,20 @@ int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t st
 	return found;
 }
 
+int64_t dw_sym_copy(const struct dw_elf_info *ei, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	for (uint32_t i = 0; n && i < ei->nsyms; i++) {
+		const struct dw_symbol *s = &ei->syms[i];
+
+		if (s->type == STT_FUNC && s->bind == STB_LOCAL && s->shndx != SHN_UNDEF &&
+		    !strncmp(s->name, name, n) && s->name[n] == '.' && s->name[n + 1])
+			return i;
+	}
+	return -1;
+}
+
 int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name)
 {
 	uint32_t h;
@@ -247,7 +261,7 @@ static const char *datasec_of(const struct lbtf *btf, uint32_t id)
 }
 
 enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
-			       const char **sec)
+			       bool map_def, const char **sec)
 {
 	*sec = NULL;
 	if (ei->btf) {
@@ -266,7 +280,9 @@ enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, b
 			return *sec ? DW_EXT_SEC : DW_EXT_PLAIN;
 		}
 	}
-	if (!is_func && (!strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6)))
+	if (map_def)
+		*sec = ".maps";
+	else if (!is_func && (!strncmp(name, "CONFIG_", 7) || !strncmp(name, "LINUX_", 6)))
 		*sec = ".kconfig";
 	else
 		*sec = ".ksyms";

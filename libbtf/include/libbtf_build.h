@@ -156,8 +156,11 @@ int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *da
 struct lbtf_elf_write_opts {
 	size_t sz;           /* sizeof(struct lbtf_elf_write_opts) */
 	/* New contents of the .BTF.ext section (e.g. from lbtf_ext_remap()),
-	 * in the ELF's byte order; a .rel.BTF.ext is kept, so the layout must
-	 * be the old one's (same size), else -EINVAL. NULL: keep .BTF.ext. */
+	 * in the ELF's byte order; a .rel.BTF.ext is kept when the layout is
+	 * the old one's (same size); of another size, it is removed from a
+	 * relocatable object (as `bpftool gen object` writes none) and
+	 * -EINVAL for a linked file. Added (after the other sections) when
+	 * the file has none. NULL: keep .BTF.ext. */
 	const void *btf_ext;
 	size_t btf_ext_size;
 };

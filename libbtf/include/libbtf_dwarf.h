@@ -47,6 +47,11 @@ enum lbtf_dwarf_feature {
 	LBTF_DWARF_FEAT_CONSISTENT_FUNC = 1u << 10,
 	/* with it: DECL_TAG "bpf_kfunc" on the kfuncs of .BTF_ids BTF_SET8s */
 	LBTF_DWARF_FEAT_DECL_TAG_KFUNCS = 1u << 11,
+	/* with DECL_TAG_KFUNCS: the pointers a kfunc's BTF_SET8 flags mark as
+	 * arena pointers (KF_ARENA_RET/ARG1/ARG2) point to TYPE_TAG
+	 * "address_space(1)" with kind_flag (an attribute), as pahole >= 1.30's
+	 * "attributes" feature */
+	LBTF_DWARF_FEAT_ATTRIBUTES = 1u << 12,
 };
 /* Defaults: everything; variables of a kernel image or module (an ELF with
  * a .data..percpu or .gnu.linkonce.this_module section) only for
@@ -103,6 +108,30 @@ struct lbtf_dwarf_opts {
  * ENOENT/EACCES (cannot open), ENOEXEC (not an ELF file), ENODATA (no DWARF).
  */
 struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts);
+
+struct lbtf_ext_writer;
+
+struct lbtf_dwarf_ext_opts {
+	size_t sz; /* sizeof(struct lbtf_dwarf_ext_opts) */
+	/* Notes (e.g. a source file that cannot be read), each once. */
+	void (*warn)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+/*
+ * The func_info and line_info clang would write into .BTF.ext, made for the
+ * BPF object at path (ET_REL, EM_BPF; e.g. gcc-bpf's, which writes none)
+ * from its symbol table and DWARF line table, onto the BTF being built in b
+ * (the FUNCs are looked up there by name; section names, file names and
+ * source lines join its strings) and added to w: per code section one
+ * func_info per function symbol, and line_info for the instructions where
+ * the source location changes, one at every function entry; insn_off in
+ * bytes. Source lines are read from the files the line table names (empty
+ * when unreadable, with a note). 0 or a negative errno (-ENOENT: a function
+ * without a FUNC in b; -EINVAL: not a BPF object).
+ */
+int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_ext_writer *w,
+			 const struct lbtf_dwarf_ext_opts *opts);
 
 #pragma GCC visibility pop
 

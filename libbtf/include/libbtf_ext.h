@@ -161,6 +161,32 @@ struct lbtf_builder;
 int lbtf_ext_remap(const struct lbtf_ext *ext, const struct lbtf *old_btf, struct lbtf_builder *b,
 		   void **data, size_t *size);
 
+/* ---- writing a .BTF.ext from records ------------------------------------ */
+
+struct lbtf_ext_writer;
+
+/* An empty .BTF.ext; NULL and errno on allocation failure */
+struct lbtf_ext_writer *lbtf_ext_writer_new(void);
+void lbtf_ext_writer_free(struct lbtf_ext_writer *w);
+/*
+ * Append a record to the section named by sec_name_off (an offset in the
+ * strings of the .BTF the records go with; sections keep the order they were
+ * first named, records the order they are added: add them by insn_off).
+ * insn_off is in bytes, as clang writes it. line_info's line must fit 22
+ * bits and col 10 (-ERANGE). 0 or a negative errno.
+ */
+int lbtf_ext_writer_add_func_info(struct lbtf_ext_writer *w, uint32_t sec_name_off,
+				  const struct lbtf_ext_func_info *rec);
+int lbtf_ext_writer_add_line_info(struct lbtf_ext_writer *w, uint32_t sec_name_off,
+				  const struct lbtf_ext_line_info *rec);
+int lbtf_ext_writer_add_core_relo(struct lbtf_ext_writer *w, uint32_t sec_name_off,
+				  const struct lbtf_ext_core_relo *rec);
+/* Records of a kind added so far, over all sections */
+uint32_t lbtf_ext_writer_rec_cnt(const struct lbtf_ext_writer *w, enum lbtf_ext_kind kind);
+/* The section's bytes (malloc'ed; the other byte order than the host's when
+ * swapped): header with the CO-RE words, then the blocks. 0 or -errno. */
+int lbtf_ext_writer_finish(const struct lbtf_ext_writer *w, bool swapped, void **data, size_t *size);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -54,6 +54,13 @@ struct lbtf_verify_opts {
 	char *log_buf;        /* filled as the kernel fills the user's buffer */
 	uint32_t flags;       /* enum lbtf_verify_flags */
 	const struct lbtf *base; /* split BTF: verified as module BTF is */
+	/* The whole log streamed instead of kept: log_fn gets its text in
+	 * order, in pieces of up to 64 KiB, while the BTF is verified (a
+	 * vmlinux log is ~10 MB, which then never sits in memory). Needs a
+	 * log_level and no log_buf; result.full_log stays NULL, the true size
+	 * and the verdict are as without it. */
+	void (*log_fn)(const char *text, size_t len, void *ctx);
+	void *log_ctx;
 };
 
 struct lbtf_verify_result {

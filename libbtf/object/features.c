@@ -83,6 +83,9 @@ static struct need type_need(const struct lbtf_type *t)
 			return (struct need){ LBTF_KERNEL_NONE, "VAR linkage extern", 0 };
 		return (struct need){ KV(5, 2), "VAR", LBTF_KFEAT_DATASEC };
 	case LBTF_KIND_DATASEC:
+		/* "bpf: permit size-0 datasec" (an empty .rodata from clang) */
+		if (!lbtf_vlen(t))
+			return (struct need){ KV(5, 12), "DATASEC without entries (vlen 0)", 0 };
 		return (struct need){ KV(5, 2), "DATASEC", LBTF_KFEAT_DATASEC };
 	case LBTF_KIND_FLOAT:
 		return (struct need){ KV(5, 13), "FLOAT", LBTF_KFEAT_FLOAT };
@@ -95,14 +98,36 @@ static struct need type_need(const struct lbtf_type *t)
 			return (struct need){ KV(6, 15), "TYPE_TAG kind_flag (attribute)", 0 };
 		return (struct need){ KV(5, 17), "TYPE_TAG", LBTF_KFEAT_TYPE_TAG };
 	case LBTF_KIND_ENUM:
-		return kf ? (struct need){ KV(6, 0), "ENUM kind_flag (signed)", LBTF_KFEAT_ENUM64 }
-			  : (struct need){ 0 };
+		if (kf)
+			return (struct need){ KV(6, 0), "ENUM kind_flag (signed)", LBTF_KFEAT_ENUM64 };
+		/* "bpf: fix BTF verification of enums": 4 bytes only before */
+		return t->size != 4 ? (struct need){ KV(5, 4), "ENUM of size 1, 2 or 8", 0 }
+				    : (struct need){ 0 };
 	case LBTF_KIND_ENUM64:
 		return (struct need){ KV(6, 0), "ENUM64", LBTF_KFEAT_ENUM64 };
 	default:
 		return (struct need){ 0 };
 	}
 }
+
+static void consider(struct lbtf_min_kernel *r, struct need n, uint32_t id)
+{
+	r->kfeats |= n.kfeat;
+	if (n.version > r->version) {
+		r->version = n.version;
+		r->why = n.what;
+		r->why_id = id;
+	}
+	if (!n.kfeat && n.version > r->version_libbpf) {
+		r->version_libbpf = n.version;
+		r->why_libbpf = n.what;
+		r->why_libbpf_id = id;
+	}
+}
+
+/* "bpf: fix BTF limits" raised both from 0xffff (vmlinux BTF outgrew them) */
+#define OLD_MAX_TYPE 0xffffu
+#define OLD_MAX_STR_LEN 0x10000u
 
 int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
 {
@@ -126,6 +151,8 @@ int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
 	    h->hdr_len % 4 || h->type_off % 4 || h->hdr_len > size ||
 	    (uint64_t)h->type_off + h->type_len > size - h->hdr_len)
 		return lbtfi_err(EINVAL, "not a BTF blob of this byte order");
+	if (h->str_len > OLD_MAX_STR_LEN)
+		consider(&r, (struct need){ KV(5, 4), "string section over 64 KiB", 0 }, 0);
 	types = (const unsigned char *)data + h->hdr_len + h->type_off;
 	if ((uintptr_t)types % 4) {
 		/* read the records aligned */
@@ -145,17 +172,9 @@ int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
 			return lbtfi_err(EINVAL, "type [%u] is malformed", id);
 		}
 		n = type_need(t);
-		r.kfeats |= n.kfeat;
-		if (n.version > r.version) {
-			r.version = n.version;
-			r.why = n.what;
-			r.why_id = id;
-		}
-		if (!n.kfeat && n.version > r.version_libbpf) {
-			r.version_libbpf = n.version;
-			r.why_libbpf = n.what;
-			r.why_libbpf_id = id;
-		}
+		consider(&r, n, id);
+		if (id == OLD_MAX_TYPE + 1)
+			consider(&r, (struct need){ KV(5, 4), "more than 65535 types", 0 }, id);
 		off += rec;
 		id++;
 	}

@@ -11,6 +11,7 @@
 #define VMAX_RESOLVE_DEPTH 32
 #define VKSYM_NAME_LEN 512
 #define VLOG_PIECE 1024            /* each formatted piece keeps 1023 bytes */
+#define VLOG_STREAM_CHUNK (64u << 10) /* a streamed log is handed on in chunks this big */
 #define VPTR_SIZE 8                /* sizeof(void *) of a 64-bit kernel */
 
 enum vresolve_mode { RESOLVE_TBD, RESOLVE_PTR, RESOLVE_STRUCT_OR_ARRAY };
@@ -21,7 +22,10 @@ struct vlog {
 	uint32_t level;
 	char *buf;          /* the whole log (the kernel's end_pos bytes) */
 	size_t len, cap;
-	bool any;           /* a piece was written: true size is len + 1 */
+	size_t flushed;     /* bytes already handed to fn (streamed log) */
+	void (*fn)(const char *text, size_t len, void *ctx);
+	void *ctx;
+	bool any;           /* a piece was written: true size is flushed + len + 1 */
 	bool kernel;        /* BPF_LOG_KERNEL: messages only, as "BPF: " lines */
 	bool oom;
 };
@@ -40,6 +44,8 @@ struct venv {
 	struct lbtf_header hdr;      /* the kernel's zero-padded header copy */
 	const unsigned char *nohdr;  /* data + hdr.hdr_len */
 	const char *strs;
+	void *arena;                 /* the per-type arrays below (arena.c) */
+	size_t arena_len;            /* mapped length, 0: from the heap */
 	uint64_t *ident_ok;          /* bit per string offset: a valid identifier */
 	const struct lbtf *base;     /* split BTF, or NULL */
 	uint32_t start_id;           /* 0 for base BTF (types[0] is void) */
@@ -96,6 +102,12 @@ void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
  * -ENOSPC on a real truncation. */
 int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
 			struct lbtf_verify_result *res);
+/* A streamed log: hand what is buffered to the caller's log_fn */
+void lbtfi_vlog_flush(struct vlog *log);
+
+/* ---- the per-type work arrays, zeroed, sized from the header (arena.c) ---- */
+int lbtfi_varena_init(struct venv *env);
+void lbtfi_varena_free(struct venv *env);
 
 /* ---- names and strings (env.c) ---- */
 const char *lbtfi_vstr(const struct venv *env, uint32_t off);      /* NULL if invalid */

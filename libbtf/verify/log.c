@@ -85,11 +85,23 @@ static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
 	return n;
 }
 
+void lbtfi_vlog_flush(struct vlog *log)
+{
+	if (!log->fn || !log->len)
+		return;
+	log->fn(log->buf, log->len, log->ctx);
+	log->flushed += log->len;
+	log->len = 0;
+}
+
 /* One formatted piece, as one bpf_verifier_vlog() call. */
 static void vpiece(struct vlog *log, const char *fmt, va_list ap)
 {
 	if (log->oom)
 		return;
+	/* streamed: one chunk-sized buffer, reused (no fresh pages to touch) */
+	if (log->fn && log->len + VLOG_PIECE + 8 > VLOG_STREAM_CHUNK)
+		lbtfi_vlog_flush(log);
 	if (log->cap - log->len < VLOG_PIECE + 8) {
 		if (LBTFI_GROW_FROM(log->buf, log->cap, log->len + VLOG_PIECE + 8, 1 << 16)) {
 			log->oom = true;
@@ -199,7 +211,7 @@ int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
 			struct lbtf_verify_result *res)
 {
 	struct vlog *log = &env->log;
-	uint64_t true_size = log->any ? (uint64_t)log->len + 1 : 0;
+	uint64_t true_size = log->any ? (uint64_t)log->flushed + log->len + 1 : 0;
 	size_t n = 0;
 
 	res->log_true_size = true_size > UINT32_MAX ? UINT32_MAX : (uint32_t)true_size;

@@ -64,15 +64,8 @@ int lbtfi_vcheck_all_metas(struct venv *env)
 {
 	const unsigned char *cur = env->nohdr + env->hdr.type_off;
 	const unsigned char *end = cur + env->hdr.type_len;
-	uint32_t max = env->hdr.type_len / sizeof(struct lbtf_type) + 1;
 
-	if (max > VMAX_TYPE)
-		max = VMAX_TYPE;
-	env->types_cap = max;
-	env->types = malloc(sizeof(*env->types) * max);
-	env->kinds = malloc(max);
-	if (!env->types || !env->kinds)
-		return -ENOMEM;
+	/* types, kinds: the arena, types_cap entries (arena.c) */
 	if (!env->base) {
 		static const struct lbtf_type void_type;
 		env->kinds[env->nr_types] = LBTF_KIND_UNKN;

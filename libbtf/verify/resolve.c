@@ -180,11 +180,7 @@ int lbtfi_vcheck_all_types(struct venv *env)
 {
 	uint32_t n = env->nr_types;
 
-	env->visit = calloc(n, 1);
-	env->res_id = calloc(n, sizeof(uint32_t));
-	env->res_size = calloc(n, sizeof(uint32_t));
-	if (!env->visit || !env->res_id || !env->res_size)
-		return -ENOMEM;
+	/* visit, res_id, res_size: zeroed in the arena (arena.c) */
 	env->phase = PHASE_RESOLVE;
 	for (uint32_t i = env->base ? 0 : 1; i < n; i++) {
 		uint32_t id = env->start_id + i;

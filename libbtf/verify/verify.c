@@ -65,9 +65,8 @@ static int run_stages(struct venv *env)
 
 	if ((err = lbtfi_vparse_hdr(env)) || (err = lbtfi_vparse_str_sec(env)))
 		return err;
-	env->ident_ok = calloc(env->hdr.str_len / 64 + 1, sizeof(uint64_t));
-	if (!env->ident_ok)
-		return -ENOMEM;
+	if ((err = lbtfi_varena_init(env)))
+		return err;
 	if (!env->base) {
 		if (env->hdr.type_off & 3) {
 			lbtfi_vlog(env, "Unaligned type_off");
@@ -97,6 +96,8 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	struct venv env;
 	int err, ferr;
 
+	if (o->log_fn && (o->log_buf || !o->log_level))
+		return lbtfi_err(EINVAL, "lbtf_verify: log_fn needs a log_level and no log_buf");
 	if (size > LBTF_MAX_FILE_SIZE) {
 		res->err = E2BIG;
 		return -E2BIG;
@@ -112,6 +113,8 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	env.log.level = o->log_level;
 	env.log.kernel = o->log_level && (o->flags & LBTF_VERIFY_KERNEL_LOG);
 	env.flags = o->flags;
+	env.log.fn = o->log_fn;
+	env.log.ctx = o->log_ctx;
 	setup_base(&env, o->base);
 	err = copy_blob(&env, data, (uint32_t)size);
 	if (!err)
@@ -120,13 +123,14 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 		err = lbtfi_err(ENOMEM, "lbtf_verify: out of memory");
 		goto out;
 	}
+	lbtfi_vlog_flush(&env.log);
 	ferr = lbtfi_vlog_finalize(&env, o, res);
 	if (ferr)
 		err = ferr;
 	res->err = -err;
 	res->nr_types = env.nr_types - (env.base ? 0 : !!env.nr_types);
 	res->env_dependent = env.env_dependent;
-	if (o->flags & LBTF_VERIFY_KEEP_LOG) {
+	if ((o->flags & LBTF_VERIFY_KEEP_LOG) && !o->log_fn) {
 		res->full_log = env.log.buf ? env.log.buf : strdup("");
 		res->full_log_len = env.log.len;
 		if (env.log.buf)
@@ -136,12 +140,7 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 out:
 	free(env.log.buf);
 	free(env.mem);
-	free(env.types);
-	free(env.kinds);
-	free(env.ident_ok);
-	free(env.visit);
-	free(env.res_id);
-	free(env.res_size);
+	lbtfi_varena_free(&env);
 	return err;
 }
 

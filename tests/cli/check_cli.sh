@@ -15,6 +15,18 @@ for p in btfgen btfcheck btfdump flowctl; do
 	"$B/$p" --definitely-not-an-option >/dev/null 2>"$T/err"; rc=$?
 	[ $rc -eq 2 ] && [ -s "$T/err" ] || bad "$p with an unknown option: exit $rc (want 2, usage)"
 done
+# usage errors of btfgen, btfcheck and btfdump: one line through the shared
+# reporter ("PROG: ... (see PROG --help)"), exit 2, nothing on stdout
+for p in btfgen btfcheck btfdump; do
+	for args in "--definitely-not-an-option" "" "-j"; do
+		[ "$p$args" = btfdump-j ] && args="-B"
+		# shellcheck disable=SC2086 # the empty case is no argument at all
+		"$B/$p" $args >"$T/out" 2>"$T/err"; rc=$?
+		[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ] &&
+			grep -q "^$p: .*(see $p --help)\$" "$T/err" ||
+			bad "$p ${args:-(no arguments)}: exit $rc, stderr '$(cat "$T/err")' (want 2 and one line naming --help)"
+	done
+done
 "$B/btfdump" map --help >"$T/maphelp" 2>"$T/err" && grep -q -- --lookup "$T/maphelp" ||
 	bad "btfdump map --help: not help on stdout with exit 0"
 "$B/btfdump" --help >"$T/help"

@@ -177,7 +177,8 @@ static int dump_map(struct bpf_map *m)
 		prev = last;
 	}
 	cmp_key_size = (int)ksz;
-	qsort(e, n, sizeof(*e), cmp_entry);
+	if (n) /* e is NULL for a map without entries */
+		qsort(e, n, sizeof(*e), cmp_entry);
 	for (size_t i = 0; i < n; i++) {
 		printf("  key ");
 		hex(e[i].key, ksz);

@@ -27,5 +27,24 @@ same() { # what, file1, name1, file2, name2
 same "libbtf.so's exports differ from libbtf.map" "$T/map" libbtf.map "$T/so" libbtf.so
 same "libbtf.a's global symbols differ from libbtf.map" "$T/map" libbtf.map "$T/a" libbtf.a
 same "the public headers' functions differ from libbtf.map" "$T/map" libbtf.map "$T/declared" include/
+# The programs link the archive of libbtf's objects (so that only the modules
+# they use are taken); what they take from it must be the public API or the
+# file input/output of libbtf/io/io.h, nothing else internal.
+internal=$B/obj/libbtf-internal.a
+[ -f "$internal" ] || { echo "FAIL: $internal missing (build first)"; exit 1; }
+nm -g --defined-only "$internal" | awk 'NF == 3 && $2 ~ /^[TDRBC]$/ {print $3}' | sort -u >"$T/lib_defs"
+for p in btfgen btfcheck btfdump cli; do
+	ls "$B/obj/$p/"*.o >/dev/null 2>&1 || { echo "FAIL: $B/obj/$p has no objects (build first)"; exit 1; }
+	nm -u "$B/obj/$p/"*.o | awk 'NF == 2 {print $2}'
+done | sort -u >"$T/prog_undef"
+grep -oE '\blbtfi_[a-z0-9_]+[[:space:]]*\(' libbtf/io/io.h | tr -d '( \t' | sort -u >"$T/io"
+sort -u "$T/map" "$T/io" >"$T/allowed"
+comm -12 "$T/prog_undef" "$T/lib_defs" | comm -23 - "$T/allowed" >"$T/prog_internal"
+if [ -s "$T/prog_internal" ]; then
+	echo "FAIL: the programs use libbtf symbols outside libbtf.map and io/io.h:"
+	sed 's/^/    /' "$T/prog_internal"
+	fail=1
+fi
 [ $fail = 0 ] || exit 1
-echo "PASS: $(wc -l <"$T/map") symbols, the same in libbtf.map, libbtf.so, libbtf.a and the headers"
+echo "PASS: $(wc -l <"$T/map") symbols, the same in libbtf.map, libbtf.so, libbtf.a and the headers;" \
+	"the programs use $(comm -12 "$T/prog_undef" "$T/lib_defs" | wc -l) of them and io/io.h's, nothing else internal"

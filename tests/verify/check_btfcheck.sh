@@ -102,6 +102,34 @@ check "full filesystem, text log of a rejection: exit 2" [ $rc = 2 ]
 "$BC" "$tmp/ok.btf" >&- 2>/dev/null; rc=$?
 check "stdout closed but nothing to write: exit 0" [ $rc = 0 ]
 
+# The text log is streamed to stdout as it is made (issue 16: a vmlinux log
+# is ~10 MB): the same bytes as the log kept whole (--log-size), the verdict
+# from its last line, also when the log spans many 64 KiB chunks.
+python3 - "$tmp/big.btf" <<'PY'
+import struct, sys
+n = 6000  # PTR types: ~150 KB of log before the bad INT
+types = struct.pack('<III', 1, 0x01000000, 4) + struct.pack('<I', 32)  # [1] int
+types += b''.join(struct.pack('<III', 0, 0x02000000, 1) for _ in range(n))
+types += struct.pack('<III', 1, 0x01000000, 4) + struct.pack('<I', 0x03000020)  # bad encoding
+strs = b'\0int\0'
+hdr = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
+open(sys.argv[1], 'wb').write(hdr + types + strs)
+PY
+"$BC" --log-level 1 "$tmp/big.btf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$BC" --log-level 1 --log-size 100000000 "$tmp/big.btf" >"$tmp/out2" 2>/dev/null
+check "streamed log of a rejection (>64 KiB): same bytes as kept whole" \
+	all "[ $rc = 1 ]" '[ "$(wc -c <"$tmp/out")" -gt 140000 ]' 'cmp -s "$tmp/out" "$tmp/out2"'
+check "streamed log of a rejection: the verdict is its last line" grep -qx \
+	"$tmp/big.btf: rejected: \[6002\] INT int size=4 bits_offset=0 nr_bits=32 encoding=UNKN Unsupported encoding (ENOTSUPP)" "$tmp/err"
+"$BC" --log-level 1 "$tmp/bad.btf" >"$tmp/out" 2>"$tmp/err"
+check "streamed log, one chunk: the verdict is its last line" grep -qx \
+	"$tmp/bad.btf: rejected: \[1\] INT int size=4 bits_offset=0 nr_bits=32 encoding=UNKN Unsupported encoding (ENOTSUPP)" "$tmp/err"
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	"$BC" --log-level 1 /sys/kernel/btf/vmlinux >"$tmp/out" 2>/dev/null
+	"$BC" --log-level 1 --log-size 100000000 /sys/kernel/btf/vmlinux >"$tmp/out2" 2>/dev/null
+	check "streamed vmlinux log: same bytes as kept whole" all '[ -s "$tmp/out" ]' 'cmp -s "$tmp/out" "$tmp/out2"'
+fi
+
 # CI ergonomics (issue 16): a JSON record for every file, usage errors for
 # bad log options, an ENOSPC verdict that says by how much
 printf 'x' >"$tmp/one.bin"

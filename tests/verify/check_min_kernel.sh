@@ -1,7 +1,7 @@
 #!/bin/bash
 # btfcheck --min-kernel and --target-kernel: the oldest kernel for the BTF
-# of tests/verify/kinds.bpf.c (every kind libbpf sanitizes, and a bitfield)
-# and of corpus objects; and libbpf's sanitization for older kernels against
+# of tests/verify/kinds.bpf.c (every kind libbpf sanitizes, and a bitfield),
+# of corpus objects and of raw blobs with the layouts older kernels refused; and libbpf's sanitization for older kernels against
 # libbpf itself: libbpf_btf with LIBBPF_BTF_TARGET makes BPF_BTF_LOAD refuse
 # what that kernel would not take (its feature probes included), and the
 # BTF libbpf then submits must be byte-identical to btfcheck's object mode
@@ -40,6 +40,47 @@ v=$("$BC" --min-kernel --json /sys/kernel/btf/vmlinux 2>/dev/null | sed 's/.*"mi
 IFS=. read -r a b _ <<<"$(uname -r)"
 IFS=. read -r c d <<<"$v"
 [ -n "$c" ] && [ $((a * 256 + b)) -ge $((c * 256 + d)) ] || bad "vmlinux needs $v, running $(uname -r)"
+
+# layouts (not kinds) that older kernels refused, one raw blob each; every
+# blob is valid here (exit 0), the version is the release that first took it
+python3 - "$tmp" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def blob(name, types, strs):
+    hdr = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
+    open('%s/%s.btf' % (d, name), 'wb').write(hdr + types + strs)
+INT = struct.pack('<IIII', 1, 0x01000000, 4, 32)                # [1] int
+def enum(size):                                                 # [2] enum e { A = 1 }
+    return struct.pack('<IIIII', 5, 0x06000001, size, 7, 1)
+S = b'\0int\0e\0A\0.rodata\0'
+blob('enum1', INT + enum(1), S)
+blob('enum8', INT + enum(8), S)
+blob('enum4', INT + enum(4), S)
+blob('datasec0', INT + struct.pack('<III', 9, 0x0f000000, 4), S)  # DATASEC .rodata, vlen 0
+blob('types65535', INT + struct.pack('<III', 0, 0x02000000, 1) * 65534, S)
+blob('types65536', INT + struct.pack('<III', 0, 0x02000000, 1) * 65535, S)
+blob('str64k', INT, S + b'x' * (65536 - len(S) - 1) + b'\0')    # 65536 bytes: still fine
+blob('str64k1', INT, S + b'x' * (65537 - len(S) - 1) + b'\0')   # one more: 5.4
+PY
+mk() { # blob, want (version, why, why_type_id, with_libbpf)
+	local out
+	out=$("$BC" --min-kernel --json "$tmp/$1.btf" 2>/dev/null) || { bad "$1: not valid: $out"; return; }
+	python3 - "$out" "$1" "$2" "$3" "$4" "$5" <<'PY' || fail=1
+import json, sys
+m = json.loads(sys.argv[1])["min_kernel"]
+got = (m["version"], m["why"], str(m["why_type_id"]), m["with_libbpf"])
+if got != tuple(sys.argv[3:7]):
+    print("FAIL: %s: min_kernel %r, want %r" % (sys.argv[2], got, tuple(sys.argv[3:7]))); sys.exit(1)
+PY
+}
+mk enum1 5.4 "ENUM of size 1, 2 or 8" 2 5.4
+mk enum8 5.4 "ENUM of size 1, 2 or 8" 2 5.4
+mk enum4 4.18 BTF 0 4.18
+mk datasec0 5.12 "DATASEC without entries (vlen 0)" 2 5.12
+mk types65535 4.18 BTF 0 4.18
+mk types65536 5.4 "more than 65535 types" 65536 5.4
+mk str64k 4.18 BTF 0 4.18
+mk str64k1 5.4 "string section over 64 KiB" 0 5.4
 
 "$BC" --json --target-kernel 5.16 "$k" >"$tmp/out" 2>/dev/null
 grep -q '"fixups":\["datasec_size","sanitize"\],"sanitized":\["type_tag","enum64"\],"valid":true' "$tmp/out" ||
