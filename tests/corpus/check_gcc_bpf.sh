@@ -151,6 +151,22 @@ for src in bpf/bpf_flow.c tests/corpus/*.bpf.c; do
 		check "$name" "$T/$name.o" "$B/bpf/bpf_flow.clang.o"
 		"$B/flowctl" test --obj "$T/$name.o" >"$T/flow.out" 2>&1 || true
 		grep -q '^36 vectors, 0 failed$' "$T/flow.out" || bad "gcc's flow dissector: $(tail -3 "$T/flow.out")"
+		# the verifier's log (level 2) shows gcc's source lines, "; TEXT @ FILE:LINE",
+		# each the text of that line of the source
+		if "$RUN" "$T/$name.o" --verifier-log "$T/vlog" >/dev/null 2>"$T/err"; then
+			grep -E '^; .+ @ bpf_flow\.c:[0-9]+$' "$T/vlog" | sort -u >"$T/vlines"
+			nv=$(wc -l <"$T/vlines")
+			[ "$nv" -ge 50 ] || bad "gcc's flow dissector: $nv source lines in the verifier log (want >= 50)"
+			while IFS= read -r l; do
+				text=${l#; } text=${text% @ *} ln=${l##*:}
+				[ "$(sed -n "${ln}p" bpf/bpf_flow.c | sed 's/^[[:space:]]*//')" = "$text" ] ||
+					{ bad "verifier log line '$l' is not line $ln of bpf/bpf_flow.c"; break; }
+			done <"$T/vlines"
+			echo "  bpf_flow: $nv distinct source lines in the verifier's log, each its line's text"
+		else
+			bad "gcc's flow dissector with a verifier log: $(tail -3 "$T/err")"
+		fi
+		rm -f "$T/vlog"
 		;;
 	link_a) check "$name" "$T/$name.o" "$C/$name.bpf.o" noload ;; # its externs are link_b's
 	*) check "$name" "$T/$name.o" "$C/$name.bpf.o" ;;

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * corpus_run OBJ [--xlated]: load a corpus BPF object with libbpf on the
+ * corpus_run OBJ [--xlated | --verifier-log FILE]: load a corpus BPF object with libbpf on the
  * running kernel, run every program once with BPF_PROG_TEST_RUN, and print
  * what an equal object must print the same: per program its return value,
  * whether it has BTF (btf_id) and how many func_info/line_info records the
  * kernel took; then every map's contents (global data sections, hash and
  * array maps sorted by key, per-CPU values summed over the CPUs, ring buffer
  * records, which PROG_ARRAY/map-in-map slots are filled). --xlated adds
- * `bpftool prog dump xlated id N linum` of each program with map ids blanked.
+ * `bpftool prog dump xlated id N linum` of each program with map ids blanked;
+ * --verifier-log FILE loads every program at log level 2 and writes the
+ * verifier's logs to FILE (source lines appear there as "; TEXT @ FILE:LINE"
+ * when the object's line_info reached the kernel).
  * Exit 0 when everything loaded and ran, 1 otherwise (libbpf's log on stderr).
  */
 #include <bpf/bpf.h>
@@ -218,9 +221,13 @@ int main(int argc, char **argv)
 	struct bpf_program *p;
 	struct bpf_map *m;
 	int xlated = argc > 2 && !strcmp(argv[2], "--xlated"), rc = 0;
+	const char *vlog_path = argc > 3 && !strcmp(argv[2], "--verifier-log") ? argv[3] : NULL;
+	size_t vlog_size = 256u << 20; /* the flow dissector's level-1 log fits */
+	char *vlog = NULL;
+	FILE *vf;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: corpus_run OBJ [--xlated]\n");
+	if (argc < 2 || (argc > 2 && !xlated && !vlog_path)) {
+		fprintf(stderr, "usage: corpus_run OBJ [--xlated | --verifier-log FILE]\n");
 		return 2;
 	}
 	libbpf_set_print(print_libbpf);
@@ -229,10 +236,46 @@ int main(int argc, char **argv)
 		fprintf(stderr, "corpus_run: %s: cannot open: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
+	if (vlog_path) {
+		vlog = calloc(1, vlog_size);
+		if (!vlog) {
+			fprintf(stderr, "corpus_run: out of memory\n");
+			return 1;
+		}
+		/* libbpf loads the programs one after the other into the
+		 * buffers given: each program gets its own slice of one area */
+		size_t n = 0, i = 0;
+
+		bpf_object__for_each_program(p, obj)
+			n++;
+		bpf_object__for_each_program(p, obj) {
+			bpf_program__set_log_level(p, 2);
+			bpf_program__set_log_buf(p, vlog + i * (vlog_size / n), vlog_size / n);
+			i++;
+		}
+	}
 	if (bpf_object__load(obj)) {
 		fprintf(stderr, "corpus_run: %s: cannot load: %s\n", argv[1], strerror(errno));
 		bpf_object__close(obj);
 		return 1;
+	}
+	if (vlog_path) {
+		vf = fopen(vlog_path, "w");
+		if (!vf) {
+			fprintf(stderr, "corpus_run: %s: %s\n", vlog_path, strerror(errno));
+			return 1;
+		}
+		bpf_object__for_each_program(p, obj) {
+			size_t len;
+			const char *log = bpf_program__log_buf(p, &len);
+
+			fprintf(vf, "prog %s:\n%s\n", bpf_program__name(p), log ? log : "");
+		}
+		if (fclose(vf)) {
+			fprintf(stderr, "corpus_run: %s: %s\n", vlog_path, strerror(errno));
+			return 1;
+		}
+		free(vlog);
 	}
 	bpf_object__for_each_program(p, obj)
 		rc |= run_prog(p);
