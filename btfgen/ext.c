@@ -7,7 +7,7 @@
  * func_info and line_info (gcc-bpf's: no .BTF.ext, or -gbtf's empty one)
  * gets them made from its symbols and DWARF line table.
  */
-#include <elf.h>
+#include <elf.h> /* Elf64_Ehdr */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,24 +15,20 @@
 #include "report.h"
 #include "cli.h"
 #include "ext.h"
+#include "libbtf_object.h"
 
 static const char *prog = "btfgen";
 
-/* ET_REL for EM_BPF, in either byte order */
+/* ET_REL for EM_BPF (libbtf's test, on the ELF header) */
 static bool is_bpf_object(const char *path)
 {
-	unsigned char h[20];
+	Elf64_Ehdr h;
 	FILE *f = fopen(path, "rbe");
-	size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
-	bool le;
+	size_t n = f ? fread(&h, 1, sizeof(h), f) : 0;
 
 	if (f)
 		fclose(f);
-	if (n != sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
-		return false;
-	le = h[EI_DATA] == ELFDATA2LSB;
-	return (le ? h[16] | h[17] << 8 : h[16] << 8 | h[17]) == ET_REL &&
-	       (le ? h[18] | h[19] << 8 : h[18] << 8 | h[19]) == EM_BPF;
+	return lbtf_is_bpf_object(&h, n);
 }
 
 int ext_open(struct ext_job *x, const char *input)
@@ -67,24 +63,38 @@ int ext_open(struct ext_job *x, const char *input)
 	return 0;
 }
 
-int ext_remap(struct ext_job *x, const char *input, struct lbtf_builder *b, int swapped,
-	      void **data, size_t *size)
+/* x's records onto b's ids and strings (x->data); an exit status */
+static int remap_records(struct ext_job *x, const char *input, struct lbtf_builder *b)
 {
 	int err = lbtf_ext_remap(x->ext, x->old, b, &x->data, &x->size);
 
-	if (err) {
-		cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input,
-			lbtf_errmsg());
-		return err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
-	}
+	if (!err)
+		return 0;
+	cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input, lbtf_errmsg());
+	return err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
+}
+
+/* The records' strings joined b's string section: *data made again */
+static int serialize_again(const char *input, struct lbtf_builder *b, int swapped, void **data,
+			   size_t *size)
+{
+	int err;
+
 	free(*data);
 	*data = NULL;
 	err = lbtf_builder_serialize(b, swapped, data, size);
-	if (err) {
-		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
-		return cli_exit_for_errno(-err);
-	}
-	return 0;
+	if (!err)
+		return 0;
+	cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
+	return cli_exit_for_errno(-err);
+}
+
+int ext_remap(struct ext_job *x, const char *input, struct lbtf_builder *b, int swapped,
+	      void **data, size_t *size)
+{
+	int rc = remap_records(x, input, b);
+
+	return rc ? rc : serialize_again(input, b, swapped, data, size);
 }
 
 /* The CO-RE relocations of the rewritten .BTF.ext x->data into w */
@@ -122,12 +132,9 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 		cli_err(prog, "%s: %s", input, lbtf_errmsg());
 		return CLI_EXIT_SYSTEM;
 	}
-	if (x->ext && (err = lbtf_ext_remap(x->ext, x->old, b, &x->data, &x->size))) {
-		cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input,
-			lbtf_errmsg());
-		rc = err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
+	if (x->ext && (rc = remap_records(x, input, b)))
 		goto out;
-	}
+	rc = CLI_EXIT_INPUT;
 	if (x->ext && (err = keep_core_relos(x, w))) {
 		cli_err(prog, "%s: cannot read back the CO-RE relocations: %s", input,
 			lbtf_errmsg());
@@ -155,15 +162,7 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 		rc = cli_exit_for_errno(-err);
 		goto out;
 	}
-	free(*data);
-	*data = NULL;
-	err = lbtf_builder_serialize(b, swapped, data, size);
-	if (err) {
-		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
-		rc = cli_exit_for_errno(-err);
-		goto out;
-	}
-	rc = 0;
+	rc = serialize_again(input, b, swapped, data, size);
 out:
 	lbtf_ext_writer_free(w);
 	return rc;
