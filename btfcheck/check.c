@@ -119,16 +119,12 @@ static void ask_kernel(const struct input *in, uint32_t level, uint32_t size,
 /* A failure before any verdict: one line (text) or an error record (JSON) */
 static int fail(const struct cfg *c, const char *path, int err, const char *msg)
 {
-	int rc = cli_exit_for_errno(err);
-
 	if (c->json) {
 		struct btfcheck_report rep = { .file = path, .error = unprefixed(msg, path) };
 
 		btfcheck_print_json(&rep, c->quiet);
 	}
-	cli_err(prog, "%s%s%s", strncmp(msg, path, strlen(path)) ? path : "",
-		strncmp(msg, path, strlen(path)) ? ": " : "", msg);
-	return rc;
+	return cli_fail_msg(prog, path, msg, err);
 }
 
 /* Reads the file and finds the BTF in it; 0 or an exit status (reported) */
