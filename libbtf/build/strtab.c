@@ -201,6 +201,18 @@ int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt)
 
 /* ---- index over a parsed BTF's strings ---- */
 
+/* Offset of s (len bytes, hash h) in the index, or -1 */
+static int64_t find_hashed(const struct lbtfi_strindex *si, const char *s, size_t len, uint32_t h)
+{
+	LBTFI_HTAB_FOR_EACH(&si->tab, h, i, off) {
+		const char *t = lbtf_name_by_offset(si->btf, off);
+
+		if (t && !memcmp(t, s, len + 1))
+			return off;
+	}
+	return -1;
+}
+
 static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 {
 	uint32_t len, start;
@@ -214,19 +226,11 @@ static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 	for (uint32_t off = 0; off < len;) {
 		size_t n;
 		uint32_t h = lbtfi_str_hash(s + off, &n);
-		bool seen = false;
 
 		/* the first occurrence only (one hash a string: the probe
 		 * for an earlier one, then the put) */
-		LBTFI_HTAB_FOR_EACH(&si->tab, h, i, o) {
-			const char *t = lbtf_name_by_offset(si->btf, o);
-
-			if (t && !memcmp(t, s + off, n + 1)) {
-				seen = true;
-				break;
-			}
-		}
-		if (!seen && (err = lbtfi_htab_add(&si->tab, h, start + off)))
+		if (find_hashed(si, s + off, n, h) < 0 &&
+		    (err = lbtfi_htab_add(&si->tab, h, start + off)))
 			return err;
 		off += n + 1;
 	}
@@ -269,13 +273,7 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 	if (!si->tab.slots)
 		return -1;
 	h = lbtfi_str_hash(s, &len);
-	LBTFI_HTAB_FOR_EACH(&si->tab, h, i, off) {
-		const char *t = lbtf_name_by_offset(si->btf, off);
-
-		if (t && !memcmp(t, s, len + 1))
-			return off;
-	}
-	return -1;
+	return find_hashed(si, s, len, h);
 }
 
 /* ---- one shared index per base ---- */
