@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Opening the DWARF of a file, one handle per thread (libdw's per-unit caches
- * are not shared safely between threads). ET_REL objects go through libdwfl,
- * which applies the .rel(a).debug_* relocations; linked files are read with
- * dwarf_begin_elf directly.
+ * are not shared safely between threads). The debug sections of ET_REL
+ * objects are relocated first: by reloc.c in a copy-on-write mapping (the
+ * common case), else by libdwfl; linked files are read with dwarf_begin_elf
+ * directly.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -87,8 +88,22 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 	h->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (h->fd < 0)
 		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
-	if (is_rel)
+	if (is_rel) {
+		/* (pages of a relocated mapping are never given back: read
+		 * again from the file they would lose the relocations) */
+		h->elf = elf_begin(h->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+		if (h->elf && !dw_reloc_apply(h->elf)) {
+			h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
+			if (!h->dw)
+				return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)",
+						 path);
+			return 0;
+		}
+		if (h->elf)
+			elf_end(h->elf);
+		h->elf = NULL;
 		return open_rel(h, path);
+	}
 	h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL);
 	if (!h->elf)
 		return lbtfi_err(ENOEXEC, "%s: not an ELF file", path);

@@ -88,7 +88,7 @@ int64_t dw_sym_copy(const struct dw_elf_info *ei, const char *name);
 struct dw_handle {
 	int fd;
 	Elf *elf;
-	Dwfl *dwfl;  /* ET_REL only (relocations applied by libdwfl) */
+	Dwfl *dwfl;  /* ET_REL relocated by libdwfl (else by reloc.c, or linked) */
 	Dwarf *dw;
 	/* .debug_info as mapped from the file (linked files only), so the pages
 	 * of converted units can be given back (dw_handle_release) */
@@ -105,6 +105,10 @@ int dw_locate_debug_file(const char *path, char **debug_path);
 /* locate.c: skeleton units of split DWARF, the first .dwo name in dwo */
 unsigned int dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz);
 void dw_handle_close(struct dw_handle *h);
+/* reloc.c: the debug sections of an ET_REL file relocated in place (opened
+ * ELF_C_READ_MMAP_PRIVATE); -ENOTSUP leaves them as they were (libdwfl's
+ * case: another machine, byte order, relocation or symbol kind) */
+int dw_reloc_apply(Elf *elf);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
