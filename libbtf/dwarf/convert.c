@@ -58,6 +58,10 @@ struct driver {
 	uint32_t next, consumed, window;
 	bool stop;
 	bool keep;                /* the groups stay for a second look (reuse) */
+	/* the handle the unit headers were read with, for the first
+	 * converter (ET_REL: its sections are relocated once, not again) */
+	struct dw_handle spare;
+	bool has_spare;
 };
 
 /* The thread's error message, prefixed with the input's path (err < 0) */
@@ -193,7 +197,17 @@ static int converter_open(struct driver *d, struct converter *c)
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	err = dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
+	pthread_mutex_lock(&d->mu);
+	if (d->has_spare) {
+		c->h = d->spare;
+		d->has_spare = false;
+		err = 0;
+	} else {
+		err = 1;
+	}
+	pthread_mutex_unlock(&d->mu);
+	if (err)
+		err = dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
 	if (err) {
 		dw_handle_close(&c->h);
 		return err;
@@ -678,7 +692,14 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 					"read; build without -gsplit-dwarf", path, skel,
 					*dwo ? "first: " : "", *dwo ? dwo : "not named");
 	}
-	dw_handle_close(&h);
+	/* (a relocated handle goes to the first converter: relocating
+	 * costs more than reading a module's unit headers) */
+	if (!err && ei.is_rel) {
+		d.spare = h;
+		d.has_spare = true;
+	} else {
+		dw_handle_close(&h);
+	}
 	/* Type units: a definition reached only through a unit's signature
 	 * stub may never be converted when a declaration elsewhere matched
 	 * (a known gap of the reuse): convert those inputs exactly */
@@ -705,6 +726,9 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	pthread_cond_destroy(&d.cv_room);
 	for (i = 0; i < d.ngroups; i++)
 		free_result(&d.res[i]);
+	if (d.has_spare) /* (no converter took it) */
+		dw_handle_close(&d.spare);
+	d.has_spare = false;
 	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
 	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
 		uint32_t dropped;
@@ -717,6 +741,9 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (!err)
 		st.types_out = lbtf_builder_type_cnt(out) - start;
 out:
+	if (d.has_spare)
+		dw_handle_close(&d.spare);
+	d.has_spare = false;
 	free(d.res);
 	free(d.ul.die_offs);
 	free(d.ul.ends);
