@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 			cli_err(prog, "%s: cannot read base BTF: %s", base_path, lbtf_errmsg());
 			return rc;
 		}
-		if ((rc = cli_check_base(prog, base_path, base)))
+		if ((rc = cli_check_base_refs(prog, base_path, base)))
 			goto out;
 		o.base = base;
 	}

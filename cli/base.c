@@ -52,21 +52,105 @@ static void last_line(const char *log, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(e - s), s);
 }
 
-/* Every type id the base names is one of its types: 0 or the exit code */
-static int check_ids(const char *prog, const char *path, const struct lbtf *base)
+/* Every type id the base names is one of its types, and with strs every
+ * string offset is inside its string section: 0 or the exit code */
+static int check_refs(const char *prog, const char *path, const struct lbtf *base, bool strs)
 {
-	struct id_check c = { .end = lbtf_type_cnt(base) };
+	struct id_check c = { .end = lbtf_type_cnt(base) }, s = { 0 };
 
+	if (strs)
+		lbtf_strings(base, &s.end);
 	for (uint32_t id = lbtf_start_id(base); id < c.end; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(base, id);
 
-		if (t && lbtf_type_read_type_ids(t, id_in_range, &c)) {
+		if (!t)
+			continue;
+		if (lbtf_type_read_type_ids(t, id_in_range, &c)) {
 			cli_err(prog, "%s: bad base BTF: type [%u] refers to type id %u, past its last type [%u]",
 				 path, id, c.bad, c.end - 1);
 			return CLI_EXIT_INPUT;
 		}
+		if (strs && lbtf_type_read_str_offs(t, id_in_range, &s)) {
+			cli_err(prog, "%s: bad base BTF: type [%u] names string offset %u, past its string section (%u bytes)",
+				 path, id, s.bad, s.end);
+			return CLI_EXIT_INPUT;
+		}
 	}
 	return 0;
+}
+
+static int check_ids(const char *prog, const char *path, const struct lbtf *base)
+{
+	return check_refs(prog, path, base, false);
+}
+
+/* The one type a reference kind leads to (0: not a reference kind) */
+static uint32_t next_in_chain(const struct lbtf_type *t)
+{
+	switch (lbtf_kind(t)) {
+	case LBTF_KIND_PTR: case LBTF_KIND_TYPEDEF: case LBTF_KIND_VOLATILE:
+	case LBTF_KIND_CONST: case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
+	case LBTF_KIND_VAR: case LBTF_KIND_DECL_TAG: case LBTF_KIND_FUNC:
+		return t->type;
+	case LBTF_KIND_ARRAY:
+		return lbtf_array(t)->type;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * No chain of references (pointers, modifiers, typedefs, arrays) comes
+ * back to itself, the kernel's "Loop detected" (ids checked before): each
+ * type is walked once, a chain marked while it is followed.
+ */
+static int check_chains(const char *prog, const char *path, const struct lbtf *base)
+{
+	enum { NEW, ON_CHAIN, DONE };
+	uint32_t cnt = lbtf_type_cnt(base), *chain = malloc((size_t)cnt * sizeof(*chain));
+	uint8_t *st = calloc(cnt, 1);
+	int rc = 0;
+
+	if (!chain || !st) {
+		cli_err(prog, "%s: out of memory", path);
+		rc = CLI_EXIT_SYSTEM;
+		goto out;
+	}
+	for (uint32_t first = 1; first < cnt && !rc; first++) {
+		uint32_t n = 0, id = first;
+
+		while (id && st[id] == NEW) {
+			const struct lbtf_type *t = lbtf_type_by_id(base, id);
+
+			st[id] = ON_CHAIN;
+			chain[n++] = id;
+			id = t ? next_in_chain(t) : 0;
+		}
+		if (id && st[id] == ON_CHAIN) {
+			cli_err(prog, "%s: bad base BTF: type [%u] refers to itself through a chain of references (the kernel's \"Loop detected\")",
+				path, id);
+			rc = CLI_EXIT_INPUT;
+		}
+		while (n)
+			st[chain[--n]] = DONE;
+	}
+out:
+	free(chain);
+	free(st);
+	return rc;
+}
+
+int cli_check_base_refs(const char *prog, const char *path, const struct lbtf *base)
+{
+	int rc;
+
+	if (lbtf_base(base)) {
+		cli_err(prog, "%s: bad base BTF: it is split BTF itself", path);
+		return CLI_EXIT_INPUT;
+	}
+	if ((rc = check_refs(prog, path, base, true)))
+		return rc;
+	return check_chains(prog, path, base);
 }
 
 int cli_check_base(const char *prog, const char *path, const struct lbtf *base)

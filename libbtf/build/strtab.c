@@ -201,16 +201,49 @@ int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt)
 
 /* ---- index over a parsed BTF's strings ---- */
 
-/* Offset of s (len bytes, hash h) in the index, or -1 */
+/*
+ * The index's own hash (lookups come only through lbtfi_strindex_find): a
+ * word at a time after strlen, since building the index hashes every
+ * string of a vmlinux base (100k strings, 1.8 MB) once per module run.
+ */
+static uint32_t index_hash(const char *s, size_t *len)
+{
+	size_t n = strlen(s), k = n;
+	uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ull, w;
+
+	for (; k >= 8; k -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, k);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	*len = n;
+	return lbtfi_hash_fin((uint32_t)h ^ (uint32_t)(h >> 32));
+}
+
+/*
+ * Offset of s (len bytes, hash h) in the index, or -1. A string section
+ * may hold a string twice (not a deduplicated one): the first, lowest
+ * offset is the one (every string is indexed, without a probe for an
+ * earlier copy when the index is built)
+ */
 static int64_t find_hashed(const struct lbtfi_strindex *si, const char *s, size_t len, uint32_t h)
 {
-	LBTFI_HTAB_FOR_EACH(&si->tab, h, i, off) {
-		const char *t = lbtf_name_by_offset(si->btf, off);
+	int64_t found = -1;
 
+	LBTFI_HTAB_FOR_EACH(&si->tab, h, i, off) {
+		const char *t;
+
+		if (found >= 0 && off >= found)
+			continue;
+		t = lbtf_name_by_offset(si->btf, off);
 		if (t && !memcmp(t, s, len + 1))
-			return off;
+			found = off;
 	}
-	return -1;
+	return found;
 }
 
 static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
@@ -225,12 +258,9 @@ static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 	start = btf->start_str_off;
 	for (uint32_t off = 0; off < len;) {
 		size_t n;
-		uint32_t h = lbtfi_str_hash(s + off, &n);
+		uint32_t h = index_hash(s + off, &n);
 
-		/* the first occurrence only (one hash a string: the probe
-		 * for an earlier one, then the put) */
-		if (find_hashed(si, s + off, n, h) < 0 &&
-		    (err = lbtfi_htab_add(&si->tab, h, start + off)))
+		if ((err = lbtfi_htab_add(&si->tab, h, start + off)))
 			return err;
 		off += n + 1;
 	}
@@ -248,9 +278,9 @@ int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf)
 		lbtf_strings(l, &len);
 		bytes += len;
 	}
-	/* typically ~20 bytes a string: sized for one per 8 bytes, it
-	 * never grows on real BTF */
-	if ((err = lbtfi_htab_init(&si->tab, (uint32_t)(bytes / 8 + 16), 3)))
+	/* a vmlinux has ~18 bytes a string: sized for one per 16 bytes (the
+	 * table is 3/4 full at most), it does not grow on real BTF */
+	if ((err = lbtfi_htab_init(&si->tab, (uint32_t)(bytes / 16 + 16), 3)))
 		return err;
 	si->btf = btf;
 	err = index_level(si, btf);
@@ -272,7 +302,7 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 
 	if (!si->tab.slots)
 		return -1;
-	h = lbtfi_str_hash(s, &len);
+	h = index_hash(s, &len);
 	return find_hashed(si, s, len, h);
 }
 
