@@ -17,21 +17,6 @@
 #include "libbtf.h"
 #include "libbtf_verify.h"
 
-struct id_check {
-	uint32_t end;   /* first id past the base's types */
-	uint32_t bad;   /* the offending id */
-};
-
-static int id_in_range(uint32_t id, void *ctx)
-{
-	struct id_check *c = ctx;
-
-	if (id < c->end)
-		return 0;
-	c->bad = id;
-	return 1;
-}
-
 /* The last non-empty line of a verifier log, without leading tabs */
 static void last_line(const char *log, char *out, size_t size)
 {
@@ -52,27 +37,78 @@ static void last_line(const char *log, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(e - s), s);
 }
 
+/* The first type id of t not below end (or 0), from the kind table */
+static uint32_t bad_type_id(const struct lbtf_type *t, uint32_t end)
+{
+	const struct lbtf_kind_desc *d = lbtf_kind_desc(lbtf_kind(t));
+	const char *e;
+
+	if (!d)
+		return 0;
+	if (d->type_field && t->type >= end)
+		return t->type;
+	if (lbtf_kind(t) == LBTF_KIND_ARRAY) {
+		if (lbtf_array(t)->type >= end)
+			return lbtf_array(t)->type;
+		if (lbtf_array(t)->index_type >= end)
+			return lbtf_array(t)->index_type;
+	}
+	if (d->elem_type_off < 0 || !d->vlen_elem_size)
+		return 0;
+	e = (const char *)(t + 1) + d->extra_size + d->elem_type_off;
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += d->vlen_elem_size) {
+		uint32_t id;
+
+		memcpy(&id, e, sizeof(id));
+		if (id >= end)
+			return id;
+	}
+	return 0;
+}
+
+/* A string offset of t not below end, in *off: true if there is one */
+static bool bad_str_off(const struct lbtf_type *t, uint32_t end, uint32_t *off)
+{
+	const struct lbtf_kind_desc *d = lbtf_kind_desc(lbtf_kind(t));
+	const char *e;
+
+	*off = t->name_off;
+	if (t->name_off >= end)
+		return true;
+	if (!d || d->elem_name_off < 0 || !d->vlen_elem_size)
+		return false;
+	e = (const char *)(t + 1) + d->extra_size + d->elem_name_off;
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += d->vlen_elem_size) {
+		memcpy(off, e, sizeof(*off));
+		if (*off >= end)
+			return true;
+	}
+	return false;
+}
+
 /* Every type id the base names is one of its types, and with strs every
- * string offset is inside its string section: 0 or the exit code */
+ * string offset is inside its string section: 0 or the exit code. (A
+ * vmlinux base is checked by every module's run: the kind table is read
+ * here directly, not through a callback a slot.) */
 static int check_refs(const char *prog, const char *path, const struct lbtf *base, bool strs)
 {
-	struct id_check c = { .end = lbtf_type_cnt(base) }, s = { 0 };
+	uint32_t end = lbtf_type_cnt(base), str_end = 0, bad;
 
 	if (strs)
-		lbtf_strings(base, &s.end);
-	for (uint32_t id = lbtf_start_id(base); id < c.end; id++) {
+		lbtf_strings(base, &str_end);
+	for (uint32_t id = lbtf_start_id(base); id < end; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(base, id);
 
 		if (!t)
 			continue;
-		if (lbtf_type_read_type_ids(t, id_in_range, &c)) {
+		if ((bad = bad_type_id(t, end))) {
 			cli_err(prog, "%s: bad base BTF: type [%u] refers to type id %u, past its last type [%u]",
-				 path, id, c.bad, c.end - 1);
+				 path, id, bad, end - 1);
 			return CLI_EXIT_INPUT;
 		}
-		if (strs && lbtf_type_read_str_offs(t, id_in_range, &s)) {
+		if (strs && bad_str_off(t, str_end, &bad)) {
 			cli_err(prog, "%s: bad base BTF: type [%u] names string offset %u, past its string section (%u bytes)",
-				 path, id, s.bad, s.end);
+				 path, id, bad, str_end);
 			return CLI_EXIT_INPUT;
 		}
 	}

@@ -1,7 +1,9 @@
 #!/bin/bash
-# A base BTF given with --base is verified before anything is built or read
-# over it, as the kernel verifies vmlinux before any module: btfgen, btfdump
-# and btfcheck refuse a bad base with exit 4 and one stderr line naming the
+# A base BTF given with --base is checked before anything is built or read
+# over it: btfdump and btfcheck verify it as the kernel verifies vmlinux
+# before any module, btfgen checks what its code relies on (type ids, string
+# offsets, no loop of references; it reads the vmlinux BTF once per module).
+# All three refuse a bad base with exit 4 and one stderr line naming the
 # base file, print nothing on stdout and write no output file. The bases
 # are the campaign's: [2] PTR -> 0x7fffffff with [3] STRUCT s { m: [2] }
 # (btfgen crashed in lbtfi_member_sig), the PTR just past the last type
