@@ -144,11 +144,9 @@ struct base_cands {
 	struct lbtfi_htab tab;
 };
 
-/* The base's ids and candidates into d (kinds, map, tab) */
-static int add_base(struct dedup *d)
+/* The base's ids into d (kinds, map) and its candidates into tab */
+static int add_base(struct dedup *d, struct lbtfi_htab *tab)
 {
-	int err;
-
 	for (uint32_t id = 0; id < d->start_id; id++) {
 		d->map[id] = id; /* void and base types are canonical */
 		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
@@ -159,8 +157,8 @@ static int add_base(struct dedup *d)
 
 		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
 			continue;
-		if ((err = table_add(d, type_hash(d, t), id)))
-			return err;
+		if (lbtfi_htab_add(tab, type_hash(d, t), id))
+			return lbtfi_err(ENOMEM, "out of memory in dedup");
 	}
 	return 0;
 }
@@ -174,8 +172,8 @@ static void drop_base_cands(void *p)
 	free(c);
 }
 
-/* Made with the first dedup over a base (ctx: that dedup, its table
- * empty), kept with the base's shared string index */
+/* Made with the first dedup over a base (ctx: that dedup), kept with the
+ * base's shared string index; its table is probed, never copied */
 static void *make_base_cands(void *ctx)
 {
 	struct dedup *d = ctx;
@@ -185,7 +183,7 @@ static void *make_base_cands(void *ctx)
 		return NULL;
 	c->lay = d->lay;
 	c->kinds = malloc(d->start_id);
-	if (!c->kinds || add_base(d) || lbtfi_htab_copy(&c->tab, &d->tab)) {
+	if (!c->kinds || lbtfi_htab_init(&c->tab, d->start_id, 2) || add_base(d, &c->tab)) {
 		drop_base_cands(c);
 		return NULL;
 	}
@@ -215,22 +213,12 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 		c = lbtfi_strindex_attach(b->base_strs, &cache_key, make_base_cands, d,
 					  drop_base_cands);
 	if (c && c->lay == d->lay) {
-		/* (make_base_cands filled d itself when it made c) */
-		if (!d->tab.cnt) {
-			lbtfi_htab_free(&d->tab);
-			if (lbtfi_htab_copy(&d->tab, &c->tab))
-				return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
-			memcpy(d->kinds, c->kinds, d->start_id);
-			for (uint32_t id = 0; id < d->start_id; id++)
-				d->map[id] = id;
-		}
-	} else {
-		/* (from the same start as always: a failed make may have grown it) */
-		lbtfi_htab_free(&d->tab);
-		if (lbtfi_htab_init(&d->tab, 2048, 2))
-			return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
-		if ((err = add_base(d)))
-			return err;
+		d->base_tab = &c->tab;
+		memcpy(d->kinds, c->kinds, d->start_id);
+		for (uint32_t id = 0; id < d->start_id; id++)
+			d->map[id] = id;
+	} else if ((err = add_base(d, &d->tab))) {
+		return err;
 	}
 	/* every record is checked before the passes trust it; this also
 	 * fills the kinds, in the same pass over the records */

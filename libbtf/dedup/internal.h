@@ -29,6 +29,9 @@ struct dedup {
 	uint32_t *hypot_list, hypot_cnt, hypot_cap;
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
 	struct lbtfi_htab tab;       /* hash -> candidate ids (equal hashes all kept) */
+	/* the base's candidates, shared by every dedup over that base and
+	 * probed before tab (or NULL: tab holds them too) */
+	const struct lbtfi_htab *base_tab;
 	const struct lbtfi_layout *lay; /* the builder's */
 	struct dedup_frame *eq_stack;   /* the equivalence walk's stack */
 	uint32_t eq_cap;
@@ -109,7 +112,51 @@ int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id);
 void lbtfi_dedup_merge_hypot(struct dedup *d);
 void lbtfi_dedup_clear_hypot(struct dedup *d);
 
-/* Every canonical candidate cid of hash h */
-#define DEDUP_FOR_EACH_CAND(d, h, cid) LBTFI_HTAB_FOR_EACH(&(d)->tab, h, _slot, cid)
+/*
+ * Every canonical candidate cid of hash h: the base's first, then the
+ * split types' (the order one table holding both gives, the base's added
+ * first). A probe goes on from where it stopped, so break and continue
+ * work as in a plain loop.
+ */
+struct d_cand_iter {
+	const struct lbtfi_htab *t, *then;
+	uint32_t h, i;
+};
+
+static inline struct d_cand_iter d_cand_start(const struct dedup *d, uint32_t h)
+{
+	struct d_cand_iter it = { d->base_tab ? d->base_tab : &d->tab,
+				  d->base_tab ? &d->tab : NULL, h, 0 };
+
+	it.i = h & it.t->mask;
+	return it;
+}
+
+static inline bool d_cand_next(struct d_cand_iter *it, uint32_t *cid)
+{
+	for (;;) {
+		const struct lbtfi_hslot *s = it->t->slots;
+		uint32_t v;
+
+		while (s && (v = s[it->i].val) != LBTFI_HTAB_FREE) {
+			uint32_t at = it->i;
+
+			it->i = (it->i + 1) & it->t->mask;
+			if (s[at].hash == it->h) {
+				*cid = v;
+				return true;
+			}
+		}
+		if (!it->then)
+			return false;
+		it->t = it->then;
+		it->then = NULL;
+		it->i = it->h & it->t->mask;
+	}
+}
+
+#define DEDUP_FOR_EACH_CAND(d, h, cid)                                                  \
+	for (struct d_cand_iter _it = d_cand_start(d, h), *_once = &_it; _once; _once = NULL) \
+		for (uint32_t cid; d_cand_next(&_it, &cid);)
 
 #endif
