@@ -346,9 +346,15 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 static int resolve_fwds(struct dedup *d)
 {
 	struct lbtfi_eq_defs defs;
-	uint32_t v;
+	uint32_t v, id;
 	int err;
 
+	/* (the definitions, the base's included, only for a FWD left alone) */
+	for (id = d->start_id; id < d->cnt; id++)
+		if (d_kind(d, id) == LBTF_KIND_FWD && d->map[id] == id)
+			break;
+	if (id == d->cnt)
+		return 0;
 	if ((err = lbtfi_eq_defs_init(&defs)))
 		return err;
 	for (uint32_t id = 1; id < d->cnt && !err; id++)

@@ -106,8 +106,9 @@ int dw_locate_debug_file(const char *path, char **debug_path);
 unsigned int dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz);
 void dw_handle_close(struct dw_handle *h);
 /* reloc.c: the debug sections of an ET_REL file relocated in place (opened
- * ELF_C_READ_MMAP_PRIVATE); -ENOTSUP leaves them as they were (libdwfl's
- * case: another machine, byte order, relocation or symbol kind) */
+ * ELF_C_READ_MMAP_PRIVATE); -ENOTSUP is libdwfl's case (another machine,
+ * byte order, relocation or symbol kind): that Elf is then dropped, since
+ * some relocations may have been applied */
 int dw_reloc_apply(Elf *elf);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */

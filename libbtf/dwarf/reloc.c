@@ -11,13 +11,13 @@
  * The values are libdwfl's: the SHF_ALLOC sections are laid out one after
  * the other from the same start address, each aligned, and a symbol's
  * value is its section's address plus st_value (non-allocated sections
- * are at 0). Every relocation is checked before any is applied: anything
- * else (another machine or type, REL sections, compressed targets, an
- * undefined, common or extended-index symbol, an offset out of range)
- * leaves the file untouched and returns -ENOTSUP, and libdwfl relocates it.
+ * are at 0). Anything else (another machine or type, REL sections,
+ * compressed targets, an undefined, common or extended-index symbol, an
+ * offset out of range) returns -ENOTSUP, and libdwfl relocates the file.
  *
  * The sections are changed in place: the ELF must be opened with
- * ELF_C_READ_MMAP_PRIVATE (a copy-on-write mapping) or read into memory.
+ * ELF_C_READ_MMAP_PRIVATE (a copy-on-write mapping) or read into memory,
+ * and be dropped on -ENOTSUP (some relocations may have been applied).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -133,8 +133,8 @@ static int rela_parts(struct relocator *r, const struct rsec *rs, Elf_Data **rel
 	return 0;
 }
 
-/* One pass over every debug relocation: checked only, or applied */
-static int pass(struct relocator *r, bool apply)
+/* Every debug relocation, checked and applied */
+static int apply_all(struct relocator *r)
 {
 	for (size_t i = 1; i < r->nsecs; i++) {
 		const Elf64_Rela *rel;
@@ -170,8 +170,6 @@ static int pass(struct relocator *r, bool apply)
 			} else {
 				v = r->secs[shndx].addr + sym[si].st_value;
 			}
-			if (!apply)
-				continue;
 			v += (uint64_t)rel[k].r_addend;
 			if (w == 8) {
 				memcpy(t + rel[k].r_offset, &v, 8);
@@ -199,9 +197,7 @@ int dw_reloc_apply(Elf *elf)
 		return -ENOTSUP;
 	err = load_secs(&r);
 	if (!err)
-		err = pass(&r, false);
-	if (!err)
-		err = pass(&r, true);
+		err = apply_all(&r);
 	free(r.secs);
 	return err;
 }
