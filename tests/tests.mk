@@ -9,7 +9,8 @@ TEST_HELPER_HDRS := $(wildcard tests/*/*.h)
 # A unit test links the installed archive (the lbtf_ API only), except the
 # white-box tests listed in WHITEBOX_TESTS, which link the internal one.
 # (test_builder: also the atomic file writer of libbtf/io)
-WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
+WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder \
+		  $(B)/tests/dwarf/test_reloc
 TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))
 $(WHITEBOX_TESTS): $(LIBA_INTERNAL)
 $(B)/tests/%: tests/%.c $(LIBA) $(LIB_PUB_HDRS) $(TEST_HELPER_HDRS)
