@@ -705,6 +705,11 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	 * (a known gap of the reuse): convert those inputs exactly */
 	if (!err && (d.units.types || d.units.nsigs))
 		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
+	/* Over a base (a kernel module): its tens of units share fewer types
+	 * than the signatures of the reuse cost to compute (xfs.ko, 105
+	 * units: 0.72 s CPU with it, 0.50 s without; the same bytes) */
+	if (d.g.base)
+		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
 	if (!err && !d.ul.n)
 		err = lbtfi_err(ENODATA, "%s: no DWARF compile units", path);
 	if (err)
