@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/grow.h"
 
 enum phase { PH_SELF, PH_PRIM, PH_STRUCT, PH_REF };
 
@@ -208,6 +209,8 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->hypot = malloc((size_t)d->cnt * sizeof(*d->hypot));
 	if (!d->kinds || !d->map || !d->hypot || lbtfi_htab_init(&d->tab, 2048, 2))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
+	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));
+	lbtfi_prefault(d->hypot, (size_t)d->cnt * sizeof(*d->hypot));
 	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
 	if (b->base_strs)
 		c = lbtfi_strindex_attach(b->base_strs, &cache_key, make_base_cands, d,

@@ -17,6 +17,10 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 #define LBTFI_GROW(arr, cap, need) LBTFI_GROW_FROM(arr, cap, need, 0)
 
+/* A hint: the pages of a new block of that many bytes (256 KiB and more)
+ * mapped now, in one call, since it is about to be written whole */
+void lbtfi_prefault(void *p, size_t bytes);
+
 /* The same, the first allocation at least first elements (a size typical
  * users reach anyway, so they do not pay the doublings up to it) */
 #define LBTFI_GROW_FROM(arr, cap, need, first)                                         \

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/grow.h"
 #include "util/htab.h"
 
 #define MAX_SLOTS (1u << 31)
@@ -33,6 +34,7 @@ static int alloc_slots(struct lbtfi_htab *t, uint32_t size)
 
 	if (!s)
 		return -ENOMEM;
+	lbtfi_prefault(s, (size_t)size * sizeof(*s));
 	memset(s, 0xff, (size_t)size * sizeof(*s));
 	t->slots = s;
 	t->mask = size - 1;
@@ -77,6 +79,7 @@ int lbtfi_htab_copy(struct lbtfi_htab *dst, const struct lbtfi_htab *src)
 	dst->slots = malloc(bytes);
 	if (!dst->slots)
 		return -ENOMEM;
+	lbtfi_prefault(dst->slots, bytes);
 	memcpy(dst->slots, src->slots, bytes);
 	return 0;
 }
