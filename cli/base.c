@@ -37,10 +37,21 @@ static void last_line(const char *log, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(e - s), s);
 }
 
-/* The first type id of t not below end (or 0), from the kind table */
-static uint32_t bad_type_id(const struct lbtf_type *t, uint32_t end)
+/* The kind table, looked up once a walk */
+struct kinds {
+	const struct lbtf_kind_desc *d[32];
+};
+
+static void kinds_init(struct kinds *k)
 {
-	const struct lbtf_kind_desc *d = lbtf_kind_desc(lbtf_kind(t));
+	for (unsigned int i = 0; i < 32; i++)
+		k->d[i] = lbtf_kind_desc(i);
+}
+
+/* The first type id of t not below end (or 0), from the kind table */
+static uint32_t bad_type_id(const struct kinds *k, const struct lbtf_type *t, uint32_t end)
+{
+	const struct lbtf_kind_desc *d = k->d[lbtf_kind(t)];
 	const char *e;
 
 	if (!d)
@@ -67,9 +78,10 @@ static uint32_t bad_type_id(const struct lbtf_type *t, uint32_t end)
 }
 
 /* A string offset of t not below end, in *off: true if there is one */
-static bool bad_str_off(const struct lbtf_type *t, uint32_t end, uint32_t *off)
+static bool bad_str_off(const struct kinds *k, const struct lbtf_type *t, uint32_t end,
+			uint32_t *off)
 {
-	const struct lbtf_kind_desc *d = lbtf_kind_desc(lbtf_kind(t));
+	const struct lbtf_kind_desc *d = k->d[lbtf_kind(t)];
 	const char *e;
 
 	*off = t->name_off;
@@ -84,40 +96,6 @@ static bool bad_str_off(const struct lbtf_type *t, uint32_t end, uint32_t *off)
 			return true;
 	}
 	return false;
-}
-
-/* Every type id the base names is one of its types, and with strs every
- * string offset is inside its string section: 0 or the exit code. (A
- * vmlinux base is checked by every module's run: the kind table is read
- * here directly, not through a callback a slot.) */
-static int check_refs(const char *prog, const char *path, const struct lbtf *base, bool strs)
-{
-	uint32_t end = lbtf_type_cnt(base), str_end = 0, bad;
-
-	if (strs)
-		lbtf_strings(base, &str_end);
-	for (uint32_t id = lbtf_start_id(base); id < end; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(base, id);
-
-		if (!t)
-			continue;
-		if ((bad = bad_type_id(t, end))) {
-			cli_err(prog, "%s: bad base BTF: type [%u] refers to type id %u, past its last type [%u]",
-				 path, id, bad, end - 1);
-			return CLI_EXIT_INPUT;
-		}
-		if (strs && bad_str_off(t, str_end, &bad)) {
-			cli_err(prog, "%s: bad base BTF: type [%u] names string offset %u, past its string section (%u bytes)",
-				 path, id, bad, str_end);
-			return CLI_EXIT_INPUT;
-		}
-	}
-	return 0;
-}
-
-static int check_ids(const char *prog, const char *path, const struct lbtf *base)
-{
-	return check_refs(prog, path, base, false);
 }
 
 /* The one type a reference kind leads to (0: not a reference kind) */
@@ -135,15 +113,56 @@ static uint32_t next_in_chain(const struct lbtf_type *t)
 	}
 }
 
+/* Every type id the base names is one of its types, and with strs every
+ * string offset is inside its string section: 0 or the exit code. With
+ * next, next[id] is the type a reference kind leads to (next_in_chain).
+ * (A vmlinux base is checked by every module's run: the kind table is read
+ * here directly, not through a callback a slot.) */
+static int check_refs(const char *prog, const char *path, const struct lbtf *base, bool strs,
+		      uint32_t *next)
+{
+	uint32_t end = lbtf_type_cnt(base), str_end = 0, bad;
+	struct kinds k;
+
+	kinds_init(&k);
+	if (strs)
+		lbtf_strings(base, &str_end);
+	for (uint32_t id = lbtf_start_id(base); id < end; id++) {
+		const struct lbtf_type *t = lbtf_type_by_id(base, id);
+
+		if (!t)
+			continue;
+		if ((bad = bad_type_id(&k, t, end))) {
+			cli_err(prog, "%s: bad base BTF: type [%u] refers to type id %u, past its last type [%u]",
+				 path, id, bad, end - 1);
+			return CLI_EXIT_INPUT;
+		}
+		if (strs && bad_str_off(&k, t, str_end, &bad)) {
+			cli_err(prog, "%s: bad base BTF: type [%u] names string offset %u, past its string section (%u bytes)",
+				 path, id, bad, str_end);
+			return CLI_EXIT_INPUT;
+		}
+		if (next)
+			next[id] = next_in_chain(t);
+	}
+	return 0;
+}
+
+static int check_ids(const char *prog, const char *path, const struct lbtf *base)
+{
+	return check_refs(prog, path, base, false, NULL);
+}
+
 /*
  * No chain of references (pointers, modifiers, typedefs, arrays) comes
- * back to itself, the kernel's "Loop detected" (ids checked before): each
- * type is walked once, a chain marked while it is followed.
+ * back to itself, the kernel's "Loop detected" (next[] from check_refs,
+ * every id in range): each type is walked once, a chain marked while it
+ * is followed.
  */
-static int check_chains(const char *prog, const char *path, const struct lbtf *base)
+static int check_chains(const char *prog, const char *path, const uint32_t *next, uint32_t cnt)
 {
 	enum { NEW, ON_CHAIN, DONE };
-	uint32_t cnt = lbtf_type_cnt(base), *chain = malloc((size_t)cnt * sizeof(*chain));
+	uint32_t *chain = malloc((size_t)cnt * sizeof(*chain));
 	uint8_t *st = calloc(cnt, 1);
 	int rc = 0;
 
@@ -156,11 +175,9 @@ static int check_chains(const char *prog, const char *path, const struct lbtf *b
 		uint32_t n = 0, id = first;
 
 		while (id && st[id] == NEW) {
-			const struct lbtf_type *t = lbtf_type_by_id(base, id);
-
 			st[id] = ON_CHAIN;
 			chain[n++] = id;
-			id = t ? next_in_chain(t) : 0;
+			id = next[id];
 		}
 		if (id && st[id] == ON_CHAIN) {
 			cli_err(prog, "%s: bad base BTF: type [%u] refers to itself through a chain of references (the kernel's \"Loop detected\")",
@@ -178,15 +195,23 @@ out:
 
 int cli_check_base_refs(const char *prog, const char *path, const struct lbtf *base)
 {
+	uint32_t cnt = lbtf_type_cnt(base), *next;
 	int rc;
 
 	if (lbtf_base(base)) {
 		cli_err(prog, "%s: bad base BTF: it is split BTF itself", path);
 		return CLI_EXIT_INPUT;
 	}
-	if ((rc = check_refs(prog, path, base, true)))
-		return rc;
-	return check_chains(prog, path, base);
+	next = calloc(cnt, sizeof(*next));
+	if (!next) {
+		cli_err(prog, "%s: out of memory", path);
+		return CLI_EXIT_SYSTEM;
+	}
+	rc = check_refs(prog, path, base, true, next);
+	if (!rc)
+		rc = check_chains(prog, path, next, cnt);
+	free(next);
+	return rc;
 }
 
 int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
