@@ -19,7 +19,8 @@
  */
 #define MAP_FROM (1u << 20)
 
-int lbtfi_fd_read(int fd, const char *path, void **buf, size_t *len, bool *mapped)
+/* writable: a private copy the caller may write (a copy-on-write mapping) */
+static int fd_read(int fd, const char *path, bool writable, void **buf, size_t *len, bool *mapped)
 {
 	struct stat st;
 	size_t cap, n = 0;
@@ -29,7 +30,7 @@ int lbtfi_fd_read(int fd, const char *path, void **buf, size_t *len, bool *mappe
 	if (fstat(fd, &st))
 		memset(&st, 0, sizeof(st)); /* unknown: just read() */
 	if (S_ISREG(st.st_mode) && st.st_size >= MAP_FROM) {
-		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		p = mmap(NULL, st.st_size, PROT_READ | (writable ? PROT_WRITE : 0), MAP_PRIVATE, fd, 0);
 		if (p != MAP_FAILED) {
 			*buf = p;
 			*len = st.st_size;
@@ -62,6 +63,16 @@ int lbtfi_fd_read(int fd, const char *path, void **buf, size_t *len, bool *mappe
 	*buf = p;
 	*len = n;
 	return 0;
+}
+
+int lbtfi_fd_read(int fd, const char *path, void **buf, size_t *len, bool *mapped)
+{
+	return fd_read(fd, path, false, buf, len, mapped);
+}
+
+int lbtfi_fd_read_private(int fd, const char *path, void **buf, size_t *len, bool *mapped)
+{
+	return fd_read(fd, path, true, buf, len, mapped);
 }
 
 int lbtfi_file_read(const char *path, void **buf, size_t *len, bool *mapped)
