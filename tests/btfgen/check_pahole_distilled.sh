@@ -23,7 +23,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 FEATS=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 
 # the "vmlinux": named and anonymous types a module reaches in many ways
-cat >"$T/k.c" <<'EOF'
+cat >"$T/types.h" <<'EOF'
 typedef unsigned long long u64;
 struct list_head { struct list_head *next, *prev; };
 union key { u64 u; double d; };
@@ -32,6 +32,9 @@ typedef struct { int counter; } atomic_t;
 struct device { const char *name; struct list_head node; atomic_t refs; enum state st; };
 typedef void (*notify_fn)(struct device *, int);
 struct module { char name[56]; int refcnt; };
+EOF
+cat >"$T/k.c" <<'EOF'
+#include "types.h"
 struct device kdev;
 union key kkey;
 notify_fn knotify;
@@ -41,14 +44,7 @@ gcc -g -O0 -c "$T/k.c" -o "$T/k.o" && "$BTFGEN" -o "$T/base.btf" "$T/k.o" ||
 # the module: embeds struct device, points at list_head, uses the anonymous
 # atomic_t typedef, a function pointer type and a const array of the base
 cat >"$T/m.c" <<'EOF'
-typedef unsigned long long u64;
-struct list_head { struct list_head *next, *prev; };
-union key { u64 u; double d; };
-enum state { S_ON, S_OFF };
-typedef struct { int counter; } atomic_t;
-struct device { const char *name; struct list_head node; atomic_t refs; enum state st; };
-typedef void (*notify_fn)(struct device *, int);
-struct module { char name[56]; int refcnt; };
+#include "types.h"
 struct module __attribute__((section(".gnu.linkonce.this_module"))) __this_module = { "m", 1 };
 struct my_dev { struct device dev; struct list_head *peers; atomic_t users; union key *k;
 		notify_fn cb; const u64 limits[4]; };
