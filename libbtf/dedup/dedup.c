@@ -148,10 +148,17 @@ struct base_cands {
 /* The base's ids into d (kinds, map) and its candidates into tab */
 static int add_base(struct dedup *d, struct lbtfi_htab *tab)
 {
+	uint32_t n = 0;
+
 	for (uint32_t id = 0; id < d->start_id; id++) {
 		d->map[id] = id; /* void and base types are canonical */
 		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
+		n += id && d->kinds[id] <= LBTF_KIND_MAX && kind_phase[d->kinds[id]] != PH_SELF;
 	}
+	/* (room for all of them at once: a shared table, made 3/4 full at
+	 * most, is 1 MB for a vmlinux base, not 2) */
+	if (lbtfi_htab_reserve(tab, n))
+		return lbtfi_err(ENOMEM, "out of memory in dedup");
 	/* base types are candidates for the split types */
 	for (uint32_t id = 1; id < d->start_id; id++) {
 		const struct lbtf_type *t = dtype(d, id);
@@ -184,7 +191,7 @@ static void *make_base_cands(void *ctx)
 		return NULL;
 	c->lay = d->lay;
 	c->kinds = malloc(d->start_id);
-	if (!c->kinds || lbtfi_htab_init(&c->tab, d->start_id, 2) || add_base(d, &c->tab)) {
+	if (!c->kinds || lbtfi_htab_init(&c->tab, 16, 3) || add_base(d, &c->tab)) {
 		drop_base_cands(c);
 		return NULL;
 	}
