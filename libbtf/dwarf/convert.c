@@ -668,7 +668,9 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		else
 			err = dw_list_units(&d.units, &d.ul);
 	}
-	if (!err) {
+	/* (libdw's walk of every unit reads them all again: only when the
+	 * headers saw a skeleton or a .dwo name) */
+	if (!err && (d.units.dwo_units || (d.units.types && d.units.types->dwo_units))) {
 		char dwo[256];
 		unsigned int skel = dw_count_skeletons(h.dw, dwo, sizeof(dwo));
 
