@@ -121,10 +121,16 @@ int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul);
 
 #define DW_ID_IN_PROGRESS UINT32_MAX
 
+struct dw_diemap_slot {
+	uint64_t key;
+	uint32_t val;
+	uint32_t gen;    /* the map's gen: in use; else empty */
+};
+
 struct dw_diemap {
-	uint64_t *keys;  /* 0: empty (DIE offsets are never 0 for type DIEs) */
-	uint32_t *vals;
+	struct dw_diemap_slot *slots;
 	uint32_t mask, cnt;
+	uint32_t gen;    /* never 0 (a fresh slot's) */
 };
 int dw_diemap_init(struct dw_diemap *m);
 void dw_diemap_clear(struct dw_diemap *m);
