@@ -15,6 +15,7 @@
  * output is converted again without reuse, and the output is put together
  * again (reuse.c says why).
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -670,6 +671,72 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 	return out;
 }
 
+/*
+ * The units listed (their headers read, split DWARF refused) by a thread of
+ * its own while the caller reads the symbol table: both are serial work
+ * before the workers can start. The error message is carried over to the
+ * caller's thread (messages are per thread).
+ */
+struct listing {
+	struct driver *d;
+	bool is_rel;
+	int err;
+	char msg[512];
+};
+
+static void *list_units(void *arg)
+{
+	struct listing *l = arg;
+	struct driver *d = l->d;
+	const char *path = d->path;
+	struct dw_handle h;
+	int err;
+
+	err = dw_handle_open(&h, path, l->is_rel);
+	if (!err) {
+		/* (only the unit headers are kept: the sections go with h) */
+		err = dr_file_open(&d->units, h.dw, NULL, drop_pages, &h);
+		if (err)
+			err = with_path(path, err);
+		else
+			err = dw_list_units(&d->units, &d->ul);
+	}
+	/* (libdw's walk of every unit reads them all again: only when the
+	 * headers saw a skeleton or a .dwo name) */
+	if (!err && (d->units.dwo_units || (d->units.types && d->units.types->dwo_units))) {
+		char dwo[256];
+		unsigned int skel = dw_count_skeletons(h.dw, dwo, sizeof(dwo));
+
+		if (skel)
+			err = lbtfi_err(ENODATA, "%s: split DWARF (-gsplit-dwarf): %u unit(s) keep "
+					"their types in .dwo files (%s%s), which btfgen does not "
+					"read; build without -gsplit-dwarf", path, skel,
+					*dwo ? "first: " : "", *dwo ? dwo : "not named");
+	}
+	dw_handle_close(&h);
+	if (err)
+		snprintf(l->msg, sizeof(l->msg), "%s", lbtf_errmsg());
+	l->err = err;
+	return NULL;
+}
+
+/* ET_REL, from the ELF header (false when it is none: dw_elf_info_load
+ * then says what the file is not) */
+static bool elf_is_rel(const char *path)
+{
+	unsigned char e[EI_NIDENT + 2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool rel = false;
+
+	if (fd < 0)
+		return false;
+	if (pread(fd, e, sizeof(e), 0) == (ssize_t)sizeof(e) && !memcmp(e, ELFMAG, SELFMAG))
+		rel = (e[EI_DATA] == ELFDATA2MSB ? (e[EI_NIDENT] << 8 | e[EI_NIDENT + 1])
+						 : (e[EI_NIDENT + 1] << 8 | e[EI_NIDENT])) == ET_REL;
+	close(fd);
+	return rel;
+}
+
 struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
 {
 	struct driver d = { .path = path };
@@ -677,9 +744,11 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	char *debug_path = NULL;
 	struct lbtf_dwarf_opts o;
 	struct dw_elf_info ei;
-	struct dw_handle h;
+	struct listing l = { 0 };
 	struct lbtf_builder *out = NULL;
 	uint32_t start, i;
+	bool listed;
+	pthread_t lt;
 	int err;
 
 	if (!path)
@@ -696,48 +765,42 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		return NULL;
 	}
 	if (debug_path)
-		d.path = path = debug_path;
-	if ((err = dw_elf_info_load(&ei, path))) {
+		path = debug_path;
+	d.path = path;
+	l.d = &d;
+	l.is_rel = elf_is_rel(path);
+	listed = !pthread_create(&lt, NULL, list_units, &l);
+	err = dw_elf_info_load(&ei, path);
+	if (!err) {
+		d.g.ei = &ei;
+		d.g.base = o.base;
+		d.g.features = effective_features(&o, &ei);
+		if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei)))
+			dw_elf_info_free(&ei);
+	}
+	if (err) { /* (its message first: the listing may fail for the same reason) */
 		char msg[512];
 
 		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+		if (listed)
+			pthread_join(lt, NULL);
+		free(d.ul.die_offs);
+		free(d.ul.ends);
+		dr_file_close(&d.units);
 		free(debug_path);
 		return lbtfi_err_ptr(-err, "%s", msg);
-	}
-	d.g.ei = &ei;
-	d.g.base = o.base;
-	d.g.features = effective_features(&o, &ei);
-	if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei))) {
-		dw_elf_info_free(&ei);
-		return lbtfi_err_ptr(-err, "%s", lbtf_errmsg());
 	}
 	{
 		GElf_Ehdr eh;
 
 		d.g.big_endian = gelf_getehdr(ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	}
-	err = dw_handle_open(&h, path, ei.is_rel);
-	if (!err) {
-		/* (only the unit headers are kept: the sections go with h) */
-		err = dr_file_open(&d.units, h.dw, NULL, drop_pages, &h);
-		if (err)
-			err = with_path(path, err);
-		else
-			err = dw_list_units(&d.units, &d.ul);
-	}
-	/* (libdw's walk of every unit reads them all again: only when the
-	 * headers saw a skeleton or a .dwo name) */
-	if (!err && (d.units.dwo_units || (d.units.types && d.units.types->dwo_units))) {
-		char dwo[256];
-		unsigned int skel = dw_count_skeletons(h.dw, dwo, sizeof(dwo));
-
-		if (skel)
-			err = lbtfi_err(ENODATA, "%s: split DWARF (-gsplit-dwarf): %u unit(s) keep "
-					"their types in .dwo files (%s%s), which btfgen does not "
-					"read; build without -gsplit-dwarf", path, skel,
-					*dwo ? "first: " : "", *dwo ? dwo : "not named");
-	}
-	dw_handle_close(&h);
+	if (listed)
+		pthread_join(lt, NULL);
+	else
+		list_units(&l);
+	if ((err = l.err))
+		err = lbtfi_err(-err, "%s", l.msg);
 	/* Type units: a definition reached only through a unit's signature
 	 * stub may never be converted when a declaration elsewhere matched
 	 * (a known gap of the reuse): convert those inputs exactly */
