@@ -5,7 +5,8 @@
 # /dev/null) vs a command that reads the same bytes and BPF_BTF_LOAD's them
 # (bench/btf_load.c, level 0 and 1): medians of the paired ratios, wall and
 # CPU (user+sys of the child), and vs the syscall's own time; object mode on
-# the corpus vs libbpf's open + BTF load (bench/libbpf_btf_load.c). Second, the
+# the corpus vs libbpf's open + BTF load (bench/libbpf_btf_load.c), the whole
+# corpus in one command and one command per object. Second, the
 # in-process warm loop (bench/verify_bench.c) on /sys/kernel/btf/vmlinux and
 # on the largest BTF btfgen produces here (a cached DWARF vmlinux, if any).
 B=${B:-build}
@@ -50,10 +51,15 @@ for level in (0, 1):
           "command: wall %.2fx, CPU %.2fx; btfcheck command/syscall alone %.2fx" %
           (level, med(ow) / 1e6, med(kw) / 1e6, med(rw), med(rc), med(rs)))
 PY
-# object mode: `btfcheck OBJ` vs libbpf's open + BTF load of the same object
+# object mode vs libbpf's open + BTF load (bench/libbpf_btf_load.c), fresh
+# processes, alternating: the corpus in one command each (`btfcheck OBJ...`,
+# what a CI gate runs), then one command per object; the last row is the
+# floor of the per-object row: a static "hello world" (bench/hello.c, built
+# like btfcheck) against the same peer, i.e. starting a process at all.
 python3 - "$B" "$RUNS" "$B"/corpus/*.bpf.o "$B/corpus/link.o" <<'PY'
 import os, statistics, subprocess, sys, time
 b, runs, objs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+peer = b + "/bench/libbpf_btf_load"
 
 def run(argv):
     t = time.perf_counter_ns()
@@ -63,19 +69,33 @@ def run(argv):
         sys.exit("bench_verify: %s failed" % argv)
     return time.perf_counter_ns() - t, (ru.ru_utime + ru.ru_stime) * 1e9
 
-rw, rc = [], []
-for i in range(runs):
-    for o in objs:
-        pair = [("ours", [b + "/btfcheck", o]), ("libbpf", [b + "/bench/libbpf_btf_load", o])]
-        if i % 2:
-            pair.reverse()
-        res = {name: run(argv) for name, argv in pair}
-        rw.append(res["ours"][0] / res["libbpf"][0])
-        if res["libbpf"][1]:
-            rc.append(res["ours"][1] / res["libbpf"][1])
-print("object mode, %d corpus objects x %d alternating pairs: btfcheck OBJ / libbpf open+BTF load: "
-      "wall %.2fx, CPU %.2fx (medians of paired ratios)" %
-      (len(objs), runs, statistics.median(rw), statistics.median(rc) if rc else float("nan")))
+def pairs(ours, theirs, rw, rc, ow, tw):
+    """one alternating pair per call: ratios appended per pair"""
+    order = [("ours", ours), ("theirs", theirs)]
+    if len(rw) % 2:
+        order.reverse()
+    res = {name: run(argv) for name, argv in order}
+    rw.append(res["ours"][0] / res["theirs"][0])
+    if res["theirs"][1]:
+        rc.append(res["ours"][1] / res["theirs"][1])
+    ow.append(res["ours"][0]); tw.append(res["theirs"][0])
+
+med = statistics.median
+rows = [("corpus, one command each: btfcheck OBJ... / libbpf_btf_load OBJ...",
+         lambda: [([b + "/btfcheck"] + objs, [peer] + objs)]),
+        ("per object, one command each: btfcheck OBJ / libbpf_btf_load OBJ",
+         lambda: [([b + "/btfcheck", o], [peer, o]) for o in objs]),
+        ("floor of the per-object row: static hello world / libbpf_btf_load OBJ",
+         lambda: [([b + "/bench/hello"], [peer, o]) for o in objs])]
+print("object mode, %d corpus objects, %d alternating rounds (medians of paired ratios):" %
+      (len(objs), runs))
+for title, cmds in rows:
+    rw, rc, ow, tw = [], [], [], []
+    for i in range(runs):
+        for ours, theirs in cmds():
+            pairs(ours, theirs, rw, rc, ow, tw)
+    print("  %s: wall %.2fx, CPU %.2fx (%.2f / %.2f ms)" %
+          (title, med(rw), med(rc) if rc else float("nan"), med(ow) / 1e6, med(tw) / 1e6))
 PY
 files=(/sys/kernel/btf/vmlinux)
 dbg=$(find "$CACHE" -maxdepth 1 -name 'vmlinux-*' -printf '%s %p\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)

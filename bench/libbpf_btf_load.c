@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * libbpf_btf_load OBJ: libbpf's way from a BPF object file to its BTF in
- * the kernel, as a command (bench_verify.sh's peer of `btfcheck OBJ`):
- * bpf_object__open_file() (its BTF fixups), then btf__load_into_kernel()
- * of that BTF (what bpf_object__load() submits on a kernel that needs no
- * sanitization), nothing else. Exit 0 when the kernel answered.
+ * libbpf_btf_load OBJ...: libbpf's way from a BPF object file to its BTF in
+ * the kernel, as a command (bench_verify.sh's peer of `btfcheck OBJ...`):
+ * for each object in turn, bpf_object__open_file() (its BTF fixups), then
+ * btf__load_into_kernel() of that BTF (what bpf_object__load() submits on a
+ * kernel that needs no sanitization), nothing else. Exit 0 when the kernel
+ * answered for every object.
  */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -18,16 +19,19 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 int main(int argc, char **argv)
 {
-	struct bpf_object *obj;
-	int err;
-
-	if (argc != 2)
+	if (argc < 2)
 		return 2;
 	libbpf_set_print(quiet);
-	obj = bpf_object__open_file(argv[1], NULL);
-	if (!obj)
-		return 1;
-	err = btf__load_into_kernel(bpf_object__btf(obj));
-	bpf_object__close(obj);
-	return err && (errno == EPERM || errno == ENOSYS) ? 1 : 0;
+	for (int i = 1; i < argc; i++) {
+		struct bpf_object *obj = bpf_object__open_file(argv[i], NULL);
+		int err;
+
+		if (!obj)
+			return 1;
+		err = btf__load_into_kernel(bpf_object__btf(obj));
+		bpf_object__close(obj);
+		if (err && (errno == EPERM || errno == ENOSYS))
+			return 1;
+	}
+	return 0;
 }

@@ -12,3 +12,8 @@ $(B)/bench/libbpf_btf_load: bench/libbpf_btf_load.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
 BENCH_DEPS += $(B)/bench/libbpf_btf_load
+# The floor of a one-command-per-object row: a static program doing nothing
+$(B)/bench/hello: bench/hello.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(btfcheck_LDFLAGS) -o $@ $<
+BENCH_DEPS += $(B)/bench/hello

@@ -340,7 +340,10 @@ int btfcheck_one(const struct cfg *c, const char *path)
 				    !lbtf_min_kernel(ob.data, ob.size, &mink.mk);
 			lbtf_object_btf_free(&ob);
 		} else {
-			mink.done = !lbtf_min_kernel(in.data, in.size, &mink.mk);
+			LBTF_OPTS(lbtf_min_kernel_opts, mo,
+				  .start_id = o.base ? lbtf_type_cnt(o.base) : 0);
+
+			mink.done = !lbtf_min_kernel_opts(in.data, in.size, &mo, &mink.mk);
 		}
 		rep.mink = &mink;
 	}

@@ -53,30 +53,54 @@ static void usage(FILE *f)
 		"4 not BTF, 5 cannot read.\n");
 }
 
+/* "MAJOR.MINOR" at the start of s as a KERNEL_VERSION code, *end after it.
+ * strtoul, not sscanf: a fresh btfcheck process per object pays a page
+ * fault for every code page it touches, and scanf's are several. */
+static int version_prefix(const char *s, uint32_t *v, const char **end)
+{
+	unsigned long a, b;
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	a = strtoul(s, &e, 10);
+	if (*e != '.' || e[1] < '0' || e[1] > '9')
+		return -1;
+	b = strtoul(e + 1, &e, 10);
+	if (!a || a > 255 || b > 255)
+		return -1;
+	*v = a << 16 | b << 8;
+	*end = e;
+	return 0;
+}
+
 /* The running kernel's BTF features by its release (libbpf probes them;
  * the release says the same for upstream kernels): sanitized when missing. */
 static uint32_t running_kernel_missing(void)
 {
 	struct utsname u;
-	unsigned int a = 0, b = 0;
+	const char *end;
+	uint32_t v;
 
-	if (uname(&u) || sscanf(u.release, "%u.%u", &a, &b) != 2)
+	if (uname(&u) || version_prefix(u.release, &v, &end))
 		return 0;
-	return LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(a << 16 | b << 8);
+	return LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(v);
 }
 
 /* "MAJOR.MINOR[.PATCH]" as a KERNEL_VERSION code */
 static int parse_version(const char *s, uint32_t *v)
 {
-	unsigned int a, b;
-	int n = 0;
+	const char *end;
 
-	if (sscanf(s, "%u.%u%n", &a, &b, &n) != 2 || (s[n] && s[n] != '.') || !a || a > 255 ||
-	    b > 255)
+	if (version_prefix(s, v, &end) || (*end && *end != '.'))
 		return -1;
-	*v = a << 16 | b << 8;
 	return 0;
 }
+
+/* Verdicts go to stderr a line at a time: one write each, formatted in
+ * place, not through unbuffered stdio's 8 KiB stack buffer per call (two
+ * fresh stack pages, i.e. page faults, in a process that lives ~1 ms). */
+static char errbuf[1024];
 
 static int parse_num(const char *s, long long max, long long *out)
 {
@@ -136,6 +160,7 @@ int main(int argc, char **argv)
 	long long v;
 
 	stdout_hold();
+	setvbuf(stderr, errbuf, _IOLBF, sizeof(errbuf));
 	opterr = 0; /* reported below, in one line */
 	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:", opts, NULL)) != -1) {
 		switch (opt) {

@@ -36,7 +36,7 @@ void *lbtfi_err_ptr(int err, const char *fmt, ...) __attribute__((format(printf,
 struct lbtf *lbtfi_new_mapped(void *map, size_t size, const struct lbtf *base);
 
 /* The .BTF section of the ELF image buf (in place, as stored); errors name path. */
-int lbtfi_elf_btf_section(const char *path, void *buf, size_t len,
+int lbtfi_elf_btf_section(const char *path, const void *buf, size_t len,
 			  const void **sec, size_t *sec_len, int *ptr_size);
 
 static inline uint32_t lbtf_bswap32(uint32_t v) { return __builtin_bswap32(v); }

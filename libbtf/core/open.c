@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Opening BTF from files (raw, ELF .BTF, sysfs) and from the kernel by id. */
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -10,6 +8,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "internal.h"
+#include "elf/internal.h"
 #include "io/io.h"
 
 #define SYSFS_BTF_DIR "/sys/kernel/btf/"
@@ -50,79 +49,27 @@ static struct lbtf *from_raw(const char *path, void *buf, size_t len, bool mappe
  * Finds the .BTF section of the ELF image buf (len bytes): *sec points to
  * its bytes inside buf, as stored (no byte swapping); *ptr_size is the
  * ELF's pointer size. Every header, offset and size is checked against len.
- * (buf is not const: libelf's elf_memory() takes a writable image.)
  */
-int lbtfi_elf_btf_section(const char *path, void *buf, size_t len,
+int lbtfi_elf_btf_section(const char *path, const void *buf, size_t len,
 			  const void **sec, size_t *sec_len, int *ptr_size)
 {
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
-	size_t shstrndx;
-	int err;
+	struct lbtfi_elf e;
+	struct lbtfi_shdr sh;
+	int err = lbtfi_elf_open(&e, path, buf, len);
 
-	elf_version(EV_CURRENT);
-	elf = elf_memory(buf, len);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		return lbtfi_err(EINVAL, "%s: %s", path,
-				 len >= SELFMAG && !memcmp(buf, ELFMAG, SELFMAG) ?
-				 "truncated or bad ELF header" : "not an ELF file");
-	}
-	/* libelf quietly sees no sections when the section header table lies
-	 * past the end of the file: call that truncation. */
-	if (!gelf_getehdr(elf, &eh)) {
-		err = lbtfi_err(EINVAL, "%s: truncated or bad ELF header (%s)", path, elf_errmsg(-1));
-		goto out;
-	}
-	if (eh.e_shoff > len || (uint64_t)eh.e_shnum * eh.e_shentsize > len - eh.e_shoff) {
-		err = lbtfi_err(EINVAL, "%s: truncated ELF file (section headers end past its %zu bytes)",
-				path, len);
-		goto out;
-	}
-	if (elf_getshdrstrndx(elf, &shstrndx)) {
-		err = lbtfi_err(EINVAL, "%s: bad ELF section headers (%s)", path, elf_errmsg(-1));
-		goto out;
-	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh)) {
-			err = lbtfi_err(EINVAL, "%s: bad ELF section header (%s)", path, elf_errmsg(-1));
-			goto out;
-		}
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".BTF"))
-			continue;
-		if (sh.sh_type == SHT_NOBITS) {
-			err = lbtfi_err(ENODATA, "%s: .BTF section has no data (NOBITS, stripped file?)",
-					path);
-			goto out;
-		}
-		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset) {
-			err = lbtfi_err(EINVAL, "%s: .BTF section is truncated (offset %llu, size %llu, file %zu bytes)",
-					path, (unsigned long long)sh.sh_offset,
-					(unsigned long long)sh.sh_size, len);
-			goto out;
-		}
-		d = elf_rawdata(scn, NULL);
-		if (!d || !d->d_buf) {
-			err = lbtfi_err(EINVAL, "%s: cannot read .BTF (%s)", path, elf_errmsg(-1));
-			goto out;
-		}
-		*sec = d->d_buf;
-		*sec_len = d->d_size;
-		*ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
-		err = 0;
-		goto out;
-	}
-	err = lbtfi_err(ENODATA, "%s: no .BTF section", path);
-out:
-	elf_end(elf);
-	return err;
+	if (err)
+		return err;
+	if (!lbtfi_elf_find(&e, ".BTF", &sh))
+		return lbtfi_err(ENODATA, "%s: no .BTF section", path);
+	if (sh.type == SHT_NOBITS)
+		return lbtfi_err(ENODATA, "%s: .BTF section has no data (NOBITS, stripped file?)",
+				 path);
+	if (!(*sec = lbtfi_elf_sec_data(&e, &sh)))
+		return lbtfi_err(EINVAL, "%s: .BTF section is truncated (offset %llu, size %llu, file %zu bytes)",
+				 path, (unsigned long long)sh.offset, (unsigned long long)sh.size, len);
+	*sec_len = sh.size;
+	*ptr_size = e.is64 ? 8 : 4;
+	return 0;
 }
 
 static struct lbtf *from_elf(const char *path, void *buf, size_t len,

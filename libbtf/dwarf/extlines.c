@@ -25,11 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "libbtf_dwarf.h"
 #include "libbtf_ext.h"
 #include "internal.h"
+#include "io/io.h"
+#include "libbtf_object.h"
 
 struct xrow {
 	uint64_t off;
@@ -316,26 +317,6 @@ static int read_rows(struct xgen *g, Dwarf *dw)
 	return 0;
 }
 
-/* The file's bytes */
-static int read_all(int fd, const char *path, unsigned char **img, size_t *size)
-{
-	struct stat st;
-	ssize_t n;
-	size_t got = 0;
-
-	if (fstat(fd, &st) || st.st_size <= 0)
-		return lbtfi_err(errno ? errno : EINVAL, "%s: cannot read", path);
-	*img = malloc((size_t)st.st_size);
-	if (!*img)
-		return lbtfi_err(ENOMEM, "out of memory");
-	while (got < (size_t)st.st_size && (n = pread(fd, *img + got, (size_t)st.st_size - got, (off_t)got)) > 0)
-		got += (size_t)n;
-	if (got != (size_t)st.st_size)
-		return lbtfi_err(EIO, "%s: short read", path);
-	*size = got;
-	return 0;
-}
-
 /* The source file's text, split into lines (cached) */
 static struct xsrc *source(struct xgen *g, const char *path)
 {
@@ -560,8 +541,9 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 {
 	struct lbtf_dwarf_ext_opts o;
 	struct xgen g = { .path = path, .b = b };
-	unsigned char *img = NULL;
+	void *img = NULL;
 	size_t img_size = 0;
+	bool mapped = false;
 	Elf *mem = NULL;
 	Dwarf *dw = NULL;
 	GElf_Ehdr eh;
@@ -576,19 +558,22 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+	/* a private copy: its line-table addresses are patched below */
+	if ((err = lbtfi_fd_read_private(fd, path, &img, &img_size, &mapped)))
+		goto out;
 	g.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!g.elf || !gelf_getehdr(g.elf, &eh)) {
 		err = lbtfi_err(ENOEXEC, "%s: not an ELF file", path);
 		goto out;
 	}
-	if (eh.e_type != ET_REL || eh.e_machine != EM_BPF) {
-		err = lbtfi_err(EINVAL, "%s: not a BPF object (ET_REL, EM_BPF): no func_info/line_info to make",
+	if (!lbtf_is_bpf_object(img, img_size)) {
+		err = lbtfi_err(EINVAL, "%s: not a BPF object (ELF64 ET_REL EM_BPF): no func_info/line_info to make",
 				path);
 		goto out;
 	}
 	g.le = eh.e_ident[EI_DATA] == ELFDATA2LSB;
 	if ((err = read_sections(&g)) || (err = read_funcs(&g)) ||
-	    (err = read_all(fd, path, &img, &img_size)) || (err = patch_line_addrs(&g, img, img_size)))
+	    (err = patch_line_addrs(&g, img, img_size)))
 		goto out;
 	mem = elf_memory((char *)img, img_size);
 	dw = mem ? dwarf_begin_elf(mem, DWARF_C_READ, NULL) : NULL;
@@ -609,7 +594,7 @@ out:
 		dwarf_end(dw);
 	if (mem)
 		elf_end(mem);
-	free(img);
+	lbtfi_file_unload(img, img_size, mapped);
 	for (size_t i = 0; i < g.nsecs; i++) {
 		free(g.secs[i].starts);
 		free(g.secs[i].rows);

@@ -78,6 +78,19 @@ struct lbtf_min_kernel {
  */
 int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res);
 
+struct lbtf_min_kernel_opts {
+	size_t sz;               /* sizeof(struct lbtf_min_kernel_opts) */
+	/* the blob's first type id: 0 or 1 for base BTF; for split BTF the
+	 * base's lbtf_type_cnt(). Split BTF is module BTF: the kernel loads
+	 * it with its module (5.11 on), BPF_BTF_LOAD takes none, and libbpf
+	 * never loads it, so nothing of it is sanitized. */
+	uint32_t start_id;
+};
+
+/* lbtf_min_kernel() for base or split BTF (opts NULL: base BTF) */
+int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_kernel_opts *opts,
+			 struct lbtf_min_kernel *res);
+
 struct lbtf_object_opts {
 	size_t sz;               /* sizeof(struct lbtf_object_opts) */
 	/* LBTF_KFEAT_* the target kernel lacks (libbpf's sanitization);

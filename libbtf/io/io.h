@@ -23,6 +23,8 @@ void lbtfi_file_unload(void *data, size_t size, bool mapped);
 /* The same from a named file, and from fd (not closed; path names it). */
 int lbtfi_file_read(const char *path, void **data, size_t *size, bool *mapped);
 int lbtfi_fd_read(int fd, const char *path, void **data, size_t *size, bool *mapped);
+/* The same as a private copy the caller may write to (never written back) */
+int lbtfi_fd_read_private(int fd, const char *path, void **data, size_t *size, bool *mapped);
 
 /* ---- output (atomic.c) ---- */
 /*

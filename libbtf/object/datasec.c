@@ -40,16 +40,16 @@ static bool sort_vsi(struct lbtf_var_secinfo *v, size_t n, struct lbtf_var_secin
 }
 
 /* The first global or weak STT_OBJECT symbol of that name */
-static bool find_var_sym(const struct octx *c, const char *name, GElf_Sym *out)
+static bool find_var_sym(const struct octx *c, const char *name, Elf64_Sym *out)
 {
 	for (size_t i = 0; i < c->e.nr_syms; i++) {
-		GElf_Sym s;
+		Elf64_Sym s;
 		const char *n;
 		int bind;
 
-		if (!oelf_sym(&c->e, i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT)
+		if (!oelf_sym(&c->e, i, &s) || ELF64_ST_TYPE(s.st_info) != STT_OBJECT)
 			continue;
-		bind = GELF_ST_BIND(s.st_info);
+		bind = ELF64_ST_BIND(s.st_info);
 		if (bind != STB_GLOBAL && bind != STB_WEAK)
 			continue;
 		n = oelf_sym_name(&c->e, &s);
@@ -61,9 +61,9 @@ static bool find_var_sym(const struct octx *c, const char *name, GElf_Sym *out)
 	return false;
 }
 
-static bool hidden(const GElf_Sym *s)
+static bool hidden(const Elf64_Sym *s)
 {
-	int v = GELF_ST_VISIBILITY(s->st_other);
+	int v = ELF64_ST_VISIBILITY(s->st_other);
 
 	return v == STV_HIDDEN || v == STV_INTERNAL;
 }
@@ -92,7 +92,7 @@ static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 			struct lbtf_type *v = obtf_type(&c->b, vsi[i].type);
 			struct lbtf_var *var;
 			const char *name;
-			GElf_Sym sym;
+			Elf64_Sym sym;
 
 			if (!v || lbtf_kind(v) != LBTF_KIND_VAR)
 				return lbtfi_err(EINVAL, "%s: sec '%s': unexpected non-VAR type found",
@@ -140,7 +140,7 @@ int obj_fixup_datasecs(struct octx *c)
 
 int obj_mark_static_subprogs(struct octx *c)
 {
-	GElf_Sym s;
+	Elf64_Sym s;
 
 	if (!c->e.text_shndx || c->e.nr_progs < 2)
 		return 0;
@@ -148,7 +148,7 @@ int obj_mark_static_subprogs(struct octx *c)
 		const char *name;
 
 		if (!oelf_sym(&c->e, i, &s) || s.st_shndx != c->e.text_shndx ||
-		    GELF_ST_TYPE(s.st_info) != STT_FUNC || GELF_ST_BIND(s.st_info) == STB_LOCAL ||
+		    ELF64_ST_TYPE(s.st_info) != STT_FUNC || ELF64_ST_BIND(s.st_info) == STB_LOCAL ||
 		    !hidden(&s) || !(name = oelf_sym_name(&c->e, &s)))
 			continue;
 		for (uint32_t id = 1; id <= c->b.nr; id++) {

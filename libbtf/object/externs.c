@@ -53,12 +53,12 @@ static bool kcfg_type_ok(const struct obtf *b, uint32_t id, bool elem)
 	}
 }
 
-static bool sym_is_extern(const GElf_Sym *s)
+static bool sym_is_extern(const Elf64_Sym *s)
 {
-	int bind = GELF_ST_BIND(s->st_info);
+	int bind = ELF64_ST_BIND(s->st_info);
 
 	return s->st_shndx == SHN_UNDEF && (bind == STB_GLOBAL || bind == STB_WEAK) &&
-	       GELF_ST_TYPE(s->st_info) == STT_NOTYPE;
+	       ELF64_ST_TYPE(s->st_info) == STT_NOTYPE;
 }
 
 /* the first VAR or FUNC of that name; -EINVAL when it is not extern */
@@ -236,7 +236,7 @@ static int collect(struct octx *c, struct ext **out, size_t *nr, uint32_t *ksym_
 	struct obtf *b = &c->b;
 	struct ext *ext = NULL;
 	size_t n = 0, cap = 0;
-	GElf_Sym sym;
+	Elf64_Sym sym;
 
 	for (size_t i = 0; i < c->e.nr_syms; i++) {
 		const char *name, *sname;
@@ -301,7 +301,7 @@ int obj_collect_externs(struct octx *c)
 	uint32_t dummy, ksym_sec = 0, kcfg_sec = 0;
 	int err;
 
-	if (!c->e.symtab)
+	if (!c->e.has_symtab)
 		return 0;
 	if ((err = add_dummy_ksym(c, &dummy)))
 		return err;

@@ -129,8 +129,14 @@ static void consider(struct lbtf_min_kernel *r, struct need n, uint32_t id)
 #define OLD_MAX_TYPE 0xffffu
 #define OLD_MAX_STR_LEN 0x10000u
 
-int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
+/* "bpf: Load and verify kernel module BTFs" (36e68442d1af): split BTF is
+ * loaded only as a module's, never by BPF_BTF_LOAD */
+static const struct need split_need = { KV(5, 11), "split BTF: module BTF", 0 };
+
+int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_kernel_opts *opts,
+			 struct lbtf_min_kernel *res)
 {
+	struct lbtf_min_kernel_opts o;
 	struct lbtf_min_kernel r = {
 		.sz = sizeof(r), .version = KV(4, 18), .version_libbpf = KV(4, 18),
 		.why = "BTF", .why_libbpf = "BTF",
@@ -140,17 +146,23 @@ int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
 	const unsigned char *types;
 	void *copy = NULL;
 	size_t off = 0;
-	uint32_t id = 1;
+	uint32_t id;
+	bool split;
 	int err;
 
-	if ((err = lbtfi_result_check(res, "lbtf_min_kernel")))
+	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_min_kernel_opts)) ||
+	    (err = lbtfi_result_check(res, "lbtf_min_kernel")))
 		return err;
+	split = o.start_id > 1;
+	id = split ? o.start_id : 1;
 	if (size >= sizeof(hdr))
 		memcpy(&hdr, data, sizeof(hdr));
 	if (size < sizeof(*h) || h->magic != LBTF_MAGIC || h->hdr_len < sizeof(*h) ||
 	    h->hdr_len % 4 || h->type_off % 4 || h->hdr_len > size ||
 	    (uint64_t)h->type_off + h->type_len > size - h->hdr_len)
 		return lbtfi_err(EINVAL, "not a BTF blob of this byte order");
+	if (split)
+		consider(&r, split_need, 0);
 	if (h->str_len > OLD_MAX_STR_LEN)
 		consider(&r, (struct need){ KV(5, 4), "string section over 64 KiB", 0 }, 0);
 	types = (const unsigned char *)data + h->hdr_len + h->type_off;
@@ -173,12 +185,24 @@ int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
 		}
 		n = type_need(t);
 		consider(&r, n, id);
-		if (id == OLD_MAX_TYPE + 1)
+		if (id == OLD_MAX_TYPE + 1 && !split)
 			consider(&r, (struct need){ KV(5, 4), "more than 65535 types", 0 }, id);
 		off += rec;
 		id++;
 	}
 	free(copy);
+	if (split) {
+		/* libbpf loads no split BTF: it rewrites none of it */
+		r.kfeats = 0;
+		r.version_libbpf = r.version;
+		r.why_libbpf = r.why;
+		r.why_libbpf_id = r.why_id;
+	}
 	lbtfi_result_copy(res, &r, sizeof(r));
 	return 0;
+}
+
+int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
+{
+	return lbtf_min_kernel_opts(data, size, NULL, res);
 }

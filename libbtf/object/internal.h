@@ -8,9 +8,9 @@
 #ifndef LIBBTF_OBJECT_INTERNAL_H
 #define LIBBTF_OBJECT_INTERNAL_H
 
-#include <gelf.h>
 #include <stdbool.h>
 #include "core/internal.h"
+#include "elf/internal.h"
 #include "libbtf_object.h"
 
 /* The BTF being fixed up. Until a type or string is added, types and strs
@@ -33,11 +33,9 @@ struct obtf {
 
 /* The ELF object's sections and symbols */
 struct oelf {
-	Elf *elf;
-	size_t shstrndx;
-	Elf_Scn *symtab;
-	GElf_Shdr symtab_sh;
-	Elf_Data *syms;
+	struct lbtfi_elf elf;
+	bool has_symtab;
+	struct lbtfi_shdr symtab;
 	size_t nr_syms;
 	size_t text_shndx;       /* 0: no .text */
 	size_t nr_progs;         /* program symbols, as libbpf counts them */
@@ -65,10 +63,9 @@ uint32_t obtf_find_int32(const struct obtf *b);
 int obtf_output(const struct obtf *b, void **data, size_t *size);
 
 /* elf.c */
-int oelf_open(struct oelf *e, const char *path, void *image, size_t size);
-void oelf_close(struct oelf *e);
-const char *oelf_sym_name(const struct oelf *e, const GElf_Sym *sym);
-bool oelf_sym(const struct oelf *e, size_t i, GElf_Sym *sym);
+int oelf_open(struct oelf *e, const char *path, const void *image, size_t size);
+const char *oelf_sym_name(const struct oelf *e, const Elf64_Sym *sym);
+bool oelf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
 /* first section named name: its data size (sh_size for NOBITS) */
 int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
 

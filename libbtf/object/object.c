@@ -50,7 +50,6 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	r.fixups = c.fixups;
 	r.sanitized = c.sanitized;
 	obtf_free(&c.b);
-	oelf_close(&c.e);
 	if (err)
 		return err;
 	if (res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))

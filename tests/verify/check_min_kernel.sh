@@ -61,10 +61,15 @@ blob('types65535', INT + struct.pack('<III', 0, 0x02000000, 1) * 65534, S)
 blob('types65536', INT + struct.pack('<III', 0, 0x02000000, 1) * 65535, S)
 blob('str64k', INT, S + b'x' * (65536 - len(S) - 1) + b'\0')    # 65536 bytes: still fine
 blob('str64k1', INT, S + b'x' * (65537 - len(S) - 1) + b'\0')   # one more: 5.4
+# split BTF over the 'enum4' blob ([1] int, [2] enum: ids go on at 3): a
+# pointer to int (module BTF: 5.11), and a FLOAT after it (5.13, type [4];
+# libbpf loads no split BTF, so its sanitization changes nothing)
+blob('split_ptr', struct.pack('<III', 0, 0x02000000, 1), b'\0')
+blob('split_float', struct.pack('<III', 0, 0x02000000, 1) + struct.pack('<III', 1, 0x10000000, 8), b'\0')
 PY
-mk() { # blob, want (version, why, why_type_id, with_libbpf)
+mk() { # blob, want (version, why, why_type_id, with_libbpf), btfcheck options
 	local out
-	out=$("$BC" --min-kernel --json "$tmp/$1.btf" 2>/dev/null) || { bad "$1: not valid: $out"; return; }
+	out=$("$BC" --min-kernel --json "${@:6}" "$tmp/$1.btf" 2>/dev/null) || { bad "$1: not valid: $out"; return; }
 	python3 - "$out" "$1" "$2" "$3" "$4" "$5" <<'PY' || fail=1
 import json, sys
 m = json.loads(sys.argv[1])["min_kernel"]
@@ -81,6 +86,10 @@ mk types65535 4.18 BTF 0 4.18
 mk types65536 5.4 "more than 65535 types" 65536 5.4
 mk str64k 4.18 BTF 0 4.18
 mk str64k1 5.4 "string section over 64 KiB" 0 5.4
+mk split_ptr 5.11 "split BTF: module BTF" 0 5.11 --base "$tmp/enum4.btf"
+mk split_float 5.13 FLOAT 4 5.13 --base "$tmp/enum4.btf"
+"$BC" --min-kernel --json --base "$tmp/enum4.btf" "$tmp/split_float.btf" 2>/dev/null |
+	grep -q '"libbpf_sanitizes":\[\]' || bad "split BTF: libbpf sanitizes nothing of it"
 
 "$BC" --json --target-kernel 5.16 "$k" >"$tmp/out" 2>/dev/null
 grep -q '"fixups":\["datasec_size","sanitize"\],"sanitized":\["type_tag","enum64"\],"valid":true' "$tmp/out" ||
