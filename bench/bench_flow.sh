@@ -4,7 +4,9 @@
 #     with `repeat` invalidates the skb hash and recomputes it, so each
 #     repetition dissects, in flowctl's private netns: C, bpf_flow as attached
 #     by default (recording off), with --record, with --record=1, a no-op BPF
-#     dissector, C again (control), rotating; the 16 kernel selftest vectors.
+#     dissector, the zero-parse floor (per vector a program that only stores
+#     bpf_flow's keys for it: the least any BPF dissector giving those keys
+#     costs here), C again (control), rotating; the 16 kernel selftest vectors.
 #  2. flowctl bench-e2e: UDP over a veth pair between two namespaces of this
 #     run, RPS on the receiver so every packet is hashed there; CPU time per
 #     packet with C, bpf_flow default, --record, no-op.

@@ -3,10 +3,13 @@
 #   $(B)/flowctl          loader/driver (libbpf), from bpf/flowctl*.c
 #   $(B)/obj/bpf/libflowctl.a  the loader minus main(), linked into tests/flow
 BPF_MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
-BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -I/usr/include/$(BPF_MULTIARCH)
+# -mcpu=v3: 32-bit jumps and ALU ops (kernel 5.1+; the program needs 6.1 for
+# BPF_FLOW_DISSECTOR_CONTINUE): fewer zero-extensions on the per-packet path
+# (about 0.6 ns per packet of the program's own run time, bench/bench_flow.sh).
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror -I/usr/include/$(BPF_MULTIARCH)
 FLOW_OBJ := $(B)/bpf/bpf_flow.o
 
-$(B)/bpf/bpf_flow.clang.o: bpf/bpf_flow.c bpf/flow_config.h
+$(B)/bpf/bpf_flow.clang.o: bpf/bpf_flow.c bpf/flow_config.h bpf/bpf.mk
 	@mkdir -p $(@D)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
 

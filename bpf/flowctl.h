@@ -140,5 +140,10 @@ struct e2e_opts {
 int flow_bench_e2e(const struct e2e_opts *eo);
 /* A flow dissector program that returns BPF_OK at once (the hook's own cost); fd or -errno. */
 int flow_noop_load(void);
+/*
+ * A flow dissector program that stores keys and returns ret, parsing nothing
+ * (the least a dissector producing those keys costs); fd or -errno.
+ */
+int flow_keys_prog_load(const struct bpf_flow_keys *keys, __u32 ret);
 
 #endif

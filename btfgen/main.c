@@ -18,6 +18,7 @@
 #include "libbtf.h"
 #include "ext.h"
 #include "pahole.h"
+#include "distill.h"
 #include "verify_out.h"
 #include "io/io.h"
 
@@ -32,6 +33,8 @@ static void usage(FILE *f)
 		"  --in-place            add or replace the .BTF section of INPUT\n"
 		"  -j, --jobs N          worker threads (default: online CPUs); same output for any N\n"
 		"  --base BASE           emit split BTF over BASE (raw BTF or ELF with .BTF)\n"
+		"  --distilled-base      with --in-place --base: split BTF over a distilled base,\n"
+		"                        written as .BTF.base (out-of-tree kernel modules)\n"
 		"  --features LIST       comma list of float,enum64,type_tag,decl_tag,func,var,\n"
 		"                        percpu_var,dedup,reuse; default, all, none; -NAME removes one\n"
 		"                        (a list starting with -NAME changes the defaults: all but\n"
@@ -120,12 +123,13 @@ static int parse_jobs(const char *s, int *jobs)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES };
+	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 		{ "base", required_argument, NULL, OPT_BASE },
 		{ "features", required_argument, NULL, OPT_FEATURES },
+		{ "distilled-base", no_argument, NULL, OPT_DISTILLED_BASE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -139,9 +143,9 @@ int main(int argc, char **argv)
 	struct cb_ctx cb = { 0 };
 	struct lbtf *base = NULL;
 	struct lbtf_builder *b;
-	bool in_place = false, verbose = false;
-	void *data = NULL;
-	size_t size = 0;
+	bool in_place = false, verbose = false, distilled = false;
+	void *data = NULL, *base_data = NULL;
+	size_t size = 0, base_size = 0;
 	int c, swapped, err, rc = CLI_EXIT_SYSTEM;
 
 	/* pahole's command line (kernel builds run PAHOLE=btfgen-pahole) */
@@ -165,6 +169,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_BASE:
 			base_path = optarg;
+			break;
+		case OPT_DISTILLED_BASE:
+			distilled = true;
 			break;
 		case OPT_FEATURES:
 			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
@@ -195,6 +202,11 @@ int main(int argc, char **argv)
 	}
 	if (out && in_place) {
 		cli_err(prog, "-o and --in-place exclude each other");
+		return CLI_EXIT_USAGE;
+	}
+	if (distilled && (!in_place || !base_path)) {
+		cli_err(prog, "--distilled-base makes a .BTF.base section for split BTF: it needs "
+			"--in-place and --base");
 		return CLI_EXIT_USAGE;
 	}
 	/* an output that is an input under another name would destroy it */
@@ -280,6 +292,15 @@ int main(int argc, char **argv)
 	/* the invariant: nothing the kernel would reject is written */
 	if ((rc = btfgen_verify_output(prog, input, data, size, swapped > 0, base)))
 		goto out_b;
+	if (distilled && swapped) {
+		rc = CLI_EXIT_INPUT;
+		cli_err(prog, "%s: --distilled-base: an ELF of the other byte order is not supported",
+			input);
+		goto out_b;
+	}
+	if (distilled &&
+	    (rc = btfgen_distill(prog, input, base, &data, &size, &base_data, &base_size)))
+		goto out_b;
 	rc = CLI_EXIT_SYSTEM;
 	if (cli_is_stdout(out)) {
 		if (fwrite(data, 1, size, stdout) != size || cli_flush_stdout(prog))
@@ -288,7 +309,8 @@ int main(int argc, char **argv)
 	} else if (out) {
 		err = lbtfi_write_file_atomic(out, data, size);
 	} else {
-		LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size);
+		LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size,
+			  .btf_base = base_data, .btf_base_size = base_size);
 
 		err = lbtf_elf_write_btf_opts(input, input, data, size, &wo);
 	}
@@ -304,6 +326,7 @@ int main(int argc, char **argv)
 	rc = 0;
 out_b:
 	free(data);
+	free(base_data);
 	lbtf_builder_free(b);
 out:
 	ext_free(&ext);

@@ -63,7 +63,9 @@ static const struct {
 	[PF_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false, "decl_tag_kfuncs" },
 	/* btfgen's output is the same bytes at any thread count */
 	[PF_REPRODUCIBLE_BUILD] = { "reproducible_build", false, false, "" },
-	[PF_DISTILLED_BASE] = { "distilled_base", false, false, NULL },
+	/* in place only (btfgen --distilled-base): pahole ignores it for a
+	 * detached (raw) output, which has nowhere to put .BTF.base */
+	[PF_DISTILLED_BASE] = { "distilled_base", false, false, "" },
 	[PF_GLOBAL_VAR] = { "global_var", false, false, "var" },
 	/* arena pointers of kfuncs (with decl_tag_kfuncs) */
 	[PF_ATTRIBUTES] = { "attributes", false, false, "attributes" },
@@ -269,7 +271,7 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 	static char features[256];
 	struct pstate s = { 0 };
 	/* static: the translated command line outlives this call (btfgen parses it next) */
-	static char *av[12];
+	static char *av[16];
 	int c, n = 0, r;
 
 	set_defaults(&s);
@@ -373,6 +375,8 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 		av[n++] = s.detached;
 	} else {
 		av[n++] = "--in-place";
+		if (s.on[PF_DISTILLED_BASE])
+			av[n++] = "--distilled-base";
 	}
 	if (s.verbose)
 		av[n++] = "-v";

@@ -13,7 +13,7 @@
 /* The pahole version btfgen answers to --version: the newest whose BTF
  * encoding flags (as the kernel picks them by version) btfgen implements:
  * 1.30 adds --btf_features=attributes (kernel 6.18's Makefile.btf; 1.28's
- * distilled_base, for out-of-tree modules only, is not implemented). */
+ * distilled_base is passed for out-of-tree modules). */
 #define PAHOLE_COMPAT_MAJOR 1
 #define PAHOLE_COMPAT_MINOR 30
 

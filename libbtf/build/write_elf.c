@@ -14,7 +14,9 @@
  * headers, symbols and groups) and emptied in linked files. A replacement
  * .BTF.ext (opts) must keep the old one's size when a .rel.BTF.ext patches it
  * in a linked file; in a relocatable object a .rel.BTF.ext of a .BTF.ext of
- * another layout is removed.
+ * another layout is removed. A .BTF.base (opts: the distilled base of a
+ * module's .BTF) is replaced or added; a relocatable object's old
+ * .BTF.base is removed when none is given, as it described the old .BTF.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -27,6 +29,7 @@
 
 #define BTF_NAME ".BTF"
 #define BTF_EXT_NAME ".BTF.ext"
+#define BTF_BASE_NAME ".BTF.base"
 
 static bool host_is_le(void)
 {
@@ -65,6 +68,9 @@ struct elf_job {
 	const void *ext;        /* replacement .BTF.ext contents, or NULL */
 	size_t ext_size;
 	size_t ext_idx;         /* the .BTF.ext section (0: none) */
+	const void *base;       /* new .BTF.base contents, or NULL */
+	size_t base_size;
+	size_t base_idx;        /* the .BTF.base section (0: none) */
 	size_t *newidx;         /* input index -> output index (0: dropped) */
 	bool dropping;          /* some section is dropped */
 	void *owned[8];         /* data buffers made here, freed at the end */
@@ -120,6 +126,8 @@ static int find_btf(struct elf_job *j)
 			j->btf_idx = elf_ndxscn(scn);
 		if (name && !strcmp(name, BTF_EXT_NAME) && !j->ext_idx)
 			j->ext_idx = elf_ndxscn(scn);
+		if (name && !strcmp(name, BTF_BASE_NAME) && !j->base_idx)
+			j->base_idx = elf_ndxscn(scn);
 	}
 	return 0;
 }
@@ -163,6 +171,11 @@ static int plan_sections(struct elf_job *j)
 			return lbtfi_err(EINVAL, "%s: the new .BTF.ext (%zu bytes) does not keep the layout (%llu bytes) its relocations patch",
 					 j->in_path, j->ext_size, (unsigned long long)esh.sh_size);
 		if (!j->fixed_layout && j->btf_idx && is_rel(&sh) && sh.sh_info == j->btf_idx) {
+			j->dropping = true;
+			continue;
+		}
+		/* a stale distilled base: it described the old .BTF */
+		if (!j->fixed_layout && idx == j->base_idx && !j->base) {
 			j->dropping = true;
 			continue;
 		}
@@ -297,6 +310,10 @@ static int copy_sections(struct elf_job *j, const void *blob, size_t blob_size)
 			moved = j->ext_size > sh.sh_size;
 			sh.sh_size = j->ext_size;
 			err = set_data(os, j->ext, j->ext_size, ELF_T_BYTE, sh.sh_addralign);
+		} else if (idx == j->base_idx && j->base) {
+			moved = j->base_size > sh.sh_size;
+			sh.sh_size = j->base_size;
+			err = set_data(os, j->base, j->base_size, ELF_T_BYTE, sh.sh_addralign);
 		} else if (is_rel(&sh) && j->btf_idx && sh.sh_info == j->btf_idx) {
 			sh.sh_size = 0;
 			err = set_data(os, NULL, 0, ELF_T_BYTE, sh.sh_addralign);
@@ -451,10 +468,20 @@ static int set_shstrndx(struct elf_job *j)
 	return 0;
 }
 
+/* A section name appended to the grown name table: its offset */
+static size_t append_name(struct elf_job *j, const char *name)
+{
+	size_t off = j->shstr_size, n = strlen(name) + 1;
+
+	memcpy(j->shstr_buf + off, name, n);
+	j->shstr_size += n;
+	return off;
+}
+
 static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 {
-	size_t name_off = 0, ext_name_off = 0;
-	bool add_ext;
+	size_t name_off = 0, ext_name_off = 0, base_name_off = 0;
+	bool add_ext, add_base;
 	int err;
 
 	if (!gelf_getehdr(j->in, &j->eh))
@@ -470,29 +497,27 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 	j->fixed_layout = j->eh.e_type != ET_REL;
 	if ((err = plan_sections(j)))
 		return err;
-	/* a new .BTF and/or .BTF.ext: their names join the name table */
+	/* a new .BTF, .BTF.ext and/or .BTF.base: their names join the name table */
 	add_ext = j->ext && !j->ext_idx;
-	if (!j->btf_idx || add_ext) {
+	add_base = j->base && !j->base_idx;
+	if (!j->btf_idx || add_ext || add_base) {
 		Elf_Data *d = elf_getdata(elf_getscn(j->in, j->shstrndx), NULL);
 
 		if (!d)
 			return elf_fail(j->in_path, "cannot read section names");
 		j->shstr_size = d->d_size;
-		j->shstr_buf = malloc(d->d_size + sizeof(BTF_NAME) + sizeof(BTF_EXT_NAME));
+		j->shstr_buf = malloc(d->d_size + sizeof(BTF_NAME) + sizeof(BTF_EXT_NAME) +
+				      sizeof(BTF_BASE_NAME));
 		if (!j->shstr_buf)
 			return lbtfi_err(ENOMEM, "out of memory");
 		if (d->d_size)
 			memcpy(j->shstr_buf, d->d_buf, d->d_size);
-		if (!j->btf_idx) {
-			name_off = j->shstr_size;
-			memcpy(j->shstr_buf + j->shstr_size, BTF_NAME, sizeof(BTF_NAME));
-			j->shstr_size += sizeof(BTF_NAME);
-		}
-		if (add_ext) {
-			ext_name_off = j->shstr_size;
-			memcpy(j->shstr_buf + j->shstr_size, BTF_EXT_NAME, sizeof(BTF_EXT_NAME));
-			j->shstr_size += sizeof(BTF_EXT_NAME);
-		}
+		if (!j->btf_idx)
+			name_off = append_name(j, BTF_NAME);
+		if (add_ext)
+			ext_name_off = append_name(j, BTF_EXT_NAME);
+		if (add_base)
+			base_name_off = append_name(j, BTF_BASE_NAME);
 	}
 	j->out = elf_begin(fd_out, ELF_C_WRITE, NULL);
 	if (!j->out)
@@ -507,6 +532,8 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 	if (!j->btf_idx && (err = add_btf_section(j, blob, size, name_off)))
 		return err;
 	if (add_ext && (err = add_btf_section(j, j->ext, j->ext_size, ext_name_off)))
+		return err;
+	if (add_base && (err = add_btf_section(j, j->base, j->base_size, base_name_off)))
 		return err;
 	if ((err = set_shstrndx(j)))
 		return err;
@@ -543,6 +570,10 @@ int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const voi
 		return lbtfi_err(EINVAL, "lbtf_elf_write_opts: btf_ext and btf_ext_size go together");
 	j.ext = o.btf_ext;
 	j.ext_size = o.btf_ext_size;
+	if (!o.btf_base != !o.btf_base_size)
+		return lbtfi_err(EINVAL, "lbtf_elf_write_opts: btf_base and btf_base_size go together");
+	j.base = o.btf_base;
+	j.base_size = o.btf_base_size;
 
 	elf_version(EV_CURRENT);
 	fd_in = open(in_path, O_RDONLY | O_CLOEXEC);

@@ -91,6 +91,17 @@ int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, u
  */
 int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src);
 
+/*
+ * Split BTF over a distilled base, as libbpf's btf__distill_base() makes it
+ * (pahole's distilled_base, for modules built out of tree): *new_base holds
+ * only what the kernel needs to relocate *new_split onto its own vmlinux
+ * (the base INT/FLOAT/FWD types src reaches, its named structs, unions and
+ * enums without members, same sizes); the other base types src reaches are
+ * copied into *new_split after src's own. src must be split BTF. Free
+ * *new_split before *new_base (it refers to it). 0 or a negative errno.
+ */
+int lbtf_distill_base(const struct lbtf *src, struct lbtf **new_base, struct lbtf **new_split);
+
 /* ---- dedup ---- */
 struct lbtf_dedup_stats {
 	size_t sz; /* sizeof(struct lbtf_dedup_stats): written up to it */
@@ -163,6 +174,12 @@ struct lbtf_elf_write_opts {
 	 * the file has none. NULL: keep .BTF.ext. */
 	const void *btf_ext;
 	size_t btf_ext_size;
+	/* The .BTF.base section (the distilled base of a module's split .BTF,
+	 * lbtf_distill_base()), in the ELF's byte order: replaced or added.
+	 * NULL: a relocatable object's .BTF.base is removed (it described the
+	 * .BTF being replaced). */
+	const void *btf_base;
+	size_t btf_base_size;
 };
 int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const void *data, size_t size,
 			    const struct lbtf_elf_write_opts *opts);

@@ -92,7 +92,7 @@ refuse "'--bogus'" -J --bogus "$T/u"
 refuse "only BTF encoding" "$T/u"
 refuse "strict" -J --btf_features_strict=var,no_such "$T/u"
 refuse "excluding 'c'" -J --lang_exclude=c "$T/u"
-refuse "distilled_base" -J --btf_features=distilled_base "$T/u"
+refuse "distilled-base makes a .BTF.base section for split BTF" -J --btf_features=distilled_base "$T/u"
 refuse "one input" -J "$T/u" "$T/u"
 
 # a module: relocatable object with the sections kbuild gives a .ko
