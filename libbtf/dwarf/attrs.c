@@ -57,7 +57,7 @@ bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die)
 	return !(u->no_annot && die->u == u->cu);
 }
 
-int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
+int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
 {
 	size_t c = *cap, need = (size_t)n + 1;
 

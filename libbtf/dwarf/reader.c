@@ -201,8 +201,9 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 	return 0;
 }
 
-/* Tag of the unit DIE, 0 if unreadable */
-static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *h)
+/* Tag of the unit DIE, 0 if unreadable; *dwo set when its abbreviation has
+ * DW_AT_dwo_name or DW_AT_GNU_dwo_name (a skeleton of split DWARF) */
+static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *h, bool *dwo)
 {
 	const uint8_t *p = f->s[DS_INFO].p + h->die_off, *e = f->s[DS_INFO].p + h->end;
 	const uint8_t *ap, *ae = f->s[DS_ABBREV].p + f->s[DS_ABBREV].len;
@@ -215,15 +216,17 @@ static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *
 	for (ap = f->s[DS_ABBREV].p + h->abbrev_off;;) {
 		if (!dr_uleb(&ap, ae, &code) || !code || !dr_uleb(&ap, ae, &tag) || ap >= ae)
 			return 0;
-		if (code == want)
-			return tag;
 		ap++; /* children */
 		do {
 			if (!dr_uleb(&ap, ae, &at) || !dr_uleb(&ap, ae, &form))
 				return 0;
 			if (form == DW_FORM_implicit_const && !dr_sleb(&ap, ae, &ic))
 				return 0;
+			if (code == want && (at == DW_AT_dwo_name || at == DW_AT_GNU_dwo_name))
+				*dwo = true;
 		} while (at || form);
+		if (code == want)
+			return tag;
 	}
 }
 
@@ -292,7 +295,9 @@ static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
 			f->units = NULL;
 			return lbtfi_err(ENOMEM, "out of memory");
 		}
-		h.tag = unit_tag(f, &h);
+		h.dwo = h.unit_type == DW_UT_skeleton;
+		h.tag = unit_tag(f, &h, &h.dwo);
+		f->dwo_units += h.dwo;
 		f->units[n++] = h;
 		off = h.end;
 	}
@@ -307,6 +312,7 @@ static void share_units(struct dr_file *f, const struct dr_file *shared)
 {
 	f->units = shared->units;
 	f->nunits = shared->nunits;
+	f->dwo_units = shared->dwo_units;
 	f->sigs = shared->sigs;
 	f->nsigs = shared->nsigs;
 	f->shared_units = true;

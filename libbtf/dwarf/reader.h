@@ -45,6 +45,7 @@ struct dr_unit_hdr {
 	uint64_t abbrev_off;
 	uint8_t version, addr_size, offset_size, unit_type;
 	uint16_t tag;        /* of the unit DIE (DW_TAG_compile_unit, ...), 0 unreadable */
+	bool dwo;            /* a skeleton, or its DIE may name a .dwo file */
 	uint64_t sig;        /* type units: the signature, and the type DIE's offset */
 	uint64_t type_off;
 };
@@ -63,6 +64,7 @@ struct dr_file {
 	const struct dr_file *root;    /* the main file (for its alt, types, sigs) */
 	struct dr_unit_hdr *units;  /* every unit, by offset */
 	uint32_t nunits;
+	uint32_t dwo_units;         /* units with dwo set */
 	struct dr_sig *sigs;        /* DWARF 5 type units in .debug_info, by signature */
 	uint32_t nsigs;
 	bool shared_units;          /* units and sigs belong to another dr_file */
