@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
+#include "elf/internal.h"
 #include "io/io.h"
 
 #define BTF_NAME ".BTF"
@@ -84,30 +85,19 @@ static int elf_fail(const char *path, const char *what)
 
 int lbtf_elf_has_section(const char *path, const char *name)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-	Elf *e;
+	struct lbtfi_elf e;
+	struct lbtfi_shdr sh;
+	size_t len;
+	bool mapped;
+	void *buf;
+	int found;
 
-	if (fd < 0)
-		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
-		found = lbtfi_err(EINVAL, "%s: not an ELF file", path);
-		goto out;
-	}
-	while (!found && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size &&
-		    (n = elf_strptr(e, shstrndx, sh.sh_name)) && !strcmp(n, name))
-			found = 1;
-	}
-out:
-	elf_end(e);
-	close(fd);
+	if ((found = lbtfi_file_read(path, &buf, &len, &mapped)))
+		return found;
+	found = lbtfi_elf_open(&e, path, buf, len);
+	if (!found)
+		found = lbtfi_elf_find(&e, name, &sh) && sh.type != SHT_NOBITS && sh.size;
+	lbtfi_file_unload(buf, len, mapped);
 	return found;
 }
 

@@ -54,20 +54,10 @@ int lbtfi_elf_btf_section(const char *path, const void *buf, size_t len,
 			  const void **sec, size_t *sec_len, int *ptr_size)
 {
 	struct lbtfi_elf e;
-	struct lbtfi_shdr sh;
 	int err = lbtfi_elf_open(&e, path, buf, len);
 
-	if (err)
+	if (err || (err = lbtfi_elf_section_data(&e, path, ".BTF", sec, sec_len)))
 		return err;
-	if (!lbtfi_elf_find(&e, ".BTF", &sh))
-		return lbtfi_err(ENODATA, "%s: no .BTF section", path);
-	if (sh.type == SHT_NOBITS)
-		return lbtfi_err(ENODATA, "%s: .BTF section has no data (NOBITS, stripped file?)",
-				 path);
-	if (!(*sec = lbtfi_elf_sec_data(&e, &sh)))
-		return lbtfi_err(EINVAL, "%s: .BTF section is truncated (offset %llu, size %llu, file %zu bytes)",
-				 path, (unsigned long long)sh.offset, (unsigned long long)sh.size, len);
-	*sec_len = sh.size;
 	*ptr_size = e.is64 ? 8 : 4;
 	return 0;
 }

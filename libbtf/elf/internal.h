@@ -53,6 +53,13 @@ const char *lbtfi_elf_sec_name(const struct lbtfi_elf *e, const struct lbtfi_shd
 const void *lbtfi_elf_sec_data(const struct lbtfi_elf *e, const struct lbtfi_shdr *sh);
 /* The first section named name (its index, *sh filled), or 0 */
 size_t lbtfi_elf_find(const struct lbtfi_elf *e, const char *name, struct lbtfi_shdr *sh);
+/*
+ * The bytes of the first section named name, in place: 0, or -ENODATA
+ * ("no NAME section", "NAME section has no data (NOBITS ...)") or -EINVAL
+ * ("NAME section is truncated ..."), the message naming path.
+ */
+int lbtfi_elf_section_data(const struct lbtfi_elf *e, const char *path, const char *name,
+			   const void **data, size_t *size);
 /* Symbol i of the symbol table symtab, widened to Elf64_Sym, host order */
 bool lbtfi_elf_sym(const struct lbtfi_elf *e, const struct lbtfi_shdr *symtab, size_t i,
 		   Elf64_Sym *sym);

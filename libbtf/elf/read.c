@@ -171,6 +171,24 @@ size_t lbtfi_elf_find(const struct lbtfi_elf *e, const char *name, struct lbtfi_
 	return 0;
 }
 
+int lbtfi_elf_section_data(const struct lbtfi_elf *e, const char *path, const char *name,
+			   const void **data, size_t *size)
+{
+	struct lbtfi_shdr sh;
+
+	if (!lbtfi_elf_find(e, name, &sh))
+		return lbtfi_err(ENODATA, "%s: no %s section", path, name);
+	if (sh.type == SHT_NOBITS)
+		return lbtfi_err(ENODATA, "%s: %s section has no data (NOBITS, stripped file?)", path,
+				 name);
+	if (!(*data = lbtfi_elf_sec_data(e, &sh)))
+		return lbtfi_err(EINVAL, "%s: %s section is truncated (offset %llu, size %llu, file %zu bytes)",
+				 path, name, (unsigned long long)sh.offset, (unsigned long long)sh.size,
+				 e->len);
+	*size = sh.size;
+	return 0;
+}
+
 size_t lbtfi_elf_nr_syms(const struct lbtfi_elf *e, const struct lbtfi_shdr *symtab)
 {
 	size_t ent = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
