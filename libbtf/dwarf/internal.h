@@ -225,7 +225,14 @@ struct dw_sigs {
 	uint32_t nedge, capedge;
 	struct dw_sig_item *stack; /* signatures under construction */
 	uint32_t nstack, capstack;
+	/* what a reference hashed to, by the key it names (before any
+	 * DW_AT_signature): an index in sig, or DW_SIG_NAMED | an index in
+	 * named (a named aggregate's edge) */
+	struct dw_diemap refs;
+	struct dw_edge *named;
+	uint32_t nnamed, capnamed;
 };
+#define DW_SIG_NAMED 0x80000000u
 
 int dw_sigs_init(struct dw_sigs *s);
 void dw_sigs_clear(struct dw_sigs *s);

@@ -558,10 +558,46 @@ static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
 	return 0;
 }
 
+/* Segments and wanted attributes of ab (struct dr_abbrev), from its specs;
+ * var and want have room for all of them */
+static void compile_abbrev(struct dr_abbrev *ab, struct dr_var *var, struct dr_want *want)
+{
+	uint32_t nvar = 0, nwant = 0, i;
+	int32_t off = 0;
+
+	ab->var = var;
+	ab->want = want;
+	ab->nvar = DR_GENERIC;
+	for (i = 0; i < ab->nspecs; i++) {
+		const struct dr_spec *s = &ab->specs[i];
+
+		if (s->form == DW_FORM_indirect || (s->slot && nwant == UINT8_MAX))
+			return;
+		if (s->slot)
+			want[nwant++] = (struct dr_want){ .form = s->form, .slot = s->slot - 1,
+							  .seg = nvar, .off = off,
+							  .implicit = s->implicit };
+		if (s->size < 0) {
+			if (nvar == DR_MAX_VAR)
+				return;
+			var[nvar++] = (struct dr_var){ .form = s->form, .gap = off };
+			off = 0;
+		} else if (off > INT32_MAX - 16) {
+			return;
+		} else {
+			off += s->size;
+		}
+	}
+	ab->nvar = nvar;
+	ab->nwant = nwant;
+	ab->tail = off;
+}
+
 static int prepare_abbrevs(struct dr_unit *u)
 {
 	const struct dr_sect *s = &u->f->s[DS_ABBREV];
 	struct abbrev_scan sc;
+	uint32_t i;
 
 	if (u->h->abbrev_off >= s->len)
 		return -1;
@@ -571,10 +607,21 @@ static int prepare_abbrevs(struct dr_unit *u)
 		return -1;
 	u->byc = calloc(sc.maxcode ? sc.maxcode : 1, sizeof(*u->byc));
 	u->pool = malloc((sc.nspecs ? sc.nspecs : 1) * sizeof(*u->pool));
-	if (!u->byc || !u->pool)
+	u->vpool = malloc((sc.nspecs ? sc.nspecs : 1) * sizeof(*u->vpool));
+	u->wpool = malloc((sc.nspecs ? sc.nspecs : 1) * sizeof(*u->wpool));
+	if (!u->byc || !u->pool || !u->vpool || !u->wpool)
 		return -ENOMEM;
 	u->nbyc = sc.maxcode;
-	return scan_abbrevs(u, &sc);
+	if (scan_abbrevs(u, &sc))
+		return -1;
+	for (i = 0; i < u->nbyc; i++) {
+		struct dr_abbrev *ab = &u->byc[i];
+
+		if (!ab->specs)
+			continue;
+		compile_abbrev(ab, u->vpool + (ab->specs - u->pool), u->wpool + (ab->specs - u->pool));
+	}
+	return 0;
 }
 
 /* Prepared units, cached per thread ------------------------------------------ */
@@ -585,6 +632,8 @@ static void free_unit(struct dr_unit *u)
 		return;
 	free(u->byc);
 	free(u->pool);
+	free(u->vpool);
+	free(u->wpool);
 	free(u);
 }
 

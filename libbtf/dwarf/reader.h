@@ -97,6 +97,30 @@ struct dr_spec {
 	int64_t implicit; /* DW_FORM_implicit_const value */
 };
 
+/*
+ * An abbreviation compiled for decoding: its attributes split into segments
+ * at each variable-size one (segment 0 starts at the first attribute,
+ * segment k right after the k-th variable-size attribute), so that a DIE's
+ * attributes are placed by decoding the sizes of the variable-size ones
+ * only, and the wanted ones (those with a slot) are read from their segment
+ * at a fixed offset, without a pass over the others.
+ */
+#define DR_MAX_VAR 15     /* more variable-size attributes: decoded spec by spec */
+#define DR_GENERIC 0xff   /* nvar of such an abbreviation (or one with DW_FORM_indirect) */
+
+struct dr_var {
+	uint16_t form;
+	int32_t gap;     /* fixed bytes from the start of its segment */
+};
+
+struct dr_want {
+	uint16_t form;
+	uint8_t slot;    /* enum dw_attr_slot */
+	uint8_t seg;
+	int32_t off;     /* from the start of segment seg */
+	int64_t implicit;
+};
+
 struct dr_abbrev {
 	uint16_t tag;
 	bool children;
@@ -104,6 +128,11 @@ struct dr_abbrev {
 	int32_t fixed;   /* bytes of all attributes when every size is fixed, else -1 */
 	uint32_t slots;  /* bit per slot some attribute fills */
 	struct dr_spec *specs;
+	uint8_t nvar;    /* variable-size attributes, or DR_GENERIC */
+	uint8_t nwant;
+	int32_t tail;    /* fixed bytes after the last variable-size attribute */
+	struct dr_var *var;
+	struct dr_want *want;
 };
 
 /* A unit ready for reading: its header, abbreviations and DWARF 5 bases */
@@ -115,6 +144,8 @@ struct dr_unit {
 	struct dr_abbrev *byc;      /* by code - 1 */
 	uint32_t nbyc;
 	struct dr_spec *pool;
+	struct dr_var *vpool;
+	struct dr_want *wpool;
 	uint64_t str_offsets_base, addr_base, rnglists_base;
 	uint64_t base_addr;         /* the unit DIE's DW_AT_low_pc (range lists' base) */
 	uint32_t last_use;

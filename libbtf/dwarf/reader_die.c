@@ -14,27 +14,31 @@ static void bad(const struct dr_unit *u, const uint8_t *at)
 		dr_bad_off = (uint64_t)(at - u->info) | u->key_base;
 }
 
-/* Decode the entry at p: 1 a DIE, 0 the null entry (after it in *next), -1 bad */
-static int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
-			const uint8_t **next)
+/* Decode the entry at p: 1 a DIE, 0 the null entry (after it in *next), -1 bad.
+ * (Inline, with the one-byte abbreviation code first: it runs for every
+ * DIE a walk passes.) */
+static inline int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
+			       const uint8_t **next)
 {
-	const uint8_t *s = u->info, *q = p;
+	const struct dr_abbrev *ab;
+	const uint8_t *q = p;
 	uint64_t code;
 
-	if (!dr_uleb(&q, u->end, &code))
+	if (p < u->end && *p < 0x80)
+		code = *q++;
+	else if (!dr_uleb(&q, u->end, &code))
 		return -1;
 	if (!code) {
 		*next = q;
 		return 0;
 	}
-	if (code > u->nbyc || !u->byc[code - 1].specs)
+	if (code > u->nbyc || !(ab = &u->byc[code - 1])->specs)
 		return -1;
 	out->u = u;
-	out->ab = &u->byc[code - 1];
+	out->ab = ab;
 	out->p = q;
-	out->off = p - s;
-	out->end = out->ab->fixed >= 0 && out->ab->fixed <= u->end - q ? q + out->ab->fixed
-									      : NULL;
+	out->off = p - u->info;
+	out->end = ab->fixed >= 0 && ab->fixed <= u->end - q ? q + ab->fixed : NULL;
 	return 1;
 }
 
@@ -102,7 +106,7 @@ static int64_t spec_size(const struct dr_unit *u, const struct dr_spec *s, const
 }
 
 /* decode_entry that remembers a malformed entry in dr_bad_off */
-static int next_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
+static inline int next_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
 		      const uint8_t **next)
 {
 	int r = decode_entry(u, p, out, next);
@@ -112,14 +116,69 @@ static int next_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *
 	return r;
 }
 
-/* End of d's attributes, or NULL when malformed */
-static const uint8_t *attrs_end(struct dw_die *d)
+/* Bytes of a variable-size value of form at p (before e), or -1 */
+static inline int64_t var_size(const struct dr_unit *u, unsigned int form, const uint8_t *p,
+			       const uint8_t *e)
+{
+	const uint8_t *q = p;
+
+	switch (form) {
+	case DW_FORM_string:
+		while (q < e && *q)
+			q++;
+		return q < e ? q - p + 1 : -1;
+	case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_strx:
+	case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		while (q < e && (*q & 0x80))
+			q++;
+		return q < e ? q - p + 1 : -1;
+	default:
+		return value_size(u, form, p, e);
+	}
+}
+
+/*
+ * Place the segments of d's attributes (struct dr_abbrev): seg[k] is where
+ * segment k starts. The end of the attributes, or NULL when they run past
+ * the unit. Not for DR_GENERIC abbreviations.
+ */
+static inline const uint8_t *locate(const struct dw_die *d, const uint8_t **seg)
+{
+	const struct dr_abbrev *ab = d->ab;
+	const uint8_t *p = d->p, *e = d->u->end;
+	unsigned int k;
+
+	for (k = 0; k < ab->nvar; k++) {
+		const struct dr_var *v = &ab->var[k];
+		int64_t sz;
+
+		seg[k] = p;
+		if (v->gap > e - p)
+			return NULL;
+		p += v->gap;
+		sz = var_size(d->u, v->form, p, e);
+		if (sz < 0 || sz > e - p)
+			return NULL;
+		p += sz;
+	}
+	seg[k] = p;
+	return ab->tail <= e - p ? p + ab->tail : NULL;
+}
+
+/* End of d's attributes, or NULL when malformed (d->end not known yet) */
+static const uint8_t *attrs_end_slow(struct dw_die *d)
 {
 	const uint8_t *p = d->p, *e = d->u->end;
 	uint16_t i;
 
-	if (d->end)
+	if (d->ab->nvar != DR_GENERIC) {
+		const uint8_t *seg[DR_MAX_VAR + 1];
+
+		if (!(d->end = locate(d, seg)))
+			bad(d->u, d->p);
 		return d->end;
+	}
 	for (i = 0; i < d->ab->nspecs; i++) {
 		int64_t sz = spec_size(d->u, &d->ab->specs[i], p, e);
 
@@ -131,6 +190,11 @@ static const uint8_t *attrs_end(struct dw_die *d)
 	}
 	d->end = p;
 	return p;
+}
+
+static inline const uint8_t *attrs_end(struct dw_die *d)
+{
+	return d->end ? d->end : attrs_end_slow(d);
 }
 
 bool dr_child(struct dw_die *d, struct dw_die *out)
@@ -228,16 +292,34 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 	const struct dr_abbrev *ab = d->ab;
 	uint16_t i;
 
-	da->have = ab->slots;
-	if (ab->fixed >= 0 && ab->fixed <= e - p) {
-		/* every attribute at a known place: no sizes to decode */
-		for (i = 0; i < ab->nspecs; i++) {
-			const struct dr_spec *s = &ab->specs[i];
+	if (ab->nvar != DR_GENERIC) {
+		/* the variable-size attributes' sizes only, then each wanted
+		 * one at its place */
+		const struct dr_want *w = ab->want, *we = w + ab->nwant;
+		const struct dr_unit *u = d->u;
+		const uint8_t *seg[DR_MAX_VAR + 1], *end;
 
-			if (s->slot)
-				put_attr(&da->a[s->slot - 1], s, p + s->off, d->u);
+		if (!ab->nvar) {
+			end = ab->tail <= e - p ? p + ab->tail : NULL;
+			seg[0] = p;
+		} else {
+			end = locate(d, seg);
 		}
-		d->end = p + ab->fixed;
+		if (!end) {
+			bad(d->u, d->p);
+			da->have = 0;
+			return false;
+		}
+		for (; w < we; w++) {
+			struct dw_attr *a = &da->a[w->slot];
+
+			a->form = w->form;
+			a->p = seg[w->seg] + w->off;
+			a->implicit = w->implicit;
+			a->u = u;
+		}
+		da->have = ab->slots;
+		d->end = end;
 		return true;
 	}
 	da->have = 0;

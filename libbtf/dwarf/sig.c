@@ -167,33 +167,75 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 
 static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int depth);
 
-/* A DW_AT_type: by name to a named aggregate, else by the target's signature */
+static int mix_named(struct dw_unit *u, struct hash128 *h, const struct dw_edge *e)
+{
+	struct dw_sig_item it = { .edge = *e };
+
+	mix(h, 0x4e000000u | e->flavor | (uint32_t)e->name_inline << 8);
+	mix(h, e->name_id);
+	return push(&u->sigs, &it);
+}
+
+static int mix_sub(struct dw_unit *u, struct hash128 *h, uint32_t sub, bool *none)
+{
+	struct dw_sig_item it = { .sub = sub };
+
+	if (u->sigs.sig[sub].state != SIG_DONE) {
+		*none = true;
+		return 0;
+	}
+	mix(h, u->sigs.sig[sub].a);
+	mix(h, u->sigs.sig[sub].b);
+	return push(&u->sigs, &it);
+}
+
+/*
+ * A DW_AT_type: by name to a named aggregate, else by the target's
+ * signature. What a reference leads to is remembered by the key it names
+ * (most targets are named again and again in a unit): the next reference
+ * to it needs neither the target DIE nor its attributes.
+ */
 static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a, int depth,
 		   bool *none)
 {
-	struct dw_sig_item it = { 0 };
+	struct dw_sigs *s = &u->sigs;
+	struct dw_edge e;
 	struct dw_die t;
+	uint64_t direct;
+	bool cache = dr_ref_key(a, &direct);
+	uint32_t *v, sub;
 	int err;
 
+	if (cache && (v = dw_diemap_get(&s->refs, direct))) {
+		if (*v & DW_SIG_NAMED)
+			return mix_named(u, h, &s->named[*v & ~DW_SIG_NAMED]);
+		/* (as sig_at finds a memoised one) */
+		if (s->sig[*v].state == SIG_BUSY)
+			s->sig[*v].state = SIG_NONE; /* a cycle with no name on it */
+		return mix_sub(u, h, *v, none);
+	}
 	if (!dr_ref(u->rd, a, &t)) {
 		mix(h, 0x7e7e);
 		return 0;
 	}
 	dw_follow_signature(u, &t);
-	if (named_aggregate(u, &t, &it.edge)) {
-		mix(h, 0x4e000000u | it.edge.flavor | (uint32_t)it.edge.name_inline << 8);
-		mix(h, it.edge.name_id);
-		return push(&u->sigs, &it);
+	memset(&e, 0, sizeof(e));
+	if (named_aggregate(u, &t, &e)) {
+		if (cache) {
+			if (dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
+			    s->nnamed >= DW_SIG_NAMED)
+				return -ENOMEM;
+			s->named[s->nnamed] = e;
+			if ((err = dw_diemap_put(&s->refs, direct, DW_SIG_NAMED | s->nnamed++)))
+				return err;
+		}
+		return mix_named(u, h, &e);
 	}
-	if ((err = sig_at(u, &t, &it.sub, depth + 1)))
+	if ((err = sig_at(u, &t, &sub, depth + 1)))
 		return err;
-	if (u->sigs.sig[it.sub].state != SIG_DONE) {
-		*none = true;
-		return 0;
-	}
-	mix(h, u->sigs.sig[it.sub].a);
-	mix(h, u->sigs.sig[it.sub].b);
-	return push(&u->sigs, &it);
+	if (cache && (err = dw_diemap_put(&s->refs, direct, sub)))
+		return err;
+	return mix_sub(u, h, sub, none);
 }
 
 /* One DIE and its children, into h */
@@ -354,18 +396,21 @@ const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err)
 int dw_sigs_init(struct dw_sigs *s)
 {
 	memset(s, 0, sizeof(*s));
-	return dw_diemap_init(&s->idx);
+	return dw_diemap_init(&s->idx) ?: dw_diemap_init(&s->refs);
 }
 
 void dw_sigs_clear(struct dw_sigs *s)
 {
 	dw_diemap_clear(&s->idx);
-	s->n = s->nedge = s->nstack = 0;
+	dw_diemap_clear(&s->refs);
+	s->n = s->nedge = s->nstack = s->nnamed = 0;
 }
 
 void dw_sigs_free(struct dw_sigs *s)
 {
 	dw_diemap_free(&s->idx);
+	dw_diemap_free(&s->refs);
+	free(s->named);
 	free(s->sig);
 	free(s->edge);
 	free(s->stack);
