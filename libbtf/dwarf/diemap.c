@@ -17,14 +17,6 @@
 #include <string.h>
 #include "internal.h"
 
-static inline uint32_t key_slot(uint64_t key, uint32_t mask)
-{
-	key ^= key >> 29;
-	key *= 0xbf58476d1ce4e5b9ull;
-	key ^= key >> 32;
-	return (uint32_t)key & mask;
-}
-
 static int alloc_table(struct dw_diemap *m, uint32_t size)
 {
 	m->slots = calloc(size, sizeof(*m->slots));
@@ -60,17 +52,6 @@ void dw_diemap_free(struct dw_diemap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key)
-{
-	struct dw_diemap_slot *e;
-	uint32_t h;
-
-	for (h = key_slot(key, m->mask); (e = &m->slots[h])->gen == m->gen; h = (h + 1) & m->mask)
-		if (e->key == key)
-			return &e->val;
-	return NULL;
-}
-
 static int grow(struct dw_diemap *m)
 {
 	struct dw_diemap old = *m;
@@ -86,7 +67,7 @@ static int grow(struct dw_diemap *m)
 
 		if (old.slots[i].gen != old.gen)
 			continue;
-		for (h = key_slot(old.slots[i].key, m->mask); m->slots[h].gen == m->gen;
+		for (h = dw_diemap_slot_of(old.slots[i].key, m->mask); m->slots[h].gen == m->gen;
 		     h = (h + 1) & m->mask)
 			;
 		m->slots[h] = old.slots[i];
@@ -107,7 +88,7 @@ int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val)
 		if (err)
 			return err;
 	}
-	for (h = key_slot(key, m->mask); (e = &m->slots[h])->gen == m->gen; h = (h + 1) & m->mask) {
+	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen; h = (h + 1) & m->mask) {
 		if (e->key == key) {
 			e->val = val;
 			return 0;

@@ -140,8 +140,27 @@ struct dw_diemap {
 int dw_diemap_init(struct dw_diemap *m);
 void dw_diemap_clear(struct dw_diemap *m);
 void dw_diemap_free(struct dw_diemap *m);
-/* Pointer to the value of key or NULL */
-uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key);
+static inline uint32_t dw_diemap_slot_of(uint64_t key, uint32_t mask)
+{
+	key ^= key >> 29;
+	key *= 0xbf58476d1ce4e5b9ull;
+	key ^= key >> 32;
+	return (uint32_t)key & mask;
+}
+
+/* Pointer to the value of key or NULL (inline: a lookup per reference) */
+static inline uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key)
+{
+	struct dw_diemap_slot *e;
+	uint32_t h;
+
+	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
+	     h = (h + 1) & m->mask)
+		if (e->key == key)
+			return &e->val;
+	return NULL;
+}
+
 int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
 
 /* ---- per-unit conversion (types.c, decls.c) ------------------ */
@@ -214,7 +233,6 @@ struct dw_sig {
 	uint8_t state;
 };
 
-struct dw_sig_item;
 
 /* A unit's signatures, memoised by DIE key */
 struct dw_sigs {
@@ -223,14 +241,16 @@ struct dw_sigs {
 	uint32_t n, cap;
 	struct dw_edge *edge;
 	uint32_t nedge, capedge;
-	struct dw_sig_item *stack; /* signatures under construction */
+	/* what the signatures under construction used, in order: an index
+	 * in sig (a signature whose edges they inherit) or DW_SIG_NAMED | an
+	 * index in named (an edge of their own) */
+	uint32_t *stack;
 	uint32_t nstack, capstack;
-	/* what a reference hashed to, by the key it names (before any
-	 * DW_AT_signature): an index in sig, or DW_SIG_NAMED | an index in
-	 * named (a named aggregate's edge) */
-	struct dw_diemap refs;
-	struct dw_edge *named;
+	struct dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
+	/* what a reference led to, by the key it names (before any
+	 * DW_AT_signature): an entry as on the stack */
+	struct dw_diemap refs;
 };
 #define DW_SIG_NAMED 0x80000000u
 

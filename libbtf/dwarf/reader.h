@@ -20,8 +20,10 @@
 #ifndef LIBBTF_DWARF_READER_H
 #define LIBBTF_DWARF_READER_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <elfutils/libdw.h>
 
 #define DW_KEY_ALT (1ull << 63)   /* a DIE of the dwz alternate file */
@@ -259,7 +261,18 @@ bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v);
 /* The DIE a reference attribute refers to */
 bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
 /* Key of a reference's target, without preparing the DIE */
-bool dr_ref_key(const struct dw_attr *a, uint64_t *key);
+bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key);
+static inline bool dr_ref_key(const struct dw_attr *a, uint64_t *key)
+{
+	if (a->form == DW_FORM_ref4 && !a->u->f->big_endian) { /* (nearly every one) */
+		uint32_t v;
+
+		memcpy(&v, a->p, 4);
+		*key = (le32toh(v) + a->u->h->off) | a->u->key_base;
+		return true;
+	}
+	return dr_ref_key_slow(a, key);
+}
 
 /* Slot accessors over gathered attributes */
 static inline const char *dw_attrs_name(const struct dw_attrs *da)

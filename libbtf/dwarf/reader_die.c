@@ -575,13 +575,18 @@ bool dr_udata_ref(const struct dw_attr *a, uint64_t *v)
 
 /* Section offset of a reference's target and the file it is in; false for
  * what is not a (followable) reference */
-static bool ref_target(const struct dw_attr *a, uint64_t *off, const struct dr_file **file)
+static inline bool ref_target(const struct dw_attr *a, uint64_t *off,
+			      const struct dr_file **file)
 {
 	const struct dr_unit *u = a->u;
 	const struct dr_file *root = u->f->root;
 	uint64_t sig;
 
 	*file = u->f;
+	if (a->form == DW_FORM_ref4) { /* (nearly every reference) */
+		*off = dr_read(u->f->big_endian, a->p, 4) + u->h->off;
+		return true;
+	}
 	if (dr_udata_ref(a, off)) {
 		*off += u->h->off;
 		return true;
@@ -612,7 +617,7 @@ static bool ref_target(const struct dw_attr *a, uint64_t *off, const struct dr_f
 	}
 }
 
-bool dr_ref_key(const struct dw_attr *a, uint64_t *key)
+bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key)
 {
 	const struct dr_file *f;
 	uint64_t off;

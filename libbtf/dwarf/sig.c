@@ -27,13 +27,6 @@
 
 enum { SIG_BUSY = 1, SIG_DONE, SIG_NONE };
 
-/* What a signature under construction collects on the unit's stack: its
- * direct edges and the signatures it used (whose edges it inherits) */
-struct dw_sig_item {
-	struct dw_edge edge;    /* edge.name == NULL: a used signature (sub) */
-	uint32_t sub;
-};
-
 struct hash128 {
 	uint64_t a, b;
 };
@@ -122,11 +115,11 @@ static bool mix_value(struct hash128 *h, const struct dw_attr *a)
 	}
 }
 
-static int push(struct dw_sigs *s, const struct dw_sig_item *it)
+static inline int push(struct dw_sigs *s, uint32_t it)
 {
 	if (dw_grow(&s->stack, &s->capstack, s->nstack, sizeof(*s->stack), 256))
 		return -ENOMEM;
-	s->stack[s->nstack++] = *it;
+	s->stack[s->nstack++] = it;
 	return 0;
 }
 
@@ -167,26 +160,25 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 
 static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int depth);
 
-static int mix_named(struct dw_unit *u, struct hash128 *h, const struct dw_edge *e)
+/* A reference to the named aggregate named[i] */
+static int mix_named(struct dw_unit *u, struct hash128 *h, uint32_t i)
 {
-	struct dw_sig_item it = { .edge = *e };
+	const struct dw_edge *e = &u->sigs.named[i];
 
 	mix(h, 0x4e000000u | e->flavor | (uint32_t)e->name_inline << 8);
 	mix(h, e->name_id);
-	return push(&u->sigs, &it);
+	return push(&u->sigs, DW_SIG_NAMED | i);
 }
 
 static int mix_sub(struct dw_unit *u, struct hash128 *h, uint32_t sub, bool *none)
 {
-	struct dw_sig_item it = { .sub = sub };
-
 	if (u->sigs.sig[sub].state != SIG_DONE) {
 		*none = true;
 		return 0;
 	}
 	mix(h, u->sigs.sig[sub].a);
 	mix(h, u->sigs.sig[sub].b);
-	return push(&u->sigs, &it);
+	return push(&u->sigs, sub);
 }
 
 /*
@@ -199,7 +191,6 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 		   bool *none)
 {
 	struct dw_sigs *s = &u->sigs;
-	struct dw_edge e;
 	struct dw_die t;
 	uint64_t direct;
 	bool cache = dr_ref_key(a, &direct);
@@ -208,7 +199,7 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 
 	if (cache && (v = dw_diemap_get(&s->refs, direct))) {
 		if (*v & DW_SIG_NAMED)
-			return mix_named(u, h, &s->named[*v & ~DW_SIG_NAMED]);
+			return mix_named(u, h, *v & ~DW_SIG_NAMED);
 		/* (as sig_at finds a memoised one) */
 		if (s->sig[*v].state == SIG_BUSY)
 			s->sig[*v].state = SIG_NONE; /* a cycle with no name on it */
@@ -219,17 +210,14 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 		return 0;
 	}
 	dw_follow_signature(u, &t);
-	memset(&e, 0, sizeof(e));
-	if (named_aggregate(u, &t, &e)) {
-		if (cache) {
-			if (dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
-			    s->nnamed >= DW_SIG_NAMED)
-				return -ENOMEM;
-			s->named[s->nnamed] = e;
-			if ((err = dw_diemap_put(&s->refs, direct, DW_SIG_NAMED | s->nnamed++)))
-				return err;
-		}
-		return mix_named(u, h, &e);
+	if (dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
+	    s->nnamed >= DW_SIG_NAMED)
+		return -ENOMEM;
+	memset(&s->named[s->nnamed], 0, sizeof(*s->named));
+	if (named_aggregate(u, &t, &s->named[s->nnamed])) {
+		if (cache && (err = dw_diemap_put(&s->refs, direct, DW_SIG_NAMED | s->nnamed)))
+			return err;
+		return mix_named(u, h, s->nnamed++);
 	}
 	if ((err = sig_at(u, &t, &sub, depth + 1)))
 		return err;
@@ -331,15 +319,15 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 	edge_set.used = 0;
 	g->edges = s->nedge;
 	for (i = from; i < s->nstack; i++) {
-		const struct dw_sig_item *it = &s->stack[i];
+		uint32_t it = s->stack[i];
 
-		if (it->edge.name) {
-			if ((err = add_edge(s, it->edge)))
+		if (it & DW_SIG_NAMED) {
+			if ((err = add_edge(s, s->named[it & ~DW_SIG_NAMED])))
 				return err;
 			continue;
 		}
-		for (j = 0; j < s->sig[it->sub].nedges; j++)
-			if ((err = add_edge(s, s->edge[s->sig[it->sub].edges + j])))
+		for (j = 0; j < s->sig[it].nedges; j++)
+			if ((err = add_edge(s, s->edge[s->sig[it].edges + j])))
 				return err;
 	}
 	g->nedges = s->nedge - g->edges;
