@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 
 #define DW_KEY_ALT (1ull << 63)   /* a DIE of the dwz alternate file */
@@ -239,7 +240,19 @@ bool dr_sdata(const struct dw_attr *a, int64_t *v);
 bool dr_flag(const struct dw_attr *a);
 /* A signed constant form (sdata, implicit_const) with a negative value */
 bool dr_negative(const struct dw_attr *a);
-const char *dr_string(const struct dw_attr *a);
+const char *dr_string_slow(const struct dw_attr *a);
+static inline const char *dr_string(const struct dw_attr *a)
+{
+	if (a->form == DW_FORM_strp && a->u->h->offset_size == 4 && !a->u->f->big_endian) {
+		const struct dr_sect *s = &a->u->f->s[DS_STR]; /* (most names) */
+		uint32_t off;
+
+		memcpy(&off, a->p, 4);
+		off = le32toh(off);
+		return off < s->len ? (const char *)s->p + off : NULL;
+	}
+	return dr_string_slow(a);
+}
 bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len);
 bool dr_addr(const struct dw_attr *a, uint64_t *v);
 /* Start address of the first range a DW_AT_ranges attribute lists

@@ -38,7 +38,7 @@ static inline int decode_entry(const struct dr_unit *u, const uint8_t *p, struct
 	out->ab = ab;
 	out->p = q;
 	out->off = p - u->info;
-	out->end = ab->fixed >= 0 && ab->fixed <= u->end - q ? q + ab->fixed : NULL;
+	out->end = NULL; /* (found when needed: attrs_end, gather) */
 	return 1;
 }
 
@@ -194,7 +194,11 @@ static const uint8_t *attrs_end_slow(struct dw_die *d)
 
 static inline const uint8_t *attrs_end(struct dw_die *d)
 {
-	return d->end ? d->end : attrs_end_slow(d);
+	if (d->end)
+		return d->end;
+	if (!d->ab->nvar && d->ab->tail <= d->u->end - d->p)
+		return d->end = d->p + d->ab->tail; /* every size fixed */
+	return attrs_end_slow(d);
 }
 
 bool dr_child(struct dw_die *d, struct dw_die *out)
@@ -469,7 +473,7 @@ static bool index_operand(const struct dw_attr *a, uint64_t *idx)
 	}
 }
 
-const char *dr_string(const struct dw_attr *a)
+const char *dr_string_slow(const struct dw_attr *a)
 {
 	const struct dr_unit *u = a->u;
 	const struct dr_file *f = u->f;

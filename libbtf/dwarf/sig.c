@@ -72,6 +72,9 @@ static void mix_string(struct hash128 *h, const struct dw_attr *a)
 	 1u << DA_EXTERNAL | 1u << DA_ENCODING | 1u << DA_CONST_VALUE | 1u << DA_COUNT |     \
 	 1u << DA_UPPER_BOUND | 1u << DA_LOWER_BOUND)
 
+#define HASHED_SLOTS (1u << DA_NAME | VALUE_SLOTS | 1u << DA_TYPE)
+_Static_assert(DA_NR <= 32, "the slots hashed fit the upper half of a word");
+
 /*
  * A value as the converter can read it: through every accessor, not by its
  * form, because a compiler encodes the same value differently from unit to
@@ -85,6 +88,14 @@ static bool mix_value(struct hash128 *h, const struct dw_attr *a)
 	uint64_t v, len;
 
 	switch (a->form) {
+	case DW_FORM_data1: /* (the common constants, as the default case has them) */
+		mix(h, 0xc0);
+		mix(h, a->p[0]);
+		return true;
+	case DW_FORM_implicit_const:
+		mix(h, 0xc0 | (uint64_t)(a->implicit < 0) << 32);
+		mix(h, (uint64_t)a->implicit);
+		return true;
 	case DW_FORM_flag:
 	case DW_FORM_flag_present:
 		mix(h, 0xf1a6 | (uint64_t)dr_flag(a) << 32);
@@ -240,20 +251,19 @@ static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int
 		*none = true;
 		return 0;
 	}
-	mix(h, dr_tag(die) | (uint64_t)die->ab->children << 32);
 	dw_attrs_read(u, die, &da);
-	if (da.have >> DA_NAME & 1) {
-		mix(h, 0x100 + DA_NAME);
+	/* one word for the tag, whether there are children and which of the
+	 * hashed slots the DIE has; then those in a fixed order */
+	m = da.have & HASHED_SLOTS;
+	mix(h, dr_tag(die) | (uint64_t)die->ab->children << 16 | (uint64_t)m << 32);
+	if (m >> DA_NAME & 1)
 		mix_string(h, &da.a[DA_NAME]);
-	}
-	for (m = da.have & VALUE_SLOTS; m; m &= m - 1) {
+	for (m &= VALUE_SLOTS; m; m &= m - 1) {
 		i = (unsigned int)__builtin_ctz(m);
-		mix(h, 0x100 + i);
 		if (!mix_value(h, &da.a[i]))
 			*none = true;
 	}
 	if (da.have >> DA_TYPE & 1) {
-		mix(h, 0x100 + DA_TYPE);
 		if ((err = mix_ref(u, h, &da.a[DA_TYPE], depth, none)))
 			return err;
 	}
