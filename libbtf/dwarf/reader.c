@@ -562,7 +562,8 @@ static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
  * var and want have room for all of them */
 static void compile_abbrev(struct dr_abbrev *ab, struct dr_var *var, struct dr_want *want)
 {
-	uint32_t nvar = 0, nwant = 0, i;
+	uint32_t nvar = 0, nwant = 0, i, m;
+	uint8_t last[DA_NR];
 	int32_t off = 0;
 
 	ab->var = var;
@@ -591,6 +592,17 @@ static void compile_abbrev(struct dr_abbrev *ab, struct dr_var *var, struct dr_w
 	ab->nvar = nvar;
 	ab->nwant = nwant;
 	ab->tail = off;
+	ab->sib = -1;
+	for (i = 0; i < nwant; i++)
+		if (want[i].slot == DA_SIBLING) {
+			ab->sib = (int16_t)i;
+			break;
+		}
+	for (i = 0; i < nwant; i++)
+		last[want[i].slot] = (uint8_t)i;
+	ab->nbyslot = 0;
+	for (m = ab->slots; m; m &= m - 1)
+		ab->byslot[ab->nbyslot++] = last[__builtin_ctz(m)];
 }
 
 static int prepare_abbrevs(struct dr_unit *u)

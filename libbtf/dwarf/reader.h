@@ -136,6 +136,9 @@ struct dr_abbrev {
 	int32_t tail;    /* fixed bytes after the last variable-size attribute */
 	struct dr_var *var;
 	struct dr_want *want;
+	int16_t sib;     /* want of the first DW_AT_sibling, -1 none */
+	uint8_t nbyslot;
+	uint8_t byslot[27]; /* wants by ascending slot, each slot once (its last) */
 };
 
 /* A unit ready for reading: its header, abbreviations and DWARF 5 bases */
@@ -223,6 +226,16 @@ struct dw_attrs {
 	uint32_t have;              /* bit per slot */
 	uint32_t own;               /* of those, the DIE's own */
 };
+
+_Static_assert(DA_NR <= 27, "dr_abbrev.byslot holds a want per slot");
+
+/*
+ * The places of d's attributes without gathering them (compiled
+ * abbreviations only: d->ab->nvar != DR_GENERIC): seg[k] where segment k
+ * starts (room for DR_MAX_VAR + 1). Sets d->end; false when malformed
+ * (noted in dr_bad_off). A wanted attribute w is at seg[w->seg] + w->off.
+ */
+bool dr_place(struct dw_die *d, const uint8_t **seg);
 
 /* Gather d's attributes (sets d->end); integrate: follow origin/specification */
 void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate);

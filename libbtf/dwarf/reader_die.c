@@ -166,6 +166,22 @@ static inline const uint8_t *locate(const struct dw_die *d, const uint8_t **seg)
 	return ab->tail <= e - p ? p + ab->tail : NULL;
 }
 
+bool dr_place(struct dw_die *d, const uint8_t **seg)
+{
+	const struct dr_abbrev *ab = d->ab;
+	const uint8_t *p = d->p, *e = d->u->end;
+
+	if (!ab->nvar) {
+		seg[0] = p;
+		d->end = ab->tail <= e - p ? p + ab->tail : NULL;
+	} else {
+		d->end = locate(d, seg);
+	}
+	if (!d->end)
+		bad(d->u, d->p);
+	return d->end;
+}
+
 /* End of d's attributes, or NULL when malformed (d->end not known yet) */
 static const uint8_t *attrs_end_slow(struct dw_die *d)
 {
@@ -265,17 +281,56 @@ static const uint8_t *sibling_attr(struct dw_die *d)
 	return NULL;
 }
 
+/* Where the entry after d (and its children) starts, or NULL */
+static const uint8_t *after_children(struct dw_die *d)
+{
+	const struct dr_abbrev *ab = d->ab;
+	const uint8_t *p = NULL;
+
+	if (ab->sib >= 0 && ab->nvar != DR_GENERIC && !ab->want[ab->sib].seg &&
+	    ab->want[ab->sib].form == DW_FORM_ref4 && ab->want[ab->sib].off <= d->u->end - d->p - 4) {
+		/* (gcc's DW_AT_sibling, at a fixed place) */
+		uint64_t v = dr_read(d->u->f->big_endian, d->p + ab->want[ab->sib].off, 4) +
+			     d->u->h->off;
+
+		p = v > d->off && v < d->u->h->end ? d->u->info + v : NULL;
+	} else if (ab->slots >> DA_SIBLING & 1) {
+		p = sibling_attr(d);
+	}
+	return p ? p : subtree_end(d);
+}
+
 bool dr_sibling(struct dw_die *d)
 {
-	const uint8_t *p = NULL, *next;
+	const struct dr_abbrev *ab = d->ab, *nab;
+	const struct dr_unit *u = d->u;
+	const uint8_t *p, *q;
+	uint64_t code;
 
-	if (!d->ab->children)
-		p = attrs_end(d);
-	else if (d->ab->slots >> DA_SIBLING & 1)
-		p = sibling_attr(d);
+	if (ab->children)
+		p = after_children(d);
+	else if (!(p = d->end))
+		p = !ab->nvar && ab->tail <= u->end - d->p ? d->p + ab->tail : attrs_end_slow(d);
 	if (!p)
-		p = subtree_end(d);
-	return p && next_entry(d->u, p, d, &next) == 1;
+		return false;
+	/* the next entry (decode_entry's, in place: d->u stays) */
+	q = p;
+	if (p < u->end && *p < 0x80)
+		code = *q++;
+	else if (!dr_uleb(&q, u->end, &code))
+		goto bad;
+	if (!code)
+		return false;
+	if (code > u->nbyc || !(nab = &u->byc[code - 1])->specs)
+		goto bad;
+	d->ab = nab;
+	d->p = q;
+	d->off = p - u->info;
+	d->end = NULL;
+	return true;
+bad:
+	bad(u, p);
+	return false;
 }
 
 /* Attributes ---------------------------------------------------------------- */

@@ -53,7 +53,7 @@ static void mix_bytes(struct hash128 *h, const uint8_t *p, size_t n)
 	mix(h, w);
 }
 
-static void mix_string(struct hash128 *h, const struct dw_attr *a)
+static inline void mix_string(struct hash128 *h, const struct dw_attr *a)
 {
 	const char *s = dr_string(a);
 
@@ -73,7 +73,9 @@ static void mix_string(struct hash128 *h, const struct dw_attr *a)
 	 1u << DA_UPPER_BOUND | 1u << DA_LOWER_BOUND)
 
 #define HASHED_SLOTS (1u << DA_NAME | VALUE_SLOTS | 1u << DA_TYPE)
-_Static_assert(DA_NR <= 32, "the slots hashed fit the upper half of a word");
+/* (the slots hashed are the lowest ones: a DIE's run of them in ascending
+ * order ends at the first slot that is not) */
+_Static_assert(HASHED_SLOTS == (1u << (DA_LOWER_BOUND + 1)) - 1, "hashed slots come first");
 
 /*
  * A value as the converter can read it: through every accessor, not by its
@@ -82,19 +84,29 @@ _Static_assert(DA_NR <= 32, "the slots hashed fit the upper half of a word");
  * of the abbreviation in the next). References stay unit-relative offsets:
  * types with them (VLA bounds) are simply never reused. false: malformed.
  */
-static bool mix_value(struct hash128 *h, const struct dw_attr *a)
+/* A constant: its kind (0xc0, the sign of a signed form at bit 8, sec_offset
+ * at bit 9) and value, in one word when the value is small (bit 10) */
+static inline void mix_const(struct hash128 *h, uint64_t kind, uint64_t v)
+{
+	if (v < 1ull << 53) {
+		mix(h, kind | 1u << 10 | v << 11);
+		return;
+	}
+	mix(h, kind);
+	mix(h, v);
+}
+
+static inline bool mix_value(struct hash128 *h, const struct dw_attr *a)
 {
 	const uint8_t *p;
 	uint64_t v, len;
 
 	switch (a->form) {
 	case DW_FORM_data1: /* (the common constants, as the default case has them) */
-		mix(h, 0xc0);
-		mix(h, a->p[0]);
+		mix_const(h, 0xc0, a->p[0]);
 		return true;
 	case DW_FORM_implicit_const:
-		mix(h, 0xc0 | (uint64_t)(a->implicit < 0) << 32);
-		mix(h, (uint64_t)a->implicit);
+		mix_const(h, 0xc0 | (uint64_t)(a->implicit < 0) << 8, (uint64_t)a->implicit);
 		return true;
 	case DW_FORM_flag:
 	case DW_FORM_flag_present:
@@ -119,9 +131,8 @@ static bool mix_value(struct hash128 *h, const struct dw_attr *a)
 		 * (not sec_offset); the sign only counts for signed forms */
 		if (!dr_udata(a, &v))
 			return false;
-		mix(h, 0xc0 | (uint64_t)dr_negative(a) << 32 |
-			       (uint64_t)(a->form == DW_FORM_sec_offset) << 33);
-		mix(h, v);
+		mix_const(h, 0xc0 | (uint64_t)dr_negative(a) << 8 |
+				     (uint64_t)(a->form == DW_FORM_sec_offset) << 9, v);
 		return true;
 	}
 }
@@ -237,10 +248,31 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 	return mix_sub(u, h, sub, none);
 }
 
+/* The attribute of slot s (hashed: name, type, values) */
+static inline int mix_attr(struct dw_unit *u, struct hash128 *h, unsigned int s,
+			   const struct dw_attr *a, int depth, bool *none)
+{
+	if (s == DA_NAME)
+		mix_string(h, a);
+	else if (s == DA_TYPE)
+		return mix_ref(u, h, a, depth, none);
+	else if (!mix_value(h, a))
+		*none = true;
+	return 0;
+}
+
+/* The first word of a DIE: its tag, whether it has children and which of
+ * the hashed slots it has (m); then those, by ascending slot */
+static inline uint64_t die_word(const struct dw_die *die, uint32_t m)
+{
+	return dr_tag(die) | (uint64_t)die->ab->children << 16 | (uint64_t)m << 32;
+}
+
 /* One DIE and its children, into h */
 static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
 		   bool *none)
 {
+	const struct dr_abbrev *ab = die->ab;
 	struct dw_attrs da;
 	struct dw_die c;
 	unsigned int i;
@@ -251,23 +283,36 @@ static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int
 		*none = true;
 		return 0;
 	}
-	dw_attrs_read(u, die, &da);
-	/* one word for the tag, whether there are children and which of the
-	 * hashed slots the DIE has; then those in a fixed order */
-	m = da.have & HASHED_SLOTS;
-	mix(h, dr_tag(die) | (uint64_t)die->ab->children << 16 | (uint64_t)m << 32);
-	if (m >> DA_NAME & 1)
-		mix_string(h, &da.a[DA_NAME]);
-	for (m &= VALUE_SLOTS; m; m &= m - 1) {
-		i = (unsigned int)__builtin_ctz(m);
-		if (!mix_value(h, &da.a[i]))
-			*none = true;
+	if (ab->nvar != DR_GENERIC && !(ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC))) {
+		/* (nothing to integrate) the attributes read in place, in
+		 * the abbreviation's slot order, without gathering them */
+		const uint8_t *seg[DR_MAX_VAR + 1];
+		bool ok = dr_place(die, seg);
+
+		mix(h, die_word(die, ok ? ab->slots & HASHED_SLOTS : 0));
+		for (i = 0; ok && i < ab->nbyslot; i++) {
+			const struct dr_want *w = &ab->want[ab->byslot[i]];
+			struct dw_attr a;
+
+			if (!(HASHED_SLOTS >> w->slot & 1))
+				break;
+			a.form = w->form;
+			a.p = seg[w->seg] + w->off;
+			a.implicit = w->implicit;
+			a.u = die->u;
+			if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
+				return err;
+		}
+	} else {
+		dw_attrs_read(u, die, &da);
+		mix(h, die_word(die, da.have & HASHED_SLOTS));
+		for (m = da.have & HASHED_SLOTS; m; m &= m - 1) {
+			i = (unsigned int)__builtin_ctz(m);
+			if ((err = mix_attr(u, h, i, &da.a[i], depth, none)))
+				return err;
+		}
 	}
-	if (da.have >> DA_TYPE & 1) {
-		if ((err = mix_ref(u, h, &da.a[DA_TYPE], depth, none)))
-			return err;
-	}
-	if (!die->ab->children || !dr_child(die, &c))
+	if (!ab->children || !dr_child(die, &c))
 		return 0;
 	do {
 		if ((err = mix_die(u, h, &c, depth + 1, none)))
