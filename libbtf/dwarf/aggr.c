@@ -136,6 +136,7 @@ int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
 		return is_union ? lbtf_builder_add_union(u->b, NULL, 0) : lbtf_builder_add_struct(u->b, NULL, 0);
 	}
+	ms = dw_scratch_take(u, &cap, sizeof(*ms));
 	if (dr_child(die, &c)) {
 		do {
 			struct member *m;
@@ -201,7 +202,7 @@ int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 	if (!(err = dw_add_decl_tags(u, die, id, -1)))
 		err = add_member_tags(u, ms, n, id);
 out:
-	free(ms);
+	dw_scratch_give(u, ms, cap, sizeof(*ms));
 	return err < 0 ? err : id;
 }
 

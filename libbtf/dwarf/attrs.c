@@ -71,6 +71,38 @@ int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_
 	return 0;
 }
 
+void *dw_scratch_take(struct dw_unit *u, uint32_t *cap, size_t elem_size)
+{
+	uint32_t lv = u->scr_depth++;
+	void *p;
+
+	*cap = 0;
+	if (lv >= u->nscr) {
+		struct dw_scratch *n = realloc(u->scr, (size_t)(lv + 1) * sizeof(*n));
+
+		if (!n)
+			return NULL; /* (the caller allocates its own; give frees it) */
+		u->scr = n;
+		for (; u->nscr <= lv; u->nscr++)
+			n[u->nscr] = (struct dw_scratch){ NULL, 0 };
+	}
+	p = u->scr[lv].p;
+	*cap = (uint32_t)(u->scr[lv].bytes / elem_size);
+	u->scr[lv] = (struct dw_scratch){ NULL, 0 }; /* (the caller's while in use) */
+	return p;
+}
+
+void dw_scratch_give(struct dw_unit *u, void *p, uint32_t cap, size_t elem_size)
+{
+	uint32_t lv = --u->scr_depth;
+
+	if (lv >= u->nscr) {
+		free(p);
+		return;
+	}
+	u->scr[lv] = (struct dw_scratch){ p, (size_t)cap * elem_size };
+}
+
 /* Type sizes ---------------------------------------------------------------- */
 
 /*

@@ -553,5 +553,8 @@ void dw_unit_free(struct dw_unit *u)
 	dw_sigs_free(&u->sigs);
 	free(u->fix);
 	free(u->vars);
+	while (u->nscr)
+		free(u->scr[--u->nscr].p);
+	free(u->scr);
 	memset(u, 0, sizeof(*u));
 }

@@ -287,7 +287,20 @@ struct dw_unit {
 	struct dw_sigs sigs;      /* signatures of this unit's type DIEs */
 	uint32_t first_id;        /* the first type id this unit adds */
 	struct dw_group *grp;     /* types of earlier units of the group, or NULL */
+	struct dw_scratch { void *p; size_t bytes; } *scr; /* per nesting level */
+	uint32_t nscr, scr_depth;
 };
+
+/*
+ * Scratch arrays of the converters (a struct's members, a prototype's
+ * parameters): each call takes the buffer of its nesting level, kept from
+ * one use to the next, and gives it back (grown or not) when it returns,
+ * so that converting a type allocates nothing in the common case. take
+ * returns the buffer (NULL, 0 when there is none yet) with room for *cap
+ * elements; every take is paired with a give.
+ */
+void *dw_scratch_take(struct dw_unit *u, uint32_t *cap, size_t elem_size);
+void dw_scratch_give(struct dw_unit *u, void *p, uint32_t cap, size_t elem_size);
 
 /* BTF id for the type DIE (converted on first use); 0 is void. <0 errno */
 int64_t dw_type_id(struct dw_unit *u, struct dw_die *die);

@@ -437,6 +437,7 @@ int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 	struct dw_attrs da;
 	struct dw_die c;
 
+	ps = dw_scratch_take(u, &cap, sizeof(*ps));
 	if (dr_child(die, &c)) {
 		do {
 			int tag = dr_tag(&c);
@@ -505,10 +506,10 @@ int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 		*npdies = n;
 	}
 out_id:
-	free(ps);
+	dw_scratch_give(u, ps, cap, sizeof(*ps));
 	return id;
 out:
-	free(ps);
+	dw_scratch_give(u, ps, cap, sizeof(*ps));
 	return err;
 }
 
