@@ -237,11 +237,24 @@ _Static_assert(DA_NR <= 27, "dr_abbrev.byslot holds a want per slot");
  */
 bool dr_place(struct dw_die *d, const uint8_t **seg);
 
-/* Gather d's attributes (sets d->end); integrate: follow origin/specification */
-void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate);
 /* Integrate attributes gathered without (once the DIE's own ones have shown
  * that it is worth it) */
-void dr_integrate(struct dr_ctx *c, struct dw_attrs *da);
+void dr_integrate_slow(struct dr_ctx *c, struct dw_attrs *da);
+static inline void dr_integrate(struct dr_ctx *c, struct dw_attrs *da)
+{
+	if (da->own & (1u << DA_ORIGIN | 1u << DA_SPEC))
+		dr_integrate_slow(c, da);
+}
+/* d's own attributes (sets d->end) */
+void dr_gather(struct dw_die *d, struct dw_attrs *da);
+/* Gather d's attributes (sets d->end); integrate: follow origin/specification */
+static inline void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da,
+			    bool integrate)
+{
+	dr_gather(d, da);
+	if (integrate)
+		dr_integrate(c, da);
+}
 static inline const struct dw_attr *dw_attrs_get(const struct dw_attrs *da, enum dw_attr_slot s)
 {
 	return (da->have >> s & 1) ? &da->a[s] : NULL;

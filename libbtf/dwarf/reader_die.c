@@ -369,13 +369,24 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 			da->have = 0;
 			return false;
 		}
-		for (; w < we; w++) {
-			struct dw_attr *a = &da->a[w->slot];
+		if (!ab->nvar) {
+			for (; w < we; w++) {
+				struct dw_attr *a = &da->a[w->slot];
 
-			a->form = w->form;
-			a->p = seg[w->seg] + w->off;
-			a->implicit = w->implicit;
-			a->u = u;
+				a->form = w->form;
+				a->p = p + w->off;
+				a->implicit = w->implicit;
+				a->u = u;
+			}
+		} else {
+			for (; w < we; w++) {
+				struct dw_attr *a = &da->a[w->slot];
+
+				a->form = w->form;
+				a->p = seg[w->seg] + w->off;
+				a->implicit = w->implicit;
+				a->u = u;
+			}
 		}
 		da->have = ab->slots;
 		d->end = end;
@@ -415,15 +426,13 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 					      1u << DA_STR_OFFSETS_BASE | 1u << DA_ADDR_BASE | \
 					      1u << DA_RNGLISTS_BASE))
 
-void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da, bool integrate)
+void dr_gather(struct dw_die *d, struct dw_attrs *da)
 {
 	gather(d, da);
 	da->own = da->have;
-	if (integrate)
-		dr_integrate(c, da);
 }
 
-void dr_integrate(struct dr_ctx *c, struct dw_attrs *da)
+void dr_integrate_slow(struct dr_ctx *c, struct dw_attrs *da)
 {
 	struct dw_attrs g;
 	struct dw_die next;
