@@ -256,6 +256,8 @@ static inline int mix_attr(struct dw_unit *u, struct hash128 *h, unsigned int s,
 		mix_string(h, a);
 	else if (s == DA_TYPE)
 		return mix_ref(u, h, a, depth, none);
+	else if (a->form == DW_FORM_data1) /* (as mix_value has it) */
+		mix_const(h, 0xc0, a->p[0]);
 	else if (!mix_value(h, a))
 		*none = true;
 	return 0;

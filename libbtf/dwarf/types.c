@@ -598,6 +598,17 @@ bool dw_is_type_tag(unsigned int tag)
 	return d && d->conv;
 }
 
+/* The id of a DIE marked in progress (found by a lookup: no room to make) */
+static inline int set_id(struct dw_unit *u, uint64_t key, uint32_t id)
+{
+	uint32_t *v = dw_diemap_get(&u->map, key);
+
+	if (!v)
+		return dw_diemap_put(&u->map, key, id);
+	*v = id;
+	return 0;
+}
+
 static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 {
 	static __thread int depth;
@@ -617,14 +628,13 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 		return err;
 	id = dw_reuse_find(u, die);
 	if (id)
-		return id < 0 ? id : dw_diemap_put(&u->map, key, (uint32_t)id) ?: id;
+		return id < 0 ? id : set_id(u, key, (uint32_t)id) ?: id;
 	depth++;
 	id = d->conv(u, die);
 	depth--;
 	if (id < 0)
 		return id;
-	if ((err = dw_diemap_put(&u->map, key, (uint32_t)id)) ||
-	    (err = dw_reuse_note(u, die, (uint32_t)id)))
+	if ((err = set_id(u, key, (uint32_t)id)) || (err = dw_reuse_note(u, die, (uint32_t)id)))
 		return err;
 	return id;
 }
