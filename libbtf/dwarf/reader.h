@@ -198,7 +198,25 @@ const char *dr_key_where(uint64_t key);
  * UINT64_MAX while everything read was well formed. */
 extern __thread uint64_t dr_bad_off;
 bool dr_child(struct dw_die *d, struct dw_die *out);
-bool dr_sibling(struct dw_die *d);
+bool dr_sibling_slow(struct dw_die *d);
+static inline bool dr_sibling(struct dw_die *d)
+{
+	const struct dr_unit *u = d->u;
+	const uint8_t *p = d->end;
+	const struct dr_abbrev *ab;
+
+	/* (inline: a childless DIE whose attributes were read, followed by
+	 * a DIE with a one-byte abbreviation code, as walks mostly meet) */
+	if (!d->ab->children && p && p < u->end && *p && *p < 0x80 && *p <= u->nbyc &&
+	    (ab = &u->byc[*p - 1])->specs) {
+		d->ab = ab;
+		d->p = p + 1;
+		d->off = (uint64_t)(p - u->info);
+		d->end = NULL;
+		return true;
+	}
+	return dr_sibling_slow(d);
+}
 
 /*
  * The attributes the converter reads, gathered in one pass over a DIE. Like

@@ -300,7 +300,7 @@ static const uint8_t *after_children(struct dw_die *d)
 	return p ? p : subtree_end(d);
 }
 
-bool dr_sibling(struct dw_die *d)
+bool dr_sibling_slow(struct dw_die *d)
 {
 	const struct dr_abbrev *ab = d->ab, *nab;
 	const struct dr_unit *u = d->u;
