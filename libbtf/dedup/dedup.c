@@ -116,6 +116,27 @@ static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
 	return lbtfi_hash_fin(h);
 }
 
+/*
+ * The key a base type is found by in the shared base table: its hash,
+ * but for a struct or union only what the shape comparison sees first
+ * (name, info, size) instead of the shape and member signatures of every
+ * member. Building that table is the fixed cost of each run over a
+ * vmlinux base (a small module's dedup hashed its 92k types for a few
+ * hundred lookups); a struct lookup checks a candidate's full hash only
+ * once its shape is equal, so it meets exactly the candidates of its own
+ * hash, in id order, as with hashes as keys.
+ */
+static uint32_t base_key(const struct lbtf_type *t)
+{
+	return lbtfi_hash_fin(lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(0x5a9e, t->name_off),
+							    t->info), t->size));
+}
+
+static bool is_aggr_kind(unsigned int kind)
+{
+	return kind == LBTF_KIND_STRUCT || kind == LBTF_KIND_UNION;
+}
+
 /* The candidate table: half full at most, its probes are the hot loop */
 static int table_add(struct dedup *d, uint32_t hash, uint32_t id)
 {
@@ -145,8 +166,9 @@ struct base_cands {
 	struct lbtfi_htab tab;
 };
 
-/* The base's ids into d (kinds, map) and its candidates into tab */
-static int add_base(struct dedup *d, struct lbtfi_htab *tab)
+/* The base's ids into d (kinds, map) and its candidates into tab: by
+ * their hashes, or keyed (the shared table: base_key for structs/unions) */
+static int add_base(struct dedup *d, struct lbtfi_htab *tab, bool keyed)
 {
 	uint32_t n = 0;
 
@@ -156,16 +178,18 @@ static int add_base(struct dedup *d, struct lbtfi_htab *tab)
 		n += id && d->kinds[id] <= LBTF_KIND_MAX && kind_phase[d->kinds[id]] != PH_SELF;
 	}
 	/* (room for all of them at once: a shared table, made 3/4 full at
-	 * most, is 1 MB for a vmlinux base, not 2) */
+	 * most, is 1 MB for a vmlinux base, not 2; never grown, so equal
+	 * keys are probed in id order) */
 	if (lbtfi_htab_reserve(tab, n))
 		return lbtfi_err(ENOMEM, "out of memory in dedup");
 	/* base types are candidates for the split types */
 	for (uint32_t id = 1; id < d->start_id; id++) {
 		const struct lbtf_type *t = dtype(d, id);
+		unsigned int k = d->kinds[id];
 
-		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
+		if (k > LBTF_KIND_MAX || kind_phase[k] == PH_SELF)
 			continue;
-		if (lbtfi_htab_add(tab, type_hash(d, t), id))
+		if (lbtfi_htab_add(tab, keyed && is_aggr_kind(k) ? base_key(t) : type_hash(d, t), id))
 			return lbtfi_err(ENOMEM, "out of memory in dedup");
 	}
 	return 0;
@@ -191,7 +215,7 @@ static void *make_base_cands(void *ctx)
 		return NULL;
 	c->lay = d->lay;
 	c->kinds = malloc(d->start_id);
-	if (!c->kinds || lbtfi_htab_init(&c->tab, 16, 3) || add_base(d, &c->tab)) {
+	if (!c->kinds || lbtfi_htab_init(&c->tab, 16, 3) || add_base(d, &c->tab, true)) {
 		drop_base_cands(c);
 		return NULL;
 	}
@@ -227,7 +251,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 		memcpy(d->kinds, c->kinds, d->start_id);
 		for (uint32_t id = 0; id < d->start_id; id++)
 			d->map[id] = id;
-	} else if ((err = add_base(d, &d->tab))) {
+	} else if ((err = add_base(d, &d->tab, false))) {
 		return err;
 	}
 	/* every record is checked before the passes trust it; this also
@@ -329,10 +353,14 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 		return 0; /* mapped while checking another struct's graph */
 	t = dtype(d, id);
 	h = type_hash(d, t);
-	DEDUP_FOR_EACH_CAND(d, h, cand) {
+	DEDUP_FOR_EACH_CAND_KEYED(d, base_key(t), h, cand) {
+		const struct lbtf_type *c = dtype(d, cand);
 		int eq;
 
-		if (!lbtfi_dedup_shape_equal(d, t, dtype(d, cand)))
+		if (!lbtfi_dedup_shape_equal(d, t, c))
+			continue;
+		/* (a keyed base candidate: only those of t's hash) */
+		if (d->base_tab && cand < d->start_id && type_hash(d, c) != h)
 			continue;
 		lbtfi_dedup_clear_hypot(d);
 		eq = lbtfi_dedup_is_equiv(d, id, cand);

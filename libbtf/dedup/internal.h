@@ -115,20 +115,22 @@ void lbtfi_dedup_clear_hypot(struct dedup *d);
 /*
  * Every canonical candidate cid of hash h: the base's first, then the
  * split types' (the order one table holding both gives, the base's added
- * first). A probe goes on from where it stopped, so break and continue
- * work as in a plain loop.
+ * first). The shared base table is probed with bh, the base key (see
+ * dedup.c's base_key: for structs and unions not their hash), the split
+ * types' table with h. A probe goes on from where it stopped, so break and
+ * continue work as in a plain loop.
  */
 struct d_cand_iter {
 	const struct lbtfi_htab *t, *then;
-	uint32_t h, i;
+	uint32_t h, then_h, i;
 };
 
-static inline struct d_cand_iter d_cand_start(const struct dedup *d, uint32_t h)
+static inline struct d_cand_iter d_cand_start(const struct dedup *d, uint32_t bh, uint32_t h)
 {
 	struct d_cand_iter it = { d->base_tab ? d->base_tab : &d->tab,
-				  d->base_tab ? &d->tab : NULL, h, 0 };
+				  d->base_tab ? &d->tab : NULL, d->base_tab ? bh : h, h, 0 };
 
-	it.i = h & it.t->mask;
+	it.i = it.h & it.t->mask;
 	return it;
 }
 
@@ -151,12 +153,16 @@ static inline bool d_cand_next(struct d_cand_iter *it, uint32_t *cid)
 			return false;
 		it->t = it->then;
 		it->then = NULL;
+		it->h = it->then_h;
 		it->i = it->h & it->t->mask;
 	}
 }
 
-#define DEDUP_FOR_EACH_CAND(d, h, cid)                                                  \
-	for (struct d_cand_iter _it = d_cand_start(d, h), *_once = &_it; _once; _once = NULL) \
+#define DEDUP_FOR_EACH_CAND_KEYED(d, bh, h, cid)                                          \
+	for (struct d_cand_iter _it = d_cand_start(d, bh, h), *_once = &_it; _once;          \
+	     _once = NULL)                                                                   \
 		for (uint32_t cid; d_cand_next(&_it, &cid);)
+
+#define DEDUP_FOR_EACH_CAND(d, h, cid) DEDUP_FOR_EACH_CAND_KEYED(d, h, h, cid)
 
 #endif
