@@ -166,16 +166,41 @@ struct base_cands {
 	struct lbtfi_htab tab;
 };
 
+/*
+ * The hash a base type is added to the shared table with (kind k): its
+ * type_hash, but base_key for a struct or union; the records' words mixed
+ * here directly (this runs for every type of a vmlinux base, once per run).
+ */
+static uint32_t base_hash(const struct dedup *d, const struct lbtf_type *t, unsigned int k)
+{
+	const struct lbtfi_layout *l = &d->lay[k];
+	const uint32_t *w = (const uint32_t *)t;
+	size_t n = l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
+	uint32_t h;
+
+	if (is_aggr_kind(k))
+		return base_key(t);
+	if (k == LBTF_KIND_ENUM || k == LBTF_KIND_ENUM64)
+		return enum_hash(d, t);
+	/* (lbtfi_dedup_rec_hash: every record has the 3 words of lbtf_type) */
+	h = lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(0, w[0]), w[1]), w[2]);
+	for (size_t i = 3; i < n; i++)
+		h = lbtfi_hash_mix(h, w[i]);
+	return lbtfi_hash_fin(h);
+}
+
 /* The base's ids into d (kinds, map) and its candidates into tab: by
- * their hashes, or keyed (the shared table: base_key for structs/unions) */
+ * their hashes, or keyed (the shared table: base_hash) */
 static int add_base(struct dedup *d, struct lbtfi_htab *tab, bool keyed)
 {
 	uint32_t n = 0;
 
-	for (uint32_t id = 0; id < d->start_id; id++) {
+	d->map[0] = 0;
+	d->kinds[0] = LBTF_KIND_UNKN;
+	for (uint32_t id = 1; id < d->start_id; id++) {
 		d->map[id] = id; /* void and base types are canonical */
 		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
-		n += id && d->kinds[id] <= LBTF_KIND_MAX && kind_phase[d->kinds[id]] != PH_SELF;
+		n += d->kinds[id] <= LBTF_KIND_MAX && kind_phase[d->kinds[id]] != PH_SELF;
 	}
 	/* (room for all of them at once: a shared table, made 3/4 full at
 	 * most, is 1 MB for a vmlinux base, not 2; never grown, so equal
@@ -184,13 +209,13 @@ static int add_base(struct dedup *d, struct lbtfi_htab *tab, bool keyed)
 		return lbtfi_err(ENOMEM, "out of memory in dedup");
 	/* base types are candidates for the split types */
 	for (uint32_t id = 1; id < d->start_id; id++) {
-		const struct lbtf_type *t = dtype(d, id);
 		unsigned int k = d->kinds[id];
+		const struct lbtf_type *t;
 
 		if (k > LBTF_KIND_MAX || kind_phase[k] == PH_SELF)
 			continue;
-		if (lbtfi_htab_add(tab, keyed && is_aggr_kind(k) ? base_key(t) : type_hash(d, t), id))
-			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		t = dtype(d, id);
+		lbtfi_htab_put(tab, keyed ? base_hash(d, t, k) : type_hash(d, t), id);
 	}
 	return 0;
 }
