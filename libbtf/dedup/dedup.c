@@ -391,11 +391,15 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 		eq = lbtfi_dedup_is_equiv(d, id, cand);
 		if (eq < 0)
 			return eq;
-		if (!eq)
+		if (!eq) {
+			d->struct_miss = true;
 			continue;
+		}
 		lbtfi_dedup_merge_hypot(d);
-		if (d->hypot_adjust_canon)
+		if (d->hypot_adjust_canon) {
+			d->struct_miss = true;
 			continue; /* would need an immutable base FWD resolved */
+		}
 		canon = cand;
 		break;
 	}
@@ -565,12 +569,21 @@ static void compact(struct dedup *d, uint32_t *id_map)
 
 int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 {
+	bool settled;
+
+	return lbtfi_builder_dedup_settled(b, opts, &settled);
+}
+
+int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
+				bool *settled)
+{
 	struct lbtf_dedup_stats st = { .sz = sizeof(st), .types_in = b->nr_types,
 				       .strs_in_bytes = (uint32_t)b->strs.len };
 	struct lbtf_dedup_opts o;
 	struct dedup d;
 	int err;
 
+	*settled = false;
 	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_dedup_opts)) ||
 	    (err = lbtfi_result_check(o.stats, "lbtf_dedup_stats")))
 		return err;
@@ -593,6 +606,7 @@ int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opt
 		goto out;
 	compact(&d, o.id_map);
 	err = lbtfi_dedup_strings(b);
+	*settled = !d.struct_miss;
 out:
 	dedup_free(&d);
 	if (!err) {

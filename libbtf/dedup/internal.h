@@ -28,6 +28,7 @@ struct dedup {
 	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
 	uint32_t *hypot_list, hypot_cnt, hypot_cap;
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
+	bool struct_miss;            /* a struct/union of equal hash and shape not merged */
 	struct lbtfi_htab tab;       /* hash -> candidate ids (equal hashes all kept) */
 	/* the base's candidates, shared by every dedup over that base and
 	 * probed before tab (or NULL: tab holds them too) */
@@ -105,6 +106,19 @@ bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
 			   const struct lbtf_type *b);
 bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 			     const struct lbtf_type *b);
+
+/*
+ * lbtf_builder_dedup(), and in *settled whether running it again on the
+ * result would merge nothing (convert.c then skips that pass): no struct or
+ * union met a candidate of its hash and shape without being merged with it.
+ * The other kinds are settled by one pass: primitives and enums compare
+ * records without type ids, reference kinds compare records whose targets
+ * are already final; a struct pass with no such pair maps nothing, and then
+ * nothing new for the others either (a FWD left alone saw the same
+ * definitions, struct hashes do not change with ids).
+ */
+int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
+				bool *settled);
 
 /* The passes */
 int lbtfi_dedup_strings(struct lbtf_builder *b);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "dedup/internal.h"
 
 /*
  * Units per group: the more, the more types are reused rather than
@@ -568,17 +569,21 @@ static struct lbtf_builder *copy_of(const struct lbtf_builder *raw)
 
 static int dedup_all(struct lbtf_builder *out)
 {
+	struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
 	uint32_t before, pass = 0;
+	bool settled;
 	int err;
 
 	/* Again while it merges more: a struct graph that reaches two copies
 	 * of one type (a group's builder mixes types of several units) can
 	 * keep dedup from pairing it with its twin in one pass, as in libbpf;
-	 * the next pass sees the copies merged. */
+	 * the next pass sees the copies merged. Not when the pass says
+	 * another would merge nothing (no struct left beside a twin of its
+	 * hash and shape): it would give the same types back. */
 	do {
 		before = lbtf_builder_type_cnt(out);
-		err = dedup_now(out);
-	} while (!err && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
+		err = lbtfi_builder_dedup_settled(out, &dopts, &settled);
+	} while (!err && !settled && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
 	return err;
 }
 
