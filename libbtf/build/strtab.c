@@ -313,9 +313,12 @@ static int64_t find_hashed(const struct lbtfi_strindex *si, const char *s, size_
 	return found;
 }
 
+#define INDEX_RING 16u
+
 static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 {
-	uint32_t len, start;
+	struct lbtfi_hslot ring[INDEX_RING];
+	uint32_t len, start, k = 0, m = 0;
 	const char *s;
 	int err;
 
@@ -323,13 +326,28 @@ static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 		return err;
 	s = lbtf_strings(btf, &len);
 	start = btf->start_str_off;
-	for (uint32_t off = 0; off < len;) {
+	/* the slots are random places in a table of megabytes: each is
+	 * prefetched when its string is hashed and filled INDEX_RING strings
+	 * later, in the same order as without the delay */
+	for (uint32_t off = 0; off < len; k++) {
+		struct lbtfi_hslot *r = &ring[k % INDEX_RING];
 		size_t n;
-		uint32_t h = str_scan(s + off, s + len, &n);
 
-		if ((err = lbtfi_htab_add(&si->tab, h, start + off)))
-			return err;
+		if (k - m == INDEX_RING) {
+			if ((err = lbtfi_htab_add(&si->tab, r->hash, r->val)))
+				return err;
+			m++;
+		}
+		r->hash = str_scan(s + off, s + len, &n);
+		r->val = start + off;
+		__builtin_prefetch(lbtfi_htab_home(&si->tab, r->hash), 1);
 		off += n + 1;
+	}
+	for (; m < k; m++) {
+		struct lbtfi_hslot *r = &ring[m % INDEX_RING];
+
+		if ((err = lbtfi_htab_add(&si->tab, r->hash, r->val)))
+			return err;
 	}
 	return 0;
 }
