@@ -405,7 +405,7 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 		if (eq < 0)
 			return eq;
 		if (!eq) {
-			d->struct_miss = true;
+			d->struct_miss |= d->eq_conflict;
 			continue;
 		}
 		lbtfi_dedup_merge_hypot(d);

@@ -28,7 +28,10 @@ struct dedup {
 	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
 	uint32_t *hypot_list, hypot_cnt, hypot_cap;
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
-	bool struct_miss;            /* a struct/union of equal hash and shape not merged */
+	bool eq_conflict;            /* the last walk failed on a canonical id met with
+				      * two candidates that did not compare identical */
+	bool struct_miss;            /* a struct/union not merged with a candidate of
+				      * its hash and shape for want of a later pass */
 	struct lbtfi_htab tab;       /* hash -> candidate ids (equal hashes all kept) */
 	/* the base's candidates, shared by every dedup over that base and
 	 * probed before tab (or NULL: tab holds them too) */
@@ -109,13 +112,21 @@ bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 
 /*
  * lbtf_builder_dedup(), and in *settled whether running it again on the
- * result would merge nothing (convert.c then skips that pass): no struct or
- * union met a candidate of its hash and shape without being merged with it.
- * The other kinds are settled by one pass: primitives and enums compare
- * records without type ids, reference kinds compare records whose targets
- * are already final; a struct pass with no such pair maps nothing, and then
- * nothing new for the others either (a FWD left alone saw the same
- * definitions, struct hashes do not change with ids).
+ * result would merge nothing (convert.c then skips that pass). A struct or
+ * union kept apart from a candidate of its hash and shape is compared again
+ * by the next pass; that comparison can only turn out otherwise when the
+ * first one failed on the walk's state, not on the records: a canonical
+ * type met with two candidates that the bounded structural comparison did
+ * not find identical (two copies one pass merges later), or an immutable
+ * base FWD. A difference of names, kinds, sizes, members or enum values
+ * found in the walk stays one between the merged types the next pass
+ * compares (each merged type keeps its name and shape; a FWD merges only
+ * into its own flavour), and a pair the next walk skips as merged was
+ * merged by a walk that would have met the same difference. The other
+ * kinds are settled by one pass: primitives and enums compare records
+ * without type ids, reference kinds records whose targets are final; so
+ * with no struct merged by the next pass nothing else is (a FWD left alone
+ * saw the same definitions, struct hashes do not change with ids).
  */
 int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
 				bool *settled);

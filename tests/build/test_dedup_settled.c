@@ -128,8 +128,9 @@ static void test_kept_twin_not_settled(void **state)
 }
 
 /* Same name, hash and shape, members pointing to different definitions of
- * one name: kept apart by every pass, so never called settled (a second
- * pass runs and changes nothing) */
+ * one name: the walk finds the difference in the records (int vs long),
+ * which every later pass finds again: settled, and a second pass changes
+ * nothing */
 static void test_different_twins(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -149,9 +150,9 @@ static void test_different_twins(void **state)
 	lbtf_builder_add_field(b, "p", p1, 0, 0);
 	lbtf_builder_add_struct(b, "S", 8);
 	lbtf_builder_add_field(b, "p", p2, 0, 0);
-	assert_false(dedup_pass(b));
+	assert_true(dedup_pass(b));
 	d1 = blob(b, &n1);
-	assert_false(dedup_pass(b));
+	assert_true(dedup_pass(b));
 	d2 = blob(b, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(d1, d2, n1);
