@@ -71,6 +71,7 @@ void lbtf_builder_free(struct lbtf_builder *b)
 	lbtfi_strset_free(&b->strs);
 	if (b->base_strs)
 		lbtfi_strindex_put(b->base_strs);
+	free(b->base_cache);
 	free(b);
 }
 
@@ -81,7 +82,7 @@ int lbtf_builder_add_str(struct lbtf_builder *b, const char *s)
 	if (!s || !*s)
 		return 0;
 	if (b->base) {
-		off = lbtfi_strindex_find(b->base_strs, s);
+		off = lbtfi_strindex_find_cached(b->base_strs, &b->base_cache, s);
 		if (off >= 0)
 			return (int)off;
 	}

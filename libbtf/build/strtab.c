@@ -391,6 +391,34 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 	return find_hashed(si, s, len, h);
 }
 
+int64_t lbtfi_strindex_find_cached(const struct lbtfi_strindex *si,
+				   struct lbtfi_strcache_slot **cache, const char *s)
+{
+	struct lbtfi_strcache_slot *slot;
+	size_t len;
+	uint32_t h;
+	int64_t off;
+
+	if (!si->tab.slots)
+		return -1;
+	h = index_hash(s, &len);
+	if (!*cache && !(*cache = calloc(LBTFI_STRCACHE_SLOTS, sizeof(**cache))))
+		return find_hashed(si, s, len, h); /* (no room: without the cache) */
+	slot = &(*cache)[h & (LBTFI_STRCACHE_SLOTS - 1)];
+	if (slot->off && slot->hash == h) {
+		const char *t = lbtf_name_by_offset(si->btf, slot->off);
+
+		if (t && !memcmp(t, s, len + 1))
+			return slot->off;
+	}
+	off = find_hashed(si, s, len, h);
+	if (off > 0) {
+		slot->hash = h;
+		slot->off = (uint32_t)off;
+	}
+	return off;
+}
+
 /* ---- one shared index per base ---- */
 
 struct attached {
