@@ -465,72 +465,18 @@ static inline int shift_in_range(uint32_t *slot, void *ctx)
 	return 0;
 }
 
-struct lbtf_builder *lbtfi_builder_cut(struct lbtf_builder *b, uint32_t from)
-{
-	struct lbtf_builder *t;
-	uint32_t n, k;
-	size_t sw;
-
-	if (from < b->start_id || from > lbtf_builder_type_cnt(b))
-		return lbtfi_err_ptr(EINVAL, "type %u out of bounds", from);
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return lbtfi_err_ptr(ENOMEM, "out of memory");
-	n = lbtf_builder_type_cnt(b) - from;
-	sw = n ? b->offs[from - b->start_id] : b->nwords;
-	t->base = b->base;
-	t->start_id = from;
-	t->start_str_off = b->start_str_off;
-	t->lay = b->lay;
-	t->words = malloc((b->nwords - sw ? b->nwords - sw : 1) * 4);
-	t->offs = malloc((n ? n : 1) * sizeof(*t->offs));
-	if (!t->words || !t->offs) {
-		lbtf_builder_free(t);
-		return lbtfi_err_ptr(ENOMEM, "out of memory");
-	}
-	memcpy(t->words, b->words + sw, (b->nwords - sw) * 4);
-	for (k = 0; k < n; k++)
-		t->offs[k] = (uint32_t)(b->offs[from - b->start_id + k] - sw);
-	t->nwords = t->cap_words = b->nwords - sw;
-	t->nr_types = t->cap_types = n;
-	lbtfi_builder_truncate(b, from - b->start_id, sw);
-	return t;
-}
-
-static int append_types(struct lbtf_builder *b, const struct lbtf_builder *src, uint32_t from,
-			uint32_t to, uint32_t bad_from);
-
-int lbtfi_builder_append_cut(struct lbtf_builder *b, const struct lbtf_builder *cut,
-			     uint32_t from, uint32_t to)
-{
-	if (cut->base != b->base || cut->start_id < b->start_id ||
-	    cut->start_str_off != b->start_str_off)
-		return lbtfi_err(EINVAL, "cannot append types cut from another builder");
-	if (from < cut->start_id || from > to || to > lbtf_builder_type_cnt(cut))
-		return lbtfi_err(EINVAL, "type range %u..%u out of bounds", from, to);
-	return append_types(b, cut, from, to, b->start_id);
-}
-
 int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder *src,
 			       uint32_t from, uint32_t to)
 {
+	uint32_t nr = b->nr_types, first = lbtf_builder_type_cnt(b), i;
+	size_t nw = b->nwords, sw, ew;
+	struct range_ctx c = { src->start_id, from, to, first - from, 0 };
+	int err;
+
 	if (src->base != b->base || src->start_id != b->start_id || b->strs.len < src->strs.len)
 		return lbtfi_err(EINVAL, "cannot append types of a builder with other strings");
 	if (from < src->start_id || from > to || to > lbtf_builder_type_cnt(src))
 		return lbtfi_err(EINVAL, "type range %u..%u out of bounds", from, to);
-	return append_types(b, src, from, to, src->start_id);
-}
-
-/* src's types [from, to) appended to b, ids in the range moved with it;
- * an id from bad_from on outside the range is EINVAL */
-static int append_types(struct lbtf_builder *b, const struct lbtf_builder *src, uint32_t from,
-			uint32_t to, uint32_t bad_from)
-{
-	uint32_t nr = b->nr_types, first = lbtf_builder_type_cnt(b), i;
-	size_t nw = b->nwords, sw, ew;
-	struct range_ctx c = { bad_from, from, to, first - from, 0 };
-	int err;
-
 	if (from == to)
 		return (int)first;
 	sw = src->offs[from - src->start_id];

@@ -189,15 +189,6 @@ int lbtfi_builder_check(const struct lbtf_builder *b);
 int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
 /* Drop types added after nr_types/nwords were as given (rollback) */
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
-/* Moves b's types [from, end) out into a new builder (its types keep their
- * ids and their string offsets, which are b's; it has no strings of its
- * own), for lbtfi_builder_append_cut(). NULL on ENOMEM (b unchanged) */
-struct lbtf_builder *lbtfi_builder_cut(struct lbtf_builder *b, uint32_t from);
-/* Append the types [from, to) of cut (lbtfi_builder_cut() of b) to b:
- * references into the range move with it, those to the base stay, any
- * other is EINVAL. The id of the first appended type, or <0 */
-int lbtfi_builder_append_cut(struct lbtf_builder *b, const struct lbtf_builder *cut,
-			     uint32_t from, uint32_t to);
 
 /* Refuse to rewrite an ELF file whose section headers no real object has
  * (odd or huge alignments, contents over the ELF or program headers or past

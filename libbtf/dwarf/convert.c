@@ -54,10 +54,9 @@ struct driver {
 	struct dr_file units;     /* unit headers, read once, shared by the workers */
 	struct dw_unit_list ul;
 	struct unit_result *res;  /* per group */
-	/* per group: being converted again (again_start, early_redo) until
-	 * the look that takes it is done (not in res[], which the converting
-	 * thread overwrites, and which again_start empties) */
-	bool *redoing;
+	/* per group: being converted again since early_redo (the flag is not
+	 * in res[], which that thread overwrites when it is done) */
+	bool *early;
 	uint32_t ngroups;
 	pthread_mutex_t mu;
 	pthread_cond_t cv_done, cv_room;
@@ -326,10 +325,9 @@ static int again_start(struct driver *d, struct again *a)
 	if (!a->groups)
 		return lbtfi_err(ENOMEM, "out of memory");
 	for (i = 0; i < d->ngroups; i++) {
-		if (d->redoing[i] || !d->res[i].redo)
+		if (d->early[i] || !d->res[i].redo)
 			continue;
 		free_result(&d->res[i]);
-		d->redoing[i] = true;
 		a->groups[a->n++] = i;
 	}
 	if (!a->n)
@@ -421,11 +419,10 @@ struct collected {
 	uint32_t funcs;
 };
 
-/* Append group r to out (its builder, or its types in old, the types of
- * the last look cut from out) and collect its VARs with their new ids; a
- * kept group's types are in out already, where they were */
+/* Append group r to out (its builder, or its types in old, the raw builder
+ * of the last look) and collect its VARs with their new ids */
 static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_result *r,
-		       const struct lbtf_builder *old, struct collected *c, bool kept)
+		       const struct lbtf_builder *old, struct collected *c)
 {
 	uint32_t unit_start = d->g.base ? lbtf_type_cnt(d->g.base) : 1, i, n;
 	int first;
@@ -434,15 +431,13 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	dw_merge_tags(c->tags, &c->ntags, 32, r->other_tags);
 	if (r->err)
 		return lbtfi_err(-r->err, "%s", r->errmsg ? r->errmsg : "conversion failed");
-	if (kept)
-		first = (int)r->first;
-	else if (r->b)
+	if (r->b)
 		first = lbtf_builder_append(out, r->b);
 	else
-		first = lbtfi_builder_append_cut(out, old, r->first, r->end);
+		first = lbtfi_builder_append_range(out, old, r->first, r->end);
 	if (first < 0)
 		return first;
-	n = kept ? r->end - r->first : lbtf_builder_type_cnt(out) - first;
+	n = lbtf_builder_type_cnt(out) - first;
 	r->first = first;
 	r->end = first + n;
 	c->raw_since_dedup += n;
@@ -525,7 +520,7 @@ static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t
 
 static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
 		    const struct lbtf_builder *old, struct collected *c, bool workers,
-		    struct again *early, uint32_t kept)
+		    struct again *early)
 {
 	pthread_t *tids = NULL;
 	int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -549,7 +544,7 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 	for (i = 0; !err && i < d->ngroups; i++) {
 		struct unit_result *r = wait_unit(d, i);
 
-		err = take_result(d, out, r, old, c, i < kept);
+		err = take_result(d, out, r, old, c);
 		release_unit(d, r);
 		/* (not with externs: extern FUNCs may merge, so they could not
 		 * be found again in order the way VARs are) */
@@ -627,7 +622,7 @@ static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out,
 	if ((bad = dw_defs_init(&defs, out, shapes)))
 		return bad;
 	for (i = 0; i < upto; i++) {
-		if (d->redoing[i]) { /* (its result is the other thread's now) */
+		if (d->early[i]) { /* (its result is the other thread's now) */
 			n++;
 			continue;
 		}
@@ -674,7 +669,7 @@ static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t
 	for (i = 0; i < upto; i++)
 		if (d->res[i].redo) {
 			free_result(&d->res[i]);
-			d->redoing[i] = true;
+			d->early[i] = true;
 			a->groups[a->n++] = i;
 		}
 	bad = pthread_create(&a->tid, NULL, again_thread, a);
@@ -691,7 +686,7 @@ static bool any_pairing_upto(const struct driver *d, uint32_t upto)
 	uint32_t i;
 
 	for (i = 0; i < upto; i++)
-		if (d->redoing[i] || d->res[i].paired_len)
+		if (d->early[i] || d->res[i].paired_len)
 			return true;
 	return false;
 }
@@ -715,7 +710,6 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL;
 	struct again again = { 0 }, early = { 0 };
 	int round, err = 0, bad;
-	uint32_t kept;
 	bool paired;
 
 	for (round = 0; !err; round++) {
@@ -723,30 +717,12 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 
 		lbtf_builder_free(out);
 		out = NULL;
-		kept = 0;
-		if (old) {
-			/* (the look again keeps the groups before the first one
-			 * converted again where they are, and the strings: the
-			 * same as putting all of them together anew) */
-			while (kept < d->ngroups && !d->redoing[kept])
-				kept++;
-			/* (where the first one converted again began: its
-			 * result may be the early thread's by now) */
-			raw = old;
-			old = kept < d->ngroups ? lbtfi_builder_cut(raw, kept ? d->res[kept - 1].end
-						: raw->start_id) : NULL;
-			if (kept < d->ngroups && !old) {
-				old = raw;
-				raw = NULL;
-			}
-		} else {
-			raw = lbtf_builder_new(d->g.base);
-		}
-		err = raw ? assemble(d, o, raw, old, &c, round == 0, &early, kept) : -ENOMEM;
+		raw = old ? lbtfi_builder_new_strs_of(old) : lbtf_builder_new(d->g.base);
+		err = raw ? assemble(d, o, raw, old, &c, round == 0, &early) : -ENOMEM;
 		again_join(&again);
-		if (round) { /* (the groups converted again are in: ordinary ones now) */
+		if (round) { /* (the groups started early are in: ordinary ones now) */
 			again_join(&early);
-			memset(d->redoing, 0, d->ngroups * sizeof(*d->redoing));
+			memset(d->early, 0, d->ngroups * sizeof(*d->early));
 		}
 		lbtf_builder_free(old);
 		old = NULL;
@@ -950,8 +926,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		goto out;
 	d.ngroups = (d.ul.n + GROUP_UNITS - 1) / GROUP_UNITS;
 	d.res = calloc(d.ngroups, sizeof(*d.res));
-	d.redoing = calloc(d.ngroups ? d.ngroups : 1, sizeof(*d.redoing));
-	if (!d.res || !d.redoing) {
+	d.early = calloc(d.ngroups ? d.ngroups : 1, sizeof(*d.early));
+	if (!d.res || !d.early) {
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}
@@ -985,7 +961,7 @@ out:
 		dw_handle_close(&d.spare);
 	d.has_spare = false;
 	free(d.res);
-	free(d.redoing);
+	free(d.early);
 	free(d.ul.die_offs);
 	free(d.ul.ends);
 	dr_file_close(&d.units);

@@ -277,11 +277,10 @@ done
 
 # ---- several groups -----------------------------------------------------------
 # 48 units of common types only, then the pattern above four times: three
-# groups of 48 units. The first pairs nothing that fails and stays where it
-# is when the others are put in again (convert.c, convert_all); the second
-# is found to pair U/W and the ODR variants before the last group is
-# appended and converted again early, while the last one is converted
-# (early_redo). The result must still be the exact conversion's, and the
+# groups of 48 units. The first pairs nothing that fails; the second is
+# found to pair U/W and the ODR variants before the last group is appended
+# and converted again early, while the last one is converted (convert.c,
+# early_redo). The result must still be the exact conversion's, and the
 # same bytes at any -j
 m=0
 for k in $(printf 'C %.0s' $(seq 48)) $units $units $units $units; do
