@@ -65,16 +65,22 @@ def run(argv):
     t = time.perf_counter_ns()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        sys.exit("bench_verify: %s failed" % argv)
-    return time.perf_counter_ns() - t, (ru.ru_utime + ru.ru_stime) * 1e9
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit("bench_verify: %s failed (exit %d)" % (argv, code))
+    return time.perf_counter_ns() - t, (ru.ru_utime + ru.ru_stime) * 1e9, code
 
 def pairs(ours, theirs, rw, rc, ow, tw):
-    """one alternating pair per call: ratios appended per pair"""
+    """one alternating pair per call: ratios appended per pair; both
+    commands must give the same verdict (exit 0: all load, 1: one refused),
+    or they did not do the same job"""
     order = [("ours", ours), ("theirs", theirs)]
     if len(rw) % 2:
         order.reverse()
     res = {name: run(argv) for name, argv in order}
+    if ours[0].endswith("/btfcheck") and res["ours"][2] != res["theirs"][2]:
+        sys.exit("bench_verify: %s exits %d, %s exits %d" %
+                 (ours, res["ours"][2], theirs, res["theirs"][2]))
     rw.append(res["ours"][0] / res["theirs"][0])
     if res["theirs"][1]:
         rc.append(res["ours"][1] / res["theirs"][1])

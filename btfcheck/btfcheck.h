@@ -51,7 +51,8 @@ struct btfcheck_report {
 	const struct btfcheck_mink *mink;
 };
 
-int btfcheck_one(const struct cfg *c, const char *path);
+/* last: path is the process's last input (see its unload) */
+int btfcheck_one(const struct cfg *c, const char *path, bool last);
 void btfcheck_print_text(const struct btfcheck_report *r, bool quiet);
 void btfcheck_print_json(const struct btfcheck_report *r, bool quiet);
 

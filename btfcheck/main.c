@@ -229,7 +229,7 @@ int main(int argc, char **argv)
 		cli_err(prog, "--kernel ignored with --base (BPF_BTF_LOAD has no split BTF)");
 	for (int i = optind; i < argc; i++) {
 		static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
-		int rc = btfcheck_one(&c, argv[i]);
+		int rc = btfcheck_one(&c, argv[i], i == argc - 1);
 
 		/* precedence: disagreement 3 > cannot read 5 > not BTF 4 > rejected 1 */
 		if (rank[rc] > rank[worst])

@@ -544,7 +544,6 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 	void *img = NULL;
 	size_t img_size = 0;
 	bool mapped = false;
-	Elf *mem = NULL;
 	Dwarf *dw = NULL;
 	GElf_Ehdr eh;
 	int fd = -1, err;
@@ -558,10 +557,16 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
-	/* a private copy: its line-table addresses are patched below */
-	if ((err = lbtfi_fd_read_private(fd, path, &img, &img_size, &mapped)))
+	/*
+	 * a private copy: its line-table addresses are patched below, then
+	 * libdw reads it through the same Elf (no section data of .debug_line
+	 * is taken from libelf before the patch)
+	 */
+	err = lbtfi_fd_read_private(fd, path, &img, &img_size, &mapped);
+	close(fd);
+	if (err)
 		goto out;
-	g.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	g.elf = elf_memory((char *)img, img_size);
 	if (!g.elf || !gelf_getehdr(g.elf, &eh)) {
 		err = lbtfi_err(ENOEXEC, "%s: not an ELF file", path);
 		goto out;
@@ -575,8 +580,7 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 	if ((err = read_sections(&g)) || (err = read_funcs(&g)) ||
 	    (err = patch_line_addrs(&g, img, img_size)))
 		goto out;
-	mem = elf_memory((char *)img, img_size);
-	dw = mem ? dwarf_begin_elf(mem, DWARF_C_READ, NULL) : NULL;
+	dw = dwarf_begin_elf(g.elf, DWARF_C_READ, NULL);
 	if (!dw) {
 		err = lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
 		goto out;
@@ -592,8 +596,8 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 out:
 	if (dw)
 		dwarf_end(dw);
-	if (mem)
-		elf_end(mem);
+	if (g.elf)
+		elf_end(g.elf);
 	lbtfi_file_unload(img, img_size, mapped);
 	for (size_t i = 0; i < g.nsecs; i++) {
 		free(g.secs[i].starts);
@@ -607,9 +611,5 @@ out:
 		free(g.srcs[i].lines);
 	}
 	free(g.srcs);
-	if (g.elf)
-		elf_end(g.elf);
-	if (fd >= 0)
-		close(fd);
 	return err;
 }

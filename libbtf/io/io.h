@@ -20,6 +20,13 @@
  */
 int lbtfi_file_load(const char *path, void **data, size_t *size, bool *mapped);
 void lbtfi_file_unload(void *data, size_t size, bool mapped);
+/*
+ * The same, but a regular file is mapped whatever its size: for a program's
+ * last input, which it may leave to exit to unmap (a file mapping faults
+ * once where a read faults every fresh page of its buffer; an explicit
+ * munmap costs more than exit's teardown, see read.c).
+ */
+int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *mapped);
 /* The same from a named file, and from fd (not closed; path names it). */
 int lbtfi_file_read(const char *path, void **data, size_t *size, bool *mapped);
 int lbtfi_fd_read(int fd, const char *path, void **data, size_t *size, bool *mapped);

@@ -19,8 +19,12 @@
  */
 #define MAP_FROM (1u << 20)
 
-/* writable: a private copy the caller may write (a copy-on-write mapping) */
-static int fd_read(int fd, const char *path, bool writable, void **buf, size_t *len, bool *mapped)
+/*
+ * writable: a private copy the caller may write (a copy-on-write mapping);
+ * map_from: the size from which a regular file is mapped
+ */
+static int fd_read(int fd, const char *path, bool writable, size_t map_from, void **buf,
+		   size_t *len, bool *mapped)
 {
 	struct stat st;
 	size_t cap, n = 0;
@@ -29,7 +33,7 @@ static int fd_read(int fd, const char *path, bool writable, void **buf, size_t *
 	*mapped = false;
 	if (fstat(fd, &st))
 		memset(&st, 0, sizeof(st)); /* unknown: just read() */
-	if (S_ISREG(st.st_mode) && st.st_size >= MAP_FROM) {
+	if (S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size >= map_from) {
 		p = mmap(NULL, st.st_size, PROT_READ | (writable ? PROT_WRITE : 0), MAP_PRIVATE, fd, 0);
 		if (p != MAP_FAILED) {
 			*buf = p;
@@ -67,24 +71,29 @@ static int fd_read(int fd, const char *path, bool writable, void **buf, size_t *
 
 int lbtfi_fd_read(int fd, const char *path, void **buf, size_t *len, bool *mapped)
 {
-	return fd_read(fd, path, false, buf, len, mapped);
+	return fd_read(fd, path, false, MAP_FROM, buf, len, mapped);
 }
 
 int lbtfi_fd_read_private(int fd, const char *path, void **buf, size_t *len, bool *mapped)
 {
-	return fd_read(fd, path, true, buf, len, mapped);
+	return fd_read(fd, path, true, MAP_FROM, buf, len, mapped);
 }
 
-int lbtfi_file_read(const char *path, void **buf, size_t *len, bool *mapped)
+static int file_read(const char *path, size_t map_from, void **buf, size_t *len, bool *mapped)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int err;
 
 	if (fd < 0)
 		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
-	err = lbtfi_fd_read(fd, path, buf, len, mapped);
+	err = fd_read(fd, path, false, map_from, buf, len, mapped);
 	close(fd);
 	return err;
+}
+
+int lbtfi_file_read(const char *path, void **buf, size_t *len, bool *mapped)
+{
+	return file_read(path, MAP_FROM, buf, len, mapped);
 }
 
 void lbtfi_file_unload(void *buf, size_t len, bool mapped)
@@ -100,5 +109,11 @@ void lbtfi_file_unload(void *buf, size_t len, bool mapped)
 int lbtfi_file_load(const char *path, void **data, size_t *size, bool *mapped)
 {
 	return strcmp(path, "-") ? lbtfi_file_read(path, data, size, mapped)
+				 : lbtfi_fd_read(STDIN_FILENO, path, data, size, mapped);
+}
+
+int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *mapped)
+{
+	return strcmp(path, "-") ? file_read(path, 0, data, size, mapped)
 				 : lbtfi_fd_read(STDIN_FILENO, path, data, size, mapped);
 }

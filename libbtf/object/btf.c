@@ -241,19 +241,17 @@ uint32_t obtf_find_int32(const struct obtf *b)
 	return 0;
 }
 
-int obtf_output(const struct obtf *b, void **data, size_t *size)
+int obtf_output(struct obtf *b, void **data, size_t *size)
 {
 	struct lbtf_header h = b->hdr;
 	unsigned char *p;
 	size_t n;
 
 	if (!b->grown) {
-		p = malloc(b->raw_size);
-		if (!p)
-			return lbtfi_err(ENOMEM, "out of memory");
-		memcpy(p, b->raw, b->raw_size);
-		*data = p;
+		/* unchanged in size: the fixed copy itself, handed over */
+		*data = b->raw;
 		*size = b->raw_size;
+		b->raw = NULL;
 		return 0;
 	}
 	n = h.hdr_len + b->types_len + b->strs_len;

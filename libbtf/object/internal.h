@@ -60,7 +60,9 @@ int obtf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id);
 int obtf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size);
 int obtf_align_of(const struct obtf *b, uint32_t id);
 uint32_t obtf_find_int32(const struct obtf *b);
-int obtf_output(const struct obtf *b, void **data, size_t *size);
+/* The BTF as one buffer for the caller to free (b's own copy when no type
+ * or string was added: b no longer holds it then) */
+int obtf_output(struct obtf *b, void **data, size_t *size);
 
 /* elf.c */
 int oelf_open(struct oelf *e, const char *path, const void *image, size_t size);
