@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,16 @@ int main(int argc, char **argv)
 	size_t size = 0, base_size = 0;
 	int c, swapped, err, rc = CLI_EXIT_SYSTEM;
 
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * Large blocks from the heap, kept when freed: the driver frees a
+	 * vmlinux's raw types (tens of MB) and allocates as much again (the
+	 * copy, dedup's maps, prune's result); fresh mappings are faulted in
+	 * page by page, reused heap is not. The process is short-lived.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 	/* pahole's command line (kernel builds run PAHOLE=btfgen-pahole) */
 	if (pahole_cmdline(argc, argv) && (rc = pahole_to_btfgen(argc, argv, &argc, &argv)) >= 0)
 		return rc;

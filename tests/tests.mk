@@ -10,6 +10,7 @@ TEST_HELPER_HDRS := $(wildcard tests/*/*.h)
 # white-box tests listed in WHITEBOX_TESTS, which link the internal one.
 # (test_builder: also the atomic file writer of libbtf/io)
 WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder \
+		  $(B)/tests/build/test_dedup_settled \
 		  $(B)/tests/dwarf/test_reloc
 TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))
 $(WHITEBOX_TESTS): $(LIBA_INTERNAL)

@@ -71,6 +71,7 @@ void lbtf_builder_free(struct lbtf_builder *b)
 	lbtfi_strset_free(&b->strs);
 	if (b->base_strs)
 		lbtfi_strindex_put(b->base_strs);
+	free(b->base_cache);
 	free(b);
 }
 
@@ -81,7 +82,7 @@ int lbtf_builder_add_str(struct lbtf_builder *b, const char *s)
 	if (!s || !*s)
 		return 0;
 	if (b->base) {
-		off = lbtfi_strindex_find(b->base_strs, s);
+		off = lbtfi_strindex_find_cached(b->base_strs, &b->base_cache, s);
 		if (off >= 0)
 			return (int)off;
 	}
@@ -453,7 +454,7 @@ struct range_ctx {
 	uint32_t start_id, from, to, delta, bad;
 };
 
-static int shift_in_range(uint32_t *slot, void *ctx)
+static inline int shift_in_range(uint32_t *slot, void *ctx)
 {
 	struct range_ctx *c = ctx;
 
@@ -484,9 +485,26 @@ int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder
 		return err;
 	memcpy(b->words + nw, src->words + sw, (ew - sw) * 4);
 	for (i = 0; i < to - from; i++) {
+		uint32_t *w;
+
 		b->offs[nr + i] = (uint32_t)(nw + src->offs[from - src->start_id + i] - sw);
-		lbtf_type_visit_type_ids((struct lbtf_type *)(b->words + b->offs[nr + i]),
-					 shift_in_range, &c);
+		w = b->words + b->offs[nr + i];
+		/* (the type-id words by the layout, inline: this moves every
+		 * type of a vmlinux when btfgen puts its groups together again) */
+		if (lbtf_kind((struct lbtf_type *)w) <= LBTF_KIND_MAX) {
+			const struct lbtfi_layout *l = &b->lay[lbtf_kind((struct lbtf_type *)w)];
+			size_t n = l->fixed_words + (size_t)l->elem_words *
+						   lbtf_vlen((struct lbtf_type *)w);
+
+			for (unsigned int m = l->fixed_type_mask; m; m &= m - 1)
+				shift_in_range(&w[__builtin_ctz(m)], &c);
+			if (l->elem_type_word >= 0)
+				for (size_t e = l->fixed_words + (size_t)l->elem_type_word; e < n;
+				     e += l->elem_words)
+					shift_in_range(&w[e], &c);
+		} else {
+			lbtf_type_visit_type_ids((struct lbtf_type *)w, shift_in_range, &c);
+		}
 		if (c.bad) {
 			lbtfi_builder_truncate(b, nr, nw);
 			return lbtfi_err(EINVAL, "type %u refers to type %u outside %u..%u",

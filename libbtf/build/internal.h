@@ -78,6 +78,20 @@ int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf);
 void lbtfi_strindex_free(struct lbtfi_strindex *si);
 int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s);
 /*
+ * The same through a builder's own cache of the base strings it found
+ * (a direct-mapped table of LBTFI_STRCACHE_SLOTS, allocated on first use):
+ * a converter interns the same names (member names, "int", ...) over and
+ * over, and each lookup in a vmlinux index misses the cache twice (slot,
+ * string). Only hits are cached: base offsets never change.
+ */
+#define LBTFI_STRCACHE_SLOTS 8192u
+struct lbtfi_strcache_slot {
+	uint32_t hash;
+	uint32_t off; /* 0: empty ("" is never looked up) */
+};
+int64_t lbtfi_strindex_find_cached(const struct lbtfi_strindex *si,
+				   struct lbtfi_strcache_slot **cache, const char *s);
+/*
  * The index of btf's strings shared by every builder over that base (one
  * builder per compile unit would otherwise index vmlinux's strings each
  * time); reference counted, thread-safe. NULL on ENOMEM.
@@ -139,6 +153,7 @@ struct lbtf_builder {
 	uint32_t *scratch;             /* reused by append: string offset map */
 	size_t scratch_cap;
 	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
+	struct lbtfi_strcache_slot *base_cache; /* lbtfi_strindex_find_cached() */
 	const struct lbtfi_layout *lay; /* lbtfi_layouts() */
 };
 

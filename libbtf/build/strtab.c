@@ -202,26 +202,93 @@ int lbtfi_strset_reindex(struct lbtfi_strset *ss, uint32_t cnt)
 /* ---- index over a parsed BTF's strings ---- */
 
 /*
- * The index's own hash (lookups come only through lbtfi_strindex_find): a
- * word at a time after strlen, since building the index hashes every
- * string of a vmlinux base (100k strings, 1.8 MB) once per module run.
+ * The index's own hash (lookups come only through lbtfi_strindex_find), a
+ * word at a time: building the index hashes every string of a vmlinux
+ * base (100k strings, 1.8 MB) once per module run. Defined on the string's
+ * bytes as loaded 8 at a time, the bytes at and after its NUL zeroed, so
+ * that the build can scan the section word by word (str_scan: the NUL
+ * found in the word it is in, no strlen pass) and a lookup of any string
+ * (index_hash: strlen, then its words) gives the same value.
  */
+#define HASH_SEED 0x9e3779b97f4a7c15ull
+
+static inline uint64_t hash_word(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+/* tail: the last word, bytes from the NUL on zero (0 if len % 8 == 0) */
+static inline uint32_t hash_end(uint64_t h, uint64_t tail, size_t len)
+{
+	h = ((h ^ tail) + len) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return lbtfi_hash_fin((uint32_t)h ^ (uint32_t)(h >> 32));
+}
+
 static uint32_t index_hash(const char *s, size_t *len)
 {
 	size_t n = strlen(s), k = n;
-	uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ull, w;
+	uint64_t h = HASH_SEED, w;
 
 	for (; k >= 8; k -= 8, s += 8) {
 		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+		h = hash_word(h, w);
 	}
 	w = 0;
 	memcpy(&w, s, k);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
 	*len = n;
-	return lbtfi_hash_fin((uint32_t)h ^ (uint32_t)(h >> 32));
+	return hash_end(h, w, n);
+}
+
+/* 0x80 in each byte of v that is zero, 0 in the others (exact: no
+ * borrow from one byte into the next) */
+static inline uint64_t zero_bytes(uint64_t v)
+{
+	const uint64_t m = 0x7f7f7f7f7f7f7f7full;
+
+	return ~(((v & m) + m) | v | m);
+}
+
+/*
+ * index_hash of the string at s, which ends before end (its NUL included:
+ * the section's last byte is a NUL), read a word at a time; its length in
+ * *len.
+ */
+static inline uint32_t str_scan(const char *s, const char *end, size_t *len)
+{
+	uint64_t h = HASH_SEED, w, z;
+	const char *p = s;
+
+	for (;; p += 8) {
+		if (end - p >= 8) {
+			memcpy(&w, p, 8);
+		} else {
+			w = 0;
+			memcpy(&w, p, (size_t)(end - p));
+		}
+		z = zero_bytes(w);
+		if (z)
+			break;
+		h = hash_word(h, w);
+	}
+	/* keep the bytes before the first zero one, in memory order */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		unsigned int k = (unsigned int)__builtin_ctzll(z) / 8;
+
+		w = k ? w & (~0ull >> (64 - 8 * k)) : 0;
+		*len = (size_t)(p - s) + k;
+	}
+#else
+	{
+		unsigned int k = (unsigned int)__builtin_clzll(z) / 8;
+
+		w = k ? w & (~0ull << (64 - 8 * k)) : 0;
+		*len = (size_t)(p - s) + k;
+	}
+#endif
+	return hash_end(h, w, *len);
 }
 
 /*
@@ -246,9 +313,12 @@ static int64_t find_hashed(const struct lbtfi_strindex *si, const char *s, size_
 	return found;
 }
 
+#define INDEX_RING 16u
+
 static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 {
-	uint32_t len, start;
+	struct lbtfi_hslot ring[INDEX_RING];
+	uint32_t len, start, k = 0, m = 0;
 	const char *s;
 	int err;
 
@@ -256,13 +326,28 @@ static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 		return err;
 	s = lbtf_strings(btf, &len);
 	start = btf->start_str_off;
-	for (uint32_t off = 0; off < len;) {
+	/* the slots are random places in a table of megabytes: each is
+	 * prefetched when its string is hashed and filled INDEX_RING strings
+	 * later, in the same order as without the delay */
+	for (uint32_t off = 0; off < len; k++) {
+		struct lbtfi_hslot *r = &ring[k % INDEX_RING];
 		size_t n;
-		uint32_t h = index_hash(s + off, &n);
 
-		if ((err = lbtfi_htab_add(&si->tab, h, start + off)))
-			return err;
+		if (k - m == INDEX_RING) {
+			if ((err = lbtfi_htab_add(&si->tab, r->hash, r->val)))
+				return err;
+			m++;
+		}
+		r->hash = str_scan(s + off, s + len, &n);
+		r->val = start + off;
+		__builtin_prefetch(lbtfi_htab_home(&si->tab, r->hash), 1);
 		off += n + 1;
+	}
+	for (; m < k; m++) {
+		struct lbtfi_hslot *r = &ring[m % INDEX_RING];
+
+		if ((err = lbtfi_htab_add(&si->tab, r->hash, r->val)))
+			return err;
 	}
 	return 0;
 }
@@ -304,6 +389,34 @@ int64_t lbtfi_strindex_find(const struct lbtfi_strindex *si, const char *s)
 		return -1;
 	h = index_hash(s, &len);
 	return find_hashed(si, s, len, h);
+}
+
+int64_t lbtfi_strindex_find_cached(const struct lbtfi_strindex *si,
+				   struct lbtfi_strcache_slot **cache, const char *s)
+{
+	struct lbtfi_strcache_slot *slot;
+	size_t len;
+	uint32_t h;
+	int64_t off;
+
+	if (!si->tab.slots)
+		return -1;
+	h = index_hash(s, &len);
+	if (!*cache && !(*cache = calloc(LBTFI_STRCACHE_SLOTS, sizeof(**cache))))
+		return find_hashed(si, s, len, h); /* (no room: without the cache) */
+	slot = &(*cache)[h & (LBTFI_STRCACHE_SLOTS - 1)];
+	if (slot->off && slot->hash == h) {
+		const char *t = lbtf_name_by_offset(si->btf, slot->off);
+
+		if (t && !memcmp(t, s, len + 1))
+			return slot->off;
+	}
+	off = find_hashed(si, s, len, h);
+	if (off > 0) {
+		slot->hash = h;
+		slot->off = (uint32_t)off;
+	}
+	return off;
 }
 
 /* ---- one shared index per base ---- */

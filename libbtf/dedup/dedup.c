@@ -116,6 +116,27 @@ static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
 	return lbtfi_hash_fin(h);
 }
 
+/*
+ * The key a base type is found by in the shared base table: its hash,
+ * but for a struct or union only what the shape comparison sees first
+ * (name, info, size) instead of the shape and member signatures of every
+ * member. Building that table is the fixed cost of each run over a
+ * vmlinux base (a small module's dedup hashed its 92k types for a few
+ * hundred lookups); a struct lookup checks a candidate's full hash only
+ * once its shape is equal, so it meets exactly the candidates of its own
+ * hash, in id order, as with hashes as keys.
+ */
+static uint32_t base_key(const struct lbtf_type *t)
+{
+	return lbtfi_hash_fin(lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(0x5a9e, t->name_off),
+							    t->info), t->size));
+}
+
+static bool is_aggr_kind(unsigned int kind)
+{
+	return kind == LBTF_KIND_STRUCT || kind == LBTF_KIND_UNION;
+}
+
 /* The candidate table: half full at most, its probes are the hot loop */
 static int table_add(struct dedup *d, uint32_t hash, uint32_t id)
 {
@@ -145,29 +166,70 @@ struct base_cands {
 	struct lbtfi_htab tab;
 };
 
-/* The base's ids into d (kinds, map) and its candidates into tab */
-static int add_base(struct dedup *d, struct lbtfi_htab *tab)
+/*
+ * The hash a base type is added to the shared table with (kind k): its
+ * type_hash, but base_key for a struct or union; the records' words mixed
+ * here directly (this runs for every type of a vmlinux base, once per run).
+ */
+static uint32_t base_hash(const struct dedup *d, const struct lbtf_type *t, unsigned int k)
 {
-	uint32_t n = 0;
+	const struct lbtfi_layout *l = &d->lay[k];
+	const uint32_t *w = (const uint32_t *)t;
+	size_t n = l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
+	uint32_t h;
 
-	for (uint32_t id = 0; id < d->start_id; id++) {
+	if (is_aggr_kind(k))
+		return base_key(t);
+	if (k == LBTF_KIND_ENUM || k == LBTF_KIND_ENUM64)
+		return enum_hash(d, t);
+	/* (lbtfi_dedup_rec_hash: every record has the 3 words of lbtf_type) */
+	h = lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(0, w[0]), w[1]), w[2]);
+	for (size_t i = 3; i < n; i++)
+		h = lbtfi_hash_mix(h, w[i]);
+	return lbtfi_hash_fin(h);
+}
+
+/* The base's ids into d (kinds, map) and its candidates into tab: by
+ * their hashes, or keyed (the shared table: base_hash) */
+#define BASE_RING 16u
+
+static int add_base(struct dedup *d, struct lbtfi_htab *tab, bool keyed)
+{
+	struct lbtfi_hslot ring[BASE_RING];
+	uint32_t n = 0, queued = 0;
+
+	d->map[0] = 0;
+	d->kinds[0] = LBTF_KIND_UNKN;
+	for (uint32_t id = 1; id < d->start_id; id++) {
 		d->map[id] = id; /* void and base types are canonical */
 		d->kinds[id] = (uint8_t)lbtf_kind(dtype(d, id));
-		n += id && d->kinds[id] <= LBTF_KIND_MAX && kind_phase[d->kinds[id]] != PH_SELF;
+		n += d->kinds[id] <= LBTF_KIND_MAX && kind_phase[d->kinds[id]] != PH_SELF;
 	}
 	/* (room for all of them at once: a shared table, made 3/4 full at
-	 * most, is 1 MB for a vmlinux base, not 2) */
+	 * most, is 1 MB for a vmlinux base, not 2; never grown, so equal
+	 * keys are probed in id order) */
 	if (lbtfi_htab_reserve(tab, n))
 		return lbtfi_err(ENOMEM, "out of memory in dedup");
-	/* base types are candidates for the split types */
+	/* base types are candidates for the split types; each slot is
+	 * prefetched when its type is hashed and filled BASE_RING types
+	 * later, in id order all the same */
 	for (uint32_t id = 1; id < d->start_id; id++) {
-		const struct lbtf_type *t = dtype(d, id);
+		unsigned int k = d->kinds[id];
+		const struct lbtf_type *t;
+		struct lbtfi_hslot *r;
 
-		if (d->kinds[id] > LBTF_KIND_MAX || kind_phase[d->kinds[id]] == PH_SELF)
+		if (k > LBTF_KIND_MAX || kind_phase[k] == PH_SELF)
 			continue;
-		if (lbtfi_htab_add(tab, type_hash(d, t), id))
-			return lbtfi_err(ENOMEM, "out of memory in dedup");
+		r = &ring[queued % BASE_RING];
+		if (queued++ >= BASE_RING)
+			lbtfi_htab_put(tab, r->hash, r->val);
+		t = dtype(d, id);
+		r->hash = keyed ? base_hash(d, t, k) : type_hash(d, t);
+		r->val = id;
+		__builtin_prefetch(lbtfi_htab_home(tab, r->hash), 1);
 	}
+	for (uint32_t i = queued > BASE_RING ? queued - BASE_RING : 0; i < queued; i++)
+		lbtfi_htab_put(tab, ring[i % BASE_RING].hash, ring[i % BASE_RING].val);
 	return 0;
 }
 
@@ -191,7 +253,7 @@ static void *make_base_cands(void *ctx)
 		return NULL;
 	c->lay = d->lay;
 	c->kinds = malloc(d->start_id);
-	if (!c->kinds || lbtfi_htab_init(&c->tab, 16, 3) || add_base(d, &c->tab)) {
+	if (!c->kinds || lbtfi_htab_init(&c->tab, 16, 3) || add_base(d, &c->tab, true)) {
 		drop_base_cands(c);
 		return NULL;
 	}
@@ -227,7 +289,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 		memcpy(d->kinds, c->kinds, d->start_id);
 		for (uint32_t id = 0; id < d->start_id; id++)
 			d->map[id] = id;
-	} else if ((err = add_base(d, &d->tab))) {
+	} else if ((err = add_base(d, &d->tab, false))) {
 		return err;
 	}
 	/* every record is checked before the passes trust it; this also
@@ -329,20 +391,28 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 		return 0; /* mapped while checking another struct's graph */
 	t = dtype(d, id);
 	h = type_hash(d, t);
-	DEDUP_FOR_EACH_CAND(d, h, cand) {
+	DEDUP_FOR_EACH_CAND_KEYED(d, base_key(t), h, cand) {
+		const struct lbtf_type *c = dtype(d, cand);
 		int eq;
 
-		if (!lbtfi_dedup_shape_equal(d, t, dtype(d, cand)))
+		if (!lbtfi_dedup_shape_equal(d, t, c))
+			continue;
+		/* (a keyed base candidate: only those of t's hash) */
+		if (d->base_tab && cand < d->start_id && type_hash(d, c) != h)
 			continue;
 		lbtfi_dedup_clear_hypot(d);
 		eq = lbtfi_dedup_is_equiv(d, id, cand);
 		if (eq < 0)
 			return eq;
-		if (!eq)
+		if (!eq) {
+			d->struct_miss |= d->eq_conflict;
 			continue;
+		}
 		lbtfi_dedup_merge_hypot(d);
-		if (d->hypot_adjust_canon)
+		if (d->hypot_adjust_canon) {
+			d->struct_miss = true;
 			continue; /* would need an immutable base FWD resolved */
+		}
 		canon = cand;
 		break;
 	}
@@ -512,12 +582,21 @@ static void compact(struct dedup *d, uint32_t *id_map)
 
 int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts)
 {
+	bool settled;
+
+	return lbtfi_builder_dedup_settled(b, opts, &settled);
+}
+
+int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
+				bool *settled)
+{
 	struct lbtf_dedup_stats st = { .sz = sizeof(st), .types_in = b->nr_types,
 				       .strs_in_bytes = (uint32_t)b->strs.len };
 	struct lbtf_dedup_opts o;
 	struct dedup d;
 	int err;
 
+	*settled = false;
 	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_dedup_opts)) ||
 	    (err = lbtfi_result_check(o.stats, "lbtf_dedup_stats")))
 		return err;
@@ -540,6 +619,7 @@ int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opt
 		goto out;
 	compact(&d, o.id_map);
 	err = lbtfi_dedup_strings(b);
+	*settled = !d.struct_miss;
 out:
 	dedup_free(&d);
 	if (!err) {

@@ -60,6 +60,7 @@ void lbtfi_dedup_clear_hypot(struct dedup *d)
 		d->hypot[d->hypot_list[i]] = D_NONE;
 	d->hypot_cnt = 0;
 	d->hypot_adjust_canon = false;
+	d->eq_conflict = false;
 }
 
 /* If id is a FWD already resolved to a struct/union, that struct/union */
@@ -137,8 +138,14 @@ static inline int visit(struct dedup *d, uint32_t cand_id, uint32_t canon_id, st
 		return 1;
 	canon_id = resolve_fwd(d, canon_id);
 	h = d->hypot[canon_id];
-	if (h != D_NONE)
-		return h == cand_id || visit_again(d, h, cand_id);
+	if (h != D_NONE) {
+		if (h == cand_id || visit_again(d, h, cand_id))
+			return 1;
+		/* (not a difference of the records: a later pass, with the
+		 * copies merged, may find them equivalent) */
+		d->eq_conflict = true;
+		return 0;
+	}
 	return visit_new(d, cand_id, canon_id, f);
 }
 

@@ -28,6 +28,10 @@ struct dedup {
 	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
 	uint32_t *hypot_list, hypot_cnt, hypot_cap;
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
+	bool eq_conflict;            /* the last walk failed on a canonical id met with
+				      * two candidates that did not compare identical */
+	bool struct_miss;            /* a struct/union not merged with a candidate of
+				      * its hash and shape for want of a later pass */
 	struct lbtfi_htab tab;       /* hash -> candidate ids (equal hashes all kept) */
 	/* the base's candidates, shared by every dedup over that base and
 	 * probed before tab (or NULL: tab holds them too) */
@@ -106,6 +110,27 @@ bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
 bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 			     const struct lbtf_type *b);
 
+/*
+ * lbtf_builder_dedup(), and in *settled whether running it again on the
+ * result would merge nothing (convert.c then skips that pass). A struct or
+ * union kept apart from a candidate of its hash and shape is compared again
+ * by the next pass; that comparison can only turn out otherwise when the
+ * first one failed on the walk's state, not on the records: a canonical
+ * type met with two candidates that the bounded structural comparison did
+ * not find identical (two copies one pass merges later), or an immutable
+ * base FWD. A difference of names, kinds, sizes, members or enum values
+ * found in the walk stays one between the merged types the next pass
+ * compares (each merged type keeps its name and shape; a FWD merges only
+ * into its own flavour), and a pair the next walk skips as merged was
+ * merged by a walk that would have met the same difference. The other
+ * kinds are settled by one pass: primitives and enums compare records
+ * without type ids, reference kinds records whose targets are final; so
+ * with no struct merged by the next pass nothing else is (a FWD left alone
+ * saw the same definitions, struct hashes do not change with ids).
+ */
+int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
+				bool *settled);
+
 /* The passes */
 int lbtfi_dedup_strings(struct lbtf_builder *b);
 int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id);
@@ -115,20 +140,22 @@ void lbtfi_dedup_clear_hypot(struct dedup *d);
 /*
  * Every canonical candidate cid of hash h: the base's first, then the
  * split types' (the order one table holding both gives, the base's added
- * first). A probe goes on from where it stopped, so break and continue
- * work as in a plain loop.
+ * first). The shared base table is probed with bh, the base key (see
+ * dedup.c's base_key: for structs and unions not their hash), the split
+ * types' table with h. A probe goes on from where it stopped, so break and
+ * continue work as in a plain loop.
  */
 struct d_cand_iter {
 	const struct lbtfi_htab *t, *then;
-	uint32_t h, i;
+	uint32_t h, then_h, i;
 };
 
-static inline struct d_cand_iter d_cand_start(const struct dedup *d, uint32_t h)
+static inline struct d_cand_iter d_cand_start(const struct dedup *d, uint32_t bh, uint32_t h)
 {
 	struct d_cand_iter it = { d->base_tab ? d->base_tab : &d->tab,
-				  d->base_tab ? &d->tab : NULL, h, 0 };
+				  d->base_tab ? &d->tab : NULL, d->base_tab ? bh : h, h, 0 };
 
-	it.i = h & it.t->mask;
+	it.i = it.h & it.t->mask;
 	return it;
 }
 
@@ -151,12 +178,16 @@ static inline bool d_cand_next(struct d_cand_iter *it, uint32_t *cid)
 			return false;
 		it->t = it->then;
 		it->then = NULL;
+		it->h = it->then_h;
 		it->i = it->h & it->t->mask;
 	}
 }
 
-#define DEDUP_FOR_EACH_CAND(d, h, cid)                                                  \
-	for (struct d_cand_iter _it = d_cand_start(d, h), *_once = &_it; _once; _once = NULL) \
+#define DEDUP_FOR_EACH_CAND_KEYED(d, bh, h, cid)                                          \
+	for (struct d_cand_iter _it = d_cand_start(d, bh, h), *_once = &_it; _once;          \
+	     _once = NULL)                                                                   \
 		for (uint32_t cid; d_cand_next(&_it, &cid);)
+
+#define DEDUP_FOR_EACH_CAND(d, h, cid) DEDUP_FOR_EACH_CAND_KEYED(d, h, h, cid)
 
 #endif

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "dedup/internal.h"
 
 /*
  * Units per group: the more, the more types are reused rather than
@@ -53,6 +54,9 @@ struct driver {
 	struct dr_file units;     /* unit headers, read once, shared by the workers */
 	struct dw_unit_list ul;
 	struct unit_result *res;  /* per group */
+	/* per group: being converted again since early_redo (the flag is not
+	 * in res[], which that thread overwrites when it is done) */
+	bool *early;
 	uint32_t ngroups;
 	pthread_mutex_t mu;
 	pthread_cond_t cv_done, cv_room;
@@ -321,11 +325,13 @@ static int again_start(struct driver *d, struct again *a)
 	if (!a->groups)
 		return lbtfi_err(ENOMEM, "out of memory");
 	for (i = 0; i < d->ngroups; i++) {
-		if (!d->res[i].redo)
+		if (d->early[i] || !d->res[i].redo)
 			continue;
 		free_result(&d->res[i]);
 		a->groups[a->n++] = i;
 	}
+	if (!a->n)
+		return 0; /* (all of them started early) */
 	err = pthread_create(&a->tid, NULL, again_thread, a);
 	if (err)
 		return lbtfi_err(err, "cannot start a thread: %s", strerror(err));
@@ -501,8 +507,20 @@ static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct
  * they finish (workers set), later from the groups converted again and the
  * last raw builder (old). Without keep, deduplicated by batches.
  */
+static bool any_pairing_upto(const struct driver *d, uint32_t upto);
+
+/* The groups appended when early_redo looks: all but the last 8 (a
+ * vmlinux has ~50), all but the last one of fewer */
+static uint32_t early_point(const struct driver *d)
+{
+	return d->ngroups > 9 ? d->ngroups - 8 : d->ngroups - 1;
+}
+static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t upto,
+		      struct again *a);
+
 static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
-		    const struct lbtf_builder *old, struct collected *c, bool workers)
+		    const struct lbtf_builder *old, struct collected *c, bool workers,
+		    struct again *early)
 {
 	pthread_t *tids = NULL;
 	int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -540,6 +558,10 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		if (workers && o && o->progress)
 			o->progress(o->ctx, i + 1 < d->ngroups ? (i + 1) * GROUP_UNITS : d->ul.n,
 				    d->ul.n);
+		/* (at a point that depends on the input only: see early_redo) */
+		if (!err && workers && d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
+		    d->ngroups >= 3 && i + 1 == early_point(d) && any_pairing_upto(d, i + 1))
+			err = early_redo(d, out, i + 1, early);
 	}
 	if (workers) {
 		stop_workers(d, tids, started);
@@ -568,23 +590,30 @@ static struct lbtf_builder *copy_of(const struct lbtf_builder *raw)
 
 static int dedup_all(struct lbtf_builder *out)
 {
+	struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
 	uint32_t before, pass = 0;
+	bool settled;
 	int err;
 
 	/* Again while it merges more: a struct graph that reaches two copies
 	 * of one type (a group's builder mixes types of several units) can
 	 * keep dedup from pairing it with its twin in one pass, as in libbpf;
-	 * the next pass sees the copies merged. */
+	 * the next pass sees the copies merged. Not when the pass says
+	 * another would merge nothing (no struct left beside a twin of its
+	 * hash and shape): it would give the same types back. */
 	do {
 		before = lbtf_builder_type_cnt(out);
-		err = dedup_now(out);
-	} while (!err && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
+		err = lbtfi_builder_dedup_settled(out, &dopts, &settled);
+	} while (!err && !settled && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
 	return err;
 }
 
-/* Marks the groups whose pairings do not hold in out: before dedup
- * (shapes), those that cannot hold; how many, <0 error */
-static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool shapes)
+/* Marks the groups [0, upto) whose pairings do not hold in out: before
+ * dedup (shapes), those that cannot hold; how many, <0 error (a group
+ * converted again early stays marked: its pairings did not hold in part
+ * of out, so they do not in all of it) */
+static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out, bool shapes,
+			       uint32_t upto)
 {
 	struct dw_defs defs;
 	uint32_t i;
@@ -592,7 +621,11 @@ static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool
 
 	if ((bad = dw_defs_init(&defs, out, shapes)))
 		return bad;
-	for (i = 0; i < d->ngroups; i++) {
+	for (i = 0; i < upto; i++) {
+		if (d->early[i]) { /* (its result is the other thread's now) */
+			n++;
+			continue;
+		}
 		bad = dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len);
 		if (bad < 0) {
 			n = bad;
@@ -605,15 +638,62 @@ static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool
 	return n;
 }
 
-/* Anything paired at all (else there is nothing to check) */
-static bool any_pairing(const struct driver *d)
+static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool shapes)
+{
+	return check_pairings_upto(d, out, shapes, d->ngroups);
+}
+
+/*
+ * A first look before the last groups are appended (early_point, while
+ * the workers convert them): the groups whose pairings already fail over
+ * the groups appended so far fail over all of them (a name with several
+ * shapes keeps them), so they are converted again now, by a thread of
+ * their own, instead of after the last group (the Debian vmlinux's one
+ * such group: ~0.1 s on the critical path after the workers). The check
+ * after the last group counts them again, with any others; which groups
+ * are converted again, and how, is as before: the output is the same.
+ */
+static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t upto,
+		      struct again *a)
+{
+	int bad = check_pairings_upto(d, raw, true, upto);
+	uint32_t i;
+
+	if (bad <= 0)
+		return bad;
+	memset(a, 0, sizeof(*a));
+	a->d = d;
+	a->groups = malloc(upto * sizeof(*a->groups));
+	if (!a->groups)
+		return lbtfi_err(ENOMEM, "out of memory");
+	for (i = 0; i < upto; i++)
+		if (d->res[i].redo) {
+			free_result(&d->res[i]);
+			d->early[i] = true;
+			a->groups[a->n++] = i;
+		}
+	bad = pthread_create(&a->tid, NULL, again_thread, a);
+	if (bad)
+		return lbtfi_err(bad, "cannot start a thread: %s", strerror(bad));
+	a->started = true;
+	return 0;
+}
+
+/* Anything paired at all in groups [0, upto) (else there is nothing to
+ * check); a group converted again early had pairings */
+static bool any_pairing_upto(const struct driver *d, uint32_t upto)
 {
 	uint32_t i;
 
-	for (i = 0; i < d->ngroups; i++)
-		if (d->res[i].paired_len)
+	for (i = 0; i < upto; i++)
+		if (d->early[i] || d->res[i].paired_len)
 			return true;
 	return false;
+}
+
+static bool any_pairing(const struct driver *d)
+{
+	return any_pairing_upto(d, d->ngroups);
 }
 
 /*
@@ -628,7 +708,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 					struct lbtf_dwarf_stats *st, int *errp)
 {
 	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL;
-	struct again again = { 0 };
+	struct again again = { 0 }, early = { 0 };
 	int round, err = 0, bad;
 	bool paired;
 
@@ -638,8 +718,12 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		lbtf_builder_free(out);
 		out = NULL;
 		raw = old ? lbtfi_builder_new_strs_of(old) : lbtf_builder_new(d->g.base);
-		err = raw ? assemble(d, o, raw, old, &c, round == 0) : -ENOMEM;
+		err = raw ? assemble(d, o, raw, old, &c, round == 0, &early) : -ENOMEM;
 		again_join(&again);
+		if (round) { /* (the groups started early are in: ordinary ones now) */
+			again_join(&early);
+			memset(d->early, 0, d->ngroups * sizeof(*d->early));
+		}
 		lbtf_builder_free(old);
 		old = NULL;
 		paired = !err && d->keep && any_pairing(d);
@@ -680,6 +764,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		err = again_start(d, &again);
 	}
 	again_join(&again);
+	again_join(&early);
 	lbtf_builder_free(old);
 	*errp = err;
 	return out;
@@ -841,7 +926,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		goto out;
 	d.ngroups = (d.ul.n + GROUP_UNITS - 1) / GROUP_UNITS;
 	d.res = calloc(d.ngroups, sizeof(*d.res));
-	if (!d.res) {
+	d.early = calloc(d.ngroups ? d.ngroups : 1, sizeof(*d.early));
+	if (!d.res || !d.early) {
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}
@@ -875,6 +961,7 @@ out:
 		dw_handle_close(&d.spare);
 	d.has_spare = false;
 	free(d.res);
+	free(d.early);
 	free(d.ul.die_offs);
 	free(d.ul.ends);
 	dr_file_close(&d.units);

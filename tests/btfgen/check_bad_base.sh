@@ -12,15 +12,17 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-# base OUT PTR_TARGET: [1] int, [2] PTR -> PTR_TARGET, [3] struct s { [2] m; }
+# base OUT PTR_TARGET [MEMBER_TYPE [MEMBER_NAME]]: [1] int, [2] PTR ->
+# PTR_TARGET, [3] struct s { [MEMBER_TYPE, default 2] m; } (m at string
+# offset MEMBER_NAME, default 7)
 base() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "${3:-2}" "${4:-7}" <<'PY'
 import struct, sys
-out, ptr = sys.argv[1], int(sys.argv[2], 0)
+out, ptr, mtype, mname = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0), int(sys.argv[4], 0)
 strs = b"\0int\0s\0m\0"
 t = struct.pack("<IIII", 1, 1 << 24, 4, 32)
 t += struct.pack("<III", 0, 2 << 24, ptr)
-t += struct.pack("<IIIIII", 5, 4 << 24 | 1, 8, 7, 2, 0)
+t += struct.pack("<IIIIII", 5, 4 << 24 | 1, 8, mname, mtype, 0)
 hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(t), len(t), len(strs))
 open(out, "wb").write(hdr + t + strs)
 PY
@@ -29,6 +31,9 @@ base "$T/good.btf" 1
 base "$T/far.btf" 0x7fffffff
 base "$T/next.btf" 4
 base "$T/loop.btf" 2
+# a member's type id past the last type, a member's name past the strings
+base "$T/member.btf" 1 4
+base "$T/mname.btf" 1 2 9
 gcc -g -O2 -c -o "$T/in.o" -x c - <<'C' || exit 1
 struct s { int *m; long n; } v;
 int f(struct s *p) { return *p->m; }
@@ -49,8 +54,13 @@ refused() {
 	[ -s "$T/out" ] && bad "$name: $(basename "$1") wrote on stdout"
 	rm -f "$T/out"
 }
-for b in far next loop; do
+for b in far next loop member mname; do
 	refused "$b" "$B/btfgen" --base "$T/$b.btf" -o "$T/o-$b.btf" "$T/in.o"
+	# (btfgen's own check says which: a type id or a string offset)
+	case $b in
+	far | next | member) grep -q "refers to type id" "$T/err" || bad "$b: btfgen: $(cat "$T/err")" ;;
+	mname) grep -q "names string offset 9" "$T/err" || bad "$b: btfgen: $(cat "$T/err")" ;;
+	esac
 	[ -e "$T/o-$b.btf" ] && bad "$b: btfgen left an output"
 	refused "$b" "$B/btfgen" --base "$T/$b.btf" -o - "$T/in.o"
 	refused "$b" "$B/btfdump" file "$T/split.btf" --base "$T/$b.btf"

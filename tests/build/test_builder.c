@@ -68,6 +68,53 @@ static void test_strings(void **state)
 	lbtf_builder_free(b);
 }
 
+/*
+ * A builder over a base finds each of the base's strings at the base's
+ * offset (the base's string index hashes its section a word at a time;
+ * a lookup hashes the string given): lengths 1 to 40, across and on the
+ * 8-byte word boundaries, the last one ending the base's string section;
+ * each looked up twice (the second time found in the builder's cache).
+ */
+static void test_base_string_index(void **state)
+{
+	struct lbtf_builder *bb = lbtf_builder_new(NULL), *s;
+	char name[48];
+	int offs[41];
+	struct lbtf *base;
+	void *data;
+	size_t size;
+
+	lbtf_builder_add_int(bb, "int", 4, 0);
+	for (int n = 1; n <= 40; n++) {
+		for (int i = 0; i < n; i++)
+			name[i] = (char)('a' + (n + i) % 26);
+		name[n] = 0;
+		offs[n] = lbtf_builder_add_str(bb, name);
+		assert_true(offs[n] > 0);
+		lbtf_builder_add_typedef(bb, name, 1);
+	}
+	assert_int_equal(lbtf_builder_serialize(bb, false, &data, &size), 0);
+	base = lbtf_new(data, size, NULL);
+	assert_non_null(base);
+	free(data);
+	s = lbtf_builder_new(base);
+	assert_non_null(s);
+	/* twice: the second time from the builder's cache of base strings */
+	for (int n = 40, pass = 0; pass < 2; n = n > 1 ? n - 1 : (pass++, 40)) {
+		for (int i = 0; i < n; i++)
+			name[i] = (char)('a' + (n + i) % 26);
+		name[n] = 0;
+		assert_int_equal(lbtf_builder_add_str(s, name), offs[n]);
+		/* a string of the base's with one more byte is not the base's */
+		name[n] = 'x';
+		name[n + 1] = 0;
+		assert_true(lbtf_builder_add_str(s, name) != offs[n]);
+	}
+	lbtf_builder_free(s);
+	lbtf_free(base);
+	lbtf_builder_free(bb);
+}
+
 static void test_add_valid(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -492,6 +539,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_base_string_index),
 		cmocka_unit_test(test_add_valid),
 		cmocka_unit_test(test_add_invalid),
 		cmocka_unit_test(test_vlen_limit),
