@@ -9,6 +9,8 @@
 #include "libbtf.h"
 #include "libbtf_object.h"
 
+struct lbtfi_readbuf; /* libbtf/io/io.h */
+
 struct cfg {
 	long log_level;     /* -1: default */
 	long long log_size; /* -1: large enough for any log */
@@ -16,6 +18,7 @@ struct cfg {
 	struct lbtf *base;
 	bool json, quiet, kernel, strict, raw, min_kernel;
 	uint32_t missing_features; /* LBTF_KFEAT_* the running kernel lacks */
+	struct lbtfi_readbuf *inbuf; /* the inputs before the last are read into it */
 };
 
 /* The kernel's own answer for the same bytes (--kernel) */

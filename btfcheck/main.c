@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "report.h"
 #include "btfcheck.h"
+#include "io/io.h"
 #include "cli.h"
 
 static const char *const prog = "btfcheck";
@@ -154,7 +155,8 @@ int main(int argc, char **argv)
 		{ "min-kernel", no_argument, NULL, 'm' },     { "target-kernel", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cfg c = { .log_level = -1, .log_size = -1 };
+	struct lbtfi_readbuf inbuf = { 0 };
+	struct cfg c = { .log_level = -1, .log_size = -1, .inbuf = &inbuf };
 	uint32_t target = 0;
 	int opt, worst = 0;
 	long long v;
@@ -236,6 +238,7 @@ int main(int argc, char **argv)
 			worst = rc;
 	}
 	lbtf_free(c.base);
+	lbtfi_readbuf_free(&inbuf);
 	/* a verdict or record that never reached stdout is a failure */
 	if (stdout_finish())
 		return 2;

@@ -27,6 +27,18 @@ void lbtfi_file_unload(void *data, size_t size, bool mapped);
  * munmap costs more than exit's teardown, see read.c).
  */
 int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *mapped);
+/*
+ * The same, read into rb's buffer (grown as needed, kept by rb, never freed
+ * by the unload: *data is rb's when !*mapped): a program going through many
+ * small files faults its pages in once, not once a file.
+ */
+struct lbtfi_readbuf {
+	void *data;
+	size_t cap;
+};
+int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
+			  bool *mapped);
+void lbtfi_readbuf_free(struct lbtfi_readbuf *rb);
 /* The same from a named file, and from fd (not closed; path names it). */
 int lbtfi_file_read(const char *path, void **data, size_t *size, bool *mapped);
 int lbtfi_fd_read(int fd, const char *path, void **data, size_t *size, bool *mapped);

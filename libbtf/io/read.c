@@ -18,14 +18,21 @@
  * copied.
  */
 #define MAP_FROM (1u << 20)
+/* the least a reused read buffer holds (BPF objects are mostly smaller) */
+#define REUSE_MIN (64u << 10)
 
-/*
- * writable: a private copy the caller may write (a copy-on-write mapping);
- * map_from: the size from which a regular file is mapped
- */
-static int fd_read(int fd, const char *path, bool writable, size_t map_from, void **buf,
-		   size_t *len, bool *mapped)
+/* How a file is taken in */
+struct how {
+	bool writable;               /* a private copy the caller may write (copy-on-write) */
+	size_t map_from;             /* the size from which a regular file is mapped */
+	struct lbtfi_readbuf *reuse; /* read into this buffer (kept, grown), not a new one */
+};
+
+static int fd_read(int fd, const char *path, const struct how *how, void **buf, size_t *len,
+		   bool *mapped)
 {
+	struct lbtfi_readbuf *rb = how->reuse;
+	bool writable = how->writable;
 	struct stat st;
 	size_t cap, n = 0;
 	char *p;
@@ -33,7 +40,7 @@ static int fd_read(int fd, const char *path, bool writable, size_t map_from, voi
 	*mapped = false;
 	if (fstat(fd, &st))
 		memset(&st, 0, sizeof(st)); /* unknown: just read() */
-	if (S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size >= map_from) {
+	if (S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size >= how->map_from) {
 		p = mmap(NULL, st.st_size, PROT_READ | (writable ? PROT_WRITE : 0), MAP_PRIVATE, fd, 0);
 		if (p != MAP_FAILED) {
 			*buf = p;
@@ -45,19 +52,38 @@ static int fd_read(int fd, const char *path, bool writable, size_t map_from, voi
 	if (S_ISDIR(st.st_mode))
 		return lbtfi_err(EISDIR, "%s: is a directory", path);
 	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
-	p = malloc(cap);
+	if (rb && rb->cap >= cap) {
+		p = rb->data;
+		cap = rb->cap;
+	} else if (rb) {
+		/* room for the next few: growing means new pages to fault in
+		 * (untouched room costs nothing), and the old bytes are not needed */
+		free(rb->data);
+		rb->data = NULL;
+		rb->cap = 0;
+		cap = cap < REUSE_MIN ? REUSE_MIN : cap;
+		p = malloc(cap);
+	} else {
+		p = malloc(cap);
+	}
 	for (;;) {
 		ssize_t r;
 		if (!p)
 			return lbtfi_err(ENOMEM, "%s: out of memory", path);
 		if (n == cap && LBTFI_GROW(p, cap, n + 1)) {
-			free(p);
+			if (!rb)
+				free(p);
 			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		}
+		if (rb) {
+			rb->data = p;
+			rb->cap = cap;
 		}
 		r = read(fd, p + n, cap - n);
 		if (r < 0) {
 			int e = errno;
-			free(p);
+			if (!rb)
+				free(p);
 			return lbtfi_err(e, "%s: %s", path, strerror(e));
 		}
 		if (r == 0)
@@ -71,29 +97,36 @@ static int fd_read(int fd, const char *path, bool writable, size_t map_from, voi
 
 int lbtfi_fd_read(int fd, const char *path, void **buf, size_t *len, bool *mapped)
 {
-	return fd_read(fd, path, false, MAP_FROM, buf, len, mapped);
+	static const struct how how = { .map_from = MAP_FROM };
+
+	return fd_read(fd, path, &how, buf, len, mapped);
 }
 
 int lbtfi_fd_read_private(int fd, const char *path, void **buf, size_t *len, bool *mapped)
 {
-	return fd_read(fd, path, true, MAP_FROM, buf, len, mapped);
+	static const struct how how = { .writable = true, .map_from = MAP_FROM };
+
+	return fd_read(fd, path, &how, buf, len, mapped);
 }
 
-static int file_read(const char *path, size_t map_from, void **buf, size_t *len, bool *mapped)
+static int file_read(const char *path, const struct how *how, void **buf, size_t *len,
+		     bool *mapped)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int err;
 
 	if (fd < 0)
 		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
-	err = fd_read(fd, path, false, map_from, buf, len, mapped);
+	err = fd_read(fd, path, how, buf, len, mapped);
 	close(fd);
 	return err;
 }
 
 int lbtfi_file_read(const char *path, void **buf, size_t *len, bool *mapped)
 {
-	return file_read(path, MAP_FROM, buf, len, mapped);
+	static const struct how how = { .map_from = MAP_FROM };
+
+	return file_read(path, &how, buf, len, mapped);
 }
 
 void lbtfi_file_unload(void *buf, size_t len, bool mapped)
@@ -114,6 +147,24 @@ int lbtfi_file_load(const char *path, void **data, size_t *size, bool *mapped)
 
 int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *mapped)
 {
-	return strcmp(path, "-") ? file_read(path, 0, data, size, mapped)
+	static const struct how how = { .map_from = 0 };
+
+	return strcmp(path, "-") ? file_read(path, &how, data, size, mapped)
 				 : lbtfi_fd_read(STDIN_FILENO, path, data, size, mapped);
+}
+
+int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
+			  bool *mapped)
+{
+	const struct how how = { .map_from = MAP_FROM, .reuse = rb };
+
+	return strcmp(path, "-") ? file_read(path, &how, data, size, mapped)
+				 : fd_read(STDIN_FILENO, path, &how, data, size, mapped);
+}
+
+void lbtfi_readbuf_free(struct lbtfi_readbuf *rb)
+{
+	free(rb->data);
+	rb->data = NULL;
+	rb->cap = 0;
 }

@@ -7,7 +7,8 @@
 # `btfcheck --json` must give the same verdict, errno and last log line (or
 # the same open failure), and the BTF libbpf loaded must be byte-identical
 # to libbtf's lbtf_object_btf(). Then --raw: a rejection libbpf's fixups
-# cure carries one hint line, one they do not cure none.
+# cure carries one hint line, one they do not cure none. All cases in one
+# command give the records they give one command each.
 B=${B:-build}
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: libbpf's reference load needs root (BPF_BTF_LOAD)"
@@ -34,8 +35,14 @@ for f in "${cases[@]}"; do
 	"$REF" "$f" >"$tmp/ref" 2>"$tmp/ref.err"; rc=$?
 	[ $rc = 0 ] || { bad "$f: libbpf_btf exit $rc $(head -c 300 "$tmp/ref.err")"; continue; }
 	"$BC" --json "$f" >"$tmp/bc" 2>/dev/null
+	cat "$tmp/bc" >>"$tmp/each"
 	printf '%s\t%s\t%s\n' "$f" "$(tr '\n' '|' <"$tmp/ref")" "$(cat "$tmp/bc")" >>"$tmp/pairs"
 done
+# all cases in one command (of several sizes: the inputs before the last
+# are read into one reused buffer, the last is mapped): the same records
+"$BC" --json "${cases[@]}" >"$tmp/all" 2>/dev/null
+cmp -s "$tmp/each" "$tmp/all" ||
+	bad "one command over ${#cases[@]} cases differs from one command each: $(diff "$tmp/each" "$tmp/all" | head -c 600)"
 python3 - "$tmp/pairs" <<'PY' || fail=1
 import json, sys
 bad = n = 0
