@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <cmocka.h>
 #include "libbtf.h"
+#include "dedup_cases.h"
 
 static struct lbtf *to_btf(struct lbtf_builder *b, const struct lbtf *base)
 {
@@ -325,23 +326,6 @@ static void test_identical_copies(void **state)
 	assert_int_equal(count_kind(btf, LBTF_KIND_ARRAY), 2);
 	lbtf_free(btf);
 	lbtf_builder_free(b);
-}
-
-/* A chain of 15 structs, each with 8 members all of the next one's type */
-static uint32_t add_fan_chain(struct lbtf_builder *b, uint32_t leaf)
-{
-	uint32_t prev = leaf;
-
-	for (int level = 0; level < 15; level++) {
-		uint32_t s = (uint32_t)lbtf_builder_add_struct(b, "fan", 64);
-		for (int m = 0; m < 8; m++) {
-			char name[8];
-			snprintf(name, sizeof(name), "m%d", m);
-			lbtf_builder_add_field(b, name, prev, 0, 0);
-		}
-		prev = s;
-	}
-	return prev;
 }
 
 /* Identical copies compared structurally must not explode on wide types:

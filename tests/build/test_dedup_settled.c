@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "libbtf.h"
 #include "dedup/internal.h"
+#include "dedup_cases.h"
 
 static void *blob(struct lbtf_builder *b, size_t *size)
 {
@@ -74,25 +75,6 @@ static void test_plain_duplicates_settle(void **state)
 	add_unit(b);
 	assert_true(check_pass(b));
 	lbtf_builder_free(b);
-}
-
-/* A chain of 15 structs, each with 8 members all of the next one's type */
-static uint32_t add_fan_chain(struct lbtf_builder *b, uint32_t leaf)
-{
-	uint32_t prev = leaf;
-
-	for (int level = 0; level < 15; level++) {
-		uint32_t s = (uint32_t)lbtf_builder_add_struct(b, "fan", 64);
-
-		for (int m = 0; m < 8; m++) {
-			char name[8];
-
-			snprintf(name, sizeof(name), "m%d", m);
-			lbtf_builder_add_field(b, name, prev, 0, 0);
-		}
-		prev = s;
-	}
-	return prev;
 }
 
 /*
