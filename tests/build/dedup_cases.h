@@ -3,6 +3,7 @@
 #ifndef TESTS_BUILD_DEDUP_CASES_H
 #define TESTS_BUILD_DEDUP_CASES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "libbtf_build.h"
@@ -25,6 +26,28 @@ static inline uint32_t add_fan_chain(struct lbtf_builder *b, uint32_t leaf)
 		prev = s;
 	}
 	return prev;
+}
+
+/*
+ * struct C { fan x, y; } over one chain, then an equivalent C' whose x and
+ * y are two more copies of the chain, added after it (so still unmerged
+ * when C' is compared: the bounded walk gives up on it). false if the
+ * copies did not get the ids C' names.
+ */
+static inline bool add_c_twins(struct lbtf_builder *b)
+{
+	uint32_t i = (uint32_t)lbtf_builder_add_int(b, "int", 4, 0);
+	uint32_t t = add_fan_chain(b, i), t1, t2;
+
+	lbtf_builder_add_struct(b, "C", 128);
+	lbtf_builder_add_field(b, "x", t, 0, 0);
+	lbtf_builder_add_field(b, "y", t, 0, 0);
+	t1 = lbtf_builder_type_cnt(b) + 15;
+	t2 = t1 + 15;
+	lbtf_builder_add_struct(b, "C", 128);
+	lbtf_builder_add_field(b, "x", t1, 0, 0);
+	lbtf_builder_add_field(b, "y", t2, 0, 0);
+	return add_fan_chain(b, i) == t1 && add_fan_chain(b, i) == t2;
 }
 
 #endif

@@ -86,20 +86,9 @@ static void test_plain_duplicates_settle(void **state)
 static void test_kept_twin_not_settled(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
-	uint32_t i, t, t1, t2, before;
+	uint32_t before;
 
-	i = (uint32_t)lbtf_builder_add_int(b, "int", 4, 0);
-	t = add_fan_chain(b, i);
-	lbtf_builder_add_struct(b, "C", 128);
-	lbtf_builder_add_field(b, "x", t, 0, 0);
-	lbtf_builder_add_field(b, "y", t, 0, 0);
-	t1 = lbtf_builder_type_cnt(b) + 15;
-	t2 = t1 + 15;
-	lbtf_builder_add_struct(b, "C", 128);
-	lbtf_builder_add_field(b, "x", t1, 0, 0);
-	lbtf_builder_add_field(b, "y", t2, 0, 0);
-	assert_int_equal(add_fan_chain(b, i), t1);
-	assert_int_equal(add_fan_chain(b, i), t2);
+	assert_true(add_c_twins(b));
 	assert_false(dedup_pass(b));
 	before = lbtf_builder_type_cnt(b);
 	/* (the claim above is not idle: the next pass does merge; the
