@@ -139,18 +139,25 @@ void lbtfi_file_unload(void *buf, size_t len, bool mapped)
 		free(buf);
 }
 
+/* A named file, or standard input for "-" */
+static int load(const char *path, const struct how *how, void **data, size_t *size, bool *mapped)
+{
+	return strcmp(path, "-") ? file_read(path, how, data, size, mapped)
+				 : fd_read(STDIN_FILENO, path, how, data, size, mapped);
+}
+
 int lbtfi_file_load(const char *path, void **data, size_t *size, bool *mapped)
 {
-	return strcmp(path, "-") ? lbtfi_file_read(path, data, size, mapped)
-				 : lbtfi_fd_read(STDIN_FILENO, path, data, size, mapped);
+	static const struct how how = { .map_from = MAP_FROM };
+
+	return load(path, &how, data, size, mapped);
 }
 
 int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *mapped)
 {
 	static const struct how how = { .map_from = 0 };
 
-	return strcmp(path, "-") ? file_read(path, &how, data, size, mapped)
-				 : lbtfi_fd_read(STDIN_FILENO, path, data, size, mapped);
+	return load(path, &how, data, size, mapped);
 }
 
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
@@ -158,8 +165,7 @@ int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **dat
 {
 	const struct how how = { .map_from = MAP_FROM, .reuse = rb };
 
-	return strcmp(path, "-") ? file_read(path, &how, data, size, mapped)
-				 : fd_read(STDIN_FILENO, path, &how, data, size, mapped);
+	return load(path, &how, data, size, mapped);
 }
 
 void lbtfi_readbuf_free(struct lbtfi_readbuf *rb)
