@@ -313,12 +313,10 @@ static int64_t find_hashed(const struct lbtfi_strindex *si, const char *s, size_
 	return found;
 }
 
-#define INDEX_RING 16u
-
 static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 {
-	struct lbtfi_hslot ring[INDEX_RING];
-	uint32_t len, start, k = 0, m = 0;
+	struct lbtfi_htab_ring ring = { 0 };
+	uint32_t len, start;
 	const char *s;
 	int err;
 
@@ -326,30 +324,16 @@ static int index_level(struct lbtfi_strindex *si, const struct lbtf *btf)
 		return err;
 	s = lbtf_strings(btf, &len);
 	start = btf->start_str_off;
-	/* the slots are random places in a table of megabytes: each is
-	 * prefetched when its string is hashed and filled INDEX_RING strings
-	 * later, in the same order as without the delay */
-	for (uint32_t off = 0; off < len; k++) {
-		struct lbtfi_hslot *r = &ring[k % INDEX_RING];
+	/* the slots are random places in a table of megabytes: delayed adds */
+	for (uint32_t off = 0; off < len;) {
 		size_t n;
+		uint32_t h = str_scan(s + off, s + len, &n);
 
-		if (k - m == INDEX_RING) {
-			if ((err = lbtfi_htab_add(&si->tab, r->hash, r->val)))
-				return err;
-			m++;
-		}
-		r->hash = str_scan(s + off, s + len, &n);
-		r->val = start + off;
-		__builtin_prefetch(lbtfi_htab_home(&si->tab, r->hash), 1);
+		if ((err = lbtfi_htab_ring_add(&si->tab, &ring, h, start + off)))
+			return err;
 		off += n + 1;
 	}
-	for (; m < k; m++) {
-		struct lbtfi_hslot *r = &ring[m % INDEX_RING];
-
-		if ((err = lbtfi_htab_add(&si->tab, r->hash, r->val)))
-			return err;
-	}
-	return 0;
+	return lbtfi_htab_ring_flush(&si->tab, &ring);
 }
 
 int lbtfi_strindex_build(struct lbtfi_strindex *si, const struct lbtf *btf)

@@ -191,12 +191,10 @@ static uint32_t base_hash(const struct dedup *d, const struct lbtf_type *t, unsi
 
 /* The base's ids into d (kinds, map) and its candidates into tab: by
  * their hashes, or keyed (the shared table: base_hash) */
-#define BASE_RING 16u
-
 static int add_base(struct dedup *d, struct lbtfi_htab *tab, bool keyed)
 {
-	struct lbtfi_hslot ring[BASE_RING];
-	uint32_t n = 0, queued = 0;
+	struct lbtfi_htab_ring ring = { 0 };
+	uint32_t n = 0;
 
 	d->map[0] = 0;
 	d->kinds[0] = LBTF_KIND_UNKN;
@@ -210,27 +208,18 @@ static int add_base(struct dedup *d, struct lbtfi_htab *tab, bool keyed)
 	 * keys are probed in id order) */
 	if (lbtfi_htab_reserve(tab, n))
 		return lbtfi_err(ENOMEM, "out of memory in dedup");
-	/* base types are candidates for the split types; each slot is
-	 * prefetched when its type is hashed and filled BASE_RING types
-	 * later, in id order all the same */
+	/* base types are candidates for the split types, added in id order
+	 * with delayed adds (the room reserved above: they cannot fail) */
 	for (uint32_t id = 1; id < d->start_id; id++) {
 		unsigned int k = d->kinds[id];
 		const struct lbtf_type *t;
-		struct lbtfi_hslot *r;
 
 		if (k > LBTF_KIND_MAX || kind_phase[k] == PH_SELF)
 			continue;
-		r = &ring[queued % BASE_RING];
-		if (queued++ >= BASE_RING)
-			lbtfi_htab_put(tab, r->hash, r->val);
 		t = dtype(d, id);
-		r->hash = keyed ? base_hash(d, t, k) : type_hash(d, t);
-		r->val = id;
-		__builtin_prefetch(lbtfi_htab_home(tab, r->hash), 1);
+		lbtfi_htab_ring_add(tab, &ring, keyed ? base_hash(d, t, k) : type_hash(d, t), id);
 	}
-	for (uint32_t i = queued > BASE_RING ? queued - BASE_RING : 0; i < queued; i++)
-		lbtfi_htab_put(tab, ring[i % BASE_RING].hash, ring[i % BASE_RING].val);
-	return 0;
+	return lbtfi_htab_ring_flush(tab, &ring);
 }
 
 static void drop_base_cands(void *p)

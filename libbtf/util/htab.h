@@ -81,6 +81,51 @@ static inline const struct lbtfi_hslot *lbtfi_htab_home(const struct lbtfi_htab 
 	return &t->slots[h & t->mask];
 }
 
+/*
+ * Adds delayed by LBTFI_HTAB_RING: a value's slot is prefetched when it is
+ * queued and filled LBTFI_HTAB_RING adds later, in queue order (the same
+ * table as adding each at once). For filling a table of megabytes, where
+ * each add would otherwise miss the cache. Start with a zeroed ring; end
+ * with lbtfi_htab_ring_flush().
+ */
+#define LBTFI_HTAB_RING 16u
+
+struct lbtfi_htab_ring {
+	struct lbtfi_hslot q[LBTFI_HTAB_RING];
+	uint32_t queued, added;
+};
+
+/* 0 or -ENOMEM/-E2BIG (from the add of an earlier value) */
+static inline int lbtfi_htab_ring_add(struct lbtfi_htab *t, struct lbtfi_htab_ring *r,
+				      uint32_t hash, uint32_t val)
+{
+	struct lbtfi_hslot *s = &r->q[r->queued % LBTFI_HTAB_RING];
+	int err = 0;
+
+	if (r->queued - r->added == LBTFI_HTAB_RING) {
+		err = lbtfi_htab_add(t, s->hash, s->val);
+		r->added++;
+	}
+	s->hash = hash;
+	s->val = val;
+	r->queued++;
+	__builtin_prefetch(lbtfi_htab_home(t, hash), 1);
+	return err;
+}
+
+/* The values still queued, added: 0 or -ENOMEM/-E2BIG */
+static inline int lbtfi_htab_ring_flush(struct lbtfi_htab *t, struct lbtfi_htab_ring *r)
+{
+	int err = 0;
+
+	for (; !err && r->added < r->queued; r->added++) {
+		const struct lbtfi_hslot *s = &r->q[r->added % LBTFI_HTAB_RING];
+
+		err = lbtfi_htab_add(t, s->hash, s->val);
+	}
+	return err;
+}
+
 /* Hash mixing and finishing (the finisher is a bijection on 32 bits: a
  * table keyed by a 32-bit number may compare finished hashes alone) */
 static inline uint32_t lbtfi_hash_mix(uint32_t h, uint32_t v)
