@@ -263,8 +263,8 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->cnt = lbtf_builder_type_cnt(b);
 	d->lay = b->lay;
 	d->kinds = malloc(d->cnt);
-	d->map = malloc((size_t)d->cnt * sizeof(*d->map));
-	d->hypot = malloc((size_t)d->cnt * sizeof(*d->hypot));
+	d->map = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->map));
+	d->hypot = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot));
 	if (!d->kinds || !d->map || !d->hypot || lbtfi_htab_init(&d->tab, 2048, 2))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));

@@ -17,6 +17,14 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 #define LBTFI_GROW(arr, cap, need) LBTFI_GROW_FROM(arr, cap, need, 0)
 
+/* Blocks of this size and more go on transparent huge pages */
+#define LBTFI_BIG_BYTES ((size_t)2 << 20)
+
+/* malloc(bytes), a block freed by free(); from LBTFI_BIG_BYTES on, aligned
+ * to and padded to whole 2 MiB pages with a hint to back it by huge pages
+ * (first touches of 4 KiB pages are expensive in virtual machines) */
+void *lbtfi_malloc_big(size_t bytes);
+
 /* A hint: the pages of a new block of that many bytes (256 KiB and more)
  * mapped now, in one call, since it is about to be written whole */
 void lbtfi_prefault(void *p, size_t bytes);

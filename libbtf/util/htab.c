@@ -30,7 +30,7 @@ static int size_for(uint64_t want, unsigned int load, uint32_t *size)
 
 static int alloc_slots(struct lbtfi_htab *t, uint32_t size)
 {
-	struct lbtfi_hslot *s = malloc((size_t)size * sizeof(*s));
+	struct lbtfi_hslot *s = lbtfi_malloc_big((size_t)size * sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
@@ -76,7 +76,7 @@ int lbtfi_htab_copy(struct lbtfi_htab *dst, const struct lbtfi_htab *src)
 	*dst = *src;
 	if (!src->slots)
 		return 0;
-	dst->slots = malloc(bytes);
+	dst->slots = lbtfi_malloc_big(bytes);
 	if (!dst->slots)
 		return -ENOMEM;
 	lbtfi_prefault(dst->slots, bytes);
