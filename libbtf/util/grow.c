@@ -39,6 +39,21 @@ void *lbtfi_malloc_big(size_t bytes)
 #endif
 }
 
+/* MADV_HUGEPAGE over the whole huge pages inside [p, p + bytes) */
+static void lbtfi_huge_hint(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = ((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1);
+	uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_BYTES - 1);
+
+	if (a < b)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
 int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	size_t c = *cap < MIN_CAP ? MIN_CAP : *cap;
@@ -51,7 +66,14 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem)
 	}
 	if (c > SIZE_MAX / elem)
 		return -E2BIG;
-	if (c * elem >= LBTFI_BIG_BYTES) {
+	if (c * elem >= LBTFI_BIG_BYTES && *cap * elem >= LBTFI_BIG_BYTES) {
+		/* (a big block is grown where it is when it can be, with the
+		 * hint for the new part; realloc copies into fresh pages) */
+		n = realloc(*p, c * elem);
+		if (!n)
+			return -ENOMEM;
+		lbtfi_huge_hint(n, c * elem);
+	} else if (c * elem >= LBTFI_BIG_BYTES) {
 		/* (a new block on huge pages and one copy: realloc would
 		 * copy into 4 KiB pages, each faulted in by the copy) */
 		n = lbtfi_malloc_big(c * elem);
