@@ -92,7 +92,7 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		/* (pages of a relocated mapping are never given back: read
 		 * again from the file they would lose the relocations) */
 		h->elf = elf_begin(h->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
-		if (h->elf && !dw_reloc_apply(h->elf)) {
+		if (h->elf && !dw_reloc_apply_copied(h->elf, &h->copies)) {
 			h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
 			if (!h->dw)
 				return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)",
@@ -102,6 +102,7 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		if (h->elf)
 			elf_end(h->elf);
 		h->elf = NULL;
+		dw_reloc_copies_free(&h->copies);
 		return open_rel(h, path);
 	}
 	h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL);
@@ -135,6 +136,7 @@ void dw_handle_close(struct dw_handle *h)
 		dwarf_end(h->dw);
 	if (h->elf)
 		elf_end(h->elf);
+	dw_reloc_copies_free(&h->copies);
 	if (h->fd >= 0)
 		close(h->fd);
 	memset(h, 0, sizeof(*h));

@@ -94,6 +94,10 @@ struct dw_handle {
 	 * of converted units can be given back (dw_handle_release) */
 	const unsigned char *info;
 	size_t info_len;
+	struct dw_reloc_copies {  /* debug sections relocated in copies */
+		void **bufs;
+		size_t n, cap;
+	} copies;
 };
 
 /* 0 or negative errno (-ENODATA when the file has no DWARF) */
@@ -110,6 +114,11 @@ void dw_handle_close(struct dw_handle *h);
  * byte order, relocation or symbol kind): that Elf is then dropped, since
  * some relocations may have been applied */
 int dw_reloc_apply(Elf *elf);
+/* The same, big densely relocated sections first copied into memory of
+ * huge pages that their Elf_Data then points to, listed in copies: to be
+ * freed after elf_end (also after a failure) */
+int dw_reloc_apply_copied(Elf *elf, struct dw_reloc_copies *copies);
+void dw_reloc_copies_free(struct dw_reloc_copies *c);
 /* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
  * file if touched again): keeps peak memory independent of the input size. */
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);

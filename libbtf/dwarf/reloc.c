@@ -22,6 +22,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "internal.h"
 #include "util/grow.h"
 
@@ -63,6 +65,7 @@ struct relocator {
 	unsigned int machine;
 	struct rsec *secs;
 	size_t nsecs;
+	struct dw_reloc_copies *copies; /* or NULL: in place only */
 };
 
 static bool host_le(void)
@@ -134,6 +137,56 @@ static int rela_parts(struct relocator *r, const struct rsec *rs, Elf_Data **rel
 	return 0;
 }
 
+/* The file's pages just copied, unmapped again (not counted twice) */
+static void drop_pages(void *p, size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, b;
+
+	if (pg <= 0)
+		return;
+	a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
+	b = ((uintptr_t)p + len) & ~(uintptr_t)(pg - 1);
+	if (a < b)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+static Elf_Data *rs_target(struct relocator *r, const struct rsec *rs)
+{
+	return elf_getdata(r->secs[rs->sh.sh_info].scn, NULL);
+}
+
+/*
+ * The section's bytes copied out of the file mapping into a block of huge
+ * pages, which libelf's Elf_Data then points to (what libdw and the reader
+ * read): copy-on-write faults come a 4 KiB page at a time, and each costs
+ * microseconds in a virtual machine. The block is freed with the handle
+ * (libelf never frees a d_buf it did not allocate). False when out of
+ * memory: then the section is relocated in place.
+ */
+static bool copy_section(struct relocator *r, Elf_Data *td, uint8_t **t)
+{
+	struct dw_reloc_copies *c = r->copies;
+	void *buf;
+
+	if (LBTFI_GROW(c->bufs, c->cap, c->n + 1) || !(buf = lbtfi_malloc_big(td->d_size)))
+		return false;
+	memcpy(buf, td->d_buf, td->d_size);
+	drop_pages(td->d_buf, td->d_size);
+	td->d_buf = buf;
+	c->bufs[c->n++] = buf;
+	*t = buf;
+	return true;
+}
+
+void dw_reloc_copies_free(struct dw_reloc_copies *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->bufs[i]);
+	free(c->bufs);
+	memset(c, 0, sizeof(*c));
+}
+
 /* Every debug relocation, checked and applied */
 static int apply_all(struct relocator *r)
 {
@@ -156,8 +209,10 @@ static int apply_all(struct relocator *r)
 		nsym = sd->d_size / sizeof(*sym);
 		/* a debug section's relocations touch nearly every page of it:
 		 * its copy-on-write copies made in one call, not fault by fault
-		 * (xfs.ko: ~3,500 faults, a tenth of its run here) */
-		if (nrel > tlen / 4096)
+		 * (xfs.ko: ~3,500 faults, a tenth of its run here), or a big
+		 * one read into huge pages (copy_section) */
+		if (nrel > tlen / 4096 && !(r->copies && tlen >= LBTFI_BIG_BYTES &&
+					    copy_section(r, rs_target(r, &r->secs[i]), &t)))
 			lbtfi_prefault(t, tlen);
 		for (size_t k = 0; k < nrel; k++) {
 			uint64_t si = ELF64_R_SYM(rel[k].r_info), v;
@@ -191,7 +246,12 @@ static int apply_all(struct relocator *r)
 
 int dw_reloc_apply(Elf *elf)
 {
-	struct relocator r = { .elf = elf };
+	return dw_reloc_apply_copied(elf, NULL);
+}
+
+int dw_reloc_apply_copied(Elf *elf, struct dw_reloc_copies *copies)
+{
+	struct relocator r = { .elf = elf, .copies = copies };
 	GElf_Ehdr eh;
 	int err;
 
