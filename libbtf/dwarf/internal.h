@@ -97,6 +97,7 @@ struct dw_handle {
 	struct dw_reloc_copies {  /* debug sections relocated in copies */
 		void **bufs;
 		size_t n, cap;
+		size_t min_bytes; /* sections copied from this size on (0: 2 MiB) */
 	} copies;
 };
 

@@ -151,6 +151,11 @@ static void drop_pages(void *p, size_t len)
 		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+static size_t copy_from(const struct dw_reloc_copies *c)
+{
+	return c->min_bytes ? c->min_bytes : LBTFI_BIG_BYTES;
+}
+
 static Elf_Data *rs_target(struct relocator *r, const struct rsec *rs)
 {
 	return elf_getdata(r->secs[rs->sh.sh_info].scn, NULL);
@@ -184,7 +189,8 @@ void dw_reloc_copies_free(struct dw_reloc_copies *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->bufs[i]);
 	free(c->bufs);
-	memset(c, 0, sizeof(*c));
+	c->bufs = NULL;
+	c->n = c->cap = 0;
 }
 
 /* Every debug relocation, checked and applied */
@@ -211,7 +217,7 @@ static int apply_all(struct relocator *r)
 		 * its copy-on-write copies made in one call, not fault by fault
 		 * (xfs.ko: ~3,500 faults, a tenth of its run here), or a big
 		 * one read into huge pages (copy_section) */
-		if (nrel > tlen / 4096 && !(r->copies && tlen >= LBTFI_BIG_BYTES &&
+		if (nrel > tlen / 4096 && !(r->copies && tlen >= copy_from(r->copies) &&
 					    copy_section(r, rs_target(r, &r->secs[i]), &t)))
 			lbtfi_prefault(t, tlen);
 		for (size_t k = 0; k < nrel; k++) {

@@ -5,7 +5,8 @@
  * per-CPU-like section) has every .debug_* section byte-identical whether
  * reloc.c or libdwfl relocated it, and the relocations did change them. A
  * copy with one relocation type the code does not know is refused
- * (-ENOTSUP), and dw_handle_open then relocates it with libdwfl.
+ * (-ENOTSUP), and dw_handle_open then relocates it with libdwfl. The same
+ * when the sections are relocated in copies (dw_reloc_apply_copied).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,7 +93,9 @@ static const Dwfl_Callbacks cbs = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static void test_same_as_libdwfl(void **state)
+/* (copied: every densely relocated section relocated in a copy that its
+ * Elf_Data points to, as dw_handle_open does for big ones) */
+static void check_same_as_libdwfl(bool copied)
 {
 	static const char *const secs[] = { ".debug_info", ".debug_line", ".debug_loclists",
 					     ".debug_rnglists", ".debug_aranges", ".debug_str_offsets",
@@ -103,6 +106,9 @@ static void test_same_as_libdwfl(void **state)
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	unsigned int compared = 0, changed = 0;
+	struct dw_reloc_copies copies = { .min_bytes = 1 };
+	const char *map;
+	size_t map_len;
 
 	assert_true(fd >= 0 && fd2 >= 0 && fd3 >= 0);
 	elf_version(EV_CURRENT);
@@ -120,7 +126,18 @@ static void test_same_as_libdwfl(void **state)
 		close(fd3);
 		return;
 	}
-	assert_int_equal(dw_reloc_apply(mine), 0);
+	assert_int_equal(copied ? dw_reloc_apply_copied(mine, &copies) : dw_reloc_apply(mine), 0);
+	map = elf_rawfile(mine, &map_len);
+	assert_non_null(map);
+	if (copied) { /* .debug_info is one of the copies, not in the mapping */
+		const char *info = section(mine, ".debug_info")->d_buf;
+		bool listed = false;
+
+		for (size_t i = 0; i < copies.n; i++)
+			listed |= copies.bufs[i] == info;
+		assert_true(listed);
+		assert_false(info >= map && info < map + map_len);
+	}
 	dwfl = dwfl_begin(&cbs);
 	assert_non_null(dwfl);
 	mod = dwfl_report_offline(dwfl, "", obj, fd2);
@@ -149,9 +166,20 @@ static void test_same_as_libdwfl(void **state)
 	assert_true(changed >= 2);
 	dwfl_end(dwfl);
 	elf_end(mine);
+	dw_reloc_copies_free(&copies);
 	elf_end(raw);
 	close(fd);
 	close(fd3);
+}
+
+static void test_same_as_libdwfl(void **state)
+{
+	check_same_as_libdwfl(false);
+}
+
+static void test_copied_same_as_libdwfl(void **state)
+{
+	check_same_as_libdwfl(true);
 }
 
 /* A copy of obj with the first relocation of .rela.debug_info of type 24
@@ -233,6 +261,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_libdwfl),
+		cmocka_unit_test(test_copied_same_as_libdwfl),
 		cmocka_unit_test(test_unknown_type_goes_to_libdwfl),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
