@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "libbtf.h"
 #include "io/io.h"
+#include "util/grow.h"
 
 static struct lbtf *roundtrip(struct lbtf_builder *b, const struct lbtf *base, bool swap)
 {
@@ -503,6 +504,32 @@ static void test_append_and_copy(void **state)
 	lbtf_builder_free(c);
 }
 
+/* The growth path through the sizes where blocks move to huge pages
+ * (a fresh aligned block and a copy, then realloc): every element kept */
+static void test_grow_big(void **state)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0, n = 3u << 20; /* 12 MiB of elements */
+	char *p = lbtfi_malloc_big(3u << 20), *q = lbtfi_malloc_big(100);
+
+	assert_non_null(p);
+	assert_non_null(q);
+	assert_int_equal((uintptr_t)p & (LBTFI_BIG_BYTES - 1), 0);
+	memset(p, 0x5a, 3u << 20);
+	memset(q, 0x5a, 100);
+	free(p);
+	free(q);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(LBTFI_GROW(a, cap, i + 1), 0);
+		a[i] = (uint32_t)(i * 2654435761u);
+	}
+	assert_true(cap >= n);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != (uint32_t)(i * 2654435761u))
+			fail_msg("element %zu lost when the array grew", i);
+	free(a);
+}
+
 static void test_write_atomic(void **state)
 {
 	char dir[] = "/tmp/lbtf-build-XXXXXX", path[128];
@@ -545,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_vlen_limit),
 		cmocka_unit_test(test_type_by_id_mutable),
 		cmocka_unit_test(test_append_and_copy),
+		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
