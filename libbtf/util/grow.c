@@ -11,6 +11,10 @@
 #define MIN_CAP 16
 /* The size (and alignment) of an x86-64/arm64 transparent huge page */
 #define HUGE_BYTES ((size_t)2 << 20)
+/* A big array's first block: a mapping of its own in glibc's malloc (from
+ * 32 MiB on, M_MMAP_THRESHOLD's largest value); only the pages touched
+ * are memory */
+#define RESERVE_BYTES ((size_t)32 << 20)
 
 /*
  * Big blocks on transparent huge pages: where THP is enabled "madvise"
@@ -75,7 +79,11 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem)
 		lbtfi_huge_hint(n, c * elem);
 	} else if (c * elem >= LBTFI_BIG_BYTES) {
 		/* (a new block on huge pages and one copy: realloc would
-		 * copy into 4 KiB pages, each faulted in by the copy) */
+		 * copy into 4 KiB pages, each faulted in by the copy; room
+		 * reserved up to RESERVE_BYTES, an address range of its own
+		 * that realloc moves without copying) */
+		if (sizeof(size_t) >= 8 && c * elem < RESERVE_BYTES)
+			c = RESERVE_BYTES / elem;
 		n = lbtfi_malloc_big(c * elem);
 		if (!n)
 			return -ENOMEM;

@@ -509,7 +509,7 @@ static void test_append_and_copy(void **state)
 static void test_grow_big(void **state)
 {
 	uint32_t *a = NULL;
-	size_t cap = 0, n = 3u << 20; /* 12 MiB of elements */
+	size_t cap = 0, n = 10u << 20; /* 40 MiB of elements */
 	char *p = lbtfi_malloc_big(3u << 20), *q = lbtfi_malloc_big(100);
 
 	assert_non_null(p);
