@@ -155,6 +155,10 @@ int main(int argc, char **argv)
 	 * vmlinux's raw types (tens of MB) and allocates as much again (the
 	 * copy, dedup's maps, prune's result); fresh mappings are faulted in
 	 * page by page, reused heap is not. The process is short-lived.
+	 * (libbtf's growing arrays take huge pages and, from 2 MiB on, a
+	 * mapping of their own anyway; a 2 MiB threshold for everything
+	 * else measured worse: vmlinux -j2 26k faults instead of 21k,
+	 * xfs.ko 0.35 s instead of 0.26 s.)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
