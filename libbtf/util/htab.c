@@ -28,9 +28,15 @@ static int size_for(uint64_t want, unsigned int load, uint32_t *size)
 	return 0;
 }
 
+/* A table written whole (memset) from this size on takes one huge page,
+ * cheaper than faulting in its 128 and more 4 KiB pages */
+#define HUGE_TABLE_BYTES ((size_t)512 << 10)
+
 static int alloc_slots(struct lbtfi_htab *t, uint32_t size)
 {
-	struct lbtfi_hslot *s = lbtfi_malloc_big((size_t)size * sizeof(*s));
+	size_t bytes = (size_t)size * sizeof(struct lbtfi_hslot);
+	struct lbtfi_hslot *s = lbtfi_malloc_big(bytes >= HUGE_TABLE_BYTES && bytes < LBTFI_BIG_BYTES ?
+						 LBTFI_BIG_BYTES : bytes);
 
 	if (!s)
 		return -ENOMEM;
