@@ -114,12 +114,10 @@ static uint32_t next_in_chain(const struct lbtf_type *t)
 }
 
 /* Every type id the base names is one of its types, and with strs every
- * string offset is inside its string section: 0 or the exit code. With
- * next, next[id] is the type a reference kind leads to (next_in_chain).
+ * string offset is inside its string section: 0 or the exit code.
  * (A vmlinux base is checked by every module's run: the kind table is read
  * here directly, not through a callback a slot.) */
-static int check_refs(const char *prog, const char *path, const struct lbtf *base, bool strs,
-		      uint32_t *next)
+static int check_refs(const char *prog, const char *path, const struct lbtf *base, bool strs)
 {
 	uint32_t end = lbtf_type_cnt(base), str_end = 0, bad;
 	struct kinds k;
@@ -142,24 +140,24 @@ static int check_refs(const char *prog, const char *path, const struct lbtf *bas
 				 path, id, bad, str_end);
 			return CLI_EXIT_INPUT;
 		}
-		if (next)
-			next[id] = next_in_chain(t);
 	}
 	return 0;
 }
 
 static int check_ids(const char *prog, const char *path, const struct lbtf *base)
 {
-	return check_refs(prog, path, base, false, NULL);
+	return check_refs(prog, path, base, false);
 }
 
 /*
  * No chain of references (pointers, modifiers, typedefs, arrays) comes
- * back to itself, the kernel's "Loop detected" (next[] from check_refs,
- * every id in range): each type is walked once, a chain marked while it
- * is followed.
+ * back to itself, the kernel's "Loop detected" (after check_refs: every
+ * id in range): each type is walked once, a chain marked while it is
+ * followed. (The next type is read from the record each time, not kept in
+ * an array of the base's size: its pages were a tenth of a small module's
+ * page faults.)
  */
-static int check_chains(const char *prog, const char *path, const uint32_t *next, uint32_t cnt)
+static int check_chains(const char *prog, const char *path, const struct lbtf *base, uint32_t cnt)
 {
 	enum { NEW, ON_CHAIN, DONE };
 	uint32_t *chain = malloc((size_t)cnt * sizeof(*chain));
@@ -177,7 +175,7 @@ static int check_chains(const char *prog, const char *path, const uint32_t *next
 		while (id && st[id] == NEW) {
 			st[id] = ON_CHAIN;
 			chain[n++] = id;
-			id = next[id];
+			id = next_in_chain(lbtf_type_by_id(base, id));
 		}
 		if (id && st[id] == ON_CHAIN) {
 			cli_err(prog, "%s: bad base BTF: type [%u] refers to itself through a chain of references (the kernel's \"Loop detected\")",
@@ -195,22 +193,16 @@ out:
 
 int cli_check_base_refs(const char *prog, const char *path, const struct lbtf *base)
 {
-	uint32_t cnt = lbtf_type_cnt(base), *next;
+	uint32_t cnt = lbtf_type_cnt(base);
 	int rc;
 
 	if (lbtf_base(base)) {
 		cli_err(prog, "%s: bad base BTF: it is split BTF itself", path);
 		return CLI_EXIT_INPUT;
 	}
-	next = calloc(cnt, sizeof(*next));
-	if (!next) {
-		cli_err(prog, "%s: out of memory", path);
-		return CLI_EXIT_SYSTEM;
-	}
-	rc = check_refs(prog, path, base, true, next);
+	rc = check_refs(prog, path, base, true);
 	if (!rc)
-		rc = check_chains(prog, path, next, cnt);
-	free(next);
+		rc = check_chains(prog, path, base, cnt);
 	return rc;
 }
 

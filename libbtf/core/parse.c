@@ -124,6 +124,13 @@ static int index_types(struct lbtf *btf)
 	uint32_t *offs = NULL;
 
 	btf->types = btf->data + h->hdr_len + h->type_off;
+	/* room for as many types as the section could hold (a record is 12
+	 * bytes at least) at once: no doublings copied into fresh pages (a
+	 * module's run parses its ~100k-type vmlinux base), and the pages of
+	 * the room left over are never touched */
+	if (h->type_len >= sizeof(struct lbtf_type) &&
+	    LBTFI_GROW(offs, cap, h->type_len / sizeof(struct lbtf_type)))
+		return lbtfi_err(ENOMEM, "out of memory indexing types");
 	while (off < h->type_len) {
 		const struct lbtf_type *t = (const void *)(btf->types + off);
 		size_t rec;
