@@ -66,6 +66,7 @@ static int load_symbols(struct dw_elf_info *ei)
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr sh, symsh = { 0 };
 	Elf_Data *data, *xdata = NULL;
+	const Elf64_Sym *sym64 = NULL;
 	size_t n, i;
 
 	while ((scn = elf_nextscn(ei->elf, scn))) {
@@ -87,17 +88,29 @@ static int load_symbols(struct dw_elf_info *ei)
 		return lbtfi_err(EINVAL, "cannot read the symbol table: entry size %llu",
 				 (unsigned long long)symsh.sh_entsize);
 	n = symsh.sh_size / symsh.sh_entsize;
-	ei->syms = calloc(n ? n : 1, sizeof(*ei->syms));
+	/* (a vmlinux has 130k symbols: 5 MB, on huge pages; entries are
+	 * read below nsyms only, each written whole) */
+	ei->syms = lbtfi_malloc_big((n ? n : 1) * sizeof(*ei->syms));
 	if (!ei->syms)
 		return lbtfi_err(ENOMEM, "out of memory");
+	/* 64-bit symbols read in place (libelf has them in the host's
+	 * order), not converted one by one through gelf */
+	if (gelf_getclass(ei->elf) == ELFCLASS64 && data->d_type == ELF_T_SYM &&
+	    data->d_size >= n * sizeof(Elf64_Sym) && !((uintptr_t)data->d_buf & 7))
+		sym64 = data->d_buf;
 	for (i = 1; i < n; i++) {
 		GElf_Sym s;
 		Elf32_Word xndx = 0;
 		const char *name;
 		struct dw_symbol *d;
 
-		if (!gelf_getsymshndx(data, xdata, i, &s, &xndx))
+		if (sym64) {
+			s = sym64[i];
+			if (s.st_shndx == SHN_XINDEX && !gelf_getsymshndx(data, xdata, i, &s, &xndx))
+				continue;
+		} else if (!gelf_getsymshndx(data, xdata, i, &s, &xndx)) {
 			continue;
+		}
 		if (s.st_shndx == SHN_XINDEX)
 			s.st_shndx = xndx;
 		name = elf_strptr(ei->elf, symsh.sh_link, s.st_name);
