@@ -217,10 +217,12 @@ enum dw_warning {
  * by name: these are the types dedup matches with their declarations) */
 struct dw_edge {
 	struct dw_die die;      /* the struct/union DIE (after DW_AT_signature) */
+	uint64_t key;           /* its key */
 	const char *name;
 	uint64_t name_id;       /* what the hash took: address or bytes' hash */
 	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
-				 * UINT32_MAX not there */
+				 * UINT32_MAX not there (the name of a type of
+				 * an earlier unit: found or not for the unit) */
 	uint8_t flavor;         /* enum lbtfi_flavor (equiv/internal.h) */
 	bool is_def;            /* a definition, not a declaration */
 	bool name_inline;       /* DW_FORM_string */
@@ -239,7 +241,7 @@ struct dw_sigs {
 	struct dw_diemap idx;   /* DIE key -> index in sig */
 	struct dw_sig *sig;
 	uint32_t n, cap;
-	struct dw_edge *edge;
+	uint32_t *edge;         /* the signatures' edges: indices in named */
 	uint32_t nedge, capedge;
 	/* what the signatures under construction used, in order: an index
 	 * in sig (a signature whose edges they inherit) or DW_SIG_NAMED | an

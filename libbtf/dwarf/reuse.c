@@ -393,7 +393,7 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 	if (m->ambiguous)
 		return 0;
 	for (i = 0; i < s->nedges; i++) {
-		struct dw_edge *e = &u->sigs.edge[s->edges + i];
+		struct dw_edge *e = &u->sigs.named[u->sigs.edge[s->edges + i]];
 		const struct name_ent *ne = map_lookup(u, m, e);
 		enum lbtfi_eq_named r;
 		struct want w;
@@ -413,12 +413,12 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 			continue; /* nothing to resolve */
 		w.id = ne->id;
 		w.kind = r == LBTFI_EQ_SAME ? WANT_SAME : ne->fwd ? WANT_RESOLVES : WANT_RESOLVED;
-		v = dw_diemap_get(&u->map, dr_key(&e->die));
+		v = dw_diemap_get(&u->map, e->key);
 		if (v) {
 			/* in progress: the DIE itself (to be id), else a type
 			 * being converted anew: not the one there, but what a
 			 * FWD there may still resolve to */
-			uint32_t have = *v == DW_ID_IN_PROGRESS && dr_key(&e->die) == dr_key(die) ?
+			uint32_t have = *v == DW_ID_IN_PROGRESS && e->key == dr_key(die) ?
 						id : *v;
 
 			if (have == DW_ID_IN_PROGRESS)

@@ -173,6 +173,7 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 		e->name_inline = false;
 	}
 	e->die = *t;
+	e->key = dr_key(t);
 	e->name_off = 0;
 	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
 		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
@@ -352,13 +353,13 @@ static bool edge_new(uint64_t key)
 	}
 }
 
-static int add_edge(struct dw_sigs *s, struct dw_edge e)
+static int add_edge(struct dw_sigs *s, uint32_t named)
 {
-	if (!edge_new(dr_key(&e.die)))
+	if (!edge_new(s->named[named].key))
 		return 0;
 	if (dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
 		return -ENOMEM;
-	s->edge[s->nedge++] = e; /* (e is a copy: s->edge may have moved) */
+	s->edge[s->nedge++] = named;
 	return 0;
 }
 
@@ -379,7 +380,7 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 		uint32_t it = s->stack[i];
 
 		if (it & DW_SIG_NAMED) {
-			if ((err = add_edge(s, s->named[it & ~DW_SIG_NAMED])))
+			if ((err = add_edge(s, it & ~DW_SIG_NAMED)))
 				return err;
 			continue;
 		}
