@@ -98,3 +98,65 @@ int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val)
 	m->cnt++;
 	return 0;
 }
+
+/* The unit's DIE table ----------------------------------------------------- */
+
+static int dies_alloc(struct dw_dies *m, uint32_t size)
+{
+	m->slots = calloc(size, sizeof(*m->slots));
+	if (!m->slots)
+		return lbtfi_err(ENOMEM, "out of memory");
+	m->mask = size - 1;
+	m->cnt = 0;
+	return 0;
+}
+
+int dw_dies_init(struct dw_dies *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->gen = 1;
+	return dies_alloc(m, 1024);
+}
+
+void dw_dies_clear(struct dw_dies *m)
+{
+	if (!m->cnt)
+		return;
+	m->cnt = 0;
+	if (++m->gen == 0) {
+		memset(m->slots, 0, ((size_t)m->mask + 1) * sizeof(*m->slots));
+		m->gen = 1;
+	}
+}
+
+void dw_dies_free(struct dw_dies *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
+int dw_dies_grow(struct dw_dies *m)
+{
+	struct dw_dies old = *m;
+	uint32_t i;
+	int err = dies_alloc(m, (old.mask + 1) * 2);
+
+	if (err) {
+		*m = old;
+		return err;
+	}
+	for (i = 0; i <= old.mask; i++) {
+		uint32_t h;
+
+		if (old.slots[i].gen != old.gen)
+			continue;
+		for (h = dw_diemap_slot_of(old.slots[i].key, m->mask); m->slots[h].gen == m->gen;
+		     h = (h + 1) & m->mask)
+			;
+		m->slots[h] = old.slots[i];
+		m->slots[h].gen = m->gen;
+		m->cnt++;
+	}
+	free(old.slots);
+	return 0;
+}

@@ -163,6 +163,64 @@ static inline uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key)
 
 int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
 
+/*
+ * What a unit knows of each DIE it met, by key (diemap.c): its BTF id, its
+ * signature, what a reference to it led the signatures to. One table for
+ * the three, so that a DIE costs one cache miss where it cost one per map.
+ * Cleared with the unit (the signatures' arrays are cleared with it).
+ */
+#define DW_NONE (UINT32_MAX - 1) /* a field not known (yet) */
+
+struct dw_die_slot {
+	uint64_t key;
+	uint32_t id;     /* BTF id, DW_ID_IN_PROGRESS or DW_NONE */
+	uint32_t sig;    /* index in dw_sigs.sig, or DW_NONE */
+	uint32_t ref;    /* a reference to the DIE in a signature: an entry as
+			  * on dw_sigs.stack, or DW_NONE */
+	uint32_t gen;    /* the table's gen: in use; else empty */
+};
+
+struct dw_dies {
+	struct dw_die_slot *slots;
+	uint32_t mask, cnt;
+	uint32_t gen;    /* never 0 (a fresh slot's) */
+};
+int dw_dies_init(struct dw_dies *m);
+void dw_dies_clear(struct dw_dies *m);
+void dw_dies_free(struct dw_dies *m);
+int dw_dies_grow(struct dw_dies *m);
+
+/* The slot of key, or NULL */
+static inline struct dw_die_slot *dw_dies_get(const struct dw_dies *m, uint64_t key)
+{
+	struct dw_die_slot *e;
+	uint32_t h;
+
+	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
+	     h = (h + 1) & m->mask)
+		if (e->key == key)
+			return e;
+	return NULL;
+}
+
+/* The slot of key, made (every field DW_NONE) if there is none; NULL when
+ * out of memory (error set). Any add may move every slot. */
+static inline struct dw_die_slot *dw_dies_add(struct dw_dies *m, uint64_t key)
+{
+	struct dw_die_slot *e;
+	uint32_t h;
+
+	if ((m->cnt + 1) * 2 > m->mask + 1 && dw_dies_grow(m))
+		return NULL;
+	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
+	     h = (h + 1) & m->mask)
+		if (e->key == key)
+			return e;
+	*e = (struct dw_die_slot){ key, DW_NONE, DW_NONE, DW_NONE, m->gen };
+	m->cnt++;
+	return e;
+}
+
 /* ---- per-unit conversion (types.c, decls.c) ------------------ */
 
 /* A reference that pointed at a type still being built (a cycle through a
@@ -236,9 +294,8 @@ struct dw_sig {
 };
 
 
-/* A unit's signatures, memoised by DIE key */
+/* A unit's signatures, memoised by DIE key (dw_die_slot.sig) */
 struct dw_sigs {
-	struct dw_diemap idx;   /* DIE key -> index in sig */
 	struct dw_sig *sig;
 	uint32_t n, cap;
 	uint32_t *edge;         /* the signatures' edges: indices in named */
@@ -250,13 +307,13 @@ struct dw_sigs {
 	uint32_t nstack, capstack;
 	struct dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
-	/* what a reference led to, by the key it names (before any
-	 * DW_AT_signature): an entry as on the stack */
-	struct dw_diemap refs;
+	/* (what a reference led to is dw_die_slot.ref of the key it names,
+	 * before any DW_AT_signature) */
 };
 #define DW_SIG_NAMED 0x80000000u
 
-int dw_sigs_init(struct dw_sigs *s);
+void dw_sigs_init(struct dw_sigs *s);
+/* (only with the unit's DIE table: its slots index the arrays) */
 void dw_sigs_clear(struct dw_sigs *s);
 void dw_sigs_free(struct dw_sigs *s);
 
@@ -273,7 +330,7 @@ struct dw_unit {
 	const struct dw_global *g;
 	struct dr_ctx *rd;        /* the thread's DIE reader */
 	struct lbtf_builder *b;
-	struct dw_diemap map;
+	struct dw_dies map;       /* the DIEs met: ids, signatures */
 	struct dw_fixup *fix;
 	uint32_t nfix, capfix;
 	struct dw_var *vars;

@@ -397,7 +397,7 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 		const struct name_ent *ne = map_lookup(u, m, e);
 		enum lbtfi_eq_named r;
 		struct want w;
-		uint32_t *v;
+		const struct dw_die_slot *d;
 
 		if (!ne)
 			goto miss;
@@ -413,13 +413,13 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 			continue; /* nothing to resolve */
 		w.id = ne->id;
 		w.kind = r == LBTFI_EQ_SAME ? WANT_SAME : ne->fwd ? WANT_RESOLVES : WANT_RESOLVED;
-		v = dw_diemap_get(&u->map, e->key);
-		if (v) {
+		d = dw_dies_get(&u->map, e->key);
+		if (d && d->id != DW_NONE) {
 			/* in progress: the DIE itself (to be id), else a type
 			 * being converted anew: not the one there, but what a
 			 * FWD there may still resolve to */
-			uint32_t have = *v == DW_ID_IN_PROGRESS && e->key == dr_key(die) ?
-						id : *v;
+			uint32_t have = d->id == DW_ID_IN_PROGRESS && e->key == dr_key(die) ?
+						id : d->id;
 
 			if (have == DW_ID_IN_PROGRESS)
 				err = w.kind == WANT_RESOLVES ? 2 : 0;

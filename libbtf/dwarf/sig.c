@@ -14,7 +14,7 @@
  * .debug_str are hashed by address (one address, one string), inline ones
  * by their bytes.
  *
- * Signatures are memoised per unit by DIE key. A type whose hash would
+ * Signatures are memoised per unit by DIE key (struct dw_die_slot). A type whose hash would
  * depend on itself without a named aggregate in between (malformed DWARF)
  * or that is nested too deep gets none: it is always converted.
  */
@@ -217,16 +217,18 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 	struct dw_die t;
 	uint64_t direct;
 	bool cache = dr_ref_key(a, &direct);
-	uint32_t *v, sub;
+	struct dw_die_slot *d;
+	uint32_t sub;
 	int err;
 
-	if (cache && (v = dw_diemap_get(&s->refs, direct))) {
-		if (*v & DW_SIG_NAMED)
-			return mix_named(u, h, *v & ~DW_SIG_NAMED);
+	if (cache && (d = dw_dies_get(&u->map, direct)) && d->ref != DW_NONE) {
+		sub = d->ref;
+		if (sub & DW_SIG_NAMED)
+			return mix_named(u, h, sub & ~DW_SIG_NAMED);
 		/* (as sig_at finds a memoised one) */
-		if (s->sig[*v].state == SIG_BUSY)
-			s->sig[*v].state = SIG_NONE; /* a cycle with no name on it */
-		return mix_sub(u, h, *v, none);
+		if (s->sig[sub].state == SIG_BUSY)
+			s->sig[sub].state = SIG_NONE; /* a cycle with no name on it */
+		return mix_sub(u, h, sub, none);
 	}
 	if (!dr_ref(u->rd, a, &t)) {
 		mix(h, 0x7e7e);
@@ -234,18 +236,24 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 	}
 	dw_follow_signature(u, &t);
 	if (dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
-	    s->nnamed >= DW_SIG_NAMED)
+	    s->nnamed >= DW_SIG_NAMED - 2) /* (not to be DW_NONE with the flag) */
 		return -ENOMEM;
 	memset(&s->named[s->nnamed], 0, sizeof(*s->named));
 	if (named_aggregate(u, &t, &s->named[s->nnamed])) {
-		if (cache && (err = dw_diemap_put(&s->refs, direct, DW_SIG_NAMED | s->nnamed)))
-			return err;
+		if (cache) {
+			if (!(d = dw_dies_add(&u->map, direct)))
+				return -ENOMEM;
+			d->ref = DW_SIG_NAMED | s->nnamed;
+		}
 		return mix_named(u, h, s->nnamed++);
 	}
 	if ((err = sig_at(u, &t, &sub, depth + 1)))
 		return err;
-	if (cache && (err = dw_diemap_put(&s->refs, direct, sub)))
-		return err;
+	if (cache) {
+		if (!(d = dw_dies_add(&u->map, direct)))
+			return -ENOMEM;
+		d->ref = sub;
+	}
 	return mix_sub(u, h, sub, none);
 }
 
@@ -397,23 +405,25 @@ static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int dept
 	struct dw_sigs *s = &u->sigs;
 	uint64_t key = dr_key(die);
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
-	uint32_t *v = dw_diemap_get(&s->idx, key), base = s->nstack;
+	struct dw_die_slot *d = dw_dies_add(&u->map, key);
+	uint32_t base = s->nstack;
 	bool none = false;
 	struct dw_sig *g;
 	int err;
 
-	if (v) {
-		*idx = *v;
+	if (!d)
+		return -ENOMEM;
+	if (d->sig != DW_NONE) {
+		*idx = d->sig;
 		if (s->sig[*idx].state == SIG_BUSY)
 			s->sig[*idx].state = SIG_NONE; /* a cycle with no name on it */
 		return 0;
 	}
-	if (dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024))
+	if (dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024) || s->n >= DW_NONE)
 		return -ENOMEM;
 	*idx = s->n++;
 	s->sig[*idx].state = SIG_BUSY;
-	if ((err = dw_diemap_put(&s->idx, key, *idx)))
-		return err;
+	d->sig = *idx;
 	err = mix_die(u, &h, die, depth, &none);
 	g = &s->sig[*idx];
 	if (!err && !none && g->state == SIG_BUSY) {
@@ -439,23 +449,18 @@ const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err)
 	return &u->sigs.sig[idx];
 }
 
-int dw_sigs_init(struct dw_sigs *s)
+void dw_sigs_init(struct dw_sigs *s)
 {
 	memset(s, 0, sizeof(*s));
-	return dw_diemap_init(&s->idx) ?: dw_diemap_init(&s->refs);
 }
 
 void dw_sigs_clear(struct dw_sigs *s)
 {
-	dw_diemap_clear(&s->idx);
-	dw_diemap_clear(&s->refs);
 	s->n = s->nedge = s->nstack = s->nnamed = 0;
 }
 
 void dw_sigs_free(struct dw_sigs *s)
 {
-	dw_diemap_free(&s->idx);
-	dw_diemap_free(&s->refs);
 	free(s->named);
 	free(s->sig);
 	free(s->edge);
