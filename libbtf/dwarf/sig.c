@@ -378,6 +378,14 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 	uint32_t i, j;
 	int err;
 
+	if (s->nstack - from == 1 && !(s->stack[from] & DW_SIG_NAMED)) {
+		/* one signature used (a pointer, typedef, qualifier of a type
+		 * that is not a named aggregate): its edges, already each
+		 * once, are the same range */
+		g->edges = s->sig[s->stack[from]].edges;
+		g->nedges = s->sig[s->stack[from]].nedges;
+		return 0;
+	}
 	if (++edge_set.cur == 0) {
 		memset(edge_set.gen, 0, sizeof(edge_set.gen));
 		edge_set.cur = 1;
