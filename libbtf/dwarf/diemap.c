@@ -120,6 +120,7 @@ int dw_dies_init(struct dw_dies *m)
 
 void dw_dies_clear(struct dw_dies *m)
 {
+	m->hashed = false;
 	if (!m->cnt)
 		return;
 	m->cnt = 0;
@@ -135,11 +136,12 @@ void dw_dies_free(struct dw_dies *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int dw_dies_grow(struct dw_dies *m)
+/* The slots again, size times as many, placed as m->hashed says */
+static int dies_rebuild(struct dw_dies *m, uint32_t size)
 {
 	struct dw_dies old = *m;
 	uint32_t i;
-	int err = dies_alloc(m, (old.mask + 1) * 2);
+	int err = dies_alloc(m, size);
 
 	if (err) {
 		*m = old;
@@ -150,13 +152,27 @@ int dw_dies_grow(struct dw_dies *m)
 
 		if (old.slots[i].gen != old.gen)
 			continue;
-		for (h = dw_diemap_slot_of(old.slots[i].key, m->mask); m->slots[h].gen == m->gen;
+		for (h = dw_dies_slot_of(m, old.slots[i].key); m->slots[h].gen == m->gen;
 		     h = (h + 1) & m->mask)
 			;
 		m->slots[h] = old.slots[i];
-		m->slots[h].gen = m->gen;
 		m->cnt++;
 	}
 	free(old.slots);
 	return 0;
+}
+
+int dw_dies_grow(struct dw_dies *m)
+{
+	return dies_rebuild(m, (m->mask + 1) * 2);
+}
+
+struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key)
+{
+	m->hashed = true;
+	if (dies_rebuild(m, m->mask + 1)) {
+		m->hashed = false;
+		return NULL;
+	}
+	return dw_dies_add(m, key);
 }

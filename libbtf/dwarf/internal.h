@@ -184,11 +184,29 @@ struct dw_dies {
 	struct dw_die_slot *slots;
 	uint32_t mask, cnt;
 	uint32_t gen;    /* never 0 (a fresh slot's) */
+	bool hashed;     /* slots by a hash of the key, not by its offset */
 };
 int dw_dies_init(struct dw_dies *m);
 void dw_dies_clear(struct dw_dies *m);
 void dw_dies_free(struct dw_dies *m);
 int dw_dies_grow(struct dw_dies *m);
+struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key);
+
+/*
+ * Where a probe for key starts. By its offset: DIEs near each other in the
+ * file, often met together, are near each other in the table, and a
+ * unit's DIEs, a few bytes apart each, seldom collide. A table where that
+ * makes a long run of slots (tiny DIEs, several units' keys on the same
+ * slots) is hashed for the rest of the unit.
+ */
+#define DW_DIES_MAX_RUN 256
+
+static inline uint32_t dw_dies_slot_of(const struct dw_dies *m, uint64_t key)
+{
+	if (m->hashed)
+		return dw_diemap_slot_of(key, m->mask);
+	return (uint32_t)((key >> 2) ^ (key >> 60)) & m->mask;
+}
 
 /* The slot of key, or NULL */
 static inline struct dw_die_slot *dw_dies_get(const struct dw_dies *m, uint64_t key)
@@ -196,7 +214,7 @@ static inline struct dw_die_slot *dw_dies_get(const struct dw_dies *m, uint64_t 
 	struct dw_die_slot *e;
 	uint32_t h;
 
-	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
+	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
 	     h = (h + 1) & m->mask)
 		if (e->key == key)
 			return e;
@@ -208,14 +226,17 @@ static inline struct dw_die_slot *dw_dies_get(const struct dw_dies *m, uint64_t 
 static inline struct dw_die_slot *dw_dies_add(struct dw_dies *m, uint64_t key)
 {
 	struct dw_die_slot *e;
-	uint32_t h;
+	uint32_t h, run = 0;
 
 	if ((m->cnt + 1) * 2 > m->mask + 1 && dw_dies_grow(m))
 		return NULL;
-	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
-	     h = (h + 1) & m->mask)
+	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
+	     h = (h + 1) & m->mask) {
 		if (e->key == key)
 			return e;
+		if (++run == DW_DIES_MAX_RUN && !m->hashed)
+			return dw_dies_add_hashed(m, key);
+	}
 	*e = (struct dw_die_slot){ key, DW_NONE, DW_NONE, DW_NONE, m->gen };
 	m->cnt++;
 	return e;
