@@ -139,6 +139,8 @@ struct dr_abbrev {
 	int16_t sib;     /* want of the first DW_AT_sibling, -1 none */
 	uint8_t nbyslot;
 	uint8_t byslot[27]; /* wants by ascending slot, each slot once (its last) */
+	uint8_t ntypeslots; /* of those, the slots up to DA_LOWER_BOUND (a type's
+			     * own values: what its signature hashes) */
 };
 
 /* A unit ready for reading: its header, abbreviations and DWARF 5 bases */

@@ -279,54 +279,76 @@ static inline uint64_t die_word(const struct dw_die *die, uint32_t m)
 	return dr_tag(die) | (uint64_t)die->ab->children << 16 | (uint64_t)m << 32;
 }
 
+/* A DIE's attributes gathered (origins integrated), into h (apart: its
+ * attribute array would weigh on every frame of the recursion) */
+static __attribute__((noinline)) int mix_gathered(struct dw_unit *u, struct hash128 *h,
+						  struct dw_die *die, int depth, bool *none)
+{
+	struct dw_attrs da;
+	unsigned int i;
+	uint32_t m;
+	int err;
+
+	dw_attrs_read(u, die, &da);
+	mix(h, die_word(die, da.have & HASHED_SLOTS));
+	for (m = da.have & HASHED_SLOTS; m; m &= m - 1) {
+		i = (unsigned int)__builtin_ctz(m);
+		if ((err = mix_attr(u, h, i, &da.a[i], depth, none)))
+			return err;
+	}
+	return 0;
+}
+
+/* A DIE's attributes (not its children), into h */
+static inline int mix_attrs(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
+			    bool *none)
+{
+	const struct dr_abbrev *ab = die->ab;
+	const uint8_t *seg[DR_MAX_VAR + 1];
+	unsigned int i;
+	int err;
+
+	if (ab->nvar == DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+		return mix_gathered(u, h, die, depth, none);
+	/* (nothing to integrate) the attributes read in place, in the
+	 * abbreviation's slot order, without gathering them */
+	if (!dr_place(die, seg)) {
+		mix(h, die_word(die, 0));
+		return 0;
+	}
+	mix(h, die_word(die, ab->slots & HASHED_SLOTS));
+	for (i = 0; i < ab->ntypeslots; i++) {
+		const struct dr_want *w = &ab->want[ab->byslot[i]];
+		struct dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, die->u };
+
+		if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
+			return err;
+	}
+	return 0;
+}
+
 /* One DIE and its children, into h */
 static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
 		   bool *none)
 {
-	const struct dr_abbrev *ab = die->ab;
-	struct dw_attrs da;
 	struct dw_die c;
-	unsigned int i;
-	uint32_t m;
 	int err;
 
 	if (depth > SIG_MAX_DEPTH) {
 		*none = true;
 		return 0;
 	}
-	if (ab->nvar != DR_GENERIC && !(ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC))) {
-		/* (nothing to integrate) the attributes read in place, in
-		 * the abbreviation's slot order, without gathering them */
-		const uint8_t *seg[DR_MAX_VAR + 1];
-		bool ok = dr_place(die, seg);
-
-		mix(h, die_word(die, ok ? ab->slots & HASHED_SLOTS : 0));
-		for (i = 0; ok && i < ab->nbyslot; i++) {
-			const struct dr_want *w = &ab->want[ab->byslot[i]];
-			struct dw_attr a;
-
-			if (!(HASHED_SLOTS >> w->slot & 1))
-				break;
-			a.form = w->form;
-			a.p = seg[w->seg] + w->off;
-			a.implicit = w->implicit;
-			a.u = die->u;
-			if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
-				return err;
-		}
-	} else {
-		dw_attrs_read(u, die, &da);
-		mix(h, die_word(die, da.have & HASHED_SLOTS));
-		for (m = da.have & HASHED_SLOTS; m; m &= m - 1) {
-			i = (unsigned int)__builtin_ctz(m);
-			if ((err = mix_attr(u, h, i, &da.a[i], depth, none)))
-				return err;
-		}
-	}
-	if (!ab->children || !dr_child(die, &c))
+	if ((err = mix_attrs(u, h, die, depth, none)))
+		return err;
+	if (!die->ab->children || !dr_child(die, &c))
 		return 0;
 	do {
-		if ((err = mix_die(u, h, &c, depth + 1, none)))
+		/* (a child without children, most of them, without a call) */
+		if (!c.ab->children && depth + 1 <= SIG_MAX_DEPTH)
+			err = mix_attrs(u, h, &c, depth + 1, none);
+		else
+			err = mix_die(u, h, &c, depth + 1, none);
+		if (err)
 			return err;
 	} while (!*none && dr_sibling(&c));
 	mix(h, 0xc0ffee);
