@@ -204,18 +204,26 @@ bool dr_sibling_slow(struct dw_die *d);
 static inline bool dr_sibling(struct dw_die *d)
 {
 	const struct dr_unit *u = d->u;
+	const struct dr_abbrev *ab = d->ab;
 	const uint8_t *p = d->end;
-	const struct dr_abbrev *ab;
 
-	/* (inline: a childless DIE whose attributes were read, followed by
-	 * a DIE with a one-byte abbreviation code, as walks mostly meet) */
-	if (!d->ab->children && p && p < u->end && *p && *p < 0x80 && *p <= u->nbyc &&
-	    (ab = &u->byc[*p - 1])->specs) {
-		d->ab = ab;
-		d->p = p + 1;
-		d->off = (uint64_t)(p - u->info);
-		d->end = NULL;
-		return true;
+	/* (inline: a childless DIE whose attributes were read or have a
+	 * fixed size, followed by a DIE with a one-byte abbreviation code or
+	 * by the null entry that ends the siblings, as walks mostly meet) */
+	if (ab->children)
+		return dr_sibling_slow(d);
+	if (!p && !ab->nvar && ab->tail <= u->end - d->p)
+		p = d->p + ab->tail;
+	if (p && p < u->end && *p < 0x80) {
+		if (!*p)
+			return false;
+		if (*p <= u->nbyc && (ab = &u->byc[*p - 1])->specs) {
+			d->ab = ab;
+			d->p = p + 1;
+			d->off = (uint64_t)(p - u->info);
+			d->end = NULL;
+			return true;
+		}
 	}
 	return dr_sibling_slow(d);
 }
