@@ -263,7 +263,17 @@ _Static_assert(DA_NR <= 27, "dr_abbrev.byslot holds a want per slot");
  * starts (room for DR_MAX_VAR + 1). Sets d->end; false when malformed
  * (noted in dr_bad_off). A wanted attribute w is at seg[w->seg] + w->off.
  */
-bool dr_place(struct dw_die *d, const uint8_t **seg);
+bool dr_place_slow(struct dw_die *d, const uint8_t **seg);
+static inline bool dr_place(struct dw_die *d, const uint8_t **seg)
+{
+	/* (inline: every attribute of a fixed size, one segment) */
+	if (!d->ab->nvar && d->ab->tail <= d->u->end - d->p) {
+		seg[0] = d->p;
+		d->end = d->p + d->ab->tail;
+		return true;
+	}
+	return dr_place_slow(d, seg);
+}
 
 /* Integrate attributes gathered without (once the DIE's own ones have shown
  * that it is worth it) */

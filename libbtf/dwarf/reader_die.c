@@ -166,7 +166,7 @@ static inline const uint8_t *locate(const struct dw_die *d, const uint8_t **seg)
 	return ab->tail <= e - p ? p + ab->tail : NULL;
 }
 
-bool dr_place(struct dw_die *d, const uint8_t **seg)
+bool dr_place_slow(struct dw_die *d, const uint8_t **seg)
 {
 	const struct dr_abbrev *ab = d->ab;
 	const uint8_t *p = d->p, *e = d->u->end;
