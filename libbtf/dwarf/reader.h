@@ -336,7 +336,34 @@ bool dr_loc_exprs(const struct dw_attr *a, bool (*fn)(const uint8_t *p, uint64_t
 /* Address at index idx of the unit's .debug_addr table */
 bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v);
 /* The DIE a reference attribute refers to */
-bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
+bool dr_ref_slow(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
+static inline bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
+{
+	const struct dr_unit *u = a->u;
+
+	/* (inline: a ref4 into its unit, to a DIE with a one-byte code) */
+	if (a->form == DW_FORM_ref4 && !u->f->big_endian) {
+		const struct dr_abbrev *ab;
+		const uint8_t *p;
+		uint32_t v;
+		uint64_t off;
+
+		memcpy(&v, a->p, 4);
+		off = (uint64_t)le32toh(v) + u->h->off;
+		if (off >= u->h->die_off && off < u->h->end) {
+			p = u->info + off;
+			if (*p && *p < 0x80 && *p <= u->nbyc && (ab = &u->byc[*p - 1])->specs) {
+				out->u = u;
+				out->ab = ab;
+				out->p = p + 1;
+				out->off = off;
+				out->end = NULL;
+				return true;
+			}
+		}
+	}
+	return dr_ref_slow(c, a, out);
+}
 /* Key of a reference's target, without preparing the DIE */
 bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key);
 static inline bool dr_ref_key(const struct dw_attr *a, uint64_t *key)

@@ -696,7 +696,7 @@ bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key)
 	return true;
 }
 
-bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
+bool dr_ref_slow(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
 {
 	const struct dr_file *f;
 	uint64_t off;
