@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * DIE -> BTF id map of one unit: open addressing on the DIE's 64-bit key,
- * reused (cleared, not freed) from one unit to the next by a worker.
+ * Maps on 64-bit keys (DIE keys, type ids) with a 32-bit value, and the
+ * unit's DIE table (struct dw_dies: a DIE's BTF id, signature and where a
+ * reference to it led, in one 24-byte slot, placed by the DIE's offset):
+ * open addressing, reused (cleared, not freed) from one unit to the next
+ * by a worker.
  *
  * Not libbtf's shared table (util/htab.h), on purpose: every DIE reference
  * the converter follows is a lookup here (dw_diemap_get + put were 8.4% of
@@ -9,7 +12,7 @@
  * keeps no keys, so a 64-bit key would cost an indirection (a cache miss)
  * per probe; here key, value and generation sit in one 16-byte slot. A
  * clear bumps the generation (slots of another one are empty): the maps are
- * cleared per unit, per signature pass and per name-map walk, and a memset
+ * cleared per unit and per name-map walk, and a memset
  * of a table grown by the largest unit was 8% of a vmlinux's instructions.
  * At most half full: lookups that miss are common.
  */
