@@ -183,11 +183,6 @@ static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle 
 	finish(d, gi, &r);
 }
 
-static void drop_pages(void *ctx, uint64_t from, uint64_t to)
-{
-	dw_handle_release(ctx, from, to);
-}
-
 /* What a thread converts with: its own DWARF handle, reader and unit */
 struct converter {
 	struct dw_handle h;
@@ -217,7 +212,7 @@ static int converter_open(struct driver *d, struct converter *c)
 		dw_handle_close(&c->h);
 		return err;
 	}
-	err = dr_file_open(&c->f, c->h.dw, &d->units, NULL, NULL);
+	err = dr_file_open(&c->f, c->h.dw, &d->units, NULL);
 	dr_ctx_init(&c->rd, &c->f);
 	if (!err)
 		err = dw_unit_init(&c->u, &d->g, &c->rd);
@@ -793,8 +788,11 @@ static void *list_units(void *arg)
 
 	err = dw_handle_open(&h, path, l->is_rel);
 	if (!err) {
-		/* (only the unit headers are kept: the sections go with h) */
-		err = dr_file_open(&d->units, h.dw, NULL, drop_pages, &h);
+		/* (only the unit headers are kept: the sections go with h;
+		 * read from the file where .debug_info is mapped from it) */
+		struct dr_info_src src = { h.fd, h.info_foff };
+
+		err = dr_file_open(&d->units, h.dw, NULL, h.info ? &src : NULL);
 		if (err)
 			err = with_path(path, err);
 		else

@@ -77,6 +77,7 @@ static void find_mapped_info(struct dw_handle *h)
 		    (const char *)d->d_buf + d->d_size <= raw + fsize) {
 			h->info = d->d_buf;
 			h->info_len = d->d_size;
+			h->info_foff = (uint64_t)((const char *)d->d_buf - raw);
 		}
 		return;
 	}

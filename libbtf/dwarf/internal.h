@@ -94,6 +94,7 @@ struct dw_handle {
 	 * of converted units can be given back (dw_handle_release) */
 	const unsigned char *info;
 	size_t info_len;
+	uint64_t info_foff; /* its offset in the file (fd) */
 };
 
 /* 0 or negative errno (-ENODATA when the file has no DWARF) */

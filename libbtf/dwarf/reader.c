@@ -9,6 +9,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "reader.h"
 #include "reader_internal.h"
 #include "core/internal.h"
@@ -148,13 +149,16 @@ static bool type_signature(const struct dr_file *f, const uint8_t **pp, const ui
 	return true;
 }
 
-static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hdr *h)
+/* The header of the unit at off, from its first bytes at p0 (avail of them:
+ * the mapped section's rest, or a copy of enough of it) */
+static int parse_header(const struct dr_file *f, const uint8_t *p0, uint64_t avail, uint64_t off,
+			struct dr_unit_hdr *h)
 {
 	bool types = f->key_base == DW_KEY_TYPES;
-	const uint8_t *s = f->s[DS_INFO].p, *p = s + off, *e = s + f->s[DS_INFO].len;
-	uint64_t len;
+	const uint8_t *p = p0, *e = p0 + avail;
+	uint64_t len, rest = f->s[DS_INFO].len - off;
 
-	if (e - p < 11)
+	if (e - p < 11 || rest < 11)
 		return -1;
 	len = dr_read(f->big_endian, p, 4);
 	p += 4;
@@ -168,10 +172,10 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 	} else if (len >= 0xfffffff0u) {
 		return -1;
 	}
-	if (len > (uint64_t)(e - p) || len < 7)
+	if (len > rest - (uint64_t)(p - p0) || len < 7)
 		return -1;
 	h->off = off;
-	h->end = (uint64_t)(p - s) + len;
+	h->end = off + (uint64_t)(p - p0) + len;
 	h->version = dr_read(f->big_endian, p, 2);
 	p += 2;
 	if (h->version < 2 || h->version > 5)
@@ -195,17 +199,20 @@ static int parse_header(const struct dr_file *f, uint64_t off, struct dr_unit_hd
 		if (types && !type_signature(f, &p, e, h)) /* DWARF 4 type unit */
 			return -1;
 	}
-	h->die_off = p - s;
+	if (p > e)
+		return -1;
+	h->die_off = off + (uint64_t)(p - p0);
 	if (h->die_off >= h->end || (h->addr_size != 4 && h->addr_size != 8 && h->addr_size != 2))
 		return -1;
 	return 0;
 }
 
-/* Tag of the unit DIE, 0 if unreadable; *dwo set when its abbreviation has
- * DW_AT_dwo_name or DW_AT_GNU_dwo_name (a skeleton of split DWARF) */
-static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *h, bool *dwo)
+/* Tag of the unit DIE (its bytes from p, up to e), 0 if unreadable; *dwo
+ * set when its abbreviation has DW_AT_dwo_name or DW_AT_GNU_dwo_name (a
+ * skeleton of split DWARF) */
+static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *h, const uint8_t *p,
+			     const uint8_t *e, bool *dwo)
 {
-	const uint8_t *p = f->s[DS_INFO].p + h->die_off, *e = f->s[DS_INFO].p + h->end;
 	const uint8_t *ap, *ae = f->s[DS_ABBREV].p + f->s[DS_ABBREV].len;
 	uint64_t want, code, tag, at, form;
 	int64_t ic;
@@ -272,19 +279,39 @@ bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off)
 	return true;
 }
 
-/* Read every unit header; drop is told of each 4 MiB read through */
-static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
+/* The first bytes of a unit: its header (40 at most) and its DIE's code */
+#define HEADER_READ 64
+
+/*
+ * Read every unit header: through the mapping, or with src by pread from
+ * the file. A vmlinux's ~2,400 headers are a page or two apart in its
+ * .debug_info: read through the mapping, each is a page fault (~13 us on a
+ * VM with shadow paging: ~40 ms before any worker could start), and those
+ * pages had to be given back after; a pread is a copy from the page cache.
+ */
+static int load_units(struct dr_file *f, const struct dr_info_src *src)
 {
-	uint64_t off = 0, n = 0, cap = 0, dropped = 0;
+	uint64_t off = 0, n = 0, cap = 0;
+	uint8_t buf[HEADER_READ];
 
 	while (off < f->s[DS_INFO].len) {
 		struct dr_unit_hdr h;
+		const uint8_t *p = f->s[DS_INFO].p + off;
+		uint64_t avail = f->s[DS_INFO].len - off;
 
-		if (drop && off - dropped >= (4u << 20)) {
-			drop(ctx, dropped, off);
-			dropped = off;
+		if (src) {
+			ssize_t got = pread(src->fd, buf, avail < HEADER_READ ? avail : HEADER_READ,
+					    (off_t)(src->foff + off));
+
+			if (got < 0 || (uint64_t)got < (avail < HEADER_READ ? avail : HEADER_READ)) {
+				/* (the mapping, which libelf read, then) */
+				src = NULL;
+			} else {
+				p = buf;
+				avail = (uint64_t)got;
+			}
 		}
-		if (parse_header(f, off, &h)) {
+		if (parse_header(f, p, avail, off, &h)) {
 			free(f->units);
 			f->units = NULL;
 			return lbtfi_err(EINVAL, "bad DWARF unit header at .debug_info+0x%llx",
@@ -296,13 +323,12 @@ static int load_units(struct dr_file *f, dr_drop_fn drop, void *ctx)
 			return lbtfi_err(ENOMEM, "out of memory");
 		}
 		h.dwo = h.unit_type == DW_UT_skeleton;
-		h.tag = unit_tag(f, &h, &h.dwo);
+		h.tag = unit_tag(f, &h, p + (h.die_off - off),
+				 p + (h.end - off < avail ? h.end - off : avail), &h.dwo);
 		f->dwo_units += h.dwo;
 		f->units[n++] = h;
 		off = h.end;
 	}
-	if (drop)
-		drop(ctx, dropped, off);
 	f->nunits = n;
 	return load_sigs(f);
 }
@@ -318,8 +344,8 @@ static void share_units(struct dr_file *f, const struct dr_file *shared)
 	f->shared_units = true;
 }
 
-static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
-		    void *ctx)
+static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
+		    const struct dr_info_src *src)
 {
 	Elf *elf = dwarf_getelf(dw);
 	int err;
@@ -330,7 +356,7 @@ static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, 
 	if ((err = load_sections(f, elf)))
 		return err;
 	if (!shared)
-		return load_units(f, drop, ctx);
+		return load_units(f, src);
 	share_units(f, shared);
 	return 0;
 }
@@ -351,24 +377,24 @@ static int open_types(struct dr_file *f, const struct dr_file *shared)
 	t->root = f;
 	f->types = t;
 	if (!shared || !shared->types)
-		return load_units(t, NULL, NULL);
+		return load_units(t, NULL);
 	share_units(t, shared->types);
 	return 0;
 }
 
-int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
-		 void *ctx)
+int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
+		 const struct dr_info_src *src)
 {
 	Dwarf *alt = dwarf_getalt(dw);
-	int err = open_one(f, dw, shared, drop, ctx);
+	int err = open_one(f, dw, shared, src);
 
 	f->root = f;
 	if (!err && alt) {
 		f->alt = calloc(1, sizeof(*f->alt));
 		if (!f->alt)
 			return lbtfi_err(ENOMEM, "out of memory");
-		/* (the alternate file is small and its pages are not dropped) */
-		if ((err = open_one(f->alt, alt, shared ? shared->alt : NULL, NULL, NULL))) {
+		/* (the alternate file is small: read through its mapping) */
+		if ((err = open_one(f->alt, alt, shared ? shared->alt : NULL, NULL))) {
 			free(f->alt);
 			f->alt = NULL;
 			return err;

@@ -79,13 +79,16 @@ struct dr_file {
 /*
  * Sections of dw (and of its alternate file) and its unit headers. 0 or <0.
  * With shared set, its unit headers are used rather than read again (another
- * thread's handle on the same file). Otherwise the headers are read, and
- * drop(ctx, from, to) is told of each stretch of .debug_info read through,
- * so that the caller can give back the pages of a mapped file.
+ * thread's handle on the same file). Otherwise the headers are read: with
+ * src, .debug_info's headers by pread from the file it is mapped from
+ * (.debug_info at file offset foff of fd), not through the mapping.
  */
-typedef void (*dr_drop_fn)(void *ctx, uint64_t from, uint64_t to);
-int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared, dr_drop_fn drop,
-		 void *ctx);
+struct dr_info_src {
+	int fd;
+	uint64_t foff;
+};
+int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
+		 const struct dr_info_src *src);
 void dr_file_close(struct dr_file *f);
 /* Index of the unit holding section offset off, or -1 */
 int64_t dr_unit_index(const struct dr_file *f, uint64_t off);

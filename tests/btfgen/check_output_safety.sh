@@ -7,6 +7,9 @@
 set -u
 B=${B:-build}
 BTFGEN=$B/btfgen
+# (the same program linked dynamically, which an LD_PRELOAD shim can reach:
+# $B/btfgen is static unless built with STATIC=0 or SAN=1)
+BTFGEN_DYN=$B/tests/btfgen/btfgen-dynamic
 BTFDUMP=$B/btfdump
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -100,13 +103,13 @@ for sig in 2 15 11; do
 	mkdir -p "$T/s$sig"
 	cp "$T/in.o" "$T/s$sig/in.o"
 	cp "$T/in.o" "$T/s$sig/orig"
-	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN" --in-place "$T/s$sig/in.o" 2>/dev/null
+	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN_DYN" --in-place "$T/s$sig/in.o" 2>/dev/null
 	rc=$?
 	[ $rc -eq $((128 + sig)) ] || bad "--in-place with signal $sig: exit $rc (want death by the signal)"
 	cmp -s "$T/s$sig/in.o" "$T/s$sig/orig" || bad "signal $sig during --in-place changed the input"
 	left=$(find "$T/s$sig" -mindepth 1 -printf '%f\n' | grep -v -e '^in\.o$' -e '^orig$')
 	[ -z "$left" ] || bad "signal $sig during --in-place left: $left"
-	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN" -o "$T/s$sig/raw.btf" "$T/in.o" 2>/dev/null
+	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN_DYN" -o "$T/s$sig/raw.btf" "$T/in.o" 2>/dev/null
 	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFDUMP" file "$T/base.btf" format c -o "$T/s$sig/x.h" 2>/dev/null
 	left=$(find "$T/s$sig" -mindepth 1 -printf '%f\n' | grep -v -e '^in\.o$' -e '^orig$')
 	[ -z "$left" ] || bad "signal $sig during -o left: $left"
