@@ -497,7 +497,8 @@ int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd
 	memset(u, 0, sizeof(*u));
 	u->g = g;
 	u->rd = rd;
-	return dw_diemap_init(&u->map) ?: dw_sigs_init(&u->sigs);
+	dw_sigs_init(&u->sigs);
+	return dw_dies_init(&u->map);
 }
 
 void dw_unit_reset(struct dw_unit *u)
@@ -513,7 +514,7 @@ void dw_unit_reset(struct dw_unit *u)
 
 void dw_unit_next(struct dw_unit *u)
 {
-	dw_diemap_clear(&u->map);
+	dw_dies_clear(&u->map);
 	u->nfix = 0;
 	u->err = 0;
 	u->cu = NULL;
@@ -543,13 +544,13 @@ void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m)
 	if (u->byte_id >= first_new)
 		u->byte_id = 0;
 	dw_reuse_abort(u);
-	dw_diemap_clear(&u->map);
+	dw_dies_clear(&u->map);
 	u->nfix = 0;
 }
 
 void dw_unit_free(struct dw_unit *u)
 {
-	dw_diemap_free(&u->map);
+	dw_dies_free(&u->map);
 	dw_sigs_free(&u->sigs);
 	free(u->fix);
 	free(u->vars);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * DIE -> BTF id map of one unit: open addressing on the DIE's 64-bit key,
- * reused (cleared, not freed) from one unit to the next by a worker.
+ * Maps on 64-bit keys (DIE keys, type ids) with a 32-bit value, and the
+ * unit's DIE table (struct dw_dies: a DIE's BTF id, signature and where a
+ * reference to it led, in one 24-byte slot, placed by the DIE's offset):
+ * open addressing, reused (cleared, not freed) from one unit to the next
+ * by a worker.
  *
  * Not libbtf's shared table (util/htab.h), on purpose: every DIE reference
  * the converter follows is a lookup here (dw_diemap_get + put were 8.4% of
@@ -9,7 +12,7 @@
  * keeps no keys, so a 64-bit key would cost an indirection (a cache miss)
  * per probe; here key, value and generation sit in one 16-byte slot. A
  * clear bumps the generation (slots of another one are empty): the maps are
- * cleared per unit, per signature pass and per name-map walk, and a memset
+ * cleared per unit and per name-map walk, and a memset
  * of a table grown by the largest unit was 8% of a vmlinux's instructions.
  * At most half full: lookups that miss are common.
  */
@@ -97,4 +100,82 @@ int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val)
 	*e = (struct dw_diemap_slot){ key, val, m->gen };
 	m->cnt++;
 	return 0;
+}
+
+/* The unit's DIE table ----------------------------------------------------- */
+
+static int dies_alloc(struct dw_dies *m, uint32_t size)
+{
+	m->slots = calloc(size, sizeof(*m->slots));
+	if (!m->slots)
+		return lbtfi_err(ENOMEM, "out of memory");
+	m->mask = size - 1;
+	m->cnt = 0;
+	return 0;
+}
+
+int dw_dies_init(struct dw_dies *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->gen = 1;
+	return dies_alloc(m, 1024);
+}
+
+void dw_dies_clear(struct dw_dies *m)
+{
+	m->hashed = false;
+	if (!m->cnt)
+		return;
+	m->cnt = 0;
+	if (++m->gen == 0) {
+		memset(m->slots, 0, ((size_t)m->mask + 1) * sizeof(*m->slots));
+		m->gen = 1;
+	}
+}
+
+void dw_dies_free(struct dw_dies *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The slots again, size times as many, placed as m->hashed says */
+static int dies_rebuild(struct dw_dies *m, uint32_t size)
+{
+	struct dw_dies old = *m;
+	uint32_t i;
+	int err = dies_alloc(m, size);
+
+	if (err) {
+		*m = old;
+		return err;
+	}
+	for (i = 0; i <= old.mask; i++) {
+		uint32_t h;
+
+		if (old.slots[i].gen != old.gen)
+			continue;
+		for (h = dw_dies_slot_of(m, old.slots[i].key); m->slots[h].gen == m->gen;
+		     h = (h + 1) & m->mask)
+			;
+		m->slots[h] = old.slots[i];
+		m->cnt++;
+	}
+	free(old.slots);
+	return 0;
+}
+
+int dw_dies_grow(struct dw_dies *m)
+{
+	return dies_rebuild(m, (m->mask + 1) * 2);
+}
+
+struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key)
+{
+	m->hashed = true;
+	if (dies_rebuild(m, m->mask + 1)) {
+		m->hashed = false;
+		return NULL;
+	}
+	return dw_dies_add(m, key);
 }

@@ -174,6 +174,85 @@ static inline uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key)
 
 int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
 
+/*
+ * What a unit knows of each DIE it met, by key (diemap.c): its BTF id, its
+ * signature, what a reference to it led the signatures to. One table for
+ * the three, so that a DIE costs one cache miss where it cost one per map.
+ * Cleared with the unit (the signatures' arrays are cleared with it).
+ */
+#define DW_NONE (UINT32_MAX - 1) /* a field not known (yet) */
+
+struct dw_die_slot {
+	uint64_t key;
+	uint32_t id;     /* BTF id, DW_ID_IN_PROGRESS or DW_NONE */
+	uint32_t sig;    /* index in dw_sigs.sig, or DW_NONE */
+	uint32_t ref;    /* a reference to the DIE in a signature: an entry as
+			  * on dw_sigs.stack, or DW_NONE */
+	uint32_t gen;    /* the table's gen: in use; else empty */
+};
+
+struct dw_dies {
+	struct dw_die_slot *slots;
+	uint32_t mask, cnt;
+	uint32_t gen;    /* never 0 (a fresh slot's) */
+	bool hashed;     /* slots by a hash of the key, not by its offset */
+};
+int dw_dies_init(struct dw_dies *m);
+void dw_dies_clear(struct dw_dies *m);
+void dw_dies_free(struct dw_dies *m);
+int dw_dies_grow(struct dw_dies *m);
+struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key);
+
+/*
+ * Where a probe for key starts. By its offset: DIEs near each other in the
+ * file, often met together, are near each other in the table, and a
+ * unit's DIEs, a few bytes apart each, seldom collide. A table where that
+ * makes a long run of slots (tiny DIEs, several units' keys on the same
+ * slots) is hashed for the rest of the unit.
+ */
+#define DW_DIES_MAX_RUN 256
+
+static inline uint32_t dw_dies_slot_of(const struct dw_dies *m, uint64_t key)
+{
+	if (m->hashed)
+		return dw_diemap_slot_of(key, m->mask);
+	return (uint32_t)((key >> 2) ^ (key >> 60)) & m->mask;
+}
+
+/* The slot of key, or NULL */
+static inline struct dw_die_slot *dw_dies_get(const struct dw_dies *m, uint64_t key)
+{
+	struct dw_die_slot *e;
+	uint32_t h;
+
+	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
+	     h = (h + 1) & m->mask)
+		if (e->key == key)
+			return e;
+	return NULL;
+}
+
+/* The slot of key, made (every field DW_NONE) if there is none; NULL when
+ * out of memory (error set). Any add may move every slot. */
+static inline struct dw_die_slot *dw_dies_add(struct dw_dies *m, uint64_t key)
+{
+	struct dw_die_slot *e;
+	uint32_t h, run = 0;
+
+	if ((m->cnt + 1) * 2 > m->mask + 1 && dw_dies_grow(m))
+		return NULL;
+	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
+	     h = (h + 1) & m->mask) {
+		if (e->key == key)
+			return e;
+		if (++run == DW_DIES_MAX_RUN && !m->hashed)
+			return dw_dies_add_hashed(m, key);
+	}
+	*e = (struct dw_die_slot){ key, DW_NONE, DW_NONE, DW_NONE, m->gen };
+	m->cnt++;
+	return e;
+}
+
 /* ---- per-unit conversion (types.c, decls.c) ------------------ */
 
 /* A reference that pointed at a type still being built (a cycle through a
@@ -228,10 +307,12 @@ enum dw_warning {
  * by name: these are the types dedup matches with their declarations) */
 struct dw_edge {
 	struct dw_die die;      /* the struct/union DIE (after DW_AT_signature) */
+	uint64_t key;           /* its key */
 	const char *name;
 	uint64_t name_id;       /* what the hash took: address or bytes' hash */
 	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
-				 * UINT32_MAX not there */
+				 * UINT32_MAX not there (the name of a type of
+				 * an earlier unit: found or not for the unit) */
 	uint8_t flavor;         /* enum lbtfi_flavor (equiv/internal.h) */
 	bool is_def;            /* a definition, not a declaration */
 	bool name_inline;       /* DW_FORM_string */
@@ -245,12 +326,11 @@ struct dw_sig {
 };
 
 
-/* A unit's signatures, memoised by DIE key */
+/* A unit's signatures, memoised by DIE key (dw_die_slot.sig) */
 struct dw_sigs {
-	struct dw_diemap idx;   /* DIE key -> index in sig */
 	struct dw_sig *sig;
 	uint32_t n, cap;
-	struct dw_edge *edge;
+	uint32_t *edge;         /* the signatures' edges: indices in named */
 	uint32_t nedge, capedge;
 	/* what the signatures under construction used, in order: an index
 	 * in sig (a signature whose edges they inherit) or DW_SIG_NAMED | an
@@ -259,13 +339,13 @@ struct dw_sigs {
 	uint32_t nstack, capstack;
 	struct dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
-	/* what a reference led to, by the key it names (before any
-	 * DW_AT_signature): an entry as on the stack */
-	struct dw_diemap refs;
+	/* (what a reference led to is dw_die_slot.ref of the key it names,
+	 * before any DW_AT_signature) */
 };
 #define DW_SIG_NAMED 0x80000000u
 
-int dw_sigs_init(struct dw_sigs *s);
+void dw_sigs_init(struct dw_sigs *s);
+/* (only with the unit's DIE table: its slots index the arrays) */
 void dw_sigs_clear(struct dw_sigs *s);
 void dw_sigs_free(struct dw_sigs *s);
 
@@ -282,7 +362,7 @@ struct dw_unit {
 	const struct dw_global *g;
 	struct dr_ctx *rd;        /* the thread's DIE reader */
 	struct lbtf_builder *b;
-	struct dw_diemap map;
+	struct dw_dies map;       /* the DIEs met: ids, signatures */
 	struct dw_fixup *fix;
 	uint32_t nfix, capfix;
 	struct dw_var *vars;

@@ -629,6 +629,7 @@ static void compile_abbrev(struct dr_abbrev *ab, struct dr_var *var, struct dr_w
 	ab->nbyslot = 0;
 	for (m = ab->slots; m; m &= m - 1)
 		ab->byslot[ab->nbyslot++] = last[__builtin_ctz(m)];
+	ab->ntypeslots = (uint8_t)__builtin_popcount(ab->slots & ((2u << DA_LOWER_BOUND) - 1));
 }
 
 static int prepare_abbrevs(struct dr_unit *u)

@@ -142,6 +142,8 @@ struct dr_abbrev {
 	int16_t sib;     /* want of the first DW_AT_sibling, -1 none */
 	uint8_t nbyslot;
 	uint8_t byslot[27]; /* wants by ascending slot, each slot once (its last) */
+	uint8_t ntypeslots; /* of those, the slots up to DA_LOWER_BOUND (a type's
+			     * own values: what its signature hashes) */
 };
 
 /* A unit ready for reading: its header, abbreviations and DWARF 5 bases */
@@ -205,18 +207,26 @@ bool dr_sibling_slow(struct dw_die *d);
 static inline bool dr_sibling(struct dw_die *d)
 {
 	const struct dr_unit *u = d->u;
+	const struct dr_abbrev *ab = d->ab;
 	const uint8_t *p = d->end;
-	const struct dr_abbrev *ab;
 
-	/* (inline: a childless DIE whose attributes were read, followed by
-	 * a DIE with a one-byte abbreviation code, as walks mostly meet) */
-	if (!d->ab->children && p && p < u->end && *p && *p < 0x80 && *p <= u->nbyc &&
-	    (ab = &u->byc[*p - 1])->specs) {
-		d->ab = ab;
-		d->p = p + 1;
-		d->off = (uint64_t)(p - u->info);
-		d->end = NULL;
-		return true;
+	/* (inline: a childless DIE whose attributes were read or have a
+	 * fixed size, followed by a DIE with a one-byte abbreviation code or
+	 * by the null entry that ends the siblings, as walks mostly meet) */
+	if (ab->children)
+		return dr_sibling_slow(d);
+	if (!p && !ab->nvar && ab->tail <= u->end - d->p)
+		p = d->p + ab->tail;
+	if (p && p < u->end && *p < 0x80) {
+		if (!*p)
+			return false;
+		if (*p <= u->nbyc && (ab = &u->byc[*p - 1])->specs) {
+			d->ab = ab;
+			d->p = p + 1;
+			d->off = (uint64_t)(p - u->info);
+			d->end = NULL;
+			return true;
+		}
 	}
 	return dr_sibling_slow(d);
 }
@@ -256,7 +266,17 @@ _Static_assert(DA_NR <= 27, "dr_abbrev.byslot holds a want per slot");
  * starts (room for DR_MAX_VAR + 1). Sets d->end; false when malformed
  * (noted in dr_bad_off). A wanted attribute w is at seg[w->seg] + w->off.
  */
-bool dr_place(struct dw_die *d, const uint8_t **seg);
+bool dr_place_slow(struct dw_die *d, const uint8_t **seg);
+static inline bool dr_place(struct dw_die *d, const uint8_t **seg)
+{
+	/* (inline: every attribute of a fixed size, one segment) */
+	if (!d->ab->nvar && d->ab->tail <= d->u->end - d->p) {
+		seg[0] = d->p;
+		d->end = d->p + d->ab->tail;
+		return true;
+	}
+	return dr_place_slow(d, seg);
+}
 
 /* Integrate attributes gathered without (once the DIE's own ones have shown
  * that it is worth it) */
@@ -319,7 +339,34 @@ bool dr_loc_exprs(const struct dw_attr *a, bool (*fn)(const uint8_t *p, uint64_t
 /* Address at index idx of the unit's .debug_addr table */
 bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v);
 /* The DIE a reference attribute refers to */
-bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
+bool dr_ref_slow(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
+static inline bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
+{
+	const struct dr_unit *u = a->u;
+
+	/* (inline: a ref4 into its unit, to a DIE with a one-byte code) */
+	if (a->form == DW_FORM_ref4 && !u->f->big_endian) {
+		const struct dr_abbrev *ab;
+		const uint8_t *p;
+		uint32_t v;
+		uint64_t off;
+
+		memcpy(&v, a->p, 4);
+		off = (uint64_t)le32toh(v) + u->h->off;
+		if (off >= u->h->die_off && off < u->h->end) {
+			p = u->info + off;
+			if (*p && *p < 0x80 && *p <= u->nbyc && (ab = &u->byc[*p - 1])->specs) {
+				out->u = u;
+				out->ab = ab;
+				out->p = p + 1;
+				out->off = off;
+				out->end = NULL;
+				return true;
+			}
+		}
+	}
+	return dr_ref_slow(c, a, out);
+}
 /* Key of a reference's target, without preparing the DIE */
 bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key);
 static inline bool dr_ref_key(const struct dw_attr *a, uint64_t *key)

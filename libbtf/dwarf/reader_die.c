@@ -166,7 +166,7 @@ static inline const uint8_t *locate(const struct dw_die *d, const uint8_t **seg)
 	return ab->tail <= e - p ? p + ab->tail : NULL;
 }
 
-bool dr_place(struct dw_die *d, const uint8_t **seg)
+bool dr_place_slow(struct dw_die *d, const uint8_t **seg)
 {
 	const struct dr_abbrev *ab = d->ab;
 	const uint8_t *p = d->p, *e = d->u->end;
@@ -696,7 +696,7 @@ bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key)
 	return true;
 }
 
-bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
+bool dr_ref_slow(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
 {
 	const struct dr_file *f;
 	uint64_t off;

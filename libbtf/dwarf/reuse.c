@@ -47,10 +47,15 @@
 #include <string.h>
 #include "internal.h"
 
+/* A type of an earlier unit, in the signature table (or pending) */
 struct rep {
 	uint64_t a, b;   /* signature */
-	uint32_t id;
+	uint32_t id;     /* 0: a free slot of the table */
+	uint32_t map;    /* index in maps, NO_MAP until the first lookup needs it */
 };
+#define NO_MAP UINT32_MAX
+/* Slots of a group's first signature table (a power of two) */
+#define REP_TAB_FIRST 4096u
 
 /* A named struct/union/enum or FWD an earlier type refers to */
 struct name_ent {
@@ -83,9 +88,11 @@ struct want {
 };
 
 struct dw_group {
-	struct lbtfi_htab tab;      /* signature (low word of a) -> index in reps */
-	struct rep *reps;
-	size_t nreps, capreps;
+	/* the signature table: open addressing on a, the reps in the slots
+	 * (one cache miss a lookup), at most 3/4 full (smaller, it is in
+	 * the cache more often; most lookups find) */
+	struct rep *tab;
+	uint32_t mask, nreps;
 	struct dw_diemap map_idx;   /* type id -> index in maps (computed once) */
 	struct name_map *maps;
 	uint32_t nmaps, capmaps;
@@ -111,7 +118,9 @@ struct dw_group *dw_group_new(void)
 
 	if (!g)
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
-	if (lbtfi_htab_init(&g->tab, 2048, 2) || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
+	g->tab = calloc(REP_TAB_FIRST, sizeof(*g->tab));
+	g->mask = REP_TAB_FIRST - 1;
+	if (!g->tab || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
 	    dw_diemap_init(&g->fwd_to) || dw_diemap_init(&g->paired)) {
 		dw_group_free(g);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
@@ -123,8 +132,7 @@ void dw_group_free(struct dw_group *g)
 {
 	if (!g)
 		return;
-	lbtfi_htab_free(&g->tab);
-	free(g->reps);
+	free(g->tab);
 	dw_diemap_free(&g->map_idx);
 	dw_diemap_free(&g->visited);
 	dw_diemap_free(&g->fwd_to);
@@ -155,20 +163,56 @@ void dw_group_unit_begin(struct dw_unit *u)
  * all kept as candidates, up to this many */
 #define MAX_CANDIDATES 8
 
+static inline uint32_t rep_home(const struct dw_group *g, uint64_t a)
+{
+	return (uint32_t)a & g->mask; /* (a is a hash) */
+}
+
+/*
+ * Twice the slots. The old table is read from a free slot on, round: a
+ * run of occupied slots is then met from its start, so that the reps of
+ * one signature (one home slot) keep their order, the order they were
+ * added in, which is the order in which they are tried.
+ */
+static int rep_grow(struct dw_group *g)
+{
+	uint32_t size = (g->mask + 1) * 2, old_mask = g->mask, start = 0, k;
+	struct rep *old = g->tab, *t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return lbtfi_err(ENOMEM, "out of memory");
+	while (old[start].id)
+		start++; /* (at most 3/4 full: there is one) */
+	g->tab = t;
+	g->mask = size - 1;
+	for (k = 0; k <= old_mask; k++) {
+		const struct rep *r = &old[(start + k) & old_mask];
+		uint32_t i;
+
+		if (!r->id)
+			continue;
+		for (i = rep_home(g, r->a); t[i].id; i = (i + 1) & g->mask)
+			;
+		t[i] = *r;
+	}
+	free(old);
+	return 0;
+}
+
 static int rep_add(struct dw_group *g, const struct rep *r)
 {
 	unsigned int same = 0;
+	uint32_t i;
+	int err;
 
-	LBTFI_HTAB_FOR_EACH(&g->tab, (uint32_t)r->a, slot, i) {
-		const struct rep *c = &g->reps[i];
-
-		if (c->a == r->a && c->b == r->b && ++same == MAX_CANDIDATES)
+	if ((g->nreps + 1) * 4 > (g->mask + 1) * 3 && (err = rep_grow(g)))
+		return err;
+	for (i = rep_home(g, r->a); g->tab[i].id; i = (i + 1) & g->mask)
+		if (g->tab[i].a == r->a && g->tab[i].b == r->b && ++same == MAX_CANDIDATES)
 			return 0;
-	}
-	if (LBTFI_GROW_FROM(g->reps, g->capreps, g->nreps + 1, 1024) ||
-	    lbtfi_htab_add(&g->tab, (uint32_t)r->a, (uint32_t)g->nreps))
-		return lbtfi_err(ENOMEM, "out of memory");
-	g->reps[g->nreps++] = *r;
+	g->tab[i] = *r;
+	g->tab[i].map = NO_MAP;
+	g->nreps++;
 	return 0;
 }
 
@@ -248,23 +292,24 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 	lbtf_type_visit_type_ids(t, walk_slot, w);
 }
 
-static struct name_map *name_map(struct dw_unit *u, uint32_t id)
+/* The name map of type id (index in maps, NO_MAP when out of memory) */
+static uint32_t name_map(struct dw_unit *u, uint32_t id)
 {
 	struct dw_group *g = u->grp;
 	uint32_t *v = dw_diemap_get(&g->map_idx, id);
 	struct walk w = { g, u->b, NULL, 0 };
 
 	if (v)
-		return &g->maps[*v];
+		return *v;
 	if (dw_grow(&g->maps, &g->capmaps, g->nmaps, sizeof(*g->maps), 256) ||
 	    dw_diemap_put(&g->map_idx, id, g->nmaps))
-		return NULL;
+		return NO_MAP;
 	w.m = &g->maps[g->nmaps++];
 	*w.m = (struct name_map){ g->nents, 0, false };
 	dw_diemap_clear(&g->visited);
 	walk_type(&w, id, true);
 	w.m->n = g->nents - w.m->start;
-	return w.err ? NULL : w.m;
+	return w.err ? NO_MAP : g->nmaps - 1;
 }
 
 /* The map's entry for the edge's struct/union, or NULL */
@@ -339,23 +384,21 @@ static int add_want(struct dw_group *g, const struct dw_edge *e, uint32_t id, en
  * An enum declaration on either side matches, as in dedup (which resolves
  * nothing there). Targets not converted yet are queued. 1, 0, <0.
  */
-static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s, uint32_t id)
+static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s, uint32_t id,
+		   const struct name_map *m)
 {
 	struct dw_group *g = u->grp;
-	const struct name_map *m = name_map(u, id);
 	uint32_t i, first_want = g->nwants, first_pair = g->npairs;
 	int err;
 
-	if (!m)
-		return lbtfi_err(ENOMEM, "out of memory");
 	if (m->ambiguous)
 		return 0;
 	for (i = 0; i < s->nedges; i++) {
-		struct dw_edge *e = &u->sigs.edge[s->edges + i];
+		struct dw_edge *e = &u->sigs.named[u->sigs.edge[s->edges + i]];
 		const struct name_ent *ne = map_lookup(u, m, e);
 		enum lbtfi_eq_named r;
 		struct want w;
-		uint32_t *v;
+		const struct dw_die_slot *d;
 
 		if (!ne)
 			goto miss;
@@ -371,13 +414,13 @@ static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s
 			continue; /* nothing to resolve */
 		w.id = ne->id;
 		w.kind = r == LBTFI_EQ_SAME ? WANT_SAME : ne->fwd ? WANT_RESOLVES : WANT_RESOLVED;
-		v = dw_diemap_get(&u->map, dr_key(&e->die));
-		if (v) {
+		d = dw_dies_get(&u->map, e->key);
+		if (d && d->id != DW_NONE) {
 			/* in progress: the DIE itself (to be id), else a type
 			 * being converted anew: not the one there, but what a
 			 * FWD there may still resolve to */
-			uint32_t have = *v == DW_ID_IN_PROGRESS && dr_key(&e->die) == dr_key(die) ?
-						id : *v;
+			uint32_t have = d->id == DW_ID_IN_PROGRESS && e->key == dr_key(die) ?
+						id : d->id;
 
 			if (have == DW_ID_IN_PROGRESS)
 				err = w.kind == WANT_RESOLVES ? 2 : 0;
@@ -404,6 +447,8 @@ int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
 {
 	struct dw_group *g = u->grp;
 	const struct dw_sig *s;
+	struct rep *r;
+	uint32_t i;
 	int err;
 
 	if (!g || !g->on)
@@ -411,13 +456,15 @@ int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
 	s = dw_sig_of(u, die, &err);
 	if (!s)
 		return err;
-	LBTFI_HTAB_FOR_EACH(&g->tab, (uint32_t)s->a, slot, i) {
-		uint32_t id = g->reps[i].id;
+	/* (the unit's conversions join the table only when it ends) */
+	for (i = rep_home(g, s->a); (r = &g->tab[i])->id; i = (i + 1) & g->mask) {
+		uint32_t id = r->id;
 
-		if (g->reps[i].a != s->a || g->reps[i].b != s->b)
+		if (r->a != s->a || r->b != s->b)
 			continue;
-		/* (the unit's conversions join the table only when it ends) */
-		err = try_rep(u, die, s, id);
+		if (r->map == NO_MAP && (r->map = name_map(u, id)) == NO_MAP)
+			return lbtfi_err(ENOMEM, "out of memory");
+		err = try_rep(u, die, s, id, &g->maps[r->map]);
 		if (err < 0)
 			return err;
 		if (err)
@@ -439,7 +486,7 @@ int dw_reuse_note(struct dw_unit *u, struct dw_die *die, uint32_t id)
 		return err;
 	if (dw_grow(&g->pending, &g->cappending, g->npending, sizeof(*g->pending), 1024))
 		return lbtfi_err(ENOMEM, "out of memory");
-	g->pending[g->npending++] = (struct rep){ s->a, s->b, id };
+	g->pending[g->npending++] = (struct rep){ s->a, s->b, id, NO_MAP };
 	return 0;
 }
 

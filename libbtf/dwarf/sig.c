@@ -14,7 +14,7 @@
  * .debug_str are hashed by address (one address, one string), inline ones
  * by their bytes.
  *
- * Signatures are memoised per unit by DIE key. A type whose hash would
+ * Signatures are memoised per unit by DIE key (struct dw_die_slot). A type whose hash would
  * depend on itself without a named aggregate in between (malformed DWARF)
  * or that is nested too deep gets none: it is always converted.
  */
@@ -173,6 +173,7 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 		e->name_inline = false;
 	}
 	e->die = *t;
+	e->key = dr_key(t);
 	e->name_off = 0;
 	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
 		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
@@ -216,16 +217,18 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 	struct dw_die t;
 	uint64_t direct;
 	bool cache = dr_ref_key(a, &direct);
-	uint32_t *v, sub;
+	struct dw_die_slot *d;
+	uint32_t sub;
 	int err;
 
-	if (cache && (v = dw_diemap_get(&s->refs, direct))) {
-		if (*v & DW_SIG_NAMED)
-			return mix_named(u, h, *v & ~DW_SIG_NAMED);
+	if (cache && (d = dw_dies_get(&u->map, direct)) && d->ref != DW_NONE) {
+		sub = d->ref;
+		if (sub & DW_SIG_NAMED)
+			return mix_named(u, h, sub & ~DW_SIG_NAMED);
 		/* (as sig_at finds a memoised one) */
-		if (s->sig[*v].state == SIG_BUSY)
-			s->sig[*v].state = SIG_NONE; /* a cycle with no name on it */
-		return mix_sub(u, h, *v, none);
+		if (s->sig[sub].state == SIG_BUSY)
+			s->sig[sub].state = SIG_NONE; /* a cycle with no name on it */
+		return mix_sub(u, h, sub, none);
 	}
 	if (!dr_ref(u->rd, a, &t)) {
 		mix(h, 0x7e7e);
@@ -233,18 +236,24 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 	}
 	dw_follow_signature(u, &t);
 	if (dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
-	    s->nnamed >= DW_SIG_NAMED)
+	    s->nnamed >= DW_SIG_NAMED - 2) /* (not to be DW_NONE with the flag) */
 		return -ENOMEM;
 	memset(&s->named[s->nnamed], 0, sizeof(*s->named));
 	if (named_aggregate(u, &t, &s->named[s->nnamed])) {
-		if (cache && (err = dw_diemap_put(&s->refs, direct, DW_SIG_NAMED | s->nnamed)))
-			return err;
+		if (cache) {
+			if (!(d = dw_dies_add(&u->map, direct)))
+				return -ENOMEM;
+			d->ref = DW_SIG_NAMED | s->nnamed;
+		}
 		return mix_named(u, h, s->nnamed++);
 	}
 	if ((err = sig_at(u, &t, &sub, depth + 1)))
 		return err;
-	if (cache && (err = dw_diemap_put(&s->refs, direct, sub)))
-		return err;
+	if (cache) {
+		if (!(d = dw_dies_add(&u->map, direct)))
+			return -ENOMEM;
+		d->ref = sub;
+	}
 	return mix_sub(u, h, sub, none);
 }
 
@@ -270,54 +279,76 @@ static inline uint64_t die_word(const struct dw_die *die, uint32_t m)
 	return dr_tag(die) | (uint64_t)die->ab->children << 16 | (uint64_t)m << 32;
 }
 
+/* A DIE's attributes gathered (origins integrated), into h (apart: its
+ * attribute array would weigh on every frame of the recursion) */
+static __attribute__((noinline)) int mix_gathered(struct dw_unit *u, struct hash128 *h,
+						  struct dw_die *die, int depth, bool *none)
+{
+	struct dw_attrs da;
+	unsigned int i;
+	uint32_t m;
+	int err;
+
+	dw_attrs_read(u, die, &da);
+	mix(h, die_word(die, da.have & HASHED_SLOTS));
+	for (m = da.have & HASHED_SLOTS; m; m &= m - 1) {
+		i = (unsigned int)__builtin_ctz(m);
+		if ((err = mix_attr(u, h, i, &da.a[i], depth, none)))
+			return err;
+	}
+	return 0;
+}
+
+/* A DIE's attributes (not its children), into h */
+static inline int mix_attrs(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
+			    bool *none)
+{
+	const struct dr_abbrev *ab = die->ab;
+	const uint8_t *seg[DR_MAX_VAR + 1];
+	unsigned int i;
+	int err;
+
+	if (ab->nvar == DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+		return mix_gathered(u, h, die, depth, none);
+	/* (nothing to integrate) the attributes read in place, in the
+	 * abbreviation's slot order, without gathering them */
+	if (!dr_place(die, seg)) {
+		mix(h, die_word(die, 0));
+		return 0;
+	}
+	mix(h, die_word(die, ab->slots & HASHED_SLOTS));
+	for (i = 0; i < ab->ntypeslots; i++) {
+		const struct dr_want *w = &ab->want[ab->byslot[i]];
+		struct dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, die->u };
+
+		if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
+			return err;
+	}
+	return 0;
+}
+
 /* One DIE and its children, into h */
 static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
 		   bool *none)
 {
-	const struct dr_abbrev *ab = die->ab;
-	struct dw_attrs da;
 	struct dw_die c;
-	unsigned int i;
-	uint32_t m;
 	int err;
 
 	if (depth > SIG_MAX_DEPTH) {
 		*none = true;
 		return 0;
 	}
-	if (ab->nvar != DR_GENERIC && !(ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC))) {
-		/* (nothing to integrate) the attributes read in place, in
-		 * the abbreviation's slot order, without gathering them */
-		const uint8_t *seg[DR_MAX_VAR + 1];
-		bool ok = dr_place(die, seg);
-
-		mix(h, die_word(die, ok ? ab->slots & HASHED_SLOTS : 0));
-		for (i = 0; ok && i < ab->nbyslot; i++) {
-			const struct dr_want *w = &ab->want[ab->byslot[i]];
-			struct dw_attr a;
-
-			if (!(HASHED_SLOTS >> w->slot & 1))
-				break;
-			a.form = w->form;
-			a.p = seg[w->seg] + w->off;
-			a.implicit = w->implicit;
-			a.u = die->u;
-			if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
-				return err;
-		}
-	} else {
-		dw_attrs_read(u, die, &da);
-		mix(h, die_word(die, da.have & HASHED_SLOTS));
-		for (m = da.have & HASHED_SLOTS; m; m &= m - 1) {
-			i = (unsigned int)__builtin_ctz(m);
-			if ((err = mix_attr(u, h, i, &da.a[i], depth, none)))
-				return err;
-		}
-	}
-	if (!ab->children || !dr_child(die, &c))
+	if ((err = mix_attrs(u, h, die, depth, none)))
+		return err;
+	if (!die->ab->children || !dr_child(die, &c))
 		return 0;
 	do {
-		if ((err = mix_die(u, h, &c, depth + 1, none)))
+		/* (a child without children, most of them, without a call) */
+		if (!c.ab->children && depth + 1 <= SIG_MAX_DEPTH)
+			err = mix_attrs(u, h, &c, depth + 1, none);
+		else
+			err = mix_die(u, h, &c, depth + 1, none);
+		if (err)
 			return err;
 	} while (!*none && dr_sibling(&c));
 	mix(h, 0xc0ffee);
@@ -352,13 +383,13 @@ static bool edge_new(uint64_t key)
 	}
 }
 
-static int add_edge(struct dw_sigs *s, struct dw_edge e)
+static int add_edge(struct dw_sigs *s, uint32_t named)
 {
-	if (!edge_new(dr_key(&e.die)))
+	if (!edge_new(s->named[named].key))
 		return 0;
 	if (dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
 		return -ENOMEM;
-	s->edge[s->nedge++] = e; /* (e is a copy: s->edge may have moved) */
+	s->edge[s->nedge++] = named;
 	return 0;
 }
 
@@ -369,6 +400,14 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 	uint32_t i, j;
 	int err;
 
+	if (s->nstack - from == 1 && !(s->stack[from] & DW_SIG_NAMED)) {
+		/* one signature used (a pointer, typedef, qualifier of a type
+		 * that is not a named aggregate): its edges, already each
+		 * once, are the same range */
+		g->edges = s->sig[s->stack[from]].edges;
+		g->nedges = s->sig[s->stack[from]].nedges;
+		return 0;
+	}
 	if (++edge_set.cur == 0) {
 		memset(edge_set.gen, 0, sizeof(edge_set.gen));
 		edge_set.cur = 1;
@@ -379,7 +418,7 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 		uint32_t it = s->stack[i];
 
 		if (it & DW_SIG_NAMED) {
-			if ((err = add_edge(s, s->named[it & ~DW_SIG_NAMED])))
+			if ((err = add_edge(s, it & ~DW_SIG_NAMED)))
 				return err;
 			continue;
 		}
@@ -396,23 +435,25 @@ static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int dept
 	struct dw_sigs *s = &u->sigs;
 	uint64_t key = dr_key(die);
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
-	uint32_t *v = dw_diemap_get(&s->idx, key), base = s->nstack;
+	struct dw_die_slot *d = dw_dies_add(&u->map, key);
+	uint32_t base = s->nstack;
 	bool none = false;
 	struct dw_sig *g;
 	int err;
 
-	if (v) {
-		*idx = *v;
+	if (!d)
+		return -ENOMEM;
+	if (d->sig != DW_NONE) {
+		*idx = d->sig;
 		if (s->sig[*idx].state == SIG_BUSY)
 			s->sig[*idx].state = SIG_NONE; /* a cycle with no name on it */
 		return 0;
 	}
-	if (dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024))
+	if (dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024) || s->n >= DW_NONE)
 		return -ENOMEM;
 	*idx = s->n++;
 	s->sig[*idx].state = SIG_BUSY;
-	if ((err = dw_diemap_put(&s->idx, key, *idx)))
-		return err;
+	d->sig = *idx;
 	err = mix_die(u, &h, die, depth, &none);
 	g = &s->sig[*idx];
 	if (!err && !none && g->state == SIG_BUSY) {
@@ -438,23 +479,18 @@ const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err)
 	return &u->sigs.sig[idx];
 }
 
-int dw_sigs_init(struct dw_sigs *s)
+void dw_sigs_init(struct dw_sigs *s)
 {
 	memset(s, 0, sizeof(*s));
-	return dw_diemap_init(&s->idx) ?: dw_diemap_init(&s->refs);
 }
 
 void dw_sigs_clear(struct dw_sigs *s)
 {
-	dw_diemap_clear(&s->idx);
-	dw_diemap_clear(&s->refs);
 	s->n = s->nedge = s->nstack = s->nnamed = 0;
 }
 
 void dw_sigs_free(struct dw_sigs *s)
 {
-	dw_diemap_free(&s->idx);
-	dw_diemap_free(&s->refs);
 	free(s->named);
 	free(s->sig);
 	free(s->edge);

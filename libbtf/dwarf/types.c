@@ -35,13 +35,13 @@ int dw_fixups_apply(struct dw_unit *u)
 	uint32_t i;
 
 	for (i = 0; i < u->nfix; i++) {
-		uint32_t *v = dw_diemap_get(&u->map, u->fix[i].key);
+		const struct dw_die_slot *d = dw_dies_get(&u->map, u->fix[i].key);
 		struct lbtf_type *t = lbtf_builder_type_by_id(u->b, u->fix[i].id);
 
-		if (!v || *v == DW_ID_IN_PROGRESS || !t)
+		if (!d || d->id == DW_NONE || d->id == DW_ID_IN_PROGRESS || !t)
 			return lbtfi_err(EINVAL, "DWARF type cycle without a struct at DIE 0x%llx",
 					 (unsigned long long)(u->fix[i].key & ~(DW_KEY_ALT | DW_KEY_TYPES)));
-		((uint32_t *)t)[u->fix[i].word] = *v;
+		((uint32_t *)t)[u->fix[i].word] = d->id;
 	}
 	u->nfix = 0;
 	return 0;
@@ -90,24 +90,23 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key);
 int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pending_key)
 {
 	uint64_t key, direct = 0;
-	uint32_t *v = NULL;
+	const struct dw_die_slot *d = NULL;
 	struct dw_die t;
 
 	*pending_key = 0;
 	if (!a)
 		return 0;
-	if (dr_ref_key(a, &direct) && (v = dw_diemap_get(&u->map, direct)) &&
-	    *v != DW_ID_IN_PROGRESS)
-		return *v;
+	if (dr_ref_key(a, &direct) && (d = dw_dies_get(&u->map, direct)) && d->id < DW_NONE)
+		return d->id;
 	if (!dw_type_target(u, a, &t))
 		return 0;
 	key = dr_key(&t);
 	/* looked up already unless _Atomic or a signature led elsewhere */
 	if (key != direct)
-		v = dw_diemap_get(&u->map, key);
-	if (v) {
-		if (*v != DW_ID_IN_PROGRESS)
-			return *v;
+		d = dw_dies_get(&u->map, key);
+	if (d && d->id != DW_NONE) {
+		if (d->id != DW_ID_IN_PROGRESS)
+			return d->id;
 		*pending_key = key;
 		return 0;
 	}
@@ -598,14 +597,14 @@ bool dw_is_type_tag(unsigned int tag)
 	return d && d->conv;
 }
 
-/* The id of a DIE marked in progress (found by a lookup: no room to make) */
+/* The id of a DIE (marked in progress before: found by a lookup) */
 static inline int set_id(struct dw_unit *u, uint64_t key, uint32_t id)
 {
-	uint32_t *v = dw_diemap_get(&u->map, key);
+	struct dw_die_slot *d = dw_dies_add(&u->map, key);
 
-	if (!v)
-		return dw_diemap_put(&u->map, key, id);
-	*v = id;
+	if (!d)
+		return -ENOMEM;
+	d->id = id;
 	return 0;
 }
 
@@ -619,12 +618,12 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 
 	if (!d || !d->conv) {
 		dw_warn_tag(u, tag);
-		return dw_diemap_put(&u->map, key, 0) ?: 0;
+		return set_id(u, key, 0);
 	}
 	if (depth >= MAX_DEPTH)
 		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
 				 (unsigned long long)die->off);
-	if ((err = dw_diemap_put(&u->map, key, DW_ID_IN_PROGRESS)))
+	if ((err = set_id(u, key, DW_ID_IN_PROGRESS)))
 		return err;
 	id = dw_reuse_find(u, die);
 	if (id)
@@ -642,13 +641,13 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 int64_t dw_type_id(struct dw_unit *u, struct dw_die *die)
 {
 	struct dw_die t = *die; /* (the caller's walk goes on from die) */
+	const struct dw_die_slot *d;
 	uint64_t key;
-	uint32_t *v;
 
 	dw_follow_signature(u, &t);
 	key = dr_key(&t);
-	v = dw_diemap_get(&u->map, key);
-	if (v)
-		return *v == DW_ID_IN_PROGRESS ? 0 : *v;
+	d = dw_dies_get(&u->map, key);
+	if (d && d->id != DW_NONE)
+		return d->id == DW_ID_IN_PROGRESS ? 0 : d->id;
 	return convert(u, &t, key);
 }
