@@ -20,14 +20,40 @@
 #include <string.h>
 #include "internal.h"
 
+/*
+ * Both tables mark a slot in use by the generation it was written in, so
+ * that a clear is O(1). Their slot layouts differ; these two steps they
+ * share: size slots of slot bytes, zeroed (generation 0: empty), and a
+ * clear (a new generation; the slots zeroed again only when it wraps).
+ */
+static void *gen_alloc(uint32_t size, size_t slot, uint32_t *mask, uint32_t *cnt)
+{
+	void *p = calloc(size, slot);
+
+	if (!p) {
+		lbtfi_err(ENOMEM, "out of memory");
+		return NULL;
+	}
+	*mask = size - 1;
+	*cnt = 0;
+	return p;
+}
+
+static void gen_clear(void *slots, uint32_t mask, uint32_t *cnt, uint32_t *gen, size_t slot)
+{
+	if (!*cnt)
+		return;
+	*cnt = 0;
+	if (++*gen == 0) {
+		memset(slots, 0, ((size_t)mask + 1) * slot);
+		*gen = 1;
+	}
+}
+
 static int alloc_table(struct dw_diemap *m, uint32_t size)
 {
-	m->slots = calloc(size, sizeof(*m->slots));
-	if (!m->slots)
-		return lbtfi_err(ENOMEM, "out of memory");
-	m->mask = size - 1;
-	m->cnt = 0;
-	return 0;
+	m->slots = gen_alloc(size, sizeof(*m->slots), &m->mask, &m->cnt);
+	return m->slots ? 0 : -ENOMEM;
 }
 
 int dw_diemap_init(struct dw_diemap *m)
@@ -40,13 +66,7 @@ int dw_diemap_init(struct dw_diemap *m)
 /* O(1): the slots of older generations count as empty */
 void dw_diemap_clear(struct dw_diemap *m)
 {
-	if (!m->cnt)
-		return;
-	m->cnt = 0;
-	if (++m->gen == 0) {
-		memset(m->slots, 0, ((size_t)m->mask + 1) * sizeof(*m->slots));
-		m->gen = 1;
-	}
+	gen_clear(m->slots, m->mask, &m->cnt, &m->gen, sizeof(*m->slots));
 }
 
 void dw_diemap_free(struct dw_diemap *m)
@@ -106,12 +126,8 @@ int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val)
 
 static int dies_alloc(struct dw_dies *m, uint32_t size)
 {
-	m->slots = calloc(size, sizeof(*m->slots));
-	if (!m->slots)
-		return lbtfi_err(ENOMEM, "out of memory");
-	m->mask = size - 1;
-	m->cnt = 0;
-	return 0;
+	m->slots = gen_alloc(size, sizeof(*m->slots), &m->mask, &m->cnt);
+	return m->slots ? 0 : -ENOMEM;
 }
 
 int dw_dies_init(struct dw_dies *m)
@@ -124,13 +140,7 @@ int dw_dies_init(struct dw_dies *m)
 void dw_dies_clear(struct dw_dies *m)
 {
 	m->hashed = false;
-	if (!m->cnt)
-		return;
-	m->cnt = 0;
-	if (++m->gen == 0) {
-		memset(m->slots, 0, ((size_t)m->mask + 1) * sizeof(*m->slots));
-		m->gen = 1;
-	}
+	gen_clear(m->slots, m->mask, &m->cnt, &m->gen, sizeof(*m->slots));
 }
 
 void dw_dies_free(struct dw_dies *m)
