@@ -118,15 +118,9 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 
 void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t a, b;
-
-	if (!h->info || from >= to || to > h->info_len || pg <= 0)
+	if (!h->info || from >= to || to > h->info_len)
 		return;
-	a = ((uintptr_t)(h->info + from) + pg - 1) & ~(uintptr_t)(pg - 1);
-	b = (uintptr_t)(h->info + to) & ~(uintptr_t)(pg - 1);
-	if (a < b)
-		madvise((void *)a, b - a, MADV_DONTNEED);
+	lbtfi_madvise_inside(h->info + from, to - from, 0, MADV_DONTNEED);
 }
 
 void dw_handle_close(struct dw_handle *h)

@@ -137,20 +137,6 @@ static int rela_parts(struct relocator *r, const struct rsec *rs, Elf_Data **rel
 	return 0;
 }
 
-/* The file's pages just copied, unmapped again (not counted twice) */
-static void drop_pages(void *p, size_t len)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t a, b;
-
-	if (pg <= 0)
-		return;
-	a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
-	b = ((uintptr_t)p + len) & ~(uintptr_t)(pg - 1);
-	if (a < b)
-		madvise((void *)a, b - a, MADV_DONTNEED);
-}
-
 static size_t copy_from(const struct dw_reloc_copies *c)
 {
 	return c->min_bytes ? c->min_bytes : LBTFI_BIG_BYTES;
@@ -177,7 +163,8 @@ static bool copy_section(struct relocator *r, Elf_Data *td, uint8_t **t)
 	if (LBTFI_GROW(c->bufs, c->cap, c->n + 1) || !(buf = lbtfi_malloc_big(td->d_size)))
 		return false;
 	memcpy(buf, td->d_buf, td->d_size);
-	drop_pages(td->d_buf, td->d_size);
+	/* (the file's pages just copied, unmapped again: not counted twice) */
+	lbtfi_madvise_inside(td->d_buf, td->d_size, 0, MADV_DONTNEED);
 	td->d_buf = buf;
 	c->bufs[c->n++] = buf;
 	*t = buf;

@@ -43,15 +43,28 @@ void *lbtfi_malloc_big(size_t bytes)
 #endif
 }
 
+void lbtfi_madvise_inside(const void *p, size_t bytes, size_t unit, int advice)
+{
+	uintptr_t a, b;
+
+	if (!unit) {
+		long pg = sysconf(_SC_PAGESIZE);
+
+		if (pg <= 0)
+			return;
+		unit = (size_t)pg;
+	}
+	a = ((uintptr_t)p + unit - 1) & ~(uintptr_t)(unit - 1);
+	b = ((uintptr_t)p + bytes) & ~(uintptr_t)(unit - 1);
+	if (p && a < b)
+		madvise((void *)a, b - a, advice);
+}
+
 /* MADV_HUGEPAGE over the whole huge pages inside [p, p + bytes) */
 static void lbtfi_huge_hint(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-	uintptr_t a = ((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1);
-	uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_BYTES - 1);
-
-	if (a < b)
-		madvise((void *)a, b - a, MADV_HUGEPAGE);
+	lbtfi_madvise_inside(p, bytes, HUGE_BYTES, MADV_HUGEPAGE);
 #else
 	(void)p;
 	(void)bytes;
@@ -110,26 +123,12 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem)
 void lbtfi_prefault(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t a, b;
-
-	if (!p || bytes < (256u << 10) || pg <= 0)
+	if (!p || bytes < (256u << 10))
 		return;
-	a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
-	b = ((uintptr_t)p + bytes) & ~(uintptr_t)(pg - 1);
-	if (a >= b)
-		return;
-#ifdef MADV_HUGEPAGE
 	/* (the whole huge pages inside it; none when it is smaller) */
-	if (bytes >= LBTFI_BIG_BYTES) {
-		uintptr_t ha = ((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1);
-		uintptr_t hb = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_BYTES - 1);
-
-		if (ha < hb)
-			madvise((void *)ha, hb - ha, MADV_HUGEPAGE);
-	}
-#endif
-	madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+	if (bytes >= LBTFI_BIG_BYTES)
+		lbtfi_huge_hint(p, bytes);
+	lbtfi_madvise_inside(p, bytes, 0, MADV_POPULATE_WRITE);
 #else
 	(void)p;
 	(void)bytes;

@@ -25,6 +25,10 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem);
  * (first touches of 4 KiB pages are expensive in virtual machines) */
 void *lbtfi_malloc_big(size_t bytes);
 
+/* madvise(advice) over the whole pages of unit bytes (a power of two; 0:
+ * the system's page size) inside [p, p + bytes), when there are any */
+void lbtfi_madvise_inside(const void *p, size_t bytes, size_t unit, int advice);
+
 /* A hint: the pages of a new block of that many bytes (256 KiB and more)
  * mapped now, in one call, since it is about to be written whole */
 void lbtfi_prefault(void *p, size_t bytes);
