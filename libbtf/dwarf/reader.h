@@ -204,6 +204,24 @@ const char *dr_key_where(uint64_t key);
 extern __thread uint64_t dr_bad_off;
 bool dr_child(struct dw_die *d, struct dw_die *out);
 bool dr_sibling_slow(struct dw_die *d);
+
+/* The DIE at p (inside u) when its abbreviation code is one byte and one
+ * of u's, as the inline paths mostly meet: true with *out set to it; false
+ * (*out untouched) for anything else, the null entry included */
+static inline bool dr_short_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out)
+{
+	const struct dr_abbrev *ab;
+
+	if (!*p || *p >= 0x80 || *p > u->nbyc || !(ab = &u->byc[*p - 1])->specs)
+		return false;
+	out->u = u;
+	out->ab = ab;
+	out->p = p + 1;
+	out->off = (uint64_t)(p - u->info);
+	out->end = NULL;
+	return true;
+}
+
 static inline bool dr_sibling(struct dw_die *d)
 {
 	const struct dr_unit *u = d->u;
@@ -217,16 +235,11 @@ static inline bool dr_sibling(struct dw_die *d)
 		return dr_sibling_slow(d);
 	if (!p && !ab->nvar && ab->tail <= u->end - d->p)
 		p = d->p + ab->tail;
-	if (p && p < u->end && *p < 0x80) {
+	if (p && p < u->end) {
 		if (!*p)
 			return false;
-		if (*p <= u->nbyc && (ab = &u->byc[*p - 1])->specs) {
-			d->ab = ab;
-			d->p = p + 1;
-			d->off = (uint64_t)(p - u->info);
-			d->end = NULL;
+		if (dr_short_entry(u, p, d))
 			return true;
-		}
 	}
 	return dr_sibling_slow(d);
 }
@@ -346,24 +359,13 @@ static inline bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_d
 
 	/* (inline: a ref4 into its unit, to a DIE with a one-byte code) */
 	if (a->form == DW_FORM_ref4 && !u->f->big_endian) {
-		const struct dr_abbrev *ab;
-		const uint8_t *p;
 		uint32_t v;
 		uint64_t off;
 
 		memcpy(&v, a->p, 4);
 		off = (uint64_t)le32toh(v) + u->h->off;
-		if (off >= u->h->die_off && off < u->h->end) {
-			p = u->info + off;
-			if (*p && *p < 0x80 && *p <= u->nbyc && (ab = &u->byc[*p - 1])->specs) {
-				out->u = u;
-				out->ab = ab;
-				out->p = p + 1;
-				out->off = off;
-				out->end = NULL;
-				return true;
-			}
-		}
+		if (off >= u->h->die_off && off < u->h->end && dr_short_entry(u, u->info + off, out))
+			return true;
 	}
 	return dr_ref_slow(c, a, out);
 }
