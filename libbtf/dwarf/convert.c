@@ -947,7 +947,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
 		uint32_t dropped;
 
-		err = dw_prune(&out, d.g.base, d.g.features, &dropped);
+		err = dw_prune(out, d.g.features, &dropped);
 		/* (BPF objects: only what the program needs, as clang) */
 		if (!err && ei.is_bpf && !d.g.base)
 			err = dw_bpf_typeset(&out, path, d.g.base, &dropped);

@@ -505,15 +505,17 @@ static int fwd_kind(const struct lbtf_type *t)
 	return lbtf_kind(t);
 }
 
-static bool same_name(const struct lbtf *btf, const struct lbtf_type *a, const struct lbtf_type *b)
+static bool same_name(const struct lbtf_builder *out, const struct lbtf_type *a,
+		      const struct lbtf_type *b)
 {
-	const char *x = lbtf_name_by_offset(btf, a->name_off), *y = lbtf_name_by_offset(btf, b->name_off);
+	const char *x = lbtf_builder_str(out, a->name_off);
+	const char *y = lbtf_builder_str(out, b->name_off);
 
 	return a->name_off == b->name_off || (x && y && !strcmp(x, y));
 }
 
 /* pahole's comparison of two types of one function's prototypes */
-static bool types_match(const struct lbtf *btf, uint32_t a, uint32_t b)
+static bool types_match(const struct lbtf_builder *out, uint32_t a, uint32_t b)
 {
 	for (int guard = 0; guard < 64; guard++) {
 		const struct lbtf_type *x, *y;
@@ -523,8 +525,8 @@ static bool types_match(const struct lbtf *btf, uint32_t a, uint32_t b)
 			return true;
 		if (!a || !b)
 			return false;
-		x = lbtf_type_by_id(btf, a);
-		y = lbtf_type_by_id(btf, b);
+		x = lbtfi_builder_any_type(out, a);
+		y = lbtfi_builder_any_type(out, b);
 		if (!x || !y)
 			return false;
 		kx = fwd_kind(x);
@@ -545,12 +547,12 @@ static bool types_match(const struct lbtf *btf, uint32_t a, uint32_t b)
 		case LBTF_KIND_INT:
 			return x->size == y->size &&
 			       *(const uint32_t *)(x + 1) == *(const uint32_t *)(y + 1) &&
-			       same_name(btf, x, y);
+			       same_name(out, x, y);
 		case LBTF_KIND_FLOAT:
-			return x->size == y->size && same_name(btf, x, y);
+			return x->size == y->size && same_name(out, x, y);
 		case LBTF_KIND_TYPEDEF: case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
 		case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64:
-			return same_name(btf, x, y);
+			return same_name(out, x, y);
 		case LBTF_KIND_PTR: case LBTF_KIND_VOLATILE: case LBTF_KIND_CONST:
 		case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
 			a = x->type;
@@ -579,19 +581,19 @@ static bool types_match(const struct lbtf *btf, uint32_t a, uint32_t b)
 	return false;
 }
 
-static bool protos_match(const struct lbtf *btf, uint32_t pa, uint32_t pb)
+static bool protos_match(const struct lbtf_builder *out, uint32_t pa, uint32_t pb)
 {
-	const struct lbtf_type *x = lbtf_type_by_id(btf, pa), *y = lbtf_type_by_id(btf, pb);
+	const struct lbtf_type *x = lbtfi_builder_any_type(out, pa), *y = lbtfi_builder_any_type(out, pb);
 	const struct lbtf_param *px, *py;
 
 	if (pa == pb)
 		return true;
-	if (!x || !y || lbtf_vlen(x) != lbtf_vlen(y) || !types_match(btf, x->type, y->type))
+	if (!x || !y || lbtf_vlen(x) != lbtf_vlen(y) || !types_match(out, x->type, y->type))
 		return false;
 	px = lbtf_params(x);
 	py = lbtf_params(y);
 	for (uint32_t i = 0; i < lbtf_vlen(x); i++)
-		if (!types_match(btf, px[i].type, py[i].type))
+		if (!types_match(out, px[i].type, py[i].type))
 			return false;
 	return true;
 }
@@ -609,8 +611,8 @@ static int fn_ref_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-uint32_t dw_funcs_mark(const struct lbtf *btf, uint32_t start, uint32_t cnt, uint8_t *drop,
-		       uint32_t features)
+uint32_t dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t cnt,
+		       uint8_t *drop, uint32_t features)
 {
 	struct fn_ref *fs;
 	uint8_t *marked;
@@ -626,13 +628,13 @@ uint32_t dw_funcs_mark(const struct lbtf *btf, uint32_t start, uint32_t cnt, uin
 		return 0;
 	}
 	for (id = start; id < cnt; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+		const struct lbtf_type *t = lbtfi_builder_any_type(out, id);
 		const char *v;
 
 		if (lbtf_kind(t) == LBTF_KIND_FUNC) {
 			fs[n++] = (struct fn_ref){ t->name_off, id };
 		} else if (lbtf_kind(t) == LBTF_KIND_DECL_TAG &&
-			   (v = lbtf_name_by_offset(btf, t->name_off)) && !strcmp(v, MARKER)) {
+			   (v = lbtf_builder_str(out, t->name_off)) && !strcmp(v, MARKER)) {
 			/* (a module's FUNC that dedup merged into the base's has
 			 * no FUNC here to drop; the marker itself never stays) */
 			if (t->type >= start && t->type < cnt)
@@ -647,8 +649,8 @@ uint32_t dw_funcs_mark(const struct lbtf *btf, uint32_t start, uint32_t cnt, uin
 
 		for (j = i + 1; j < n && fs[j].name_off == fs[i].name_off; j++)
 			bad = bad || marked[fs[j].id - start] ||
-			      !protos_match(btf, lbtf_type_by_id(btf, fs[i].id)->type,
-					    lbtf_type_by_id(btf, fs[j].id)->type);
+			      !protos_match(out, lbtfi_builder_any_type(out, fs[i].id)->type,
+					    lbtfi_builder_any_type(out, fs[j].id)->type);
 		for (uint32_t k = i; bad && k < j; k++)
 			if (!drop[fs[k].id - start]) {
 				drop[fs[k].id - start] = 1;

@@ -534,14 +534,13 @@ void dw_pfuncs_free(struct dw_pfuncs *t);
 /* A subprogram DIE as pahole v1.31 encodes it */
 int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die);
 /* After dedup, with consistent_func: marks in drop (per id - start) the FUNCs
- * of names left out, and the markers; returns how many */
-uint32_t dw_funcs_mark(const struct lbtf *btf, uint32_t start, uint32_t cnt, uint8_t *drop,
-		       uint32_t features);
+ * of out's names left out, and the markers; returns how many */
+uint32_t dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t cnt,
+		       uint8_t *drop, uint32_t features);
 
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
- * types (prune.c); may replace *pb */
-int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t features,
-	     uint32_t *dropped);
+ * types (prune.c), in place in b, just deduplicated */
+int dw_prune(struct lbtf_builder *b, uint32_t features, uint32_t *dropped);
 /* A BPF object's types cut to what clang's BTF would hold (bpfset.c): the
  * input's own .BTF at path, if any, adds roots; may replace *pb */
 int dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Pruning after dedup, the result rebuilt in a new builder (records copied
- * in order, ids remapped) when anything goes:
+ * Pruning after dedup, in the builder itself: the kept records slide down
+ * over the dropped ones in order (as dedup's own compaction left them),
+ * their ids renumbered, and the strings only dropped types used go. What
+ * goes:
  *  - Anonymous types (PTR, ARRAY, modifiers, FUNC_PROTO, anonymous
  *    struct/union) that no kept type refers to: nothing can reach them.
  *    A unit's DWARF describes the types of its local variables too; pahole
@@ -23,10 +25,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "build/internal.h"
+#include "dedup/internal.h"
 #include "internal.h"
 
 struct prune {
-	struct lbtf *btf;
+	struct lbtf_builder *b;
 	uint32_t start, cnt;
 	uint8_t *drop;     /* per id - start */
 	uint32_t *refs;    /* references to each type from kept types */
@@ -92,7 +96,7 @@ static bool reachable_only_by_id(const struct lbtf_type *t)
 static void push_if_unreachable(struct prune *p, uint32_t id)
 {
 	if (id < p->start || id >= p->cnt || p->refs[id - p->start] || p->drop[id - p->start] ||
-	    !reachable_only_by_id(lbtf_type_by_id(p->btf, id)))
+	    !reachable_only_by_id(lbtfi_btype(p->b, id)))
 		return;
 	p->drop[id - p->start] = 1;
 	p->stack[p->sp++] = id;
@@ -125,7 +129,7 @@ static uint32_t drop_unreachable(struct prune *p)
 	while (p->sp) {
 		id = p->stack[--p->sp];
 		n++;
-		lbtf_type_read_type_ids(lbtf_type_by_id(p->btf, id), unref, p);
+		lbtf_type_read_type_ids(lbtfi_btype(p->b, id), unref, p);
 	}
 	return n;
 }
@@ -133,10 +137,10 @@ static uint32_t drop_unreachable(struct prune *p)
 /* Decide what goes; returns the number of dropped types */
 static uint32_t mark(struct prune *p, uint32_t features)
 {
-	uint32_t id, n = dw_funcs_mark(p->btf, p->start, p->cnt, p->drop, features);
+	uint32_t id, n = dw_funcs_mark(p->b, p->start, p->cnt, p->drop, features);
 
 	for (id = p->start; id < p->cnt; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+		const struct lbtf_type *t = lbtfi_btype(p->b, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_FUNC && !p->drop[id - p->start] &&
 		    name_seen(&p->seen, t->name_off)) {
@@ -145,7 +149,7 @@ static uint32_t mark(struct prune *p, uint32_t features)
 		}
 	}
 	for (id = p->start; n && id < p->cnt; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+		const struct lbtf_type *t = lbtfi_btype(p->b, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_DECL_TAG && t->type >= p->start && t->type < p->cnt &&
 		    p->drop[t->type - p->start] && !p->drop[id - p->start]) {
@@ -155,18 +159,18 @@ static uint32_t mark(struct prune *p, uint32_t features)
 	}
 	for (id = p->start; id < p->cnt; id++)
 		if (!p->drop[id - p->start])
-			lbtf_type_read_type_ids(lbtf_type_by_id(p->btf, id), count_ref, p);
+			lbtf_type_read_type_ids(lbtfi_btype(p->b, id), count_ref, p);
 	/* (the prototypes only the dropped FUNCs used go here too) */
 	n += drop_unreachable(p);
 	for (id = p->start; id < p->cnt; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+		const struct lbtf_type *t = lbtfi_btype(p->b, id);
 
 		if ((lbtf_kind(t) == LBTF_KIND_STRUCT || lbtf_kind(t) == LBTF_KIND_UNION) &&
 		    t->name_off)
 			name_seen(&p->aggrs, aggr_key(t));
 	}
 	for (id = p->start; id < p->cnt; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+		const struct lbtf_type *t = lbtfi_btype(p->b, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_FWD && !p->refs[id - p->start] &&
 		    name_seen(&p->aggrs, aggr_key(t))) {
@@ -175,12 +179,12 @@ static uint32_t mark(struct prune *p, uint32_t features)
 		}
 	}
 	for (id = p->start; id < p->cnt; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(p->btf, id);
+		const struct lbtf_type *t = lbtfi_btype(p->b, id);
 		const char *name;
 
 		if (lbtf_kind(t) != LBTF_KIND_INT || p->refs[id - p->start] || p->drop[id - p->start])
 			continue;
-		name = lbtf_name_by_offset(p->btf, t->name_off);
+		name = lbtf_builder_str(p->b, t->name_off);
 		if (name && (!strncmp(name, "DW_ATE_", 7) || !strcmp(name, "__ARRAY_SIZE_TYPE__"))) {
 			p->drop[id - p->start] = 1;
 			n++;
@@ -189,50 +193,48 @@ static uint32_t mark(struct prune *p, uint32_t features)
 	return n;
 }
 
-static struct lbtf_builder *rebuild(struct prune *p, const struct lbtf *base)
+/*
+ * The kept types slide down in id order, each one's references renumbered
+ * right after its move; then the strings nothing refers to any more go
+ * (dedup's string pass: the others keep their order and offsets shift).
+ * Dedup's compaction left the records in id order, back to back, so a
+ * record never moves up over one not moved yet.
+ */
+static int compact(struct prune *p)
 {
-	struct lbtf_builder *nb = lbtf_builder_new(base);
+	struct lbtf_builder *b = p->b;
 	uint32_t id, next = p->start;
+	size_t nw = 0;
 
-	if (!nb)
-		return NULL;
 	for (id = p->start; id < p->cnt; id++)
 		p->newid[id - p->start] = p->drop[id - p->start] ? 0 : next++;
 	for (id = p->start; id < p->cnt; id++) {
-		int nid;
+		const struct lbtf_type *t = lbtfi_btype(b, id);
+		size_t n = lbtfi_layout_words(b->lay, t);
 
 		if (p->drop[id - p->start])
 			continue;
-		nid = lbtf_builder_add_type_copy(nb, p->btf, id);
-		if (nid < 0) {
-			lbtf_builder_free(nb);
-			return NULL;
-		}
-		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(nb, nid), remap, p);
+		if (b->offs[id - p->start] < nw)
+			return lbtfi_err(EINVAL, "type %u is out of order in the builder", id);
+		memmove(b->words + nw, t, n * 4);
+		b->offs[p->newid[id - p->start] - p->start] = (uint32_t)nw;
+		lbtf_type_visit_type_ids((struct lbtf_type *)(b->words + nw), remap, p);
+		nw += n;
 	}
-	return nb;
+	b->nr_types = next - p->start;
+	b->nwords = nw;
+	return lbtfi_dedup_strings(b);
 }
 
-int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t features,
-	     uint32_t *dropped)
+int dw_prune(struct lbtf_builder *b, uint32_t features, uint32_t *dropped)
 {
-	struct prune p = { 0 };
-	struct lbtf_builder *nb = NULL;
-	void *data = NULL;
-	size_t size, n;
+	struct prune p = { .b = b };
+	size_t n;
 	int err = 0;
 
 	*dropped = 0;
-	err = lbtf_builder_serialize(*pb, false, &data, &size);
-	if (err)
-		return err;
-	p.btf = lbtf_new_borrowed(data, size, base);
-	if (!p.btf) {
-		err = -errno;
-		goto out;
-	}
-	p.start = lbtf_start_id(p.btf);
-	p.cnt = lbtf_type_cnt(p.btf);
+	p.start = b->start_id;
+	p.cnt = lbtf_builder_type_cnt(b);
 	n = p.cnt - p.start;
 	p.drop = calloc(n + 1, 1);
 	p.refs = calloc(n + 1, sizeof(*p.refs));
@@ -244,19 +246,9 @@ int dw_prune(struct lbtf_builder **pb, const struct lbtf *base, uint32_t feature
 		goto out;
 	}
 	*dropped = mark(&p, features);
-	if (!*dropped)
-		goto out;
-	nb = rebuild(&p, base);
-	if (!nb) {
-		err = -errno ? -errno : -EINVAL;
+	if (*dropped && (err = compact(&p)))
 		*dropped = 0;
-		goto out;
-	}
-	lbtf_builder_free(*pb);
-	*pb = nb;
 out:
-	lbtf_free(p.btf);
-	free(data);
 	free(p.drop);
 	free(p.refs);
 	free(p.newid);
