@@ -414,10 +414,11 @@ struct collected {
 	uint32_t funcs;
 };
 
-/* Append group r to out (its builder, or its types in old, the raw builder
- * of the last look) and collect its VARs with their new ids */
+/* Append group r to out (its builder, or its types in old: see
+ * split_at_redo) and collect its VARs with their new ids; in_place: its
+ * types are in out already, where the last look put them */
 static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_result *r,
-		       const struct lbtf_builder *old, struct collected *c)
+		       const struct lbtf_builder *old, bool in_place, struct collected *c)
 {
 	uint32_t unit_start = d->g.base ? lbtf_type_cnt(d->g.base) : 1, i, n;
 	int first;
@@ -426,13 +427,15 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	dw_merge_tags(c->tags, &c->ntags, 32, r->other_tags);
 	if (r->err)
 		return lbtfi_err(-r->err, "%s", r->errmsg ? r->errmsg : "conversion failed");
-	if (r->b)
+	if (in_place)
+		first = (int)r->first;
+	else if (r->b)
 		first = lbtf_builder_append(out, r->b);
 	else
 		first = lbtfi_builder_append_range(out, old, r->first, r->end);
 	if (first < 0)
 		return first;
-	n = lbtf_builder_type_cnt(out) - first;
+	n = in_place ? r->end - r->first : lbtf_builder_type_cnt(out) - first;
 	r->first = first;
 	r->end = first + n;
 	c->raw_since_dedup += n;
@@ -499,8 +502,9 @@ static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct
 
 /*
  * The groups' types into out, in order: the first time from the workers as
- * they finish (workers set), later from the groups converted again and the
- * last raw builder (old). Without keep, deduplicated by batches.
+ * they finish (workers set); later the groups before kept are in out
+ * already, and the others come from the groups converted again and old
+ * (split_at_redo). Without keep, deduplicated by batches.
  */
 static bool any_pairing_upto(const struct driver *d, uint32_t upto);
 
@@ -514,8 +518,8 @@ static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t
 		      struct again *a);
 
 static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
-		    const struct lbtf_builder *old, struct collected *c, bool workers,
-		    struct again *early)
+		    const struct lbtf_builder *old, uint32_t kept, struct collected *c,
+		    bool workers, struct again *early)
 {
 	pthread_t *tids = NULL;
 	int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -539,7 +543,7 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 	for (i = 0; !err && i < d->ngroups; i++) {
 		struct unit_result *r = wait_unit(d, i);
 
-		err = take_result(d, out, r, old, c);
+		err = take_result(d, out, r, old, i < kept, c);
 		release_unit(d, r);
 		/* (not with externs: extern FUNCs may merge, so they could not
 		 * be found again in order the way VARs are) */
@@ -692,10 +696,52 @@ static bool any_pairing(const struct driver *d)
 }
 
 /*
+ * Before another look, for the groups marked to be converted again: those
+ * before the first of them (kept) keep their types where they are in raw;
+ * the types of the later ones that stay move to a builder of their own
+ * (*old, their ids there in res[]), and raw is cut back to where that first
+ * group began, to take them again after it, in order. (Putting every group
+ * together again copied all the raw types: the Debian vmlinux's group
+ * converted again is its 39th of 49.) The output is the same.
+ */
+static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf_builder **old,
+			 uint32_t *kept)
+{
+	uint32_t k, i, from, shift, cnt = lbtf_builder_type_cnt(raw);
+	struct lbtf_builder *rest;
+	int first;
+
+	for (k = 0; k < d->ngroups && !d->early[k] && !d->res[k].redo; k++)
+		;
+	/* (a group converted again early has no result left to say where
+	 * it began: where the group before it ended) */
+	from = k ? d->res[k - 1].end : raw->start_id;
+	rest = lbtfi_builder_new_strs_of(raw);
+	if (!rest)
+		return -ENOMEM; /* (the message is set) */
+	first = lbtfi_builder_append_range(rest, raw, from, cnt);
+	if (first < 0) {
+		lbtf_builder_free(rest);
+		return first;
+	}
+	shift = from - (uint32_t)first;
+	for (i = k; i < d->ngroups; i++)
+		if (!d->early[i] && !d->res[i].redo) {
+			d->res[i].first -= shift;
+			d->res[i].end -= shift;
+		}
+	if (from < cnt)
+		lbtfi_builder_truncate(raw, from - raw->start_id, raw->offs[from - raw->start_id]);
+	*old = rest;
+	*kept = k;
+	return 0;
+}
+
+/*
  * Converted, put together, deduplicated; with reuse, checked and done
  * again without reuse for the groups that paired a name with several
  * definitions (reuse.c says why not with reuse minus that name). The raw
- * builder of each look stays for the next. The definitions of different
+ * builder stays for the next look (split_at_redo). The definitions of different
  * shapes are seen before dedup, which then runs once in the usual case (a
  * kernel has a few such names).
  */
@@ -705,6 +751,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL;
 	struct again again = { 0 }, early = { 0 };
 	int round, err = 0, bad;
+	uint32_t kept = 0;
 	bool paired;
 
 	for (round = 0; !err; round++) {
@@ -712,8 +759,9 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 
 		lbtf_builder_free(out);
 		out = NULL;
-		raw = old ? lbtfi_builder_new_strs_of(old) : lbtf_builder_new(d->g.base);
-		err = raw ? assemble(d, o, raw, old, &c, round == 0, &early) : -ENOMEM;
+		if (!raw)
+			raw = lbtf_builder_new(d->g.base);
+		err = raw ? assemble(d, o, raw, old, kept, &c, round == 0, &early) : -ENOMEM;
 		again_join(&again);
 		if (round) { /* (the groups started early are in: ordinary ones now) */
 			again_join(&early);
@@ -723,19 +771,18 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		old = NULL;
 		paired = !err && d->keep && any_pairing(d);
 		if (paired && round < 2 && (bad = check_pairings(d, raw, true)) != 0) {
-			old = raw;
-			raw = NULL;
-			err = bad < 0 ? bad : again_start(d, &again);
+			err = bad < 0 ? bad : split_at_redo(d, raw, &old, &kept);
+			if (!err)
+				err = again_start(d, &again);
 			free(c.vars);
 			continue;
 		}
-		if (paired) {
+		if (paired) { /* (raw stays for another look) */
 			out = copy_of(raw);
-			old = raw;
 		} else {
 			out = raw;
+			raw = NULL;
 		}
-		raw = NULL;
 		if (!out && !err)
 			err = lbtfi_err(ENOMEM, "out of memory");
 		st->units = d->ul.n;
@@ -749,18 +796,21 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		free(c.vars);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
 			err = dedup_all(out);
-		if (err || !old || round == 2)
+		if (err || !raw || round == 2)
 			break;
 		bad = check_pairings(d, out, false);
 		if (bad <= 0) {
 			err = bad;
 			break;
 		}
-		err = again_start(d, &again);
+		err = split_at_redo(d, raw, &old, &kept);
+		if (!err)
+			err = again_start(d, &again);
 	}
 	again_join(&again);
 	again_join(&early);
 	lbtf_builder_free(old);
+	lbtf_builder_free(raw);
 	*errp = err;
 	return out;
 }
