@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build/internal.h"
+#include "util/grow.h"
 #include "internal.h"
 
 #define MARKER "btfgen:inconsistent_func"
@@ -68,15 +69,6 @@ static int pf_cmp_key(const char *name, size_t len, const struct dw_pfunc *f)
 	return c ? c : (len > f->len) - (len < f->len);
 }
 
-static int pf_cmp(const void *a, const void *b)
-{
-	const struct dw_pfunc *x = a, *y = b;
-	int c = pf_cmp_key(x->name, x->len, y);
-
-	/* (then by symbol: the order does not depend on qsort) */
-	return c ? c : (x->sym > y->sym) - (x->sym < y->sym);
-}
-
 /* lbtfi_str_hash of the first len bytes of name */
 static uint32_t pf_hash(const char *name, size_t len)
 {
@@ -98,19 +90,6 @@ static struct dw_pfunc *pf_find(const struct dw_pfuncs *t, const char *name, siz
 		if (t->f[v].len == len && !memcmp(t->f[v].name, name, len))
 			return &t->f[v];
 	return NULL;
-}
-
-/* The names, unique by now, indexed */
-static int index_names(struct dw_pfuncs *t)
-{
-	uint32_t i;
-	int err = lbtfi_htab_init(&t->by_name, t->n, 2);
-
-	if (err)
-		return lbtfi_err(-err, "out of memory");
-	for (i = 0; i < t->n; i++)
-		lbtfi_htab_put(&t->by_name, pf_hash(t->f[i].name, t->f[i].len), i);
-	return 0;
 }
 
 static void set_regs(struct dw_pfuncs *t, unsigned int machine)
@@ -198,63 +177,65 @@ static bool piece_of_function(const char *name)
 	return dot && (strstr(dot, ".cold") || strstr(dot, ".part"));
 }
 
+/*
+ * The table's names met in symbol table order, each looked up by hash (a
+ * sort by name was ~15 ms of a vmlinux's start, before any unit could be
+ * converted): ambiguous when an address differs from the last nonzero one
+ * before it, as pahole v1.31 compares them; the symbol named exactly so
+ * gives the linkage, else the first. last[] holds each name's last address.
+ */
+static void add_symbol(struct dw_pfuncs *t, const struct dw_elf_info *ei, uint64_t *last,
+		       uint32_t i)
+{
+	const struct dw_symbol *s = &ei->syms[i];
+	uint32_t len = (uint32_t)strcspn(s->name, ".");
+	struct dw_pfunc *f = pf_find(t, s->name, len);
+
+	if (!f) {
+		t->f[t->n] = (struct dw_pfunc){ .name = s->name, .len = len, .sym = i };
+		last[t->n] = s->value;
+		/* (sized for every STT_FUNC: never full) */
+		lbtfi_htab_put(&t->by_name, pf_hash(s->name, len), t->n++);
+		return;
+	}
+	if (last[f - t->f] && last[f - t->f] != s->value)
+		f->ambiguous = true;
+	last[f - t->f] = s->value;
+	if (!s->name[len] && ei->syms[f->sym].name[len])
+		f->sym = i;
+}
+
 int dw_pfuncs_load(struct dw_elf_info *ei)
 {
 	struct dw_pfuncs *t = calloc(1, sizeof(*t));
-	uint32_t i, k, n = 0;
+	struct dw_pfunc *lastname = NULL;
+	uint64_t *last = NULL;
+	uint32_t i, n = 0;
 	GElf_Ehdr eh;
 
 	if (!t)
 		return lbtfi_err(ENOMEM, "out of memory");
-	t->f = calloc(ei->nsyms ? ei->nsyms : 1, sizeof(*t->f));
-	if (!t->f) {
-		free(t);
+	for (i = 0; i < ei->nsyms; i++)
+		n += ei->syms[i].type == STT_FUNC;
+	t->f = lbtfi_malloc_big((n ? n : 1) * sizeof(*t->f));
+	last = lbtfi_malloc_big((n ? n : 1) * sizeof(*last));
+	if (!t->f || !last || lbtfi_htab_init(&t->by_name, n, 2)) {
+		free(last);
+		dw_pfuncs_free(t);
 		return lbtfi_err(ENOMEM, "out of memory");
 	}
 	set_regs(t, gelf_getehdr(ei->elf, &eh) ? eh.e_machine : EM_NONE);
-	for (i = 0; i < ei->nsyms; i++) {
-		const struct dw_symbol *s = &ei->syms[i];
-
-		if (s->type != STT_FUNC || piece_of_function(s->name))
-			continue;
-		t->f[n].name = s->name;
-		t->f[n].len = strcspn(s->name, ".");
-		t->f[n].sym = i;
-		n++;
-	}
-	qsort(t->f, n, sizeof(*t->f), pf_cmp);
-	/* one entry per name: ambiguous when the addresses differ; the
-	 * symbol named exactly so gives the linkage */
-	for (i = 0, k = 0; i < n; k++) {
-		uint32_t j = i + 1, exact = t->f[i].sym;
-		uint64_t addr = ei->syms[t->f[i].sym].value;
-		bool ambiguous = false;
-
-		for (; j < n && !pf_cmp_key(t->f[i].name, t->f[i].len, &t->f[j]); j++) {
-			uint64_t v = ei->syms[t->f[j].sym].value;
-
-			/* as pahole v1.31: in symbol table order, an address
-			 * differing from the last nonzero one (so a first
-			 * symbol at 0, as in a module's .text, counts for none) */
-			if (addr && addr != v)
-				ambiguous = true;
-			addr = v;
-			if (!ei->syms[t->f[j].sym].name[t->f[j].len] &&
-			    ei->syms[exact].name[t->f[i].len])
-				exact = t->f[j].sym;
-		}
-		t->f[k] = t->f[i];
-		t->f[k].sym = exact;
-		/* as pahole v1.31: its grouping loop decides a name's ambiguity
-		 * when the next name starts, so the last name never is */
-		t->f[k].ambiguous = ambiguous && j < n;
-		i = j;
-	}
-	t->n = k;
-	if (index_names(t)) {
-		dw_pfuncs_free(t);
-		return -ENOMEM;
-	}
+	for (i = 0; i < ei->nsyms; i++)
+		if (ei->syms[i].type == STT_FUNC && !piece_of_function(ei->syms[i].name))
+			add_symbol(t, ei, last, i);
+	/* as pahole v1.31: its grouping loop over the sorted names decides a
+	 * name's ambiguity when the next name starts, so the last never is */
+	for (i = 0; i < t->n; i++)
+		if (!lastname || pf_cmp_key(t->f[i].name, t->f[i].len, lastname) > 0)
+			lastname = &t->f[i];
+	if (lastname)
+		lastname->ambiguous = false;
+	free(last);
 	ei->pfuncs = t;
 	find_kfuncs(ei, t);
 	return 0;

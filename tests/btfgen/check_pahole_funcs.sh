@@ -11,6 +11,9 @@
 #    addresses (dup_twice) and a function that receives its first parameter
 #    in another register than the ABI's (sret_big: returning a large struct,
 #    the hidden result pointer takes %rdi) have no FUNC; without it they do;
+#    but the name that sorts last in the function table keeps its FUNC with
+#    symbols at two addresses (zz_last_dup), as in pahole v1.31, whose
+#    grouping loop decides a name's ambiguity when the next name starts;
 #  - decl_tag_kfuncs: DECL_TAG bpf_kfunc on the functions of a BTF_SET8
 #    flagged as kfuncs (bpf_fastcall too for KF_FASTCALL), none on one in an
 #    unflagged set, none without the feature;
@@ -53,6 +56,7 @@ static __attribute__((noinline)) int dup_twice(int a)
 {
 	return a * 7 + printf("%d", a);
 }
+static __attribute__((noinline)) int zz_last_dup(int a) { return a * 11 + printf("%d", a); }
 __attribute__((noinline)) int plain(int a, int b) { return a + b + printf("%d", a); }
 __attribute__((noinline)) int kf_one(int a) { return a + printf("1"); }
 __attribute__((noinline)) int kf_fast(int a) { return a + printf("2"); }
@@ -75,7 +79,7 @@ int main(int argc, char **argv)
 	long r = sra_unused(&b, argc, argc) + constprop_mul(argc, 5) + constprop_mul(argc + 1, 5);
 
 	r += incons(argc, argc + 2) + dup_twice(argc) + plain(argc, 1) + sret_big(argc, 3).v[2];
-	r += kf_one(argc) + kf_fast(argc) + kf_not(argc);
+	r += kf_one(argc) + kf_fast(argc) + kf_not(argc) + zz_last_dup(argc);
 	return (int)r + b_main(argc);
 }
 EOF
@@ -83,7 +87,8 @@ cat >"$T/b.c" <<'EOF'
 #include <stdio.h>
 static inline __attribute__((always_inline)) int incons(int a) { return a * 5 + printf("%d", a); }
 static __attribute__((noinline)) int dup_twice(int a) { return a * 9 + printf("%d", a); }
-int b_main(int argc) { return incons(argc) + dup_twice(argc + 1); }
+static __attribute__((noinline)) int zz_last_dup(int a) { return a * 13 + printf("%d", a); }
+int b_main(int argc) { return incons(argc) + dup_twice(argc + 1) + zz_last_dup(argc); }
 EOF
 gcc -g -O2 -o "$T/t" "$T/a.c" "$T/b.c" || { echo "FAIL: gcc"; exit 1; }
 # the input must have what the checks are about
@@ -92,6 +97,9 @@ grep -q ' t constprop_mul\.' "$T/nm" && ! grep -q ' t constprop_mul$' "$T/nm" ||
 	bad "gcc made no clone-only constprop_mul (the optimized_func check needs one)"
 grep -q ' t sra_unused\.' "$T/nm" || bad "gcc made no sra_unused clone"
 [ "$(grep -c ' t dup_twice$' "$T/nm")" = 2 ] || bad "not two dup_twice symbols"
+[ "$(grep -c ' t zz_last_dup$' "$T/nm")" = 2 ] || bad "not two zz_last_dup symbols"
+[ "$(awk '$2 ~ /^[tTwW]$/ { sub(/\..*/, "", $3); print $3 }' "$T/nm" | LC_ALL=C sort | tail -1)" = zz_last_dup ] ||
+	bad "zz_last_dup is not the last function name"
 [ "$(grep -c ' [tT] incons' "$T/nm")" = 1 ] || bad "not one incons symbol"
 
 K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
@@ -118,6 +126,7 @@ enc nokf --btf_features=${K618/,decl_tag_kfuncs/}
 has k618 "FUNC 'constprop_mul'" || bad "optimized_func: no FUNC for constprop_mul (clone constprop_mul.constprop.0)"
 has old "FUNC 'constprop_mul'" && bad "btfgen's default set has a FUNC for a clone-only function"
 has k618 "FUNC 'plain'" || bad "no FUNC plain"
+has k618 "FUNC 'zz_last_dup'" || bad "consistent_func: the last name (zz_last_dup) lost its FUNC"
 for f in incons dup_twice sra_unused sret_big; do
 	has k618 "FUNC '$f'" && bad "consistent_func: FUNC $f kept"
 	has nocons "FUNC '$f'" || bad "without consistent_func: no FUNC $f"
