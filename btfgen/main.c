@@ -21,6 +21,7 @@
 #include "pahole.h"
 #include "distill.h"
 #include "verify_out.h"
+#include "write_out.h"
 #include "io/io.h"
 
 static const char *prog = "btfgen";
@@ -304,35 +305,39 @@ int main(int argc, char **argv)
 		cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
 		goto out_b;
 	}
-	/* the invariant: nothing the kernel would reject is written */
-	if ((rc = btfgen_verify_output(prog, input, data, size, swapped > 0, base)))
-		goto out_b;
-	if (distilled && swapped) {
-		rc = CLI_EXIT_INPUT;
-		cli_err(prog, "%s: --distilled-base: an ELF of the other byte order is not supported",
-			input);
-		goto out_b;
-	}
-	if (distilled &&
-	    (rc = btfgen_distill(prog, input, base, &data, &size, &base_data, &base_size)))
-		goto out_b;
-	rc = CLI_EXIT_SYSTEM;
-	if (cli_is_stdout(out)) {
-		if (fwrite(data, 1, size, stdout) != size || cli_flush_stdout(prog))
-			goto out_b; /* cli_flush_stdout said why */
-		err = 0;
-	} else if (out) {
-		err = lbtfi_write_file_atomic(out, data, size);
+	/* the invariant: nothing the kernel would reject is written (a raw
+	 * file is written meanwhile, and renamed into place only then) */
+	if (out && !cli_is_stdout(out)) {
+		if ((rc = btfgen_write_verified(prog, input, out, data, size, swapped > 0, base)))
+			goto out_b;
 	} else {
-		LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size,
-			  .btf_base = base_data, .btf_base_size = base_size);
+		if ((rc = btfgen_verify_output(prog, input, data, size, swapped > 0, base)))
+			goto out_b;
+		if (distilled && swapped) {
+			rc = CLI_EXIT_INPUT;
+			cli_err(prog, "%s: --distilled-base: an ELF of the other byte order is not "
+				"supported", input);
+			goto out_b;
+		}
+		if (distilled &&
+		    (rc = btfgen_distill(prog, input, base, &data, &size, &base_data, &base_size)))
+			goto out_b;
+		rc = CLI_EXIT_SYSTEM;
+		if (cli_is_stdout(out)) {
+			if (fwrite(data, 1, size, stdout) != size || cli_flush_stdout(prog))
+				goto out_b; /* cli_flush_stdout said why */
+			err = 0;
+		} else {
+			LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size,
+				  .btf_base = base_data, .btf_base_size = base_size);
 
-		err = lbtf_elf_write_btf_opts(input, input, data, size, &wo);
-	}
-	if (err) {
-		rc = cli_exit_for_errno(err);
-		cli_err(prog, "%s: cannot write: %s", out ? out : input, lbtf_errmsg());
-		goto out_b;
+			err = lbtf_elf_write_btf_opts(input, input, data, size, &wo);
+		}
+		if (err) {
+			rc = cli_exit_for_errno(err);
+			cli_err(prog, "%s: cannot write: %s", out ? out : input, lbtf_errmsg());
+			goto out_b;
+		}
 	}
 	if (verbose)
 		cli_err(prog,

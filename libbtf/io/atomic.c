@@ -211,7 +211,7 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 	return fd;
 }
 
-int lbtfi_atomic_commit(int fd, char *tmp, const char *path, int err)
+static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 {
 	char *target;
 
@@ -225,7 +225,7 @@ int lbtfi_atomic_commit(int fd, char *tmp, const char *path, int err)
 	target = strndup(tmp, strlen(tmp) - (sizeof(TMP_SUFFIX) - 1));
 	if (!target && !err)
 		err = lbtfi_err(ENOMEM, "out of memory");
-	if (!err && fsync(fd))
+	if (!err && sync && fsync(fd))
 		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
 	if (close(fd) && !err)
 		err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
@@ -238,6 +238,16 @@ int lbtfi_atomic_commit(int fd, char *tmp, const char *path, int err)
 	free(target);
 	free(tmp);
 	return err;
+}
+
+int lbtfi_atomic_commit(int fd, char *tmp, const char *path, int err)
+{
+	return commit(fd, tmp, path, err, true);
+}
+
+int lbtfi_atomic_commit_synced(int fd, char *tmp, const char *path, int err)
+{
+	return commit(fd, tmp, path, err, false);
 }
 
 int lbtfi_write_all(int fd, const void *data, size_t size)

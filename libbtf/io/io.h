@@ -62,6 +62,8 @@ int lbtfi_fd_read_private(int fd, const char *path, void **data, size_t *size, b
  */
 int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode);
 int lbtfi_atomic_commit(int fd, char *tmp_path, const char *path, int err);
+/* The same when the caller synced the file itself (fsync, 0) after writing */
+int lbtfi_atomic_commit_synced(int fd, char *tmp_path, const char *path, int err);
 /* Writes bytes to path through lbtfi_atomic_open/commit. */
 int lbtfi_write_file_atomic(const char *path, const void *data, size_t size);
 /* write() until done (EINTR retried); 0 or -errno, nothing reported. */

@@ -65,6 +65,8 @@ refused() {
 		bad "$name: exit $rc, stderr: $(cat "$T/err")"
 	fi
 	[ -e "$T/$name.btf" ] && bad "$name: an output was written"
+	# (the blob is written to a temporary file while it is verified)
+	compgen -G "$T/$name.btf.tmp*" >/dev/null && bad "$name: a temporary file was left: $(ls "$T")"
 	[ -s "$T/out" ] && bad "$name: stdout not empty"
 	echo "$name: $(cat "$T/err")"
 }
