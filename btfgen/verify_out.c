@@ -49,31 +49,77 @@ static bool is_extern_sec(const char *strs, uint32_t str_len, uint32_t off)
 	return false;
 }
 
+/* Whether the header of a blob is sound (else the verifier says what is
+ * wrong), read into h */
+static bool sound_header(const void *data, size_t size, struct lbtf_header *h)
+{
+	if (size < sizeof(*h))
+		return false;
+	memcpy(h, data, sizeof(*h));
+	return h->hdr_len <= size && h->type_off <= size - h->hdr_len &&
+	       h->type_len <= size - h->hdr_len - h->type_off && h->str_off <= size - h->hdr_len &&
+	       h->str_len <= size - h->hdr_len - h->str_off && !(h->hdr_len & 3) &&
+	       !(h->type_off & 3);
+}
+
+/* The size of the record at p, 0 when it does not fit before e */
+static size_t rec_len(const uint8_t *p, const uint8_t *e)
+{
+	size_t len = (size_t)(e - p) >= sizeof(struct lbtf_type)
+			     ? lbtf_type_rec_size((const struct lbtf_type *)p) : 0;
+
+	return len <= (size_t)(e - p) && !(len & 3) ? len : 0;
+}
+
+static bool is_extern(const struct lbtf_type *t)
+{
+	return (lbtf_kind(t) == LBTF_KIND_VAR && lbtf_var(t)->linkage == LBTF_LINKAGE_EXTERN) ||
+	       (lbtf_kind(t) == LBTF_KIND_FUNC && lbtf_vlen(t) == LBTF_LINKAGE_EXTERN);
+}
+
+/* Whether externs_as_loaded() changes anything: an extern VAR or FUNC, a
+ * DATASEC named .ksyms or .kconfig. The blob is copied only then (a
+ * vmlinux's has none). */
+static bool has_externs(const void *data, size_t size)
+{
+	const uint8_t *p = (const uint8_t *)data, *e;
+	struct lbtf_header h;
+	const char *strs;
+	size_t len;
+
+	if (!sound_header(data, size, &h))
+		return false;
+	strs = (const char *)data + h.hdr_len + h.str_off;
+	p += h.hdr_len + h.type_off;
+	e = p + h.type_len;
+	for (; (len = rec_len(p, e)); p += len) {
+		const struct lbtf_type *t = (const struct lbtf_type *)p;
+
+		if (is_extern(t) ||
+		    (lbtf_kind(t) == LBTF_KIND_DATASEC && is_extern_sec(strs, h.str_len, t->name_off)))
+			return true;
+	}
+	return false;
+}
+
 static void externs_as_loaded(void *data, size_t size)
 {
 	uint32_t n = 0, cap = 1024, **recs = malloc(cap * sizeof(*recs));
 	uint8_t *ext = calloc(cap, 1); /* ext[id]: id was an extern VAR/FUNC */
+	uint8_t *p = data, *e;
 	struct lbtf_header h;
-	uint8_t *p, *e;
 	const char *strs;
+	size_t len;
 
-	if (!recs || !ext || size < sizeof(h))
+	if (!recs || !ext || !sound_header(data, size, &h))
 		goto out;
-	memcpy(&h, data, sizeof(h));
-	if (h.hdr_len > size || h.type_off > size - h.hdr_len ||
-	    h.type_len > size - h.hdr_len - h.type_off || h.str_off > size - h.hdr_len ||
-	    h.str_len > size - h.hdr_len - h.str_off || (h.hdr_len & 3) || (h.type_off & 3))
-		goto out; /* the verifier says what is wrong */
 	strs = (const char *)data + h.hdr_len + h.str_off;
-	p = (uint8_t *)data + h.hdr_len + h.type_off;
+	p += h.hdr_len + h.type_off;
 	e = p + h.type_len;
 	recs[n++] = NULL; /* void */
-	while ((size_t)(e - p) >= sizeof(struct lbtf_type)) {
+	for (; (len = rec_len(p, e)); p += len) {
 		struct lbtf_type *t = (struct lbtf_type *)p;
-		size_t len = lbtf_type_rec_size(t);
 
-		if (!len || len > (size_t)(e - p) || (len & 3))
-			break;
 		if (n == cap) {
 			uint32_t **r = realloc(recs, 2 * cap * sizeof(*recs));
 			uint8_t *x;
@@ -88,8 +134,7 @@ static void externs_as_loaded(void *data, size_t size)
 			memset(ext + cap, 0, cap);
 			cap *= 2;
 		}
-		ext[n] = (lbtf_kind(t) == LBTF_KIND_VAR && lbtf_var(t)->linkage == LBTF_LINKAGE_EXTERN) ||
-			 (lbtf_kind(t) == LBTF_KIND_FUNC && lbtf_vlen(t) == LBTF_LINKAGE_EXTERN);
+		ext[n] = is_extern(t);
 		recs[n++] = (uint32_t *)p;
 		if (lbtf_kind(t) == LBTF_KIND_VAR && lbtf_var(t)->linkage == LBTF_LINKAGE_EXTERN) {
 			/* VAR (name, info, type, linkage) -> INT of the same size */
@@ -100,7 +145,6 @@ static void externs_as_loaded(void *data, size_t size)
 			/* FUNC (name, info, proto) -> TYPEDEF of its proto */
 			t->info = lbtf_info(LBTF_KIND_TYPEDEF, 0, false);
 		}
-		p += len;
 	}
 	for (uint32_t id = 1; id < n; id++) {
 		struct lbtf_type *t = (struct lbtf_type *)recs[id];
@@ -144,21 +188,23 @@ int btfgen_verify_output(const char *prog, const char *input, const void *data, 
 	 * checked here (the Debian vmlinux's is 5 MiB) */
 	if (size > LBTF_MAX_FILE_SIZE)
 		return 0;
-	/* a copy: in host order (the verifier reads host order, as the kernel
-	 * does), externs as libbpf loads them */
-	host = malloc(size);
-	if (!host) {
-		cli_err(prog, "%s: out of memory", input);
-		return CLI_EXIT_SYSTEM;
+	/* a copy when needed: in host order (the verifier reads host order,
+	 * as the kernel does), externs as libbpf loads them */
+	if (swapped || has_externs(data, size)) {
+		host = malloc(size);
+		if (!host) {
+			cli_err(prog, "%s: out of memory", input);
+			return CLI_EXIT_SYSTEM;
+		}
+		memcpy(host, data, size);
+		if (swapped && lbtf_bytes_to_host(host, size) < 0) {
+			cli_err(prog, "%s: internal error: the BTF made is not BTF", input);
+			free(host);
+			return CLI_EXIT_INPUT;
+		}
+		externs_as_loaded(host, size);
+		data = host;
 	}
-	memcpy(host, data, size);
-	if (swapped && lbtf_bytes_to_host(host, size) < 0) {
-		cli_err(prog, "%s: internal error: the BTF made is not BTF", input);
-		free(host);
-		return CLI_EXIT_INPUT;
-	}
-	externs_as_loaded(host, size);
-	data = host;
 	err = lbtf_verify(data, size, &o, &res);
 	if (res.err) {
 		/* the verdict came without a log (formatting it costs more
