@@ -30,8 +30,6 @@
  * the units before it), the fewer groups to spread over the threads.
  */
 #define GROUP_UNITS 48u
-/* DWARF pages a worker gives back at once (see convert_group) */
-#define RELEASE_BYTES (4u << 20)
 
 struct unit_result {
 	struct lbtf_builder *b;   /* until appended */
@@ -129,8 +127,7 @@ static int convert_unit(struct driver *d, struct dw_unit *u, uint32_t i)
 	return err;
 }
 
-static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle *h,
-			  uint64_t *released, uint32_t gi, bool reuse)
+static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool reuse)
 {
 	uint32_t i = gi * GROUP_UNITS, end = i + GROUP_UNITS < d->ul.n ? i + GROUP_UNITS : d->ul.n;
 	struct unit_result r = { 0 };
@@ -145,15 +142,6 @@ static void convert_group(struct driver *d, struct dw_unit *u, struct dw_handle 
 		err = convert_unit(d, u, i);
 		/* units prepared for this one (dwz partial units are shared) */
 		dr_ctx_trim(u->rd, 8);
-		/* this unit's DWARF is done with: give its pages back, and
-		 * those of the units before it that other workers converted
-		 * (mapped here by fault-around); by the MiB, not by the unit:
-		 * each madvise flushes the TLBs of every CPU the process runs
-		 * on (10% of the vmlinux's time when it was done per unit) */
-		if (d->ul.ends[i] - *released >= RELEASE_BYTES || i + 1 == end) {
-			dw_handle_release(h, *released, d->ul.ends[i]);
-			*released = d->ul.ends[i];
-		}
 	}
 	if (!err)
 		dw_group_finish(u);
@@ -189,7 +177,6 @@ struct converter {
 	struct dr_file f;
 	struct dr_ctx rd;
 	struct dw_unit u;
-	uint64_t released;
 };
 
 static int converter_open(struct driver *d, struct converter *c)
@@ -214,6 +201,9 @@ static int converter_open(struct driver *d, struct converter *c)
 	}
 	err = dr_file_open(&c->f, c->h.dw, &d->units, NULL);
 	dr_ctx_init(&c->rd, &c->f);
+	/* (a .debug_info mapped from the file: its units read by pread) */
+	if (c->h.info)
+		dr_ctx_read_units(&c->rd, c->h.fd, c->h.info_foff);
 	if (!err)
 		err = dw_unit_init(&c->u, &d->g, &c->rd);
 	if (err) {
@@ -251,7 +241,7 @@ static void *worker(void *arg)
 		return NULL;
 	}
 	while (take_group(d, &i))
-		convert_group(d, &c.u, &c.h, &c.released, i, d->g.features & LBTF_DWARF_FEAT_REUSE);
+		convert_group(d, &c.u, i, d->g.features & LBTF_DWARF_FEAT_REUSE);
 	converter_close(&c);
 	return NULL;
 }
@@ -299,8 +289,7 @@ static void *again_thread(void *arg)
 			finish(d, i, &r);
 			continue;
 		}
-		c.released = i > 0 ? d->ul.ends[i * GROUP_UNITS - 1] : 0;
-		convert_group(d, &c.u, &c.h, &c.released, i, false);
+		convert_group(d, &c.u, i, false);
 	}
 	if (!err)
 		converter_close(&c);
@@ -942,7 +931,6 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		if (d.has_spare)
 			dw_handle_close(&d.spare);
 		free(d.ul.die_offs);
-		free(d.ul.ends);
 		dr_file_close(&d.units);
 		free(debug_path);
 		return lbtfi_err_ptr(-err, "%s", msg);
@@ -1011,7 +999,6 @@ out:
 	free(d.res);
 	free(d.early);
 	free(d.ul.die_offs);
-	free(d.ul.ends);
 	dr_file_close(&d.units);
 	dw_elf_info_free(&ei);
 	lbtfi_result_copy(o.stats, &st, sizeof(st));

@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -116,13 +115,6 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 	return 0;
 }
 
-void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to)
-{
-	if (!h->info || from >= to || to > h->info_len)
-		return;
-	lbtfi_madvise_inside(h->info + from, to - from, 0, MADV_DONTNEED);
-}
-
 void dw_handle_close(struct dw_handle *h)
 {
 	if (h->dwfl)
@@ -144,10 +136,7 @@ int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul)
 
 	memset(ul, 0, sizeof(*ul));
 	ul->die_offs = malloc((f->nunits + 1) * sizeof(*ul->die_offs));
-	ul->ends = malloc((f->nunits + 1) * sizeof(*ul->ends));
-	if (!ul->die_offs || !ul->ends) {
-		free(ul->die_offs);
-		free(ul->ends);
+	if (!ul->die_offs) {
 		memset(ul, 0, sizeof(*ul));
 		return lbtfi_err(ENOMEM, "out of memory");
 	}
@@ -158,8 +147,7 @@ int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul)
 
 		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
 			continue;
-		ul->die_offs[ul->n] = f->units[i].die_off;
-		ul->ends[ul->n++] = f->units[i].end;
+		ul->die_offs[ul->n++] = f->units[i].die_off;
 	}
 	return 0;
 }

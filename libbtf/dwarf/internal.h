@@ -90,8 +90,8 @@ struct dw_handle {
 	Elf *elf;
 	Dwfl *dwfl;  /* ET_REL relocated by libdwfl (else by reloc.c, or linked) */
 	Dwarf *dw;
-	/* .debug_info as mapped from the file (linked files only), so the pages
-	 * of converted units can be given back (dw_handle_release) */
+	/* .debug_info as mapped from the file (linked files only): its units
+	 * are read from fd instead (dr_ctx_read_units) */
 	const unsigned char *info;
 	size_t info_len;
 	uint64_t info_foff; /* its offset in the file (fd) */
@@ -121,14 +121,10 @@ int dw_reloc_apply(Elf *elf);
  * freed after elf_end (also after a failure) */
 int dw_reloc_apply_copied(Elf *elf, struct dw_reloc_copies *copies);
 void dw_reloc_copies_free(struct dw_reloc_copies *c);
-/* Drop the resident pages of .debug_info bytes [from, to) (re-read from the
- * file if touched again): keeps peak memory independent of the input size. */
-void dw_handle_release(struct dw_handle *h, uint64_t from, uint64_t to);
 
 /* Every compile and partial unit of the file, in file order */
 struct dw_unit_list {
 	uint64_t *die_offs;  /* offset of each unit's root DIE */
-	uint64_t *ends;      /* end of each unit */
 	uint32_t n;
 };
 int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul);

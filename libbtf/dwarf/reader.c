@@ -6,6 +6,7 @@
  * thread. DIEs and attribute values are in reader_die.c.
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "reader.h"
 #include "reader_internal.h"
 #include "core/internal.h"
+#include "util/grow.h"
 
 __thread uint64_t dr_bad_off = UINT64_MAX;
 
@@ -665,10 +667,15 @@ static int prepare_abbrevs(struct dr_unit *u)
 
 /* Prepared units, cached per thread ------------------------------------------ */
 
-static void free_unit(struct dr_unit *u)
+/* Its buffer kept for the next unit prepared (c: when there is one) */
+static void free_unit(struct dr_ctx *c, struct dr_unit *u)
 {
 	if (!u)
 		return;
+	if (u->buf.p && c && c->nspare < DR_SPARE_BUFS)
+		c->spare[c->nspare++] = u->buf;
+	else
+		free(u->buf.p);
 	free(u->byc);
 	free(u->pool);
 	free(u->vpool);
@@ -702,6 +709,35 @@ static int read_bases(struct dr_ctx *c, struct dr_unit *u)
 	return 0;
 }
 
+/* The unit's bytes read into a buffer (a spare one when it is large
+ * enough); u->info placed so that section offsets index it as they index
+ * the section */
+static int read_unit(struct dr_ctx *c, struct dr_unit *u)
+{
+	size_t len = u->h->end - u->h->off;
+	struct dr_buf b = { 0 };
+	ssize_t n;
+
+	if (c->nspare)
+		b = c->spare[--c->nspare];
+	if (b.cap < len) {
+		free(b.p);
+		b.cap = len < (64u << 10) ? 64u << 10 : len + len / 4;
+		b.p = malloc(b.cap);
+		if (!b.p)
+			return lbtfi_err(ENOMEM, "out of memory");
+	}
+	u->buf = b;
+	do
+		n = pread(c->info_fd, b.p, len, (off_t)(c->info_foff + u->h->off));
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)len)
+		return lbtfi_err(n < 0 ? errno : EIO, "cannot read the unit at .debug_info+0x%llx: %s",
+				 (unsigned long long)u->h->off, n < 0 ? strerror(errno) : "short read");
+	u->info = b.p - u->h->off;
+	return 0;
+}
+
 static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, uint32_t idx,
 				    int *perr)
 {
@@ -716,6 +752,11 @@ static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, u
 	u->h = &f->units[idx];
 	u->key_base = f->key_base;
 	u->info = f->s[DS_INFO].p;
+	if (f == c->main && c->info_fd >= 0 && (err = read_unit(c, u))) {
+		*perr = err;
+		free_unit(c, u);
+		return NULL;
+	}
 	u->end = u->info + u->h->end;
 	err = prepare_abbrevs(u);
 	if (!err)
@@ -727,7 +768,7 @@ static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, u
 					  (unsigned long long)u->h->off);
 		else
 			*perr = lbtfi_err(ENOMEM, "out of memory");
-		free_unit(u);
+		free_unit(c, u);
 		return NULL;
 	}
 	return u;
@@ -761,6 +802,13 @@ void dr_ctx_init(struct dr_ctx *c, struct dr_file *main)
 {
 	memset(c, 0, sizeof(*c));
 	c->main = main;
+	c->info_fd = -1;
+}
+
+void dr_ctx_read_units(struct dr_ctx *c, int fd, uint64_t foff)
+{
+	c->info_fd = fd;
+	c->info_foff = foff;
 }
 
 static int by_last_use_desc(const void *a, const void *b)
@@ -776,12 +824,14 @@ void dr_ctx_trim(struct dr_ctx *c, uint32_t keep)
 		return;
 	qsort(c->units, c->nunits, sizeof(*c->units), by_last_use_desc);
 	while (c->nunits > keep)
-		free_unit(c->units[--c->nunits]);
+		free_unit(c, c->units[--c->nunits]);
 }
 
 void dr_ctx_free(struct dr_ctx *c)
 {
 	dr_ctx_trim(c, 0);
+	while (c->nspare)
+		free(c->spare[--c->nspare].p);
 	free(c->units);
 	memset(c, 0, sizeof(*c));
 }
