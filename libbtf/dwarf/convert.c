@@ -65,6 +65,12 @@ struct driver {
 	 * converter (ET_REL: its sections are relocated once, not again) */
 	struct dw_handle spare;
 	bool has_spare;
+	/* a linked file's: every converter reads through it and units, whose
+	 * sections are its (converters call no libdw): one mapping, so each
+	 * page of .debug_str, .debug_loclists... is faulted in and counted
+	 * in RSS once, not once per thread */
+	struct dw_handle shared;
+	bool has_shared;
 };
 
 /* The thread's error message, prefixed with the input's path (err < 0) */
@@ -173,43 +179,54 @@ static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool
 
 /* What a thread converts with: its own DWARF handle, reader and unit */
 struct converter {
-	struct dw_handle h;
+	struct dw_handle h;         /* its own (ET_REL), and its file f */
 	struct dr_file f;
+	const struct dr_file *file; /* f or the driver's units */
 	struct dr_ctx rd;
 	struct dw_unit u;
 };
 
 static int converter_open(struct driver *d, struct converter *c)
 {
-	int err;
+	const struct dw_handle *h = &c->h;
+	int err = 0;
 
 	memset(c, 0, sizeof(*c));
-	pthread_mutex_lock(&d->mu);
-	if (d->has_spare) {
-		c->h = d->spare;
-		d->has_spare = false;
-		err = 0;
+	c->h.fd = -1;
+	if (d->has_shared) {
+		h = &d->shared;
+		c->file = &d->units;
 	} else {
-		err = 1;
+		pthread_mutex_lock(&d->mu);
+		if (d->has_spare) {
+			c->h = d->spare;
+			d->has_spare = false;
+		} else {
+			err = 1;
+		}
+		pthread_mutex_unlock(&d->mu);
+		if (err)
+			err = dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
+		if (!err)
+			err = dr_file_open(&c->f, c->h.dw, &d->units, NULL);
+		if (err) {
+			dr_file_close(&c->f);
+			dw_handle_close(&c->h);
+			return err;
+		}
+		c->file = &c->f;
 	}
-	pthread_mutex_unlock(&d->mu);
-	if (err)
-		err = dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
-	if (err) {
-		dw_handle_close(&c->h);
-		return err;
-	}
-	err = dr_file_open(&c->f, c->h.dw, &d->units, NULL);
-	dr_ctx_init(&c->rd, &c->f);
+	dr_ctx_init(&c->rd, c->file);
 	/* (a .debug_info mapped from the file: its units read by pread) */
-	if (c->h.info)
-		dr_ctx_read_units(&c->rd, c->h.fd, c->h.info_foff);
-	if (!err)
-		err = dw_unit_init(&c->u, &d->g, &c->rd);
+	if (h->info)
+		dr_ctx_read_units(&c->rd, h->fd, h->info_foff);
+	err = dw_unit_init(&c->u, &d->g, &c->rd);
 	if (err) {
 		dr_ctx_free(&c->rd);
-		dr_file_close(&c->f);
-		dw_handle_close(&c->h);
+		if (c->file == &c->f) {
+			dr_file_close(&c->f);
+			dw_handle_close(&c->h);
+		}
 	}
 	return err;
 }
@@ -218,8 +235,10 @@ static void converter_close(struct converter *c)
 {
 	dw_unit_free(&c->u);
 	dr_ctx_free(&c->rd);
-	dr_file_close(&c->f);
-	dw_handle_close(&c->h);
+	if (c->file == &c->f) {
+		dr_file_close(&c->f);
+		dw_handle_close(&c->h);
+	}
 }
 
 static void *worker(void *arg)
@@ -756,6 +775,11 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 			again_join(&early);
 			memset(d->early, 0, d->ngroups * sizeof(*d->early));
 		}
+		/* (the workers are done: the pages they read through the file
+		 * mappings out of the peak memory of what follows; a group
+		 * still being converted again reads them again) */
+		dw_drop_file_pages(d->has_shared ? d->shared.elf : NULL);
+		dw_drop_file_pages(d->g.ei->elf);
 		lbtf_builder_free(old);
 		old = NULL;
 		paired = !err && d->keep && any_pairing(d);
@@ -855,6 +879,9 @@ static void *list_units(void *arg)
 	if (!err && l->is_rel) {
 		d->spare = h;
 		d->has_spare = true;
+	} else if (!err) {
+		d->shared = h;
+		d->has_shared = true;
 	} else {
 		dw_handle_close(&h);
 	}
@@ -932,6 +959,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 			dw_handle_close(&d.spare);
 		free(d.ul.die_offs);
 		dr_file_close(&d.units);
+		if (d.has_shared)
+			dw_handle_close(&d.shared);
 		free(debug_path);
 		return lbtfi_err_ptr(-err, "%s", msg);
 	}
@@ -1000,6 +1029,8 @@ out:
 	free(d.early);
 	free(d.ul.die_offs);
 	dr_file_close(&d.units);
+	if (d.has_shared) /* (after the units: their sections are its) */
+		dw_handle_close(&d.shared);
 	dw_elf_info_free(&ei);
 	lbtfi_result_copy(o.stats, &st, sizeof(st));
 	free(debug_path);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -113,6 +114,15 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
 	find_mapped_info(h);
 	return 0;
+}
+
+void dw_drop_file_pages(Elf *elf)
+{
+	size_t size;
+	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
+
+	if (raw)
+		lbtfi_madvise_inside(raw, size, 0, MADV_DONTNEED);
 }
 
 void dw_handle_close(struct dw_handle *h)

@@ -111,6 +111,9 @@ int dw_locate_debug_file(const char *path, char **debug_path);
 /* locate.c: skeleton units of split DWARF, the first .dwo name in dwo */
 unsigned int dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz);
 void dw_handle_close(struct dw_handle *h);
+/* The resident pages of elf's mapping of its file dropped (read from the
+ * file again if touched): between conversions, when they are not needed */
+void dw_drop_file_pages(Elf *elf);
 /* reloc.c: the debug sections of an ET_REL file relocated in place (opened
  * ELF_C_READ_MMAP_PRIVATE); -ENOTSUP is libdwfl's case (another machine,
  * byte order, relocation or symbol kind): that Elf is then dropped, since

@@ -798,7 +798,7 @@ static struct dr_unit *get_unit(struct dr_ctx *c, const struct dr_file *f, uint3
 	return u;
 }
 
-void dr_ctx_init(struct dr_ctx *c, struct dr_file *main)
+void dr_ctx_init(struct dr_ctx *c, const struct dr_file *main)
 {
 	memset(c, 0, sizeof(*c));
 	c->main = main;

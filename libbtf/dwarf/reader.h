@@ -186,7 +186,7 @@ static inline uint64_t dr_key(const struct dw_die *d)
 
 /* Per-thread reader: the files and a cache of prepared units */
 struct dr_ctx {
-	struct dr_file *main;
+	const struct dr_file *main;
 	struct dr_unit **units;
 	uint32_t nunits, capunits;
 	uint32_t clock;
@@ -196,7 +196,7 @@ struct dr_ctx {
 	uint32_t nspare;
 };
 
-void dr_ctx_init(struct dr_ctx *c, struct dr_file *main);
+void dr_ctx_init(struct dr_ctx *c, const struct dr_file *main);
 /*
  * The main file's units read into memory (pread from fd, where its
  * .debug_info starts at file offset foff), a unit at a time as it is
