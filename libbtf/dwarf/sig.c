@@ -204,6 +204,20 @@ static int mix_sub(struct dw_unit *u, struct hash128 *h, uint32_t sub, bool *non
 	return push(&u->sigs, sub);
 }
 
+/* What the reference by key direct leads to, remembered (cache: it has a
+ * key); 0 or -ENOMEM */
+static inline int note_ref(struct dw_unit *u, bool cache, uint64_t direct, uint32_t ref)
+{
+	struct dw_die_slot *d;
+
+	if (!cache)
+		return 0;
+	if (!(d = dw_dies_add(&u->map, direct)))
+		return -ENOMEM;
+	d->ref = ref;
+	return 0;
+}
+
 /*
  * A DW_AT_type: by name to a named aggregate, else by the target's
  * signature. What a reference leads to is remembered by the key it names
@@ -240,20 +254,12 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 		return -ENOMEM;
 	memset(&s->named[s->nnamed], 0, sizeof(*s->named));
 	if (named_aggregate(u, &t, &s->named[s->nnamed])) {
-		if (cache) {
-			if (!(d = dw_dies_add(&u->map, direct)))
-				return -ENOMEM;
-			d->ref = DW_SIG_NAMED | s->nnamed;
-		}
+		if ((err = note_ref(u, cache, direct, DW_SIG_NAMED | s->nnamed)))
+			return err;
 		return mix_named(u, h, s->nnamed++);
 	}
-	if ((err = sig_at(u, &t, &sub, depth + 1)))
+	if ((err = sig_at(u, &t, &sub, depth + 1)) || (err = note_ref(u, cache, direct, sub)))
 		return err;
-	if (cache) {
-		if (!(d = dw_dies_add(&u->map, direct)))
-			return -ENOMEM;
-		d->ref = sub;
-	}
 	return mix_sub(u, h, sub, none);
 }
 
