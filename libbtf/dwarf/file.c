@@ -7,6 +7,7 @@
  * directly.
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -116,12 +117,35 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 	return 0;
 }
 
+/*
+ * Whether [p, p + size) lies in one mapping of a file (/proc/self/maps: an
+ * inode). libelf reads a file it cannot map into memory of its own, which
+ * dropped pages would leave zeroed: only a file's pages are read again.
+ */
+static bool file_mapping(const char *p, size_t size)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long long lo, hi, ino;
+	char line[512];
+	bool file = false;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %llu", &lo, &hi, &ino) == 3 &&
+		    (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+			file = ino != 0 && (uintptr_t)p + size <= hi;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return file;
+}
+
 void dw_drop_file_pages(Elf *elf)
 {
 	size_t size;
 	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
 
-	if (raw)
+	if (raw && file_mapping(raw, size))
 		lbtfi_madvise_inside(raw, size, 0, MADV_DONTNEED);
 }
 
