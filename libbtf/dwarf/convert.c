@@ -217,8 +217,7 @@ static int converter_open(struct driver *d, struct converter *c)
 		c->file = &c->f;
 	}
 	dr_ctx_init(&c->rd, c->file);
-	/* (a .debug_info mapped from the file: its units read by pread) */
-	if (h->info)
+	if (h->info_in_file)
 		dr_ctx_read_units(&c->rd, h->fd, h->info_foff);
 	err = dw_unit_init(&c->u, &d->g, &c->rd);
 	if (err) {
@@ -851,11 +850,11 @@ static void *list_units(void *arg)
 
 	err = dw_handle_open(&h, path, l->is_rel);
 	if (!err) {
-		/* (only the unit headers are kept: the sections go with h;
-		 * read from the file where .debug_info is mapped from it) */
+		/* (the unit headers read from the file where .debug_info is
+		 * its bytes; h stays for the converters, below) */
 		struct dr_info_src src = { h.fd, h.info_foff };
 
-		err = dr_file_open(&d->units, h.dw, NULL, h.info ? &src : NULL);
+		err = dr_file_open(&d->units, h.dw, NULL, h.info_in_file ? &src : NULL);
 		if (err)
 			err = with_path(path, err);
 		else
@@ -889,6 +888,21 @@ static void *list_units(void *arg)
 		snprintf(l->msg, sizeof(l->msg), "%s", lbtf_errmsg());
 	l->err = err;
 	return NULL;
+}
+
+/* What list_units left: the unit list, the unit headers and the handle
+ * kept (the shared one after the units: their sections are its) */
+static void free_listing(struct driver *d)
+{
+	if (d->has_spare)
+		dw_handle_close(&d->spare);
+	d->has_spare = false;
+	free(d->ul.die_offs);
+	d->ul.die_offs = NULL;
+	dr_file_close(&d->units);
+	if (d->has_shared)
+		dw_handle_close(&d->shared);
+	d->has_shared = false;
 }
 
 /* ET_REL, from the ELF header (false when it is none: dw_elf_info_load
@@ -955,12 +969,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
 		if (listed)
 			pthread_join(lt, NULL);
-		if (d.has_spare)
-			dw_handle_close(&d.spare);
-		free(d.ul.die_offs);
-		dr_file_close(&d.units);
-		if (d.has_shared)
-			dw_handle_close(&d.shared);
+		free_listing(&d);
 		free(debug_path);
 		return lbtfi_err_ptr(-err, "%s", msg);
 	}
@@ -1022,15 +1031,9 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (!err)
 		st.types_out = lbtf_builder_type_cnt(out) - start;
 out:
-	if (d.has_spare)
-		dw_handle_close(&d.spare);
-	d.has_spare = false;
+	free_listing(&d);
 	free(d.res);
 	free(d.early);
-	free(d.ul.die_offs);
-	dr_file_close(&d.units);
-	if (d.has_shared) /* (after the units: their sections are its) */
-		dw_handle_close(&d.shared);
 	dw_elf_info_free(&ei);
 	lbtfi_result_copy(o.stats, &st, sizeof(st));
 	free(debug_path);

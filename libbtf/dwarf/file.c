@@ -52,8 +52,9 @@ static int open_rel(struct dw_handle *h, const char *path)
 }
 
 /*
- * Remember .debug_info only when libelf hands out the file mapping itself
- * (not a decompressed or converted copy, whose pages must not be dropped).
+ * Whether .debug_info is the file's own bytes, where libelf hands out the
+ * file's image itself (not a decompressed or converted copy): its units can
+ * then be read from the file (pread at info_foff).
  */
 static void find_mapped_info(struct dw_handle *h)
 {
@@ -76,8 +77,7 @@ static void find_mapped_info(struct dw_handle *h)
 		d = elf_getdata(scn, NULL);
 		if (d && d->d_buf && (const char *)d->d_buf >= raw &&
 		    (const char *)d->d_buf + d->d_size <= raw + fsize) {
-			h->info = d->d_buf;
-			h->info_len = d->d_size;
+			h->info_in_file = true;
 			h->info_foff = (uint64_t)((const char *)d->d_buf - raw);
 		}
 		return;

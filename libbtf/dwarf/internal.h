@@ -90,11 +90,10 @@ struct dw_handle {
 	Elf *elf;
 	Dwfl *dwfl;  /* ET_REL relocated by libdwfl (else by reloc.c, or linked) */
 	Dwarf *dw;
-	/* .debug_info as mapped from the file (linked files only): its units
-	 * are read from fd instead (dr_ctx_read_units) */
-	const unsigned char *info;
-	size_t info_len;
-	uint64_t info_foff; /* its offset in the file (fd) */
+	/* .debug_info is the file's bytes at info_foff (linked files only):
+	 * its unit headers and units are read from fd (dr_ctx_read_units) */
+	bool info_in_file;
+	uint64_t info_foff;
 	struct dw_reloc_copies {  /* debug sections relocated in copies */
 		void **bufs;
 		size_t n, cap;
