@@ -37,6 +37,9 @@ static void usage(FILE *f)
 		"  --base BASE           emit split BTF over BASE (raw BTF or ELF with .BTF)\n"
 		"  --distilled-base      with --in-place --base: split BTF over a distilled base,\n"
 		"                        written as .BTF.base (out-of-tree kernel modules)\n"
+		"  --style STYLE         whose conventions: clang (the default) or pahole (its\n"
+		"                        type graph: flat int-indexed arrays, static FUNCs, every\n"
+		"                        type kept); arrays over a base are spelled as the base's\n"
 		"  --features LIST       comma list of float,enum64,type_tag,decl_tag,func,var,\n"
 		"                        percpu_var,dedup,reuse; default, all, none; -NAME removes one\n"
 		"                        (a list starting with -NAME changes the defaults: all but\n"
@@ -125,13 +128,14 @@ static int parse_jobs(const char *s, int *jobs)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE };
+	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE, OPT_STYLE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 		{ "base", required_argument, NULL, OPT_BASE },
 		{ "features", required_argument, NULL, OPT_FEATURES },
 		{ "distilled-base", no_argument, NULL, OPT_DISTILLED_BASE },
+		{ "style", required_argument, NULL, OPT_STYLE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -189,6 +193,13 @@ int main(int argc, char **argv)
 		case OPT_DISTILLED_BASE:
 			distilled = true;
 			break;
+		case OPT_STYLE:
+			if (!strcmp(optarg, "clang") || !strcmp(optarg, "pahole")) {
+				o.style = *optarg == 'p' ? LBTF_DWARF_STYLE_PAHOLE : LBTF_DWARF_STYLE_CLANG;
+				break;
+			}
+			cli_err(prog, "--style: '%s' is neither clang nor pahole", optarg);
+			return CLI_EXIT_USAGE;
 		case OPT_FEATURES:
 			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
 				cli_err(prog, "--features: %s", lbtf_errmsg());

@@ -271,7 +271,7 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 	static char features[256];
 	struct pstate s = { 0 };
 	/* static: the translated command line outlives this call (btfgen parses it next) */
-	static char *av[16];
+	static char *av[24];
 	int c, n = 0, r;
 
 	set_defaults(&s);
@@ -366,6 +366,9 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 	}
 	av[n++] = "--features";
 	av[n++] = features;
+	/* pahole's type graph (arrays over a base: the base's) */
+	av[n++] = "--style";
+	av[n++] = "pahole";
 	if (s.base) {
 		av[n++] = "--base";
 		av[n++] = s.base;

@@ -803,7 +803,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		if (!err && c.deduped)
 			err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
 		if (!err)
-			err = dw_add_datasecs(out, d->g.ei, c.vars, c.n, &st->datasecs, &st->vars);
+			err = dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n, &st->datasecs, &st->vars);
 		st->types_raw += st->datasecs;
 		free(c.vars);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
@@ -959,6 +959,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (!err) {
 		d.g.ei = &ei;
 		d.g.base = o.base;
+		d.g.pahole = o.style == LBTF_DWARF_STYLE_PAHOLE;
+		dw_array_style_init(&d.g.arrays, o.style, o.base);
 		d.g.features = effective_features(&o, &ei);
 		if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei)))
 			dw_elf_info_free(&ei);
@@ -1023,7 +1025,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
 		uint32_t dropped;
 
-		err = dw_prune(out, d.g.features, &dropped);
+		err = dw_prune(out, d.g.features, d.g.pahole, &dropped);
 		/* (BPF objects: only what the program needs, as clang) */
 		if (!err && ei.is_bpf && !d.g.base)
 			err = dw_bpf_typeset(&out, path, d.g.base, &dropped);

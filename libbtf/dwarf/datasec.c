@@ -43,7 +43,7 @@ static uint64_t var_offset(const struct dw_elf_info *ei, const struct dw_var *v)
 	return off;
 }
 
-static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei,
+static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei, bool pahole,
 			   const struct dw_var *vars, uint32_t n, uint32_t *nplaced)
 {
 	const struct dw_section *sec = &ei->secs[ei->syms[vars[0].sym].shndx];
@@ -62,7 +62,7 @@ static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei,
 	}
 	if (!keep)
 		return 0;
-	id = lbtf_builder_add_datasec(b, sec->name, (uint32_t)sec->size);
+	id = lbtf_builder_add_datasec(b, sec->name, (uint32_t)(pahole ? end : sec->size));
 	if (id < 0)
 		return id;
 	for (end = 0, i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ static int add_extern_section(struct lbtf_builder *b, const char *name, const st
 	return r < 0 ? r : 1;
 }
 
-int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
+int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei, bool pahole,
 		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced)
 {
 	uint32_t i, j;
@@ -113,7 +113,7 @@ int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
 		else if (vars[i].ext == DW_EXT_SEC)
 			r = add_extern_section(b, vars[i].sec, vars + i, j - i, nplaced);
 		else
-			r = add_one_section(b, ei, vars + i, j - i, nplaced);
+			r = add_one_section(b, ei, pahole, vars + i, j - i, nplaced);
 		if (r < 0)
 			return r;
 		*nsecs += r;

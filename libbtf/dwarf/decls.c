@@ -61,6 +61,13 @@ static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *s
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
 
 /* sym if it is a global symbol, else -1 */
+uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym)
+{
+	if (u->g->pahole)
+		return LBTF_LINKAGE_STATIC; /* pahole v1.31: every FUNC */
+	return u->g->ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL;
+}
+
 static int64_t global_only(const struct dw_elf_info *ei, int64_t sym)
 {
 	return sym >= 0 && ei->syms[sym].bind != STB_LOCAL ? sym : -1;
@@ -129,9 +136,7 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_builder_add_func(u->b, name,
-			   ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
-			   proto);
+	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, sym), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;
@@ -365,8 +370,12 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE, NULL);
 }
 
+/* Where walk() is: a unit's top, inside a function or type, or inside a
+ * block of a function body (its own or an inlined one: types only) */
+enum scope { AT_TOP, NESTED, IN_BLOCK };
+
 /* Visit every DIE that can carry a type, function or variable. */
-static int walk(struct dw_unit *u, struct dw_die *parent, bool top)
+static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
 {
 	struct dw_die c;
 	int err = 0;
@@ -379,20 +388,26 @@ static int walk(struct dw_unit *u, struct dw_die *parent, bool top)
 
 		switch (tag) {
 		case DW_TAG_subprogram:
+			if (where == IN_BLOCK)
+				break;
 			err = dw_convert_subprogram(u, &c);
 			if (!err && c.ab->children)
-				err = walk(u, &c, false);
+				err = walk(u, &c, NESTED);
 			break;
 		case DW_TAG_variable:
 			/* function-scope statics of a relocatable object cannot be
 			 * told apart by name from file-scope ones */
-			if (top || !u->g->ei->is_rel)
+			if (where == AT_TOP || (where == NESTED && !u->g->ei->is_rel))
 				err = dw_convert_variable(u, &c);
 			break;
 		case DW_TAG_lexical_block:
-			/* Not entered: nested blocks hold locals and inline
-			 * expansions (most of a kernel's DIEs) and, rarely, block
-			 * scoped types that no FUNC or VAR can refer to. */
+		case DW_TAG_inlined_subroutine:
+			/* Entered in pahole's style only: nested blocks hold locals
+			 * and inline expansions (most of a kernel's DIEs) and,
+			 * rarely, block scoped types that no FUNC or VAR can refer
+			 * to, which pahole keeps */
+			if (u->g->pahole && c.ab->children)
+				err = walk(u, &c, IN_BLOCK);
 			break;
 		case DW_TAG_namespace:
 			dw_warn(u, DW_WARN_NAMESPACE);
@@ -409,7 +424,7 @@ static int walk(struct dw_unit *u, struct dw_die *parent, bool top)
 				 c.ab->children && id >= u->first_id)
 				/* nested type definitions (of a type converted
 				 * here: a reused one had them in its signature) */
-				err = walk(u, &c, false);
+				err = walk(u, &c, where == AT_TOP ? NESTED : where);
 			break;
 		}
 	} while (!err && dr_sibling(&c));
@@ -479,7 +494,7 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 	u->no_annot = producer_is_gcc(&da);
 	u->first_id = lbtf_builder_type_cnt(u->b);
 	dr_bad_off = UINT64_MAX;
-	err = walk(u, unit_die, true);
+	err = walk(u, unit_die, AT_TOP);
 	if (!err && dr_bad_off != UINT64_MAX)
 		err = lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
 				dr_key_where(dr_bad_off),

@@ -448,9 +448,7 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 		free(pdies);
 		return (int)proto;
 	}
-	id = lbtf_builder_add_func(u->b, name,
-			   ei->syms[f->sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
-			   proto);
+	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, f->sym), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;

@@ -349,11 +349,24 @@ void dw_sigs_free(struct dw_sigs *s);
 
 struct dw_group;
 
+/* How arrays are spelled (arrays.c; enum lbtf_dwarf_style) */
+struct dw_array_style {
+	const char *index_name; /* the index INT: its name, size, encoding */
+	uint32_t index_size, index_flags;
+	bool flatten;           /* one ARRAY of the dimensions' product */
+};
+
+/* style: enum lbtf_dwarf_style, the spelling without a base (or over one
+ * with no arrays); over a base with arrays, the base's */
+void dw_array_style_init(struct dw_array_style *s, int style, const struct lbtf *base);
+
 struct dw_global {
 	const struct dw_elf_info *ei;
 	uint32_t features;
 	const struct lbtf *base;
 	bool big_endian;
+	bool pahole;          /* LBTF_DWARF_STYLE_PAHOLE (see there) */
+	struct dw_array_style arrays;
 };
 
 struct dw_unit {
@@ -365,7 +378,7 @@ struct dw_unit {
 	uint32_t nfix, capfix;
 	struct dw_var *vars;
 	uint32_t nvars, capvars;
-	uint32_t array_index_id;  /* __ARRAY_SIZE_TYPE__ in this unit, 0 until needed */
+	uint32_t array_index_id;  /* the arrays' index INT in this unit, 0 until needed */
 	uint32_t byte_id;         /* unsigned char for odd-sized base types */
 	uint32_t nfuncs;
 	uint64_t warned;          /* bit per enum dw_warning */
@@ -466,9 +479,13 @@ struct dw_unit_mark {
 void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m);
 void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m);
 void dw_unit_free(struct dw_unit *u);
+/* A FUNC's linkage for its ELF symbol (index into ei->syms), in the style */
+uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym);
 
 /* DATASECs from collected VARs (datasec.c); vars sorted in place */
-int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei,
+/* (pahole: a DATASEC ends where its last variable does, not at the
+ * section's end) */
+int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei, bool pahole,
 		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
 
 /* The signature of a type DIE, or NULL when it has none (then *err says
@@ -538,7 +555,7 @@ uint32_t dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t 
 
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
  * types (prune.c), in place in b, just deduplicated */
-int dw_prune(struct lbtf_builder *b, uint32_t features, uint32_t *dropped);
+int dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped);
 /* A BPF object's types cut to what clang's BTF would hold (bpfset.c): the
  * input's own .BTF at path, if any, adds roots; may replace *pb */
 int dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,

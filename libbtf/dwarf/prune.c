@@ -7,7 +7,10 @@
  *  - Anonymous types (PTR, ARRAY, modifiers, FUNC_PROTO, anonymous
  *    struct/union) that no kept type refers to: nothing can reach them.
  *    A unit's DWARF describes the types of its local variables too; pahole
- *    keeps those.
+ *    keeps those, and so does its style (LBTF_DWARF_STYLE_PAHOLE): there
+ *    only the prototypes of dropped FUNCs go (pahole makes a FUNC_PROTO
+ *    for the functions it encodes; the types of their parameters are
+ *    types of the unit, kept).
  *  - One FUNC per name. Static functions of the same name in different
  *    units (each with its own prototype) survive dedup as several FUNCs; a
  *    tracer attaching by name cannot tell them apart, and pahole emits one
@@ -38,6 +41,7 @@ struct prune {
 	struct lbtfi_htab seen;  /* FUNC name offsets (finished: the hash is the key) */
 	struct lbtfi_htab aggrs; /* the same for named structs/unions (aggr_key) */
 	uint32_t *stack, sp; /* types found unreachable, their references not yet counted off */
+	bool pahole;         /* keep unreferenced types but dropped FUNCs' prototypes */
 };
 
 /* Whether key (a FUNC's name offset, or a struct/union name offset with
@@ -124,8 +128,19 @@ static uint32_t drop_unreachable(struct prune *p)
 	uint32_t id, n = 0;
 
 	p->sp = 0;
-	for (id = p->start; id < p->cnt; id++)
+	for (id = p->start; id < p->cnt && !p->pahole; id++)
 		push_if_unreachable(p, id);
+	for (id = p->start; id < p->cnt && p->pahole; id++) {
+		const struct lbtf_type *t = lbtfi_btype(p->b, id);
+
+		if (lbtf_kind(t) != LBTF_KIND_FUNC || !p->drop[id - p->start] ||
+		    t->type < p->start || t->type >= p->cnt)
+			continue;
+		if (!p->refs[t->type - p->start] && !p->drop[t->type - p->start]) {
+			p->drop[t->type - p->start] = 1;
+			n++;
+		}
+	}
 	while (p->sp) {
 		id = p->stack[--p->sp];
 		n++;
@@ -226,9 +241,9 @@ static int compact(struct prune *p)
 	return lbtfi_dedup_strings(b);
 }
 
-int dw_prune(struct lbtf_builder *b, uint32_t features, uint32_t *dropped)
+int dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped)
 {
-	struct prune p = { .b = b };
+	struct prune p = { .b = b, .pahole = pahole };
 	size_t n;
 	int err = 0;
 

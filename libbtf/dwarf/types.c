@@ -131,11 +131,12 @@ static int64_t with_fixup(struct dw_unit *u, int64_t id, uint32_t word, uint64_t
 
 /* Base types ---------------------------------------------------------------- */
 
-/* An unsigned INT the unit adds once, on first use (*slot caches its id) */
-static int64_t unit_int(struct dw_unit *u, uint32_t *slot, const char *name, uint32_t size)
+/* An INT the unit adds once, on first use (*slot caches its id) */
+static int64_t unit_int(struct dw_unit *u, uint32_t *slot, const char *name, uint32_t size,
+			uint32_t flags)
 {
 	if (!*slot) {
-		int id = lbtf_builder_add_int(u->b, name, size, 0);
+		int id = lbtf_builder_add_int(u->b, name, size, flags);
 
 		if (id < 0)
 			return id;
@@ -146,12 +147,14 @@ static int64_t unit_int(struct dw_unit *u, uint32_t *slot, const char *name, uin
 
 static int64_t byte_type(struct dw_unit *u)
 {
-	return unit_int(u, &u->byte_id, "unsigned char", 1);
+	return unit_int(u, &u->byte_id, "unsigned char", 1, 0);
 }
 
 static int64_t array_index_type(struct dw_unit *u)
 {
-	return unit_int(u, &u->array_index_id, "__ARRAY_SIZE_TYPE__", 4);
+	const struct dw_array_style *s = &u->g->arrays;
+
+	return unit_int(u, &u->array_index_id, s->index_name, s->index_size, s->index_flags);
 }
 
 /* An opaque blob of sz bytes (for base types BTF cannot describe) */
@@ -397,6 +400,13 @@ static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 	}
 	if (!n)
 		dims[n++] = 0;
+	if (u->g->arrays.flatten) {
+		/* int m[2][3]: ARRAY(6) of int; the product wraps at 32 bits as
+		 * pahole's does */
+		for (uint32_t i = 1; i < n; i++)
+			dims[0] *= dims[i];
+		n = 1;
+	}
 	/* int m[2][3]: ARRAY(2) of ARRAY(3) of int, innermost added first */
 	while (n--) {
 		cur = with_fixup(u, lbtf_builder_add_array(u->b, idx, cur, dims[n]), W_ARRAY_ELEM, pend);

@@ -88,6 +88,30 @@ struct lbtf_dwarf_stats {
 	uint32_t datasecs;
 };
 
+/*
+ * Whose conventions the BTF follows where two encoders write the same C
+ * differently:
+ *  - arrays: clang (and btfgen) write one ARRAY per dimension (int m[2][3]:
+ *    ARRAY(2) of ARRAY(3) of int) indexed by an unsigned 4-byte INT
+ *    "__ARRAY_SIZE_TYPE__"; pahole one ARRAY of the dimensions' product
+ *    (ARRAY(6) of int) indexed by the signed "int". Dedup compares both, so
+ *    split BTF shares its base's types only when it spells arrays as its
+ *    base does: over a base with arrays, the base's spelling is used
+ *    whatever the style;
+ *  - FUNC linkage: clang's (global or static, from the symbol); pahole v1.31
+ *    writes static for every FUNC;
+ *  - a DATASEC's size: the ELF section's (clang); pahole's ends at the end
+ *    of its last variable;
+ *  - unreferenced anonymous types (a pointer type only a local variable
+ *    uses): dropped (clang keeps only what its BTF refers to); pahole keeps
+ *    every type of every unit.
+ * LBTF_DWARF_STYLE_PAHOLE gives pahole v1.31's type graph (btfgen-pahole).
+ */
+enum lbtf_dwarf_style {
+	LBTF_DWARF_STYLE_CLANG = 0,
+	LBTF_DWARF_STYLE_PAHOLE = 1,
+};
+
 struct lbtf_dwarf_opts {
 	size_t sz;                 /* sizeof(struct lbtf_dwarf_opts) */
 	int jobs;                  /* worker threads; <= 0: online CPUs */
@@ -99,6 +123,7 @@ struct lbtf_dwarf_opts {
 	void (*warn)(void *ctx, const char *msg);
 	void *ctx;
 	struct lbtf_dwarf_stats *stats; /* optional out */
+	int style;                 /* enum lbtf_dwarf_style (see there) */
 };
 
 /*

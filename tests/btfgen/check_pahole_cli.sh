@@ -50,7 +50,7 @@ same_bytes() {
 	rm -f "$T/p.btf" "$T/g.btf"
 	# shellcheck disable=SC2086
 	"$P" -J $1 --btf_encode_detached="$T/p.btf" "$T/u" || { bad "pahole options '$1' failed"; return; }
-	"$BTFGEN" -j1 --features "$2" -o "$T/g.btf" "$T/u" || { bad "btfgen --features $2 failed"; return; }
+	"$BTFGEN" -j1 --style pahole --features "$2" -o "$T/g.btf" "$T/u" || { bad "btfgen --style pahole --features $2 failed"; return; }
 	cmp -s "$T/p.btf" "$T/g.btf" || bad "pahole options '$1' differ from btfgen --features $2"
 }
 base=func,dedup,reuse
@@ -75,7 +75,7 @@ grep -q "^VAR global_s" "$T/c.k" || bad "global_var: global_s not encoded"
 # in place, as link-vmlinux.sh runs it
 cp "$T/u" "$T/u2"
 "$P" -J -j --btf_gen_floats "$T/u2" || bad "-J in place failed"
-"$BTFGEN" --features "$base,percpu_var,decl_tag,type_tag,enum64,float" -o "$T/d.btf" "$T/u"
+"$BTFGEN" --style pahole --features "$base,percpu_var,decl_tag,type_tag,enum64,float" -o "$T/d.btf" "$T/u"
 objcopy --dump-section .BTF="$T/u2.btf" "$T/u2" "$T/u2.copy" && cmp -s "$T/u2.btf" "$T/d.btf" ||
 	bad "-J in place: the .BTF section differs from the detached encoding"
 
