@@ -4,7 +4,8 @@
     btf_graph_diff.py A.json B.json [--show N]
 
 A.json and B.json are `bpftool -j btf dump file X` (or `btfdump -j file X`)
-outputs. Two types are equal when they are bisimilar: the same kind, name,
+outputs; split BTF dumped over one base (`--base`) compares as split BTF:
+a reference to a base type is equal to the same id's on the other side. Two types are equal when they are bisimilar: the same kind, name,
 size, encoding, members (names, offsets, bitfield sizes), counts, linkage
 and values, and their referenced types are equal in turn, cycles included.
 The classes come from partition refinement over both graphs at once: each
@@ -64,11 +65,18 @@ def load(path, tag):
     return nodes
 
 
+def ref_class(cls, ref):
+    """void, a type of the graph, or one of the base (by its id)"""
+    if not ref:
+        return 0
+    return cls[ref] if ref in cls else hash(("base", ref[1]))
+
+
 def refine(nodes):
     cls = {n: hash(v[0]) for n, v in nodes.items()}
     count = len(set(cls.values()))
     while True:
-        nxt = {n: hash((v[0], tuple(cls.get(r, 0) if r else 0 for r in v[1])))
+        nxt = {n: hash((v[0], tuple(ref_class(cls, r) for r in v[1])))
                for n, v in nodes.items()}
         c = len(set(nxt.values()))
         cls = nxt
