@@ -44,6 +44,9 @@ static void usage(FILE *f)
 		"                        percpu_var,dedup,reuse; default, all, none; -NAME removes one\n"
 		"                        (a list starting with -NAME changes the defaults: all but\n"
 		"                        percpu_var; kernel images: percpu_var not var)\n"
+		"  --progress, --no-progress\n"
+		"                        a progress line on stderr, erased at the end (default:\n"
+		"                        on a terminal, for runs over a second; never as pahole)\n"
 		"  -v, --verbose         print notes and statistics on stderr\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         print the version\n"
@@ -52,7 +55,7 @@ static void usage(FILE *f)
 }
 
 struct progress {
-	bool tty, shown;
+	bool on, tty, shown;
 	struct timespec t0, last;
 };
 
@@ -64,12 +67,13 @@ static double secs_since(const struct timespec *a)
 	return (now.tv_sec - a->tv_sec) + (now.tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* Progress line on a terminal, only once the run has taken over a second */
+/* Progress line (by default on a terminal, not in pahole's mode), only
+ * once the run has taken over a second */
 static void on_progress(void *ctx, uint32_t done, uint32_t total)
 {
 	struct progress *p = ctx;
 
-	if (!p->tty || secs_since(&p->t0) < 1.0)
+	if (!p->on || secs_since(&p->t0) < 1.0)
 		return;
 	if (p->shown && done != total && secs_since(&p->last) < 0.1)
 		return;
@@ -77,6 +81,15 @@ static void on_progress(void *ctx, uint32_t done, uint32_t total)
 	fprintf(stderr, "\r%s: %u/%u compile units (%u%%)", prog, done, total,
 		total ? (unsigned)(100ull * done / total) : 100);
 	p->shown = true;
+}
+
+/* The line goes once the work is done: erased on a terminal, ended
+ * elsewhere (--progress into a log) */
+static void end_progress(struct progress *p)
+{
+	if (p->shown)
+		fputs(p->tty ? "\r\033[K" : "\n", stderr);
+	p->shown = false;
 }
 
 struct warn_ctx {
@@ -106,10 +119,7 @@ static void cb_warn(void *ctx, const char *msg)
 {
 	struct cb_ctx *c = ctx;
 
-	if (c->pr.shown) {
-		fputc('\n', stderr);
-		c->pr.shown = false;
-	}
+	end_progress(&c->pr);
 	on_warn(&c->w, msg);
 }
 
@@ -128,7 +138,8 @@ static int parse_jobs(const char *s, int *jobs)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE, OPT_STYLE };
+	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE, OPT_STYLE,
+	       OPT_PROGRESS, OPT_NO_PROGRESS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
@@ -136,6 +147,8 @@ int main(int argc, char **argv)
 		{ "features", required_argument, NULL, OPT_FEATURES },
 		{ "distilled-base", no_argument, NULL, OPT_DISTILLED_BASE },
 		{ "style", required_argument, NULL, OPT_STYLE },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -150,6 +163,7 @@ int main(int argc, char **argv)
 	struct lbtf *base = NULL;
 	struct lbtf_builder *b;
 	bool in_place = false, verbose = false, distilled = false;
+	int progress = -1; /* --progress, --no-progress; -1: on a terminal */
 	void *data = NULL, *base_data = NULL;
 	size_t size = 0, base_size = 0;
 	int c, swapped, err, rc = CLI_EXIT_SYSTEM;
@@ -192,6 +206,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DISTILLED_BASE:
 			distilled = true;
+			break;
+		case OPT_PROGRESS:
+		case OPT_NO_PROGRESS:
+			progress = c == OPT_PROGRESS;
 			break;
 		case OPT_STYLE:
 			if (!strcmp(optarg, "clang") || !strcmp(optarg, "pahole")) {
@@ -261,6 +279,7 @@ int main(int argc, char **argv)
 		o.base = base;
 	}
 	cb.pr.tty = isatty(STDERR_FILENO);
+	cb.pr.on = progress < 0 ? cb.pr.tty : progress;
 	clock_gettime(CLOCK_MONOTONIC, &cb.pr.t0);
 	cb.w.input = input;
 	cb.w.verbose = verbose;
@@ -270,8 +289,7 @@ int main(int argc, char **argv)
 	o.stats = &st;
 
 	b = lbtf_dwarf_to_btf(input, &o);
-	if (cb.pr.shown)
-		fputc('\n', stderr);
+	end_progress(&cb.pr);
 	if (!b) {
 		const char *msg = lbtf_errmsg();
 

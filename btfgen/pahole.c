@@ -221,11 +221,35 @@ bool pahole_cmdline(int argc, char **argv)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s -J [-j[N]] [--btf_encode_detached=FILE] [--btf_base=BASE]\n"
-		"          [--btf_features=LIST] [pahole's older BTF options] FILE\n"
-		"       %s --version | --numeric_version | --supported_btf_features\n"
-		"  pahole's BTF encoding command line, run by btfgen (pahole's other modes,\n"
-		"  such as printing structs, are not implemented). See README.md.\n",
+		"usage: %s -J [-j[N]] [--btf_encode_detached=OUT] [--btf_base=BASE]\n"
+		"          [--btf_features=LIST] [--lang_exclude=LANGS] [older options] FILE\n"
+		"       %s --version | --numeric_version | --supported_btf_features | --help\n"
+		"  pahole's BTF encoding command line, carried out by btfgen: a kernel build\n"
+		"  runs it as PAHOLE=btfgen-pahole (pahole's other modes are not implemented).\n"
+		"  -J, --btf_encode          encode into FILE's .BTF section, in place\n"
+		"  --btf_encode_detached=OUT write raw BTF to OUT instead\n"
+		"  --btf_base=BASE           split BTF over BASE (a module over its vmlinux)\n"
+		"  -j[N], --jobs[=N]         N threads; -j alone: every CPU; without: one\n"
+		"  --btf_features=LIST       pahole's features (--supported_btf_features, default,\n"
+		"                            all); the first list turns the others off; unknown\n"
+		"                            names are ignored, as pahole does\n"
+		"  --btf_features_strict=LIST  the same, unknown names refused\n"
+		"  --lang_exclude=LANGS      skip units of these languages (rust: skipped anyway)\n"
+		"  --btf_gen_floats, --btf_gen_optimized, --btf_gen_all, --btf_encode_force,\n"
+		"  --skip_encoding_btf_vars, --skip_encoding_btf_decl_tag,\n"
+		"  --skip_encoding_btf_type_tag, --skip_encoding_btf_enum64,\n"
+		"  --skip_encoding_btf_inconsistent_proto, --reproducible_build,\n"
+		"  --btf_attributes          pahole's older spellings of features\n"
+		"  -V, --verbose             notes and statistics on stderr\n"
+		"  -q, --quiet               accepted (nothing is printed but errors anyway)\n"
+		"  --version, --numeric_version  the pahole version whose command line this is\n"
+		"  --supported_btf_features  the --btf_features names implemented\n"
+		"  -h, --help                this text\n"
+		"  The BTF is pahole v1.31's type graph (btfgen --style pahole): arrays flattened\n"
+		"  and indexed by int, every FUNC static, every type of every unit kept; over a\n"
+		"  base, arrays are spelled as the base's, so modules share its types whichever\n"
+		"  encoder made it. No progress line. Same output at any -j.\n"
+		"Exit status: 0 done, 2 usage, 4 bad input, 5 I/O or system error.\n",
 		prog, prog);
 }
 
@@ -369,6 +393,8 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 	/* pahole's type graph (arrays over a base: the base's) */
 	av[n++] = "--style";
 	av[n++] = "pahole";
+	/* quiet as pahole: a kernel build runs on a terminal */
+	av[n++] = "--no-progress";
 	if (s.base) {
 		av[n++] = "--base";
 		av[n++] = s.base;

@@ -8,6 +8,7 @@ _btfgen()
 	case $prev in
 	-o | --output | --base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-j | --jobs) COMPREPLY=($(compgen -W "1 2 4 8" -- "$cur")); return ;;
+	--style) COMPREPLY=($(compgen -W "clang pahole" -- "$cur")); return ;;
 	--features)
 		local names="float enum64 type_tag decl_tag func var percpu_var dedup reuse default all none"
 		local head=${cur%"${cur##*,}"} last=${cur##*,} n words=
@@ -16,7 +17,7 @@ _btfgen()
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --features -v --verbose -h --help -V --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --features --style --progress --no-progress -v --verbose -h --help -V --version" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

@@ -22,8 +22,8 @@ ver=${vmlinux##*/vmlinux-}
 mods=$CACHE/modules-$ver/usr/lib/debug/lib/modules/$ver/kernel
 command -v bpftool >/dev/null || { echo "SKIP: bpftool not installed"; exit 77; }
 
-FLAGS=(-J --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
-       --btf_features=attributes --lang_exclude=rust)
+K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+FLAGS=(-J "--btf_features=$K618" --btf_features=attributes --lang_exclude=rust)
 # encode ENCODER OUT INPUT [BASE]: detached BTF (pahole v1.31 does not
 # truncate an existing output: there is none)
 encode() {

@@ -4,17 +4,21 @@
 # option lines of --help (lines starting with '-': the words before two
 # spaces) and from the .TP items of the man page's OPTIONS section(s). Also:
 # each page renders with `man -l` without warnings; btfdump's commands are
-# the same in --help, the man page's SYNOPSIS and the completion.
+# the same in --help, the man page's SYNOPSIS and the completion;
+# btfgen-pahole's --help and btfgen(1)'s PAHOLE COMPATIBILITY list the same
+# options.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
-opt_words() { grep -oE '(^|[ ,|[])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,|[]//' | sort -u; }
+opt_words() { grep -oE '(^|[ ,|[])--?[A-Za-z][A-Za-z0-9_-]*' | sed 's/^[ ,|[]//' | sort -u; }
 help_opts() {
 	sed -n 's/^ *\(-.*\)$/\1/p' | sed 's/  .*//' | opt_words
 }
-# the line after each .TP between ".SH OPTIONS" and the next .SH (.SS kept)
+# the line after each .TP between ".SH SECTION" (default OPTIONS) and the
+# next .SH (.SS kept)
 man_opts() {
-	awk '/^\.SH/ { in_opts = ($2 == "OPTIONS") } in_opts && tp { print; tp = 0 } /^\.TP/ { tp = in_opts }' "$1" |
-		sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/^\.[A-Z]* //' -e 's/"//g' | opt_words
+	awk -v sec="${2:-OPTIONS}" '/^\.SH/ { $1 = ""; in_opts = (substr($0, 2) == sec) }
+		in_opts && tp { print; tp = 0 } /^\.TP/ { tp = in_opts }' "$1" |
+		sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/^\.[A-Z]* //' -e 's/"//g' -e 's/=[A-Z]*//g' | opt_words
 }
 pages=0
 for page in man/btfgen.1 man/btfcheck.1 man/btfdump.1 man/flowctl.8; do
@@ -30,6 +34,19 @@ for page in man/btfgen.1 man/btfcheck.1 man/btfdump.1 man/flowctl.8; do
 	[ -z "$only_man" ] || bad "$p: in $page, not in --help: $only_man"
 	echo "$p: $(wc -l <"$T/$p.help") options in both"
 done
+# btfgen-pahole: pahole's command line, in btfgen(1)'s PAHOLE COMPATIBILITY
+if [ -x "$B/btfgen-pahole" ]; then
+	"$B/btfgen-pahole" --help | help_opts | sed 's/=.*//' | sort -u >"$T/pahole.help"
+	man_opts man/btfgen.1 "PAHOLE COMPATIBILITY" >"$T/pahole.man"
+	[ -s "$T/pahole.help" ] && [ -s "$T/pahole.man" ] || bad "btfgen-pahole: no options found (help or man page)"
+	only_help=$(comm -23 "$T/pahole.help" "$T/pahole.man" | tr '\n' ' ')
+	only_man=$(comm -13 "$T/pahole.help" "$T/pahole.man" | tr '\n' ' ')
+	[ -z "$only_help" ] || bad "btfgen-pahole: in --help, not in btfgen(1) PAHOLE COMPATIBILITY: $only_help"
+	[ -z "$only_man" ] || bad "btfgen-pahole: in btfgen(1) PAHOLE COMPATIBILITY, not in --help: $only_man"
+	echo "btfgen-pahole: $(wc -l <"$T/pahole.help") options in both"
+else
+	bad "$B/btfgen-pahole not built"
+fi
 # btfdump's commands: each word --help lists under "Commands:" is in the
 # man page's SYNOPSIS (or named in its DESCRIPTION for help/PATH/btf) and
 # offered by the completion as a first word
