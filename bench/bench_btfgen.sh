@@ -13,6 +13,7 @@
 set -u
 B=${B:-build}
 CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
+. bench/lib.sh # fetch_vmlinux, fetch_modules
 LOAD=$B/tests/btfgen/btfload SIG=$B/tests/btfgen/btfsig
 row() { printf '| %s | %s | %s | %s | %s |\n' "$@"; }
 note() { echo "bench_btfgen: $*" >&2; }
@@ -145,23 +146,6 @@ if [ "${BENCH_BTFGEN:-all}" = all ]; then
 fi
 
 # (b) Debian vmlinux with DWARF -----------------------------------------------
-fetch_vmlinux() {
-	local v
-	v=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
-	[ -n "$v" ] && { echo "$v"; return; }
-	command -v apt-get >/dev/null || return 1
-	local pkg
-	pkg=$(apt-cache depends linux-image-amd64-dbg 2>/dev/null | awk '/Depends:/ { print $2; exit }')
-	[ -n "$pkg" ] || return 1
-	mkdir -p "$CACHE" && cd "$CACHE" || return 1
-	note "downloading $pkg (~900 MB) into $CACHE"
-	apt-get download "$pkg" >&2 || { cd - >/dev/null || true; return 1; }
-	dpkg-deb --fsys-tarfile "$pkg"_*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*' &&
-		mv usr/lib/debug/boot/vmlinux-* . && rm -rf usr "$pkg"_*.deb
-	cd - >/dev/null || return 1
-	v=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
-	[ -n "$v" ] && echo "$v"
-}
 vmlinux=$(fetch_vmlinux) && [ -n "$vmlinux" ] || { vmlinux=; note "no vmlinux with DWARF (download impossible): vmlinux rows skipped"; }
 [ -n "$vmlinux" ] && [ "${BENCH_BTFGEN:-all}" = all ] &&
 	bench_input "vmlinux $(basename "$vmlinux" | sed 's/vmlinux-//')" "$vmlinux"
@@ -244,18 +228,6 @@ bench_kernel_flags() {
 # detached here), btfgen-pahole then pahole v1.31 (else 1.24) per module,
 # fresh processes: total wall time per encoder, and the modules whose named
 # types (kind, name) differ.
-fetch_modules() {
-	local ver=$1 dir=$CACHE/modules-$1 pkg
-	[ -d "$dir" ] && { echo "$dir"; return; }
-	pkg=linux-image-$ver-dbg
-	mkdir -p "$dir.tmp" && cd "$dir.tmp" || return 1
-	note "downloading $pkg for its kernel/fs modules"
-	apt-get download "$pkg" >&2 && dpkg-deb --fsys-tarfile "$pkg"_*.deb |
-		tar -x --wildcards "./usr/lib/debug/lib/modules/$ver/kernel/fs/*" || { cd - >/dev/null || true; return 1; }
-	rm -f "$pkg"_*.deb
-	cd - >/dev/null || return 1
-	mv "$dir.tmp" "$dir" && echo "$dir"
-}
 named() { # named() FILE BASE: "KIND name" of the named types
 	"$B/btfdump" file "$1" --base "$2" | awk '/^\[/ && $3 != "\x27(anon)\x27" { print $2, $3 }' | sort
 }
@@ -281,7 +253,7 @@ bench_modules() {
 			differ=$((differ + 1))
 			note "named types differ: $ko"
 		fi
-	done < <(find "$dir" -name '*.ko' | sort)
+	done < <(find "$dir" -path '*/kernel/fs/*' -name '*.ko' | sort)
 	[ $n -gt 0 ] || return
 	row "btfgen-pahole $n modules (Debian 6.1 kernel/fs) total wall s" "$tot_g" "$tot_p" "$(ratio "$tot_g" "$tot_p")" \
 		"-J -j1 --btf_base own vmlinux BTF, 6.18 flags, vs $("$peer" --version); named types differ in $differ modules; $failed failed"

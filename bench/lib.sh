@@ -31,3 +31,41 @@ time_pair() {
 	echo "$1: ours $(tr '\n' ' ' <"$tmp/t_ours")" >&2
 	echo "$1: peer $(tr '\n' ' ' <"$tmp/t_peer")" >&2
 }
+
+# The Debian kernel with DWARF, fetched once into $CACHE (default
+# /var/cache/btf-bench) with apt-get download from linux-image-*-amd64-dbg:
+# fetch_vmlinux prints the vmlinux path; fetch_modules VERSION prints a
+# directory holding that package's kernel/fs, kernel/drivers/net and
+# kernel/net modules (usr/lib/debug/lib/modules/VERSION/kernel/...).
+# Both return 1 when the download is impossible. note() is the caller's.
+: "${CACHE:=${BTF_BENCH_CACHE:-/var/cache/btf-bench}}"
+fetch_vmlinux() {
+	local v pkg
+	v=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
+	[ -n "$v" ] && { echo "$v"; return; }
+	command -v apt-get >/dev/null || return 1
+	pkg=$(apt-cache depends linux-image-amd64-dbg 2>/dev/null | awk '/Depends:/ { print $2; exit }')
+	[ -n "$pkg" ] || return 1
+	mkdir -p "$CACHE" && cd "$CACHE" || return 1
+	note "downloading $pkg (~900 MB) into $CACHE"
+	apt-get download "$pkg" >&2 || { cd - >/dev/null || true; return 1; }
+	dpkg-deb --fsys-tarfile "$pkg"_*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*' &&
+		mv usr/lib/debug/boot/vmlinux-* . && rm -rf usr "$pkg"_*.deb
+	cd - >/dev/null || return 1
+	v=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
+	[ -n "$v" ] && echo "$v"
+}
+fetch_modules() {
+	local ver=$1 dir=$CACHE/modules-$1 pkg k
+	k=usr/lib/debug/lib/modules/$ver/kernel
+	[ -d "$dir/$k/fs" ] && [ -d "$dir/$k/drivers/net" ] && { echo "$dir"; return; }
+	pkg=linux-image-$ver-dbg
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp" && cd "$dir.tmp" || return 1
+	note "downloading $pkg for its kernel/fs, drivers/net and net modules"
+	apt-get download "$pkg" >&2 && dpkg-deb --fsys-tarfile "$pkg"_*.deb |
+		tar -x --wildcards "./$k/fs/*" "./$k/drivers/net/*" "./$k/net/*" || { cd - >/dev/null || true; return 1; }
+	rm -f "$pkg"_*.deb
+	cd - >/dev/null || return 1
+	rm -rf "$dir" && mv "$dir.tmp" "$dir" && echo "$dir"
+}

@@ -8,7 +8,9 @@
 #    each encoder's module BTF over the other's vmlinux BTF is no larger than
 #    over its own (2% slack), btfgen-pahole's over pahole's vmlinux is
 #    pahole's type graph, and btfgen's own mode (--base) over pahole's
-#    vmlinux is no larger than pahole's module.
+#    vmlinux is no larger than pahole's module;
+#  - btfgen's modules (own mode and btfgen-pahole) over either vmlinux
+#    repeat no type of it (no split type has an equal base type).
 # Needs the Debian vmlinux and modules with DWARF (make bench caches them in
 # /var/cache/btf-bench) and pahole v1.31 (scripts/build-pahole.sh).
 . "$(dirname "$0")/../lib.sh"
@@ -44,6 +46,7 @@ same_graph() {
 
 encode pahole "$T/vmlinux.p" "$vmlinux" && encode btfgen "$T/vmlinux.g" "$vmlinux" || exit 1
 same_graph "$T/vmlinux.p" "$T/vmlinux.g" "vmlinux (pahole v1.31, btfgen-pahole)"
+cp "$T/a.json" "$T/vmlinux.p.json" && cp "$T/b.json" "$T/vmlinux.g.json" || bad "no vmlinux JSON dumps"
 
 size() { stat -c %s "$1"; }
 # within A B: A is at most 2% larger than B
@@ -67,6 +70,11 @@ for m in drivers/net/virtio_net.ko net/key/af_key.ko fs/fat/fat.ko; do
 	within "$(size "$T/$n.own.p")" "$pp" ||
 		bad "$n: btfgen --base pahole's vmlinux: $(size "$T/$n.own.p") B, pahole's module $pp B"
 	same_graph "$T/$n.pahole.p" "$T/$n.btfgen.p" "$n over pahole's vmlinux (pahole, btfgen-pahole)" "$T/vmlinux.p"
+	for split in own.p btfgen.p btfgen.g; do
+		bpftool -j btf dump file "$T/$n.$split" --base "$T/vmlinux.${split#*.}" >"$T/s.json" &&
+			python3 "$GRAPH_DIFF" --repeats "$T/vmlinux.${split#*.}.json" "$T/s.json" >"$T/rep" ||
+			bad "$n ($split): repeats types of its base: $(tail -6 "$T/rep")"
+	done
 	echo "$n: pahole/pahole $pp B, btfgen/pahole $(size "$T/$n.btfgen.p") B, pahole/btfgen $(size "$T/$n.pahole.g") B, btfgen/btfgen $gg B, btfgen --base/pahole $(size "$T/$n.own.p") B"
 done
 [ $fail = 0 ] && echo "PASS: btfgen-pahole's BTF is pahole v1.31's type graph; modules mix both ways"

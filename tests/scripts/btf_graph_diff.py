@@ -2,6 +2,7 @@
 """Compare two BTF type graphs by canonical form, not by id.
 
     btf_graph_diff.py A.json B.json [--show N]
+    btf_graph_diff.py --repeats BASE.json SPLIT.json [--show N]
 
 A.json and B.json are `bpftool -j btf dump file X` (or `btfdump -j file X`)
 outputs; split BTF dumped over one base (`--base`) compares as split BTF:
@@ -17,6 +18,10 @@ of B none in A, and how many classes hold a different number of types on
 each side (duplicates one encoder keeps and the other merges); then up to N
 examples of each. Exit 0 when every type of A has exactly one equal in B and
 the other way round, 1 otherwise, 2 on unreadable input.
+
+With --repeats, SPLIT.json is split BTF dumped over BASE (`--base`): it
+lists the split types that have an equal type in the base (a module that
+repeats what its base already describes) and exits 1 if there are any.
 """
 import collections
 import json
@@ -90,6 +95,19 @@ def describe(node):
     return "[%d] %s '%s'" % (t["id"], t["kind"], t.get("name", "(anon)"))
 
 
+def repeats(base_path, split_path, show):
+    nodes = load(base_path, "A")
+    nbase = len(nodes)
+    nodes.update(load(split_path, "A"))  # split ids follow the base's
+    cls = refine(nodes)
+    in_base = {c for n, c in cls.items() if n[1] <= nbase}
+    rep = [n for n, c in cls.items() if n[1] > nbase and c in in_base]
+    for n in sorted(rep)[:show]:
+        print("    repeated: %s" % describe(nodes[n]))
+    print("split types: %d, repeating a base type: %d" % (len(nodes) - nbase, len(rep)))
+    return 1 if rep else 0
+
+
 def main():
     args = sys.argv[1:]
     show = 5
@@ -97,8 +115,10 @@ def main():
         i = args.index("--show")
         show = int(args[i + 1])
         del args[i:i + 2]
+    if args[:1] == ["--repeats"] and len(args) == 3:
+        return repeats(args[1], args[2], show)
     if len(args) != 2:
-        sys.exit("usage: btf_graph_diff.py A.json B.json [--show N]")
+        sys.exit("usage: btf_graph_diff.py A.json B.json | --repeats BASE.json SPLIT.json [--show N]")
     nodes = load(args[0], "A")
     nodes.update(load(args[1], "B"))
     cls = refine(nodes)
