@@ -2,7 +2,7 @@
 """Compare two BTF type graphs by canonical form, not by id.
 
     btf_graph_diff.py A.json B.json [--show N]
-    btf_graph_diff.py --repeats BASE.json SPLIT.json [--show N]
+    btf_graph_diff.py --repeats BASE.json SPLIT.json... [--show N]
 
 A.json and B.json are `bpftool -j btf dump file X` (or `btfdump -j file X`)
 outputs; split BTF dumped over one base (`--base`) compares as split BTF:
@@ -19,9 +19,10 @@ each side (duplicates one encoder keeps and the other merges); then up to N
 examples of each. Exit 0 when every type of A has exactly one equal in B and
 the other way round, 1 otherwise, 2 on unreadable input.
 
-With --repeats, SPLIT.json is split BTF dumped over BASE (`--base`): it
-lists the split types that have an equal type in the base (a module that
-repeats what its base already describes) and exits 1 if there are any.
+With --repeats, each SPLIT.json is split BTF dumped over BASE (`--base`):
+it lists the split types that have an equal type in the base (a module
+that repeats what its base already describes) and exits 1 if there are
+any. The base is refined once with all the splits.
 """
 import collections
 import json
@@ -57,7 +58,8 @@ def local_fields(t):
     return tuple(own), refs
 
 
-def load(path, tag):
+def load(path, tag, nbase=0):
+    """The types of path as nodes (tag, id); ids up to nbase are the base's ("A")"""
     try:
         with open(path) as f:
             types = json.load(f)["types"]
@@ -66,7 +68,8 @@ def load(path, tag):
     nodes = {}
     for t in types:
         own, refs = local_fields(t)
-        nodes[(tag, t["id"])] = (own, [(tag, r) if r else None for r in refs], t)
+        nodes[(tag, t["id"])] = (own, [None if not r else ("A", r) if r <= nbase else (tag, r)
+                                       for r in refs], t)
     return nodes
 
 
@@ -95,17 +98,22 @@ def describe(node):
     return "[%d] %s '%s'" % (t["id"], t["kind"], t.get("name", "(anon)"))
 
 
-def repeats(base_path, split_path, show):
+def repeats(base_path, split_paths, show):
     nodes = load(base_path, "A")
     nbase = len(nodes)
-    nodes.update(load(split_path, "A"))  # split ids follow the base's
+    for i, path in enumerate(split_paths):
+        nodes.update(load(path, "S%d" % i, nbase))
     cls = refine(nodes)
-    in_base = {c for n, c in cls.items() if n[1] <= nbase}
-    rep = [n for n, c in cls.items() if n[1] > nbase and c in in_base]
-    for n in sorted(rep)[:show]:
-        print("    repeated: %s" % describe(nodes[n]))
-    print("split types: %d, repeating a base type: %d" % (len(nodes) - nbase, len(rep)))
-    return 1 if rep else 0
+    in_base = {c for n, c in cls.items() if n[0] == "A"}
+    bad = 0
+    for i, path in enumerate(split_paths):
+        mine = [n for n in cls if n[0] == "S%d" % i]
+        rep = sorted(n for n in mine if cls[n] in in_base)
+        for n in rep[:show]:
+            print("    repeated: %s" % describe(nodes[n]))
+        print("%s: split types: %d, repeating a base type: %d" % (path, len(mine), len(rep)))
+        bad += len(rep)
+    return 1 if bad else 0
 
 
 def main():
@@ -115,10 +123,10 @@ def main():
         i = args.index("--show")
         show = int(args[i + 1])
         del args[i:i + 2]
-    if args[:1] == ["--repeats"] and len(args) == 3:
-        return repeats(args[1], args[2], show)
+    if args[:1] == ["--repeats"] and len(args) >= 3:
+        return repeats(args[1], args[2:], show)
     if len(args) != 2:
-        sys.exit("usage: btf_graph_diff.py A.json B.json | --repeats BASE.json SPLIT.json [--show N]")
+        sys.exit("usage: btf_graph_diff.py A.json B.json | --repeats BASE.json SPLIT.json... [--show N]")
     nodes = load(args[0], "A")
     nodes.update(load(args[1], "B"))
     cls = refine(nodes)
