@@ -186,12 +186,8 @@ int main(int argc, char **argv)
 		cli_err(prog, "--strict needs --base");
 		return 2;
 	}
-	if (c.base_path && !(c.base = lbtf_open(c.base_path, NULL))) {
-		int rc = cli_exit_for_errno(errno);
-
-		cli_err(prog, "%s: %s", c.base_path, lbtf_errmsg());
-		return rc;
-	}
+	if (c.base_path && !(c.base = lbtf_open(c.base_path, NULL)))
+		return cli_fail_lib(prog, c.base_path); /* the path named once */
 	if (c.base) {
 		int rc = cli_check_base("btfcheck", c.base_path, c.base);
 

@@ -44,6 +44,14 @@ int lbtfi_file_read(const char *path, void **data, size_t *size, bool *mapped);
 int lbtfi_fd_read(int fd, const char *path, void **data, size_t *size, bool *mapped);
 /* The same as a private copy the caller may write to (never written back) */
 int lbtfi_fd_read_private(int fd, const char *path, void **data, size_t *size, bool *mapped);
+/*
+ * A regular file of at most max bytes, read whole into a new buffer (NUL
+ * added, *len without it; the caller frees *text): for files named by
+ * other files (DWARF's source file names), which may name anything. A
+ * FIFO, a device, a directory (EINVAL) or a larger file (EFBIG) is refused
+ * without reading it or waiting for it.
+ */
+int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *len);
 
 /* ---- output (atomic.c) ---- */
 /*
