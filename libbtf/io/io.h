@@ -56,10 +56,11 @@ int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *l
 /* ---- output (atomic.c) ---- */
 /*
  * Atomic output: lbtfi_atomic_open() returns a descriptor onto a new
- * temporary file next to path (*tmp_path set, its name path's name +
- * ".tmpXXXXXX"); lbtfi_atomic_commit() syncs and closes it and, if err is 0,
- * renames it onto path, else removes it; it returns err or the first
- * failure. An existing path keeps its mode and owner (mode applies to a new
+ * temporary file next to path, unnamed (O_TMPFILE) where the file system
+ * allows it, else named (*tmp_path set in both cases: the name path's name
+ * + ".tmpXXXXXX" it is or will be given); lbtfi_atomic_commit() syncs it
+ * and, if err is 0, names it and renames it onto path, else removes it; it
+ * returns err or the first failure. An existing path keeps its mode and owner (mode applies to a new
  * file, less the umask); a symbolic link is written through (its target is
  * replaced); a file with several hard links or without write permission is
  * refused (-EMLINK, -EACCES). When path exists and is not a regular file
