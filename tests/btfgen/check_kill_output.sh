@@ -22,23 +22,39 @@ t0=$(now_ms)
 dur=$(($(now_ms) - t0))
 [ "$dur" -gt 0 ] || dur=1
 n=0 converted=0
-for k in $(seq 1 8); do
-	cp "$T/orig.o" "$T/d/in.o"
-	"$B/btfgen" --in-place "$T/d/in.o" 2>/dev/null &
-	pid=$!
-	sleep "$(printf '0.%03d' $((dur * k / 9)))"
-	kill -9 $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	n=$((n + 1))
-	left=$(find "$T/d" -mindepth 1 -printf '%f\n' | grep -v '^in\.o$' | tr '\n' ' ')
-	[ -z "$left" ] || bad "kill -9 at $((dur * k / 9)) ms of $dur left: $left"
-	find "$T/d" -mindepth 1 -not -name in.o -delete
+# kill_runs DUR SETUP CHECK COMMAND...: 8 runs of COMMAND killed with -9 at
+# moments spread over DUR ms; SETUP before each, CHECK MOMENT after each
+kill_runs() {
+	local dur=$1 setup=$2 check=$3 k pid
+	shift 3
+	for k in $(seq 1 8); do
+		$setup
+		"$@" 2>/dev/null &
+		pid=$!
+		sleep "$(printf '0.%03d' $((dur * k / 9)))"
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		n=$((n + 1))
+		$check $((dur * k / 9)) "$dur"
+	done
+}
+# only_left NAME MOMENT DUR: the directory holds NAME alone (or nothing)
+only_left() {
+	local left
+	left=$(find "$T/d" -mindepth 1 -printf '%f\n' | grep -vFx "$1" | tr '\n' ' ')
+	[ -z "$left" ] || bad "kill -9 at $2 ms of $3 left: $left"
+	find "$T/d" -mindepth 1 -not -name "$1" -delete
+}
+in_setup() { cp "$T/orig.o" "$T/d/in.o"; }
+in_check() {
+	only_left in.o "$@"
 	if "$B/btfdump" file "$T/d/in.o" >/dev/null 2>&1; then
 		converted=$((converted + 1))
 	elif ! cmp -s "$T/d/in.o" "$T/orig.o"; then
-		bad "kill -9 at $((dur * k / 9)) ms: the input is neither as it was nor converted"
+		bad "kill -9 at $1 ms: the input is neither as it was nor converted"
 	fi
-done
+}
+kill_runs "$dur" in_setup in_check "$B/btfgen" --in-place "$T/d/in.o"
 rm -f "$T/d/in.o"
 vmlinux=/sys/kernel/btf/vmlinux
 if [ -r $vmlinux ]; then
@@ -46,18 +62,9 @@ if [ -r $vmlinux ]; then
 	"$B/btfdump" file $vmlinux format c -o "$T/d/v.h" || bad "btfdump format c -o failed"
 	hdur=$(($(now_ms) - t0))
 	[ "$hdur" -gt 9 ] || hdur=9
-	for k in $(seq 1 8); do
-		rm -f "$T/d/v.h"
-		"$B/btfdump" file $vmlinux format c -o "$T/d/v.h" &
-		pid=$!
-		sleep "$(printf '0.%03d' $((hdur * k / 9)))"
-		kill -9 $pid 2>/dev/null
-		wait $pid 2>/dev/null
-		n=$((n + 1))
-		left=$(find "$T/d" -mindepth 1 -printf '%f\n' | grep -v '^v\.h$' | tr '\n' ' ')
-		[ -z "$left" ] || bad "-o: kill -9 at $((hdur * k / 9)) ms of $hdur left: $left"
-		find "$T/d" -mindepth 1 -delete
-	done
+	h_setup() { rm -f "$T/d/v.h"; }
+	h_check() { only_left v.h "$@"; }
+	kill_runs "$hdur" h_setup h_check "$B/btfdump" file $vmlinux format c -o "$T/d/v.h"
 fi
 [ $fail -eq 0 ] && echo "PASS: $n kills over a ${dur} ms --in-place run and a -o run left nothing behind ($converted had finished)"
 exit $fail

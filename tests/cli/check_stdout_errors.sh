@@ -7,10 +7,8 @@
 # btfcheck --json, btfdump file/-j/format c/ext and btfgen -o -.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
-command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
 [ -w /dev/full ] || { echo "SKIP: no /dev/full"; exit 77; }
-gcc -g -c -o "$T/t.o" -x c - <<<'struct s { int a; } v;' &&
-	"$B/btfgen" -o "$T/t.btf" "$T/t.o" || { echo "FAIL: btfgen on a small object"; exit 1; }
+small_object_btf
 n=0
 # expect5 WORDS...: the command, run with stdout full and with stdout closed
 expect5() {

@@ -9,10 +9,8 @@
 # file named; BTF through a pipe still works.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
-command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
 [ -r /dev/zero ] || { echo "SKIP: no /dev/zero"; exit 77; }
-gcc -g -c -o "$T/t.o" -x c - <<<'struct s { int a; } v;' &&
-	"$B/btfgen" -o "$T/t.btf" "$T/t.o" || { echo "FAIL: btfgen on a small object"; exit 1; }
+small_object_btf
 # the address space limit only without the sanitizers (ASan reserves terabytes)
 vlim=1048576
 [ "${SAN:-}" = 1 ] && vlim=unlimited
