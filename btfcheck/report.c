@@ -4,7 +4,7 @@
 #include <string.h>
 #include "btfcheck.h"
 #include "libbtf_verify.h"
-#include "dump/json_writer.h"
+#include "io/io.h"
 
 static void version_str(char *buf, size_t n, uint32_t v)
 {

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "io/io.h"
 
 struct lbtfi_json {
 	FILE *out;
@@ -56,10 +57,7 @@ void lbtfi_json_key_string(struct lbtfi_json *w, const char *comma_quoted_colon,
 void lbtfi_json_string(struct lbtfi_json *w, const char *s);
 /* The same escaped strictly whatever w->strict says (json_writer.c) */
 void lbtfi_json_string_strict(struct lbtfi_json *w, const char *s);
-/* s as a JSON string on f: valid JSON whatever its bytes (control
- * characters and bytes outside valid UTF-8 as \u00XX); strict: lossless
- * too (see json_writer.c). For JSON written without a writer. */
-void lbtfi_json_put_quoted(FILE *f, const char *s, bool strict);
+/* lbtfi_json_put_quoted(), the quoting of both: io/io.h */
 void lbtfi_json_uint(struct lbtfi_json *w, uint64_t v);
 void lbtfi_json_int(struct lbtfi_json *w, int64_t v);
 void lbtfi_json_bool(struct lbtfi_json *w, bool v);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* ---- input (read.c) ---- */
 /*
@@ -83,5 +84,11 @@ int lbtfi_write_all(int fd, const void *data, size_t size);
  * so that an output never overwrites what it is made from. */
 int lbtfi_same_file(const char *a, const char *b);
 int lbtfi_check_output(const char *out_path, const char *in_path, const char *what);
+
+/* s as a JSON string on f: valid JSON whatever its bytes (control
+ * characters and bytes outside valid UTF-8 as \u00XX); strict: lossless
+ * too (a backslash as \\, not bpftool's \n). The JSON dumpers' quoting
+ * (libbtf/dump/json_writer.c), for programs writing JSON of their own. */
+void lbtfi_json_put_quoted(FILE *f, const char *s, bool strict);
 
 #endif
