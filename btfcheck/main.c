@@ -13,7 +13,6 @@
  * 5 a file cannot be read.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,34 +115,6 @@ static int parse_num(const char *s, long long max, long long *out)
 	return 0;
 }
 
-/*
- * A closed stdout (fd 1 not open) would be taken over by the first file we
- * open; hold it with a read-only /dev/null so every write to it fails.
- */
-static void stdout_hold(void)
-{
-	if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
-		int fd = open("/dev/null", O_RDONLY);
-
-		if (fd >= 0 && fd != STDOUT_FILENO)
-			close(fd);
-	}
-}
-
-/* Flush and close stdout; report a write error once. 0 when all went out. */
-static int stdout_finish(void)
-{
-	int err = 0;
-
-	if (fflush(stdout) || ferror(stdout))
-		err = errno ? errno : EIO;
-	if (fclose(stdout) && !err)
-		err = errno ? errno : EIO;
-	if (err)
-		cli_err(prog, "write error on standard output: %s", strerror(err));
-	return err;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -157,11 +128,13 @@ int main(int argc, char **argv)
 	};
 	struct lbtfi_readbuf inbuf = { 0 };
 	struct cfg c = { .log_level = -1, .log_size = -1, .inbuf = &inbuf };
+	/* precedence: disagreement 3 > cannot read or write 5 > not BTF 4 > rejected 1 */
+	static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
 	uint32_t target = 0;
-	int opt, worst = 0;
+	int opt, rc, worst = 0;
 	long long v;
 
-	stdout_hold();
+	cli_hold_stdout();
 	setvbuf(stderr, errbuf, _IOLBF, sizeof(errbuf));
 	opterr = 0; /* reported below, in one line */
 	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:", opts, NULL)) != -1) {
@@ -213,12 +186,8 @@ int main(int argc, char **argv)
 		cli_err(prog, "--strict needs --base");
 		return 2;
 	}
-	if (c.base_path && !(c.base = lbtf_open(c.base_path, NULL))) {
-		int rc = cli_exit_for_errno(errno);
-
-		cli_err(prog, "%s: %s", c.base_path, lbtf_errmsg());
-		return rc;
-	}
+	if (c.base_path && !(c.base = lbtf_open(c.base_path, NULL)))
+		return cli_fail_lib(prog, c.base_path); /* the path named once */
 	if (c.base) {
 		int rc = cli_check_base("btfcheck", c.base_path, c.base);
 
@@ -230,17 +199,15 @@ int main(int argc, char **argv)
 	if (c.kernel && c.base)
 		cli_err(prog, "--kernel ignored with --base (BPF_BTF_LOAD has no split BTF)");
 	for (int i = optind; i < argc; i++) {
-		static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
-		int rc = btfcheck_one(&c, argv[i], i == argc - 1);
+		int r = btfcheck_one(&c, argv[i], i == argc - 1);
 
-		/* precedence: disagreement 3 > cannot read 5 > not BTF 4 > rejected 1 */
-		if (rank[rc] > rank[worst])
-			worst = rc;
+		if (rank[r] > rank[worst])
+			worst = r;
 	}
 	lbtf_free(c.base);
 	lbtfi_readbuf_free(&inbuf);
-	/* a verdict or record that never reached stdout is a failure */
-	if (stdout_finish())
-		return 2;
-	return worst;
+	/* a verdict or record that never reached stdout is a failure, a
+	 * system one (5) like every write error */
+	rc = cli_finish_stdout(prog);
+	return rank[rc] > rank[worst] ? rc : worst;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "btfcheck.h"
 #include "libbtf_verify.h"
+#include "io/io.h"
 
 static void version_str(char *buf, size_t n, uint32_t v)
 {
@@ -97,38 +98,11 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 }
 
 /* JSON string: control characters escaped; bytes that are not valid UTF-8
- * are taken as Latin-1 (the kernel prints names as raw bytes). */
+ * are taken as Latin-1 (the kernel prints names as raw bytes): libbtf's
+ * JSON quoting, strict (lossless) */
 static void json_str(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		unsigned char c = *p;
-		int n = c >= 0xf0 && c < 0xf5 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : 0;
-		int ok = c >= 0x80 && n;
-
-		for (int i = 1; ok && i <= n; i++)
-			ok = (p[i] & 0xc0) == 0x80;
-		if (c == '"' || c == '\\') {
-			fprintf(f, "\\%c", c);
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-		} else if (c >= 0x80 && ok) {
-			fwrite(p, 1, n + 1, f);
-			p += n;
-		} else if (c >= 0x80) {
-			fprintf(f, "\\u%04x", c);
-		} else {
-			fputc(c, f);
-		}
-		p++;
-	}
-	fputc('"', f);
+	lbtfi_json_put_quoted(f, s, true);
 }
 
 static void json_bits(const char *key, uint32_t bits, const char *(*name)(uint32_t))

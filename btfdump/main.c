@@ -321,6 +321,7 @@ int main(int argc, char **argv)
 	const struct command *c;
 	int opt;
 
+	cli_hold_stdout();
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	opterr = 0; /* unknown options are reported below, in one line */
 	lbtf_atomic_cleanup_on_signals(); /* format c -o writes through a temporary file */

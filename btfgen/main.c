@@ -182,6 +182,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+	cli_hold_stdout();
 	/* pahole's command line (kernel builds run PAHOLE=btfgen-pahole) */
 	if (pahole_cmdline(argc, argv) && (rc = pahole_to_btfgen(argc, argv, &argc, &argv)) >= 0)
 		return rc;

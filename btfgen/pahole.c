@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "report.h"
 #include "pahole.h"
 
@@ -74,6 +75,7 @@ static const struct {
 struct pstate {
 	bool on[PF_NR];
 	bool listed;        /* a --btf_features was seen */
+	bool all;           /* "all" was listed */
 	bool encode;        /* -J or --btf_encode_detached */
 	char *detached, *base; /* optarg, passed on as argv */
 	const char *jobs;
@@ -132,9 +134,13 @@ static int parse_btf_features(struct pstate *s, const char *list, bool strict)
 			for (int i = 0; i < PF_NR; i++)
 				s->on[i] |= pfeats[i].in_default;
 		} else if (len == 3 && !strncmp(p, "all", 3)) {
-			/* every feature btfgen implements */
+			/* every feature btfgen implements; distilled_base only
+			 * with a base (decided once the command line is read):
+			 * it makes split BTF, and "all" must work on vmlinux
+			 * or a program too */
 			for (int i = 0; i < PF_NR; i++)
-				s->on[i] |= pfeats[i].ours != NULL;
+				s->on[i] |= pfeats[i].ours != NULL && i != PF_DISTILLED_BASE;
+			s->all = true;
 		} else if (strict) {
 			fprintf(stderr, "%s: --btf_features_strict: unknown BTF feature '%.*s' "
 				"(supported: ", prog, (int)len, p);
@@ -328,13 +334,13 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 			break;
 		case O_SUPPORTED:
 			print_supported(stdout);
-			return fflush(stdout) ? 1 : 0;
+			return cli_flush_stdout(prog);
 		case O_VERSION:
 			printf("v%d.%d\n", PAHOLE_COMPAT_MAJOR, PAHOLE_COMPAT_MINOR);
-			return fflush(stdout) ? 1 : 0;
+			return cli_flush_stdout(prog);
 		case O_NUMERIC_VERSION:
 			printf("%d%02d\n", PAHOLE_COMPAT_MAJOR, PAHOLE_COMPAT_MINOR);
-			return fflush(stdout) ? 1 : 0;
+			return cli_flush_stdout(prog);
 		case O_LANG:
 			cli_err(prog, "--lang=%s: btfgen encodes C units only; use --lang_exclude", optarg);
 			return 2;
@@ -349,7 +355,7 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 			break;
 		case 'h':
 			usage(stdout);
-			return fflush(stdout) ? 1 : 0;
+			return cli_flush_stdout(prog);
 		case '?':
 			if (optopt)
 				cli_err(prog, "pahole option '-%c' is not implemented (only "
@@ -404,15 +410,20 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 		av[n++] = s.detached;
 	} else {
 		av[n++] = "--in-place";
-		if (s.on[PF_DISTILLED_BASE])
+		if (s.on[PF_DISTILLED_BASE] || (s.all && s.base))
 			av[n++] = "--distilled-base";
 	}
 	if (s.verbose)
 		av[n++] = "-v";
+	/* the input after "--": a name starting with '-' is still the file */
+	av[n++] = "--";
 	av[n++] = argv[optind];
 	av[n] = NULL;
 	*nargc = n;
 	*nargv = av;
-	optind = 1; /* btfgen's own parse starts over on the new command line */
+	/* btfgen's own parse starts over on the new command line: 0, not 1,
+	 * makes glibc's getopt forget the state of this parse too (a "--"
+	 * seen here left it mid-permutation, "unknown option '--in-place'") */
+	optind = 0;
 	return -1;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The exit status table, --version and stdout checks shared by the programs. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "report.h"
 
@@ -47,4 +49,25 @@ int cli_flush_stdout(const char *prog)
 				strerror(errno ? errno : EIO));
 	}
 	return CLI_EXIT_OK;
+}
+
+void cli_hold_stdout(void)
+{
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0 && fd != STDOUT_FILENO)
+			close(fd);
+	}
+}
+
+int cli_finish_stdout(const char *prog)
+{
+	int rc = cli_flush_stdout(prog);
+
+	/* a close that fails (NFS, a pipe's late error) lost bytes too */
+	if (fclose(stdout) && rc == CLI_EXIT_OK)
+		rc = cli_fail(CLI_EXIT_SYSTEM, prog, "write error on standard output: %s",
+			      strerror(errno ? errno : EIO));
+	return rc;
 }

@@ -43,6 +43,16 @@ int cli_print_version(const char *prog);
  * standard output: ..."; the exit status (0 or 5). */
 int cli_flush_stdout(const char *prog);
 
+/* A closed stdout (fd 1 not open) would be taken over by the first file
+ * the program opens, its output written into it: hold fd 1 with a
+ * read-only /dev/null so every write to stdout fails (and is reported).
+ * First thing in main(). */
+void cli_hold_stdout(void);
+
+/* cli_flush_stdout(), then fclose(stdout) (its failure reported the same
+ * way): the last thing a program that printed on stdout does. 0 or 5. */
+int cli_finish_stdout(const char *prog);
+
 /* strerror(), with the kernel's internal errnos that reach user space
  * named (524 ENOTSUPP: "Unknown error 524" says nothing). */
 const char *cli_strerror(int err);

@@ -10,3 +10,10 @@ T=$(mktemp -d) || { echo "FAIL: mktemp"; exit 1; }
 trap 'rm -rf "$T"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+# A small object ($T/t.o: gcc -g, one struct) and its BTF ($T/t.btf, by
+# btfgen), for tests that need some valid input; SKIP without gcc.
+small_object_btf() {
+	command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
+	gcc -g -c -o "$T/t.o" -x c - <<<'struct s { int a; } v;' &&
+		"$B/btfgen" -o "$T/t.btf" "$T/t.o" || { echo "FAIL: btfgen on a small object"; exit 1; }
+}

@@ -535,8 +535,19 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 		oh.e_shoff = align_up(j->end, align);
 		gelf_update_ehdr(j->out, &oh);
 	}
-	if (elf_update(j->out, ELF_C_WRITE) < 0)
+	errno = 0;
+	if (elf_update(j->out, ELF_C_WRITE) < 0) {
+		/* libelf says "cannot write data to file" for every failed
+		 * write: the errno of the write says whether the file system
+		 * was full (ENOSPC, EDQUOT), failed (EIO) or memory ran out,
+		 * which are not the input's fault */
+		int e = errno;
+
+		if (e == ENOSPC || e == EDQUOT || e == EIO || e == ENOMEM || e == EFBIG)
+			return lbtfi_err(e, "%s: cannot write the new ELF: %s", j->in_path,
+					 strerror(e));
 		return elf_fail(j->in_path, "cannot write the new ELF");
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@ void lbtfi_json_init(struct lbtfi_json *w, FILE *out, bool pretty)
 	w->depth = 0;
 	w->pretty = pretty;
 	w->sep = 0;
+	w->strict = false;
 }
 
 void lbtfi_json_finish(struct lbtfi_json *w)
@@ -66,10 +67,18 @@ void lbtfi_json_end_array(struct lbtfi_json *w) { close_scope(w, ']'); }
 /*
  * Characters that need an escape, with the letter that follows the
  * backslash: exactly the installed bpftool 7.1's set, byte for byte,
- * including its quirk of writing a backslash as \n (the data printer has a
- * strict-JSON mode for output that must be valid and lossless). No escape
- * for the single quote (the v7.1.0 tag of the bpftool mirror had one; the
- * installed build has not). tests/dump/check_golden.sh checks both.
+ * including its quirk of writing a backslash as \n (strict mode writes
+ * \\: output that must be lossless, such as `btfdump ext`'s source lines
+ * and the data printer's --valid-json). No escape for the single quote
+ * (the v7.1.0 tag of the bpftool mirror had one; the installed build has
+ * not). tests/dump/check_golden.sh checks both.
+ *
+ * Beyond bpftool, so that every string is valid JSON whatever bytes a BTF
+ * or .BTF.ext holds (bpftool writes them raw): the other control
+ * characters are written \u00XX, and so is each byte that is not part of
+ * a valid UTF-8 sequence (its value as the code point of the same number,
+ * as Latin-1 would read it: the byte stays visible; valid UTF-8 is copied
+ * as it is). Strict mode also writes DEL as \u007f.
  */
 static const char escape_letter[256] = {
 	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\f'] = 'f', ['\b'] = 'b',
@@ -78,18 +87,24 @@ static const char escape_letter[256] = {
 
 /*
  * Whether a string may need escapes, 8 bytes at a time: a word holds a
- * byte below 14 (all the control characters we escape are), a '"' or a
- * backslash. Exact about presence (the classic "has zero byte" test), so
- * the common clean name goes out in one copy.
+ * byte below 0x20, a '"', a backslash, DEL or a byte with its high bit
+ * set. Exact about presence (the classic "has zero byte" test), so the
+ * common clean name goes out in one copy.
  */
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
 static inline bool word_may_need_escape(uint64_t x)
 {
-	uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+	uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\'), d = x ^ (ONES * 0x7f);
 
-	return (((x - ONES * 14) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
+	return (x | ((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b) |
+		((d - ONES) & ~d)) & HIGHS;
+}
+
+static inline bool byte_may_need_escape(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
 }
 
 static bool may_need_escape(const char *s, size_t n)
@@ -104,29 +119,69 @@ static bool may_need_escape(const char *s, size_t n)
 			return true;
 	}
 	for (; i < n; i++)
-		if (escape_letter[(unsigned char)s[i]])
+		if (byte_may_need_escape(s[i]))
 			return true;
 	return false;
 }
 
-static void quoted(struct lbtfi_json *w, const char *s)
+/* The length of the valid UTF-8 sequence at s (2 to 4 bytes), or 0: no
+ * overlong form, no surrogate, nothing past U+10FFFF (RFC 3629). A NUL
+ * ends the check (it is no continuation byte). */
+static size_t utf8_seq(const unsigned char *s)
 {
-	FILE *f = w->out;
-	size_t n = strlen(s);
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c == 0xe0 || c == 0xf0)
+		lo = c == 0xe0 ? 0xa0 : 0x90;
+	if (c == 0xed || c == 0xf4)
+		hi = c == 0xed ? 0x9f : 0x8f;
+	if (c >= 0xe0 && c <= 0xef)
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	if (c >= 0xf0 && c <= 0xf4)
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
+		       (s[3] & 0xc0) == 0x80 ? 4 : 0;
+	return 0;
+}
+
+void lbtfi_json_put_quoted(FILE *f, const char *str, bool strict)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str);
 
 	putc_unlocked('"', f);
-	if (!may_need_escape(s, n)) {
-		lbtfi_put_mem(f, s, n);
-	} else {
-		for (; *s; s++) {
-			char e = escape_letter[(unsigned char)*s];
+	if (!may_need_escape(str, n)) {
+		lbtfi_put_mem(f, str, n);
+		putc_unlocked('"', f);
+		return;
+	}
+	while (*s) {
+		unsigned char c = *s;
+		size_t k = 1;
 
-			if (e)
-				putc_unlocked('\\', f);
-			putc_unlocked(e ? e : *s, f);
+		if (escape_letter[c]) {
+			putc_unlocked('\\', f);
+			putc_unlocked(strict && c == '\\' ? '\\' : escape_letter[c], f);
+		} else if (c >= 0x80 && (k = utf8_seq(s))) {
+			lbtfi_put_mem(f, s, k);
+		} else if (c < 0x20 || c >= 0x80 || (strict && c == 0x7f)) {
+			static const char hex[] = "0123456789abcdef";
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			lbtfi_put_mem(f, u, sizeof(u));
+			k = 1;
+		} else {
+			putc_unlocked(c, f);
 		}
+		s += k;
 	}
 	putc_unlocked('"', f);
+}
+
+static void quoted(struct lbtfi_json *w, const char *s)
+{
+	lbtfi_json_put_quoted(w->out, s, w->strict);
 }
 
 void lbtfi_json_name(struct lbtfi_json *w, const char *name)
@@ -164,6 +219,12 @@ void lbtfi_json_string(struct lbtfi_json *w, const char *s)
 {
 	separate(w);
 	quoted(w, s);
+}
+
+void lbtfi_json_string_strict(struct lbtfi_json *w, const char *s)
+{
+	separate(w);
+	lbtfi_json_put_quoted(w->out, s, true);
 }
 
 /* Integer formatting without printf: the dumps print millions of these. */

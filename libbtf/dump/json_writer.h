@@ -13,12 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "io/io.h"
 
 struct lbtfi_json {
 	FILE *out;
 	unsigned int depth;
 	bool pretty;
 	char sep; /* separator owed before the next value: ',' or 0 */
+	/* strings escaped losslessly (a backslash as \\, not bpftool's \n);
+	 * false after lbtfi_json_init() */
+	bool strict;
 };
 
 void lbtfi_json_init(struct lbtfi_json *w, FILE *out, bool pretty);
@@ -51,6 +55,9 @@ void lbtfi_json_key_string(struct lbtfi_json *w, const char *comma_quoted_colon,
 			   const char *s);
 
 void lbtfi_json_string(struct lbtfi_json *w, const char *s);
+/* The same escaped strictly whatever w->strict says (json_writer.c) */
+void lbtfi_json_string_strict(struct lbtfi_json *w, const char *s);
+/* lbtfi_json_put_quoted(), the quoting of both: io/io.h */
 void lbtfi_json_uint(struct lbtfi_json *w, uint64_t v);
 void lbtfi_json_int(struct lbtfi_json *w, int64_t v);
 void lbtfi_json_bool(struct lbtfi_json *w, bool v);

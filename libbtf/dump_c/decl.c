@@ -5,48 +5,49 @@
  * pushed on a stack down to its terminal type (int, struct, typedef...),
  * then popped: base type first with the qualifiers that precede it, then
  * pointers with qualifiers to their right, and arrays / function protos
- * wrap the rest of the declarator in parentheses and recurse. Nested
- * declarators (function parameters) use their own frame of the one shared
- * stack; frames are addressed by index, so growing the stack is safe.
+ * wrap the rest of the declarator in parentheses. Nested parts (the rest
+ * of a chain inside parentheses, function parameters, an anonymous struct
+ * defined in place) are jobs of the printing stack (jobs.c), never calls
+ * into themselves: a declarator may nest as deep as the BTF does.
+ * Parameters' declarators take their own frame of the one shared id stack;
+ * frames are addressed by index, so growing the stack is safe.
  */
 #include <stdlib.h>
 #include "internal.h"
 
-struct dc_frame {
-	size_t start; /* first stack slot of this frame */
-	size_t cnt;   /* slots still to pop */
-};
-
-static inline uint32_t top(const struct dc *d, const struct dc_frame *f)
+static inline uint32_t top(const struct dc *d, const struct dc_chain *c)
 {
-	return d->stack.ids[f->start + f->cnt - 1];
+	return d->stack.ids[c->start + c->cnt - 1];
 }
 
-static int push(struct dc *d, uint32_t id)
+static void push_chain(struct dc *d, const struct dc_chain *c, bool last_was_ptr)
 {
-	return dci_push_id(d, &d->stack, 64, id, "out of memory for a declarator");
+	struct dc_job j = { .kind = DC_JOB_CHAIN, .chain = *c };
+
+	j.chain.last_was_ptr = last_was_ptr;
+	dci_push_job(d, &j);
 }
 
 /* Qualifiers written before a base type: `const volatile int`. */
-static void put_leading_mods(struct dc *d, struct dc_frame *f)
+static void put_leading_mods(struct dc *d, struct dc_chain *c)
 {
-	while (f->cnt && top(d, f)) {
-		const char *w = dci_ops(dci_type(d, top(d, f)))->qual;
+	while (c->cnt && top(d, c)) {
+		const char *w = dci_ops(dci_type(d, top(d, c)))->qual;
 
 		if (!w)
 			return;
 		dci_puts(&d->out, w);
 		dci_putc(&d->out, ' ');
-		f->cnt--;
+		c->cnt--;
 	}
 }
 
 /* Qualifiers on arrays and function protos carry no meaning in C (GCC adds
  * them for const elements and noreturn functions): dropped. */
-static void drop_mods(struct dc *d, struct dc_frame *f)
+static void drop_mods(struct dc *d, struct dc_chain *c)
 {
-	while (f->cnt && top(d, f) && lbtf_is_mod(dci_type(d, top(d, f))))
-		f->cnt--;
+	while (c->cnt && top(d, c) && lbtf_is_mod(dci_type(d, top(d, c))))
+		c->cnt--;
 }
 
 static void put_fname(struct dc *d, const char *fname, bool last_was_ptr)
@@ -56,74 +57,68 @@ static void put_fname(struct dc *d, const char *fname, bool last_was_ptr)
 	dci_puts(&d->out, fname);
 }
 
-/* One element of the chain, popped (dci_kind_ops[].decl); chain() pops the rest. */
-static void chain(struct dc *d, struct dc_frame *f, const char *fname, int lvl);
-
-bool dci_decl_base(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		   const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_base(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	put_leading_mods(d, f);
+	put_leading_mods(d, c);
 	dci_puts(&d->out, dci_str(d, t->name_off));
 	return false;
 }
 
-bool dci_decl_composite(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-			const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_composite(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	put_leading_mods(d, f);
-	if (!t->name_off) /* anonymous: defined right here */
-		dci_emit_struct_def(d, id, t, lvl);
-	else
+	struct dc_job body = { .kind = DC_JOB_BODY, .body = { .id = id, .lvl = c->lvl } };
+
+	put_leading_mods(d, c);
+	if (t->name_off) {
 		dci_emit_struct_fwd(d, id, t);
-	return false;
+		return false;
+	}
+	/* anonymous: defined right here, then the rest of the chain */
+	push_chain(d, c, false);
+	dci_push_job(d, &body);
+	return true;
 }
 
-bool dci_decl_enum(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		   const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_enum(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	put_leading_mods(d, f);
+	put_leading_mods(d, c);
 	if (!t->name_off)
-		dci_emit_enum_def(d, id, t, lvl);
+		dci_emit_enum_def(d, id, t, c->lvl);
 	else
 		dci_emit_enum_fwd(d, id);
 	return false;
 }
 
-bool dci_decl_fwd(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		  const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_fwd(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	put_leading_mods(d, f);
+	put_leading_mods(d, c);
 	dci_emit_fwd_def(d, id, t);
 	return false;
 }
 
-bool dci_decl_typedef(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		      const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_typedef(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	put_leading_mods(d, f);
+	put_leading_mods(d, c);
 	dci_put_ident_name(d, id);
 	return false;
 }
 
-bool dci_decl_ptr(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		  const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_ptr(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	dci_puts(&d->out, last_was_ptr ? "*" : " *"); /* `int **p`, `int *p` */
+	dci_puts(&d->out, c->last_was_ptr ? "*" : " *"); /* `int **p`, `int *p` */
 	return false;
 }
 
-bool dci_decl_qual(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		   const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_qual(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
 	dci_putc(&d->out, ' ');
 	dci_puts(&d->out, dci_ops(t)->qual);
 	return false;
 }
 
-bool dci_decl_type_tag(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		       const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_type_tag(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	put_leading_mods(d, f);
+	put_leading_mods(d, c);
 	if (d->attr_type_tags && lbtf_kflag(t)) {
 		dci_puts(&d->out, " __attribute__((");
 		dci_puts(&d->out, dci_str(d, t->name_off));
@@ -136,101 +131,132 @@ bool dci_decl_type_tag(struct dc *d, struct dc_frame *f, uint32_t id, const stru
 	return false;
 }
 
-bool dci_decl_array(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		    const char *fname, int lvl, bool last_was_ptr)
+static void put_dim(struct dc *d, uint32_t id)
 {
-	bool multidim;
-
-	drop_mods(d, f);
-	if (!f->cnt) {
-		put_fname(d, fname, last_was_ptr);
-	} else {
-		/* int (*a)[3], but int a[2][3] without parentheses */
-		multidim = lbtf_kind(dci_type(d, top(d, f))) == LBTF_KIND_ARRAY;
-		if (fname[0] && !last_was_ptr)
-			dci_putc(&d->out, ' ');
-		if (!multidim)
-			dci_putc(&d->out, '(');
-		chain(d, f, fname, lvl);
-		if (!multidim)
-			dci_putc(&d->out, ')');
-	}
 	dci_putc(&d->out, '[');
-	dci_put_u64(&d->out, lbtf_array(t)->nelems);
+	dci_put_u64(&d->out, lbtf_array(dci_type(d, id))->nelems);
 	dci_putc(&d->out, ']');
-	return true;
 }
 
-bool dci_decl_proto(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		    const char *fname, int lvl, bool last_was_ptr)
+bool dci_decl_array(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	const struct lbtf_param *p = lbtf_params(t);
-	unsigned int vlen = lbtf_vlen(t);
+	struct dc_job dim = { .kind = DC_JOB_ARRAY, .array = { .id = id } };
 
-	drop_mods(d, f);
-	if (f->cnt) {
-		dci_write(&d->out, " (", 2);
-		chain(d, f, fname, lvl);
-		dci_putc(&d->out, ')');
-	} else {
-		put_fname(d, fname, last_was_ptr);
-	}
-	dci_putc(&d->out, '(');
-	/* no parameters, or clang's lone void one: `(void)` (as the installed
-	 * bpftool, built from linux 6.1.y, prints; older libbpf printed `()`) */
-	if (!vlen || (vlen == 1 && !p->type)) {
-		dci_write(&d->out, "void)", 5);
+	drop_mods(d, c);
+	if (!c->cnt) {
+		put_fname(d, c->fname, c->last_was_ptr);
+		put_dim(d, id);
 		return true;
 	}
-	for (unsigned int i = 0; i < vlen; i++) {
-		if (i)
-			dci_write(&d->out, ", ", 2);
-		if (i == vlen - 1 && !p[i].type) { /* trailing void: varargs */
-			dci_write(&d->out, "...", 3);
-			break;
-		}
-		dci_emit_decl(d, p[i].type, dci_str(d, p[i].name_off), lvl);
-	}
-	dci_putc(&d->out, ')');
+	/* int (*a)[3], but int a[2][3] without parentheses */
+	dim.array.paren = lbtf_kind(dci_type(d, top(d, c))) != LBTF_KIND_ARRAY;
+	if (c->fname[0] && !c->last_was_ptr)
+		dci_putc(&d->out, ' ');
+	if (dim.array.paren)
+		dci_putc(&d->out, '(');
+	/* the rest of the chain, then ")" and "[N]" */
+	if (!dci_push_job(d, &dim))
+		push_chain(d, c, true);
 	return true;
 }
 
-static void chain(struct dc *d, struct dc_frame *f, const char *fname, int lvl)
+void dci_step_array(struct dc *d, struct dc_job *j)
 {
-	bool last_was_ptr = true; /* `(*name)`: no space before a lone pointer */
+	if (j->array.paren)
+		dci_putc(&d->out, ')');
+	put_dim(d, j->array.id);
+}
 
-	while (f->cnt) {
-		uint32_t id = d->stack.ids[f->start + --f->cnt];
+bool dci_decl_proto(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+{
+	struct dc_job params = { .kind = DC_JOB_PARAMS, .params = { .id = id, .lvl = c->lvl } };
+	struct dc_job close = { .kind = DC_JOB_CHAR, .c = ')' };
+
+	drop_mods(d, c);
+	if (dci_push_job(d, &params))
+		return true;
+	if (c->cnt) {
+		/* " (" the rest of the chain ")", then the parameters */
+		dci_write(&d->out, " (", 2);
+		if (!dci_push_job(d, &close))
+			push_chain(d, c, true);
+	} else {
+		put_fname(d, c->fname, c->last_was_ptr);
+	}
+	return true;
+}
+
+void dci_step_params(struct dc *d, struct dc_job *j)
+{
+	const struct lbtf_type *t = dci_type(d, j->params.id);
+	const struct lbtf_param *p = lbtf_params(t);
+	unsigned int vlen = lbtf_vlen(t), i = j->params.i;
+
+	if (!j->params.started) {
+		dci_putc(&d->out, '(');
+		/* no parameters, or clang's lone void one: `(void)` (as the
+		 * installed bpftool, built from linux 6.1.y, prints; older
+		 * libbpf printed `()`) */
+		if (!vlen || (vlen == 1 && !p->type)) {
+			dci_write(&d->out, "void)", 5);
+			return;
+		}
+		j->params.started = true;
+	}
+	if (i == vlen) {
+		dci_putc(&d->out, ')');
+		return;
+	}
+	if (i)
+		dci_write(&d->out, ", ", 2);
+	if (i == vlen - 1 && !p[i].type) { /* trailing void: varargs */
+		dci_write(&d->out, "...)", 4);
+		return;
+	}
+	/* this parameter's declarator, then back here for the next */
+	j->params.i++;
+	if (!dci_push_job(d, j))
+		dci_push_decl(d, p[i].type, dci_str(d, p[i].name_off), j->params.lvl);
+}
+
+void dci_step_chain(struct dc *d, struct dc_chain *c)
+{
+	while (c->cnt) {
+		uint32_t id = d->stack.ids[c->start + --c->cnt];
 		const struct lbtf_type *t;
 		unsigned int kind;
 
 		if (!id) {
-			put_leading_mods(d, f);
+			put_leading_mods(d, c);
 			dci_write(&d->out, "void", 4);
-			last_was_ptr = false;
+			c->last_was_ptr = false;
 			continue;
 		}
 		t = dci_type(d, id);
 		kind = lbtf_kind(t);
-		if (!dci_kind_ops[kind].decl ||
-		    dci_kind_ops[kind].decl(d, f, id, t, fname, lvl, last_was_ptr))
+		if (!dci_kind_ops[kind].decl || dci_kind_ops[kind].decl(d, c, id, t))
 			return;
-		last_was_ptr = kind == LBTF_KIND_PTR;
+		c->last_was_ptr = kind == LBTF_KIND_PTR;
 	}
-	put_fname(d, fname, last_was_ptr);
+	put_fname(d, c->fname, c->last_was_ptr);
 }
 
-void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
+void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 {
-	struct dc_frame f;
-	size_t start = d->stack.cnt;
+	struct dc_job free_job = { .kind = DC_JOB_FREE, .free_to = d->stack.cnt };
+	/* `(*name)`: no space before a lone pointer */
+	struct dc_job chain = { .kind = DC_JOB_CHAIN,
+				.chain = { .start = d->stack.cnt, .fname = fname, .lvl = lvl,
+					   .last_was_ptr = true } };
 
+	if (dci_push_job(d, &free_job))
+		return;
 	for (;;) {
 		const struct lbtf_type *t = dci_type(d, id);
 		unsigned int next;
 
-		if (push(d, id))
-			goto out;
+		if (dci_push_id(d, &d->stack, 64, id, "out of memory for a declarator"))
+			return;
 		if (!id)
 			break;
 		next = dci_ops(t)->next;
@@ -240,17 +266,21 @@ void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 			id = lbtf_array(t)->type;
 		else
 			break;
-		/* the stack holds the declarators of every enclosing definition
-		 * too (anonymous structs, parameters): the bound is on the whole
-		 * nesting, which recurses */
-		if (d->stack.cnt > DC_MAX_DEPTH) {
-			dci_fail(d, -ELOOP, "declarators or anonymous types nested too deeply", id);
-			goto out;
+		/* longer than the number of types: it loops (ordering reports
+		 * such cycles first; never spin on one) */
+		if (d->stack.cnt - chain.chain.start > d->nr_types) {
+			dci_fail(d, -ELOOP, "declarator chain loops", id);
+			return;
 		}
 	}
-	f.start = start;
-	f.cnt = d->stack.cnt - start;
-	chain(d, &f, fname, lvl);
-out:
-	d->stack.cnt = start;
+	chain.chain.cnt = d->stack.cnt - chain.chain.start;
+	dci_push_job(d, &chain);
+}
+
+void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
+{
+	size_t base = d->jobs.cnt;
+
+	dci_push_decl(d, id, fname, lvl);
+	dci_run_jobs(d, base);
 }

@@ -127,6 +127,9 @@ static void dc_free(struct dc *d)
 	free(d->align);
 	free(d->queue.ids);
 	free(d->stack.ids);
+	free(d->jobs.v);
+	free(d->tops.v);
+	free(d->aligns.v);
 	dci_names_free(&d->type_names);
 	dci_names_free(&d->ident_names);
 	free(d);

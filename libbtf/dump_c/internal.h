@@ -5,6 +5,7 @@
  *   order.c  topological ordering (strong/weak links) and emission
  *                   of top-level definitions and forward declarations
  *   decl.c   C declarators (pointer/array/function nesting, modifiers)
+ *   jobs.c   the explicit stack nested declarations are printed on
  *   layout.c struct/union bodies, padding, packing, enums, alignment
  *   names.c  name clash counting (___N suffixes)
  *   out.c    buffered output to the FILE*
@@ -83,11 +84,80 @@ struct dc_tstate {
 	uint8_t referenced : 1;
 };
 
-#define DC_MAX_DEPTH 1024 /* recursion bound: hostile BTF must not blow the stack */
-
 /* A growable array of type ids (dci_push_id) */
 struct dc_ids {
 	uint32_t *ids;
+	size_t cnt, cap;
+};
+
+/* ---- the printing stack (jobs.c) ---------------------------------------
+ *
+ * Declarations nest: an anonymous struct is defined inside the declarator
+ * of the member that has it, inside its container's body, as deep as the
+ * BTF goes (the kernel loads 30,000 nested anonymous structs), and so do
+ * declarators (arrays of arrays, function pointers' parameters). Nothing
+ * of that recurses on the machine stack: printing runs on a stack of jobs.
+ * A job that reaches a nested part pushes itself back with its state, then
+ * the part, and the part runs to its end first.
+ */
+enum { DC_JOB_CHAIN, DC_JOB_BODY, DC_JOB_PARAMS, DC_JOB_ARRAY, DC_JOB_CHAR, DC_JOB_FREE };
+
+/* A declarator being printed (decl.c): its ids are slots [start, start +
+ * cnt) of d->stack still to pop, base type last pushed... first popped */
+struct dc_chain {
+	size_t start, cnt;
+	const char *fname;
+	int lvl;
+	bool last_was_ptr; /* the previous element printed was a pointer */
+};
+
+/* A struct/union body (layout.c) */
+struct dc_body {
+	uint32_t id;
+	uint32_t i;        /* members started */
+	int lvl;
+	bool started;      /* the head ("struct {") is out */
+	bool open;         /* member i - 1's declarator is out, its end is not */
+	bool packed, prev_bitfield;
+	int64_t off;       /* bits laid out so far */
+};
+
+struct dc_job {
+	uint8_t kind; /* DC_JOB_* */
+	union {
+		struct dc_chain chain;
+		struct dc_body body;
+		struct {
+			uint32_t id, i; /* a FUNC_PROTO, its parameters started */
+			int lvl;
+			bool started;   /* "(" is out */
+		} params;
+		struct {
+			uint32_t id;    /* the ARRAY: "[N]" to print */
+			bool paren;     /* ")" first */
+		} array;
+		char c;                 /* DC_JOB_CHAR */
+		size_t free_to;         /* DC_JOB_FREE: d->stack back to this */
+	};
+};
+
+struct dc_jobs {
+	struct dc_job *v;
+	size_t cnt, cap;
+};
+
+/* A frame of the explicit stacks of dci_top_emit (order.c) and
+ * dci_align_of (layout.c) */
+struct dc_walk {
+	uint32_t id;
+	uint32_t cont_id;  /* top: the definition around it; align: unused */
+	uint32_t child_cont; /* top: the container its children get */
+	uint32_t next;     /* next child to visit */
+	int max;           /* align: largest member alignment so far */
+};
+
+struct dc_walks {
+	struct dc_walk *v;
 	size_t cnt, cap;
 };
 
@@ -104,6 +174,9 @@ struct dc {
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
 	struct dc_ids queue; /* topologically ordered ids of one root */
 	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
+	struct dc_jobs jobs; /* the printing stack (jobs.c) */
+	struct dc_walks tops; /* dci_top_emit's stack */
+	struct dc_walks aligns; /* dci_align_of's stack */
 	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */
 	struct dc_names ident_names; /* typedefs and enumerators */
 	struct dc_out out;
@@ -132,32 +205,35 @@ void dci_put_ident_name(struct dc *d, uint32_t id); /* typedef namespace */
 
 /* ---- per-kind operations (kinds.c) ------------------------------------ */
 
-struct dc_frame; /* decl.c: one declarator chain on the shared stack */
-
 /* How a declarator chain continues past a kind */
 enum { DC_NEXT_END, DC_NEXT_TYPE, DC_NEXT_ELEM, DC_NEXT_BAD };
 /* Where a kind's natural alignment comes from */
 enum { DC_AL_NONE, DC_AL_SIZE, DC_AL_PTR, DC_AL_TYPE, DC_AL_ELEM, DC_AL_MEMBERS };
-/* The type ids ordering visits below a kind, and how */
+/* The type ids ordering and top-level emission visit below a kind */
 enum { DC_CH_NONE, DC_CH_TYPE, DC_CH_ELEM, DC_CH_MEMBERS, DC_CH_PROTO };
 
-/* Prints the kind's part of a declarator, popped off frame f; true when it
- * wrote the rest of the declarator itself (arrays, function protos). */
-typedef bool (*dc_decl_fn)(struct dc *d, struct dc_frame *f, uint32_t id,
-			   const struct lbtf_type *t, const char *fname, int lvl, bool last_was_ptr);
-/* Emits what a top-level definition of id needs, then id itself. */
-typedef void (*dc_top_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-			  int depth);
+/* Prints the kind's part of declarator c, just popped; true when the chain
+ * ends there (the part printed the rest, or pushed the jobs that will). */
+typedef bool (*dc_decl_fn)(struct dc *d, struct dc_chain *c, uint32_t id,
+			   const struct lbtf_type *t);
+/* Top-level emission of id (order.c): enter() on the first visit, true
+ * when the kind's children (.children) are emitted next, each with
+ * *child_cont as the definition around it; leave() after them. */
+typedef bool (*dc_top_enter_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t,
+				uint32_t cont_id, uint32_t *child_cont);
+typedef void (*dc_top_leave_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t,
+				uint32_t cont_id);
 
 /* What the C dumper does with one BTF kind; a zero field: nothing. */
 struct dc_kind_ops {
 	uint8_t next;      /* DC_NEXT_*: declarator chain */
 	uint8_t align;     /* DC_AL_*: natural alignment */
-	uint8_t children;  /* DC_CH_*: ordering */
+	uint8_t children;  /* DC_CH_*: ordering, top-level emission */
 	int8_t sort_rank;  /* --sort rank of a named type (0: after the ranked) */
 	const char *qual;  /* C keyword of a qualifier */
 	dc_decl_fn decl;   /* declarator part (FUNC, VAR, DATASEC, DECL_TAG: none) */
-	dc_top_fn top;     /* top-level emission */
+	dc_top_enter_fn top;      /* top-level emission */
+	dc_top_leave_fn top_leave;
 };
 
 extern const struct dc_kind_ops dci_kind_ops[LBTF_NR_KINDS];
@@ -167,43 +243,55 @@ static inline const struct dc_kind_ops *dci_ops(const struct lbtf_type *t)
 	return &dci_kind_ops[lbtf_kind(t)];
 }
 
-bool dci_decl_base(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		   const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_composite(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-			const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_enum(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		   const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_fwd(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		  const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_typedef(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		      const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_ptr(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		  const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_qual(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		   const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_type_tag(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		       const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_array(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		    const char *fname, int lvl, bool last_was_ptr);
-bool dci_decl_proto(struct dc *d, struct dc_frame *f, uint32_t id, const struct lbtf_type *t,
-		    const char *fname, int lvl, bool last_was_ptr);
+/* The n-th type id ordering and top-level emission visit below t (.children);
+ * false past the last */
+bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child);
 
-void dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
-void dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
-void dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		     int depth);
-void dci_top_array(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
-void dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
-void dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		     int depth);
-void dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		       int depth);
-void dci_top_proto(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth);
+bool dci_decl_base(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_composite(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_enum(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_fwd(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_typedef(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_ptr(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_qual(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_type_tag(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_array(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool dci_decl_proto(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+
+bool dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		 uint32_t *child_cont);
+bool dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		  uint32_t *child_cont);
+bool dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		 uint32_t *child_cont);
+/* pointers, modifiers, arrays, function protos: what they lead to */
+bool dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		     uint32_t *child_cont);
+bool dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		     uint32_t *child_cont);
+void dci_top_typedef_leave(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id);
+bool dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		       uint32_t *child_cont);
+void dci_top_composite_leave(struct dc *d, uint32_t id, const struct lbtf_type *t,
+			     uint32_t cont_id);
+
+/* jobs.c */
+/* Pushes a job (0, or the error after dci_fail: out of memory) */
+int dci_push_job(struct dc *d, const struct dc_job *j);
+/* Runs the jobs above base (and every job they push) to their end, or
+ * drops them at the first error */
+void dci_run_jobs(struct dc *d, size_t base);
+/* A job's step (decl.c, layout.c); j is popped, a copy it may push back */
+void dci_step_chain(struct dc *d, struct dc_chain *c);
+void dci_step_params(struct dc *d, struct dc_job *j);
+void dci_step_array(struct dc *d, struct dc_job *j);
+void dci_step_body(struct dc *d, struct dc_job *j);
+/* decl.c: pushes the jobs that print `<type of id> <fname>` */
+void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
 
 /* order.c */
-/* Emits id (and what it needs first) unless done; cont_id: the definition
- * being printed around it. */
-void dci_top_emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth);
+/* Emits id (and what it needs first) unless done, at top level. */
+void dci_top_emit(struct dc *d, uint32_t id);
 void dci_mark_referenced(struct dc *d);
 /* Orders root and everything it needs (dry run: nothing printed). */
 int dci_order_root(struct dc *d, uint32_t id);

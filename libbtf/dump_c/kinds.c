@@ -25,15 +25,17 @@ const struct dc_kind_ops dci_kind_ops[LBTF_NR_KINDS] = {
 	},
 	[LBTF_KIND_ARRAY] = {
 		.next = DC_NEXT_ELEM, .align = DC_AL_ELEM, .children = DC_CH_ELEM,
-		.decl = dci_decl_array, .top = dci_top_array,
+		.decl = dci_decl_array, .top = dci_top_through,
 	},
 	[LBTF_KIND_STRUCT] = {
 		.next = DC_NEXT_END, .align = DC_AL_MEMBERS, .children = DC_CH_MEMBERS,
 		.sort_rank = 3, .decl = dci_decl_composite, .top = dci_top_composite,
+		.top_leave = dci_top_composite_leave,
 	},
 	[LBTF_KIND_UNION] = {
 		.next = DC_NEXT_END, .align = DC_AL_MEMBERS, .children = DC_CH_MEMBERS,
 		.sort_rank = 3, .decl = dci_decl_composite, .top = dci_top_composite,
+		.top_leave = dci_top_composite_leave,
 	},
 	[LBTF_KIND_ENUM] = {
 		.next = DC_NEXT_END, .align = DC_AL_SIZE, .sort_rank = 1,
@@ -50,6 +52,7 @@ const struct dc_kind_ops dci_kind_ops[LBTF_NR_KINDS] = {
 	[LBTF_KIND_TYPEDEF] = {
 		.next = DC_NEXT_END, .align = DC_AL_TYPE, .children = DC_CH_TYPE,
 		.decl = dci_decl_typedef, .top = dci_top_typedef,
+		.top_leave = dci_top_typedef_leave,
 	},
 	[LBTF_KIND_VOLATILE] = {
 		.next = DC_NEXT_TYPE, .align = DC_AL_TYPE, .children = DC_CH_TYPE,
@@ -69,7 +72,7 @@ const struct dc_kind_ops dci_kind_ops[LBTF_NR_KINDS] = {
 	},
 	[LBTF_KIND_FUNC_PROTO] = {
 		.next = DC_NEXT_TYPE, .children = DC_CH_PROTO, .sort_rank = 4,
-		.decl = dci_decl_proto, .top = dci_top_proto,
+		.decl = dci_decl_proto, .top = dci_top_through,
 	},
 	/* not types a declaration can use: no declarator, nothing to print */
 	[LBTF_KIND_FUNC] = { .next = DC_NEXT_BAD },

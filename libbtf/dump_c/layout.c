@@ -21,64 +21,102 @@ static int64_t round_up(int64_t x, int64_t y)
 	return y ? (x + y - 1) / y * y : x;
 }
 
-static int align_of(struct dc *d, uint32_t id, int depth);
+/*
+ * Natural alignment (cached in d->align), or a negative errno for kinds
+ * that have none. A struct's is its largest member's, 1 when its own
+ * layout shows it is packed (a member off its alignment, a size that is
+ * not a multiple). Computed on an explicit stack (nested anonymous structs
+ * go as deep as the BTF): a frame waits while the member it needs is
+ * computed above it.
+ */
+#define AL_BUSY INT8_MIN /* on the stack: reached again, it contains itself */
 
-/* Alignment of a struct/union; 1 when its own layout shows it is packed. */
-static int composite_align(struct dc *d, const struct lbtf_type *t, int depth)
+/* The alignment of f's type from its children's, or 0 after pushing the
+ * child it still needs */
+static int align_step(struct dc *d, struct dc_walk *f, uint32_t *need)
 {
-	int max = 1;
+	const struct lbtf_type *t = dci_type(d, f->id);
+	uint32_t child;
 
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-		const struct lbtf_member *m = &lbtf_members(t)[i];
-		int a = align_of(d, m->type, depth + 1);
-
-		if (a <= 0)
-			return a;
-		if (a > max)
-			max = a;
-		if (!lbtf_member_bitfield_size(t, i) && m->offset % (8u * a))
-			return 1;
-	}
-	return t->size % max ? 1 : max;
-}
-
-/* Natural alignment (cached), or a negative errno for kinds that have none. */
-static int align_of(struct dc *d, uint32_t id, int depth)
-{
-	const struct lbtf_type *t;
-	int a = -EINVAL;
-
-	if (d->align[id])
-		return d->align[id];
-	if (depth > DC_MAX_DEPTH)
-		return -ELOOP;
-	t = dci_type(d, id);
 	switch (dci_ops(t)->align) {
 	case DC_AL_SIZE: /* integers wider than a pointer align like a pointer */
-		a = t->size < (uint32_t)d->ptr_sz ? (int)t->size : d->ptr_sz;
-		break;
+		return t->size < (uint32_t)d->ptr_sz ? (int)t->size : d->ptr_sz;
 	case DC_AL_PTR:
-		a = d->ptr_sz;
-		break;
+		return d->ptr_sz;
 	case DC_AL_TYPE:
-		a = align_of(d, t->type, depth + 1);
-		break;
 	case DC_AL_ELEM:
-		a = align_of(d, lbtf_array(t)->type, depth + 1);
-		break;
+		child = dci_ops(t)->align == DC_AL_TYPE ? t->type : lbtf_array(t)->type;
+		if (!d->align[child]) {
+			*need = child;
+			return 0;
+		}
+		return d->align[child] == AL_BUSY ? -ELOOP : d->align[child];
 	case DC_AL_MEMBERS:
-		a = composite_align(d, t, depth);
-		break;
+		for (; f->next < lbtf_vlen(t); f->next++) {
+			const struct lbtf_member *m = &lbtf_members(t)[f->next];
+			int a = d->align[m->type];
+
+			if (!a) {
+				*need = m->type;
+				return 0;
+			}
+			if (a == AL_BUSY)
+				return -ELOOP;
+			if (a < 0)
+				return a;
+			if (a > f->max)
+				f->max = a;
+			if (!lbtf_member_bitfield_size(t, f->next) && m->offset % (8u * a))
+				return 1;
+		}
+		return t->size % f->max ? 1 : f->max;
+	default:
+		return -EINVAL;
 	}
-	if (a != -ELOOP)
-		d->align[id] = (int8_t)(a > 64 ? 64 : a);
-	return a;
+}
+
+static int push_align(struct dc *d, uint32_t id)
+{
+	struct dc_walks *w = &d->aligns;
+
+	if (LBTFI_GROW_FROM(w->v, w->cap, w->cnt + 1, 64))
+		return dci_fail(d, -ENOMEM, "out of memory computing alignments", id);
+	w->v[w->cnt++] = (struct dc_walk){ .id = id, .max = 1 };
+	d->align[id] = AL_BUSY;
+	return 0;
 }
 
 int dci_align_of(struct dc *d, uint32_t id)
 {
-	/* called from inside nested definitions: their depth counts too */
-	return align_of(d, id, (int)d->stack.cnt);
+	struct dc_walks *w = &d->aligns;
+	size_t base = w->cnt;
+	int a = d->align[id];
+
+	if (a)
+		return a == AL_BUSY ? -ELOOP : a;
+	if ((a = push_align(d, id)))
+		return a;
+	while (w->cnt > base) {
+		uint32_t need = 0;
+
+		a = align_step(d, &w->v[w->cnt - 1], &need);
+		if (need) {
+			if ((a = push_align(d, need)))
+				break;
+			continue;
+		}
+		if (a == -ELOOP) /* a type containing itself has none */
+			break;
+		/* 0 (a base type of size 0, invalid BTF) is kept as "none",
+		 * 0 meaning "not known yet" */
+		d->align[w->v[--w->cnt].id] = (int8_t)(a > 64 ? 64 : a ? a : -EINVAL);
+	}
+	if (w->cnt == base)
+		return d->align[id];
+	/* a loop or no memory: nothing on the path is known, none is kept */
+	while (w->cnt > base)
+		d->align[w->v[--w->cnt].id] = 0;
+	return a;
 }
 
 /* Needs __attribute__((packed)) to keep its layout. */
@@ -189,48 +227,74 @@ void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t)
 	put_tag(d, id, t);
 }
 
-void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+void dci_step_body(struct dc *d, struct dc_job *j)
 {
+	struct dc_body *b = &j->body;
+	const struct lbtf_type *t = dci_type(d, b->id);
 	bool is_struct = lbtf_kind(t) == LBTF_KIND_STRUCT;
-	bool packed = is_struct && is_packed(d, t), prev_bitfield = false;
-	int align = dci_align_of(d, id);
-	int64_t off = 0;
 
-	put_tag(d, id, t);
-	dci_write(&d->out, " {", 2);
-	for (unsigned int i = 0; i < lbtf_vlen(t) && !d->out.err && !d->err; i++) {
-		const struct lbtf_member *m = &lbtf_members(t)[i];
-		int64_t m_sz = lbtf_member_bitfield_size(t, i);
-		int64_t m_off = lbtf_member_bit_offset(t, i);
-		int m_align = packed ? 1 : dci_align_of(d, m->type);
+	if (!b->started) {
+		b->packed = is_struct && is_packed(d, t);
+		put_tag(d, b->id, t);
+		dci_write(&d->out, " {", 2);
+		b->started = true;
+	}
+	if (b->open) {
+		/* member i - 1's declarator is out: its bitfield size, ';' */
+		const struct lbtf_member *m = &lbtf_members(t)[b->i - 1];
+		int64_t m_sz = lbtf_member_bitfield_size(t, b->i - 1);
+		int64_t m_off = lbtf_member_bit_offset(t, b->i - 1);
 
-		emit_padding(d, id, off, m_off, m_align, prev_bitfield && m_sz, lvl + 1);
-		dci_putc(&d->out, '\n');
-		dci_indent(&d->out, lvl + 1);
-		dci_emit_decl(d, m->type, dci_str(d, m->name_off), lvl + 1);
 		if (m_sz) {
 			dci_write(&d->out, ": ", 2);
 			dci_put_i64(&d->out, m_sz);
-			off = m_off + m_sz;
-			prev_bitfield = true;
+			b->off = m_off + m_sz;
+			b->prev_bitfield = true;
 		} else {
 			int64_t sz = lbtf_resolve_size(d->btf, m->type);
 
-			off = m_off + (sz > 0 ? sz : 0) * 8;
-			prev_bitfield = false;
+			b->off = m_off + (sz > 0 ? sz : 0) * 8;
+			b->prev_bitfield = false;
 		}
 		dci_putc(&d->out, ';');
+		b->open = false;
+	}
+	if (b->i < lbtf_vlen(t)) {
+		const struct lbtf_member *m = &lbtf_members(t)[b->i];
+		int64_t m_sz = lbtf_member_bitfield_size(t, b->i);
+		int64_t m_off = lbtf_member_bit_offset(t, b->i);
+		int m_align = b->packed ? 1 : dci_align_of(d, m->type);
+
+		emit_padding(d, b->id, b->off, m_off, m_align, b->prev_bitfield && m_sz, b->lvl + 1);
+		dci_putc(&d->out, '\n');
+		dci_indent(&d->out, b->lvl + 1);
+		/* the member's declarator, then back here for its end */
+		b->i++;
+		b->open = true;
+		if (!dci_push_job(d, j))
+			dci_push_decl(d, m->type, dci_str(d, m->name_off), b->lvl + 1);
+		return;
 	}
 	if (is_struct)
-		emit_padding(d, id, off, (int64_t)t->size * 8, align, false, lvl + 1);
+		emit_padding(d, b->id, b->off, (int64_t)t->size * 8, dci_align_of(d, b->id), false,
+			     b->lvl + 1);
 	/* `struct empty {}` stays on one line */
 	if (lbtf_vlen(t) || t->size) {
 		dci_putc(&d->out, '\n');
-		dci_indent(&d->out, lvl);
+		dci_indent(&d->out, b->lvl);
 	}
 	dci_putc(&d->out, '}');
-	if (packed)
+	if (b->packed)
 		dci_puts(&d->out, " __attribute__((packed))");
+}
+
+void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+{
+	struct dc_job body = { .kind = DC_JOB_BODY, .body = { .id = id, .lvl = lvl } };
+	size_t base = d->jobs.cnt;
+
+	if (!dci_push_job(d, &body))
+		dci_run_jobs(d, base);
 }
 
 /* ---- enums ---------------------------------------------------------------- */

@@ -80,34 +80,40 @@ struct ord_frame {
 	int strong;
 };
 
-/* The frame's next child (false when none is left); *ptr: seen through a pointer */
-static bool next_child(const struct lbtf_type *t, struct ord_frame *f, uint32_t *child, bool *ptr)
+bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child)
 {
-	unsigned int k = lbtf_kind(t), n = f->next++;
-
-	switch (dci_kind_ops[k].children) {
+	switch (dci_kind_ops[lbtf_kind(t)].children) {
 	case DC_CH_TYPE:
 		*child = t->type;
-		*ptr = k == LBTF_KIND_PTR || f->through_ptr;
 		return n == 0;
 	case DC_CH_ELEM:
 		*child = lbtf_array(t)->type;
-		*ptr = false;
 		return n == 0;
 	case DC_CH_MEMBERS:
 		if (n >= lbtf_vlen(t))
 			return false;
 		*child = lbtf_members(t)[n].type;
-		*ptr = false;
 		return true;
 	case DC_CH_PROTO: /* the return type, then the parameters */
 		if (n > lbtf_vlen(t))
 			return false;
 		*child = n ? lbtf_params(t)[n - 1].type : t->type;
-		*ptr = f->through_ptr;
 		return true;
 	}
 	return false;
+}
+
+/* The frame's next child (false when none is left); *ptr: seen through a
+ * pointer (a pointer's target, or a function prototype's types behind one) */
+static bool next_child(const struct lbtf_type *t, struct ord_frame *f, uint32_t *child, bool *ptr)
+{
+	unsigned int k = lbtf_kind(t);
+
+	if (!dci_child(t, f->next++, child))
+		return false;
+	*ptr = k == LBTF_KIND_PTR || (f->through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
+							dci_kind_ops[k].children == DC_CH_TYPE));
+	return true;
 }
 
 /* First visit of id: an answer (>= 0 or <0), or 2 when a frame is needed. */
@@ -273,68 +279,78 @@ static void emit_cycle(struct dc *d, uint32_t id, const struct lbtf_type *t, uin
 	}
 }
 
-void dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth)
+bool dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		 uint32_t *child_cont)
 {
 	dci_emit_base_aliases(d, id);
 	d->st[id].emit = DC_EMITTED;
+	return false;
 }
 
-void dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth)
+bool dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		  uint32_t *child_cont)
 {
 	if (!cont_id) {
 		dci_emit_enum_def(d, id, t, 0);
 		end_decl(d);
 	}
 	d->st[id].emit = DC_EMITTED;
+	return false;
 }
 
-void dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		     int depth)
+bool dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		     uint32_t *child_cont)
 {
-	dci_top_emit(d, t->type, cont_id, depth + 1);
+	*child_cont = cont_id;
+	return true;
 }
 
-void dci_top_array(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		   int depth)
-{
-	dci_top_emit(d, lbtf_array(t)->type, cont_id, depth + 1);
-}
-
-void dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id, int depth)
+bool dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		 uint32_t *child_cont)
 {
 	dci_emit_fwd_def(d, id, t);
 	end_decl(d);
 	d->st[id].emit = DC_EMITTED;
+	return false;
 }
 
-void dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		     int depth)
+bool dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		     uint32_t *child_cont)
 {
 	d->st[id].emit = DC_EMITTING;
-	dci_top_emit(d, t->type, id, depth + 1);
+	*child_cont = id;
+	return true;
+}
+
+void dci_top_typedef_leave(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id)
+{
 	if (!d->st[id].fwd_emitted)
 		emit_typedef_decl(d, id, t);
 	d->st[id].emit = DC_EMITTED;
 }
 
-void dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		       int depth)
+bool dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+		       uint32_t *child_cont)
 {
-	bool top = !cont_id;
-
 	d->st[id].emit = DC_EMITTING;
-	if (top || !t->name_off) {
+	if (!cont_id || !t->name_off) {
 		/* its body will be printed: members' types need declarations */
-		uint32_t inner = t->name_off ? id : cont_id;
-
-		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-			dci_top_emit(d, lbtf_members(t)[i].type, inner, depth + 1);
-	} else if (!d->st[id].fwd_emitted && id != cont_id) {
+		*child_cont = t->name_off ? id : cont_id;
+		return true;
+	}
+	if (!d->st[id].fwd_emitted && id != cont_id) {
 		dci_emit_struct_fwd(d, id, t);
 		end_decl(d);
 		d->st[id].fwd_emitted = 1;
 	}
-	if (top) {
+	d->st[id].emit = DC_NOT_EMITTED;
+	return false;
+}
+
+void dci_top_composite_leave(struct dc *d, uint32_t id, const struct lbtf_type *t,
+			     uint32_t cont_id)
+{
+	if (!cont_id) {
 		dci_emit_struct_def(d, id, t, 0);
 		end_decl(d);
 		d->st[id].emit = DC_EMITTED;
@@ -343,37 +359,67 @@ void dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uin
 	}
 }
 
-void dci_top_proto(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
-		   int depth)
+/* First visit of id inside cont_id: pushes a frame when its children come
+ * next; false after an error */
+static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 {
-	dci_top_emit(d, t->type, cont_id, depth + 1);
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-		dci_top_emit(d, lbtf_params(t)[i].type, cont_id, depth + 1);
-}
-
-void dci_top_emit(struct dc *d, uint32_t id, uint32_t cont_id, int depth)
-{
+	struct dc_walks *w = &d->tops;
 	const struct lbtf_type *t;
-	dc_top_fn fn;
+	uint32_t child_cont = 0;
+	dc_top_enter_fn fn;
 
 	if (d->st[id].emit == DC_EMITTED || d->err || d->out.err)
-		return;
-	if (depth > DC_MAX_DEPTH) {
-		dci_fail(d, -ELOOP, "type chain too deep", id);
-		return;
-	}
+		return !d->err && !d->out.err;
 	if (++d->steps > d->step_limit) {
 		too_much_work(d, id);
-		return;
+		return false;
 	}
 	t = dci_type(d, id);
 	if (d->st[id].emit == DC_EMITTING) {
 		emit_cycle(d, id, t, cont_id);
-		return;
+		return true;
 	}
 	fn = dci_ops(t)->top;
-	if (fn)
-		fn(d, id, t, cont_id, depth);
+	if (!fn || !fn(d, id, t, cont_id, &child_cont))
+		return true;
+	if (LBTFI_GROW_FROM(w->v, w->cap, w->cnt + 1, 64)) {
+		dci_fail(d, -ENOMEM, "out of memory emitting types", id);
+		return false;
+	}
+	w->v[w->cnt++] = (struct dc_walk){ .id = id, .cont_id = cont_id, .child_cont = child_cont };
+	return true;
+}
+
+/*
+ * Emits id at top level, what it needs first: the definitions its members,
+ * targets and parameters need, anonymous ones walked through (their bodies
+ * are printed inside their container's), on an explicit stack (anonymous
+ * types nest as deep as the BTF does).
+ */
+void dci_top_emit(struct dc *d, uint32_t id)
+{
+	struct dc_walks *w = &d->tops;
+	size_t base = w->cnt;
+
+	if (!top_enter(d, id, 0))
+		goto out;
+	while (w->cnt > base) {
+		struct dc_walk f = w->v[w->cnt - 1];
+		const struct lbtf_type *t = dci_type(d, f.id);
+		uint32_t child;
+
+		if (dci_child(t, f.next, &child)) {
+			w->v[w->cnt - 1].next++;
+			if (!top_enter(d, child, f.child_cont))
+				break;
+			continue;
+		}
+		w->cnt--;
+		if (dci_ops(t)->top_leave)
+			dci_ops(t)->top_leave(d, f.id, t, f.cont_id);
+	}
+out:
+	w->cnt = base;
 }
 
 int dci_order_root(struct dc *d, uint32_t id)
@@ -396,6 +442,6 @@ int dci_dump_root(struct dc *d, uint32_t id)
 	if (err < 0)
 		return err;
 	for (size_t i = 0; i < d->queue.cnt && !d->err && !d->out.err; i++)
-		dci_top_emit(d, d->queue.ids[i], 0, 0);
+		dci_top_emit(d, d->queue.ids[i]);
 	return d->err;
 }

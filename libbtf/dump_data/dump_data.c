@@ -34,39 +34,10 @@ int lbtfi_dp_truncated(struct lbtfi_dp *dp, uint32_t id, size_t need, size_t hav
 	return lbtfi_err(EINVAL, "type [%u] needs %zu bytes of data, %zu left", id, need, have);
 }
 
-/* Strict JSON string escaping (the writer escapes like bpftool, e.g. \'). */
-static void strict_string(struct lbtfi_json *w, const char *s)
-{
-	size_t n = strlen(s);
-	char *buf = malloc(n * 6 + 3), *o = buf;
-
-	if (!buf) {
-		lbtfi_json_null(w);
-		return;
-	}
-	*o++ = '"';
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\') {
-			*o++ = '\\';
-			*o++ = c;
-		} else if (c < 0x20 || c == 0x7f) {
-			o += sprintf(o, "\\u%04x", c);
-		} else {
-			*o++ = c;
-		}
-	}
-	*o++ = '"';
-	*o = 0;
-	lbtfi_json_printf(w, "%s", buf);
-	free(buf);
-}
-
 void lbtfi_dp_string(struct lbtfi_dp *dp, const char *s)
 {
 	if (dp->valid)
-		strict_string(dp->w, s);
+		lbtfi_json_string_strict(dp->w, s);
 	else
 		lbtfi_json_string(dp->w, s);
 }

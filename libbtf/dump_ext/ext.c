@@ -237,6 +237,8 @@ int lbtf_dump_ext_json(const struct lbtf *btf, const struct lbtf_ext *ext, FILE 
 	if (!btf || !ext || !out)
 		return -EINVAL;
 	lbtfi_json_init(&w, out, pretty);
+	/* no bpftool output to match: source lines keep their backslashes */
+	w.strict = true;
 	lbtfi_json_start_object(&w);
 	for (k = 0; k < LBTF_EXT_KIND_CNT; k++) {
 		uint32_t s, i, nsec = lbtf_ext_sec_cnt(ext, k);

@@ -321,7 +321,6 @@ static int read_rows(struct xgen *g, Dwarf *dw)
 static struct xsrc *source(struct xgen *g, const char *path)
 {
 	struct xsrc *s;
-	FILE *f;
 	char note[512];
 
 	for (size_t i = 0; i < g->nsrcs; i++)
@@ -335,24 +334,12 @@ static struct xsrc *source(struct xgen *g, const char *path)
 	if (!s->path)
 		return NULL;
 	g->nsrcs++;
-	f = fopen(path, "re");
-	if (f) {
-		size_t cap = 0, lcap = 0;
-		char buf[65536];
-		size_t n;
+	/* only a regular file, and no larger than a string section can be:
+	 * the DWARF may name /dev/zero or a FIFO (#line), which would be read
+	 * forever or wait forever */
+	if (!lbtfi_regular_file_read(path, LBTF_MAX_FILE_SIZE, &s->text, &s->len)) {
+		size_t lcap = 0;
 
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-			if (LBTFI_GROW(s->text, cap, s->len + n + 1)) {
-				fclose(f);
-				return NULL;
-			}
-			memcpy(s->text + s->len, buf, n);
-			s->len += n;
-		}
-		fclose(f);
-		if (LBTFI_GROW(s->text, cap, s->len + 1))
-			return NULL;
-		s->text[s->len] = '\0';
 		for (size_t p = 0; p < s->len || !s->nlines;) {
 			char *nl;
 
@@ -366,7 +353,8 @@ static struct xsrc *source(struct xgen *g, const char *path)
 			p = (size_t)(nl - s->text) + 1;
 		}
 	} else if (g->o && g->o->warn) {
-		snprintf(note, sizeof(note), "line_info: source file %s cannot be read: its lines have no text", path);
+		snprintf(note, sizeof(note), "line_info: source file cannot be read (%s): its "
+			 "lines have no text", lbtf_errmsg());
 		g->o->warn(g->o->ctx, note);
 	}
 	return s;

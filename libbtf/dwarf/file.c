@@ -28,6 +28,23 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
+/*
+ * libdw found no DWARF: say why. Out of memory (libdw's or libelf's own
+ * word, or errno from the allocation or mapping that failed, under a
+ * `ulimit -v` say) is a system error, not an input without debug info.
+ * errno was cleared before the call.
+ */
+static int no_dwarf(const char *path)
+{
+	int e = errno;
+	const char *dw = dwarf_errmsg(-1), *el = elf_errmsg(-1);
+
+	if (e == ENOMEM || (dw && strstr(dw, "out of memory")) ||
+	    (el && strstr(el, "out of memory")))
+		return lbtfi_err(ENOMEM, "%s: out of memory reading its DWARF debug info", path);
+	return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+}
+
 static int open_rel(struct dw_handle *h, const char *path)
 {
 	Dwfl_Module *mod;
@@ -45,9 +62,10 @@ static int open_rel(struct dw_handle *h, const char *path)
 	mod = dwfl_report_offline(h->dwfl, "", path, fd);
 	if (!mod || dwfl_report_end(h->dwfl, NULL, NULL))
 		return lbtfi_err(ENOEXEC, "%s: %s", path, dwfl_errmsg(-1));
+	errno = 0;
 	h->dw = dwfl_module_getdwarf(mod, &bias);
 	if (!h->dw)
-		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+		return no_dwarf(path);
 	return 0;
 }
 
@@ -95,11 +113,9 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		 * again from the file they would lose the relocations) */
 		h->elf = elf_begin(h->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 		if (h->elf && !dw_reloc_apply_copied(h->elf, &h->copies)) {
+			errno = 0;
 			h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
-			if (!h->dw)
-				return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)",
-						 path);
-			return 0;
+			return h->dw ? 0 : no_dwarf(path);
 		}
 		if (h->elf)
 			elf_end(h->elf);
@@ -107,12 +123,16 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		dw_reloc_copies_free(&h->copies);
 		return open_rel(h, path);
 	}
+	errno = 0;
 	h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL);
+	if (!h->elf && errno == ENOMEM)
+		return lbtfi_err(ENOMEM, "%s: out of memory reading it", path);
 	if (!h->elf)
 		return lbtfi_err(ENOEXEC, "%s: not an ELF file", path);
+	errno = 0;
 	h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
 	if (!h->dw)
-		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+		return no_dwarf(path);
 	find_mapped_info(h);
 	return 0;
 }

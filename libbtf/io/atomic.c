@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Output files, written so that nothing is lost: a temporary file next to
- * the target, renamed over it only when complete.
+ * the target, renamed over it only when complete. The temporary file has
+ * no name while it is written (O_TMPFILE): a SIGKILL, which no handler
+ * sees, at any moment of a long write leaves nothing behind. It is linked
+ * under a temporary name and renamed over the target only when complete
+ * (no call links over an existing name: between those two calls, a
+ * moment, it has a name). A named temporary file (mkstemp) is the
+ * fallback where O_TMPFILE is refused (a file system or kernel without
+ * it, or no /proc to link it from).
  *
  * An existing target keeps its mode and owner; a symbolic link is written
  * through (its target is replaced, the link stays); a file with several
@@ -17,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "io.h"
 #include "core/internal.h"
@@ -90,6 +98,70 @@ int lbtfi_check_output(const char *out_path, const char *in_path, const char *wh
 				 out_path, what, strcmp(out_path, in_path) ? " " : "",
 				 strcmp(out_path, in_path) ? in_path : "");
 	return 0;
+}
+
+/*
+ * An unnamed file in target's directory (O_TMPFILE), or -1: refused by
+ * the file system or the kernel, or no /proc/self/fd to link it from at
+ * the end (linkat with AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH).
+ */
+static int open_unnamed(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir = slash ? strndup(target, slash == target ? 1 : (size_t)(slash - target))
+			  : strdup(".");
+	char proc[64];
+	int fd;
+
+	if (!dir)
+		return -1;
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (access(proc, F_OK)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* An O_TMPFILE file not linked yet */
+static bool is_unnamed(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && st.st_nlink == 0;
+}
+
+/*
+ * Gives the unnamed file fd a name: tmp, its XXXXXX made unique (a name
+ * taken is tried again with other letters). Listed as pending from then on.
+ */
+static int link_unnamed(int fd, char *tmp)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char *x = tmp + strlen(tmp) - 6, proc[64];
+	struct timespec ts;
+	unsigned long r;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16);
+	for (int tries = 0; tries < 100; tries++) {
+		for (int i = 0; i < 6; i++) {
+			r = r * 6364136223846793005ul + 1442695040888963407ul;
+			x[i] = letters[(r >> 33) % (sizeof(letters) - 1)];
+		}
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW)) {
+			pending_add(tmp);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
 }
 
 static mode_t new_file_mode(unsigned int mode)
@@ -181,14 +253,20 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 		return lbtfi_err(ENOMEM, "out of memory");
 	}
 	sprintf(tmp, "%s" TMP_SUFFIX, target);
+	fd = open_unnamed(target);
 	free(target);
-	fd = mkstemp(tmp);
 	if (fd < 0) {
-		err = errno;
-		free(tmp);
-		return lbtfi_err(err, "%s: cannot create a temporary file: %s", path, strerror(err));
+		/* O_TMPFILE refused here: a named temporary file, which a
+		 * SIGKILL would leave behind (a catchable signal does not) */
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			err = errno;
+			free(tmp);
+			return lbtfi_err(err, "%s: cannot create a temporary file: %s", path,
+					 strerror(err));
+		}
+		pending_add(tmp);
 	}
-	pending_add(tmp);
 	if (exists) {
 		/* keep the owner (group alone if the owner cannot be given away),
 		 * then the mode (a chown may clear set-id bits) */
@@ -201,8 +279,9 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 	}
 	if (err) {
 		err = lbtfi_err(errno, "%s: cannot set the mode: %s", path, strerror(errno));
+		if (!is_unnamed(fd))
+			unlink(tmp);
 		close(fd);
-		unlink(tmp);
 		pending_remove(tmp);
 		free(tmp);
 		return err;
@@ -213,7 +292,9 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 
 static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 {
+	bool unnamed;
 	char *target;
+	int e;
 
 	if (!tmp) { /* not a regular file: written in place */
 		if (close(fd) && !err)
@@ -227,12 +308,19 @@ static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 		err = lbtfi_err(ENOMEM, "out of memory");
 	if (!err && sync && fsync(fd))
 		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
+	/* complete: an unnamed file gets its temporary name now (a failed
+	 * one has none to remove: closing it is enough) */
+	unnamed = is_unnamed(fd);
+	if (!err && unnamed && (e = link_unnamed(fd, tmp)))
+		err = lbtfi_err(-e, "%s: cannot link the temporary file: %s", path, strerror(-e));
+	else if (!err)
+		unnamed = false; /* named from here on */
 	if (close(fd) && !err)
 		err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
 	if (!err && rename(tmp, target))
 		err = lbtfi_err(errno, "%s: cannot rename the temporary file into place: %s",
 				path, strerror(errno));
-	if (err)
+	if (err && !unnamed)
 		unlink(tmp);
 	pending_remove(tmp);
 	free(target);

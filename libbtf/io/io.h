@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* ---- input (read.c) ---- */
 /*
@@ -44,14 +45,23 @@ int lbtfi_file_read(const char *path, void **data, size_t *size, bool *mapped);
 int lbtfi_fd_read(int fd, const char *path, void **data, size_t *size, bool *mapped);
 /* The same as a private copy the caller may write to (never written back) */
 int lbtfi_fd_read_private(int fd, const char *path, void **data, size_t *size, bool *mapped);
+/*
+ * A regular file of at most max bytes, read whole into a new buffer (NUL
+ * added, *len without it; the caller frees *text): for files named by
+ * other files (DWARF's source file names), which may name anything. A
+ * FIFO, a device, a directory (EINVAL) or a larger file (EFBIG) is refused
+ * without reading it or waiting for it.
+ */
+int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *len);
 
 /* ---- output (atomic.c) ---- */
 /*
  * Atomic output: lbtfi_atomic_open() returns a descriptor onto a new
- * temporary file next to path (*tmp_path set, its name path's name +
- * ".tmpXXXXXX"); lbtfi_atomic_commit() syncs and closes it and, if err is 0,
- * renames it onto path, else removes it; it returns err or the first
- * failure. An existing path keeps its mode and owner (mode applies to a new
+ * temporary file next to path, unnamed (O_TMPFILE) where the file system
+ * allows it, else named (*tmp_path set in both cases: the name path's name
+ * + ".tmpXXXXXX" it is or will be given); lbtfi_atomic_commit() syncs it
+ * and, if err is 0, names it and renames it onto path, else removes it; it
+ * returns err or the first failure. An existing path keeps its mode and owner (mode applies to a new
  * file, less the umask); a symbolic link is written through (its target is
  * replaced); a file with several hard links or without write permission is
  * refused (-EMLINK, -EACCES). When path exists and is not a regular file
@@ -74,5 +84,11 @@ int lbtfi_write_all(int fd, const void *data, size_t size);
  * so that an output never overwrites what it is made from. */
 int lbtfi_same_file(const char *a, const char *b);
 int lbtfi_check_output(const char *out_path, const char *in_path, const char *what);
+
+/* s as a JSON string on f: valid JSON whatever its bytes (control
+ * characters and bytes outside valid UTF-8 as \u00XX); strict: lossless
+ * too (a backslash as \\, not bpftool's \n). The JSON dumpers' quoting
+ * (libbtf/dump/json_writer.c), for programs writing JSON of their own. */
+void lbtfi_json_put_quoted(FILE *f, const char *s, bool strict);
 
 #endif

@@ -95,6 +95,23 @@ refuse "excluding 'c'" -J --lang_exclude=c "$T/u"
 refuse "distilled-base makes a .BTF.base section for split BTF" -J --btf_features=distilled_base "$T/u"
 refuse "one input" -J "$T/u" "$T/u"
 
+# issue 28: "all" without a base works, in place and detached (every feature
+# btfgen implements; distilled_base needs a base and is left out), and an
+# input named like an option after "--" is the input
+cp "$T/u" "$T/u_all"
+"$P" -J --btf_features=all "$T/u_all" 2>"$T/err" ||
+	bad "-J --btf_features=all in place without a base: $(cat "$T/err")"
+"$B/btfdump" file "$T/u_all" >/dev/null 2>&1 || bad "-J --btf_features=all: no .BTF written"
+same_bytes "--btf_features=all" "$base,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,attributes"
+same_bytes "--btf_gen_all" "$base,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,attributes"
+absb=$(cd "$B" && pwd)
+for p in btfgen btfgen-pahole; do
+	cp "$T/u" "$T/-u.o"
+	(cd "$T" && "$absb/$p" -J -- -u.o) 2>"$T/err" ||
+		bad "$p -J -- -u.o: $(cat "$T/err")"
+	"$B/btfdump" file "$T/-u.o" >/dev/null 2>&1 || bad "$p -J -- -u.o: no .BTF written into -u.o"
+done
+
 # a module: relocatable object with the sections kbuild gives a .ko
 cat >"$T/m.c" <<'EOF'
 struct module { char name[56]; int refcnt; };

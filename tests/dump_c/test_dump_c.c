@@ -278,6 +278,16 @@ static void test_exponential_protos(void **state)
 	expect_error(&b, -E2BIG);
 }
 
+/* Occurrences of needle in text */
+static size_t count(const char *text, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
 /* Dumps btf whole (frame included), sorted or not, into a string. */
 static char *dump_all(struct lbtf *btf, bool sort, int *err)
 {
@@ -292,9 +302,10 @@ static char *dump_all(struct lbtf *btf, bool sort, int *err)
 	return text;
 }
 
-/* 30,000 nested anonymous structs (valid BTF, the kernel loads it): inline
- * definitions recurse, so past the nesting bound the dump fails cleanly,
- * sorted or not (was a stack overflow) */
+/* 30,000 nested anonymous structs (valid BTF, the kernel loads it) print
+ * in full, sorted or not: every level once, the innermost member, one
+ * closing per level (first a stack overflow, then "type chain too deep":
+ * printing now runs on an explicit stack, issue 28) */
 static void test_deep_anonymous_nesting(void **state)
 {
 	const uint32_t depth = 30000;
@@ -313,11 +324,44 @@ static void test_deep_anonymous_nesting(void **state)
 		w(&b, 6, str(&b, "outer"), INFO(LBTF_KIND_STRUCT, 1, 0), 4, str(&b, "m"), depth + 1, 0);
 		btf = blob_open(&b);
 		text = dump_all(btf, sort, &err);
-		assert_int_equal(err, -ELOOP);
-		assert_non_null(strstr(lbtf_errmsg(), "too deep"));
+		assert_int_equal(err, 0);
+		assert_int_equal(count(text, "struct {\n"), depth);
+		assert_int_equal(count(text, "} m;"), depth);
+		assert_int_equal(count(text, "int x;"), 1);
+		assert_non_null(strstr(text, "struct outer {\n\tstruct {\n\t\tstruct {"));
 		free(text);
 		lbtf_free(btf);
 	}
+}
+
+/* Declarators as deep: a typedef of 30,000 pointers alternating with
+ * one-element arrays, `typedef int *(*(*deep[1])[1])[1];` 30,000 levels
+ * deep (as bpftool prints 3), prints whole (was "declarators or anonymous
+ * types nested too deeply") */
+static void test_deep_declarator(void **state)
+{
+	const uint32_t depth = 30000;
+	struct blob b;
+	struct lbtf *btf;
+	char *text;
+	int err;
+
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (uint32_t k = 2; k < 2 * depth + 2; k += 2) {
+		w(&b, 3, 0, INFO(LBTF_KIND_PTR, 0, 0), k - 1);            /* k: pointer */
+		w(&b, 6, 0, INFO(LBTF_KIND_ARRAY, 0, 0), 0, k, 1, 1);     /* k + 1: [1] */
+	}
+	w(&b, 3, str(&b, "deep"), INFO(LBTF_KIND_TYPEDEF, 0, 0), 2 * depth + 1);
+	btf = blob_open(&b);
+	text = dump_all(btf, false, &err);
+	assert_int_equal(err, 0);
+	assert_int_equal(count(text, "(*"), depth - 1);
+	assert_int_equal(count(text, "[1]"), depth);
+	assert_non_null(strstr(text, "typedef int *(*(*(*"));
+	assert_non_null(strstr(text, "(*deep[1])[1])[1]"));
+	free(text);
+	lbtf_free(btf);
 }
 
 /* Long chains of named types print in full in both orders: the ordering
@@ -411,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_exponential_nesting),
 		cmocka_unit_test(test_exponential_protos),
 		cmocka_unit_test(test_deep_anonymous_nesting),
+		cmocka_unit_test(test_deep_declarator),
 		cmocka_unit_test(test_long_typedef_chain),
 		cmocka_unit_test(test_long_struct_chain),
 		cmocka_unit_test(test_bad_opts_and_output),

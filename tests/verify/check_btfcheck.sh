@@ -94,11 +94,11 @@ fi
 
 # every write to stdout is checked, the final flush and close too (issue 13)
 "$BC" --json "$tmp/ok.btf" >/dev/full 2>"$tmp/err"; rc=$?
-check "full filesystem: exit 2 with a message" all "[ $rc = 2 ]" 'grep -q "write error on standard output" "$tmp/err"'
+check "full filesystem: exit 5 with a message" all "[ $rc = 5 ]" 'grep -q "write error on standard output" "$tmp/err"'
 "$BC" --json "$tmp/ok.btf" >&- 2>"$tmp/err"; rc=$?
-check "stdout closed: exit 2 with a message" all "[ $rc = 2 ]" 'grep -q "write error on standard output" "$tmp/err"'
+check "stdout closed: exit 5 with a message" all "[ $rc = 5 ]" 'grep -q "write error on standard output" "$tmp/err"'
 "$BC" --log-level 1 "$tmp/bad.btf" >/dev/full 2>/dev/null; rc=$?
-check "full filesystem, text log of a rejection: exit 2" [ $rc = 2 ]
+check "full filesystem, text log of a rejection: exit 5" [ $rc = 5 ]
 "$BC" "$tmp/ok.btf" >&- 2>/dev/null; rc=$?
 check "stdout closed but nothing to write: exit 0" [ $rc = 0 ]
 
