@@ -161,13 +161,15 @@ static int open_failed_hint(const char *path, const struct lbtf *base)
 /*
  * A file that failed to open, or split BTF opened over a base the user
  * gave: is it split BTF without its base, or over the wrong one? Says so
- * and returns the exit status, or 0 when the bytes show neither.
+ * and returns the exit status, or 0 when the bytes show neither. A module
+ * with its own distilled base (.BTF.base) is neither: libbtf opened .BTF
+ * over that or relocated it, and said why if it could not.
  */
 static int split_hint(const char *path, const struct lbtf *base)
 {
 	int diag = LBTF_DIAG_NONE;
-	const void *btf;
-	size_t size, btf_size;
+	const void *btf, *dist;
+	size_t size, btf_size, dist_size;
 	bool mapped;
 	void *data;
 
@@ -175,8 +177,10 @@ static int split_hint(const char *path, const struct lbtf *base)
 		btf = data;
 		btf_size = size;
 		/* an ELF file's .BTF; a raw file as it is */
-		if (size < 4 || memcmp(data, "\177ELF", 4) ||
-		    !lbtf_elf_btf(path, data, size, &btf, &btf_size))
+		bool elf = size >= 4 && !memcmp(data, "\177ELF", 4);
+
+		if (!elf || (!lbtf_elf_btf(path, data, size, &btf, &btf_size) &&
+			     lbtf_elf_btf_base(path, data, size, &dist, &dist_size) == -ENODATA))
 			diag = lbtf_diagnose(btf, btf_size, base);
 		lbtfi_file_unload(data, size, mapped);
 	}
