@@ -5,6 +5,8 @@
  *
  *   btfdump [-j|-p] [-c] [-B BASE] COMMAND ...
  *     file PATH [--base BASE] [format raw|c [C options]]
+ *                               (a module's .BTF.base: libbtf reads .BTF over it,
+ *                               or relocated onto BASE)
  *     id N [--base BASE] [format raw|c [C options]]
  *     map ...                   (see cmd_map.c)
  *     ext PATH                  .BTF.ext of a BPF object (see cmd_ext.c)
@@ -32,7 +34,9 @@ static int usage(FILE *f)
 		"Usage: %s [OPTIONS] COMMAND\n"
 		"Commands:\n"
 		"  file PATH [--base BASE] [format raw|c [C OPTIONS]]\n"
-		"                      BTF of a raw file, an ELF .BTF section or /sys/kernel/btf/NAME\n"
+		"                      BTF of a raw file, an ELF .BTF section or /sys/kernel/btf/NAME;\n"
+		"                      a module's .BTF over its own .BTF.base (distilled base), or\n"
+		"                      relocated onto BASE as libbpf and the kernel do\n"
 		"  id N [--base BASE] [format raw|c [C OPTIONS]]\n"
 		"                      BTF object N loaded in the kernel\n"
 		"  map {id N | pinned PATH | name NAME} [MAP OPTIONS]\n"
