@@ -45,11 +45,8 @@ struct trio {
 
 static struct lbtf *open_blob(struct blob *b, const struct lbtf *base)
 {
-	size_t len;
-	unsigned char *buf = blob_bytes(b, &len);
-	struct lbtf *btf = lbtf_new(buf, len, base);
+	struct lbtf *btf = blob_parse(b, base);
 
-	free(buf);
 	if (!btf)
 		fail_msg("blob did not parse: %s", lbtf_errmsg());
 	return btf;
@@ -170,6 +167,16 @@ static struct lbtf *relocate(const struct shape *s, struct trio *t)
 	return lbtf_relocate(t->split, t->base, &o);
 }
 
+/* The shape relocates: the result */
+static struct lbtf *relocated(const struct shape *s, struct trio *t)
+{
+	struct lbtf *r = relocate(s, t);
+
+	if (!r)
+		fail_msg("did not relocate: %s", lbtf_errmsg());
+	return r;
+}
+
 /* The shape does not relocate: errno err and a message holding want */
 static void refused(const struct shape *s, int err, const char *want)
 {
@@ -194,12 +201,10 @@ static void test_relocates(void **state)
 {
 	struct shape s = { 0 };
 	struct trio t;
-	struct lbtf *r = relocate(&s, &t);
+	struct lbtf *r = relocated(&s, &t);
 	uint32_t shift = B_NR - D_NR; /* the split's own ids move by this */
 	const struct lbtf_type *proto;
 
-	if (!r)
-		fail_msg("did not relocate: %s", lbtf_errmsg());
 	assert_ptr_equal(lbtf_base(r), t.base);
 	assert_int_equal(lbtf_start_id(r), B_NR);
 	assert_int_equal(lbtf_type_cnt(r), X_NR + shift);
@@ -229,10 +234,8 @@ static void test_pointed_to_any_size(void **state)
 {
 	struct shape s = { .list_size = 99 };
 	struct trio t;
-	struct lbtf *r = relocate(&s, &t);
+	struct lbtf *r = relocated(&s, &t);
 
-	if (!r)
-		fail_msg("did not relocate: %s", lbtf_errmsg());
 	assert_int_equal(lbtf_type_by_id(r, X_LISTP + B_NR - D_NR)->type, B_LIST);
 	lbtf_free(r);
 	trio_free(&t);
@@ -253,10 +256,8 @@ static void test_same_name(void **state)
 	struct shape same = { .base_two_lists = true, .second_list_size = 8 };
 	struct shape none = { .base_two_lists = true, .second_list_size = 24, .list_size = 99 };
 	struct trio t;
-	struct lbtf *r = relocate(&pick, &t);
+	struct lbtf *r = relocated(&pick, &t);
 
-	if (!r)
-		fail_msg("did not relocate: %s", lbtf_errmsg());
 	assert_int_equal(lbtf_type_by_id(r, X_LISTP + B_NR + 1 - D_NR)->type, B_NR);
 	lbtf_free(r);
 	trio_free(&t);
@@ -278,10 +279,8 @@ static void test_fwd(void **state)
 	struct shape plain = { .base_opaque_struct = true };
 	struct shape bitfields = { .base_opaque_struct = true, .base_opaque_kflag = true };
 	struct trio t;
-	struct lbtf *r = relocate(&plain, &t);
+	struct lbtf *r = relocated(&plain, &t);
 
-	if (!r)
-		fail_msg("did not relocate: %s", lbtf_errmsg());
 	assert_int_equal(lbtf_type_by_id(r, X_OPQ_T + B_NR - D_NR)->type, B_OPAQUE);
 	lbtf_free(r);
 	trio_free(&t);
