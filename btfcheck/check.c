@@ -428,7 +428,8 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 			lbtf_object_btf_free(&ob);
 		} else {
 			LBTF_OPTS(lbtf_min_kernel_opts, mo,
-				  .start_id = o.base ? lbtf_type_cnt(o.base) : 0);
+				  .start_id = o.base ? lbtf_type_cnt(o.base) : 0,
+				  .distilled_base = rep.distilled);
 
 			mink.done = !lbtf_min_kernel_opts(in.data, in.size, &mo, &mink.mk);
 		}

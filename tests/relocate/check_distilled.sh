@@ -18,7 +18,8 @@
 #    it relocates), OK, says relocation was not checked; with --base: OK and
 #    relocated, or rejected (exit 1) with the relocation's reason, also in
 #    --json; a .BTF.base that is no distilled base (a whole base's PTRs, a
-#    split blob) is rejected.
+#    split blob) is rejected; --min-kernel says 6.11, the first module
+#    loader that reads .BTF.base.
 # SKIP when the built bpftool is not there.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -154,6 +155,11 @@ sys.exit(not (r["distilled_base"] and not r["relocated"] and not r["valid"] and 
 "$B/btfcheck" --json --base "$T/base.btf" "$T/m.ko" >"$T/out" 2>&1
 python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).read()); sys.exit(not (r["relocated"] and r["valid"]))' "$T/out" ||
 	bad "btfcheck --json over its base: $(cat "$T/out")"
+# the module loader reads .BTF.base from 6.11 on
+"$B/btfcheck" --min-kernel --json "$T/m.ko" >"$T/out" 2>&1
+python3 -c 'import json,sys; m=json.loads(open(sys.argv[1]).read())["min_kernel"]
+sys.exit(not (m["version"] == "6.11" and ".BTF.base" in m["why"] and m["with_libbpf"] == "6.11"))' "$T/out" ||
+	bad "btfcheck --min-kernel m.ko: $(cat "$T/out")"
 # a .BTF.base that is no distilled base: a whole base (with a PTR), a split blob
 objcopy --update-section .BTF.base="$T/base.btf" "$T/m.ko" "$T/whole.ko" &&
 	objcopy --update-section .BTF.base="$T/split.btf" "$T/m.ko" "$T/splitbase.ko" || bad "objcopy"
