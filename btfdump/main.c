@@ -174,15 +174,14 @@ static int split_hint(const char *path, const struct lbtf *base)
 	int diag = LBTF_DIAG_NONE;
 	const void *btf, *dist;
 	size_t size, btf_size, dist_size;
-	bool mapped;
+	bool mapped, elf;
 	void *data;
 
 	if (!lbtfi_file_load(path, &data, &size, &mapped)) {
 		btf = data;
 		btf_size = size;
-		/* an ELF file's .BTF; a raw file as it is */
-		bool elf = size >= 4 && !memcmp(data, "\177ELF", 4);
-
+		elf = size >= 4 && !memcmp(data, "\177ELF", 4);
+		/* an ELF file's .BTF (without a .BTF.base); a raw file as it is */
 		if (!elf || (!lbtf_elf_btf(path, data, size, &btf, &btf_size) &&
 			     lbtf_elf_btf_base(path, data, size, &dist, &dist_size) == -ENODATA))
 			diag = lbtf_diagnose(btf, btf_size, base);
