@@ -85,6 +85,10 @@ struct lbtf_min_kernel_opts {
 	 * it with its module (5.11 on), BPF_BTF_LOAD takes none, and libbpf
 	 * never loads it, so nothing of it is sanitized. */
 	uint32_t start_id;
+	/* split BTF over a module's own distilled base (.BTF.base): the
+	 * module loader reads that section and relocates the module's BTF
+	 * from 6.11 on (d4e48e3dd450); older kernels read .BTF over vmlinux */
+	bool distilled_base;
 };
 
 /* lbtf_min_kernel() for base or split BTF (opts NULL: base BTF) */
