@@ -35,6 +35,6 @@ endif
 # CAMPAIGN_SECONDS (default 600; make check runs it for 60)
 CAMPAIGN_SECONDS ?= 600
 .PHONY: fuzz-campaign
-fuzz-campaign: all
+fuzz-campaign: all $(B)/tests/fuzz/libbpf_open
 	@B=$(B) CAMPAIGN_SECONDS=$(CAMPAIGN_SECONDS) bash tests/fuzz/check_campaign.sh
 fuzz: fuzz-campaign

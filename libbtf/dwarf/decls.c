@@ -330,7 +330,9 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 		return 0;
 	s = &ei->syms[sym];
 	sec = ei->secs[s->shndx].name;
-	if (!sec || !ei->secs[s->shndx].alloc)
+	/* storage in the image; but libbpf finds a BPF object's sections by
+	 * name whatever their flags (a .maps without SHF_ALLOC holds maps) */
+	if (!sec || (!ei->secs[s->shndx].alloc && !(ei->is_rel && ei->is_bpf)))
 		return 0;
 	if (!(feat & LBTF_DWARF_FEAT_VAR) && strcmp(sec, ".data..percpu"))
 		return 0;

@@ -93,3 +93,10 @@ int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size)
 	*size = (uint32_t)sh.size;
 	return 0;
 }
+
+/* ignore_elf_section() of libbpf 1.1, for the sections it looks up by
+ * name: string tables and .llvm_addrsig are skipped whatever their name */
+bool obj_ignored_section(const struct lbtfi_shdr *sh)
+{
+	return sh->type == SHT_STRTAB || sh->type == 0x6fff4c03 /* SHT_LLVM_ADDRSIG */;
+}
