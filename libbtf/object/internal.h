@@ -36,6 +36,7 @@ struct oelf {
 	struct lbtfi_elf elf;
 	bool has_symtab;
 	struct lbtfi_shdr symtab;
+	size_t symtab_shndx;
 	size_t nr_syms;
 	size_t text_shndx;       /* 0: no .text */
 	size_t nr_progs;         /* program symbols, as libbpf counts them */
@@ -50,6 +51,9 @@ struct octx {
 	uint32_t features;       /* what the target kernel supports */
 	const void *ext;         /* .BTF.ext bytes in place of the section's (opts) */
 	size_t ext_size;
+	size_t maps_shndx;       /* the .maps section (0: none) */
+	uint32_t *map_offs;      /* its maps' offsets, as DATASEC '.maps' has them */
+	size_t nr_maps;
 };
 
 /* btf.c */
@@ -80,6 +84,10 @@ bool obj_ignored_section(const struct lbtfi_shdr *sh);
 int obj_check_btf_ext(struct octx *c);
 /* maps.c: BTF-defined maps as bpf_object__init_user_btf_maps() reads them */
 int obj_init_btf_maps(struct octx *c);
+/* progs.c: programs (bpf_object__add_programs) and their relocations
+ * (bpf_object__collect_prog_relos), after obj_init_btf_maps */
+int obj_collect_progs(struct octx *c);
+int obj_collect_prog_relos(struct octx *c);
 
 /* externs.c, datasec.c, sanitize.c */
 int obj_collect_externs(struct octx *c);

@@ -236,56 +236,6 @@ static int init_map(const struct octx *c, const struct lbtf_type *sec, unsigned 
 	return parse_def(c, name, def, false, &md, &inner);
 }
 
-/* The program (STT_FUNC symbol) of section shndx holding byte off, for messages */
-static const char *prog_at(const struct octx *c, size_t shndx, uint64_t off)
-{
-	for (size_t i = 0; i < c->e.nr_syms; i++) {
-		Elf64_Sym s;
-
-		if (oelf_sym(&c->e, i, &s) && ELF64_ST_TYPE(s.st_info) == STT_FUNC &&
-		    s.st_shndx == shndx && off >= s.st_value && off - s.st_value < s.st_size)
-			return oelf_sym_name(&c->e, &s) ?: "?";
-	}
-	return "?";
-}
-
-/*
- * bpf_object__collect_relos() -> bpf_program__record_reloc(): an
- * instruction of a program relocated against a symbol in .maps names the
- * map at the symbol's offset; with no map there (its DATASEC entry moved or
- * gone) the open fails. Only these relocations are checked.
- */
-static int check_map_relos(const struct octx *c, size_t maps_idx, const uint32_t *offs, size_t n)
-{
-	struct lbtfi_shdr rs, ts;
-
-	for (size_t i = 1; i < c->e.elf.shnum; i++) {
-		const Elf64_Rel *rel;
-
-		if (!lbtfi_elf_shdr(&c->e.elf, i, &rs) || rs.type != SHT_REL ||
-		    rs.entsize != sizeof(*rel) || !lbtfi_elf_shdr(&c->e.elf, rs.info, &ts) ||
-		    ts.type != SHT_PROGBITS || !(ts.flags & SHF_EXECINSTR) || !ts.size ||
-		    !(rel = lbtfi_elf_sec_data(&c->e.elf, &rs)))
-			continue;
-		for (size_t r = 0; r < rs.size / sizeof(*rel); r++) {
-			Elf64_Rel one;
-			Elf64_Sym sym;
-			size_t m;
-
-			memcpy(&one, rel + r, sizeof(one));
-			if (!oelf_sym(&c->e, ELF64_R_SYM(one.r_info), &sym) || sym.st_shndx != maps_idx)
-				continue;
-			for (m = 0; m < n && offs[m] != sym.st_value; m++)
-				;
-			if (m == n)
-				return lbtfi_err(4005, "%s: prog '%s': map relo failed to find map for section '.maps', off %llu",
-						 c->path, prog_at(c, rs.info, one.r_offset),
-						 (unsigned long long)sym.st_value);
-		}
-	}
-	return 0;
-}
-
 int obj_init_btf_maps(struct octx *c)
 {
 	struct lbtfi_shdr sh, maps = { 0 };
@@ -310,16 +260,20 @@ int obj_init_btf_maps(struct octx *c)
 		if (lbtf_kind(t) != LBTF_KIND_DATASEC || !name || strcmp(name, ".maps"))
 			continue;
 		const struct lbtf_var_secinfo *vi = (const struct lbtf_var_secinfo *)(t + 1);
-		uint32_t *offs = malloc((lbtf_vlen(t) ?: 1) * sizeof(*offs));
-		int err = offs ? 0 : lbtfi_err(ENOMEM, "out of memory");
 
-		for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++) {
-			err = init_map(c, t, i, maps.size);
-			offs[i] = vi[i].offset;
+		/* where the maps are: their relocations must find them (progs.c) */
+		c->maps_shndx = maps_idx;
+		c->map_offs = malloc((lbtf_vlen(t) ?: 1) * sizeof(*c->map_offs));
+		if (!c->map_offs)
+			return lbtfi_err(ENOMEM, "out of memory");
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+			int err = init_map(c, t, i, maps.size);
+
+			if (err)
+				return err;
+			c->map_offs[c->nr_maps++] = vi[i].offset;
 		}
-		err = err ?: check_map_relos(c, maps_idx, offs, lbtf_vlen(t));
-		free(offs);
-		return err;
+		return 0;
 	}
 	return lbtfi_err(ENOENT, "%s: DATASEC '.maps' not found.", c->path);
 }

@@ -153,6 +153,117 @@ def named_ext_mutations(o):
     return m
 
 
+BOUNDS = [0, 1, 2, 3, 4, 7, 8, 16, 0xff, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff]
+
+
+def _word(rng, old, limit):
+    r = rng.random()
+    if r < 0.35:
+        return rng.choice(BOUNDS)
+    if r < 0.7:
+        return old + rng.choice([-8, -4, -1, 1, 4, 8, limit, -limit])
+    if r < 0.85:
+        return old ^ (1 << rng.randrange(32))
+    return rng.randrange(limit + 2)
+
+
+def _ext_record(o, rng):
+    kind = rng.choice(['func_info', 'line_info', 'core_relo'])
+    recs, rec = o.ext_records(kind)
+    if not recs:
+        return None
+    pos = rng.choice(recs) + 4 * rng.randrange(max(1, min(rec, 16) // 4))
+    o.u32(pos, _word(rng, o.u32(pos), 64))
+    return '%s record word at %#x' % (kind, pos)
+
+
+def _ext_section(o, rng):
+    blocks = o.ext_blocks()
+    if not blocks:
+        return None
+    kind, pos, ln = rng.choice(blocks)
+    # the first section's header: name offset or record count
+    at = pos + 4 + rng.choice([0, 4])
+    o.u32(at, _word(rng, o.u32(at), 16))
+    return '%s section header word at %#x' % (kind, at)
+
+
+def _access_string(o, rng):
+    recs, rec = o.ext_records('core_relo')
+    strs = o.btf_strings()
+    if not recs or not strs:
+        return None
+    pos = rng.choice(recs)
+    start, ln = strs
+    acc = o.u32(pos + 8)
+    if rng.random() < 0.4:  # another string, or none
+        o.u32(pos + 8, rng.choice([0, ln, ln - 1, acc + 1, rng.randrange(ln)]))
+        return 'CO-RE access_str_off %u -> %u' % (acc, o.u32(pos + 8))
+    p = start + acc
+    end = o.d.find(b'\0', p)
+    if acc >= ln or end < 0 or end == p:
+        return None
+    i = p + rng.randrange(end - p)
+    o.d[i] = ord(rng.choice('0123456789:9:-a'))
+    return 'CO-RE access string %r' % bytes(o.d[p:end])
+
+
+def _symbol(o, rng):
+    syms = [s for s in o.symbols() if s[1]]
+    if not syms:
+        return None
+    pos, name, e = rng.choice(syms)
+    what = rng.choice(['value', 'value', 'size', 'info', 'other', 'shndx'])
+    if what == 'value':
+        others = [x[2][4] for x in syms if x[2][3] == e[3]]
+        v = rng.choice(others + [e[4] + rng.choice([-8, -1, 1, 8]), 0, e[5], 1 << 20])
+        struct.pack_into('<Q', o.d, pos + 8, v & (2**64 - 1))
+    elif what == 'size':
+        struct.pack_into('<Q', o.d, pos + 16, rng.choice([0, 1, e[5] + 8, max(e[5] - 8, 0), 1 << 32]))
+    elif what == 'info':
+        bind, typ = e[1] >> 4, e[1] & 15
+        if rng.random() < 0.5:
+            bind = rng.choice([0, 1, 2])
+        else:
+            typ = rng.choice([0, 1, 2, 3, 4])
+        o.d[pos + 4] = bind << 4 | typ
+    elif what == 'other':
+        o.d[pos + 5] = rng.choice([0, 1, 2, 3])
+    else:
+        struct.pack_into('<H', o.d, pos + 6, rng.choice([0, 1, len(o.secs) - 1, len(o.secs), 0xfff1,
+                                                        rng.randrange(len(o.secs))]))
+    return 'symbol %s %s' % (name, what)
+
+
+def _section(o, rng):
+    i = rng.randrange(1, len(o.secs))
+    if rng.random() < 0.7:  # SHF_WRITE, SHF_ALLOC, SHF_EXECINSTR
+        o.set_shdr(i, 'flags', o.secs[i][2] ^ rng.choice([1, 2, 4, 2 | 1]))
+        return 'section %s flags %#x' % (o.names[i], o.secs[i][2])
+    o.set_shdr(i, 'type', rng.choice([1, 8, 9, 3]))  # PROGBITS NOBITS REL STRTAB
+    return 'section %s type' % o.names[i]
+
+
+def mutate(data, rng):
+    """One BPF-level mutation of an object: (bytes, what was done)"""
+    o = Obj(data)
+    for _ in range(8):
+        r = rng.random()
+        if r < 0.15:
+            named = named_ext_mutations(o)
+            if not named:
+                continue
+            name = rng.choice(sorted(named))
+            named[name](o)
+            return o.d, '.BTF.ext ' + name
+        fn = _ext_record if r < 0.4 else _ext_section if r < 0.5 else _access_string if r < 0.7 else \
+            _symbol if r < 0.9 else _section
+        what = fn(o, rng)
+        if what:
+            return o.d, what
+    return o.d, 'nothing'
+
+
 def main(argv):
     with open(argv[2], 'rb') as f:
         data = f.read()
