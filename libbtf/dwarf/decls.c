@@ -75,7 +75,7 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	struct dw_attrs da;
 	const char *name;
 	int64_t sym, proto;
-	bool external, abstract;
+	bool external, abstract, static_fn;
 	int id, err = 0;
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
@@ -129,9 +129,13 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_builder_add_func(u->b, name,
-			   ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
-			   proto);
+	/* the symbol's binding; in a BPF object the source's (DW_AT_external),
+	 * as clang writes it: the kernel verifies a global FUNC on its own and
+	 * a static one with its caller, so a program that loaded as clang
+	 * described it keeps that even where the symbol says otherwise */
+	static_fn = ei->is_bpf && ei->is_rel ? !external : ei->syms[sym].bind == STB_LOCAL;
+	id = lbtf_builder_add_func(u->b, name, static_fn ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL,
+				   proto);
 	if (id < 0) {
 		free(pdies);
 		return id;

@@ -11,6 +11,7 @@ file's size and layout: a field is changed, or a section's size shrunk.
                                    the paths
     bpfobj.py flags OBJ OUT SECTION FLAGS   sets a section's sh_flags
     bpfobj.py symval OBJ OUT SYMBOL VALUE    sets a symbol's st_value
+    bpfobj.py syminfo OBJ OUT SYMBOL INFO    sets a symbol's st_info
 """
 import struct
 import sys
@@ -280,9 +281,12 @@ def main(argv):
     o = Obj(data)
     if argv[1] == 'flags':
         o.set_shdr(o.sec(argv[4]), 'flags', int(argv[5], 0))
-    elif argv[1] == 'symval':
+    elif argv[1] in ('symval', 'syminfo'):
         pos = [p for p, n, _ in o.symbols() if n == argv[4]][0]
-        struct.pack_into('<Q', o.d, pos + 8, int(argv[5], 0))
+        if argv[1] == 'symval':
+            struct.pack_into('<Q', o.d, pos + 8, int(argv[5], 0))
+        else:
+            o.d[pos + 4] = int(argv[5], 0)
     else:
         return 2
     with open(argv[3], 'wb') as f:

@@ -9,10 +9,11 @@
 #    pinning value, no map type): btfcheck too, with libbpf's message
 #  - btfgen --in-place on a gcc-bpf -gbtf object with maps and no
 #    functions (its .BTF.ext has no records), on a .maps without SHF_ALLOC
-#    and on overlapping map symbols: exit 0 only with an output libbpf
-#    opens, and btfcheck says OK only for what libbpf opens
+#    on overlapping map symbols and on a weak symbol of a static
+#    subprogram: exit 0 only with an output libbpf opens (as root: loads,
+#    where the input loaded), and btfcheck says OK only for what libbpf opens
 B=${B:-build}
-OPEN=$B/tests/fuzz/libbpf_open BC=$B/btfcheck GEN=$B/btfgen
+OPEN=$B/tests/fuzz/libbpf_open BC=$B/btfcheck GEN=$B/btfgen GEN_DUMP=$B/btfdump
 for f in "$OPEN" "$BC" "$GEN"; do
 	[ -x "$f" ] || { echo "FAIL: $f missing (make check builds it)"; exit 1; }
 done
@@ -146,6 +147,34 @@ for v in 0 0x20 0x30 0x28; do
 	inplace "$T/overlap$v.o"
 done
 inplace "$T/maps.o" ok
+# a static subprogram whose symbol is weak: its FUNC stays static (the
+# source's linkage, as clang wrote it), or the kernel verifies it as a
+# global function and refuses the program
+cat >"$T/sub.c" <<'EOF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 4); __type(key, __u32); __type(value, __u64); } seen SEC(".maps");
+static __noinline int note(__u32 k, __u64 v)
+{
+	__u64 *p = bpf_map_lookup_elem(&seen, &k);
+
+	if (p)
+		*p += v;
+	return 0;
+}
+SEC("xdp") int prog(struct xdp_md *ctx) { note(0, ctx->ingress_ifindex); return XDP_PASS; }
+char _license[] SEC("license") = "GPL";
+EOF
+clang-16 -g -O2 -target bpf "${INC[@]}" -c -o "$T/sub.o" "$T/sub.c" || bad "clang-16 on sub.c"
+python3 tests/fuzz/bpfobj.py syminfo "$T/sub.o" "$T/weaksub.o" note 0x22 || bad "bpfobj.py syminfo"
+inplace "$T/weaksub.o" ok
+"$GEN_DUMP" "$T/ip.o" | grep -q "FUNC 'note' type_id=[0-9]* linkage=static" ||
+	bad "weak symbol of static note(): $("$GEN_DUMP" "$T/ip.o" | grep "FUNC 'note'")"
+if [ "$(id -u)" = 0 ]; then
+	[ "$("$OPEN" --load "$T/weaksub.o" 2>/dev/null)" = "load ok" ] || bad "weaksub.o does not load as clang wrote it"
+	after=$("$OPEN" --load "$T/ip.o" 2>/dev/null)
+	[ "$after" = "load ok" ] || bad "weaksub.o after btfgen --in-place: $after"
+fi
 
 [ $fail = 0 ] || exit 1
 echo "PASS: $n cases: btfcheck's object mode refuses what libbpf's open refuses (.BTF.ext, map definitions) with its errno and words; btfgen --in-place keeps objects libbpf opens"
