@@ -61,11 +61,19 @@ static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *s
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
 
 /* sym if it is a global symbol, else -1 */
-uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym)
+uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym, bool external)
 {
+	const struct dw_elf_info *ei = u->g->ei;
+
 	if (u->g->pahole)
 		return LBTF_LINKAGE_STATIC; /* pahole v1.31: every FUNC */
-	return u->g->ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL;
+	/* In a BPF object the source's (DW_AT_external), as clang writes it:
+	 * the kernel verifies a global FUNC on its own and a static one with
+	 * its caller, so a program that loaded as clang described it keeps
+	 * that even where the symbol says otherwise (a weak static one) */
+	if (ei->is_bpf && ei->is_rel)
+		return external ? LBTF_LINKAGE_GLOBAL : LBTF_LINKAGE_STATIC;
+	return ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL;
 }
 
 static int64_t global_only(const struct dw_elf_info *ei, int64_t sym)
@@ -136,7 +144,7 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, sym), proto);
+	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, sym, external), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;
@@ -335,7 +343,9 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 		return 0;
 	s = &ei->syms[sym];
 	sec = ei->secs[s->shndx].name;
-	if (!sec || !ei->secs[s->shndx].alloc)
+	/* storage in the image; but libbpf finds a BPF object's sections by
+	 * name whatever their flags (a .maps without SHF_ALLOC holds maps) */
+	if (!sec || (!ei->secs[s->shndx].alloc && !(ei->is_rel && ei->is_bpf)))
 		return 0;
 	if (!(feat & LBTF_DWARF_FEAT_VAR) && strcmp(sec, ".data..percpu"))
 		return 0;

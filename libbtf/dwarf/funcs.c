@@ -448,7 +448,7 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 		free(pdies);
 		return (int)proto;
 	}
-	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, f->sym), proto);
+	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, f->sym, true), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;

@@ -479,8 +479,9 @@ struct dw_unit_mark {
 void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m);
 void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m);
 void dw_unit_free(struct dw_unit *u);
-/* A FUNC's linkage for its ELF symbol (index into ei->syms), in the style */
-uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym);
+/* A FUNC's linkage for its ELF symbol (index into ei->syms) and whether the
+ * source declares it external, in the style */
+uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym, bool external);
 
 /* DATASECs from collected VARs (datasec.c); vars sorted in place */
 /* (pahole: a DATASEC ends where its last variable does, not at the

@@ -100,6 +100,14 @@ struct lbtf_object_opts {
 	/* LBTF_KFEAT_* the target kernel lacks (libbpf's sanitization);
 	 * 0: a kernel with all of them */
 	uint32_t missing_features;
+	/* The object checked as if its .BTF held btf (btf_size bytes, the
+	 * ELF's byte order) and its .BTF.ext held btf_ext (added when it has
+	 * none): what rewriting those sections would give, known before
+	 * writing (btfgen --in-place). NULL: the section as it is. */
+	const void *btf;
+	size_t btf_size;
+	const void *btf_ext;
+	size_t btf_ext_size;
 };
 
 struct lbtf_object_btf {
