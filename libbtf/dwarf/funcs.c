@@ -37,6 +37,7 @@
 #define MARKER_UNEXP "btfgen:unexpected_reg"   /* the same, and no true signature */
 #define MARKER_CHANGED "btfgen:abi_changed"    /* a clone at a symbol changed the ABI */
 #define MARKER_KEPT "btfgen:abi_kept"          /* a copy at a symbol kept it */
+#define MARKER_NOSYM "btfgen:off_symbol"       /* code at no symbol of its name */
 #define SET8_PFX "__BTF_ID__set8__"
 #define FUNC_PFX "__BTF_ID__func__"
 #define SET8_KFUNCS 1u
@@ -268,6 +269,14 @@ struct at_addr {
 	bool optimized;     /* a .constprop/.isra clone */
 	int64_t dotted;     /* the first '.'-suffixed symbol, or -1 */
 };
+
+/* A name without clones: whether its symbol (or one of them) is at addr */
+static bool at_symbol(const struct dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
+{
+	int64_t s = f->name[f->len] ? -1 : dw_sym_find(ei, f->name, STT_FUNC, addr, false);
+
+	return s >= 0 && ei->syms[s].value == addr;
+}
 
 static void syms_at(const struct dw_pfuncs *t, const struct dw_elf_info *ei,
 		    const struct dw_pfunc *f, uint64_t addr, struct at_addr *r)
@@ -584,11 +593,21 @@ static int mark_func(struct dw_unit *u, const struct dw_pfunc *f, struct dw_die 
 		err = add_func_tag(u, MARKER_UNEXP, id);
 	if (!err && (f->ambiguous || abi.reordered))
 		err = add_func_tag(u, MARKER, id);
-	/* (pahole: the copy's own DW_AT_low_pc) */
-	if (f->dotted && (da->own >> DA_LOW_PC & 1) && dr_addr(&da->a[DA_LOW_PC], &addr) && addr)
-		syms_at(t, u->g->ei, f, addr, &at);
-	if (err || !at.any)
+	/* (pahole: the copy's own DW_AT_low_pc; a definition without one nor
+	 * ranges, not an abstract instance, is a discarded weak function) */
+	if (err || (da->own & (1u << DA_INLINE | 1u << DA_RANGES)))
 		return err;
+	if (!(da->own >> DA_LOW_PC & 1) || !dr_addr(&da->a[DA_LOW_PC], &addr))
+		addr = 0;
+	if (f->dotted && addr)
+		syms_at(t, u->g->ei, f, addr, &at);
+	else if (addr)
+		at.any = at_symbol(u->g->ei, f, addr);
+	/* master emits a name's first copy at one of its symbols; a weak
+	 * function's overridden copy has none. (Abstract instances are at
+	 * none either, but share their FUNC with their copies: not marked.) */
+	if (!at.any)
+		return add_func_tag(u, MARKER_NOSYM, id);
 	if (feat & LBTF_DWARF_FEAT_TRUE_SIGNATURE)
 		return at.dotted < 0 ? 0 : true_signature(u, die, at.dotted, proto,
 							  abi.reordered ? abi.drop : 0, pdies, n);
@@ -766,14 +785,15 @@ static int fn_ref_cmp(const void *a, const void *b)
 }
 
 /* the markers (bits per FUNC) */
-enum { M_COND = 1, M_UNEXP = 2, M_CHANGED = 4, M_KEPT = 8 };
+enum { M_COND = 1, M_UNEXP = 2, M_CHANGED = 4, M_KEPT = 8, M_NOSYM = 16 };
 
 static int marker_bit(const char *v)
 {
 	if (!v || strncmp(v, "btfgen:", 7))
 		return 0;
 	return !strcmp(v, MARKER) ? M_COND : !strcmp(v, MARKER_UNEXP) ? M_UNEXP :
-	       !strcmp(v, MARKER_CHANGED) ? M_CHANGED : !strcmp(v, MARKER_KEPT) ? M_KEPT : 0;
+	       !strcmp(v, MARKER_CHANGED) ? M_CHANGED : !strcmp(v, MARKER_KEPT) ? M_KEPT :
+	       !strcmp(v, MARKER_NOSYM) ? M_NOSYM : 0;
 }
 
 /* A true signature's FUNC (foo.isra.0): its name up to the '.' */
@@ -821,6 +841,30 @@ static void drop_one(uint8_t *drop, uint32_t idx, uint32_t *dropped)
 		drop[idx] = 1;
 		(*dropped)++;
 	}
+}
+
+/*
+ * Master keeps the prototype of a name's first copy at one of its symbols
+ * whose clone did not change the ABI (faaa3f1): its FUNC, dropping the
+ * name's others (the prune pass then keeps it as the name's first). fs:
+ * the name's FUNCs by id; marks and drop indexed by id - start.
+ */
+static void keep_canonical(const struct fn_ref *fs, uint32_t n, uint32_t start,
+			   const uint8_t *marks, uint8_t *drop, uint32_t *dropped)
+{
+	uint32_t k, pick = 0;
+
+	for (k = 0; k < n; k++) {
+		uint8_t m = marks[fs[k].id - start];
+
+		if (!(m & M_NOSYM) && (!(m & M_CHANGED) || (m & M_KEPT)))
+			break;
+	}
+	if (k < n)
+		pick = k;
+	for (k = 0; k < n; k++)
+		if (k != pick)
+			drop_one(drop, fs[k].id - start, dropped);
 }
 
 /*
@@ -894,6 +938,8 @@ uint32_t dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t 
 		}
 		for (uint32_t k = i; bad && k < j; k++)
 			drop_one(drop, fs[k].id - start, &dropped);
+		if (!bad && master && j - i > 1)
+			keep_canonical(fs + i, j - i, start, marks, drop, &dropped);
 	}
 	for (i = 0; i < nc; i++)
 		if (!cs[i].kept)

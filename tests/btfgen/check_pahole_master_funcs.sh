@@ -15,6 +15,9 @@
 #    (the unused first one dropped), and dup_twice (symbols at two
 #    addresses) have no FUNC even without consistent_func; v1.31 has them
 #    without consistent_func;
+#  - weak_fn, defined weak in b.c and strong in c.c: master's FUNC has
+#    the strong copy's prototype (the copy at the symbol), v1.31's the
+#    first unit's;
 #  - true_signature: the clones' FUNCs under their symbols' names
 #    (cp_only.constprop.0, last_gone.constprop.0) instead of cp_only and
 #    last_gone; v1.31 rules ignore it;
@@ -64,7 +67,8 @@ C
 cat >"$T/b.c" <<'C'
 #include <stdio.h>
 static __attribute__((noinline)) int dup_twice(int a) { return a * 9 + printf("%d", a); }
-int b_main(int argc) { return dup_twice(argc + 1); }
+__attribute__((weak, noinline)) long weak_fn(long weak_arg) { return weak_arg + printf("w"); }
+int b_main(int argc) { return dup_twice(argc + 1) + (int)weak_fn(argc); }
 C
 cat >"$T/c.c" <<'C'
 #include <stdio.h>
@@ -77,6 +81,7 @@ __attribute__((noinline)) long zzz_ck(long x, long m)
 	return s;
 }
 long (*zzz_ckp)(long, long) = zzz_ck;
+__attribute__((noinline)) long weak_fn(long strong_arg) { return strong_arg * 3 + printf("s"); }
 int c_main(int argc)
 {
 	long r = 0;
@@ -100,8 +105,15 @@ grep -q ' t cp_only$' "$T/nm" && bad "gcc made a full copy of cp_only"
 
 K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 NOCONS=${K618/,consistent_func/}
-# funcs FILE: the FUNC names, sorted
-funcs() { "$B/btfdump" file "$1" | awk '$2 == "FUNC" { print $3 }' | tr -d "'" | sort; }
+# funcs FILE: the FUNC names, sorted; weak_fn's with its parameters' names
+funcs() {
+	"$B/btfdump" file "$1" | awk '
+		/^\[/ { id = substr($1, 2, length($1) - 2) }
+		/^\t/ { params[id] = params[id] " " $1 }
+		$2 == "FUNC" { f[++n] = $3; split($4, a, "="); proto[n] = a[2] }
+		END { for (i = 1; i <= n; i++) print f[i] (f[i] == "'"'weak_fn'"'" ? params[proto[i]] : "") }' |
+		tr -d "'" | sort
+}
 # enc NAME ARGS...: btfgen-pahole's FUNCs into $T/NAME.f
 enc() {
 	local out=$1
@@ -131,6 +143,8 @@ for f in first_gone dup_twice; do
 	has onocons $f || bad "v1.31 without consistent_func: no FUNC $f"
 done
 has m plain && has m zz_last || bad "master: lost plain or zz_last"
+has m "weak_fn strong_arg" || bad "master: weak_fn not the strong copy's: $(grep weak_fn "$T/m.f")"
+has o "weak_fn weak_arg" || bad "v1.31: weak_fn not the first unit's: $(grep weak_fn "$T/o.f")"
 for f in cp_only.constprop.0 last_gone.constprop.0; do
 	has mts "$f" || bad "true_signature: no FUNC $f"
 	has ots "$f" && bad "v1.31 rules: FUNC $f (true_signature is master's)"
