@@ -24,14 +24,10 @@
 #  - btfgen's own --features names (abi_func, true_signature) do the same;
 #  - when pahole v1.31 and master (1436daf) are cached (scripts/build-
 #    pahole.sh), the FUNC sets are theirs for each feature list.
-set -u
-B=${B:-build}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 P=$B/btfgen-pahole
 command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 cat >"$T/a.c" <<'C'
 #include <stdio.h>
