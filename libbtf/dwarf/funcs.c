@@ -25,6 +25,20 @@
  *  - decl_tag_kfuncs: a function listed in a BTF_SET8 of .BTF_ids whose
  *    flags say "kfuncs" gets DECL_TAG "bpf_kfunc" (and "bpf_fastcall" when
  *    its flags have KF_FASTCALL).
+ *
+ * pahole master's rules (after v1.31; abi_func, true_signature), which
+ * funcs_abi.c's reading of an instance's parameters feeds:
+ *  - a name whose copies at its symbols (by DW_AT_low_pc) are all
+ *    .constprop/.isra clones with a parameter optimized out gets no FUNC
+ *    (markers abi_changed / abi_kept); a reordered copy, unexpected
+ *    registers (master's reading) and symbols at several addresses leave
+ *    a name out with or without consistent_func;
+ *  - the name's FUNC is its first copy's at one of its symbols (a copy at
+ *    none, such as an overridden weak function, is marked off_symbol);
+ *  - true_signature: a copy at a '.'-suffixed symbol also gets a FUNC of
+ *    that name over its own parameters; after dedup the name's first such
+ *    FUNC replaces the name's FUNCs, unless unexpected registers condemn
+ *    the name.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -270,14 +284,6 @@ struct at_addr {
 	int64_t dotted;     /* the first '.'-suffixed symbol, or -1 */
 };
 
-/* A name without clones: whether its symbol (or one of them) is at addr */
-static bool at_symbol(const struct dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
-{
-	int64_t s = f->name[f->len] ? -1 : dw_sym_find(ei, f->name, STT_FUNC, addr, false);
-
-	return s >= 0 && ei->syms[s].value == addr;
-}
-
 static void syms_at(const struct dw_pfuncs *t, const struct dw_elf_info *ei,
 		    const struct dw_pfunc *f, uint64_t addr, struct at_addr *r)
 {
@@ -302,6 +308,14 @@ static void syms_at(const struct dw_pfuncs *t, const struct dw_elf_info *ei,
 		if (dot && r->dotted < 0)
 			r->dotted = t->ps[lo].sym;
 	}
+}
+
+/* A name without clones: whether its symbol (or one of them) is at addr */
+static bool at_symbol(const struct dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
+{
+	int64_t s = dw_sym_find(ei, f->name, STT_FUNC, addr, false);
+
+	return s >= 0 && ei->syms[s].value == addr;
 }
 
 int dw_pfuncs_load(struct dw_elf_info *ei, uint32_t features)
