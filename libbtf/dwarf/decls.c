@@ -484,10 +484,16 @@ static bool language_ok(struct dw_unit *u, struct dw_attrs *da)
  * children looking for type/decl tags are skipped for them. Units without
  * a producer (dwz partial units) are searched.
  */
-static bool producer_is_gcc(struct dw_attrs *da)
+static const char *producer(struct dw_attrs *da)
 {
 	const struct dw_attr *a = dw_attrs_get(da, DA_PRODUCER);
-	const char *p = a ? dr_string(a) : NULL;
+
+	return a ? dr_string(a) : NULL;
+}
+
+static bool producer_is_gcc(struct dw_attrs *da)
+{
+	const char *p = producer(da);
 
 	return p && !strncmp(p, "GNU ", 4);
 }
@@ -502,6 +508,8 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 		return 0;
 	u->cu = unit_die->u;
 	u->no_annot = producer_is_gcc(&da);
+	/* (what pahole master takes for a clang unit) */
+	u->producer_clang = producer(&da) && strstr(producer(&da), "clang");
 	u->first_id = lbtf_builder_type_cnt(u->b);
 	dr_bad_off = UINT64_MAX;
 	err = walk(u, unit_die, AT_TOP);
@@ -544,6 +552,7 @@ void dw_unit_next(struct dw_unit *u)
 	u->err = 0;
 	u->cu = NULL;
 	u->no_annot = false;
+	u->producer_clang = false;
 	dw_group_unit_begin(u);
 }
 
