@@ -58,5 +58,12 @@ struct btfcheck_report {
 int btfcheck_one(const struct cfg *c, const char *path, bool last);
 void btfcheck_print_text(const struct btfcheck_report *r, bool quiet);
 void btfcheck_print_json(const struct btfcheck_report *r, bool quiet);
+/* A JSON string (control characters escaped, non-UTF-8 bytes as Latin-1) */
+void btfcheck_json_str(FILE *f, const char *s);
+
+/* --target-btf: each object's CO-RE relocations against each target
+ * (target.c); the exit status */
+int btfcheck_targets(const struct cfg *c, char *const *targets, int ntargets,
+		     char *const *objs, int nobjs);
 
 #endif

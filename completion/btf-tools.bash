@@ -26,12 +26,12 @@ _btfcheck()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
-	--base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--base|--target-btf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--log-level) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
 	--log-size|--target-kernel) return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --raw --min-kernel --target-kernel --json --quiet --kernel -h --help -V --version -" -- "$cur"))
+		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --raw --min-kernel --target-kernel --target-btf --json --quiet --kernel -h --help -V --version -" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libbtf CO-RE: the relocations of a BPF object resolved against a target
+ * kernel's BTF as libbpf resolves them when it loads the object with that
+ * BTF (btf_custom_path), without loading anything, and the smallest BTF
+ * that resolves them the same way (bpftool gen min_core_btf's job).
+ *
+ * The rules are libbpf 1.1's (the reference of libbtf's object mode):
+ * candidates by essential name ("task_struct___old" looks for
+ * "task_struct"), in target id order, of a compatible kind; a candidate
+ * matches when every named member of the access path is found (through
+ * anonymous members) with a compatible type and every array index is in
+ * bounds; all matching candidates must agree (bit offset, value, poison) or
+ * the load fails ("ambiguity"); a candidate that does not match one
+ * relocation is dropped for the later relocations of the same local type;
+ * no candidate: existence kinds give 0, the others poison the instruction
+ * (an invalid call the verifier rejects if it is reachable); a load or store
+ * whose size would change is poisoned unless both types are pointers or
+ * unsigned integers. Newer libbpf differ in two corners: the load size of an
+ * array field is its element's there (1.1: the whole array's), and "signed"
+ * of a field of neither integer nor enum type is 0 there (1.1 reads the
+ * word after the type's header as an integer encoding).
+ */
+#ifndef LIBBTF_RELO_H
+#define LIBBTF_RELO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma GCC visibility push(default)
+
+struct lbtf;
+
+/* ---- targets: a kernel's BTF, indexed by essential name ---------------- */
+
+struct lbtf_core_target;
+
+/* Index btf (borrowed: it must outlive the target) under name (copied) */
+struct lbtf_core_target *lbtf_core_target_new(const struct lbtf *btf, const char *name);
+/* A raw BTF file, an ELF with .BTF (vmlinux) or /sys/kernel/btf/vmlinux,
+ * named by its path; NULL and errno, lbtf_errmsg() naming the file */
+struct lbtf_core_target *lbtf_core_target_open(const char *path);
+const struct lbtf *lbtf_core_target_btf(const struct lbtf_core_target *t);
+const char *lbtf_core_target_name(const struct lbtf_core_target *t);
+void lbtf_core_target_free(struct lbtf_core_target *t);
+
+/* ---- objects: .BTF, .BTF.ext and the instructions they relocate -------- */
+
+struct lbtf_core_object;
+
+/* An ELF BPF object (ET_REL, EM_BPF, the host's byte order); NULL and errno
+ * (ENODATA: no .BTF or no .BTF.ext), lbtf_errmsg() naming the file */
+struct lbtf_core_object *lbtf_core_object_open(const char *path);
+const struct lbtf *lbtf_core_object_btf(const struct lbtf_core_object *o);
+/* CO-RE relocation records, over all sections */
+uint32_t lbtf_core_object_relo_cnt(const struct lbtf_core_object *o);
+void lbtf_core_object_free(struct lbtf_core_object *o);
+
+enum lbtf_core_outcome {
+	LBTF_CORE_RELOCATED = 0, /* the instruction gets target_val */
+	LBTF_CORE_POISONED = 1,  /* made an invalid call: rejected if reachable */
+	LBTF_CORE_FAILED = 2,    /* libbpf's load fails here (err, why) */
+	LBTF_CORE_SKIPPED = 3,   /* libbpf does not relocate it (why) */
+};
+
+/* "relocated", "poisoned", "failed", "skipped" */
+const char *lbtf_core_outcome_name(enum lbtf_core_outcome o);
+
+/* One relocation against one target */
+struct lbtf_core_result {
+	size_t sz;               /* sizeof(struct lbtf_core_result) of the library */
+	const char *sec_name;    /* the program's ELF section */
+	uint32_t sec, relo_idx;  /* .BTF.ext section and record (libbpf's "relo #") */
+	uint32_t insn_idx;       /* instruction, from the section's start */
+	uint32_t kind;           /* enum lbtf_core_relo_kind */
+	uint32_t local_id;       /* root type in the object's BTF */
+	const char *access;      /* "0:1:2" */
+	const char *path;        /* as btfdump ext prints it: "struct task_struct::pid" */
+	enum lbtf_core_outcome outcome;
+	uint64_t local_val;      /* what the compiler wrote (the local BTF's value) */
+	uint64_t target_val;     /* what libbpf writes (RELOCATED) */
+	uint32_t local_mem_sz, target_mem_sz; /* a load/store's size, when it changes */
+	uint32_t target_id;      /* the matching candidate's root type (0: none) */
+	const char *target_spec; /* its access, "0:2:1 struct task_struct.comm @ 2872" ("" none) */
+	uint32_t cands, matches; /* candidates looked at, and matching */
+	int err;                 /* FAILED: the negative errno libbpf fails with */
+	const char *why;         /* POISONED, FAILED, SKIPPED: one line */
+};
+
+/* Called for each relocation in .BTF.ext order; non-zero stops the walk and
+ * is returned */
+typedef int (*lbtf_core_result_fn)(const struct lbtf_core_result *r, void *ctx);
+
+/*
+ * Resolve every CO-RE relocation of o against t, as libbpf's load does with
+ * t's BTF as btf_custom_path (after a FAILED one libbpf stops; the walk goes
+ * on so that every failure is seen). Returns 0, fn's non-zero value, or a
+ * negative errno (-ENOMEM; -EINVAL with lbtf_errmsg() for a malformed
+ * object libbpf would refuse before any relocation).
+ */
+int lbtf_core_relocate(struct lbtf_core_object *o, const struct lbtf_core_target *t,
+		       lbtf_core_result_fn fn, void *ctx);
+
+struct lbtf_ext_core_relo;
+
+/*
+ * A relocation's access string as a member path ("struct task_struct::pid",
+ * "struct sk_buff::cb[2]", "struct x::u.(anon).y", "enum e::E_ONE", "struct
+ * s" for the type kinds) into buf (len > 0); 0, or a negative errno with
+ * buf saying why the string does not resolve against btf.
+ */
+int lbtf_core_relo_path(const struct lbtf *btf, const struct lbtf_ext_core_relo *r, char *buf,
+			size_t len);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

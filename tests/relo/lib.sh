@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# What the CO-RE tests share (sourced after ../lib.sh): target BTFs made from
+# relo_types.h by gcc -g and btfgen, and both sides of the comparison with
+# libbpf as lines "SECTION RELO# RESULT" in libbpf's processing order, cut
+# after the first failure (where libbpf stops).
+
+# make_target NAME CFLAGS... : $T/NAME.btf, the types of relo_types.h as a
+# target kernel would have them with those -D switches (and any EXTRA_C)
+make_target() {
+	local n=$1
+	shift
+	{ echo '#include "relo_types.h"'; echo "${EXTRA_C:-}"
+	  echo 'struct rec r_use; struct inner i_use; enum color c_use;'; } >"$T/t_$n.c"
+	gcc -g -c -Itests/relo "$@" -o "$T/t_$n.o" "$T/t_$n.c" &&
+		"$B/btfgen" -o "$T/$n.btf" "$T/t_$n.o"
+}
+
+# ours OBJ TARGET: btfcheck's decisions (skipped ones left out: libbpf is silent)
+ours() {
+	"$B/btfcheck" --json --target-btf "$2" "$1" | jq -r '
+		select(.relocations) | .relocations[] | select(.outcome != "skipped") |
+		"\(.section) \(.relo) " + (
+		if .outcome == "relocated" then "value \(.target)" +
+			(if .load_size then " mem \(.load_size[0])->\(.load_size[1])" else "" end)
+		elif .outcome == "poisoned" then "poison" else "fail" end)' |
+		awk '{ print } / fail$/ { exit }' | sort -k1,1 -k2,2n
+}
+
+# theirs OBJ TARGET: libbpf's, from its debug log (fails if libbpf cannot
+# open the object)
+theirs() {
+	"$B/relo/relo_oracle" "$1" "$2" >"$T/oracle.out" &&
+		sort -k1,1 -k2,2n "$T/oracle.out"
+}
