@@ -6,7 +6,7 @@ _btfgen()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
-	-o | --output | --base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-o | --output | --base | --target-btf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-j | --jobs) COMPREPLY=($(compgen -W "1 2 4 8" -- "$cur")); return ;;
 	--features)
 		local names="float enum64 type_tag decl_tag func var percpu_var dedup reuse default all none"
@@ -16,7 +16,7 @@ _btfgen()
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --features -v --verbose -h --help -V --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --features --min-core --target-btf -v --verbose -h --help -V --version" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

@@ -117,6 +117,25 @@ struct lbtf_ext_core_relo;
 int lbtf_core_relo_path(const struct lbtf *btf, const struct lbtf_ext_core_relo *r, char *buf,
 			size_t len);
 
+/* ---- minimal BTF -------------------------------------------------------- */
+
+struct lbtf_core_min;
+
+/* Collects what the relocations of objects need of t's BTF (t must outlive
+ * it); NULL and errno ENOMEM */
+struct lbtf_core_min *lbtf_core_min_new(const struct lbtf_core_target *t);
+/* Resolve o's relocations against the target and keep what every matching
+ * candidate needs: the members on each field access path (others dropped,
+ * offsets and sizes kept), whole enums, the types type kinds compare (through
+ * pointers, arrays, prototypes), whole types down to pointers for
+ * type_matches. 0 or a negative errno. */
+int lbtf_core_min_add(struct lbtf_core_min *m, struct lbtf_core_object *o);
+/* The minimal BTF (raw, host order, target id order; malloc'ed): libbpf
+ * resolves the objects' relocations with it as with the target's whole BTF,
+ * type ids aside (target_type_id gives the new ids). 0 or a negative errno. */
+int lbtf_core_min_btf(struct lbtf_core_min *m, void **data, size_t *size);
+void lbtf_core_min_free(struct lbtf_core_min *m);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

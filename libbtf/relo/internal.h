@@ -109,11 +109,10 @@ struct lbtf_core_object {
 const struct relo_prog *relo_find_prog(const struct lbtf_core_object *o, size_t shndx,
 				       uint32_t insn);
 
-/* resolve.c: the walk behind lbtf_core_relocate; spec_fn (may be NULL) also
- * gets each relocation's first matching target spec (NULL: none) */
-typedef int (*relo_spec_fn)(const struct lbtf_core_result *r, const struct rspec *local,
-			    const struct rspec *targ, void *ctx);
+/* resolve.c: the walk behind lbtf_core_relocate; cand_fn (may be NULL) also
+ * gets every matching candidate's spec of every relocation */
+typedef int (*relo_cand_fn)(const struct rspec *local, const struct rspec *cand, void *ctx);
 int relo_walk(struct lbtf_core_object *o, const struct lbtf_core_target *t,
-	      lbtf_core_result_fn fn, relo_spec_fn spec_fn, void *ctx);
+	      lbtf_core_result_fn fn, relo_cand_fn cand_fn, void *ctx);
 
 #endif

@@ -30,6 +30,9 @@ struct walk {
 	uint32_t ncache;
 	struct rspec local, cand, targ;
 	bool have_targ;
+	relo_cand_fn cand_fn;
+	void *ctx;
+	int cand_err;
 	char path[512], tspec[512], why[512];
 };
 
@@ -117,6 +120,8 @@ static void resolve(struct walk *w, const struct lbtf_ext_core_relo *rec,
 		}
 		if (!err)
 			continue;
+		if (w->cand_fn && !w->cand_err)
+			w->cand_err = w->cand_fn(&w->local, &w->cand, w->ctx);
 		if ((err = relo_calc(rec->kind, &w->local, &w->cand, &cres, why, sizeof(why)))) {
 			fail(r, w->why, sizeof(w->why), err, "%s", *why ? why : "cannot compute the value");
 			return;
@@ -241,8 +246,7 @@ static void patch(struct walk *w, const struct insn *in, uint32_t avail,
 
 /* One record: the result, through fn and spec_fn */
 static int one(struct walk *w, const char *sec_name, uint32_t s, uint32_t i,
-	       const struct lbtf_ext_core_relo *rec, lbtf_core_result_fn fn, relo_spec_fn spec_fn,
-	       void *ctx)
+	       const struct lbtf_ext_core_relo *rec, lbtf_core_result_fn fn)
 {
 	const struct lbtf *lb = w->o->btf;
 	struct lbtf_core_result r = {
@@ -255,7 +259,6 @@ static int one(struct walk *w, const char *sec_name, uint32_t s, uint32_t i,
 	struct lbtfi_shdr sh;
 	size_t shndx = lbtfi_elf_find(&w->o->elf, sec_name, &sh);
 	struct rres res = { 0 };
-	int err;
 
 	w->why[0] = '\0';
 	w->have_targ = false;
@@ -294,13 +297,13 @@ static int one(struct walk *w, const char *sec_name, uint32_t s, uint32_t i,
 	}
 	if (r.outcome == LBTF_CORE_RELOCATED)
 		w->why[0] = '\0';
-	if (spec_fn && (err = spec_fn(&r, &w->local, w->have_targ ? &w->targ : NULL, ctx)))
-		return err;
-	return fn ? fn(&r, ctx) : 0;
+	if (w->cand_err)
+		return w->cand_err;
+	return fn ? fn(&r, w->ctx) : 0;
 }
 
 int relo_walk(struct lbtf_core_object *o, const struct lbtf_core_target *t,
-	      lbtf_core_result_fn fn, relo_spec_fn spec_fn, void *ctx)
+	      lbtf_core_result_fn fn, relo_cand_fn cand_fn, void *ctx)
 {
 	struct walk *w = calloc(1, sizeof(*w));
 	int err = 0;
@@ -309,6 +312,8 @@ int relo_walk(struct lbtf_core_object *o, const struct lbtf_core_target *t,
 		return lbtfi_err(ENOMEM, "out of memory");
 	w->o = o;
 	w->t = t;
+	w->cand_fn = cand_fn;
+	w->ctx = ctx;
 	w->ncache = lbtf_type_cnt(o->btf);
 	w->cache = calloc(w->ncache, sizeof(*w->cache));
 	w->cached = calloc(w->ncache, sizeof(*w->cached));
@@ -330,7 +335,7 @@ int relo_walk(struct lbtf_core_object *o, const struct lbtf_core_target *t,
 
 			err = lbtf_ext_core_relo(o->ext, s, i, &rec);
 			if (!err)
-				err = one(w, name, s, i, &rec, fn, spec_fn, ctx);
+				err = one(w, name, s, i, &rec, fn);
 		}
 	}
 	for (uint32_t i = 0; w->cache && i < w->ncache; i++)

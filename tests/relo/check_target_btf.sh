@@ -27,10 +27,8 @@ EXTRA_C='struct rec___dup { long lead; int a; } d_use;' make_target ambig || bad
 EXTRA_C='struct rec___dup { int x; long pad; long b; } d_use;' make_target prune ||
 	bad "target prune"
 targets="$T/same.btf $T/moved.btf $T/gone.btf $T/ambig.btf $T/prune.btf /sys/kernel/btf/vmlinux"
-CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
-V61=$(find "$CACHE" -maxdepth 1 -name 'vmlinux-6.1*' 2>/dev/null | head -1)
-if [ -n "$V61" ] && "$B/btfgen" -o "$T/6.1.btf" "$V61"; then
-	targets="$targets $T/6.1.btf"
+if V61=$(target_61); then
+	targets="$targets $V61"
 else
 	echo "note: no cached Debian 6.1 vmlinux: 6 targets"
 fi

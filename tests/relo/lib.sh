@@ -32,3 +32,15 @@ theirs() {
 	"$B/relo/relo_oracle" "$1" "$2" >"$T/oracle.out" &&
 		sort -k1,1 -k2,2n "$T/oracle.out"
 }
+
+# target_61: the path of Debian 6.1's BTF (btfgen of the vmlinux make bench
+# caches), made once into $B/relo; nothing (and status 1) without the cache
+target_61() {
+	local cache=${BTF_BENCH_CACHE:-/var/cache/btf-bench} v out=$B/relo/vmlinux-6.1.btf
+	v=$(find "$cache" -maxdepth 1 -name 'vmlinux-6.1*' 2>/dev/null | head -1)
+	[ -n "$v" ] || return 1
+	if [ ! -s "$out" ] || [ "$v" -nt "$out" ] || [ "$B/btfgen" -nt "$out" ]; then
+		"$B/btfgen" -o "$out" "$v" || return 1
+	fi
+	echo "$out"
+}

@@ -33,6 +33,9 @@ struct inner {
 };
 
 struct rec {
+#ifdef REC_ONLY_A
+	int a;
+#else
 #ifdef REC_MOVED
 	long pad0[3];
 	long b;
@@ -71,6 +74,7 @@ struct rec {
 #endif
 	struct inner *in_ptr;
 	int tail[];
+#endif
 };
 
 #endif
