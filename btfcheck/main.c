@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"usage: btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]\n"
 		"                [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]\n"
 		"                [--kernel] FILE...\n"
-		"       btfcheck --target-btf PATH... [--json] [--quiet] OBJ...\n"
+		"       btfcheck --target-btf PATH... [--target-kernel V] [--json] [--quiet] OBJ...\n"
 		"Verifies BTF (raw, ELF .BTF, or - for stdin) as the running kernel's\n"
 		"BPF_BTF_LOAD would (Linux 6.15-6.18 semantics). A BPF object (ELF, EM_BPF,\n"
 		"ET_REL) is checked as libbpf 1.1 loads it: its .BTF after libbpf's fixups.\n"
@@ -51,7 +51,8 @@ static void usage(FILE *f)
 		"                    not permitted: a \"not compared\" line, JSON \"compared\":false)\n"
 		"  --target-btf PATH each BPF object's CO-RE relocations resolved against a\n"
 		"                    target kernel's BTF (raw, ELF .BTF, a directory of them;\n"
-		"                    repeat for more targets) as libbpf 1.1 resolves them\n"
+		"                    repeat for more targets) as libbpf 1.1 resolves them; also\n"
+		"                    its externs there, and the sanitization for its version\n"
 		"  -h, --help        this text\n"
 		"  -V, --version     print the version\n"
 		"Exit status: 0 all valid, 1 some rejected, 2 usage, 3 the kernel disagreed,\n"
@@ -61,7 +62,7 @@ static void usage(FILE *f)
 /* "MAJOR.MINOR" at the start of s as a KERNEL_VERSION code, *end after it.
  * strtoul, not sscanf: a fresh btfcheck process per object pays a page
  * fault for every code page it touches, and scanf's are several. */
-static int version_prefix(const char *s, uint32_t *v, const char **end)
+int btfcheck_version_prefix(const char *s, uint32_t *v, const char **end)
 {
 	unsigned long a, b;
 	char *e;
@@ -87,7 +88,7 @@ static uint32_t running_kernel_missing(void)
 	const char *end;
 	uint32_t v;
 
-	if (uname(&u) || version_prefix(u.release, &v, &end))
+	if (uname(&u) || btfcheck_version_prefix(u.release, &v, &end))
 		return 0;
 	return LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(v);
 }
@@ -97,7 +98,7 @@ static int parse_version(const char *s, uint32_t *v)
 {
 	const char *end;
 
-	if (version_prefix(s, v, &end) || (*end && *end != '.'))
+	if (btfcheck_version_prefix(s, v, &end) || (*end && *end != '.'))
 		return -1;
 	return 0;
 }
@@ -218,11 +219,12 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		return cli_fail(CLI_EXIT_USAGE, prog, "missing FILE (see %s --help)", prog);
 	if (target_btfs && (c.raw || c.kernel || c.base_path || c.strict || c.min_kernel ||
-			    c.log_level >= 0 || c.log_size >= 0 || target)) {
+			    c.log_level >= 0 || c.log_size >= 0)) {
 		free(target_btfs);
-		return cli_fail(CLI_EXIT_USAGE, prog, "--target-btf takes no other option than --json "
-				"and --quiet");
+		return cli_fail(CLI_EXIT_USAGE, prog, "--target-btf takes no other option than "
+				"--target-kernel, --json and --quiet");
 	}
+	c.target_version = target;
 	if (target_btfs) {
 		worst = btfcheck_targets(&c, target_btfs, ntarget_btfs, argv + optind, argc - optind);
 		free(target_btfs);

@@ -12,18 +12,26 @@
  * that target: the usual guarded read, dead code the verifier drops);
  * "poisoned" (an unguarded poisoned instruction: the verifier rejects the
  * program if it reaches it); "fails" (libbpf's load fails: an ambiguity, an
- * instruction that does not carry the compiler's value...).
+ * instruction that does not carry the compiler's value...; a __ksym the
+ * target lacks or types otherwise; an object libbpf would not even open).
+ * Also per target: the object's externs (libbpf resolves them first) and
+ * the BTF features libbpf sanitizes for the target's kernel version (from
+ * --target-kernel, the running kernel's release for /sys/kernel/btf, else
+ * a MAJOR.MINOR in the file name, as BTFHub names its files).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include "btfcheck.h"
 #include "cli.h"
 #include "libbtf_ext.h"
 #include "libbtf_relo.h"
 #include "report.h"
+#include "io/io.h"
 
 static const char *const prog = "btfcheck";
 
@@ -36,8 +44,29 @@ struct res {
 struct run {
 	struct res *v;
 	size_t n, cap;
-	bool oom;
+	struct lbtf_core_extern *ext;
+	size_t next, extcap;
+	size_t ext_bad;   /* externs that make the load fail */
 };
+
+static int collect_extern(const struct lbtf_core_extern *e, void *ctx)
+{
+	struct run *run = ctx;
+
+	if (run->next == run->extcap) {
+		size_t cap = run->extcap ? run->extcap * 2 : 8;
+		struct lbtf_core_extern *v = realloc(run->ext, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		run->ext = v;
+		run->extcap = cap;
+	}
+	run->ext[run->next++] = *e;
+	if (e->outcome == LBTF_CORE_EXT_MISSING || e->outcome == LBTF_CORE_EXT_INCOMPATIBLE)
+		run->ext_bad++;
+	return 0;
+}
 
 static int collect(const struct lbtf_core_result *r, void *ctx)
 {
@@ -77,6 +106,7 @@ static void run_free(struct run *run)
 		free(run->v[i].spec);
 	}
 	free(run->v);
+	free(run->ext);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -137,9 +167,166 @@ static void tally(const struct run *run, struct tally *t)
 		if (x->r.outcome == LBTF_CORE_POISONED && !x->guarded && !poison)
 			poison = x;
 	}
-	t->v = t->first_bad ? V_FAILS : poison ? V_POISONED : V_LOADS;
+	t->v = t->first_bad || run->ext_bad ? V_FAILS : poison ? V_POISONED : V_LOADS;
 	if (!t->first_bad)
 		t->first_bad = poison;
+}
+
+/* Why an extern makes the load fail, or what becomes of it */
+static const char *extern_why(const struct lbtf_core_extern *e)
+{
+	switch (e->outcome) {
+	case LBTF_CORE_EXT_FOUND: return "found";
+	case LBTF_CORE_EXT_MISSING_WEAK: return "not in the target's BTF; __weak: 0";
+	case LBTF_CORE_EXT_MISSING: return "not in the target's BTF: the load fails";
+	case LBTF_CORE_EXT_INCOMPATIBLE:
+		return "the target's has other types: the load fails";
+	default:
+		return e->kind == LBTF_CORE_KCONFIG ? "read from the kernel's config at load"
+						    : "an address from kallsyms at load";
+	}
+}
+
+/* The target kernel's version (0: unknown) and where it came from */
+static uint32_t target_version(const struct cfg *c, const char *path, const char **from)
+{
+	const char *base = strrchr(path, '/'), *end;
+	uint32_t v;
+
+	if (c->target_version) {
+		*from = "--target-kernel";
+		return c->target_version;
+	}
+	if (!strncmp(path, "/sys/kernel/btf/", 16)) {
+		struct utsname u;
+
+		*from = "the running kernel";
+		return uname(&u) || btfcheck_version_prefix(u.release, &v, &end) ? 0 : v;
+	}
+	*from = "the file name";
+	base = base ? base + 1 : path;
+	for (const char *p = base; *p; p++)
+		if (isdigit((unsigned char)*p) && (p == base || !isalnum((unsigned char)p[-1])) &&
+		    !btfcheck_version_prefix(p, &v, &end) && !isdigit((unsigned char)*end))
+			return v;
+	*from = NULL;
+	return 0;
+}
+
+/* The LBTF_KFEAT_* of the object's BTF that libbpf rewrites for kernel v */
+struct sanit {
+	uint32_t version;
+	const char *from;
+	bool known;        /* the object's BTF was read */
+	uint32_t rewritten;
+	uint32_t oldest;   /* oldest kernel that loads it after libbpf's help */
+	char open_err[256]; /* libbpf's open would fail: why */
+};
+
+/* of the BTF libbpf loads for obj (its fixups applied: --min-kernel's
+ * reading of an object), what the kernel of tpath's version needs rewritten */
+static void sanitization(const struct cfg *c, const char *obj, const char *tpath, struct sanit *s)
+{
+	struct lbtf_min_kernel mk = { .sz = sizeof(mk) };
+	struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+	LBTF_OPTS(lbtf_object_opts, oo, .missing_features = 0);
+	void *elf;
+	size_t size;
+	bool mapped;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->version = target_version(c, tpath, &s->from);
+	if (lbtfi_file_read(obj, &elf, &size, &mapped))
+		return;
+	err = lbtf_object_btf(obj, elf, size, &oo, &ob);
+	lbtfi_file_unload(elf, size, mapped);
+	if (err) {
+		snprintf(s->open_err, sizeof(s->open_err), "%s", lbtf_errmsg());
+		return;
+	}
+	err = lbtf_min_kernel(ob.data, ob.size, &mk);
+	lbtf_object_btf_free(&ob);
+	if (err)
+		return;
+	s->known = true;
+	s->oldest = mk.version_libbpf;
+	if (s->version)
+		s->rewritten = mk.kfeats & ~lbtf_kfeat_of_version(s->version);
+}
+
+static void feat_list(char *buf, size_t n, uint32_t bits)
+{
+	*buf = 0;
+	for (unsigned int i = 0; i < 32; i++)
+		if ((bits & (1u << i)) && lbtf_kfeat_name(1u << i))
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? ", " : "",
+				 lbtf_kfeat_name(1u << i));
+}
+
+static void print_text_extras(const struct run *run, const struct sanit *s)
+{
+	char feats[256];
+
+	for (size_t i = 0; i < run->next; i++) {
+		const struct lbtf_core_extern *e = &run->ext[i];
+
+		printf("\textern %s%s %s: %s", lbtf_core_extern_kind_name(e->kind),
+		       e->weak ? " (weak)" : "", e->name, extern_why(e));
+		if (e->target_id)
+			printf(" [target [%u]]", e->target_id);
+		putchar('\n');
+	}
+	if (*s->open_err)
+		printf("\tsanitization: libbpf's open would fail: %s\n", s->open_err);
+	if (!s->known)
+		return;
+	if (!s->version) {
+		printf("\tsanitization: kernel version unknown (--target-kernel, or a MAJOR.MINOR "
+		       "in the file name)\n");
+		return;
+	}
+	feat_list(feats, sizeof(feats), s->rewritten);
+	printf("\tsanitization for %u.%u (%s): %s%s", s->version >> 16, (s->version >> 8) & 0xff,
+	       s->from, *feats ? "libbpf rewrites " : "nothing to rewrite", feats);
+	if (s->oldest == LBTF_KERNEL_NONE || s->version < s->oldest)
+		printf("; even so the kernel rejects the BTF (libbpf loads the programs without it)");
+	putchar('\n');
+}
+
+static void print_json_extras(const struct run *run, const struct sanit *s)
+{
+	fputs(",\"externs\":[", stdout);
+	for (size_t i = 0; i < run->next; i++) {
+		const struct lbtf_core_extern *e = &run->ext[i];
+
+		fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+		btfcheck_json_str(stdout, e->name);
+		printf(",\"kind\":\"%s\",\"weak\":%s,\"outcome\":\"%s\",\"target_type_id\":%u",
+		       lbtf_core_extern_kind_name(e->kind), e->weak ? "true" : "false",
+		       lbtf_core_extern_outcome_name(e->outcome), e->target_id);
+		if (e->err)
+			printf(",\"errno_name\":\"%s\"", lbtf_errno_name(-e->err));
+		putchar('}');
+	}
+	putchar(']');
+	if (!s->known)
+		return;
+	if (s->version)
+		printf(",\"kernel\":\"%u.%u\",\"kernel_from\":\"%s\"", s->version >> 16,
+		       (s->version >> 8) & 0xff, s->from);
+	else
+		fputs(",\"kernel\":null", stdout);
+	fputs(",\"sanitized\":[", stdout);
+	for (unsigned int i = 0, first = 1; s->version && i < 32; i++)
+		if ((s->rewritten & (1u << i)) && lbtf_kfeat_name(1u << i)) {
+			printf("%s\"%s\"", first ? "" : ",", lbtf_kfeat_name(1u << i));
+			first = 0;
+		}
+	putchar(']');
+	if (s->version)
+		printf(",\"btf_loads\":%s", s->oldest != LBTF_KERNEL_NONE && s->version >= s->oldest ?
+					      "true" : "false");
 }
 
 static const char *kind_name(uint32_t k)
@@ -177,7 +364,7 @@ static void print_text_rec(const struct res *x)
 }
 
 static void print_json(const char *obj, const char *target, const struct run *run,
-		       const struct tally *t, bool quiet)
+		       const struct tally *t, const struct sanit *s, bool quiet)
 {
 	fputs("{\"file\":", stdout);
 	btfcheck_json_str(stdout, obj);
@@ -187,10 +374,15 @@ static void print_json(const char *obj, const char *target, const struct run *ru
 	       "\"failed\":%zu,\"skipped\":%zu", verdict_name[t->v], t->cnt[LBTF_CORE_RELOCATED],
 	       t->cnt[LBTF_CORE_POISONED], t->guarded, t->cnt[LBTF_CORE_FAILED],
 	       t->cnt[LBTF_CORE_SKIPPED]);
+	if (*s->open_err) {
+		fputs(",\"libbpf_open_error\":", stdout);
+		btfcheck_json_str(stdout, s->open_err);
+	}
 	if (t->first_bad) {
 		fputs(",\"reason\":", stdout);
 		btfcheck_json_str(stdout, t->first_bad->why);
 	}
+	print_json_extras(run, s);
 	if (!quiet) {
 		fputs(",\"relocations\":[", stdout);
 		for (size_t i = 0; i < run->n; i++) {
@@ -237,7 +429,8 @@ struct summary {
 	size_t len;
 };
 
-static void summary_add(struct summary *s, const char *target, const struct tally *t)
+static void summary_add(struct summary *s, const char *target, const struct tally *t,
+			const struct run *run, const char *open_err)
 {
 	const struct res *b = t->first_bad;
 
@@ -245,6 +438,24 @@ static void summary_add(struct summary *s, const char *target, const struct tall
 	if (t->v == V_LOADS) {
 		s->loads++;
 		return;
+	}
+	if (*open_err && s->len < sizeof(s->text)) {
+		s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len,
+					   "%s %s: libbpf's open would fail: %s",
+					   s->len ? ";" : "; fails on", target, open_err);
+		return;
+	}
+	for (size_t i = 0; !b && i < run->next; i++) {
+		const struct lbtf_core_extern *e = &run->ext[i];
+
+		if ((e->outcome == LBTF_CORE_EXT_MISSING || e->outcome == LBTF_CORE_EXT_INCOMPATIBLE) &&
+		    s->len < sizeof(s->text)) {
+			s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len,
+						   "%s %s: extern %s %s: %s", s->len ? ";" : "; fails on",
+						   target, lbtf_core_extern_kind_name(e->kind), e->name,
+						   extern_why(e));
+			return;
+		}
 	}
 	if (s->len < sizeof(s->text))
 		s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len, "%s %s: %s: %s",
@@ -269,7 +480,10 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 		const char *tname = lbtf_core_target_name(tv[i]);
 		struct run run = { 0 };
 		struct tally t;
-		int err = lbtf_core_relocate(o, tv[i], collect, &run);
+		struct sanit san;
+		int err = lbtf_core_externs(o, tv[i], collect_extern, &run);
+
+		err = err ?: lbtf_core_relocate(o, tv[i], collect, &run);
 
 		if (err) {
 			run_free(&run);
@@ -280,17 +494,22 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 		}
 		mark_guarded(&run);
 		tally(&run, &t);
+		sanitization(c, obj, tname, &san);
+		if (*san.open_err) /* libbpf stops before externs and relocations */
+			t.v = V_FAILS;
 		if (c->json) {
-			print_json(obj, tname, &run, &t, c->quiet);
+			print_json(obj, tname, &run, &t, &san, c->quiet);
 		} else {
 			printf("%s: on %s: %s (%zu relocated, %zu poisoned, %zu of them guarded, "
-			       "%zu failed, %zu skipped)\n", obj, tname, verdict_name[t.v],
-			       t.cnt[LBTF_CORE_RELOCATED], t.cnt[LBTF_CORE_POISONED], t.guarded,
-			       t.cnt[LBTF_CORE_FAILED], t.cnt[LBTF_CORE_SKIPPED]);
+			       "%zu failed, %zu skipped; %zu of %zu externs fail)\n", obj, tname,
+			       verdict_name[t.v], t.cnt[LBTF_CORE_RELOCATED], t.cnt[LBTF_CORE_POISONED],
+			       t.guarded, t.cnt[LBTF_CORE_FAILED], t.cnt[LBTF_CORE_SKIPPED], run.ext_bad,
+			       run.next);
+			print_text_extras(&run, &san);
 			for (size_t j = 0; !c->quiet && j < run.n; j++)
 				print_text_rec(&run.v[j]);
 		}
-		summary_add(&sum, tname, &t);
+		summary_add(&sum, tname, &t, &run, san.open_err);
 		if (t.v != V_LOADS && !rc)
 			rc = CLI_EXIT_NO;
 		run_free(&run);

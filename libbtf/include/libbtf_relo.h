@@ -117,6 +117,51 @@ struct lbtf_ext_core_relo;
 int lbtf_core_relo_path(const struct lbtf *btf, const struct lbtf_ext_core_relo *r, char *buf,
 			size_t len);
 
+/* ---- externs: what a load resolves besides CO-RE ------------------------ */
+
+enum lbtf_core_extern_kind {
+	LBTF_CORE_KSYM = 0,          /* typed __ksym variable: a VAR of the kernel's BTF */
+	LBTF_CORE_KSYM_TYPELESS = 1, /* void __ksym: an address from kallsyms */
+	LBTF_CORE_KFUNC = 2,         /* __ksym function: a FUNC of the kernel's BTF */
+	LBTF_CORE_KCONFIG = 3,       /* __kconfig: the kernel's config or release */
+};
+
+enum lbtf_core_extern_outcome {
+	LBTF_CORE_EXT_FOUND = 0,        /* in the target's BTF, compatible types */
+	LBTF_CORE_EXT_MISSING_WEAK = 1, /* not there, __weak: 0 at run time */
+	LBTF_CORE_EXT_MISSING = 2,      /* not there: the load fails (-ESRCH) */
+	LBTF_CORE_EXT_INCOMPATIBLE = 3, /* there, other types: the load fails (-EINVAL) */
+	LBTF_CORE_EXT_AT_LOAD = 4,      /* not in BTF: kallsyms or the config, at load */
+};
+
+/* "ksym", "ksym_typeless", "kfunc", "kconfig"; "found", "missing_weak",
+ * "missing", "incompatible", "at_load" */
+const char *lbtf_core_extern_kind_name(enum lbtf_core_extern_kind k);
+const char *lbtf_core_extern_outcome_name(enum lbtf_core_extern_outcome o);
+
+struct lbtf_core_extern {
+	size_t sz;               /* sizeof(struct lbtf_core_extern) of the library */
+	const char *name;
+	enum lbtf_core_extern_kind kind;
+	bool weak;
+	uint32_t local_id;       /* its VAR or FUNC in the object's BTF */
+	enum lbtf_core_extern_outcome outcome;
+	uint32_t target_id;      /* the target's VAR or FUNC (0: none) */
+	int err;                 /* MISSING, INCOMPATIBLE: libbpf's negative errno */
+};
+
+typedef int (*lbtf_core_extern_fn)(const struct lbtf_core_extern *e, void *ctx);
+
+/*
+ * The object's __ksym and __kconfig externs (its .ksyms and .kconfig
+ * DATASECs, in BTF order) against the target kernel's BTF, as libbpf 1.1
+ * resolves them before any CO-RE relocation when it loads the object on
+ * that kernel (vmlinux only: module BTF is not searched). Returns 0, fn's
+ * non-zero value, or a negative errno.
+ */
+int lbtf_core_externs(const struct lbtf_core_object *o, const struct lbtf_core_target *t,
+		      lbtf_core_extern_fn fn, void *ctx);
+
 /* ---- minimal BTF -------------------------------------------------------- */
 
 struct lbtf_core_min;

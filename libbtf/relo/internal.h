@@ -103,6 +103,7 @@ struct lbtf_core_object {
 	struct lbtf_ext *ext;
 	struct relo_prog *progs; /* by section, then first instruction */
 	size_t nprogs;
+	struct lbtfi_shdr symtab;
 };
 
 /* The program holding instruction insn of ELF section shndx, or NULL */

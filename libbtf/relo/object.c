@@ -36,6 +36,7 @@ static int read_progs(struct lbtf_core_object *o)
 		}
 	if (!found)
 		return lbtfi_err(EINVAL, "%s: no symbol table (libbpf needs one)", o->path);
+	o->symtab = symtab;
 	nsyms = lbtfi_elf_nr_syms(&o->elf, &symtab);
 	for (size_t i = 0; i < nsyms; i++) {
 		Elf64_Sym sym;

@@ -89,7 +89,8 @@ mkdir "$T/dir" && cp "$T/same.btf" "$T/dir/a.btf" && cp "$T/gone.btf" "$T/dir/b.
 [ "$(grep -c ': on ' "$T/dir.txt")" = 2 ] || bad "a directory target: want 2 verdicts"
 grep -q "loads on 1 of 2 targets; fails on $T/dir/b.btf: struct rec::a: field not found" "$T/dir.txt" ||
 	bad "directory summary"
-! grep -q $'^\t' "$T/dir.txt" || bad "--quiet printed relocations"
+! grep -qE $'^\t[^ ]+ #[0-9]+ insn ' "$T/dir.txt" || bad "--quiet printed relocations"
+grep -qE $'^\t[^ ]+ #[0-9]+ insn ' "$T/same.txt" || bad "no relocation lines without --quiet"
 # --json: one object per object x target, then the summary
 "$B/btfcheck" --json --target-btf "$T/same.btf" --target-btf "$T/gone.btf" "$OBJ" >"$T/j"
 [ "$(jq -s length "$T/j")" = 3 ] || bad "--json: want 3 lines"

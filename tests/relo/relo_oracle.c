@@ -9,6 +9,9 @@
  *   value N [mem A->B]   the instruction patched to N (load size A -> B)
  *   poison               made an invalid call
  *   fail                 the load fails there (libbpf stops)
+ * and, before them, one line per __ksym extern libbpf resolved against the
+ * running kernel's BTF (btf_custom_path does not apply to externs):
+ *   extern NAME ID | extern NAME missing | extern NAME incompatible
  * Needs the BPF syscall (root) since libbpf probes the kernel first.
  */
 #include <stdarg.h>
@@ -27,6 +30,8 @@ struct rec {
 
 static struct rec recs[MAX_RELOS];
 static int nrecs;
+static char externs[64][160];
+static int nexterns;
 
 static struct rec *get(const char *prog, int idx)
 {
@@ -52,6 +57,21 @@ static int print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	if (getenv("RELO_ORACLE_LOG"))
 		fputs(line, stderr);
+	if ((p = strstr(line, "extern (")) && (p = strstr(p, "ksym) '")) && nexterns < 64) {
+		char name[128];
+		int id;
+
+		if (sscanf(p, "ksym) '%127[^']'", name) != 1)
+			return 0;
+		p = strstr(p, "': ") + 3;
+		if (sscanf(p, "resolved to kernel [%d]", &id) == 1 || sscanf(p, "resolved to [%d]", &id) == 1)
+			snprintf(externs[nexterns++], sizeof(externs[0]), "extern %s %d", name, id);
+		else if (strstr(p, "not found"))
+			snprintf(externs[nexterns++], sizeof(externs[0]), "extern %s missing", name);
+		else if (strstr(p, "incompatible"))
+			snprintf(externs[nexterns++], sizeof(externs[0]), "extern %s incompatible", name);
+		return 0;
+	}
 	p = strstr(line, "prog '"); /* after libbpf's "libbpf: " */
 	if (!p || sscanf(p, "prog '%127[^']': relo #%d: ", prog, &idx) != 2)
 		return 0;
@@ -89,6 +109,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bpf_object__load(obj); /* fails for programs made for other kernels: fine */
+	for (int i = 0; i < nexterns; i++)
+		printf("%s\n", externs[i]);
 	for (int i = 0; i < nrecs; i++) {
 		const char *sec = NULL;
 
