@@ -218,14 +218,15 @@ struct sanit {
 	uint32_t version;
 	const char *from;
 	bool known;        /* the object's BTF was read */
+	uint32_t kfeats;   /* the features it uses that libbpf can rewrite */
 	uint32_t rewritten;
 	uint32_t oldest;   /* oldest kernel that loads it after libbpf's help */
 	char open_err[256]; /* libbpf's open would fail: why */
 };
 
-/* of the BTF libbpf loads for obj (its fixups applied: --min-kernel's
- * reading of an object), what the kernel of tpath's version needs rewritten */
-static void sanitization(const struct cfg *c, const char *obj, const char *tpath, struct sanit *s)
+/* The BTF libbpf loads for obj (its fixups applied: --min-kernel's reading
+ * of an object): the features it uses and the oldest kernel taking it */
+static void sanitization_of(const char *obj, struct sanit *s)
 {
 	struct lbtf_min_kernel mk = { .sz = sizeof(mk) };
 	struct lbtf_object_btf ob = { .sz = sizeof(ob) };
@@ -236,7 +237,6 @@ static void sanitization(const struct cfg *c, const char *obj, const char *tpath
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	s->version = target_version(c, tpath, &s->from);
 	if (lbtfi_file_read(obj, &elf, &size, &mapped))
 		return;
 	err = lbtf_object_btf(obj, elf, size, &oo, &ob);
@@ -251,8 +251,14 @@ static void sanitization(const struct cfg *c, const char *obj, const char *tpath
 		return;
 	s->known = true;
 	s->oldest = mk.version_libbpf;
-	if (s->version)
-		s->rewritten = mk.kfeats & ~lbtf_kfeat_of_version(s->version);
+	s->kfeats = mk.kfeats;
+}
+
+/* What of it the kernel of tpath's version needs rewritten */
+static void sanitization_for(const struct cfg *c, const char *tpath, struct sanit *s)
+{
+	s->version = target_version(c, tpath, &s->from);
+	s->rewritten = s->version ? s->kfeats & ~lbtf_kfeat_of_version(s->version) : 0;
 }
 
 static void feat_list(char *buf, size_t n, uint32_t bits)
@@ -469,6 +475,7 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 {
 	struct lbtf_core_object *o = lbtf_core_object_open(obj);
 	struct summary sum = { 0 };
+	struct sanit obj_san;
 	int rc = 0;
 
 	if (!o) {
@@ -476,11 +483,12 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 		cli_err(prog, "%s", lbtf_errmsg());
 		return rc;
 	}
+	sanitization_of(obj, &obj_san);
 	for (size_t i = 0; i < nt; i++) {
 		const char *tname = lbtf_core_target_name(tv[i]);
 		struct run run = { 0 };
 		struct tally t;
-		struct sanit san;
+		struct sanit san = obj_san;
 		int err = lbtf_core_externs(o, tv[i], collect_extern, &run);
 
 		err = err ?: lbtf_core_relocate(o, tv[i], collect, &run);
@@ -494,7 +502,7 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 		}
 		mark_guarded(&run);
 		tally(&run, &t);
-		sanitization(c, obj, tname, &san);
+		sanitization_for(c, tname, &san);
 		if (*san.open_err) /* libbpf stops before externs and relocations */
 			t.v = V_FAILS;
 		if (c->json) {

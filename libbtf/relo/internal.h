@@ -77,13 +77,14 @@ int relo_spec_match(const struct rspec *local, const struct lbtf *tb, uint32_t t
 int relo_calc(uint32_t kind, const struct rspec *local, const struct rspec *targ,
 	      struct rres *res, char *why, size_t why_len);
 
-/* target.c: candidates of a local root type, in target id order */
+/* target.c: the candidates of local root types ids[n] (named ones: else
+ * -EINVAL), out[i] for ids[i], in target id order; 0 or -ENOMEM */
 struct relo_cands {
 	uint32_t *ids;
-	uint32_t len;
+	uint32_t len, cap;
 };
-int relo_find_cands(const struct lbtf_core_target *t, const struct lbtf *lb, uint32_t local_id,
-		    struct relo_cands *out);
+int relo_find_cands(const struct lbtf_core_target *t, const struct lbtf *lb, const uint32_t *ids,
+		    uint32_t n, struct relo_cands *out);
 const struct lbtf *relo_target_btf(const struct lbtf_core_target *t);
 
 /* object.c: a BPF object as libbpf reads it for CO-RE */

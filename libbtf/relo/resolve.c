@@ -4,7 +4,8 @@
  * order, as libbpf's bpf_object__relocate_core() does it:
  *  1. the record's instruction must be in a program libbpf loads;
  *  2. the local root type's candidates (target types of its essential name
- *     and a compatible kind) are found once per root type and cached;
+ *     and a compatible kind) are found once per root type and cached (all
+ *     in one walk over the target beforehand: prefetch());
  *  3. the access string is parsed (type_id_local needs nothing more);
  *  4. each candidate is matched; the matching ones must agree on the bit
  *     offset and on the value (or poison), else the load fails; the
@@ -80,7 +81,7 @@ static void resolve(struct walk *w, const struct lbtf_ext_core_relo *rec,
 			return (void)fail(r, w->why, sizeof(w->why), -EINVAL, "bad type id");
 		cands = &w->cache[rec->type_id];
 		if (!w->cached[rec->type_id]) {
-			err = relo_find_cands(w->t, lb, rec->type_id, cands);
+			err = relo_find_cands(w->t, lb, &rec->type_id, 1, cands);
 			if (err) {
 				fail(r, w->why, sizeof(w->why), err,
 				     "target candidate search failed for [%u] %s %s%s", rec->type_id,
@@ -302,6 +303,62 @@ static int one(struct walk *w, const char *sec_name, uint32_t s, uint32_t i,
 	return fn ? fn(&r, w->ctx) : 0;
 }
 
+/* The candidates of every named local root type the records name, found in
+ * one walk over the target's types (the others are looked up when met, and
+ * fail there as libbpf's search fails) */
+static int prefetch(struct walk *w)
+{
+	const struct lbtf *lb = w->o->btf;
+	uint32_t *ids = NULL, n = 0, cap = 0;
+	struct relo_cands *got;
+	int err = 0;
+
+	for (uint32_t s = 0; !err && s < lbtf_ext_sec_cnt(w->o->ext, LBTF_EXT_CORE_RELO); s++) {
+		struct lbtf_ext_sec sec;
+
+		if (lbtf_ext_sec(w->o->ext, LBTF_EXT_CORE_RELO, s, &sec))
+			break;
+		for (uint32_t i = 0; !err && i < sec.rec_cnt; i++) {
+			struct lbtf_ext_core_relo rec;
+			const struct lbtf_type *lt;
+			const char *name;
+
+			if (lbtf_ext_core_relo(w->o->ext, s, i, &rec) || rec.type_id >= w->ncache ||
+			    rec.kind == LBTF_CORE_TYPE_ID_LOCAL || w->cached[rec.type_id])
+				continue;
+			lt = lbtf_type_by_id(lb, rec.type_id);
+			name = lt ? lbtf_name_by_offset(lb, lt->name_off) : NULL;
+			if (!name || !*name)
+				continue;
+			if (n == cap) {
+				uint32_t *v = realloc(ids, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+
+				if (!v) {
+					err = -ENOMEM;
+					break;
+				}
+				ids = v;
+			}
+			ids[n++] = rec.type_id;
+			w->cached[rec.type_id] = true; /* once in ids */
+		}
+	}
+	got = err || !n ? NULL : calloc(n, sizeof(*got));
+	if (!err && n && !got)
+		err = -ENOMEM;
+	if (!err && n)
+		err = relo_find_cands(w->t, lb, ids, n, got);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!err)
+			w->cache[ids[i]] = got[i];
+		else
+			w->cached[ids[i]] = false;
+	}
+	free(got);
+	free(ids);
+	return err;
+}
+
 int relo_walk(struct lbtf_core_object *o, const struct lbtf_core_target *t,
 	      lbtf_core_result_fn fn, relo_cand_fn cand_fn, void *ctx)
 {
@@ -317,7 +374,7 @@ int relo_walk(struct lbtf_core_object *o, const struct lbtf_core_target *t,
 	w->ncache = lbtf_type_cnt(o->btf);
 	w->cache = calloc(w->ncache, sizeof(*w->cache));
 	w->cached = calloc(w->ncache, sizeof(*w->cached));
-	if (!w->cache || !w->cached)
+	if (!w->cache || !w->cached || prefetch(w))
 		err = lbtfi_err(ENOMEM, "out of memory");
 	for (uint32_t s = 0; !err && s < lbtf_ext_sec_cnt(o->ext, LBTF_EXT_CORE_RELO); s++) {
 		struct lbtf_ext_sec sec;

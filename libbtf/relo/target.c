@@ -1,73 +1,22 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * A target kernel's BTF, indexed once by essential name so that finding a
- * local type's candidates costs a lookup instead of libbpf's walk over every
- * type (a vmlinux has ~130k) for each local root type. The chains keep
- * target id order, which is the order libbpf meets candidates in: the first
- * matching one is the one reported.
+ * A target kernel's BTF. Candidates are found by one walk over its types
+ * for all the local root types of an object at once (libbpf walks them
+ * once per local root type): a table of the names' first two bytes rules
+ * out nearly every target type on two byte reads, without hashing or
+ * indexing a vmlinux's ~130k names. The walk keeps target id order, the
+ * order libbpf meets candidates in: the first matching one is reported.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
-#include "util/htab.h"
 
 struct lbtf_core_target {
 	const struct lbtf *btf;
 	struct lbtf *owned;
 	char *name;
-	struct lbtfi_htab names; /* essential-name hash -> first id of the chain */
-	uint32_t *next;          /* next[id]: the next id of the same hash, 0 none */
 };
-
-static uint32_t hash_name(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static int build_index(struct lbtf_core_target *t)
-{
-	uint32_t n = lbtf_type_cnt(t->btf);
-	int err;
-
-	t->next = calloc(n ? n : 1, sizeof(*t->next));
-	if (!t->next || (err = lbtfi_htab_init(&t->names, n / 2 + 16, 2)))
-		return -ENOMEM;
-	/* backwards, each id put at its chain's head: chains in id order */
-	for (uint32_t id = n; id-- > 1;) {
-		const struct lbtf_type *ty = lbtf_type_by_id(t->btf, id);
-		const char *name = lbtf_name_by_offset(t->btf, ty->name_off);
-		uint32_t h, *head = NULL;
-		size_t len;
-
-		if (!name || !*name)
-			continue;
-		len = relo_essential_len(name);
-		h = hash_name(name, len);
-		LBTFI_HTAB_FOR_EACH(&t->names, h, i, val) {
-			const struct lbtf_type *o = lbtf_type_by_id(t->btf, val);
-			const char *on = lbtf_name_by_offset(t->btf, o->name_off);
-
-			if (relo_essential_len(on) == len && !strncmp(on, name, len)) {
-				head = &t->names.slots[i].val;
-				break;
-			}
-		}
-		if (head) {
-			t->next[id] = *head;
-			*head = id;
-			continue;
-		}
-		if ((err = lbtfi_htab_reserve(&t->names, 1)))
-			return err;
-		lbtfi_htab_put(&t->names, h, id);
-	}
-	return 0;
-}
 
 struct lbtf_core_target *lbtf_core_target_new(const struct lbtf *btf, const char *name)
 {
@@ -78,10 +27,6 @@ struct lbtf_core_target *lbtf_core_target_new(const struct lbtf *btf, const char
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	}
 	t->btf = btf;
-	if (build_index(t)) {
-		lbtf_core_target_free(t);
-		return lbtfi_err_ptr(ENOMEM, "out of memory indexing %s", name ? name : "the target");
-	}
 	return t;
 }
 
@@ -120,8 +65,6 @@ void lbtf_core_target_free(struct lbtf_core_target *t)
 {
 	if (!t)
 		return;
-	lbtfi_htab_free(&t->names);
-	free(t->next);
 	free(t->name);
 	lbtf_free(t->owned);
 	free(t);
@@ -132,43 +75,77 @@ const struct lbtf *relo_target_btf(const struct lbtf_core_target *t)
 	return t->btf;
 }
 
-int relo_find_cands(const struct lbtf_core_target *t, const struct lbtf *lb, uint32_t local_id,
-		    struct relo_cands *out)
+static int cands_add(struct relo_cands *c, uint32_t id)
 {
-	const struct lbtf_type *lt = lbtf_type_by_id(lb, local_id);
-	const char *lname = lt ? lbtf_name_by_offset(lb, lt->name_off) : NULL;
-	uint32_t h, first = 0, cap = 0;
-	size_t len;
+	if (c->len == c->cap) {
+		uint32_t cap = c->cap ? c->cap * 2 : 4, *n = realloc(c->ids, cap * sizeof(*n));
 
-	out->ids = NULL;
-	out->len = 0;
-	if (!lname || !*lname)
-		return -EINVAL;
-	len = relo_essential_len(lname);
-	h = hash_name(lname, len);
-	LBTFI_HTAB_FOR_EACH(&t->names, h, i, val) {
-		const struct lbtf_type *o = lbtf_type_by_id(t->btf, val);
-		const char *on = lbtf_name_by_offset(t->btf, o->name_off);
+		if (!n)
+			return -ENOMEM;
+		c->ids = n;
+		c->cap = cap;
+	}
+	c->ids[c->len++] = id;
+	return 0;
+}
 
-		if (relo_essential_len(on) == len && !strncmp(on, lname, len)) {
-			first = val;
+static unsigned int key2(const char *s)
+{
+	return (unsigned char)s[0] | (s[0] ? (unsigned char)s[1] << 8 : 0);
+}
+
+int relo_find_cands(const struct lbtf_core_target *t, const struct lbtf *lb, const uint32_t *ids,
+		    uint32_t n, struct relo_cands *out)
+{
+	struct want {
+		const struct lbtf_type *t;
+		const char *name;
+		size_t len;   /* essential */
+		unsigned int key;
+	} *w = calloc(n ? n : 1, sizeof(*w));
+	uint64_t *first2 = calloc(65536 / 64, sizeof(uint64_t));
+	uint32_t cnt = lbtf_type_cnt(t->btf);
+	int err = w && first2 ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; !err && i < n; i++) {
+		w[i].t = lbtf_type_by_id(lb, ids[i]);
+		w[i].name = w[i].t ? lbtf_name_by_offset(lb, w[i].t->name_off) : NULL;
+		memset(&out[i], 0, sizeof(out[i]));
+		if (!w[i].name || !*w[i].name) {
+			err = -EINVAL;
 			break;
 		}
+		w[i].len = relo_essential_len(w[i].name);
+		w[i].key = key2(w[i].name);
+		first2[w[i].key / 64] |= 1ull << (w[i].key % 64);
 	}
-	for (uint32_t id = first; id; id = t->next[id]) {
-		if (!relo_kind_compat(lbtf_type_by_id(t->btf, id), lt))
-			continue;
-		if (out->len == cap) {
-			uint32_t *n = realloc(out->ids, (cap = cap ? cap * 2 : 4) * sizeof(*n));
+	for (uint32_t id = 1; id < cnt && !err; id++) {
+		const struct lbtf_type *tt = lbtf_type_by_id(t->btf, id);
+		const char *tn = lbtf_name_by_offset(t->btf, tt->name_off);
+		unsigned int k;
+		size_t tlen = 0;
 
-			if (!n) {
-				free(out->ids);
-				out->ids = NULL;
-				return -ENOMEM;
-			}
-			out->ids = n;
+		if (!tn || !*tn)
+			continue;
+		k = key2(tn);
+		if (!(first2[k / 64] & (1ull << (k % 64))))
+			continue;
+		for (uint32_t i = 0; i < n && !err; i++) {
+			if (w[i].key != k || strncmp(tn, w[i].name, w[i].len) ||
+			    !relo_kind_compat(tt, w[i].t))
+				continue;
+			if (!tlen)
+				tlen = relo_essential_len(tn);
+			if (tlen == w[i].len)
+				err = cands_add(&out[i], id);
 		}
-		out->ids[out->len++] = id;
 	}
-	return 0;
+	free(first2);
+	free(w);
+	if (err)
+		for (uint32_t i = 0; i < n; i++) {
+			free(out[i].ids);
+			memset(&out[i], 0, sizeof(out[i]));
+		}
+	return err;
 }

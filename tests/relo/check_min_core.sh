@@ -16,24 +16,12 @@ OBJ=$B/relo/cases.bpf.o
 for f in "$OBJ" "$B/relo/relo_oracle" "$B/btfcheck" "$B/btfgen"; do
 	[ -e "$f" ] || { echo "FAIL: $f missing (build first)"; exit 1; }
 done
-make_target same || bad "target same"
-make_target moved -DREC_MOVED -DINNER_SWAPPED -DMORE_COLORS || bad "target moved"
-make_target gone -DREC_RENAMED -DREC_NO_GONE -DNO_BLUE -DINNER_GROWN -DREC_SMALL_ARR ||
-	bad "target gone"
-EXTRA_C='struct rec___dup { int x; long pad; long b; } d_use;' make_target prune ||
-	bad "target prune"
-# two candidates for rec::a, only the second has b: both must keep a
-EXTRA_C='struct rec___x { int a; long b; } x_use;' make_target split -DREC_ONLY_A ||
-	bad "target split"
+make_layouts same moved gone prune split
 targets="$T/same.btf $T/moved.btf $T/gone.btf $T/prune.btf $T/split.btf /sys/kernel/btf/vmlinux"
 if V61=$(target_61); then
 	targets="$targets $V61"
 fi
-objs="$OBJ"
-for o in "$B"/corpus/*.bpf.o "$B/corpus/link.o"; do
-	case $o in */link_a.bpf.o|*/link_b.bpf.o) continue ;; esac
-	[ -f "$o" ] && objs="$objs $o"
-done
+objs=$(relo_objs)
 # the (section, relo#) of an object's target_type_id relocations
 type_ids() {
 	"$B/btfcheck" --json --target-btf "$2" "$1" | jq -r 'select(.relocations) |

@@ -18,14 +18,7 @@ for f in "$OBJ" "$B/relo/relo_oracle" "$B/btfcheck"; do
 	[ -e "$f" ] || { echo "FAIL: $f missing (build first)"; exit 1; }
 done
 
-make_target same || bad "target same"
-make_target moved -DREC_MOVED -DINNER_SWAPPED -DMORE_COLORS || bad "target moved"
-make_target gone -DREC_RENAMED -DREC_NO_GONE -DNO_BLUE -DINNER_GROWN -DREC_SMALL_ARR ||
-	bad "target gone"
-EXTRA_C='struct rec___dup { long lead; int a; } d_use;' make_target ambig || bad "target ambig"
-# b at another offset in a candidate the first relocation (rec::a) drops
-EXTRA_C='struct rec___dup { int x; long pad; long b; } d_use;' make_target prune ||
-	bad "target prune"
+make_layouts same moved gone ambig prune
 targets="$T/same.btf $T/moved.btf $T/gone.btf $T/ambig.btf $T/prune.btf /sys/kernel/btf/vmlinux"
 if V61=$(target_61); then
 	targets="$targets $V61"
@@ -33,12 +26,7 @@ else
 	echo "note: no cached Debian 6.1 vmlinux: 6 targets"
 fi
 
-# the corpus, but link_a/link_b: halves of a program libbpf opens only linked
-objs="$OBJ"
-for o in "$B"/corpus/*.bpf.o "$B/corpus/link.o"; do
-	case $o in */link_a.bpf.o|*/link_b.bpf.o) continue ;; esac
-	[ -f "$o" ] && objs="$objs $o"
-done
+objs=$(relo_objs)
 total=0 ntargets=0
 for t in $targets; do
 	ntargets=$((ntargets + 1))

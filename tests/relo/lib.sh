@@ -15,6 +15,43 @@ make_target() {
 		"$B/btfgen" -o "$T/$n.btf" "$T/t_$n.o"
 }
 
+# make_layouts NAME...: the named targets of the CO-RE tests, each $T/NAME.btf
+#   same    relo_types.h as cases.bpf.c sees it
+#   moved   fields moved, an unsigned and a signed field grown, enum values added
+#   gone    a field gone, one renamed (rec___v2 finds it), an enumerator gone,
+#           struct inner grown, an array shrunk
+#   ambig   a second candidate with rec::a at another offset
+#   prune   a second candidate without a, with b at another offset: dropped
+#           by the first relocation (rec::a), it must not make rec::b ambiguous
+#   split   two candidates for rec::a, only the second with b
+make_layouts() {
+	local n
+	for n in "$@"; do
+		case $n in
+		same) make_target same ;;
+		moved) make_target moved -DREC_MOVED -DINNER_SWAPPED -DMORE_COLORS ;;
+		gone) make_target gone -DREC_RENAMED -DREC_NO_GONE -DNO_BLUE -DINNER_GROWN \
+			-DREC_SMALL_ARR ;;
+		ambig) EXTRA_C='struct rec___dup { long lead; int a; } d_use;' make_target ambig ;;
+		prune) EXTRA_C='struct rec___dup { int x; long pad; long b; } d_use;' \
+			make_target prune ;;
+		split) EXTRA_C='struct rec___x { int a; long b; } x_use;' make_target split -DREC_ONLY_A ;;
+		*) false ;;
+		esac || bad "target $n"
+	done
+}
+
+# relo_objs: the objects compared: cases.bpf.o and the corpus, but link_a
+# and link_b (halves of a program libbpf opens only linked)
+relo_objs() {
+	local o objs="$B/relo/cases.bpf.o"
+	for o in "$B"/corpus/*.bpf.o "$B/corpus/link.o"; do
+		case $o in */link_a.bpf.o|*/link_b.bpf.o) continue ;; esac
+		[ -f "$o" ] && objs="$objs $o"
+	done
+	echo "$objs"
+}
+
 # ours OBJ TARGET: btfcheck's decisions (skipped ones left out: libbpf is silent)
 ours() {
 	"$B/btfcheck" --json --target-btf "$2" "$1" | jq -r '
