@@ -56,6 +56,8 @@ struct lbtf_core_object;
 /* An ELF BPF object (ET_REL, EM_BPF, the host's byte order); NULL and errno
  * (ENODATA: no .BTF or no .BTF.ext), lbtf_errmsg() naming the file */
 struct lbtf_core_object *lbtf_core_object_open(const char *path);
+/* The same from an image in memory (copied), name naming it in messages */
+struct lbtf_core_object *lbtf_core_object_new(const char *name, const void *elf, size_t size);
 const struct lbtf *lbtf_core_object_btf(const struct lbtf_core_object *o);
 /* CO-RE relocation records, over all sections */
 uint32_t lbtf_core_object_relo_cnt(const struct lbtf_core_object *o);

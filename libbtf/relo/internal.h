@@ -99,6 +99,7 @@ struct lbtf_core_object {
 	void *file;
 	size_t file_len;
 	bool mapped;
+	bool owned;              /* file is a malloc'ed copy (lbtf_core_object_new) */
 	struct lbtfi_elf elf;
 	struct lbtf *btf;
 	struct lbtf_ext *ext;

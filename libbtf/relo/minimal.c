@@ -146,6 +146,13 @@ int lbtf_core_min_add(struct lbtf_core_min *m, struct lbtf_core_object *o)
 	return err == -ENOMEM ? lbtfi_err(ENOMEM, "out of memory") : err;
 }
 
+/* The new id of old id (0, void, for one not kept or out of range:
+ * nothing in a target's BTF is trusted) */
+static uint32_t new_id(const struct lbtf_core_min *m, const uint32_t *map, uint32_t id)
+{
+	return id < m->n ? map[id] : 0;
+}
+
 /* Add kept type id (a composite with only its kept members) to b */
 static int emit(struct lbtf_core_min *m, struct lbtf_builder *b, uint32_t id, const uint32_t *map)
 {
@@ -163,7 +170,7 @@ static int emit(struct lbtf_core_min *m, struct lbtf_builder *b, uint32_t id, co
 
 			if (!(m->members[id][i / 64] & (1ull << (i % 64))))
 				continue;
-			e = lbtf_builder_add_field(b, relo_str(m->btf, mb->name_off), map[mb->type],
+			e = lbtf_builder_add_field(b, relo_str(m->btf, mb->name_off), new_id(m, map, mb->type),
 						   lbtf_member_bit_offset(t, i),
 						   lbtf_member_bitfield_size(t, i));
 			if (e < 0)
@@ -184,20 +191,20 @@ static int emit(struct lbtf_core_min *m, struct lbtf_builder *b, uint32_t id, co
 	case LBTF_KIND_ARRAY: {
 		struct lbtf_array *a = (struct lbtf_array *)(nt + 1);
 
-		a->type = map[a->type];
-		a->index_type = map[a->index_type];
+		a->type = new_id(m, map, a->type);
+		a->index_type = new_id(m, map, a->index_type);
 		return 0;
 	}
 	case LBTF_KIND_FUNC_PROTO: {
 		struct lbtf_param *p = (struct lbtf_param *)(nt + 1);
 
 		for (unsigned int i = 0; i < lbtf_vlen(nt); i++)
-			p[i].type = map[p[i].type];
-		nt->type = map[nt->type];
+			p[i].type = new_id(m, map, p[i].type);
+		nt->type = new_id(m, map, nt->type);
 		return 0;
 	}
 	default:
-		nt->type = map[nt->type];
+		nt->type = new_id(m, map, nt->type);
 		return 0;
 	}
 }

@@ -63,7 +63,8 @@ static int read_progs(struct lbtf_core_object *o)
 			.cnt = (uint32_t)(sym.st_size / 8), .autoload = !(sec && sec[0] == '?'),
 		};
 	}
-	qsort(o->progs, o->nprogs, sizeof(*o->progs), cmp_prog);
+	if (o->nprogs)
+		qsort(o->progs, o->nprogs, sizeof(*o->progs), cmp_prog);
 	return 0;
 }
 
@@ -88,19 +89,14 @@ const struct relo_prog *relo_find_prog(const struct lbtf_core_object *o, size_t 
 	return &o->progs[l - 1];
 }
 
-struct lbtf_core_object *lbtf_core_object_open(const char *path)
+/* o->file holds the image: the rest of the object from it */
+static struct lbtf_core_object *setup(struct lbtf_core_object *o)
 {
-	struct lbtf_core_object *o = calloc(1, sizeof(*o));
+	const char *path = o->path;
 	const void *sec;
 	size_t len;
 	int err, ptr_size;
 
-	if (!o || !(o->path = strdup(path))) {
-		free(o);
-		return lbtfi_err_ptr(ENOMEM, "out of memory");
-	}
-	if ((err = lbtfi_file_read(path, &o->file, &o->file_len, &o->mapped)))
-		goto fail;
 	if (!lbtf_is_bpf_object(o->file, o->file_len)) {
 		err = lbtfi_err(EINVAL, "%s: not a BPF object (ELF64 ET_REL EM_BPF)", path);
 		goto fail;
@@ -134,6 +130,49 @@ fail:
 	return NULL;
 }
 
+static struct lbtf_core_object *alloc(const char *path)
+{
+	struct lbtf_core_object *o = calloc(1, sizeof(*o));
+
+	if (!o || !(o->path = strdup(path))) {
+		free(o);
+		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	}
+	return o;
+}
+
+struct lbtf_core_object *lbtf_core_object_open(const char *path)
+{
+	struct lbtf_core_object *o = alloc(path);
+	int err;
+
+	if (!o)
+		return NULL;
+	if ((err = lbtfi_file_read(path, &o->file, &o->file_len, &o->mapped))) {
+		lbtf_core_object_free(o);
+		errno = -err;
+		return NULL;
+	}
+	return setup(o);
+}
+
+struct lbtf_core_object *lbtf_core_object_new(const char *name, const void *elf, size_t size)
+{
+	struct lbtf_core_object *o = alloc(name ? name : "(memory)");
+
+	if (!o)
+		return NULL;
+	o->file = malloc(size ? size : 1);
+	if (!o->file) {
+		lbtf_core_object_free(o);
+		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	}
+	memcpy(o->file, elf, size);
+	o->file_len = size;
+	o->owned = true;
+	return setup(o);
+}
+
 const struct lbtf *lbtf_core_object_btf(const struct lbtf_core_object *o)
 {
 	return o->btf;
@@ -158,7 +197,10 @@ void lbtf_core_object_free(struct lbtf_core_object *o)
 		return;
 	lbtf_ext_free(o->ext);
 	lbtf_free(o->btf);
-	lbtfi_file_unload(o->file, o->file_len, o->mapped);
+	if (o->owned)
+		free(o->file);
+	else
+		lbtfi_file_unload(o->file, o->file_len, o->mapped);
 	free(o->progs);
 	free(o->path);
 	free(o);
