@@ -1,6 +1,6 @@
 #!/bin/bash
 # CO-RE across kernels (issue 31's figures), fresh processes, alternating,
-# medians of RUNS pairs:
+# medians of RUNS pairs (wall, and CPU: user+sys of the child):
 #  1. `btfcheck --quiet --target-btf TARGET OBJ` against libbpf's open +
 #     CO-RE relocation of OBJ with that btf_custom_path (bench/core_libbpf.c,
 #     which ends as soon as libbpf decided the last relocation), on the
@@ -30,25 +30,30 @@ import os, statistics, subprocess, sys, time
 b, runs, obj, v, n, t, objs = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
 objs = objs.split()
 
+cpu = {}
 def run(argv):
     s = time.perf_counter_ns()
-    p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    if p.returncode not in (0, 1):
-        sys.exit("bench_core: %s failed (%d)" % (argv, p.returncode))
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        sys.exit("bench_core: %s failed" % argv)
+    cpu.setdefault(tuple(argv), []).append((ru.ru_utime + ru.ru_stime) * 1e3)
     return time.perf_counter_ns() - s
 
 def pair(a, c):
+    """medians: wall ms of a, of c, of the paired ratios; CPU ratio of the medians"""
     ra, rc = [], []
     for i in range(runs):
         for which in ((a, ra), (c, rc)) if i % 2 == 0 else ((c, rc), (a, ra)):
             which[1].append(run(which[0]))
     med = statistics.median
-    return med(ra) / 1e6, med(rc) / 1e6, med([x / y for x, y in zip(ra, rc)])
+    return (med(ra) / 1e6, med(rc) / 1e6, med([x / y for x, y in zip(ra, rc)]),
+            med(cpu[tuple(a)]) / med(cpu[tuple(c)]))
 
-o, p, r = pair([b + "/btfcheck", "--quiet", "--target-btf", v, obj],
-               [b + "/bench/core_libbpf", obj, v, n])
-print("1. one object (%s, %s relocations), one vmlinux target: btfcheck %.1f ms, libbpf open+relocate %.1f ms: %.2fx"
-      % (os.path.basename(obj), n, o, p, r))
+o, p, r, c = pair([b + "/btfcheck", "--quiet", "--target-btf", v, obj],
+                  [b + "/bench/core_libbpf", obj, v, n])
+print("1. one object (%s, %s relocations), one vmlinux target: btfcheck %.1f ms, libbpf open+relocate %.1f ms: wall %.2fx, CPU %.2fx"
+      % (os.path.basename(obj), n, o, p, r, c))
 targets = [t + "/t%d.btf" % i for i in range(1, 6)]
 many = [b + "/btfcheck", "--quiet"] + sum((["--target-btf", x] for x in targets), []) + [obj]
 ra, r1 = [], []
@@ -58,8 +63,8 @@ for i in range(runs):
 med = statistics.median
 print("2. 5 targets in one command %.1f ms, 5 commands of one %.1f ms: %.2fx"
       % (med(ra) / 1e6, med(r1) / 1e6, med(ra) / med(r1)))
-o, p, r = pair([b + "/btfgen", "--min-core", "--target-btf", v, "-o", t + "/min.btf"] + objs,
-               ["bpftool", "gen", "min_core_btf", v, t + "/bpftool.btf"] + objs)
-print("3. minimal BTF of vmlinux for %d objects: btfgen --min-core %.1f ms, bpftool gen min_core_btf %.1f ms: %.2fx; %d bytes vs %d"
-      % (len(objs), o, p, r, os.path.getsize(t + "/min.btf"), os.path.getsize(t + "/bpftool.btf")))
+o, p, r, c = pair([b + "/btfgen", "--min-core", "--target-btf", v, "-o", t + "/min.btf"] + objs,
+                  ["bpftool", "gen", "min_core_btf", v, t + "/bpftool.btf"] + objs)
+print("3. minimal BTF of vmlinux for %d objects: btfgen --min-core %.1f ms, bpftool gen min_core_btf %.1f ms: wall %.2fx, CPU %.2fx; %d bytes vs %d"
+      % (len(objs), o, p, r, c, os.path.getsize(t + "/min.btf"), os.path.getsize(t + "/bpftool.btf")))
 PY
