@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -44,37 +43,13 @@ bool relo_is_flex(const struct lbtf *btf, const struct racc *parent, const struc
 	return t && parent->idx == lbtf_vlen(t) - 1;
 }
 
-/* "0:1:2" into spec->raw as libbpf's sscanf("%d") loop reads it */
-static int split(const char *s, struct rspec *spec)
-{
-	if (!*s || *s == ':')
-		return -EINVAL;
-	while (*s) {
-		char *end;
-		long v;
-
-		if (*s == ':')
-			s++;
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (end == s || errno || v < 0 || v > INT32_MAX)
-			return -EINVAL;
-		if (spec->raw_len == RELO_SPEC_MAX)
-			return -E2BIG;
-		spec->raw[spec->raw_len++] = (uint32_t)v;
-		s = end;
-	}
-	return spec->raw_len ? 0 : -EINVAL;
-}
-
 int relo_parse_spec(const struct lbtf *btf, uint32_t root_id, uint32_t kind, const char *access,
 		    struct rspec *spec)
 {
+	struct lbtf_core_step st[RELO_SPEC_MAX];
 	const struct lbtf_type *t;
-	struct racc *acc;
-	uint32_t id = root_id;
 	int64_t sz;
-	int err;
+	int n;
 
 	memset(spec, 0, sizeof(*spec));
 	spec->btf = btf;
@@ -84,69 +59,47 @@ int relo_parse_spec(const struct lbtf *btf, uint32_t root_id, uint32_t kind, con
 		return -EINVAL;
 	if (relo_is_type(kind))
 		return strcmp(access, "0") ? -EINVAL : 0;
-	if ((err = split(access, spec)))
-		return err;
-	if (!(t = relo_skip(btf, &id)))
-		return -EINVAL;
-	acc = &spec->acc[0];
-	acc->type_id = id;
-	acc->idx = spec->raw[0];
+	/* the walk is ext's (btfdump ext and btfgen's rewrite walk the same
+	 * way); libbpf's own rules are added on top of it below */
+	n = lbtf_core_access_resolve(btf, root_id, kind, access, st, RELO_SPEC_MAX);
+	if (n < 0 || n > RELO_SPEC_MAX)
+		return n < 0 ? -EINVAL : -E2BIG;
+	for (int i = 0; i < n; i++)
+		spec->raw[i] = st[i].idx;
+	spec->raw_len = n;
+	spec->acc[0] = (struct racc){ .type_id = st[0].type_id, .idx = st[0].idx,
+				      .name = relo_is_enumval(kind) ? st[0].name : NULL };
 	spec->len = 1;
-	if (relo_is_enumval(kind)) {
-		if (!lbtf_is_enum(t) || spec->raw_len > 1 || acc->idx >= lbtf_vlen(t))
-			return -EINVAL;
-		acc->name = relo_str(btf, lbtf_kind(t) == LBTF_KIND_ENUM ?
-					  lbtf_enums(t)[acc->idx].name_off :
-					  lbtf_enums64(t)[acc->idx].name_off);
+	if (relo_is_enumval(kind))
 		return 0;
-	}
-	if (!relo_is_field(kind))
-		return -EINVAL;
-	if ((sz = lbtf_resolve_size(btf, id)) < 0)
+	if ((sz = lbtf_resolve_size(btf, st[0].type_id)) < 0)
 		return (int)sz;
-	spec->bit_off = (uint32_t)(acc->idx * sz * 8);
-	for (int i = 1; i < spec->raw_len; i++) {
-		uint32_t idx = spec->raw[i];
+	spec->bit_off = (uint32_t)(st[0].idx * sz * 8);
+	for (int i = 1; i < n; i++) {
+		struct racc *acc = &spec->acc[spec->len];
+		uint32_t id;
 
-		if (!(t = relo_skip(btf, &id)))
-			return -EINVAL;
-		acc = &spec->acc[spec->len];
-		if (lbtf_is_composite(t)) {
-			const struct lbtf_member *m;
-
-			if (idx >= lbtf_vlen(t))
-				return -EINVAL;
-			spec->bit_off += lbtf_member_bit_offset(t, idx);
-			m = &lbtf_members(t)[idx];
-			if (m->name_off) {
-				const char *name = relo_str(btf, m->name_off);
-
-				if (!*name)
-					return -EINVAL;
-				acc->type_id = id;
-				acc->idx = idx;
-				acc->name = name;
+		t = lbtf_type_by_id(btf, st[i].type_id);
+		if (st[i].name) { /* a member: a turning point when named */
+			spec->bit_off += st[i].bit_off;
+			if (*st[i].name) {
+				*acc = (struct racc){ .type_id = st[i].type_id, .idx = st[i].idx,
+						      .name = st[i].name };
 				spec->len++;
 			}
-			id = m->type;
-		} else if (lbtf_kind(t) == LBTF_KIND_ARRAY) {
-			const struct lbtf_array *a = lbtf_array(t);
-
-			id = a->type;
-			if (!relo_skip(btf, &id))
-				return -EINVAL;
-			if (!relo_is_flex(btf, acc - 1, a) && idx >= a->nelems)
-				return -EINVAL;
-			acc->type_id = id;
-			acc->idx = idx;
-			acc->name = NULL;
-			spec->len++;
-			if ((sz = lbtf_resolve_size(btf, id)) < 0)
-				return (int)sz;
-			spec->bit_off += (uint32_t)(idx * sz * 8);
-		} else {
-			return -EINVAL;
+			continue;
 		}
+		/* an array element: only a flexible array takes any index */
+		id = lbtf_array(t)->type;
+		if (!relo_skip(btf, &id))
+			return -EINVAL;
+		if (!relo_is_flex(btf, acc - 1, lbtf_array(t)) && st[i].idx >= lbtf_array(t)->nelems)
+			return -EINVAL;
+		*acc = (struct racc){ .type_id = id, .idx = st[i].idx, .name = NULL };
+		spec->len++;
+		if ((sz = lbtf_resolve_size(btf, id)) < 0)
+			return (int)sz;
+		spec->bit_off += (uint32_t)(st[i].idx * sz * 8);
 	}
 	return 0;
 }
