@@ -47,6 +47,9 @@ static struct rec *get(const char *prog, int idx)
 }
 
 static int print(enum libbpf_print_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char line[1024], prog[128], *p;
 	unsigned long long a, b;
