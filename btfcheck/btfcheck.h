@@ -18,6 +18,7 @@ struct cfg {
 	struct lbtf *base;
 	bool json, quiet, kernel, strict, raw, min_kernel;
 	uint32_t missing_features; /* LBTF_KFEAT_* the running kernel lacks */
+	uint32_t target_version;   /* --target-kernel (KERNEL_VERSION code), 0 none */
 	struct lbtfi_readbuf *inbuf; /* the inputs before the last are read into it */
 };
 
@@ -60,5 +61,16 @@ struct btfcheck_report {
 int btfcheck_one(const struct cfg *c, const char *path, bool last);
 void btfcheck_print_text(const struct btfcheck_report *r, bool quiet);
 void btfcheck_print_json(const struct btfcheck_report *r, bool quiet);
+/* A JSON string (control characters escaped, non-UTF-8 bytes as Latin-1) */
+void btfcheck_json_str(FILE *f, const char *s);
+
+/* "MAJOR.MINOR" at the start of s as a KERNEL_VERSION code, *end after it;
+ * 0 or -1 (main.c) */
+int btfcheck_version_prefix(const char *s, uint32_t *v, const char **end);
+
+/* --target-btf: each object's CO-RE relocations against each target
+ * (target.c); the exit status */
+int btfcheck_targets(const struct cfg *c, char *const *targets, int ntargets,
+		     char *const *objs, int nobjs);
 
 #endif

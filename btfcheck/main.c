@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		"usage: btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]\n"
 		"                [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]\n"
 		"                [--kernel] FILE...\n"
+		"       btfcheck --target-btf PATH... [--target-kernel V] [--json] [--quiet] OBJ...\n"
 		"Verifies BTF (raw, ELF .BTF, or - for stdin) as the running kernel's\n"
 		"BPF_BTF_LOAD would (Linux 6.15-6.18 semantics). A BPF object (ELF, EM_BPF,\n"
 		"ET_REL) is checked as libbpf 1.1 loads it: its .BTF after libbpf's fixups.\n"
@@ -48,6 +49,10 @@ static void usage(FILE *f)
 		"  --quiet           do not print the log (text or JSON)\n"
 		"  --kernel          also ask BPF_BTF_LOAD and compare (exit 3 on disagreement;\n"
 		"                    not permitted: a \"not compared\" line, JSON \"compared\":false)\n"
+		"  --target-btf PATH each BPF object's CO-RE relocations resolved against a\n"
+		"                    target kernel's BTF (raw, ELF .BTF, a directory of them;\n"
+		"                    repeat for more targets) as libbpf 1.1 resolves them; also\n"
+		"                    its externs there, and the sanitization for its version\n"
 		"  -h, --help        this text\n"
 		"  -V, --version     print the version\n"
 		"Exit status: 0 all valid, 1 some rejected, 2 usage, 3 the kernel disagreed,\n"
@@ -57,7 +62,7 @@ static void usage(FILE *f)
 /* "MAJOR.MINOR" at the start of s as a KERNEL_VERSION code, *end after it.
  * strtoul, not sscanf: a fresh btfcheck process per object pays a page
  * fault for every code page it touches, and scanf's are several. */
-static int version_prefix(const char *s, uint32_t *v, const char **end)
+int btfcheck_version_prefix(const char *s, uint32_t *v, const char **end)
 {
 	unsigned long a, b;
 	char *e;
@@ -83,7 +88,7 @@ static uint32_t running_kernel_missing(void)
 	const char *end;
 	uint32_t v;
 
-	if (uname(&u) || version_prefix(u.release, &v, &end))
+	if (uname(&u) || btfcheck_version_prefix(u.release, &v, &end))
 		return 0;
 	return LBTF_KFEAT_ALL & ~lbtf_kfeat_of_version(v);
 }
@@ -93,7 +98,7 @@ static int parse_version(const char *s, uint32_t *v)
 {
 	const char *end;
 
-	if (version_prefix(s, v, &end) || (*end && *end != '.'))
+	if (btfcheck_version_prefix(s, v, &end) || (*end && *end != '.'))
 		return -1;
 	return 0;
 }
@@ -125,6 +130,7 @@ int main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 'S' },          { "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },         { "raw", no_argument, NULL, 'r' },
 		{ "min-kernel", no_argument, NULL, 'm' },     { "target-kernel", required_argument, NULL, 't' },
+		{ "target-btf", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lbtfi_readbuf inbuf = { 0 };
@@ -132,13 +138,14 @@ int main(int argc, char **argv)
 	/* precedence: disagreement 3 > cannot read or write 5 > not BTF 4 > rejected 1 */
 	static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
 	uint32_t target = 0;
-	int opt, rc, worst = 0;
+	char **target_btfs = NULL;
+	int opt, rc, worst = 0, ntarget_btfs = 0;
 	long long v;
 
 	cli_hold_stdout();
 	setvbuf(stderr, errbuf, _IOLBF, sizeof(errbuf));
 	opterr = 0; /* reported below, in one line */
-	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:T:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (parse_num(optarg, LBTF_LOG_MASK, &v)) {
@@ -169,13 +176,35 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'T': {
+			char **v = realloc(target_btfs, (ntarget_btfs + 1) * sizeof(*v));
+
+			if (!v)
+				return cli_fail(CLI_EXIT_SYSTEM, prog, "out of memory");
+			target_btfs = v;
+			target_btfs[ntarget_btfs++] = optarg;
+			break;
+		}
 		case 'h': usage(stdout); return cli_flush_stdout(prog);
 		case 'V': return cli_print_version(prog);
-		default: return cli_bad_option(prog, "l:s:b:jqkShVrmt:", argv[optind - 1], optopt);
+		default: return cli_bad_option(prog, "l:s:b:jqkShVrmt:T:", argv[optind - 1], optopt);
 		}
 	}
 	if (optind >= argc)
 		return cli_fail(CLI_EXIT_USAGE, prog, "missing FILE (see %s --help)", prog);
+	if (target_btfs && (c.raw || c.kernel || c.base_path || c.strict || c.min_kernel ||
+			    c.log_level >= 0 || c.log_size >= 0)) {
+		free(target_btfs);
+		return cli_fail(CLI_EXIT_USAGE, prog, "--target-btf takes no other option than "
+				"--target-kernel, --json and --quiet");
+	}
+	c.target_version = target;
+	if (target_btfs) {
+		worst = btfcheck_targets(&c, target_btfs, ntarget_btfs, argv + optind, argc - optind);
+		free(target_btfs);
+		rc = cli_finish_stdout(prog);
+		return rc ? rc : worst;
+	}
 	if (c.log_size > 0 && (c.log_level >= 0 ? c.log_level : c.json ? 1 : 0) == 0) {
 		cli_err(prog, "--log-size with --log-level 0 (the kernel refuses a log "
 			"buffer without a level)");

@@ -104,7 +104,7 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 /* JSON string: control characters escaped; bytes that are not valid UTF-8
  * are taken as Latin-1 (the kernel prints names as raw bytes): libbtf's
  * JSON quoting, strict (lossless) */
-static void json_str(FILE *f, const char *s)
+void btfcheck_json_str(FILE *f, const char *s)
 {
 	lbtfi_json_put_quoted(f, s, true);
 }
@@ -134,11 +134,11 @@ static void print_mink_json(const struct btfcheck_report *r)
 	}
 	version_str(v, sizeof(v), m->version);
 	printf(",\"min_kernel\":{\"version\":\"%s\",\"why\":", v);
-	json_str(stdout, m->why);
+	btfcheck_json_str(stdout, m->why);
 	printf(",\"why_type_id\":%u", m->why_id);
 	version_str(v, sizeof(v), m->version_libbpf);
 	printf(",\"with_libbpf\":\"%s\",\"with_libbpf_why\":", v);
-	json_str(stdout, m->why_libbpf);
+	btfcheck_json_str(stdout, m->why_libbpf);
 	printf(",\"with_libbpf_why_type_id\":%u", m->why_libbpf_id);
 	json_bits("libbpf_sanitizes", m->kfeats, lbtf_kfeat_name);
 	putchar('}');
@@ -149,10 +149,10 @@ void btfcheck_print_json(const struct btfcheck_report *r, bool quiet)
 	const struct lbtf_verify_result *res = r->res;
 
 	fputs("{\"file\":", stdout);
-	json_str(stdout, r->file);
+	btfcheck_json_str(stdout, r->file);
 	if (r->error) {
 		fputs(",\"error\":", stdout);
-		json_str(stdout, r->error);
+		btfcheck_json_str(stdout, r->error);
 		fputs("}\n", stdout);
 		return;
 	}
@@ -165,18 +165,18 @@ void btfcheck_print_json(const struct btfcheck_report *r, bool quiet)
 	if (r->distilled)
 		printf(",\"distilled_base\":true,\"relocated\":%s", r->relocated ? "true" : "false");
 	printf(",\"valid\":%s,\"errno\":%d,\"errno_name\":", res->err ? "false" : "true", res->err);
-	json_str(stdout, res->err ? lbtf_errno_name(res->err) : "");
+	btfcheck_json_str(stdout, res->err ? lbtf_errno_name(res->err) : "");
 	if (r->reason) {
 		fputs(",\"reason\":", stdout);
-		json_str(stdout, r->reason);
+		btfcheck_json_str(stdout, r->reason);
 	}
 	if (r->hint) {
 		fputs(",\"hint\":", stdout);
-		json_str(stdout, r->hint);
+		btfcheck_json_str(stdout, r->hint);
 	}
 	if (!quiet && r->show_log) {
 		fputs(",\"log\":", stdout);
-		json_str(stdout, r->log ? r->log : "");
+		btfcheck_json_str(stdout, r->log ? r->log : "");
 	}
 	printf(",\"log_true_size\":%u", res->log_true_size);
 	if (res->err == ENOSPC && r->log_size_set)
@@ -190,12 +190,12 @@ void btfcheck_print_json(const struct btfcheck_report *r, bool quiet)
 		if (!r->kernel->available) {
 			printf(",\"kernel\":{\"compared\":false,\"errno\":%d,\"errno_name\":",
 			       r->kernel->err);
-			json_str(stdout, lbtf_errno_name(r->kernel->err));
+			btfcheck_json_str(stdout, lbtf_errno_name(r->kernel->err));
 			putchar('}');
 		} else {
 			printf(",\"kernel\":{\"valid\":%s,\"errno\":%d,\"errno_name\":",
 			       r->kernel->err ? "false" : "true", r->kernel->err);
-			json_str(stdout, r->kernel->err ? lbtf_errno_name(r->kernel->err) : "");
+			btfcheck_json_str(stdout, r->kernel->err ? lbtf_errno_name(r->kernel->err) : "");
 			printf(",\"log_true_size\":%u,\"agree\":%s,\"compared\":true}",
 			       r->kernel->true_size, r->kernel->agree ? "true" : "false");
 		}

@@ -3,6 +3,7 @@
  * btfgen: DWARF -> BTF, the build step that gives a compiled object its BTF.
  *
  *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT
+ *   btfgen --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...
  *
  * Exit status: cli/cli.h's table (2 usage, 4 bad input, 5 I/O or system).
  */
@@ -23,6 +24,7 @@
 #include "distill.h"
 #include "verify_out.h"
 #include "write_out.h"
+#include "min_core.h"
 #include "io/io.h"
 
 static const char *prog = "btfgen";
@@ -31,6 +33,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT\n"
+		"       %s --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...\n"
 		"  Converts the DWARF debug info of INPUT (ELF: BPF object, program, vmlinux) to BTF.\n"
 		"  -o, --output OUT.btf  write a raw BTF blob (atomically); - for standard output\n"
 		"  --in-place            add or replace the .BTF section of INPUT\n"
@@ -48,11 +51,15 @@ static void usage(FILE *f)
 		"  --progress, --no-progress\n"
 		"                        a progress line on stderr, erased at the end (default:\n"
 		"                        on a terminal, for runs over a second; never as pahole)\n"
+		"  --min-core            minimal BTF: of FULL.btf (--target-btf), only what the\n"
+		"                        CO-RE relocations of the BPF objects OBJ... need, so that\n"
+		"                        libbpf resolves them with it as with FULL\n"
+		"  --target-btf FULL.btf the target kernel's BTF for --min-core\n"
 		"  -v, --verbose         print notes and statistics on stderr\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         print the version\n"
 		"Exit status: 0 done, 2 usage, 4 bad input, 5 I/O or system error.\n",
-		prog);
+		prog, prog);
 }
 
 struct progress {
@@ -140,7 +147,7 @@ static int parse_jobs(const char *s, int *jobs)
 int main(int argc, char **argv)
 {
 	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE, OPT_STYLE,
-	       OPT_PROGRESS, OPT_NO_PROGRESS };
+	       OPT_PROGRESS, OPT_NO_PROGRESS, OPT_MIN_CORE, OPT_TARGET_BTF };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
@@ -150,20 +157,22 @@ int main(int argc, char **argv)
 		{ "style", required_argument, NULL, OPT_STYLE },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "min-core", no_argument, NULL, OPT_MIN_CORE },
+		{ "target-btf", required_argument, NULL, OPT_TARGET_BTF },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *base_path = NULL, *input;
+	const char *out = NULL, *base_path = NULL, *input, *target_btf = NULL;
 	struct ext_job ext = { 0 };
 	struct lbtf_dwarf_stats st = { .sz = sizeof(st) };
 	struct lbtf_dwarf_opts o = { .sz = sizeof(o) };
 	struct cb_ctx cb = { 0 };
 	struct lbtf *base = NULL;
 	struct lbtf_builder *b;
-	bool in_place = false, verbose = false, distilled = false;
+	bool in_place = false, verbose = false, distilled = false, min_core = false;
 	int progress = -1; /* --progress, --no-progress; -1: on a terminal */
 	void *data = NULL, *base_data = NULL;
 	size_t size = 0, base_size = 0;
@@ -220,6 +229,12 @@ int main(int argc, char **argv)
 			}
 			cli_err(prog, "--style: '%s' is neither clang nor pahole", optarg);
 			return CLI_EXIT_USAGE;
+		case OPT_MIN_CORE:
+			min_core = true;
+			break;
+		case OPT_TARGET_BTF:
+			target_btf = optarg;
+			break;
 		case OPT_FEATURES:
 			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
 				cli_err(prog, "--features: %s", lbtf_errmsg());
@@ -237,6 +252,25 @@ int main(int argc, char **argv)
 		default:
 			return cli_bad_option(prog, "j:o:vhV", argv[optind - 1], optopt);
 		}
+	}
+	if (min_core || target_btf) {
+		if (!min_core || !target_btf || !out || in_place || base_path || distilled)
+			return cli_fail(CLI_EXIT_USAGE, prog, "minimal BTF: --min-core --target-btf "
+					"FULL.btf -o MIN.btf OBJ... (and no other output option)");
+		if (optind >= argc)
+			return cli_fail(CLI_EXIT_USAGE, prog, "--min-core: missing OBJ (see %s --help)",
+					prog);
+		for (int i = optind; i < argc; i++)
+			if (lbtfi_check_output(out, argv[i], "input")) {
+				cli_err(prog, "%s", lbtf_errmsg());
+				return CLI_EXIT_USAGE;
+			}
+		if (lbtfi_check_output(out, target_btf, "target")) {
+			cli_err(prog, "%s", lbtf_errmsg());
+			return CLI_EXIT_USAGE;
+		}
+		lbtf_atomic_cleanup_on_signals();
+		return btfgen_min_core(prog, target_btf, out, argv + optind, argc - optind, verbose);
 	}
 	if (optind != argc - 1)
 		return cli_fail(CLI_EXIT_USAGE, prog, optind < argc ? "one INPUT only (see %s --help)"

@@ -6,7 +6,7 @@ _btfgen()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
-	-o | --output | --base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-o | --output | --base | --target-btf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-j | --jobs) COMPREPLY=($(compgen -W "1 2 4 8" -- "$cur")); return ;;
 	--style) COMPREPLY=($(compgen -W "clang pahole" -- "$cur")); return ;;
 	--features)
@@ -17,7 +17,7 @@ _btfgen()
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --features --style --progress --no-progress -v --verbose -h --help -V --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --features --style --progress --no-progress --min-core --target-btf -v --verbose -h --help -V --version" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi
@@ -27,12 +27,12 @@ _btfcheck()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
-	--base) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--base|--target-btf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--log-level) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
 	--log-size|--target-kernel) return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --raw --min-kernel --target-kernel --json --quiet --kernel -h --help -V --version -" -- "$cur"))
+		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --raw --min-kernel --target-kernel --target-btf --json --quiet --kernel -h --help -V --version -" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

@@ -22,8 +22,7 @@
 #include "dump/json_writer.h"
 #include "libbtf_dump.h"
 #include "libbtf_ext.h"
-
-#define MAX_STEPS 64
+#include "libbtf_relo.h"
 
 static const char *str(const struct lbtf *btf, uint32_t off)
 {
@@ -32,73 +31,12 @@ static const char *str(const struct lbtf *btf, uint32_t off)
 	return s ? s : "(invalid)";
 }
 
-/* "struct task_struct", "typedef u32", "(anon) STRUCT [12]" into buf */
-static const char *type_desc(const struct lbtf *btf, uint32_t id, char *buf, size_t len)
+/* The member path of a relocation into buf; false (buf says why) when the
+ * access string does not resolve against btf */
+static bool relo_path(const struct lbtf *btf, const struct lbtf_ext_core_relo *r, char *buf,
+		      size_t len)
 {
-	const struct lbtf_type *t = lbtf_type_by_id(btf, id);
-	const char *kw;
-
-	if (!t) {
-		snprintf(buf, len, "(no type [%u])", id);
-		return buf;
-	}
-	switch (lbtf_kind(t)) {
-	case LBTF_KIND_STRUCT: kw = "struct"; break;
-	case LBTF_KIND_UNION: kw = "union"; break;
-	case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: kw = "enum"; break;
-	case LBTF_KIND_TYPEDEF: kw = "typedef"; break;
-	case LBTF_KIND_FWD: kw = lbtf_kflag(t) ? "union" : "struct"; break;
-	default: kw = NULL; break;
-	}
-	if (t->name_off && kw)
-		snprintf(buf, len, "%s %s", kw, str(btf, t->name_off));
-	else if (t->name_off)
-		snprintf(buf, len, "%s", str(btf, t->name_off));
-	else
-		snprintf(buf, len, "%s%s(anon)", kw ? kw : lbtf_kind_name(lbtf_kind(t)), " ");
-	return buf;
-}
-
-/*
- * The member path of a relocation into buf; false (buf says why) when the
- * access string does not resolve against btf.
- */
-static bool relo_path(const struct lbtf *btf, const struct lbtf_ext_core_relo *r,
-		      const char *access, char *buf, size_t len)
-{
-	struct lbtf_core_step steps[MAX_STEPS];
-	char root[256];
-	size_t n;
-	int cnt, i;
-
-	type_desc(btf, r->type_id, root, sizeof(root));
-	cnt = lbtf_core_access_resolve(btf, r->type_id, r->kind, access, steps, MAX_STEPS);
-	if (cnt < 0) {
-		snprintf(buf, len, "%s", lbtf_errmsg());
-		return false;
-	}
-	switch (r->kind) {
-	case LBTF_CORE_TYPE_ID_LOCAL: case LBTF_CORE_TYPE_ID_TARGET: case LBTF_CORE_TYPE_EXISTS:
-	case LBTF_CORE_TYPE_SIZE: case LBTF_CORE_TYPE_MATCHES:
-		snprintf(buf, len, "%s", root);
-		return true;
-	case LBTF_CORE_ENUMVAL_EXISTS: case LBTF_CORE_ENUMVAL_VALUE:
-		snprintf(buf, len, "%s::%s", root, steps[0].name ? steps[0].name : "(invalid)");
-		return true;
-	default:
-		break;
-	}
-	n = (size_t)snprintf(buf, len, "%s", root);
-	if (steps[0].idx && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "[%u]", steps[0].idx);
-	for (i = 1; i < cnt && i < MAX_STEPS && n < len; i++) {
-		if (!steps[i].name)
-			n += (size_t)snprintf(buf + n, len - n, "[%u]", steps[i].idx);
-		else
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", i == 1 ? "::" : ".",
-					      *steps[i].name ? steps[i].name : "(anon)");
-	}
-	return true;
+	return lbtf_core_relo_path(btf, r, buf, len) == 0;
 }
 
 static const char *kind_word(enum lbtf_ext_kind k)
@@ -145,7 +83,7 @@ static void raw_rec(const struct lbtf *btf, enum lbtf_ext_kind k, const union re
 			str(btf, r->li.line_off));
 		break;
 	default: {
-		bool ok = relo_path(btf, &r->cr, str(btf, r->cr.access_str_off), buf, sizeof(buf));
+		bool ok = relo_path(btf, &r->cr, buf, sizeof(buf));
 
 		kn = lbtf_core_relo_kind_name(r->cr.kind);
 		fprintf(out, "\tinsn_off=%u (insn %u) %s type_id=%u access=%s %s%s\n", r->cr.insn_off,
@@ -210,7 +148,7 @@ static void json_rec(const struct lbtf *btf, enum lbtf_ext_kind k, const union r
 		break;
 	default: {
 		const char *kn = lbtf_core_relo_kind_name(r->cr.kind);
-		bool ok = relo_path(btf, &r->cr, str(btf, r->cr.access_str_off), buf, sizeof(buf));
+		bool ok = relo_path(btf, &r->cr, buf, sizeof(buf));
 
 		LBTFI_JSON_UINT_FIELD(w, "insn_off", r->cr.insn_off);
 		if (kn)

@@ -1,0 +1,100 @@
+#!/bin/bash
+# btfcheck --target-btf against libbpf (the system's libbpf 1.1, which
+# resolves CO-RE relocations inside bpf_object__load() with btf_custom_path
+# and logs every decision): every relocation of cases.bpf.o and of the
+# corpus objects, on targets where fields moved, vanished, were renamed
+# (___flavor), changed size or type, where two candidates disagree
+# (ambiguity), where a candidate is dropped after one relocation, the running kernel's BTF and, when cached, Debian 6.1's; each
+# relocation's value, poisoning and failure must be libbpf's. Then the
+# verdicts, the summary line, the exit status and --json's shape.
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || { echo "SKIP: libbpf's load (the oracle) needs root"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
+OBJ=$B/relo/cases.bpf.o
+for f in "$OBJ" "$B/relo/relo_oracle" "$B/btfcheck"; do
+	[ -e "$f" ] || { echo "FAIL: $f missing (build first)"; exit 1; }
+done
+
+make_layouts same moved gone ambig prune
+targets="$T/same.btf $T/moved.btf $T/gone.btf $T/ambig.btf $T/prune.btf /sys/kernel/btf/vmlinux"
+if V61=$(target_61); then
+	targets="$targets $V61"
+else
+	echo "note: no cached Debian 6.1 vmlinux: 6 targets"
+fi
+
+objs=$(relo_objs)
+total=0 ntargets=0
+for t in $targets; do
+	ntargets=$((ntargets + 1))
+	for o in $objs; do
+		ours "$o" "$t" >"$T/ours" || bad "btfcheck on $o / $t"
+		theirs "$o" "$t" >"$T/theirs" || bad "relo_oracle on $o / $t"
+		if ! cmp -s "$T/ours" "$T/theirs"; then
+			bad "$(basename "$o") on $t: btfcheck and libbpf differ"
+			diff "$T/theirs" "$T/ours" | head -10 | sed 's/^/    (< libbpf, > btfcheck) /'
+		fi
+		total=$((total + $(wc -l <"$T/theirs")))
+	done
+done
+[ "$total" -gt 200 ] || bad "only $total relocations compared"
+
+# what the targets are made to show, as libbpf showed it above
+grep -qx 'raw_tp 7 poison' <(theirs "$OBJ" "$T/moved.btf") ||
+	bad "premise: libbpf poisons the signed field whose load size changes"
+grep -qx 'raw_tp 6 value 52 mem 2->4' <(theirs "$OBJ" "$T/moved.btf") ||
+	bad "premise: libbpf widens the unsigned field's load"
+grep -qx 'raw_tp 0 fail' <(theirs "$OBJ" "$T/ambig.btf") ||
+	bad "premise: libbpf fails on the offset ambiguity"
+grep -qx 'raw_tp 1 value 8' <(theirs "$OBJ" "$T/prune.btf") ||
+	bad "premise: libbpf drops the candidate that did not match an earlier relocation"
+grep -qx 'raw_tp 10 value 0' <(theirs "$OBJ" "$T/gone.btf") ||
+	bad "premise: the ___flavor struct finds the renamed field"
+
+# verdicts, summary and exit status
+"$B/btfcheck" --target-btf "$T/same.btf" "$OBJ" >"$T/same.txt"
+rc=$?
+[ $rc = 0 ] || bad "same layout: exit $rc, want 0"
+grep -q "cases.bpf.o: on $T/same.btf: loads (" "$T/same.txt" || bad "same layout: no 'loads' verdict"
+grep -q 'struct rec___v2::renamed: poisoned (guarded by an existence check)' "$T/same.txt" ||
+	bad "the guarded flavor read is not reported as guarded"
+"$B/btfcheck" --target-btf "$T/same.btf" --target-btf "$T/moved.btf" --target-btf "$T/ambig.btf" \
+	"$OBJ" >"$T/three.txt"
+rc=$?
+[ $rc = 1 ] || bad "moved/ambig: exit $rc, want 1"
+grep -q "cases.bpf.o: loads on 1 of 3 targets; fails on $T/moved.btf: struct rec::s16f: load/store size 2 -> 4" \
+	"$T/three.txt" || { bad "summary line"; tail -1 "$T/three.txt"; }
+grep -q "; $T/ambig.btf: struct rec::a: field offset ambiguity" "$T/three.txt" ||
+	bad "summary: the ambiguity"
+grep -q 'raw_tp #0 insn 4 byte_off struct rec::a: FAILS: field offset ambiguity: \[.*\] at bit 0, \[.*\] at bit 64 (EINVAL)' \
+	"$T/three.txt" || bad "the failing relocation's line"
+# a directory of targets: its files in name order
+mkdir "$T/dir" && cp "$T/same.btf" "$T/dir/a.btf" && cp "$T/gone.btf" "$T/dir/b.btf"
+"$B/btfcheck" --quiet --target-btf "$T/dir" "$OBJ" >"$T/dir.txt"
+[ "$(grep -c ': on ' "$T/dir.txt")" = 2 ] || bad "a directory target: want 2 verdicts"
+grep -q "loads on 1 of 2 targets; fails on $T/dir/b.btf: struct rec::a: field not found" "$T/dir.txt" ||
+	bad "directory summary"
+! grep -qE $'^\t[^ ]+ #[0-9]+ insn ' "$T/dir.txt" || bad "--quiet printed relocations"
+grep -qE $'^\t[^ ]+ #[0-9]+ insn ' "$T/same.txt" || bad "no relocation lines without --quiet"
+# --json: one object per object x target, then the summary
+"$B/btfcheck" --json --target-btf "$T/same.btf" --target-btf "$T/gone.btf" "$OBJ" >"$T/j"
+[ "$(jq -s length "$T/j")" = 3 ] || bad "--json: want 3 lines"
+[ "$(jq -rs '.[1].verdict' "$T/j")" = poisoned ] || bad "--json: gone's verdict"
+[ "$(jq -rs '.[2].loads_on' "$T/j")" = 1 ] || bad "--json: summary"
+[ "$(jq -rs '.[0].relocations[0].path' "$T/j")" = "struct rec::a" ] || bad "--json: path"
+# bad targets and objects: named, exit 4/5
+printf 'not btf' >"$T/junk.btf"
+"$B/btfcheck" --target-btf "$T/junk.btf" "$OBJ" 2>"$T/err" >/dev/null
+rc=$?
+[ $rc = 4 ] && grep -q "junk.btf" "$T/err" || bad "junk target: exit $rc, $(cat "$T/err")"
+"$B/btfcheck" --target-btf "$T/nonexistent" "$OBJ" 2>"$T/err" >/dev/null
+rc=$?
+[ $rc = 5 ] && grep -q "nonexistent" "$T/err" || bad "missing target: exit $rc"
+"$B/btfcheck" --target-btf "$T/same.btf" "$T/same.btf" 2>"$T/err" >/dev/null
+rc=$?
+[ $rc = 4 ] && grep -q "not a BPF object" "$T/err" || bad "a non-object: exit $rc, $(cat "$T/err")"
+[ $fail = 0 ] && echo "PASS: $total relocations over $ntargets targets agree with libbpf; verdicts, summary, --json"
+exit $fail

@@ -1,0 +1,83 @@
+# shellcheck shell=bash
+# What the CO-RE tests share (sourced after ../lib.sh): target BTFs made from
+# relo_types.h by gcc -g and btfgen, and both sides of the comparison with
+# libbpf as lines "SECTION RELO# RESULT" in libbpf's processing order, cut
+# after the first failure (where libbpf stops).
+
+# make_target NAME CFLAGS... : $T/NAME.btf, the types of relo_types.h as a
+# target kernel would have them with those -D switches (and any EXTRA_C)
+make_target() {
+	local n=$1
+	shift
+	{ echo '#include "relo_types.h"'; echo "${EXTRA_C:-}"
+	  echo 'struct rec r_use; struct inner i_use; enum color c_use;'; } >"$T/t_$n.c"
+	gcc -g -c -Itests/relo "$@" -o "$T/t_$n.o" "$T/t_$n.c" &&
+		"$B/btfgen" -o "$T/$n.btf" "$T/t_$n.o"
+}
+
+# make_layouts NAME...: the named targets of the CO-RE tests, each $T/NAME.btf
+#   same    relo_types.h as cases.bpf.c sees it
+#   moved   fields moved, an unsigned and a signed field grown, enum values added
+#   gone    a field gone, one renamed (rec___v2 finds it), an enumerator gone,
+#           struct inner grown, an array shrunk
+#   ambig   a second candidate with rec::a at another offset
+#   prune   a second candidate without a, with b at another offset: dropped
+#           by the first relocation (rec::a), it must not make rec::b ambiguous
+#   split   two candidates for rec::a, only the second with b
+make_layouts() {
+	local n
+	for n in "$@"; do
+		case $n in
+		same) make_target same ;;
+		moved) make_target moved -DREC_MOVED -DINNER_SWAPPED -DMORE_COLORS ;;
+		gone) make_target gone -DREC_RENAMED -DREC_NO_GONE -DNO_BLUE -DINNER_GROWN \
+			-DREC_SMALL_ARR ;;
+		ambig) EXTRA_C='struct rec___dup { long lead; int a; } d_use;' make_target ambig ;;
+		prune) EXTRA_C='struct rec___dup { int x; long pad; long b; } d_use;' \
+			make_target prune ;;
+		split) EXTRA_C='struct rec___x { int a; long b; } x_use;' make_target split -DREC_ONLY_A ;;
+		*) false ;;
+		esac || bad "target $n"
+	done
+}
+
+# relo_objs: the objects compared: cases.bpf.o and the corpus, but link_a
+# and link_b (halves of a program libbpf opens only linked)
+relo_objs() {
+	local o objs="$B/relo/cases.bpf.o"
+	for o in "$B"/corpus/*.bpf.o "$B/corpus/link.o"; do
+		case $o in */link_a.bpf.o|*/link_b.bpf.o) continue ;; esac
+		[ -f "$o" ] && objs="$objs $o"
+	done
+	echo "$objs"
+}
+
+# ours OBJ TARGET: btfcheck's decisions (skipped ones left out: libbpf is silent)
+ours() {
+	"$B/btfcheck" --json --target-btf "$2" "$1" | jq -r '
+		select(.relocations) | .relocations[] | select(.outcome != "skipped") |
+		"\(.section) \(.relo) " + (
+		if .outcome == "relocated" then "value \(.target)" +
+			(if .load_size then " mem \(.load_size[0])->\(.load_size[1])" else "" end)
+		elif .outcome == "poisoned" then "poison" else "fail" end)' |
+		awk '{ print } / fail$/ { exit }' | sort -k1,1 -k2,2n
+}
+
+# theirs OBJ TARGET: libbpf's, from its debug log (fails if libbpf cannot
+# open the object); its extern lines (the running kernel's) left out
+theirs() {
+	"$B/relo/relo_oracle" "$1" "$2" >"$T/oracle.out" &&
+		grep -v '^extern ' "$T/oracle.out" | sort -k1,1 -k2,2n
+}
+
+# target_61: the path of Debian 6.1's BTF (btfgen of the vmlinux make bench
+# caches), made once into $B/relo; nothing (and status 1) without the cache
+target_61() {
+	local cache=${BTF_BENCH_CACHE:-/var/cache/btf-bench} v out=$B/relo/vmlinux-6.1.btf
+	v=$(find "$cache" -maxdepth 1 -name 'vmlinux-6.1*' 2>/dev/null | head -1)
+	[ -n "$v" ] || return 1
+	if [ ! -s "$out" ] || [ "$v" -nt "$out" ] || [ "$B/btfgen" -nt "$out" ]; then
+		"$B/btfgen" -o "$out" "$v" || return 1
+	fi
+	echo "$out"
+}
