@@ -381,7 +381,7 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 }
 
 /* Where walk() is: a unit's top, inside a function or type, or inside a
- * block of a function body (its own or an inlined one: types only) */
+ * block of a function body (types only) */
 enum scope { AT_TOP, NESTED, IN_BLOCK };
 
 /* Visit every DIE that can carry a type, function or variable. */
@@ -411,11 +411,14 @@ static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
 				err = dw_convert_variable(u, &c);
 			break;
 		case DW_TAG_lexical_block:
-		case DW_TAG_inlined_subroutine:
 			/* Entered in pahole's style only: nested blocks hold locals
 			 * and inline expansions (most of a kernel's DIEs) and,
 			 * rarely, block scoped types that no FUNC or VAR can refer
-			 * to, which pahole keeps */
+			 * to, which pahole keeps. (Inline expansions are not
+			 * entered: their blocks repeat the abstract instance's,
+			 * where gcc and clang declare the types; the same types
+			 * as pahole's on the Debian vmlinux, 2.5% fewer
+			 * instructions.) */
 			if (u->g->pahole && c.ab->children)
 				err = walk(u, &c, IN_BLOCK);
 			break;
