@@ -25,12 +25,13 @@ export B P31 T K618
 
 # one module, all encodings: prints "name pp gp pg own" (bytes; pp: pahole
 # over pahole's vmlinux, gp: btfgen-pahole over it, pg: pahole over
-# btfgen-pahole's vmlinux, own: btfgen --base pahole's vmlinux)
+# btfgen-pahole's vmlinux, own: btfgen --base pahole's vmlinux); btfgen-pahole
+# with --func_rules=v1.31, the function set of the peer
 cat >"$T/one.sh" <<'EOF'
 ko=$1 n=$(echo "$1" | md5sum | cut -c1-12)
 flags=(-J "--btf_features=$K618" --btf_features=attributes --lang_exclude=rust)
 "$P31" "${flags[@]}" --btf_base "$T/v.p" --btf_encode_detached="$T/$n.pp" "$ko" >/dev/null 2>&1 &&
-	"$B/btfgen-pahole" "${flags[@]}" --btf_base "$T/v.p" --btf_encode_detached="$T/$n.gp" "$ko" >/dev/null 2>&1 &&
+	"$B/btfgen-pahole" "${flags[@]}" --func_rules=v1.31 --btf_base "$T/v.p" --btf_encode_detached="$T/$n.gp" "$ko" >/dev/null 2>&1 &&
 	"$P31" "${flags[@]}" --btf_base "$T/v.g" --btf_encode_detached="$T/$n.pg" "$ko" >/dev/null 2>&1 &&
 	"$B/btfgen" -j1 --base "$T/v.p" -o "$T/$n.own" "$ko" >/dev/null 2>&1 ||
 	{ echo "$ko FAILED"; exit 0; }
@@ -39,7 +40,7 @@ rm -f "$T/$n".*
 EOF
 "$P31" -J -j2 "--btf_features=$K618" --btf_features=attributes --lang_exclude=rust \
 	--btf_encode_detached="$T/v.p" "$vmlinux" >/dev/null 2>&1 &&
-	"$B/btfgen-pahole" -J -j2 "--btf_features=$K618" --btf_features=attributes --lang_exclude=rust \
+	"$B/btfgen-pahole" -J -j2 "--btf_features=$K618" --btf_features=attributes --lang_exclude=rust --func_rules=v1.31 \
 		--btf_encode_detached="$T/v.g" "$vmlinux" >/dev/null 2>&1 || { note "vmlinux encoding failed"; exit 1; }
 
 k=$mods/usr/lib/debug/lib/modules/$ver/kernel

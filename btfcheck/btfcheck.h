@@ -43,6 +43,8 @@ struct btfcheck_report {
 	bool open_failed;      /* object mode: libbpf's open would fail (reason, err) */
 	int open_err;
 	uint32_t fixups, sanitized;
+	bool distilled;        /* an ELF module's .BTF, verified over its .BTF.base */
+	bool relocated;        /* ... and relocated onto --base */
 	const char *log;       /* what lands in the user's buffer */
 	size_t log_len;
 	bool show_log;

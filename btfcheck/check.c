@@ -23,6 +23,8 @@ struct input {
 	bool kept;               /* file is not ours to release (see btfcheck_one) */
 	const unsigned char *data; /* the BTF to verify */
 	size_t size;
+	const void *dist;        /* a module's .BTF.base (distilled base), or NULL */
+	size_t dist_size;
 	unsigned char *owned;    /* data, when we had to make it */
 };
 
@@ -141,11 +143,11 @@ static int read_input(const struct cfg *c, const char *path, bool last, struct i
 	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {
 		const void *btf;
 		size_t n;
+		int err;
 
 		if (!c->raw && !c->base && lbtf_is_bpf_object(in->file, in->file_size)) {
 			LBTF_OPTS(lbtf_object_opts, oo, .missing_features = c->missing_features);
 			struct lbtf_object_btf ob = { .sz = sizeof(ob) };
-			int err;
 
 			rep->object = true;
 			err = lbtf_object_btf(path, in->file, in->file_size, &oo, &ob);
@@ -165,6 +167,11 @@ static int read_input(const struct cfg *c, const char *path, bool last, struct i
 			return fail(c, path, errno, lbtf_errmsg());
 		in->data = btf;
 		in->size = n;
+		err = lbtf_elf_btf_base(path, in->file, in->file_size, &in->dist, &in->dist_size);
+		if (err && err != -ENODATA)
+			return fail(c, path, -err, lbtf_errmsg());
+		if (err)
+			in->dist = NULL;
 		return 0;
 	}
 	in->data = in->file;
@@ -211,11 +218,71 @@ static char *enospc_reason(const struct lbtf_verify_result *res, uint32_t size,
 	return s;
 }
 
-static char *diag_hint(const struct cfg *c, const struct input *in)
+static char *diag_hint(const struct input *in, const struct lbtf *base)
 {
-	int d = lbtf_diagnose(in->data, in->size, c->base);
+	int d = lbtf_diagnose(in->data, in->size, base);
 
 	return d == LBTF_DIAG_NEEDS_BASE || d == LBTF_DIAG_BASE_MISMATCH ? strdup(lbtf_errmsg()) : NULL;
+}
+
+/*
+ * A module's .BTF.base, the distilled base its .BTF is split over, taken as
+ * the kernel's module loader takes it before it verifies .BTF: parsed and
+ * verified as kernel BTF is (btf_parse_base; pass 2 cannot fail on the
+ * memberless types a distilled base may hold), then held to those kinds
+ * (btf_relocate's first check). NULL with *dist set, or why the kernel
+ * would refuse the module's BTF (*err its errno).
+ */
+static char *distilled_base(const struct input *in, struct lbtf **dist, int *err)
+{
+	LBTF_OPTS(lbtf_verify_opts, o, .log_level = 1,
+		  .flags = LBTF_VERIFY_NO_SPECIAL | LBTF_VERIFY_NO_KERNEL_BTF | LBTF_VERIFY_KEEP_LOG);
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
+	const void *data;
+	size_t size;
+	char *why = NULL, *line;
+
+	*dist = lbtf_new(in->dist, in->dist_size, NULL);
+	if (!*dist) {
+		*err = errno;
+		if (asprintf(&why, ".BTF.base: %s", lbtf_errmsg()) < 0)
+			why = NULL;
+		return why;
+	}
+	data = lbtf_raw_data(*dist, &size); /* in this host's byte order */
+	if (lbtf_verify(data, size, &o, &res) < 0 && !res.err) {
+		*err = errno;
+		why = strdup(lbtf_errmsg());
+	} else if (res.err) {
+		*err = res.err;
+		line = last_line(res.full_log);
+		if (asprintf(&why, ".BTF.base: %s", line ? line : "") < 0)
+			why = NULL;
+		free(line);
+	} else if ((*err = -lbtf_distilled_base_check(*dist, ".BTF.base"))) {
+		why = strdup(lbtf_errmsg());
+	}
+	lbtf_verify_result_free(&res);
+	return why;
+}
+
+/* The kernel's last step for a module's .BTF over .BTF.base: relocated onto
+ * the vmlinux given (--base). NULL, or why it cannot be (*err its errno). */
+static char *relocate_onto(const struct cfg *c, const char *path, const struct input *in,
+			   const struct lbtf *dist, int *err)
+{
+	struct lbtf *split = lbtf_new(in->data, in->size, dist), *rel = NULL;
+	char *why = NULL;
+
+	if (split)
+		rel = lbtf_relocate(split, c->base, NULL);
+	if (!rel) {
+		*err = errno;
+		why = strdup(unprefixed(lbtf_errmsg(), path));
+	}
+	lbtf_free(rel);
+	lbtf_free(split);
+	return why;
 }
 
 int btfcheck_one(const struct cfg *c, const char *path, bool last)
@@ -227,7 +294,7 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 	struct btfcheck_mink mink = { 0 };
 	struct btfcheck_report rep = { .file = path, .res = &res };
 	char *buf = NULL, *reason = NULL, *hint = NULL;
-	struct lbtf *sysfs_base = NULL;
+	struct lbtf *sysfs_base = NULL, *dist = NULL;
 	struct log_stream ls = { 0 };
 	uint32_t level = c->log_level >= 0 ? c->log_level : c->json ? 1 : 0;
 	bool swapped = false;
@@ -259,6 +326,17 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 	}
 	o.log_level = level;
 	o.base = c->base;
+	/* a module with a distilled base: verified over it, as the kernel
+	 * does before relocating it onto vmlinux */
+	if (in.dist) {
+		rep.distilled = true;
+		reason = distilled_base(&in, &dist, &res.err);
+		if (res.err || reason) {
+			res.err = res.err ? res.err : ENOMEM;
+			goto report;
+		}
+		o.base = dist;
+	}
 	/* module BTF from sysfs is split BTF over vmlinux, like lbtf_open() */
 	if (!o.base && lbtf_path_is_sysfs_module(path)) {
 		sysfs_base = lbtf_open_vmlinux();
@@ -333,7 +411,11 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 		}
 		hint = fixup_hint(c, path, &in);
 		if (!hint)
-			hint = diag_hint(c, &in);
+			hint = diag_hint(&in, o.base);
+	}
+	if (!res.err && dist && c->base) {
+		reason = relocate_onto(c, path, &in, dist, &res.err);
+		rep.relocated = !reason;
 	}
 	if (c->min_kernel) {
 		mink.mk.sz = sizeof(mink.mk);
@@ -346,7 +428,8 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 			lbtf_object_btf_free(&ob);
 		} else {
 			LBTF_OPTS(lbtf_min_kernel_opts, mo,
-				  .start_id = o.base ? lbtf_type_cnt(o.base) : 0);
+				  .start_id = o.base ? lbtf_type_cnt(o.base) : 0,
+				  .distilled_base = rep.distilled);
 
 			mink.done = !lbtf_min_kernel_opts(in.data, in.size, &mo, &mink.mk);
 		}
@@ -387,6 +470,7 @@ out:
 	if (!in.kept)
 		lbtfi_file_unload(in.file, in.file_size, in.mapped);
 	lbtf_free(sysfs_base);
+	lbtf_free(dist);
 	lbtf_verify_result_free(&res);
 	return rc;
 }

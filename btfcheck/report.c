@@ -79,6 +79,10 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 		bit_list(fix, sizeof(fix), r->sanitized, lbtf_kfeat_name);
 		fprintf(stderr, "%s%s]", *fix ? "; sanitized: " : "", fix);
 	}
+	if (r->distilled)
+		fprintf(stderr, " [module BTF over its .BTF.base%s]",
+			r->relocated ? ", relocated onto the base"
+			: res->err ? "" : "; relocation onto a vmlinux not checked (--base VMLINUX)");
 	if (res->env_dependent)
 		fprintf(stderr, " [kptr targets: the verdict depends on the running kernel's BTF]");
 	fputc('\n', stderr);
@@ -158,6 +162,8 @@ void btfcheck_print_json(const struct btfcheck_report *r, bool quiet)
 		json_bits("fixups", r->fixups, lbtf_fixup_name);
 		json_bits("sanitized", r->sanitized, lbtf_kfeat_name);
 	}
+	if (r->distilled)
+		printf(",\"distilled_base\":true,\"relocated\":%s", r->relocated ? "true" : "false");
 	printf(",\"valid\":%s,\"errno\":%d,\"errno_name\":", res->err ? "false" : "true", res->err);
 	json_str(stdout, res->err ? lbtf_errno_name(res->err) : "");
 	if (r->reason) {

@@ -5,6 +5,8 @@
  *
  *   btfdump [-j|-p] [-c] [-B BASE] COMMAND ...
  *     file PATH [--base BASE] [format raw|c [C options]]
+ *                               (a module's .BTF.base: libbtf reads .BTF over it,
+ *                               or relocated onto BASE)
  *     id N [--base BASE] [format raw|c [C options]]
  *     map ...                   (see cmd_map.c)
  *     ext PATH                  .BTF.ext of a BPF object (see cmd_ext.c)
@@ -32,7 +34,9 @@ static int usage(FILE *f)
 		"Usage: %s [OPTIONS] COMMAND\n"
 		"Commands:\n"
 		"  file PATH [--base BASE] [format raw|c [C OPTIONS]]\n"
-		"                      BTF of a raw file, an ELF .BTF section or /sys/kernel/btf/NAME\n"
+		"                      BTF of a raw file, an ELF .BTF section or /sys/kernel/btf/NAME;\n"
+		"                      a module's .BTF over its own .BTF.base (distilled base), or\n"
+		"                      relocated onto BASE as libbpf and the kernel do\n"
 		"  id N [--base BASE] [format raw|c [C OPTIONS]]\n"
 		"                      BTF object N loaded in the kernel\n"
 		"  map {id N | pinned PATH | name NAME} [MAP OPTIONS]\n"
@@ -161,22 +165,25 @@ static int open_failed_hint(const char *path, const struct lbtf *base)
 /*
  * A file that failed to open, or split BTF opened over a base the user
  * gave: is it split BTF without its base, or over the wrong one? Says so
- * and returns the exit status, or 0 when the bytes show neither.
+ * and returns the exit status, or 0 when the bytes show neither. A module
+ * with its own distilled base (.BTF.base) is neither: libbtf opened .BTF
+ * over that or relocated it, and said why if it could not.
  */
 static int split_hint(const char *path, const struct lbtf *base)
 {
 	int diag = LBTF_DIAG_NONE;
-	const void *btf;
-	size_t size, btf_size;
-	bool mapped;
+	const void *btf, *dist;
+	size_t size, btf_size, dist_size;
+	bool mapped, elf;
 	void *data;
 
 	if (!lbtfi_file_load(path, &data, &size, &mapped)) {
 		btf = data;
 		btf_size = size;
-		/* an ELF file's .BTF; a raw file as it is */
-		if (size < 4 || memcmp(data, "\177ELF", 4) ||
-		    !lbtf_elf_btf(path, data, size, &btf, &btf_size))
+		elf = size >= 4 && !memcmp(data, "\177ELF", 4);
+		/* an ELF file's .BTF (without a .BTF.base); a raw file as it is */
+		if (!elf || (!lbtf_elf_btf(path, data, size, &btf, &btf_size) &&
+			     lbtf_elf_btf_base(path, data, size, &dist, &dist_size) == -ENODATA))
 			diag = lbtf_diagnose(btf, btf_size, base);
 		lbtfi_file_unload(data, size, mapped);
 	}

@@ -118,6 +118,7 @@ static int keep_core_relos(struct ext_job *x, struct lbtf_ext_writer *w)
 	lbtf_ext_free(kept);
 	free(x->data);
 	x->data = NULL;
+	x->size = 0;
 	return err;
 }
 
@@ -151,9 +152,16 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 		rc = err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
 		goto out;
 	}
-	/* nothing to say (no functions) and nothing there before: no section */
-	if (!x->ext && !lbtf_ext_writer_rec_cnt(w, LBTF_EXT_FUNC_INFO) &&
-	    !lbtf_ext_writer_rec_cnt(w, LBTF_EXT_LINE_INFO)) {
+	/*
+	 * Nothing to say (no functions, no CO-RE relocations): the .BTF.ext
+	 * there was, if any, stays as it was (it has no records, so nothing
+	 * in it names the old .BTF). A bare header instead is what libbpf's
+	 * btf_ext__new() refuses ("BTF.ext has no data"), failing the open of
+	 * an object with maps: gcc -gbtf's data-only objects.
+	 */
+	if (!lbtf_ext_writer_rec_cnt(w, LBTF_EXT_FUNC_INFO) &&
+	    !lbtf_ext_writer_rec_cnt(w, LBTF_EXT_LINE_INFO) &&
+	    !lbtf_ext_writer_rec_cnt(w, LBTF_EXT_CORE_RELO)) {
 		rc = 0;
 		goto out;
 	}

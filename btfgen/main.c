@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "libbtf.h"
 #include "ext.h"
+#include "keep_open.h"
 #include "pahole.h"
 #include "distill.h"
 #include "verify_out.h"
@@ -361,6 +362,9 @@ int main(int argc, char **argv)
 			LBTF_OPTS(lbtf_elf_write_opts, wo, .btf_ext = ext.data, .btf_ext_size = ext.size,
 				  .btf_base = base_data, .btf_base_size = base_size);
 
+			if ((rc = btfgen_keeps_open(prog, input, data, size, ext.data, ext.size)))
+				goto out_b;
+			rc = CLI_EXIT_SYSTEM;
 			err = lbtf_elf_write_btf_opts(input, input, data, size, &wo);
 		}
 		if (err) {

@@ -39,6 +39,7 @@ enum pfeat {
 	PF_DISTILLED_BASE,
 	PF_GLOBAL_VAR,
 	PF_ATTRIBUTES,
+	PF_TRUE_SIGNATURE,
 	PF_NR
 };
 
@@ -70,7 +71,20 @@ static const struct {
 	[PF_GLOBAL_VAR] = { "global_var", false, false, "var" },
 	/* arena pointers of kfuncs (with decl_tag_kfuncs) */
 	[PF_ATTRIBUTES] = { "attributes", false, false, "attributes" },
+	/* pahole master (after v1.31): clones' FUNCs with their own signature */
+	[PF_TRUE_SIGNATURE] = { "true_signature", false, false, "true_signature" },
 };
+
+/*
+ * Whose function rules the pahole function set follows (--func_rules).
+ * A kernel build passes the same feature list to pahole v1.31 and to
+ * master, which leave out different functions, so the list cannot say; the
+ * default is master's: v1.31 encodes a FUNC for a .constprop/.isra clone
+ * whose callers pass other arguments than the prototype says (an fentry
+ * program reads garbage), which master fixed. v1.31 rules are for matching
+ * a v1.31 build exactly; they ignore true_signature, as v1.31 does.
+ */
+enum func_rules { RULES_MASTER, RULES_V1_31 };
 
 struct pstate {
 	bool on[PF_NR];
@@ -81,6 +95,7 @@ struct pstate {
 	const char *jobs;
 	bool jobs_all;      /* -j without a count */
 	bool verbose;
+	enum func_rules rules;
 };
 
 static void set_defaults(struct pstate *s)
@@ -199,12 +214,17 @@ static int features_list(const struct pstate *s, char *buf, size_t cap)
 			return 2;
 		}
 		/* global variables are encoded only with "var" on, as pahole does */
-		if (!*ours || (i == PF_GLOBAL_VAR && !s->on[PF_VAR]))
+		if (!*ours || (i == PF_GLOBAL_VAR && !s->on[PF_VAR]) ||
+		    (i == PF_TRUE_SIGNATURE && s->rules == RULES_V1_31))
 			continue;
 		if (i == PF_VAR && s->on[PF_GLOBAL_VAR])
 			continue;
 		n += snprintf(buf + n, n < cap ? cap - n : 0, ",%s", ours);
 	}
+	/* master's rules for pahole's function set */
+	if (s->rules == RULES_MASTER &&
+	    (s->on[PF_OPTIMIZED_FUNC] || s->on[PF_CONSISTENT_FUNC] || s->on[PF_DECL_TAG_KFUNCS]))
+		n += snprintf(buf + n, n < cap ? cap - n : 0, ",abi_func");
 	return n < cap ? -1 : 2;
 }
 
@@ -228,7 +248,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s -J [-j[N]] [--btf_encode_detached=OUT] [--btf_base=BASE]\n"
-		"          [--btf_features=LIST] [--lang_exclude=LANGS] [older options] FILE\n"
+		"          [--btf_features=LIST] [--func_rules=master|v1.31]\n"
+		"          [--lang_exclude=LANGS] [older options] FILE\n"
 		"       %s --version | --numeric_version | --supported_btf_features | --help\n"
 		"  pahole's BTF encoding command line, carried out by btfgen: a kernel build\n"
 		"  runs it as PAHOLE=btfgen-pahole (pahole's other modes are not implemented).\n"
@@ -240,6 +261,10 @@ static void usage(FILE *f)
 		"                            all); the first list turns the others off; unknown\n"
 		"                            names are ignored, as pahole does\n"
 		"  --btf_features_strict=LIST  the same, unknown names refused\n"
+		"  --func_rules=RULES        master (the default): functions as pahole master, no\n"
+		"                            FUNC for a .constprop/.isra clone whose optimized-out\n"
+		"                            parameters changed its ABI, true_signature known;\n"
+		"                            v1.31: exactly pahole v1.31's (true_signature ignored)\n"
 		"  --lang_exclude=LANGS      skip units of these languages (rust: skipped anyway)\n"
 		"  --btf_gen_floats, --btf_gen_optimized, --btf_gen_all, --btf_encode_force,\n"
 		"  --skip_encoding_btf_vars, --skip_encoding_btf_decl_tag,\n"
@@ -251,7 +276,7 @@ static void usage(FILE *f)
 		"  --version, --numeric_version  the pahole version whose command line this is\n"
 		"  --supported_btf_features  the --btf_features names implemented\n"
 		"  -h, --help                this text\n"
-		"  The BTF is pahole v1.31's type graph (btfgen --style pahole): arrays flattened\n"
+		"  The types are pahole's type graph (btfgen --style pahole): arrays flattened\n"
 		"  and indexed by int, every FUNC static, every type of every unit kept; over a\n"
 		"  base, arrays are spelled as the base's, so modules share its types whichever\n"
 		"  encoder made it. No progress line. Same output at any -j.\n"
@@ -261,7 +286,7 @@ static void usage(FILE *f)
 
 enum {
 	O_DETACHED = 256, O_BASE, O_FEATURES, O_FEATURES_STRICT, O_SUPPORTED, O_VERSION,
-	O_NUMERIC_VERSION, O_LANG, O_LANG_EXCLUDE, O_GEN_ALL,
+	O_NUMERIC_VERSION, O_LANG, O_LANG_EXCLUDE, O_GEN_ALL, O_FUNC_RULES,
 	/* the older spellings of features: O_ALIAS + 2 * feature + value */
 	O_ALIAS = 512,
 };
@@ -282,6 +307,7 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 		{ "lang", required_argument, NULL, O_LANG },
 		{ "lang_exclude", required_argument, NULL, O_LANG_EXCLUDE },
 		{ "btf_gen_all", no_argument, NULL, O_GEN_ALL },
+		{ "func_rules", required_argument, NULL, O_FUNC_RULES },
 		{ "btf_encode_force", no_argument, NULL, ALIAS(PF_ENCODE_FORCE, 1) },
 		{ "skip_encoding_btf_vars", no_argument, NULL, ALIAS(PF_VAR, 0) },
 		{ "btf_gen_floats", no_argument, NULL, ALIAS(PF_FLOAT, 1) },
@@ -344,6 +370,16 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 		case O_LANG:
 			cli_err(prog, "--lang=%s: btfgen encodes C units only; use --lang_exclude", optarg);
 			return 2;
+		case O_FUNC_RULES:
+			if (!strcmp(optarg, "master")) {
+				s.rules = RULES_MASTER;
+			} else if (!strcmp(optarg, "v1.31") || !strcmp(optarg, "1.31")) {
+				s.rules = RULES_V1_31;
+			} else {
+				cli_err(prog, "--func_rules=%s: expected master or v1.31", optarg);
+				return 2;
+			}
+			break;
 		case O_LANG_EXCLUDE:
 			if ((r = check_lang_exclude(optarg)))
 				return r;

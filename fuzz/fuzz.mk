@@ -32,9 +32,13 @@ CHECK_DEPS += $(FUZZERS)
 endif
 
 # `make fuzz` also runs the tool-level campaign (tests/fuzz/campaign.py) for
-# CAMPAIGN_SECONDS (default 600; make check runs it for 60)
+# CAMPAIGN_SECONDS (default 600; make check runs it for 60) and its BPF
+# object campaign, libbpf's open and load as the oracle, for
+# CAMPAIGN_BPF_SECONDS (default 600; make check runs it for 20)
 CAMPAIGN_SECONDS ?= 600
+CAMPAIGN_BPF_SECONDS ?= 600
 .PHONY: fuzz-campaign
-fuzz-campaign: all
+fuzz-campaign: all $(B)/tests/fuzz/libbpf_open
 	@B=$(B) CAMPAIGN_SECONDS=$(CAMPAIGN_SECONDS) bash tests/fuzz/check_campaign.sh
+	@B=$(B) CAMPAIGN_BPF_SECONDS=$(CAMPAIGN_BPF_SECONDS) bash tests/fuzz/check_bpf_campaign.sh
 fuzz: fuzz-campaign

@@ -62,20 +62,57 @@ int lbtfi_elf_btf_section(const char *path, const void *buf, size_t len,
 	return 0;
 }
 
+/* .BTF over the ELF's .BTF.base (a module's distilled base): over it when
+ * base is NULL (the result owns it), else relocated onto base */
+static struct lbtf *over_distilled(const char *path, const void *sec, size_t sec_len,
+				  const void *dsec, size_t dsec_len, const struct lbtf *base)
+{
+	LBTF_OPTS(lbtf_relocate_opts, ro, .name = path);
+	struct lbtf *dist, *split, *out;
+	int e;
+
+	dist = lbtf_new(dsec, dsec_len, NULL);
+	if (!dist) {
+		e = errno;
+		lbtfi_err(e, "%s: .BTF.base: %s", path, lbtf_errmsg());
+		errno = e;
+		return NULL;
+	}
+	split = lbtf_new(sec, sec_len, dist);
+	if (!split || !base) {
+		if (split)
+			split->owned_base = dist;
+		else
+			lbtf_free(dist);
+		return split ? split : fail_with_path(path);
+	}
+	out = lbtf_relocate(split, base, &ro);
+	e = errno;
+	lbtf_free(split);
+	lbtf_free(dist);
+	errno = e;
+	return out;
+}
+
 static struct lbtf *from_elf(const char *path, void *buf, size_t len,
 			     const struct lbtf *base)
 {
-	const void *sec;
-	size_t sec_len;
-	int ptr_size;
+	const void *sec, *dsec;
+	size_t sec_len, dsec_len;
+	int ptr_size, err;
 	struct lbtf *btf;
 
 	if (lbtfi_elf_btf_section(path, buf, len, &sec, &sec_len, &ptr_size))
 		return NULL;
-	btf = lbtf_new(sec, sec_len, base);
-	if (!btf)
+	err = lbtf_elf_btf_base(path, buf, len, &dsec, &dsec_len);
+	if (err && err != -ENODATA)
+		return NULL;
+	if (!err)
+		btf = over_distilled(path, sec, sec_len, dsec, dsec_len, base);
+	else if (!(btf = lbtf_new(sec, sec_len, base)))
 		return fail_with_path(path);
-	btf->ptr_size = ptr_size;
+	if (btf)
+		btf->ptr_size = ptr_size;
 	return btf;
 }
 
@@ -91,6 +128,20 @@ int lbtf_elf_btf(const char *path, void *elf, size_t size, const void **btf, siz
 	if (!is_elf(elf, size))
 		return lbtfi_err(EINVAL, "%s: not an ELF file", path);
 	return lbtfi_elf_btf_section(path, elf, size, btf, btf_size, &ptr_size);
+}
+
+int lbtf_elf_btf_base(const char *path, void *elf, size_t size, const void **base,
+		      size_t *base_size)
+{
+	struct lbtfi_elf e;
+	struct lbtfi_shdr sh;
+	int err = lbtfi_elf_open(&e, path, elf, size);
+
+	if (err)
+		return err;
+	if (!lbtfi_elf_find(&e, ".BTF.base", &sh))
+		return lbtfi_err(ENODATA, "%s: no .BTF.base section", path);
+	return lbtfi_elf_section_data(&e, path, ".BTF.base", base, base_size);
 }
 
 /* BTF from an ELF file's contents (.BTF is copied out): released after */
@@ -165,7 +216,8 @@ struct lbtf *lbtf_open(const char *path, const struct lbtf *base)
 		errno = e;
 		return NULL;
 	}
-	btf->owned_base = vmlinux;
+	if (vmlinux) /* an ELF module's distilled base may be owned already */
+		btf->owned_base = vmlinux;
 	return btf;
 }
 

@@ -963,7 +963,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		d.g.pahole = o.style == LBTF_DWARF_STYLE_PAHOLE;
 		dw_array_style_init(&d.g.arrays, o.style, o.base);
 		d.g.features = effective_features(&o, &ei);
-		if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei)))
+		if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei, d.g.features)))
 			dw_elf_info_free(&ei);
 	}
 	if (err) { /* (its message first: the listing may fail for the same reason) */

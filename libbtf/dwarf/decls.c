@@ -61,11 +61,19 @@ static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *s
 static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
 
 /* sym if it is a global symbol, else -1 */
-uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym)
+uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym, bool external)
 {
+	const struct dw_elf_info *ei = u->g->ei;
+
 	if (u->g->pahole)
 		return LBTF_LINKAGE_STATIC; /* pahole v1.31: every FUNC */
-	return u->g->ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL;
+	/* In a BPF object the source's (DW_AT_external), as clang writes it:
+	 * the kernel verifies a global FUNC on its own and a static one with
+	 * its caller, so a program that loaded as clang described it keeps
+	 * that even where the symbol says otherwise (a weak static one) */
+	if (ei->is_bpf && ei->is_rel)
+		return external ? LBTF_LINKAGE_GLOBAL : LBTF_LINKAGE_STATIC;
+	return ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL;
 }
 
 static int64_t global_only(const struct dw_elf_info *ei, int64_t sym)
@@ -136,7 +144,7 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, sym), proto);
+	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, sym, external), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;
@@ -335,7 +343,9 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 		return 0;
 	s = &ei->syms[sym];
 	sec = ei->secs[s->shndx].name;
-	if (!sec || !ei->secs[s->shndx].alloc)
+	/* storage in the image; but libbpf finds a BPF object's sections by
+	 * name whatever their flags (a .maps without SHF_ALLOC holds maps) */
+	if (!sec || (!ei->secs[s->shndx].alloc && !(ei->is_rel && ei->is_bpf)))
 		return 0;
 	if (!(feat & LBTF_DWARF_FEAT_VAR) && strcmp(sec, ".data..percpu"))
 		return 0;
@@ -474,10 +484,16 @@ static bool language_ok(struct dw_unit *u, struct dw_attrs *da)
  * children looking for type/decl tags are skipped for them. Units without
  * a producer (dwz partial units) are searched.
  */
-static bool producer_is_gcc(struct dw_attrs *da)
+static const char *producer(struct dw_attrs *da)
 {
 	const struct dw_attr *a = dw_attrs_get(da, DA_PRODUCER);
-	const char *p = a ? dr_string(a) : NULL;
+
+	return a ? dr_string(a) : NULL;
+}
+
+static bool producer_is_gcc(struct dw_attrs *da)
+{
+	const char *p = producer(da);
 
 	return p && !strncmp(p, "GNU ", 4);
 }
@@ -492,6 +508,8 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 		return 0;
 	u->cu = unit_die->u;
 	u->no_annot = producer_is_gcc(&da);
+	/* (what pahole master takes for a clang unit) */
+	u->producer_clang = producer(&da) && strstr(producer(&da), "clang");
 	u->first_id = lbtf_builder_type_cnt(u->b);
 	dr_bad_off = UINT64_MAX;
 	err = walk(u, unit_die, AT_TOP);
@@ -534,6 +552,7 @@ void dw_unit_next(struct dw_unit *u)
 	u->err = 0;
 	u->cu = NULL;
 	u->no_annot = false;
+	u->producer_clang = false;
 	dw_group_unit_begin(u);
 }
 

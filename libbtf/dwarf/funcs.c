@@ -25,6 +25,20 @@
  *  - decl_tag_kfuncs: a function listed in a BTF_SET8 of .BTF_ids whose
  *    flags say "kfuncs" gets DECL_TAG "bpf_kfunc" (and "bpf_fastcall" when
  *    its flags have KF_FASTCALL).
+ *
+ * pahole master's rules (after v1.31; abi_func, true_signature), which
+ * funcs_abi.c's reading of an instance's parameters feeds:
+ *  - a name whose copies at its symbols (by DW_AT_low_pc) are all
+ *    .constprop/.isra clones with a parameter optimized out gets no FUNC
+ *    (markers abi_changed / abi_kept); a reordered copy, unexpected
+ *    registers (master's reading) and symbols at several addresses leave
+ *    a name out with or without consistent_func;
+ *  - the name's FUNC is its first copy's at one of its symbols (a copy at
+ *    none, such as an overridden weak function, is marked off_symbol);
+ *  - true_signature: a copy at a '.'-suffixed symbol also gets a FUNC of
+ *    that name over its own parameters; after dedup the name's first such
+ *    FUNC replaces the name's FUNCs, unless unexpected registers condemn
+ *    the name.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +46,12 @@
 #include "util/grow.h"
 #include "internal.h"
 
-#define MARKER "btfgen:inconsistent_func"
+/* markers a unit puts on a FUNC for the decisions taken after dedup */
+#define MARKER "btfgen:inconsistent_func"      /* the name gets no FUNC */
+#define MARKER_UNEXP "btfgen:unexpected_reg"   /* the same, and no true signature */
+#define MARKER_CHANGED "btfgen:abi_changed"    /* a clone at a symbol changed the ABI */
+#define MARKER_KEPT "btfgen:abi_kept"          /* a copy at a symbol kept it */
+#define MARKER_NOSYM "btfgen:off_symbol"       /* code at no symbol of its name */
 #define SET8_PFX "__BTF_ID__set8__"
 #define FUNC_PFX "__BTF_ID__func__"
 #define SET8_KFUNCS 1u
@@ -51,6 +70,15 @@ struct dw_pfunc {
 	uint32_t kflags;    /* the kfunc's flags in its BTF_SET8 */
 	bool ambiguous;
 	bool kfunc;
+	bool dotted;        /* one of its symbols has a '.' suffix (a clone) */
+};
+
+/* A symbol of a name with clones: pahole master's rules ask which of the
+ * name's symbols sit at a copy's address */
+struct dw_psym {
+	uint32_t f;         /* its name, index into dw_pfuncs.f */
+	uint32_t sym;       /* index into dw_elf_info.syms */
+	uint64_t addr;
 };
 
 struct dw_pfuncs {
@@ -59,6 +87,8 @@ struct dw_pfuncs {
 	struct lbtfi_htab by_name;   /* hash of the name -> index into f */
 	int nregs;                   /* parameters passed in registers */
 	int regs[MAX_REG_PARAMS];    /* DW_OP_regN of each */
+	struct dw_psym *ps;          /* by name, address, symbol order (master's rules) */
+	uint32_t nps;
 };
 
 static int pf_cmp_key(const char *name, size_t len, const struct dw_pfunc *f)
@@ -192,7 +222,8 @@ static void add_symbol(struct dw_pfuncs *t, const struct dw_elf_info *ei, uint64
 	struct dw_pfunc *f = pf_find(t, s->name, len);
 
 	if (!f) {
-		t->f[t->n] = (struct dw_pfunc){ .name = s->name, .len = len, .sym = i };
+		t->f[t->n] = (struct dw_pfunc){ .name = s->name, .len = len, .sym = i,
+						.dotted = s->name[len] == '.' };
 		last[t->n] = s->value;
 		/* (sized for every STT_FUNC: never full) */
 		lbtfi_htab_put(&t->by_name, pf_hash(s->name, len), t->n++);
@@ -200,12 +231,94 @@ static void add_symbol(struct dw_pfuncs *t, const struct dw_elf_info *ei, uint64
 	}
 	if (last[f - t->f] && last[f - t->f] != s->value)
 		f->ambiguous = true;
+	f->dotted |= s->name[len] == '.';
 	last[f - t->f] = s->value;
 	if (!s->name[len] && ei->syms[f->sym].name[len])
 		f->sym = i;
 }
 
-int dw_pfuncs_load(struct dw_elf_info *ei)
+static int psym_cmp(const void *a, const void *b)
+{
+	const struct dw_psym *x = a, *y = b;
+
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->sym > y->sym) - (x->sym < y->sym);
+}
+
+/* The symbols of the names with clones, for master's rules */
+static int load_clone_syms(struct dw_pfuncs *t, const struct dw_elf_info *ei)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		n += t->f[i].dotted;
+	if (!n)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (i = 0, n = 0; i < ei->nsyms; i++) {
+			const struct dw_symbol *s = &ei->syms[i];
+			const struct dw_pfunc *f;
+
+			if (s->type != STT_FUNC || piece_of_function(s->name) ||
+			    !(f = pf_find(t, s->name, strcspn(s->name, "."))) || !f->dotted)
+				continue;
+			if (pass)
+				t->ps[n] = (struct dw_psym){ (uint32_t)(f - t->f), i, s->value };
+			n++;
+		}
+		if (!pass && !(t->ps = malloc(n * sizeof(*t->ps))))
+			return lbtfi_err(ENOMEM, "out of memory");
+	}
+	t->nps = n;
+	qsort(t->ps, n, sizeof(*t->ps), psym_cmp);
+	return 0;
+}
+
+/* What sits at addr among the symbols of f (a name with clones) */
+struct at_addr {
+	bool any;           /* a symbol of the name */
+	bool optimized;     /* a .constprop/.isra clone */
+	int64_t dotted;     /* the first '.'-suffixed symbol, or -1 */
+};
+
+static void syms_at(const struct dw_pfuncs *t, const struct dw_elf_info *ei,
+		    const struct dw_pfunc *f, uint64_t addr, struct at_addr *r)
+{
+	struct dw_psym key = { (uint32_t)(f - t->f), 0, addr };
+	uint32_t lo = 0, hi = t->nps;
+
+	*r = (struct at_addr){ .dotted = -1 };
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (psym_cmp(&t->ps[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->nps && t->ps[lo].f == key.f && t->ps[lo].addr == addr; lo++) {
+		const char *dot = strchr(ei->syms[t->ps[lo].sym].name, '.');
+
+		r->any = true;
+		if (dot && (strstr(dot, ".constprop") || strstr(dot, ".isra")))
+			r->optimized = true;
+		if (dot && r->dotted < 0)
+			r->dotted = t->ps[lo].sym;
+	}
+}
+
+/* A name without clones: whether its symbol (or one of them) is at addr */
+static bool at_symbol(const struct dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
+{
+	int64_t s = dw_sym_find(ei, f->name, STT_FUNC, addr, false);
+
+	return s >= 0 && ei->syms[s].value == addr;
+}
+
+int dw_pfuncs_load(struct dw_elf_info *ei, uint32_t features)
 {
 	struct dw_pfuncs *t = calloc(1, sizeof(*t));
 	struct dw_pfunc *lastname = NULL;
@@ -238,13 +351,14 @@ int dw_pfuncs_load(struct dw_elf_info *ei)
 	free(last);
 	ei->pfuncs = t;
 	find_kfuncs(ei, t);
-	return 0;
+	return features & DW_PAHOLE_MASTER ? load_clone_syms(t, ei) : 0;
 }
 
 void dw_pfuncs_free(struct dw_pfuncs *t)
 {
 	if (t) {
 		free(t->f);
+		free(t->ps);
 		lbtfi_htab_free(&t->by_name);
 	}
 	free(t);
@@ -260,22 +374,6 @@ void dw_pfuncs_free(struct dw_pfuncs *t)
 struct reg_scan {
 	int expected, reg, n;
 };
-
-static bool uleb(const uint8_t **p, const uint8_t *e, uint64_t *v)
-{
-	unsigned int shift = 0;
-
-	*v = 0;
-	while (*p < e && shift < 64) {
-		uint8_t b = *(*p)++;
-
-		*v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return true;
-		shift += 7;
-	}
-	return false;
-}
 
 static bool scan_expr(const uint8_t *p, uint64_t len, void *ctx)
 {
@@ -293,7 +391,7 @@ static bool scan_expr(const uint8_t *p, uint64_t len, void *ctx)
 		reg = *p;
 	} else if (*p == DW_OP_entry_value || *p == DW_OP_GNU_entry_value) {
 		/* one register operation inside */
-		if (!uleb(&q, e, &n) || n != 1 || (uint64_t)(e - q) < n ||
+		if (!dw_leb_next(&q, e, &n) || n != 1 || (uint64_t)(e - q) < n ||
 		    q[0] < DW_OP_reg0 || q[0] > DW_OP_reg31)
 			return true;
 		reg = q[0];
@@ -334,12 +432,20 @@ static bool is_struct_param(struct dw_unit *u, struct dw_die *p)
 	return false;
 }
 
-/* An instance whose register parameters are not where the ABI puts them */
+/* A struct parameter excuses unexpected registers: it may take several */
+static bool any_struct_param(struct dw_unit *u, struct dw_die *params, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (is_struct_param(u, &params[i]))
+			return true;
+	return false;
+}
+
+/* An instance whose register parameters are not where the ABI puts them,
+ * as pahole v1.31 sees it (master's: funcs_abi.c) */
 static bool unexpected_regs(struct dw_unit *u, const struct dw_pfuncs *t,
 			    struct dw_die *params, uint32_t n)
 {
-	bool unexpected = false;
-
 	for (uint32_t i = 0; i < n && (int)i < t->nregs; i++) {
 		struct reg_scan r = { t->regs[i], -1, 0 };
 		struct dw_attrs da;
@@ -347,17 +453,10 @@ static bool unexpected_regs(struct dw_unit *u, const struct dw_pfuncs *t,
 		dr_attrs(u->rd, &params[i], &da, false);
 		if (!(da.own >> DA_LOCATION & 1) || !dr_loc_exprs(&da.a[DA_LOCATION], scan_expr, &r))
 			continue;
-		if (r.reg >= 0 && r.reg != t->regs[i]) {
-			unexpected = true;
-			break;
-		}
+		if (r.reg >= 0 && r.reg != t->regs[i])
+			return !any_struct_param(u, params, n);
 	}
-	if (!unexpected)
-		return false;
-	for (uint32_t i = 0; i < n; i++)
-		if (is_struct_param(u, &params[i]))
-			return false;
-	return true;
+	return false;
 }
 
 /* A pointer to ATTR over what ptr points to; ptr itself when it is no
@@ -373,6 +472,43 @@ static int64_t arena_ptr(struct lbtf_builder *b, uint32_t ptr)
 	return id < 0 ? id : lbtf_builder_add_ptr(b, (uint32_t)id);
 }
 
+/* A prototype's return type and a copy of its parameters (a copy: adding
+ * records moves the builder's); false when proto is no FUNC_PROTO */
+static bool proto_copy(struct lbtf_builder *b, int64_t proto, int64_t *ret,
+		       struct lbtf_param **p, uint32_t *n)
+{
+	const struct lbtf_type *t = lbtf_builder_type_by_id(b, (uint32_t)proto);
+
+	*p = NULL;
+	if (!t || lbtf_kind(t) != LBTF_KIND_FUNC_PROTO)
+		return false;
+	*n = lbtf_vlen(t);
+	*ret = t->type;
+	if (*n && !(*p = malloc(*n * sizeof(**p))))
+		*ret = lbtfi_err(ENOMEM, "out of memory");
+	else if (*n)
+		memcpy(*p, lbtf_params(t), *n * sizeof(**p));
+	return true;
+}
+
+/* A prototype of ret (or its error) and the parameters p[0..n) whose bit in
+ * skip is clear; frees p */
+static int64_t proto_add(struct lbtf_builder *b, int64_t ret, struct lbtf_param *p, uint32_t n,
+			 uint64_t skip)
+{
+	int64_t id = ret < 0 ? ret : lbtf_builder_add_func_proto(b, (uint32_t)ret);
+
+	for (uint32_t i = 0; id >= 0 && i < n; i++) {
+		int e = i < 64 && (skip >> i & 1) ? 0 :
+			lbtf_builder_add_func_param(b, lbtf_builder_str(b, p[i].name_off), p[i].type);
+
+		if (e < 0)
+			id = e;
+	}
+	free(p);
+	return id;
+}
+
 /*
  * attributes (pahole >= 1.30, with decl_tag_kfuncs): the pointers a
  * kfunc's flags mark as arena pointers point to TYPE_TAG address_space(1)
@@ -381,22 +517,14 @@ static int64_t arena_ptr(struct lbtf_builder *b, uint32_t ptr)
 static int64_t arena_proto(struct dw_unit *u, const struct dw_pfunc *f, int64_t proto)
 {
 	struct lbtf_builder *b = u->b;
-	const struct lbtf_type *t = lbtf_builder_type_by_id(b, (uint32_t)proto);
-	struct lbtf_param *p = NULL;
+	struct lbtf_param *p;
 	uint32_t n, i;
 	int64_t ret, id;
 
-	if (!(f->kflags & (KF_ARENA_RET | KF_ARENA_ARG1 | KF_ARENA_ARG2)) || !t ||
-	    lbtf_kind(t) != LBTF_KIND_FUNC_PROTO)
+	if (!(f->kflags & (KF_ARENA_RET | KF_ARENA_ARG1 | KF_ARENA_ARG2)) ||
+	    !proto_copy(b, proto, &ret, &p, &n))
 		return proto;
-	/* (a copy: adding records moves the builder's) */
-	n = lbtf_vlen(t);
-	ret = t->type;
-	if (n && !(p = malloc(n * sizeof(*p))))
-		return lbtfi_err(ENOMEM, "out of memory");
-	if (n)
-		memcpy(p, lbtf_params(t), n * sizeof(*p));
-	if (f->kflags & KF_ARENA_RET)
+	if (ret >= 0 && (f->kflags & KF_ARENA_RET))
 		ret = arena_ptr(b, (uint32_t)ret);
 	for (i = 0; ret >= 0 && i < 2 && i < n; i++)
 		if ((f->kflags & (i ? KF_ARENA_ARG2 : KF_ARENA_ARG1)) && p[i].type) {
@@ -406,15 +534,98 @@ static int64_t arena_proto(struct dw_unit *u, const struct dw_pfunc *f, int64_t 
 			else
 				p[i].type = (uint32_t)id;
 		}
-	id = ret < 0 ? ret : lbtf_builder_add_func_proto(b, (uint32_t)ret);
-	for (i = 0; id >= 0 && i < n; i++) {
-		int e = lbtf_builder_add_func_param(b, lbtf_builder_str(b, p[i].name_off), p[i].type);
+	return proto_add(b, ret, p, n, 0);
+}
 
-		if (e < 0)
-			id = e;
+/* A FUNC's DECL_TAGs from its DWARF: the function's (its origin's), and each
+ * parameter's unless some were left out (their indexes would not match) */
+static int func_decl_tags(struct dw_unit *u, struct dw_die *die, int id, struct dw_die *pdies,
+			  uint32_t npdies, bool params)
+{
+	struct dw_die origin, pd;
+	int err;
+
+	dw_decl_origin(u, die, &origin);
+	err = dw_add_decl_tags(u, &origin, id, -1);
+	for (uint32_t i = 0; params && !err && i < npdies; i++) {
+		dw_decl_origin(u, &pdies[i], &pd);
+		err = dw_add_decl_tags(u, &pd, id, i);
 	}
-	free(p);
-	return id;
+	return err;
+}
+
+/* pahole master's true signature: a FUNC named as the clone's symbol
+ * (foo.isra.0) over the copy's own parameters, less those in drop */
+static int true_signature(struct dw_unit *u, struct dw_die *die, int64_t sym, int64_t proto,
+			  uint64_t drop, struct dw_die *pdies, uint32_t npdies)
+{
+	struct lbtf_param *p;
+	int64_t ret;
+	uint32_t n;
+	int id;
+
+	if (drop && proto_copy(u->b, proto, &ret, &p, &n) && (proto = proto_add(u->b, ret, p, n, drop)) < 0)
+		return (int)proto;
+	id = lbtf_builder_add_func(u->b, u->g->ei->syms[sym].name, dw_func_linkage(u, sym, true),
+				   (uint32_t)proto);
+	if (id < 0)
+		return id;
+	u->nfuncs++;
+	return func_decl_tags(u, die, id, pdies, npdies, !drop);
+}
+
+static int add_func_tag(struct dw_unit *u, const char *value, int id)
+{
+	int err = lbtf_builder_add_decl_tag(u->b, value, id, -1);
+
+	return err < 0 ? err : 0;
+}
+
+/*
+ * The decisions taken after dedup (dw_funcs_mark), as markers on FUNC id.
+ * v1.31 (consistent_func): a name with symbols at several addresses, or an
+ * unexpected register. Master: those and a reordered copy, with or without
+ * consistent_func; whether a copy at one of its name's symbols is a clone
+ * that changed the ABI, or kept it; with true_signature, a clone's FUNC.
+ */
+static int mark_func(struct dw_unit *u, const struct dw_pfunc *f, struct dw_die *die,
+		     const struct dw_attrs *da, struct dw_die *pdies, uint32_t n, int64_t proto,
+		     int id)
+{
+	const struct dw_pfuncs *t = u->g->ei->pfuncs;
+	uint32_t feat = u->g->features;
+	struct at_addr at = { .dotted = -1 };
+	struct dw_abi abi;
+	uint64_t addr;
+	int err = 0;
+
+	if (!(feat & DW_PAHOLE_MASTER))
+		return (feat & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
+		       (f->ambiguous || unexpected_regs(u, t, pdies, n)) ? add_func_tag(u, MARKER, id) : 0;
+	dw_abi_facts(u, die, pdies, n, t->regs, t->nregs, &abi);
+	if ((abi.unexpected || abi.origin_unexpected) && !any_struct_param(u, pdies, n))
+		err = add_func_tag(u, MARKER_UNEXP, id);
+	if (!err && (f->ambiguous || abi.reordered))
+		err = add_func_tag(u, MARKER, id);
+	/* (pahole: the copy's own DW_AT_low_pc; a definition without one nor
+	 * ranges, not an abstract instance, is a discarded weak function) */
+	if (err || (da->own & (1u << DA_INLINE | 1u << DA_RANGES)))
+		return err;
+	if (!(da->own >> DA_LOW_PC & 1) || !dr_addr(&da->a[DA_LOW_PC], &addr))
+		addr = 0;
+	if (f->dotted && addr)
+		syms_at(t, u->g->ei, f, addr, &at);
+	else if (addr)
+		at.any = at_symbol(u->g->ei, f, addr);
+	/* master emits a name's first copy at one of its symbols; a weak
+	 * function's overridden copy has none. (Abstract instances are at
+	 * none either, but share their FUNC with their copies: not marked.) */
+	if (!at.any)
+		return add_func_tag(u, MARKER_NOSYM, id);
+	if (feat & LBTF_DWARF_FEAT_TRUE_SIGNATURE)
+		return at.dotted < 0 ? 0 : true_signature(u, die, at.dotted, proto,
+							  abi.reordered ? abi.drop : 0, pdies, n);
+	return add_func_tag(u, at.optimized && abi.optimized ? MARKER_CHANGED : MARKER_KEPT, id);
 }
 
 int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
@@ -422,12 +633,12 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 	const struct dw_elf_info *ei = u->g->ei;
 	const struct dw_pfuncs *t = ei->pfuncs;
 	const struct dw_pfunc *f;
-	struct dw_die origin, *pdies = NULL, pd;
-	uint32_t npdies = 0, i;
+	struct dw_die *pdies = NULL;
+	uint32_t npdies = 0;
 	struct dw_attrs da;
 	const char *name;
 	int64_t proto;
-	int id, err = 0;
+	int id, err;
 
 	if (!t)
 		return 0;
@@ -448,34 +659,26 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 		free(pdies);
 		return (int)proto;
 	}
-	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, f->sym), proto);
+	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, f->sym, true), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;
 	}
 	u->nfuncs++;
-	if ((u->g->features & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
-	    (f->ambiguous || unexpected_regs(u, t, pdies, npdies)))
-		err = lbtf_builder_add_decl_tag(u->b, MARKER, id, -1);
+	err = mark_func(u, f, die, &da, pdies, npdies, proto, id);
 	if (!err && f->kfunc && (u->g->features & LBTF_DWARF_FEAT_DECL_TAG_KFUNCS) &&
 	    (u->g->features & LBTF_DWARF_FEAT_DECL_TAG)) {
-		err = lbtf_builder_add_decl_tag(u->b, "bpf_kfunc", id, -1);
-		if (err >= 0 && (f->kflags & KF_FASTCALL))
-			err = lbtf_builder_add_decl_tag(u->b, "bpf_fastcall", id, -1);
+		err = add_func_tag(u, "bpf_kfunc", id);
+		if (!err && (f->kflags & KF_FASTCALL))
+			err = add_func_tag(u, "bpf_fastcall", id);
 	}
-	err = err < 0 ? err : 0;
-	dw_decl_origin(u, die, &origin);
 	if (!err)
-		err = dw_add_decl_tags(u, &origin, id, -1);
-	for (i = 0; !err && i < npdies; i++) {
-		dw_decl_origin(u, &pdies[i], &pd);
-		err = dw_add_decl_tags(u, &pd, id, i);
-	}
+		err = func_decl_tags(u, die, id, pdies, npdies, true);
 	free(pdies);
 	return err;
 }
 
-/* ---- after dedup: the names consistent_func leaves out ------------- */
+/* ---- after dedup: the names left out, the true signatures kept ----- */
 
 static int fwd_kind(const struct lbtf_type *t)
 {
@@ -493,8 +696,10 @@ static bool same_name(const struct lbtf_builder *out, const struct lbtf_type *a,
 	return a->name_off == b->name_off || (x && y && !strcmp(x, y));
 }
 
-/* pahole's comparison of two types of one function's prototypes */
-static bool types_match(const struct lbtf_builder *out, uint32_t a, uint32_t b)
+/* pahole's comparison of two types of one function's prototypes; of
+ * function pointers, v1.31 compares the return type only (once per
+ * parameter), master each parameter too */
+static bool types_match(const struct lbtf_builder *out, uint32_t a, uint32_t b, bool master)
 {
 	for (int guard = 0; guard < 64; guard++) {
 		const struct lbtf_type *x, *y;
@@ -547,9 +752,12 @@ static bool types_match(const struct lbtf_builder *out, uint32_t a, uint32_t b)
 			continue;
 		}
 		case LBTF_KIND_FUNC_PROTO:
-			/* (pahole compares the count and the return types) */
 			if (lbtf_vlen(x) != lbtf_vlen(y))
 				return false;
+			for (uint32_t i = 0; master && i < lbtf_vlen(x); i++)
+				if (!types_match(out, lbtf_params(x)[i].type, lbtf_params(y)[i].type,
+						 master))
+					return false;
 			a = x->type;
 			b = y->type;
 			continue;
@@ -560,19 +768,19 @@ static bool types_match(const struct lbtf_builder *out, uint32_t a, uint32_t b)
 	return false;
 }
 
-static bool protos_match(const struct lbtf_builder *out, uint32_t pa, uint32_t pb)
+static bool protos_match(const struct lbtf_builder *out, uint32_t pa, uint32_t pb, bool master)
 {
 	const struct lbtf_type *x = lbtfi_builder_any_type(out, pa), *y = lbtfi_builder_any_type(out, pb);
 	const struct lbtf_param *px, *py;
 
 	if (pa == pb)
 		return true;
-	if (!x || !y || lbtf_vlen(x) != lbtf_vlen(y) || !types_match(out, x->type, y->type))
+	if (!x || !y || lbtf_vlen(x) != lbtf_vlen(y) || !types_match(out, x->type, y->type, master))
 		return false;
 	px = lbtf_params(x);
 	py = lbtf_params(y);
 	for (uint32_t i = 0; i < lbtf_vlen(x); i++)
-		if (!types_match(out, px[i].type, py[i].type))
+		if (!types_match(out, px[i].type, py[i].type, master))
 			return false;
 	return true;
 }
@@ -590,53 +798,168 @@ static int fn_ref_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* the markers (bits per FUNC) */
+enum { M_COND = 1, M_UNEXP = 2, M_CHANGED = 4, M_KEPT = 8, M_NOSYM = 16 };
+
+static int marker_bit(const char *v)
+{
+	if (!v || strncmp(v, "btfgen:", 7))
+		return 0;
+	return !strcmp(v, MARKER) ? M_COND : !strcmp(v, MARKER_UNEXP) ? M_UNEXP :
+	       !strcmp(v, MARKER_CHANGED) ? M_CHANGED : !strcmp(v, MARKER_KEPT) ? M_KEPT :
+	       !strcmp(v, MARKER_NOSYM) ? M_NOSYM : 0;
+}
+
+/* A true signature's FUNC (foo.isra.0): its name up to the '.' */
+struct clone_ref {
+	const char *name;
+	size_t len;
+	uint32_t id;
+	bool kept;
+};
+
+static int clone_cmp(const void *a, const void *b)
+{
+	const struct clone_ref *x = a, *y = b;
+	size_t m = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, m);
+
+	if (c || x->len != y->len)
+		return c ? c : x->len < y->len ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The true signatures of name (sorted clones): the first index, count */
+static uint32_t clones_of(struct clone_ref *cs, uint32_t n, const char *name, uint32_t *cnt)
+{
+	struct clone_ref key = { name, strlen(name), 0, false };
+	uint32_t lo = 0, hi = n, i;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (clone_cmp(&cs[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n && cs[i].len == key.len && !memcmp(cs[i].name, name, key.len); i++)
+		;
+	*cnt = i - lo;
+	return lo;
+}
+
+static void drop_one(uint8_t *drop, uint32_t idx, uint32_t *dropped)
+{
+	if (!drop[idx]) {
+		drop[idx] = 1;
+		(*dropped)++;
+	}
+}
+
+/*
+ * Master keeps the prototype of a name's first copy at one of its symbols
+ * whose clone did not change the ABI (faaa3f1): its FUNC, dropping the
+ * name's others (the prune pass then keeps it as the name's first). fs:
+ * the name's FUNCs by id; marks and drop indexed by id - start.
+ */
+static void keep_canonical(const struct fn_ref *fs, uint32_t n, uint32_t start,
+			   const uint8_t *marks, uint8_t *drop, uint32_t *dropped)
+{
+	uint32_t k, pick = 0;
+
+	for (k = 0; k < n; k++) {
+		uint8_t m = marks[fs[k].id - start];
+
+		if (!(m & M_NOSYM) && (!(m & M_CHANGED) || (m & M_KEPT)))
+			break;
+	}
+	if (k < n)
+		pick = k;
+	for (k = 0; k < n; k++)
+		if (k != pick)
+			drop_one(drop, fs[k].id - start, dropped);
+}
+
+/*
+ * A name's FUNCs go when a marker condemns it, when consistent_func finds
+ * two prototypes that do not match, or (abi_func) when a clone at one of
+ * its symbols changed the ABI and no copy at one kept it. With
+ * true_signature, a name whose copies were not condemned for unexpected
+ * registers and that has a clone's FUNC keeps that one instead (the first).
+ */
 uint32_t dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t cnt,
 		       uint8_t *drop, uint32_t features)
 {
+	bool master = features & DW_PAHOLE_MASTER, tsig = features & LBTF_DWARF_FEAT_TRUE_SIGNATURE;
+	bool abi = (features & LBTF_DWARF_FEAT_ABI_FUNC) && !tsig;
+	struct clone_ref *cs = NULL;
 	struct fn_ref *fs;
-	uint8_t *marked;
-	uint32_t id, n = 0, i, j, dropped = 0;
+	uint8_t *marks;
+	uint32_t id, n = 0, nc = 0, i, j, dropped = 0;
 
-	if (!(features & LBTF_DWARF_FEAT_CONSISTENT_FUNC) || cnt <= start)
+	if (!(features & (LBTF_DWARF_FEAT_CONSISTENT_FUNC | DW_PAHOLE_MASTER)) || cnt <= start)
 		return 0;
 	fs = malloc((cnt - start) * sizeof(*fs));
-	marked = calloc(cnt - start, 1);
-	if (!fs || !marked) {
+	marks = calloc(cnt - start, 1);
+	if (tsig)
+		cs = malloc((cnt - start) * sizeof(*cs));
+	if (!fs || !marks || (tsig && !cs)) {
 		free(fs);
-		free(marked);
+		free(marks);
+		free(cs);
 		return 0;
 	}
 	for (id = start; id < cnt; id++) {
 		const struct lbtf_type *t = lbtfi_builder_any_type(out, id);
-		const char *v;
+		const char *v = lbtf_builder_str(out, t->name_off), *dot;
+		int bit;
 
 		if (lbtf_kind(t) == LBTF_KIND_FUNC) {
-			fs[n++] = (struct fn_ref){ t->name_off, id };
-		} else if (lbtf_kind(t) == LBTF_KIND_DECL_TAG &&
-			   (v = lbtf_builder_str(out, t->name_off)) && !strcmp(v, MARKER)) {
+			if (tsig && v && (dot = strchr(v, '.')))
+				cs[nc++] = (struct clone_ref){ v, (size_t)(dot - v), id, false };
+			else
+				fs[n++] = (struct fn_ref){ t->name_off, id };
+		} else if (lbtf_kind(t) == LBTF_KIND_DECL_TAG && (bit = marker_bit(v))) {
 			/* (a module's FUNC that dedup merged into the base's has
 			 * no FUNC here to drop; the marker itself never stays) */
 			if (t->type >= start && t->type < cnt)
-				marked[t->type - start] = 1;
-			drop[id - start] = 1;
-			dropped++;
+				marks[t->type - start] |= (uint8_t)bit;
+			drop_one(drop, id - start, &dropped);
 		}
 	}
 	qsort(fs, n, sizeof(*fs), fn_ref_cmp);
+	if (nc)
+		qsort(cs, nc, sizeof(*cs), clone_cmp);
 	for (i = 0; i < n; i = j) {
-		bool bad = marked[fs[i].id - start];
+		uint8_t m = marks[fs[i].id - start];
+		bool bad;
 
 		for (j = i + 1; j < n && fs[j].name_off == fs[i].name_off; j++)
-			bad = bad || marked[fs[j].id - start] ||
-			      !protos_match(out, lbtfi_builder_any_type(out, fs[i].id)->type,
-					    lbtfi_builder_any_type(out, fs[j].id)->type);
-		for (uint32_t k = i; bad && k < j; k++)
-			if (!drop[fs[k].id - start]) {
-				drop[fs[k].id - start] = 1;
-				dropped++;
+			m |= marks[fs[j].id - start];
+		bad = (m & (M_COND | M_UNEXP)) || (abi && (m & M_CHANGED) && !(m & M_KEPT));
+		for (uint32_t k = i + 1; !bad && k < j && (features & LBTF_DWARF_FEAT_CONSISTENT_FUNC); k++)
+			bad = !protos_match(out, lbtfi_builder_any_type(out, fs[i].id)->type,
+					    lbtfi_builder_any_type(out, fs[k].id)->type, master);
+		if (nc) {
+			uint32_t c0, cn = 0;
+
+			c0 = clones_of(cs, nc, lbtf_builder_str(out, fs[i].name_off), &cn);
+			if (cn && !(m & M_UNEXP)) {
+				cs[c0].kept = true;
+				bad = true; /* the clone's FUNC instead */
 			}
+		}
+		for (uint32_t k = i; bad && k < j; k++)
+			drop_one(drop, fs[k].id - start, &dropped);
+		if (!bad && master && j - i > 1)
+			keep_canonical(fs + i, j - i, start, marks, drop, &dropped);
 	}
+	for (i = 0; i < nc; i++)
+		if (!cs[i].kept)
+			drop_one(drop, cs[i].id - start, &dropped);
 	free(fs);
-	free(marked);
+	free(marks);
+	free(cs);
 	return dropped;
 }

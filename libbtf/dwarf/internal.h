@@ -386,6 +386,7 @@ struct dw_unit {
 	int err;
 	const struct dr_unit *cu;  /* the unit being converted */
 	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
+	bool producer_clang;      /* pahole master reads its parameters otherwise (funcs_abi.c) */
 	struct dw_sigs sigs;      /* signatures of this unit's type DIEs */
 	uint32_t first_id;        /* the first type id this unit adds */
 	struct dw_group *grp;     /* types of earlier units of the group, or NULL */
@@ -479,8 +480,9 @@ struct dw_unit_mark {
 void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m);
 void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m);
 void dw_unit_free(struct dw_unit *u);
-/* A FUNC's linkage for its ELF symbol (index into ei->syms), in the style */
-uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym);
+/* A FUNC's linkage for its ELF symbol (index into ei->syms) and whether the
+ * source declares it external, in the style */
+uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym, bool external);
 
 /* DATASECs from collected VARs (datasec.c); vars sorted in place */
 /* (pahole: a DATASEC ends where its last variable does, not at the
@@ -539,17 +541,31 @@ int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len);
  * followed through its abstract origin / specification (decls.c) */
 void dw_decl_origin(struct dw_unit *u, const struct dw_die *die, struct dw_die *out);
 
-/* pahole v1.31's functions (funcs.c) */
+/* pahole's functions, v1.31's or master's rules (funcs.c) */
 #define DW_PAHOLE_FUNCS (LBTF_DWARF_FEAT_OPTIMIZED_FUNC | LBTF_DWARF_FEAT_CONSISTENT_FUNC | \
-			 LBTF_DWARF_FEAT_DECL_TAG_KFUNCS)
+			 LBTF_DWARF_FEAT_DECL_TAG_KFUNCS | DW_PAHOLE_MASTER)
+#define DW_PAHOLE_MASTER (LBTF_DWARF_FEAT_ABI_FUNC | LBTF_DWARF_FEAT_TRUE_SIGNATURE)
 struct dw_pfuncs;
-/* Its ELF function table (names up to the first '.') into ei->pfuncs */
-int dw_pfuncs_load(struct dw_elf_info *ei);
+/* Its ELF function table (names up to the first '.') into ei->pfuncs; with
+ * pahole master's rules, also the addresses of the clones' names' symbols */
+int dw_pfuncs_load(struct dw_elf_info *ei, uint32_t features);
 void dw_pfuncs_free(struct dw_pfuncs *t);
-/* A subprogram DIE as pahole v1.31 encodes it */
+/* pahole master's reading of a function instance's parameters (funcs_abi.c) */
+struct dw_abi {
+	bool optimized;         /* a parameter optimized out */
+	bool unexpected;        /* one in another register than the ABI's */
+	bool reordered;         /* a copy with its origin's parameters at other indexes */
+	bool origin_unexpected; /* the origin read with the copy's locations: unexpected */
+	uint64_t drop;          /* bit per parameter (of the first 64) optimized out */
+};
+void dw_abi_facts(struct dw_unit *u, struct dw_die *die, struct dw_die *params, uint32_t n,
+		  const int *regs, int nregs, struct dw_abi *out);
+/* The (U/S)LEB128 number at *p, before e, *p moved past it; false if cut */
+bool dw_leb_next(const uint8_t **p, const uint8_t *e, uint64_t *v);
+/* A subprogram DIE as pahole (v1.31 or master) encodes it */
 int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die);
-/* After dedup, with consistent_func: marks in drop (per id - start) the FUNCs
- * of out's names left out, and the markers; returns how many */
+/* After dedup (consistent_func, master's rules): marks in drop (per id -
+ * start) the FUNCs of out's names left out, and the markers; returns how many */
 uint32_t dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t cnt,
 		       uint8_t *drop, uint32_t features);
 

@@ -83,6 +83,8 @@ static const struct {
 	{ "consistent_func", LBTF_DWARF_FEAT_CONSISTENT_FUNC },
 	{ "decl_tag_kfuncs", LBTF_DWARF_FEAT_DECL_TAG_KFUNCS },
 	{ "attributes", LBTF_DWARF_FEAT_ATTRIBUTES },
+	{ "abi_func", LBTF_DWARF_FEAT_ABI_FUNC },
+	{ "true_signature", LBTF_DWARF_FEAT_TRUE_SIGNATURE },
 };
 
 int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
@@ -108,7 +110,8 @@ int lbtf_dwarf_parse_features(const char *list, uint32_t *feat)
 		if (i == sizeof(feature_names) / sizeof(feature_names[0]))
 			return lbtfi_err(EINVAL, "unknown feature '%.*s' (known: float, enum64, "
 					 "type_tag, decl_tag, func, var, percpu_var, dedup, reuse, default, all, none, "
-					 "optimized_func, consistent_func, decl_tag_kfuncs, attributes)",
+					 "optimized_func, consistent_func, decl_tag_kfuncs, attributes, "
+					 "abi_func, true_signature)",
 					 (int)nlen, name);
 		if (neg) {
 			*feat &= ~feature_names[i].bits;

@@ -290,7 +290,14 @@ struct lbtf *lbtf_new(const void *data, size_t size, const struct lbtf *base);
 struct lbtf *lbtf_new_borrowed(const void *data, size_t size, const struct lbtf *base);
 /* Raw BTF file (mmapped) */
 struct lbtf *lbtf_open_raw(const char *path, const struct lbtf *base);
-/* ELF file's .BTF section */
+/*
+ * ELF file's .BTF section. A module with a .BTF.base section (a distilled
+ * base: pahole's distilled_base, btfgen --distilled-base) is split BTF over
+ * it: with base NULL the result is .BTF over .BTF.base (which it owns), as
+ * libbpf's btf__parse_elf() gives it; with a base, .BTF relocated onto
+ * base by lbtf_relocate(), as btf__parse_elf_split() and the kernel's
+ * module loader do.
+ */
 struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base);
 /*
  * Any file: ELF (by magic) or raw. A path under /sys/kernel/btf/ other
@@ -301,6 +308,12 @@ struct lbtf *lbtf_open(const char *path, const struct lbtf *base);
 /* The .BTF section of an ELF image, in place (*btf points into elf, as
  * stored). elf is not written to (libelf's interface takes it writable). */
 int lbtf_elf_btf(const char *path, void *elf, size_t size, const void **btf, size_t *btf_size);
+/*
+ * The .BTF.base section of an ELF image (a module's distilled base), in
+ * place as for lbtf_elf_btf(): 0, or -ENODATA when the file has none.
+ */
+int lbtf_elf_btf_base(const char *path, void *elf, size_t size, const void **base,
+		      size_t *base_size);
 /* /sys/kernel/btf/vmlinux */
 struct lbtf *lbtf_open_vmlinux(void);
 /* Whether path names module BTF under /sys/kernel/btf/ (anything there but
@@ -311,6 +324,38 @@ bool lbtf_path_is_sysfs_module(const char *path);
  * base is NULL and the object is module BTF, vmlinux is loaded as base. */
 struct lbtf *lbtf_open_kernel_id(uint32_t id, const struct lbtf *base);
 void lbtf_free(struct lbtf *btf);
+
+/*
+ * Relocating split BTF from its distilled base onto a real one, as libbpf's
+ * btf__relocate() and the kernel (for a module's .BTF over .BTF.base) do.
+ * Each type of the distilled base (named INT, FLOAT, FWD, ENUM, memberless
+ * STRUCT/UNION only, else -EINVAL) is matched with base's types of its
+ * name: INT by size and encoding, FLOAT and ENUM (an ENUM or ENUM64) by
+ * size, a STRUCT/UNION by size only where the split BTF embeds it (not
+ * behind a pointer) or where base has several composites of the name, a
+ * FWD as libbpf does. No match, or two base types for one, is -EINVAL and
+ * a message naming the type; a base string the split types name that is
+ * not one of the matched names is -ENOENT.
+ */
+struct lbtf_relocate_opts {
+	size_t sz;        /* sizeof(struct lbtf_relocate_opts) */
+	const char *name; /* names split in error messages (e.g. the .ko); NULL: none */
+};
+/*
+ * A new object: split's types over base (ids after base's, distilled base
+ * ids replaced by base's, strings after base's), split unchanged. base must
+ * be base BTF and outlive the result; split's base must be a distilled base.
+ * NULL and errno on failure (lbtf_errmsg() says why).
+ */
+struct lbtf *lbtf_relocate(const struct lbtf *split, const struct lbtf *base,
+			   const struct lbtf_relocate_opts *opts);
+/*
+ * Whether dist can be a distilled base: only named INT, FLOAT, FWD, ENUM,
+ * STRUCT and UNION types (the kernel's rule before it relocates a module).
+ * 0, or -EINVAL with a message naming the first type that is not (prefixed
+ * with name unless NULL).
+ */
+int lbtf_distilled_base_check(const struct lbtf *dist, const char *name);
 
 /*
  * Why raw BTF bytes (a file's contents or ELF .BTF, either byte order) fail

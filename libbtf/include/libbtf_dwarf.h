@@ -52,6 +52,19 @@ enum lbtf_dwarf_feature {
 	 * "address_space(1)" with kind_flag (an attribute), as pahole >= 1.30's
 	 * "attributes" feature */
 	LBTF_DWARF_FEAT_ATTRIBUTES = 1u << 12,
+	/* pahole master's function rules (after v1.31; with the set above):
+	 * no FUNC for a function whose copies at its symbols are all
+	 * .constprop/.isra clones with parameters optimized out (callers pass
+	 * other arguments than its prototype says), nor for one whose
+	 * out-of-line copy lists its parameters at other indexes; unexpected
+	 * registers and symbols at several addresses leave a function out even
+	 * without consistent_func; prototypes compared parameter by parameter */
+	LBTF_DWARF_FEAT_ABI_FUNC = 1u << 13,
+	/* pahole master's "true_signature" (implies the rules above, but
+	 * keeps the clones): a function with an out-of-line copy at a
+	 * '.'-suffixed symbol gets one FUNC under that symbol's name
+	 * (foo.isra.0) with the copy's own parameters, instead of a FUNC foo */
+	LBTF_DWARF_FEAT_TRUE_SIGNATURE = 1u << 14,
 };
 /* Defaults: everything; variables of a kernel image or module (an ELF with
  * a .data..percpu or .gnu.linkonce.this_module section) only for
@@ -123,7 +136,7 @@ struct lbtf_dwarf_opts {
 	void (*warn)(void *ctx, const char *msg);
 	void *ctx;
 	struct lbtf_dwarf_stats *stats; /* optional out */
-	int style;                 /* enum lbtf_dwarf_style (see there) */
+	int style;                 /* an enum lbtf_dwarf_style: see there */
 };
 
 /*

@@ -85,6 +85,10 @@ struct lbtf_min_kernel_opts {
 	 * it with its module (5.11 on), BPF_BTF_LOAD takes none, and libbpf
 	 * never loads it, so nothing of it is sanitized. */
 	uint32_t start_id;
+	/* split BTF over a module's own distilled base (.BTF.base): the
+	 * module loader reads that section and relocates the module's BTF
+	 * from 6.11 on (d4e48e3dd450); older kernels read .BTF over vmlinux */
+	bool distilled_base;
 };
 
 /* lbtf_min_kernel() for base or split BTF (opts NULL: base BTF) */
@@ -96,6 +100,14 @@ struct lbtf_object_opts {
 	/* LBTF_KFEAT_* the target kernel lacks (libbpf's sanitization);
 	 * 0: a kernel with all of them */
 	uint32_t missing_features;
+	/* The object checked as if its .BTF held btf (btf_size bytes, the
+	 * ELF's byte order) and its .BTF.ext held btf_ext (added when it has
+	 * none): what rewriting those sections would give, known before
+	 * writing (btfgen --in-place). NULL: the section as it is. */
+	const void *btf;
+	size_t btf_size;
+	const void *btf_ext;
+	size_t btf_ext_size;
 };
 
 struct lbtf_object_btf {

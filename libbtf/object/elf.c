@@ -35,6 +35,32 @@ static void count_programs(struct oelf *e)
 	}
 }
 
+/* The entry size libelf's elf_getdata() converts a section of this type in
+ * (its data must be whole entries, else "invalid data"); 1: bytes */
+static uint64_t libelf_entsize(uint32_t type)
+{
+	switch (type) {
+	case SHT_RELA: case SHT_SYMTAB: case SHT_DYNSYM: return 24;
+	case SHT_REL: case SHT_DYNAMIC: return 16;
+	case SHT_INIT_ARRAY: case SHT_FINI_ARRAY: case SHT_PREINIT_ARRAY: return 8;
+	case SHT_HASH: case SHT_GROUP: case SHT_SYMTAB_SHNDX: return 4;
+	case SHT_GNU_versym: return 2;
+	default: return 1;
+	}
+}
+
+/* The sections bpf_object__elf_collect() skips by name: DWARF and the
+ * relocations of DWARF, .BTF and .BTF.ext (ignore_elf_section()) */
+static bool ignored_by_name(const char *name)
+{
+	if (!strncmp(name, ".rel", 4)) {
+		name += 4;
+		if (!strcmp(name, ".BTF") || !strcmp(name, ".BTF.ext"))
+			return true;
+	}
+	return !strncmp(name, ".debug_", 7);
+}
+
 int oelf_open(struct oelf *e, const char *path, const void *image, size_t size)
 {
 	const unsigned char host_data = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
@@ -53,11 +79,26 @@ int oelf_open(struct oelf *e, const char *path, const void *image, size_t size)
 
 		lbtfi_elf_shdr(&e->elf, i, &sh);
 		name = lbtfi_elf_sec_name(&e->elf, &sh);
+		/* every section libbpf reads: elf_sec_data() must succeed */
+		if (name && sh.type != SHT_NOBITS && (sh.type == SHT_SYMTAB ||
+		    (!obj_ignored_section(&sh) && !ignored_by_name(name))) &&
+		    sh.size % libelf_entsize(sh.type))
+			return lbtfi_err(4001, "%s: elf: failed to get section(%zu) %s data from %s: invalid data",
+					 path, i, name, path);
 		if (sh.type == SHT_SYMTAB) {
 			if (e->has_symtab)
 				return lbtfi_err(4001, "%s: multiple symbol tables", path);
 			e->has_symtab = true;
 			e->symtab = sh;
+			e->symtab_shndx = i;
+		} else if (name && !obj_ignored_section(&sh) && !strcmp(name, "license") &&
+			   sh.type == SHT_NOBITS) {
+			/* bpf_object__init_license(): no bytes to copy */
+			return lbtfi_err(4001, "%s: invalid license section in %s", path, path);
+		} else if (name && !obj_ignored_section(&sh) && !strcmp(name, "version") &&
+			   sh.size != 4) {
+			/* bpf_object__init_kversion() */
+			return lbtfi_err(4001, "%s: invalid kver section in %s", path, path);
 		} else if (name && !strcmp(name, ".text") && sh.type == SHT_PROGBITS &&
 			   (sh.flags & SHF_EXECINSTR) && sh.size) {
 			e->text_shndx = i;
@@ -92,4 +133,11 @@ int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size)
 		return -ENOENT;
 	*size = (uint32_t)sh.size;
 	return 0;
+}
+
+/* ignore_elf_section() of libbpf 1.1, for the sections it looks up by
+ * name: string tables and .llvm_addrsig are skipped whatever their name */
+bool obj_ignored_section(const struct lbtfi_shdr *sh)
+{
+	return sh->type == SHT_STRTAB || sh->type == 0x6fff4c03 /* SHT_LLVM_ADDRSIG */;
 }

@@ -132,6 +132,9 @@ static void consider(struct lbtf_min_kernel *r, struct need n, uint32_t id)
 /* "bpf: Load and verify kernel module BTFs" (36e68442d1af): split BTF is
  * loaded only as a module's, never by BPF_BTF_LOAD */
 static const struct need split_need = { KV(5, 11), "split BTF: module BTF", 0 };
+static const struct need distilled_need = {
+	KV(6, 11), "module BTF over a distilled base (.BTF.base)", 0
+};
 
 int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_kernel_opts *opts,
 			 struct lbtf_min_kernel *res)
@@ -162,7 +165,7 @@ int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_ke
 	    (uint64_t)h->type_off + h->type_len > size - h->hdr_len)
 		return lbtfi_err(EINVAL, "not a BTF blob of this byte order");
 	if (split)
-		consider(&r, split_need, 0);
+		consider(&r, o.distilled_base ? distilled_need : split_need, 0);
 	if (h->str_len > OLD_MAX_STR_LEN)
 		consider(&r, (struct need){ KV(5, 4), "string section over 64 KiB", 0 }, 0);
 	types = (const unsigned char *)data + h->hdr_len + h->type_off;

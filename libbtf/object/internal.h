@@ -36,6 +36,7 @@ struct oelf {
 	struct lbtfi_elf elf;
 	bool has_symtab;
 	struct lbtfi_shdr symtab;
+	size_t symtab_shndx;
 	size_t nr_syms;
 	size_t text_shndx;       /* 0: no .text */
 	size_t nr_progs;         /* program symbols, as libbpf counts them */
@@ -48,6 +49,11 @@ struct octx {
 	uint32_t fixups;         /* enum lbtf_fixup */
 	uint32_t sanitized;      /* LBTF_KFEAT_* whose kinds were rewritten */
 	uint32_t features;       /* what the target kernel supports */
+	const void *ext;         /* .BTF.ext bytes in place of the section's (opts) */
+	size_t ext_size;
+	size_t maps_shndx;       /* the .maps section (0: none) */
+	uint32_t *map_offs;      /* its maps' offsets, as DATASEC '.maps' has them */
+	size_t nr_maps;
 };
 
 /* btf.c */
@@ -70,6 +76,18 @@ const char *oelf_sym_name(const struct oelf *e, const Elf64_Sym *sym);
 bool oelf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
 /* first section named name: its data size (sh_size for NOBITS) */
 int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
+
+/* a section libbpf's ELF walk skips (bpf_object__elf_collect) */
+bool obj_ignored_section(const struct lbtfi_shdr *sh);
+
+/* ext.c: the .BTF.ext as btf_ext__new() parses it (bpf_object__init_btf) */
+int obj_check_btf_ext(struct octx *c);
+/* maps.c: BTF-defined maps as bpf_object__init_user_btf_maps() reads them */
+int obj_init_btf_maps(struct octx *c);
+/* progs.c: programs (bpf_object__add_programs) and their relocations
+ * (bpf_object__collect_prog_relos), after obj_init_btf_maps */
+int obj_collect_progs(struct octx *c);
+int obj_collect_prog_relos(struct octx *c);
 
 /* externs.c, datasec.c, sanitize.c */
 int obj_collect_externs(struct octx *c);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * lbtf_object_btf(): the steps in libbpf 1.1's order. bpf_object__open():
- * .BTF parsed (btf__new), externs collected (a "dummy_ksym" VAR added first
- * when .ksyms holds a FUNC), DATASECs fixed; bpf_object__load(): hidden
- * global subprogs made static, then the sanitized copy for the kernel.
+ * .BTF parsed (btf__new), .BTF.ext parsed (btf_ext__new), externs
+ * collected (a "dummy_ksym" VAR added first when .ksyms holds a FUNC),
+ * DATASECs fixed, BTF-defined maps read, programs and their relocations
+ * checked; bpf_object__load(): hidden global
+ * subprogs made static, then the sanitized copy for the kernel.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -40,16 +42,28 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 		return lbtfi_err(EINVAL, "%s: not an ELF BPF object (ELF64 ET_REL EM_BPF)", path);
 	c.features = LBTF_KFEAT_ALL & ~o.missing_features;
 	err = oelf_open(&c.e, path, elf, size);
-	err = err ?: lbtf_elf_btf(path, elf, size, &btf, &btf_size);
+	err = err ?: obj_collect_progs(&c);
+	if (o.btf) {
+		btf = o.btf;
+		btf_size = o.btf_size;
+	} else {
+		err = err ?: lbtf_elf_btf(path, elf, size, &btf, &btf_size);
+	}
+	c.ext = o.btf_ext;
+	c.ext_size = o.btf_ext_size;
 	err = err ?: obtf_init(&c.b, path, btf, btf_size);
+	err = err ?: obj_check_btf_ext(&c);
 	err = err ?: obj_collect_externs(&c);
 	err = err ?: obj_fixup_datasecs(&c);
+	err = err ?: obj_init_btf_maps(&c);
+	err = err ?: obj_collect_prog_relos(&c);
 	err = err ?: obj_mark_static_subprogs(&c);
 	err = err ?: obj_sanitize(&c);
 	err = err ?: obtf_output(&c.b, &r.data, &r.size);
 	r.fixups = c.fixups;
 	r.sanitized = c.sanitized;
 	obtf_free(&c.b);
+	free(c.map_offs);
 	if (err)
 		return err;
 	if (res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))

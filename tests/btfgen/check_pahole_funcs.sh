@@ -1,6 +1,7 @@
 #!/bin/bash
 # pahole v1.31's function set under the kernel's BTF features (btfgen-pahole
-# -J with 6.18's --btf_features), on a two-unit program gcc -O2 builds with
+# -J --func_rules=v1.31 with 6.18's --btf_features; master's rules, the
+# default, are check_pahole_master_funcs.sh's), on a two-unit program gcc -O2 builds with
 # out-of-line clones (.constprop/.isra), static functions of one name in both
 # units and a kfunc set in .BTF_ids:
 #  - optimized_func: a function whose only symbol is a clone (name.constprop.0)
@@ -114,7 +115,7 @@ funcs() {
 enc() {
 	local out=$1
 	shift
-	"$P" -J "$@" --btf_encode_detached="$T/$out.btf" "$T/t" || { bad "btfgen-pahole $* failed"; return; }
+	"$P" -J --func_rules=v1.31 "$@" --btf_encode_detached="$T/$out.btf" "$T/t" || { bad "btfgen-pahole $* failed"; return; }
 	funcs "$T/$out.btf" >"$T/$out.f"
 }
 has() { grep -qx "$2" "$T/$1.f"; }
@@ -142,7 +143,7 @@ grep -q "^TAG 'bpf_kfunc'" "$T/nokf.f" && bad "bpf_kfunc tags without decl_tag_k
 # into the base's leaves nothing of it in the module (no marker DECL_TAG)
 gcc -g -O2 -c -o "$T/a.o" "$T/a.c" && gcc -g -O2 -c -o "$T/b.o" "$T/b.c" && ld -r -o "$T/m.o" "$T/a.o" "$T/b.o" ||
 	{ echo "FAIL: gcc -c / ld -r"; exit 1; }
-"$P" -J --btf_features=$K618 --btf_base "$T/nocons.btf" --btf_encode_detached="$T/m.btf" "$T/m.o" ||
+"$P" -J --func_rules=v1.31 --btf_features=$K618 --btf_base "$T/nocons.btf" --btf_encode_detached="$T/m.btf" "$T/m.o" ||
 	bad "module over a base failed"
 "$B/btfdump" file "$T/m.btf" --base "$T/nocons.btf" >"$T/m.dump"
 grep -q "DECL_TAG 'btfgen:" "$T/m.dump" && bad "a marker DECL_TAG left in the module: $(grep "DECL_TAG 'btfgen:" "$T/m.dump")"

@@ -10,7 +10,9 @@
 #    pahole's type graph, and btfgen's own mode (--base) over pahole's
 #    vmlinux is no larger than pahole's module;
 #  - btfgen's modules (own mode and btfgen-pahole) over either vmlinux
-#    repeat no type of it (no split type has an equal base type).
+#    repeat no type of it (no split type has an equal base type);
+#  - distilled_base (the out-of-tree module path), in place over pahole's
+#    vmlinux: btfgen-pahole's .BTF and .BTF.base no larger than pahole's.
 # Needs the Debian vmlinux and modules with DWARF (make bench caches them in
 # /var/cache/btf-bench) and pahole v1.31 (scripts/build-pahole.sh).
 . "$(dirname "$0")/../lib.sh"
@@ -30,9 +32,11 @@ FLAGS=(-J "--btf_features=$K618" --btf_features=attributes --lang_exclude=rust)
 # truncate an existing output: there is none)
 encode() {
 	local tool=$1 out=$2 in=$3 base=${4:-}
-	[ "$tool" = pahole ] && tool=$PAHOLE || tool=$B/btfgen-pahole
+	local rules=()
+	# (the peer is v1.31: its function set, not master's default)
+	[ "$tool" = pahole ] && tool=$PAHOLE || { tool=$B/btfgen-pahole; rules=(--func_rules=v1.31); }
 	rm -f "$out"
-	"$tool" "${FLAGS[@]}" -j2 ${base:+--btf_base "$base"} --btf_encode_detached="$out" "$in" >"$T/err" 2>&1 ||
+	"$tool" "${FLAGS[@]}" "${rules[@]}" -j2 ${base:+--btf_base "$base"} --btf_encode_detached="$out" "$in" >"$T/err" 2>&1 ||
 		{ bad "$(basename "$tool") failed on $in: $(tail -3 "$T/err")"; return 1; }
 }
 # same_graph A B WHAT [BASE]: the canonical-form comparison
@@ -76,6 +80,20 @@ for m in drivers/net/virtio_net.ko net/key/af_key.ko fs/fat/fat.ko; do
 	done
 	echo "$n: pahole/pahole $pp B, btfgen/pahole $(size "$T/$n.btfgen.p") B, pahole/btfgen $(size "$T/$n.pahole.g") B, btfgen/btfgen $gg B, btfgen --base/pahole $(size "$T/$n.own.p") B"
 done
+# distilled_base, in place (a copy of virtio_net.ko per encoder)
+for enc in pahole btfgen; do
+	cp "$mods/drivers/net/virtio_net.ko" "$T/d.$enc.ko"
+	if [ $enc = pahole ]; then tool=("$PAHOLE"); else tool=("$B/btfgen-pahole" --func_rules=v1.31); fi
+	"${tool[@]}" -J "--btf_features=$K618,distilled_base" --btf_features=attributes --lang_exclude=rust \
+		--btf_base "$T/vmlinux.p" "$T/d.$enc.ko" >"$T/err" 2>&1 &&
+		objcopy --dump-section .BTF="$T/d.$enc.btf" --dump-section .BTF.base="$T/d.$enc.base" \
+			"$T/d.$enc.ko" "$T/junk.o" 2>>"$T/err" || bad "distilled_base by $enc failed: $(tail -3 "$T/err")"
+done
+for sec in btf base; do
+	[ -s "$T/d.btfgen.$sec" ] && within "$(size "$T/d.btfgen.$sec")" "$(size "$T/d.pahole.$sec")" ||
+		bad "distilled_base: btfgen-pahole's .${sec} $(size "$T/d.btfgen.$sec" 2>/dev/null) B, pahole's $(size "$T/d.pahole.$sec" 2>/dev/null) B"
+done
+echo "virtio_net distilled: .BTF $(size "$T/d.pahole.btf")/$(size "$T/d.btfgen.btf") B, .BTF.base $(size "$T/d.pahole.base")/$(size "$T/d.btfgen.base") B (pahole/btfgen)"
 # (the base refined once with all its modules)
 for b in p g; do
 	python3 "$GRAPH_DIFF" --repeats "$T/base-$b.json" "$T"/*."$b".json >"$T/rep" ||

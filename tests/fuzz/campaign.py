@@ -4,7 +4,7 @@
 over a seed corpus, each mutant run through btfgen, btfdump and btfcheck,
 with the toolchain's promises as the oracle.
 
-    campaign.py BUILD_DIR SEED_DIR WORK_DIR SECONDS SEED
+    campaign.py BUILD_DIR SEED_DIR WORK_DIR SECONDS SEED [KINDS]
 
 Seeds (SEED_DIR): *.btf raw BTF (also used as --base), *.o/*.so ELF with
 DWARF, *.btf.o ELF objects with a .BTF section; split.btf with its base
@@ -16,6 +16,14 @@ documented table, on failure nothing on stdout and every stderr line naming
 one of the files on the command line, the inputs unchanged; and BTF that
 btfgen writes is accepted by btfcheck. Findings are kept in WORK_DIR/found/.
 Prints one line of counts; exit 1 if anything was found.
+
+KINDS (comma-separated, default btf,base,split,elf,inplace) picks what is
+mutated; "bpfobj" mutates the BPF objects among the seeds (*.bpf.o) at the
+level libbpf reads them (tests/fuzz/bpfobj.py: .BTF.ext headers and
+records, CO-RE access strings, symbols, section flags) with libbpf's own
+open as the oracle (BUILD_DIR/tests/fuzz/libbpf_open; and its load, as
+root): btfcheck says OK => libbpf opens it; btfgen --in-place exits 0 =>
+libbpf opens (as root: loads) the output if it opened (loaded) the input.
 """
 import hashlib
 import os
@@ -26,12 +34,17 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bpfobj  # noqa: E402
+
 B, SEEDS, WORK, SECONDS, SEED = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
+KINDS = sys.argv[6].split(',') if len(sys.argv) > 6 else ['btf', 'base', 'split', 'elf', 'inplace']
+ROOT = os.geteuid() == 0
 rng = random.Random(SEED)
 EXITS = {'btfgen': {0, 4, 5}, 'btfdump': {0, 4, 5}, 'btfcheck': {0, 1, 4, 5}}
 SAN = ('ERROR: AddressSanitizer', 'ERROR: LeakSanitizer', 'runtime error:', 'SUMMARY: UndefinedBehaviorSanitizer')
 BOUNDS = [0, 1, 2, 3, 4, 7, 8, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff]
-stats = {'runs': 0, 'mutants': 0, 'found': 0}
+stats = {'runs': 0, 'mutants': 0, 'found': 0, 'libbpf_refused': 0}
 found = os.path.join(WORK, 'found')
 
 
@@ -200,6 +213,50 @@ def run(tool, args, files, mutant, outputs=()):
     return rc
 
 
+def libbpf(path):
+    """libbpf's verdict: 'load ok', 'open ok' (not root), 'open ERRNO',
+    'load ERRNO', or 'crash' (libbpf itself fell over: no verdict)"""
+    args = [os.path.join(B, 'tests/fuzz/libbpf_open')] + (['--load'] if ROOT else []) + [path]
+    try:
+        # (libbpf's own leaks on failure paths are not ours: SAN=1 builds)
+        p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20,
+                           env=dict(os.environ, ASAN_OPTIONS='detect_leaks=0'))
+    except subprocess.TimeoutExpired:
+        return 'crash'
+    out = p.stdout.decode('latin1').strip()
+    return out if p.returncode == 0 and out else 'crash'
+
+
+def opens(verdict):
+    return verdict in ('open ok', 'load ok') or verdict.startswith('load ')
+
+
+def bpf_case(m, seed_name):
+    """the object invariants for one mutant m"""
+    before = libbpf(m)
+    if not opens(before):
+        stats['libbpf_refused'] += 1
+    rc = run('btfcheck', [m], [m], m)
+    if rc == 0 and not opens(before) and before != 'crash':
+        record('btfcheck', m, ['btfcheck', m], 'btfcheck says OK, libbpf refuses it: ' + before, b'', b'')
+    cp = m + '.inplace.o'
+    shutil.copy(m, cp)
+    shutil.copy(m, cp + '.orig')
+    rc = run('btfgen', ['--in-place', cp], [cp], cp, outputs=(cp,))
+    if rc not in (0, None) and digest(cp) != digest(m):
+        record('btfgen', m, ['btfgen --in-place', cp], 'refused (exit %d) but changed the file' % rc, b'', b'')
+    if rc == 0:
+        after = libbpf(cp)
+        if opens(before) and not opens(after) or before == 'load ok' and after != 'load ok':
+            record('btfgen', m, ['btfgen --in-place', cp], 'libbpf: %s before, %s after (seed %s)' % (
+                before, after, seed_name), b'', b'')
+        if run('btfcheck', [cp], [cp], cp) == 0 and not opens(after) and after != 'crash':
+            record('btfcheck', m, ['btfcheck', cp], 'btfcheck says OK, libbpf refuses it: ' + after, b'', b'')
+    for f in (cp, cp + '.orig'):
+        if os.path.exists(f):
+            os.unlink(f)
+
+
 def campaign():
     os.makedirs(WORK, exist_ok=True)
     seeds = sorted(os.listdir(SEEDS))
@@ -208,10 +265,11 @@ def campaign():
     dwarf_elfs = [s for s in elfs if not s.endswith('.btf.o')]
     dwarf_obj = os.path.join(SEEDS, dwarf_elfs[0])
     split = os.path.join(SEEDS, 'split.btf')
+    bpf_objs = [s for s in seeds if s.endswith('.bpf.o')]
     end = time.time() + SECONDS
     counts = {}
     while time.time() < end:
-        kind = rng.choice(['btf', 'base', 'split', 'elf', 'inplace'])
+        kind = rng.choice(KINDS)
         counts[kind] = counts.get(kind, 0) + 1
         stats['mutants'] += 1
         tag = '%05d' % stats['mutants']
@@ -223,6 +281,11 @@ def campaign():
             seed = split
             m = os.path.join(WORK, tag + '.split.btf')
             data = mutate_btf(open(seed, 'rb').read())
+        elif kind == 'bpfobj':
+            seed = os.path.join(SEEDS, rng.choice(bpf_objs))
+            m = os.path.join(WORK, tag + '-' + os.path.basename(seed))
+            data, what = bpfobj.mutate(open(seed, 'rb').read(), rng)
+            counts['bpfobj: ' + what.split()[0]] = counts.get('bpfobj: ' + what.split()[0], 0) + 1
         else:
             seed = os.path.join(SEEDS, rng.choice(elfs if kind == 'elf' else dwarf_elfs))
             m = os.path.join(WORK, tag + '-' + os.path.basename(seed))
@@ -250,6 +313,8 @@ def campaign():
             run('btfdump', ['file', m, '--base', base], [m, base], m)
             run('btfdump', ['file', m, '--base', base, 'format', 'c'], [m, base], m)
             run('btfcheck', ['--base', base, m], [m, base], m)
+        elif kind == 'bpfobj':
+            bpf_case(m, os.path.basename(seed))
         elif kind == 'elf':
             if run('btfgen', ['-o', out, m], [m, out], m, outputs=(out,)) == 0:
                 if run('btfcheck', [out], [out], m) != 0:
@@ -270,9 +335,11 @@ def campaign():
         for f in (m, m + '.orig', out):
             if os.path.exists(f):
                 os.unlink(f)
-    print('campaign: seed %d, %.0f s: %d mutants (%s), %d tool runs, %d findings' % (
+    print('campaign: seed %d, %.0f s: %d mutants (%s), %d tool runs, %d findings%s' % (
         SEED, SECONDS, stats['mutants'], ', '.join('%s %d' % kv for kv in sorted(counts.items())),
-        stats['runs'], stats['found']))
+        stats['runs'], stats['found'],
+        '; libbpf refused %d of them (%s)' % (stats['libbpf_refused'], 'open and load' if ROOT else 'open')
+        if 'bpfobj' in KINDS else ''))
     return 1 if stats['found'] else 0
 
 

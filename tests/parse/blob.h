@@ -74,6 +74,17 @@ static inline unsigned char *blob_bytes(const struct blob *b, size_t *len)
 	return buf;
 }
 
+/* The blob parsed (over base for split BTF), or NULL (lbtf_errmsg()) */
+static inline struct lbtf *blob_parse(const struct blob *b, const struct lbtf *base)
+{
+	size_t len;
+	unsigned char *buf = blob_bytes(b, &len);
+	struct lbtf *btf = lbtf_new(buf, len, base);
+
+	free(buf);
+	return btf;
+}
+
 /* Ids of the sample blob */
 enum {
 	S_INT = 1, S_PTR, S_ARRAY, S_STRUCT, S_TYPEDEF, S_CONST, S_ENUM, S_PROTO, S_FUNC,

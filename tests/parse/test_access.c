@@ -14,11 +14,8 @@
 
 static struct lbtf *open_blob(struct blob *b, const struct lbtf *base)
 {
-	size_t len;
-	unsigned char *buf = blob_bytes(b, &len);
-	struct lbtf *btf = lbtf_new(buf, len, base);
+	struct lbtf *btf = blob_parse(b, base);
 
-	free(buf);
 	if (!btf)
 		fail_msg("blob did not parse: %s", lbtf_errmsg());
 	return btf;
