@@ -59,7 +59,7 @@ static const struct {
 	[PF_DECL_TAG] = { "decl_tag", true, true, "decl_tag" },
 	[PF_TYPE_TAG] = { "type_tag", true, true, "type_tag" },
 	[PF_ENUM64] = { "enum64", true, true, "enum64" },
-	/* pahole v1.31's function set (docs/PAHOLE.md, "pahole's function set") */
+	/* pahole v1.31's function set (docs/PAHOLE.md, "pahole v1.31's function set") */
 	[PF_OPTIMIZED_FUNC] = { "optimized_func", true, false, "optimized_func" },
 	[PF_CONSISTENT_FUNC] = { "consistent_func", true, false, "consistent_func" },
 	[PF_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false, "decl_tag_kfuncs" },
