@@ -3,7 +3,7 @@
  * btfgen's pahole-compatible command line (see pahole.h): pahole's BTF
  * encoding options, with pahole's meaning, rewritten into btfgen's own
  * (-j, -o / --in-place, --base, --features). The mapping is documented in
- * README.md ("btfgen as pahole in a kernel build").
+ * btfgen(1), PAHOLE COMPATIBILITY, and its rules in docs/PAHOLE.md.
  *
  * pahole's model of BTF features: with no --btf_features, the encoder uses
  * its historical defaults (per-CPU VARs, decl/type tags, ENUM64 on; FLOAT
@@ -59,7 +59,7 @@ static const struct {
 	[PF_DECL_TAG] = { "decl_tag", true, true, "decl_tag" },
 	[PF_TYPE_TAG] = { "type_tag", true, true, "type_tag" },
 	[PF_ENUM64] = { "enum64", true, true, "enum64" },
-	/* pahole v1.31's function set (btfgen/README: "as pahole v1.31") */
+	/* pahole v1.31's function set (docs/PAHOLE.md, "pahole v1.31's function set") */
 	[PF_OPTIMIZED_FUNC] = { "optimized_func", true, false, "optimized_func" },
 	[PF_CONSISTENT_FUNC] = { "consistent_func", true, false, "consistent_func" },
 	[PF_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true, false, "decl_tag_kfuncs" },

@@ -3,8 +3,8 @@
  * A raw BTF output written while the verifier checks it: a thread of its own
  * writes the blob to the temporary file and syncs it, and the file is
  * renamed into place only once the verdict is good, else removed; the
- * output's name never holds a rejected blob. (Taking turns, a vmlinux's
- * 4 MiB write and sync, 7-50 ms here, came after its ~15 ms verification.)
+ * output's name never holds a rejected blob. (Taking turns, a kernel's
+ * write and sync would add to its verification's time, not overlap it.)
  * An output that is not a regular file (a device, a FIFO: written in place,
  * see lbtfi_atomic_open) is written after the verdict, as before.
  */

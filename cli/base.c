@@ -154,8 +154,8 @@ static int check_ids(const char *prog, const char *path, const struct lbtf *base
  * back to itself, the kernel's "Loop detected" (after check_refs: every
  * id in range): each type is walked once, a chain marked while it is
  * followed. (The next type is read from the record each time, not kept in
- * an array of the base's size: its pages were a tenth of a small module's
- * page faults.)
+ * an array of the base's size: its pages would be a large share of a small
+ * module's page faults.)
  */
 static int check_chains(const char *prog, const char *path, const struct lbtf *base, uint32_t cnt)
 {

@@ -63,8 +63,8 @@ static uint32_t push(struct lbtfi_strset *ss, const char *s, size_t len, uint32_
 
 /*
  * Sized for a typical compile unit of a kernel (~3000 strings, ~36 KB; btfgen
- * makes a builder per unit): growing there from small tables cost a unit's
- * builder three rebuilds, 13% of the time it spends interning strings.
+ * makes a builder per unit): grown there from a small table, each unit's
+ * builder would rebuild its table three times while interning strings.
  */
 int lbtfi_strset_init(struct lbtfi_strset *ss, bool leading_empty)
 {

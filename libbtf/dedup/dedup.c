@@ -121,7 +121,7 @@ static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
  * but for a struct or union only what the shape comparison sees first
  * (name, info, size) instead of the shape and member signatures of every
  * member. Building that table is the fixed cost of each run over a
- * vmlinux base (a small module's dedup hashed its 92k types for a few
+ * vmlinux base (a small module's dedup hashes every base type for a few
  * hundred lookups); a struct lookup checks a candidate's full hash only
  * once its shape is equal, so it meets exactly the candidates of its own
  * hash, in id order, as with hashes as keys.

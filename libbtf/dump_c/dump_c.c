@@ -10,7 +10,7 @@
 
 /* Budgets against hostile BTF (nesting makes both exponential):
  * output bytes (a vmlinux.h is about half the size of its BTF) and
- * order/emit visits (the 6.18 vmlinux needs ~203k for its 126k types). */
+ * order/emit visits (a kernel's BTF needs about two per type). */
 #define DC_OUT_LIMIT(in_bytes) (16ull * (in_bytes) + (16ull << 20))
 #define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (1ull << 20))
 

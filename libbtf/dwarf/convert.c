@@ -277,8 +277,8 @@ static void free_result(struct unit_result *r)
  * The groups marked redo, converted again without reuse (exactly as a plain
  * conversion does) by a thread of its own, while the caller puts the output
  * together again: the appender waits for such a group as for a worker's.
- * (Serial before: one redone group of a vmlinux was ~0.1 s on the main
- * thread's critical path after the workers ended.)
+ * (Done by the main thread, a redone group would sit on its critical path
+ * after the workers end.)
  */
 struct again {
 	struct driver *d;
@@ -654,8 +654,9 @@ static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool
  * the workers convert them): the groups whose pairings already fail over
  * the groups appended so far fail over all of them (a name with several
  * shapes keeps them), so they are converted again now, by a thread of
- * their own, instead of after the last group (the Debian vmlinux's one
- * such group: ~0.1 s on the critical path after the workers). The check
+ * their own, instead of after the last group (a kernel has such groups:
+ * converted after the last group, they sit on the critical path after the
+ * workers). The check
  * after the last group counts them again, with any others; which groups
  * are converted again, and how, is as before: the output is the same.
  */
@@ -992,8 +993,8 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 	if (!err && (d.units.types || d.units.nsigs))
 		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
 	/* Over a base (a kernel module): its tens of units share fewer types
-	 * than the signatures of the reuse cost to compute (xfs.ko, 105
-	 * units: 0.72 s CPU with it, 0.50 s without; the same bytes) */
+	 * than the signatures of the reuse cost to compute (a large module
+	 * takes more CPU with the reuse than without, for the same bytes) */
 	if (d.g.base)
 		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
 	if (!err && !d.ul.n)

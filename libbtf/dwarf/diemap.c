@@ -7,13 +7,13 @@
  * by a worker.
  *
  * Not libbtf's shared table (util/htab.h), on purpose: every DIE reference
- * the converter follows is a lookup here (dw_diemap_get + put were 8.4% of
- * btfgen's profile on the Debian vmlinux, 2026-12-04), and the shared table
+ * the converter follows is a lookup here (dw_diemap_get and put are a hot
+ * spot of btfgen's profile on a kernel), and the shared table
  * keeps no keys, so a 64-bit key would cost an indirection (a cache miss)
  * per probe; here key, value and generation sit in one 16-byte slot. A
  * clear bumps the generation (slots of another one are empty): the maps are
- * cleared per unit and per name-map walk, and a memset
- * of a table grown by the largest unit was 8% of a vmlinux's instructions.
+ * cleared per unit and per name-map walk, and a memset of a table grown
+ * by the largest unit, that often, would cost more than the lookups.
  * At most half full: lookups that miss are common.
  */
 #include <stdlib.h>

@@ -111,7 +111,7 @@ static uint32_t pf_hash(const char *name, size_t len)
 }
 
 /* By hash, not by bisecting the sorted names: once per subprogram DIE of
- * every unit (a bisection's cache misses were ~2% of a vmlinux's time) */
+ * every unit (a bisection's cache misses show in a kernel's profile) */
 static struct dw_pfunc *pf_find(const struct dw_pfuncs *t, const char *name, size_t len)
 {
 	uint32_t h = pf_hash(name, len);
@@ -209,7 +209,7 @@ static bool piece_of_function(const char *name)
 
 /*
  * The table's names met in symbol table order, each looked up by hash (a
- * sort by name was ~15 ms of a vmlinux's start, before any unit could be
+ * sort of a kernel's names would delay the start, before any unit can be
  * converted): ambiguous when an address differs from the last nonzero one
  * before it, as pahole v1.31 compares them; the symbol named exactly so
  * gives the linkage, else the first. last[] holds each name's last address.

@@ -430,8 +430,8 @@ bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die);
 /* Make room for one more element in a growing array (*arr with *cap
  * elements of elem_size bytes, n in use): 0 or -ENOMEM with the error set */
 int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
-/* (the test inline: called per signature item and edge, ~1% of a vmlinux's
- * instructions were the calls that found room) */
+/* (the test inline: called per signature item and edge, so often that the
+ * calls that found room showed in a kernel's profile) */
 static inline int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size,
 			  uint32_t first_cap)
 {

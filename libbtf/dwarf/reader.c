@@ -286,10 +286,11 @@ bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off)
 
 /*
  * Read every unit header: through the mapping, or with src by pread from
- * the file. A vmlinux's ~2,400 headers are a page or two apart in its
- * .debug_info: read through the mapping, each is a page fault (~13 us on a
- * VM with shadow paging: ~40 ms before any worker could start), and those
- * pages had to be given back after; a pread is a copy from the page cache.
+ * the file. A vmlinux's thousands of headers are a page or two apart in
+ * its .debug_info: read through the mapping, each is a page fault (costly
+ * on a VM with shadow paging, and all before any worker can start), and
+ * those pages had to be given back after; a pread is a copy from the page
+ * cache.
  */
 static int load_units(struct dr_file *f, const struct dr_info_src *src)
 {

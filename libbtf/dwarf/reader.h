@@ -202,9 +202,9 @@ void dr_ctx_init(struct dr_ctx *c, const struct dr_file *main);
  * .debug_info starts at file offset foff), a unit at a time as it is
  * prepared, into buffers reused from unit to unit, instead of through the
  * mapping of .debug_info: a first touch of each mapped page is a page
- * fault (~13 us in a VM), and the DIEs a unit refers to were cache misses
- * in the middle of its conversion; the kernel's streaming copy leaves the
- * unit in the cache. (vmlinux: -j1 1.67 -> 1.44 s.)
+ * fault (costly in a VM), and the DIEs a unit refers to would be cache
+ * misses in the middle of its conversion; the kernel's streaming copy
+ * leaves the unit in the cache.
  */
 void dr_ctx_read_units(struct dr_ctx *c, int fd, uint64_t foff);
 /* Drop prepared units not used lately (between converted units) */

@@ -4,9 +4,10 @@
  * sections, applied here instead of by libdwfl for the common case: a
  * 64-bit object in the host's byte order, SHT_RELA sections with the
  * absolute relocation types of x86-64 and arm64, against symbols of the
- * object's own sections. libdwfl spends ~350 instructions a relocation
- * (a symbol lookup through gelf and a translated store each); xfs.ko has
- * 740,000 of them in .debug_info. This takes a few dozen.
+ * object's own sections. libdwfl pays a symbol lookup through gelf and a
+ * translated store for each relocation, and a large module has hundreds
+ * of thousands of them in .debug_info; here each takes a few dozen
+ * instructions.
  *
  * The values are libdwfl's: the SHF_ALLOC sections are laid out one after
  * the other from the same start address, each aligned, and a symbol's
@@ -202,7 +203,7 @@ static int apply_all(struct relocator *r)
 		nsym = sd->d_size / sizeof(*sym);
 		/* a debug section's relocations touch nearly every page of it:
 		 * its copy-on-write copies made in one call, not fault by fault
-		 * (xfs.ko: ~3,500 faults, a tenth of its run here), or a big
+		 * (thousands of faults for a large module), or a big
 		 * one read into huge pages (copy_section) */
 		if (nrel > tlen / 4096 && !(r->copies && tlen >= copy_from(r->copies) &&
 					    copy_section(r, rs_target(r, &r->secs[i]), &t)))

@@ -7,8 +7,8 @@
  *
  * Why not libelf: btfcheck runs once per object in a CI gate, and a fresh
  * process pays a page fault for each new page it touches. libelf's
- * descriptors (two ~7 KiB blocks per elf_memory) and its code were a sixth
- * of the faults of `btfcheck OBJ` after main().
+ * descriptors (two ~7 KiB blocks per elf_memory) and its code are a large
+ * share of the faults of `btfcheck OBJ` after main().
  */
 #ifndef LIBBTF_ELF_INTERNAL_H
 #define LIBBTF_ELF_INTERNAL_H

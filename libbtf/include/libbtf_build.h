@@ -124,10 +124,10 @@ struct lbtf_dedup_opts {
  * Deduplicate in place (libbpf's algorithm family). Deterministic: the same
  * input gives the same output. Types keep their first-occurrence order.
  * Calling it again after appending more types deduplicates the new types
- * against the earlier ones: doing so every ~300k appended types bounds
- * memory (a vmlinux has 3.7M raw types; measured: same CPU, about half the
- * peak memory); the result is deterministic for a given sequence of
- * appends and dedup calls.
+ * against the earlier ones: doing so every few hundred thousand appended
+ * types bounds the peak memory of inputs with millions of raw types (a
+ * kernel) at no extra CPU; the result is deterministic for a given
+ * sequence of appends and dedup calls.
  * Graph walks use heap stacks, so any thread may call it. Not thread-safe
  * on one builder. On failure the builder still holds valid, equivalent BTF.
  */

@@ -14,10 +14,9 @@
 
 /*
  * Smaller regular files are read, larger ones mapped. Unmapping a file
- * mapping whose pages were touched costs ~40 us on the VMs we measure
- * (10x a read() of a BPF object's ~20 KB): a CI gate over many objects
- * spent half its time in munmap. vmlinux-sized BTF (MBs) is mapped, not
- * copied.
+ * mapping whose pages were touched costs many times a read() of a BPF
+ * object's few KiB on a VM: a CI gate over many objects would spend most
+ * of its time in munmap. vmlinux-sized BTF (MBs) is mapped, not copied.
  */
 #define MAP_FROM (1u << 20)
 /* the least a reused read buffer holds (BPF objects are mostly smaller) */

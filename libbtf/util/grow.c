@@ -20,8 +20,8 @@
  * Big blocks on transparent huge pages: where THP is enabled "madvise"
  * (the default of many distributions), every first touch of a 4 KiB page
  * is a fault, and a fault costs microseconds in a virtual machine with
- * shadow paging (64 MB touched: 183 ms on 4 KiB pages, 5 ms on 2 MiB
- * pages). The block is aligned to and padded to whole huge pages so that
+ * shadow paging: touching a big block page by page costs tens of times
+ * what it costs on 2 MiB pages. The block is aligned to and padded to whole huge pages so that
  * all of it can be mapped by them. Only a hint: where MADV_HUGEPAGE is
  * missing or refused, the block is an ordinary one.
  */
@@ -115,8 +115,8 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem)
 
 /*
  * The pages of a large new block mapped in one call rather than faulted in
- * one at a time by the first writes (a module run over the vmlinux base
- * makes tables and arrays of its 125k types; a page fault costs
+ * one at a time by the first writes (a module run over a vmlinux base
+ * makes tables and arrays sized by the base's types; a page fault costs
  * microseconds in a virtual machine). Only a hint: kernels before 5.14
  * refuse it, and the pages come by faults.
  */

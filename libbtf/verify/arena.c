@@ -2,13 +2,14 @@
 /*
  * The verifier's per-type work arrays (type records, kinds, pass 2's visit
  * marks, resolved ids and sizes, the good-identifier bits of the strings)
- * in one zeroed area sized from the header once. A vmlinux needs ~2.5 MB
+ * in one zeroed area sized from the header once. A vmlinux needs megabytes
  * of them: as separate heap blocks each fresh 4 KiB page costs a page
- * fault (~600 faults, a third of the command's time on a VM); one area
- * mapped 2 MiB aligned and advised onto transparent huge pages takes a
- * couple. The area is our own mapping, unmapped when done: advising the
- * caller's heap instead made its later allocations slower (btf__new in
- * the same process 3.8 -> 62 ms). Small BTF (objects) stays on the heap.
+ * fault (hundreds of them, a large part of the command's time on a VM);
+ * one area mapped 2 MiB aligned and advised onto transparent huge pages
+ * takes a couple. The area is our own mapping, unmapped when done:
+ * advising the caller's heap instead made its later allocations an order
+ * of magnitude slower (libbpf's btf__new in the same process). Small BTF
+ * (objects) stays on the heap.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -86,7 +86,7 @@ for o in "${objs[@]}"; do
 		"$BTFGEN" -o "$out" "$in" || { bad "$o ($mode): btfgen failed"; continue; }
 		on=$(ntypes "$out") ob=$(stat -c %s "$out")
 		# DWARF alone cannot tell static-link externs from __ksym ones:
-		# they go to a .ksyms DATASEC (README), one type clang may not have
+		# they go to a .ksyms DATASEC (docs/TYPESET.md), one type clang may not have
 		oc=$on
 		if [ $mode = dwarf ] && "$DUMP" file "$out" | grep -q "DATASEC '.ksyms'" &&
 			! "$DUMP" file "$o" | grep -q "DATASEC '.ksyms'"; then

@@ -4,7 +4,7 @@
 #  - --version passes the kernel's scripts/pahole-version.sh rule (vM.N ->
 #    a number >= 116), --numeric_version agrees;
 #  - each pahole option gives the same bytes as btfgen with the features it
-#    maps to (README "btfgen as pahole"), in a detached file and in place;
+#    maps to (btfgen(1), PAHOLE COMPATIBILITY), in a detached file and in place;
 #  - pahole's feature rules: no list = per-CPU vars, tags, enum64, no floats;
 #    the first --btf_features clears them; unknown names are ignored except
 #    under --btf_features_strict;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # gcc-bpf objects made first-class by btfgen (issue 20). Debian's gcc-bpf 12
 # compiles the flow dissector (bpf/bpf_flow.c) and the corpus programs it
-# can (the others must fail with the error README names); its -g objects
+# can (the others must fail with the error docs/GCC_BPF.md names); its -g objects
 # have DWARF and no .BTF.ext. For each: `btfgen --in-place` gives .BTF and a
 # generated .BTF.ext (func_info, line_info), btfcheck accepts the BTF, every
 # line_info record's text is the line of the file it names, libbpf loads
@@ -32,10 +32,10 @@ MA=$(gcc -print-multiarch)
 # defines bpf_tail_call_static() for clang only (an asm block), the plain
 # helper does the same tail call
 GFLAGS=(-g -O2 -Wall -I"/usr/include/$MA" -idirafter /usr/include -Itests/corpus -Dbpf_tail_call_static=bpf_tail_call)
-# what gcc-bpf 12 cannot compile, and its error (README: gcc-bpf)
+# what gcc-bpf 12 cannot compile, and its error (docs/GCC_BPF.md)
 declare -A NOCC=([core_task]="indirect call in function" [link_b]="indirect call in function"
 	[maps_tc]="indirect call in function")
-# what gcc-bpf 12 compiles but the kernel refuses, and why (README: gcc-bpf):
+# what gcc-bpf 12 compiles but the kernel refuses, and why (docs/GCC_BPF.md):
 # its assembler writes a global variable's offset into the ld_imm64 and
 # also relocates against the variable's symbol, so libbpf adds it twice
 declare -A NOLD=([tailcall_xdp]="invalid access to map value pointer"
@@ -88,7 +88,7 @@ check() {
 	comm -23 <(names "$c") <(names "$g") >"$T/names.miss"
 	[ -s "$T/names.miss" ] && bad "$name: clang's named types missing: $(head -6 "$T/names.miss" | tr '\n' ' ')"
 	# DWARF has no section attributes: gcc's plain externs (static
-	# linking) go to .ksyms by libbpf's naming rule (README: gcc-bpf)
+	# linking) go to .ksyms by libbpf's naming rule (docs/GCC_BPF.md)
 	nextra=$(comm -13 <(names "$c") <(names "$g") | grep -v -e "$ksyms" | tr '\n' ' ')
 	[ -n "$nextra" ] && [ -z "$fextra" ] && bad "$name: named types clang does not have: $nextra"
 	[ -n "$fextra" ] && echo "  $name: gcc kept static function(s) $fextra(clang inlined them), with named types $nextra"
@@ -146,7 +146,7 @@ for src in bpf/bpf_flow.c tests/corpus/*.bpf.c; do
 	case $name in
 	bpf_flow)
 		# gcc places a const volatile global in .data; flowctl takes the
-		# configuration from .rodata (README: gcc-bpf)
+		# configuration from .rodata (docs/GCC_BPF.md)
 		llvm-objcopy --rename-section .data=.rodata,alloc,load,readonly,data "$T/$name.o"
 		check "$name" "$T/$name.o" "$B/bpf/bpf_flow.clang.o"
 		"$B/flowctl" test --obj "$T/$name.o" >"$T/flow.out" 2>&1 || true

@@ -8,7 +8,7 @@
 # report (SAN=1 builds), a signal, a hang, an undocumented exit status,
 # stdout on failure, an error line naming no input, a changed input, a
 # temporary file left, or BTF from btfgen that btfcheck rejects. Findings
-# are kept in $B/campaign/found/ (mutant and what happened).
+# are kept in $B/campaign/run/found/ (mutant and what happened).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}

@@ -2,11 +2,10 @@
 # campaign.sh FIRST LAST [WORKDIR]: generate and compare programs for seeds
 # FIRST..LAST (gen.py, run_one.sh); one line per seed in WORKDIR/log, the
 # differing programs kept in WORKDIR/SEED (shrink them with shrink.py).
-# Not part of make check: a few hundred programs take minutes. Found the
-# cases of check_reuse_fwd.sh; ~860 programs left 1 difference (2026-12-03,
-# seed 7262), shrunk to ../equiv_cases/odr_enum_order/ (check_equiv_rules.sh
-# runs it; fixed since). Seeds run since, each range once: see README,
-# "Differential testing of the reuse".
+# Not part of make check: a few hundred programs take minutes. The cases it
+# found are tests: check_reuse_fwd.sh, and ../equiv_cases/ (seed 7262 shrunk
+# to odr_enum_order/), which check_equiv_rules.sh runs. Run new seed ranges,
+# never used before, after a change to the reuse (docs/FUZZING.md).
 here=$(cd "$(dirname "$0")" && pwd)
 W=${3:-/tmp/reuse_fuzz}
 mkdir -p "$W"
