@@ -53,9 +53,9 @@ static bool is_extern_sec(const char *strs, uint32_t str_len, uint32_t off)
  * wrong), read into h */
 static bool sound_header(const void *data, size_t size, struct lbtf_header *h)
 {
-	if (size < sizeof(*h))
+	if (size < LBTF_HDR_LEN_V1)
 		return false;
-	memcpy(h, data, sizeof(*h));
+	memcpy(h, data, LBTF_HDR_LEN_V1); /* the fields read here */
 	return h->hdr_len <= size && h->type_off <= size - h->hdr_len &&
 	       h->type_len <= size - h->hdr_len - h->type_off && h->str_off <= size - h->hdr_len &&
 	       h->str_len <= size - h->hdr_len - h->str_off && !(h->hdr_len & 3) &&

@@ -185,6 +185,12 @@ const struct lbtf_header *lbtf_header(const struct lbtf *btf)
 	return &btf->hdr;
 }
 
+const struct lbtf_layout *lbtf_layout(const struct lbtf *btf, uint32_t *cnt)
+{
+	*cnt = btf->layout_cnt;
+	return btf->layout;
+}
+
 const void *lbtf_raw_data(const struct lbtf *btf, size_t *size)
 {
 	*size = btf->size;
