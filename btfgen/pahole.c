@@ -38,6 +38,7 @@ enum pfeat {
 	PF_DISTILLED_BASE,
 	PF_GLOBAL_VAR,
 	PF_ATTRIBUTES,
+	PF_LAYOUT,
 	PF_NR
 };
 
@@ -69,6 +70,9 @@ static const struct {
 	[PF_GLOBAL_VAR] = { "global_var", false, false, "var" },
 	/* arena pointers of kfuncs (with decl_tag_kfuncs) */
 	[PF_ATTRIBUTES] = { "attributes", false, false, "attributes" },
+	/* btfgen --layout; for base BTF only, as pahole master (178b769):
+	 * ignored with --btf_base */
+	[PF_LAYOUT] = { "layout", false, false, "" },
 };
 
 struct pstate {
@@ -378,6 +382,8 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 		if (s.on[PF_DISTILLED_BASE])
 			av[n++] = "--distilled-base";
 	}
+	if (s.on[PF_LAYOUT] && !s.base)
+		av[n++] = "--layout";
 	if (s.verbose)
 		av[n++] = "-v";
 	av[n++] = argv[optind];
