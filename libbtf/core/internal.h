@@ -25,6 +25,8 @@ struct lbtf {
 	uint32_t nr_types;           /* types in this object (not counting base, void) */
 	uint32_t start_id;           /* first id of this object */
 	uint32_t start_str_off;      /* first string offset of this object */
+	uint32_t name_order;         /* 0 not checked yet, 1 not sorted by name, else
+				      * 1 + the first named id (access.c) */
 	bool swapped;
 	int ptr_size;
 };

@@ -380,9 +380,16 @@ const struct lbtf_type *lbtf_type_by_id(const struct lbtf *btf, uint32_t id);
 const char *lbtf_name_by_offset(const struct lbtf *btf, uint32_t off);
 /* Name of a type, "" for anonymous, NULL for invalid offset */
 const char *lbtf_type_name(const struct lbtf *btf, const struct lbtf_type *t);
-/* First id with that name (and kind, unless kind < 0), or -ENOENT */
+/*
+ * First id with that name (and kind, unless kind < 0), or -ENOENT. In BTF
+ * whose types are sorted by name (libbpf 1.8's permutation, as resolve_btfids
+ * leaves a kernel's), by binary search over that object's types.
+ */
 int lbtf_find_by_name(const struct lbtf *btf, const char *name);
 int lbtf_find_by_name_kind(const struct lbtf *btf, const char *name, int kind);
+/* When btf's own types are in name order (strcmp, never decreasing; libbpf's
+ * rule), the first of them with a name, else 0: lookups use the order then */
+uint32_t lbtf_sorted_from(const struct lbtf *btf);
 /* Skip typedefs and modifiers (const/volatile/restrict/type_tag); id or <0 */
 int lbtf_resolve_type(const struct lbtf *btf, uint32_t id);
 /* Skip modifiers only (not typedefs) */
