@@ -14,7 +14,9 @@ lib=$(for d in "$CACHE"/libbpf-*/; do
 [ -n "$lib" ] || { echo "SKIP: no libbpf >= 1.8 in $CACHE (scripts/build-libbpf.sh LIBBPF_GIT master)"; exit 77; }
 [ -r "$V" ] || { echo "SKIP: no $V"; exit 77; }
 [ -f "$B/libbtf.a" ] || { echo "FAIL: $B/libbtf.a not built"; exit 1; }
-gcc -O2 -Wall -Ilibbtf/include -I"$lib/include" tests/parse/sorted_ref.c -o "$T/ref" \
+san=()
+[ "${SAN:-}" = 1 ] && san=("-fsanitize=address,undefined") # libbtf.a of the SAN=1 build
+gcc "${san[@]}" -O2 -Wall -Ilibbtf/include -I"$lib/include" tests/parse/sorted_ref.c -o "$T/ref" \
 	"$B/libbtf.a" "$lib/lib/libbpf.a" -ldw -lelf -lcjson -lz -lpthread ||
 	{ echo "FAIL: cannot build tests/parse/sorted_ref.c against $lib"; exit 1; }
 "$T/ref" "$V" || fail=1

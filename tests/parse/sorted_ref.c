@@ -112,5 +112,11 @@ int main(int argc, char **argv)
 		printf("FAIL: sorted lookups not faster than linear ones\n");
 		bad++;
 	}
+	lbtf_free(sorted);
+	lbtf_free(orig);
+	btf__free(ls);
+	btf__free(lb);
+	free(order);
+	free(id_map);
 	return bad ? 1 : 0;
 }
