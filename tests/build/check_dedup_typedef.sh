@@ -7,16 +7,8 @@
 # the types and strings byte for byte. Needs libbpf >= 1.8 from
 # scripts/build-libbpf.sh's cache (else SKIP).
 . "$(dirname "$0")/../lib.sh"
-CACHE=${LIBBPF_CACHE:-/var/cache/btf-bench}
-lib=$(for d in "$CACHE"/libbpf-*/; do
-	nm "$d/lib/libbpf.a" 2>/dev/null | grep -q ' T btf__new_empty_opts$' && echo "$d"; done | head -n 1)
-[ -n "$lib" ] || { echo "SKIP: no libbpf >= 1.8 in $CACHE (scripts/build-libbpf.sh LIBBPF_GIT master)"; exit 77; }
-[ -f "$B/libbtf.a" ] || { echo "FAIL: $B/libbtf.a not built"; exit 1; }
-san=()
-[ "${SAN:-}" = 1 ] && san=("-fsanitize=address,undefined") # libbtf.a of the SAN=1 build
-gcc "${san[@]}" -O1 -Wall -Ilibbtf/include -I"$lib/include" tests/build/dedup_typedef_ref.c -o "$T/ref" \
-	"$B/libbtf.a" "$lib/lib/libbpf.a" -ldw -lelf -lcjson -lz -lpthread ||
-	{ echo "FAIL: cannot build tests/build/dedup_typedef_ref.c against $lib"; exit 1; }
+need_libbpf18
+build_libbpf18_prog tests/build/dedup_typedef_ref.c "$T/ref" libbtf
 "$T/ref" || fail=1
-[ $fail = 0 ] && echo "PASS: typedef dedup as libbpf 1.8 ($lib)"
+[ $fail = 0 ] && echo "PASS: typedef dedup as libbpf 1.8 ($LIBBPF18)"
 exit $fail

@@ -18,11 +18,8 @@
 . "$(dirname "$0")/../lib.sh"
 CACHE=${LIBBPF_CACHE:-/var/cache/btf-bench}
 D=$B/btfdump
-lib=$(for d in "$CACHE"/libbpf-*/; do
-	nm "$d/lib/libbpf.a" 2>/dev/null | grep -q ' T btf__new_empty_opts$' && echo "$d"; done | head -n 1)
-[ -n "$lib" ] || { echo "SKIP: no libbpf >= 1.8 in $CACHE (scripts/build-libbpf.sh LIBBPF_GIT master)"; exit 77; }
-gcc -O1 -Wall -I"$lib/include" tests/parse/libbpf_layout.c -o "$T/ref" "$lib/lib/libbpf.a" -lelf -lz ||
-	{ echo "FAIL: cannot build tests/parse/libbpf_layout.c against $lib"; exit 1; }
+need_libbpf18
+build_libbpf18_prog tests/parse/libbpf_layout.c "$T/ref"
 BT=$CACHE/bpftool-newest/bpftool
 if [ -x "$BT" ] && "$BT" version 2>/dev/null | awk '/^bpftool v/ { split(substr($2, 2), v, "."); exit !(v[1] > 7 || (v[1] == 7 && v[2] >= 8)) }'; then
 	:
