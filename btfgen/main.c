@@ -2,7 +2,7 @@
 /*
  * btfgen: DWARF -> BTF, the build step that gives a compiled object its BTF.
  *
- *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT
+ *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [-v] INPUT
  *   btfgen --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...
  *
  * Exit status: cli/cli.h's table (2 usage, 4 bad input, 5 I/O or system).
@@ -32,7 +32,7 @@ static const char *prog = "btfgen";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [-v] INPUT\n"
+		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [-v] INPUT\n"
 		"       %s --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...\n"
 		"  Converts the DWARF debug info of INPUT (ELF: BPF object, program, vmlinux) to BTF.\n"
 		"  -o, --output OUT.btf  write a raw BTF blob (atomically); - for standard output\n"
@@ -55,6 +55,8 @@ static void usage(FILE *f)
 		"                        CO-RE relocations of the BPF objects OBJ... need, so that\n"
 		"                        libbpf resolves them with it as with FULL\n"
 		"  --target-btf FULL.btf the target kernel's BTF for --min-core\n"
+		"  --layout              add a layout section (libbpf 1.8, pahole's layout feature;\n"
+		"                        base BTF only: kernels before it refuse such BTF)\n"
 		"  -v, --verbose         print notes and statistics on stderr\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         print the version\n"
@@ -147,7 +149,7 @@ static int parse_jobs(const char *s, int *jobs)
 int main(int argc, char **argv)
 {
 	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE, OPT_STYLE,
-	       OPT_PROGRESS, OPT_NO_PROGRESS, OPT_MIN_CORE, OPT_TARGET_BTF };
+	       OPT_PROGRESS, OPT_NO_PROGRESS, OPT_MIN_CORE, OPT_TARGET_BTF, OPT_LAYOUT };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
@@ -159,6 +161,7 @@ int main(int argc, char **argv)
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "min-core", no_argument, NULL, OPT_MIN_CORE },
 		{ "target-btf", required_argument, NULL, OPT_TARGET_BTF },
+		{ "layout", no_argument, NULL, OPT_LAYOUT },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -172,7 +175,7 @@ int main(int argc, char **argv)
 	struct cb_ctx cb = { 0 };
 	struct lbtf *base = NULL;
 	struct lbtf_builder *b;
-	bool in_place = false, verbose = false, distilled = false, min_core = false;
+	bool in_place = false, verbose = false, distilled = false, min_core = false, layout = false;
 	int progress = -1; /* --progress, --no-progress; -1: on a terminal */
 	void *data = NULL, *base_data = NULL;
 	size_t size = 0, base_size = 0;
@@ -235,6 +238,9 @@ int main(int argc, char **argv)
 		case OPT_TARGET_BTF:
 			target_btf = optarg;
 			break;
+		case OPT_LAYOUT:
+			layout = true;
+			break;
 		case OPT_FEATURES:
 			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
 				cli_err(prog, "--features: %s", lbtf_errmsg());
@@ -283,6 +289,11 @@ int main(int argc, char **argv)
 	}
 	if (out && in_place) {
 		cli_err(prog, "-o and --in-place exclude each other");
+		return CLI_EXIT_USAGE;
+	}
+	if (layout && base_path) {
+		cli_err(prog, "--layout is for base BTF: split BTF is sized by its base's layout "
+			"(pahole writes none for split BTF either)");
 		return CLI_EXIT_USAGE;
 	}
 	if (distilled && (!in_place || !base_path)) {
@@ -351,6 +362,7 @@ int main(int argc, char **argv)
 		cli_err(prog, "%s", lbtf_errmsg());
 		goto out_b;
 	}
+	lbtf_builder_set_layout(b, layout);
 	err = lbtf_builder_serialize(b, swapped, &data, &size);
 	if (!err && in_place && ext.gen) {
 		/* gcc-bpf objects: func_info/line_info from the DWARF line table */

@@ -40,6 +40,7 @@ enum pfeat {
 	PF_GLOBAL_VAR,
 	PF_ATTRIBUTES,
 	PF_TRUE_SIGNATURE,
+	PF_LAYOUT,
 	PF_NR
 };
 
@@ -73,6 +74,9 @@ static const struct {
 	[PF_ATTRIBUTES] = { "attributes", false, false, "attributes" },
 	/* pahole master (after v1.31): clones' FUNCs with their own signature */
 	[PF_TRUE_SIGNATURE] = { "true_signature", false, false, "true_signature" },
+	/* btfgen --layout; for base BTF only, as pahole master (178b769):
+	 * ignored with --btf_base */
+	[PF_LAYOUT] = { "layout", false, false, "" },
 };
 
 /*
@@ -152,9 +156,11 @@ static int parse_btf_features(struct pstate *s, const char *list, bool strict)
 			/* every feature btfgen implements; distilled_base only
 			 * with a base (decided once the command line is read):
 			 * it makes split BTF, and "all" must work on vmlinux
-			 * or a program too */
+			 * or a program too; not layout, which only named: the
+			 * kernels before it refuse BTF with a layout section */
 			for (int i = 0; i < PF_NR; i++)
-				s->on[i] |= pfeats[i].ours != NULL && i != PF_DISTILLED_BASE;
+				s->on[i] |= pfeats[i].ours != NULL && i != PF_DISTILLED_BASE &&
+					    i != PF_LAYOUT;
 			s->all = true;
 		} else if (strict) {
 			fprintf(stderr, "%s: --btf_features_strict: unknown BTF feature '%.*s' "
@@ -449,6 +455,8 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 		if (s.on[PF_DISTILLED_BASE] || (s.all && s.base))
 			av[n++] = "--distilled-base";
 	}
+	if (s.on[PF_LAYOUT] && !s.base)
+		av[n++] = "--layout";
 	if (s.verbose)
 		av[n++] = "-v";
 	/* the input after "--": a name starting with '-' is still the file */

@@ -53,9 +53,9 @@ static bool is_extern_sec(const char *strs, uint32_t str_len, uint32_t off)
  * wrong), read into h */
 static bool sound_header(const void *data, size_t size, struct lbtf_header *h)
 {
-	if (size < sizeof(*h))
+	if (size < LBTF_HDR_LEN_V1)
 		return false;
-	memcpy(h, data, sizeof(*h));
+	memcpy(h, data, LBTF_HDR_LEN_V1); /* the fields read here */
 	return h->hdr_len <= size && h->type_off <= size - h->hdr_len &&
 	       h->type_len <= size - h->hdr_len - h->type_off && h->str_off <= size - h->hdr_len &&
 	       h->str_len <= size - h->hdr_len - h->str_off && !(h->hdr_len & 3) &&
@@ -175,12 +175,48 @@ out:
 	free(ext);
 }
 
+/*
+ * BTF written with a layout section (--layout) is verified as the BTF it
+ * carries, with the 24-byte header: the running kernel's rules predate the
+ * section and refuse its header as unknown, while the types and strings
+ * they check are the same. A host-order copy (malloc'ed) or NULL when the
+ * blob has no layout section (or bounds the verifier should judge).
+ */
+static void *without_layout(const void *data, size_t *size)
+{
+	struct lbtf_header h;
+	unsigned char *out;
+	size_t n;
+
+	if (*size < sizeof(h))
+		return NULL;
+	memcpy(&h, data, sizeof(h));
+	if (h.hdr_len < sizeof(h) || !h.layout_len || h.hdr_len > *size ||
+	    (uint64_t)h.type_off + h.type_len > *size - h.hdr_len ||
+	    (uint64_t)h.str_off + h.str_len > *size - h.hdr_len)
+		return NULL;
+	n = LBTF_HDR_LEN_V1 + (size_t)h.type_len + h.str_len;
+	out = malloc(n);
+	if (!out)
+		return NULL;
+	memcpy(out + LBTF_HDR_LEN_V1, (const unsigned char *)data + h.hdr_len + h.type_off,
+	       h.type_len);
+	memcpy(out + LBTF_HDR_LEN_V1 + h.type_len,
+	       (const unsigned char *)data + h.hdr_len + h.str_off, h.str_len);
+	h.hdr_len = LBTF_HDR_LEN_V1;
+	h.type_off = 0;
+	h.str_off = h.type_len;
+	memcpy(out, &h, LBTF_HDR_LEN_V1);
+	*size = n;
+	return out;
+}
+
 int btfgen_verify_output(const char *prog, const char *input, const void *data, size_t size,
 			 bool swapped, const struct lbtf *base)
 {
 	LBTF_OPTS(lbtf_verify_opts, o, .base = base, .flags = LBTF_VERIFY_NO_KERNEL_BTF);
 	struct lbtf_verify_result res = { .sz = sizeof(res) };
-	void *host = NULL;
+	void *host = NULL, *bare;
 	int err, rc = 0;
 
 	/* BPF_BTF_LOAD's 16 MiB bound does not apply to a kernel image's own
@@ -204,6 +240,10 @@ int btfgen_verify_output(const char *prog, const char *input, const void *data, 
 		}
 		externs_as_loaded(host, size);
 		data = host;
+	}
+	if ((bare = without_layout(data, &size))) {
+		free(host);
+		data = host = bare;
 	}
 	err = lbtf_verify(data, size, &o, &res);
 	if (res.err) {

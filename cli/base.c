@@ -214,8 +214,10 @@ int cli_check_base(const char *prog, const char *path, const struct lbtf *base)
 	int rc;
 
 	data = lbtf_raw_data(base, &size);
-	/* larger than the verifier takes: the id check alone */
-	if (!data || size > LBTF_MAX_FILE_SIZE)
+	/* larger than the verifier takes, or with a layout section (a newer
+	 * kernel's format, which the running kernel's rules refuse as an
+	 * unknown header): the id check alone */
+	if (!data || size > LBTF_MAX_FILE_SIZE || lbtf_header(base)->layout_len)
 		return check_ids(prog, path, base);
 	{
 		/* the verdict without a log first (a vmlinux base is verified

@@ -17,3 +17,29 @@ small_object_btf() {
 	gcc -g -c -o "$T/t.o" -x c - <<<'struct s { int a; } v;' &&
 		"$B/btfgen" -o "$T/t.btf" "$T/t.o" || { echo "FAIL: btfgen on a small object"; exit 1; }
 }
+
+# libbpf >= 1.8 from scripts/build-libbpf.sh's cache (the first whose
+# libbpf.a defines $1, default btf__new_empty_opts) in LIBBPF18, or SKIP
+need_libbpf18() {
+	local cache=${LIBBPF_CACHE:-/var/cache/btf-bench} d
+	LIBBPF18=
+	for d in "$cache"/libbpf-*/; do
+		nm "$d/lib/libbpf.a" 2>/dev/null | grep -q " T ${1:-btf__new_empty_opts}\$" &&
+			{ LIBBPF18=$d; return 0; }
+	done
+	echo "SKIP: no libbpf >= 1.8 in $cache (scripts/build-libbpf.sh LIBBPF_GIT master)"
+	exit 77
+}
+# The test program $1 built as $2 against it; with $3 = libbtf also against
+# $B/libbtf.a (and the sanitizer runtimes of a SAN=1 build)
+build_libbpf18_prog() {
+	local san=() libbtf=()
+	if [ "${3:-}" = libbtf ]; then
+		[ -f "$B/libbtf.a" ] || { echo "FAIL: $B/libbtf.a not built"; exit 1; }
+		[ "${SAN:-}" = 1 ] && san=("-fsanitize=address,undefined")
+		libbtf=(-Ilibbtf/include "$B/libbtf.a")
+	fi
+	gcc "${san[@]}" -O2 -Wall -I"$LIBBPF18/include" "$1" -o "$2" "${libbtf[@]}" \
+		"$LIBBPF18/lib/libbpf.a" -ldw -lelf -lcjson -lz -lpthread ||
+		{ echo "FAIL: cannot build $1 against $LIBBPF18"; exit 1; }
+}

@@ -155,6 +155,7 @@ struct lbtf_builder {
 	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
 	struct lbtfi_strcache_slot *base_cache; /* lbtfi_strindex_find_cached() */
 	const struct lbtfi_layout *lay; /* lbtfi_layouts() */
+	bool layout_sec;                /* serialize with a layout section */
 };
 
 static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)

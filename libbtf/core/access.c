@@ -46,13 +46,85 @@ const char *lbtf_type_name(const struct lbtf *btf, const struct lbtf_type *t)
 	return lbtf_name_by_offset(btf, t->name_off);
 }
 
-int lbtf_find_by_name_kind(const struct lbtf *btf, const char *name, int kind)
+/* A type's name, "" for an offset outside the strings (never sorted) */
+static const char *name_of(const struct lbtf *btf, uint32_t id)
 {
-	uint32_t n = lbtf_type_cnt(btf);
+	const char *s = lbtf_name_by_offset(btf, lbtf_type_by_id(btf, id)->name_off);
 
-	if (!strcmp(name, "void") && kind <= 0)
+	return s ? s : "";
+}
+
+/*
+ * libbpf's test (ad9c7634): the object's own types, in id order, have
+ * names that never decrease; the named ones start at the first with a
+ * name (anonymous ones sort first). 1 + that id, or 1 when not sorted (or
+ * nothing is named, or there is one type: libbpf's answer too).
+ */
+static uint32_t check_sorted(const struct lbtf *btf)
+{
+	uint32_t end = lbtf_type_cnt(btf), named = 0;
+
+	for (uint32_t id = btf->start_id + 1; id < end; id++) {
+		const char *a = name_of(btf, id - 1), *b = name_of(btf, id);
+
+		if (strcmp(a, b) > 0)
+			return 1;
+		if (!named && a[0])
+			named = id - 1;
+		if (!named && b[0])
+			named = id;
+	}
+	return named ? named + 1 : 1;
+}
+
+uint32_t lbtf_sorted_from(const struct lbtf *btf)
+{
+	uint32_t v = __atomic_load_n(&btf->name_order, __ATOMIC_RELAXED);
+
+	if (!v) {
+		/* checked once, on the first lookup (a parse that never looks
+		 * a name up pays nothing); threads sharing the object compute
+		 * the same value */
+		v = check_sorted(btf);
+		__atomic_store_n(&((struct lbtf *)(uintptr_t)btf)->name_order, v, __ATOMIC_RELAXED);
+	}
+	return v - 1;
+}
+
+/* The first of btf's own ids from `from` whose name is not below name
+ * (binary search over a sorted object), lbtf_type_cnt() if none */
+static uint32_t lower_bound(const struct lbtf *btf, uint32_t from, const char *name)
+{
+	uint32_t l = from, r = lbtf_type_cnt(btf);
+
+	while (l < r) {
+		uint32_t m = l + (r - l) / 2;
+
+		if (strcmp(name_of(btf, m), name) < 0)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l;
+}
+
+/* The first of btf's own ids named name (of kind, unless < 0), or 0 */
+static uint32_t find_own(const struct lbtf *btf, const char *name, int kind)
+{
+	uint32_t end = lbtf_type_cnt(btf), from = name[0] ? lbtf_sorted_from(btf) : 0;
+
+	if (from) {
+		for (uint32_t id = lower_bound(btf, from, name); id < end; id++) {
+			const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+
+			if (strcmp(name_of(btf, id), name))
+				return 0;
+			if (kind < 0 || lbtf_kind(t) == (unsigned int)kind)
+				return id;
+		}
 		return 0;
-	for (uint32_t id = 1; id < n; id++) {
+	}
+	for (uint32_t id = btf->start_id; id < end; id++) {
 		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
 		const char *s;
 
@@ -62,7 +134,25 @@ int lbtf_find_by_name_kind(const struct lbtf *btf, const char *name, int kind)
 		if (s && !strcmp(s, name))
 			return id;
 	}
-	return lbtfi_err(ENOENT, "no type named '%s'", name);
+	return 0;
+}
+
+/* The bases first: the lowest id wins */
+static uint32_t find_chain(const struct lbtf *btf, const char *name, int kind)
+{
+	uint32_t id = btf->base ? find_chain(btf->base, name, kind) : 0;
+
+	return id ? id : find_own(btf, name, kind);
+}
+
+int lbtf_find_by_name_kind(const struct lbtf *btf, const char *name, int kind)
+{
+	uint32_t id;
+
+	if (!strcmp(name, "void") && kind <= 0)
+		return 0;
+	id = find_chain(btf, name, kind);
+	return id ? (int)id : lbtfi_err(ENOENT, "no type named '%s'", name);
 }
 
 int lbtf_find_by_name(const struct lbtf *btf, const char *name)
@@ -183,6 +273,12 @@ int lbtf_align_of(const struct lbtf *btf, uint32_t id)
 const struct lbtf_header *lbtf_header(const struct lbtf *btf)
 {
 	return &btf->hdr;
+}
+
+const struct lbtf_layout *lbtf_layout(const struct lbtf *btf, uint32_t *cnt)
+{
+	*cnt = btf->layout_cnt;
+	return btf->layout;
 }
 
 const void *lbtf_raw_data(const struct lbtf *btf, size_t *size)

@@ -80,9 +80,9 @@ int lbtf_diagnose(const void *data, size_t size, const struct lbtf *base)
 	struct lbtf_header h;
 	const char *strs;
 
-	if (size < sizeof(h))
+	if (size < LBTF_HDR_LEN_V1)
 		return LBTF_DIAG_NONE;
-	memcpy(&h, data, sizeof(h));
+	memcpy(&h, data, LBTF_HDR_LEN_V1); /* the fields read here */
 	if (h.magic == lbtf_bswap16(LBTF_MAGIC)) {
 		uint16_t probe = 1;
 		bool host_le = *(const unsigned char *)&probe == 1;

@@ -19,10 +19,14 @@ struct lbtf {
 	struct lbtf_header hdr;      /* host-endian copy of the header */
 	const unsigned char *types;  /* start of the type section */
 	const char *strs;            /* start of the string section */
+	const struct lbtf_layout *layout; /* layout section (host endian) or NULL */
+	uint32_t layout_cnt;         /* its entries */
 	uint32_t *type_offs;         /* type_offs[i]: offset in types of id start_id+i */
 	uint32_t nr_types;           /* types in this object (not counting base, void) */
 	uint32_t start_id;           /* first id of this object */
 	uint32_t start_str_off;      /* first string offset of this object */
+	uint32_t name_order;         /* 0 not checked yet, 1 not sorted by name, else
+				      * 1 + the first named id (access.c) */
 	bool swapped;
 	int ptr_size;
 };
@@ -46,6 +50,20 @@ static inline uint16_t lbtf_bswap16(uint16_t v) { return __builtin_bswap16(v); }
  * where every field of every record is a 32-bit word. Both swap in place
  * and are their own inverse (used to read and to write foreign order). */
 void lbtfi_swap_header(struct lbtf_header *h);
+/*
+ * The header at data (size >= LBTF_HDR_LEN_V1 bytes, a BTF magic of either
+ * order) into h in host order, as far as its hdr_len and size reach: the
+ * fields past them read 0, as libbpf and the kernel read a shorter header.
+ * Returns whether it is of the other byte order.
+ */
+bool lbtfi_header_read(struct lbtf_header *h, const void *data, size_t size);
+/* The layout that sizes btf's unknown kinds (its own, else its base's). */
+const struct lbtf_layout *lbtfi_layout_for(const struct lbtf *btf, uint32_t *cnt);
+/* How many bytes of h a blob's header holds (h->hdr_len, at most sizeof). */
+static inline size_t lbtfi_header_bytes(const struct lbtf_header *h)
+{
+	return h->hdr_len < sizeof(*h) ? h->hdr_len : sizeof(*h);
+}
 void lbtfi_swap_type_words(void *types, size_t len);
 
 /*

@@ -65,6 +65,31 @@ size_t lbtf_type_rec_size(const struct lbtf_type *t)
 	return sizeof(*t) + d->extra_size + (size_t)d->vlen_elem_size * lbtf_vlen(t);
 }
 
+const struct lbtf_layout *lbtfi_layout_for(const struct lbtf *btf, uint32_t *cnt)
+{
+	/* split BTF without a layout of its own shares its base's (libbpf
+	 * looks one level down, no further) */
+	const struct lbtf *from = !btf->layout && btf->base ? btf->base : btf;
+
+	*cnt = from->layout_cnt;
+	return from->layout;
+}
+
+size_t lbtf_type_size(const struct lbtf *btf, const struct lbtf_type *t)
+{
+	size_t rec = lbtf_type_rec_size(t);
+	unsigned int kind = lbtf_kind(t);
+	const struct lbtf_layout *l;
+	uint32_t cnt;
+
+	if (rec)
+		return rec;
+	l = lbtfi_layout_for(btf, &cnt);
+	if (!l || kind >= cnt || l[kind].info_sz % 4 || l[kind].elem_sz % 4)
+		return 0;
+	return sizeof(*t) + l[kind].info_sz + (size_t)l[kind].elem_sz * lbtf_vlen(t);
+}
+
 int lbtf_type_visit_type_ids(struct lbtf_type *t, lbtf_slot_fn fn, void *ctx)
 {
 	const struct lbtf_kind_desc *d = lbtf_kind_desc(lbtf_kind(t));

@@ -10,6 +10,53 @@
 
 #define HDR_MIN_LEN 24u
 
+/*
+ * The optional layout section (libbpf 1.8, pahole's --btf_features=layout)
+ * sits between the types and the strings, whole entries, 4-byte aligned:
+ * libbpf's rules, so that both read the same blobs.
+ */
+static int check_layout_sec(const struct lbtf_header *h)
+{
+	if (!h->layout_len)
+		return 0;
+	if (h->layout_off % 4)
+		return lbtfi_err(EINVAL, "layout section offset %u not 4-byte aligned",
+				 h->layout_off);
+	if (h->layout_len % sizeof(struct lbtf_layout))
+		return lbtfi_err(EINVAL, "layout section length %u not a multiple of %zu",
+				 h->layout_len, sizeof(struct lbtf_layout));
+	if (h->layout_off < (uint64_t)h->type_off + h->type_len)
+		return lbtfi_err(EINVAL,
+				 "layout section (off %u) not after the type section (off %u, len %u)",
+				 h->layout_off, h->type_off, h->type_len);
+	if ((uint64_t)h->layout_off + h->layout_len > h->str_off)
+		return lbtfi_err(EINVAL,
+				 "layout section (off %u, len %u) runs past the start of the strings (off %u)",
+				 h->layout_off, h->layout_len, h->str_off);
+	return 0;
+}
+
+bool lbtfi_header_read(struct lbtf_header *h, const void *data, size_t size)
+{
+	bool swapped;
+	size_t n;
+
+	memset(h, 0, sizeof(*h));
+	memcpy(h, data, LBTF_HDR_LEN_V1);
+	swapped = h->magic != LBTF_MAGIC;
+	n = swapped ? lbtf_bswap32(h->hdr_len) : h->hdr_len;
+	if (n > size)
+		n = size;
+	if (n > sizeof(*h))
+		n = sizeof(*h);
+	if (n > LBTF_HDR_LEN_V1)
+		memcpy((char *)h + LBTF_HDR_LEN_V1, (const char *)data + LBTF_HDR_LEN_V1,
+		       n - LBTF_HDR_LEN_V1);
+	if (swapped)
+		lbtfi_swap_header(h);
+	return swapped;
+}
+
 static int parse_header(struct lbtf *btf, const unsigned char *data, size_t size)
 {
 	struct lbtf_header h;
@@ -24,15 +71,7 @@ static int parse_header(struct lbtf *btf, const unsigned char *data, size_t size
 	if (size < HDR_MIN_LEN)
 		return lbtfi_err(EINVAL, "too small for a BTF header (%zu bytes, need %u)",
 				    size, HDR_MIN_LEN);
-	memcpy(&h, data, sizeof(h));
-	if (h.magic == LBTF_MAGIC) {
-		btf->swapped = false;
-	} else if (h.magic == lbtf_bswap16(LBTF_MAGIC)) {
-		btf->swapped = true;
-		lbtfi_swap_header(&h);
-	} else {
-		return lbtfi_err(EINVAL, "not BTF (bad magic 0x%04x)", h.magic);
-	}
+	btf->swapped = lbtfi_header_read(&h, data, size);
 	if (h.version != LBTF_VERSION)
 		return lbtfi_err(ENOTSUP, "unsupported BTF version %u", h.version);
 	if (h.hdr_len < HDR_MIN_LEN || h.hdr_len > size)
@@ -52,7 +91,17 @@ static int parse_header(struct lbtf *btf, const unsigned char *data, size_t size
 	    (uint64_t)h.str_off < (uint64_t)h.type_off + h.type_len)
 		return lbtfi_err(EINVAL, "type and string sections overlap");
 	btf->hdr = h;
-	return 0;
+	return check_layout_sec(&h);
+}
+
+static void parse_layout(struct lbtf *btf)
+{
+	const struct lbtf_header *h = &btf->hdr;
+
+	if (!h->layout_len)
+		return;
+	btf->layout = (const struct lbtf_layout *)(btf->data + h->hdr_len + h->layout_off);
+	btf->layout_cnt = h->layout_len / sizeof(struct lbtf_layout);
 }
 
 static int parse_strings(struct lbtf *btf)
@@ -77,6 +126,20 @@ void lbtfi_swap_header(struct lbtf_header *h)
 	h->type_len = lbtf_bswap32(h->type_len);
 	h->str_off = lbtf_bswap32(h->str_off);
 	h->str_len = lbtf_bswap32(h->str_len);
+	h->layout_off = lbtf_bswap32(h->layout_off);
+	h->layout_len = lbtf_bswap32(h->layout_len);
+}
+
+/* The layout entries' one 16-bit field, flags (info_sz, elem_sz are bytes). */
+static void swap_layout(unsigned char *layout, size_t len)
+{
+	for (size_t i = 0; i + sizeof(struct lbtf_layout) <= len; i += sizeof(struct lbtf_layout)) {
+		uint16_t f;
+
+		memcpy(&f, layout + i + offsetof(struct lbtf_layout, flags), sizeof(f));
+		f = lbtf_bswap16(f);
+		memcpy(layout + i + offsetof(struct lbtf_layout, flags), &f, sizeof(f));
+	}
 }
 
 void lbtfi_swap_type_words(void *types, size_t len)
@@ -91,18 +154,21 @@ int lbtf_bytes_to_host(void *data, size_t size)
 {
 	unsigned char *p = data;
 	struct lbtf_header h;
+	size_t n;
 
 	if (size < HDR_MIN_LEN)
 		return lbtfi_err(EINVAL, "too small for a BTF header (%zu bytes, need %u)", size,
 				 HDR_MIN_LEN);
-	memcpy(&h, p, sizeof(h));
+	memcpy(&h.magic, p, sizeof(h.magic));
 	if (h.magic == LBTF_MAGIC)
 		return 0;
 	if (h.magic != lbtf_bswap16(LBTF_MAGIC))
 		return lbtfi_err(EINVAL, "not BTF (bad magic 0x%04x)", h.magic);
-	lbtfi_swap_header(&h);
-	memcpy(p, &h, sizeof(h));
-	/* a type section out of range stays as it is: the verifier says so */
+	lbtfi_header_read(&h, p, size);
+	/* the fields the header holds, never past the data */
+	n = lbtfi_header_bytes(&h) < LBTF_HDR_LEN_V1 ? LBTF_HDR_LEN_V1 : lbtfi_header_bytes(&h);
+	memcpy(p, &h, n < size ? n : size);
+	/* a section out of range stays as it is: the verifier says so */
 	if (h.hdr_len <= size && (uint64_t)h.hdr_len + h.type_off + h.type_len <= size) {
 		unsigned char *t = p + h.hdr_len + h.type_off;
 
@@ -114,7 +180,24 @@ int lbtf_bytes_to_host(void *data, size_t size)
 			memcpy(t + i, &w, 4);
 		}
 	}
+	if (h.hdr_len <= size && (uint64_t)h.hdr_len + h.layout_off + h.layout_len <= size)
+		swap_layout(p + h.hdr_len + h.layout_off, h.layout_len);
 	return 1;
+}
+
+/* Why an unknown kind was not sized, for the message. */
+static const char *unsized_why(const struct lbtf *btf, const struct lbtf_type *t)
+{
+	uint32_t cnt;
+	const struct lbtf_layout *l = lbtfi_layout_for(btf, &cnt);
+
+	if (btf->swapped)
+		return "in BTF of the other byte order (its fields' widths are unknown)";
+	if (!l)
+		return "and no layout section to size it";
+	if (lbtf_kind(t) >= cnt)
+		return "past the layout section's kinds";
+	return "whose layout sizes are not multiples of 4";
 }
 
 static int index_types(struct lbtf *btf)
@@ -142,9 +225,14 @@ static int index_types(struct lbtf *btf)
 		}
 		rec = lbtf_type_rec_size(t);
 		if (!rec) {
-			free(offs);
-			return lbtfi_err(EINVAL, "type %u has unknown kind %u",
-					    btf->start_id + n, lbtf_kind(t));
+			/* a kind of a newer encoder, sized by the layout section
+			 * (not in the other byte order: libbpf refuses it too) */
+			rec = btf->swapped ? 0 : lbtf_type_size(btf, t);
+			if (!rec) {
+				free(offs);
+				return lbtfi_err(EINVAL, "type %u has unknown kind %u %s",
+						 btf->start_id + n, lbtf_kind(t), unsized_why(btf, t));
+			}
 		}
 		if (rec > h->type_len - off) {
 			free(offs);
@@ -207,13 +295,16 @@ static struct lbtf *parse(const void *data, size_t size, const struct lbtf *base
 		memcpy(copy_data, data, size);
 		data = copy_data;
 		if (btf->swapped) {
-			memcpy(copy_data, &btf->hdr, sizeof(btf->hdr));
+			memcpy(copy_data, &btf->hdr, lbtfi_header_bytes(&btf->hdr));
 			lbtfi_swap_type_words(copy_data + btf->hdr.hdr_len + btf->hdr.type_off,
 				   btf->hdr.type_len);
+			swap_layout(copy_data + btf->hdr.hdr_len + btf->hdr.layout_off,
+				    btf->hdr.layout_len);
 		}
 	}
 	btf->data = data;
 	btf->size = size;
+	parse_layout(btf);
 	if ((err = parse_strings(btf)) || (err = index_types(btf)))
 		goto fail;
 	return btf;

@@ -3,7 +3,10 @@
  * BTF deduplication, in the libbpf algorithm family, in place on a builder:
  *   1. primitives (INT, FLOAT, FWD, ENUM/ENUM64) by hash + equality; an
  *      enum without values resolves to the full enum of the same name;
- *   2. struct/union by shallow hash + type-graph equivalence (dedup/equiv.c);
+ *   2. struct/union and typedef by shallow hash + type-graph equivalence
+ *      (dedup/equiv.c): a typedef by name only, as libbpf 1.8 (37027144),
+ *      so that a typedef reaching itself (Go's `type Foo func() Foo`)
+ *      settles like a struct cycle instead of looping in pass 4;
  *   3. a FWD left alone resolves to the only struct/union of its name;
  *   4. reference kinds after their targets, by hash of the canonical record;
  *   5. compaction (first-occurrence order) and remapping of every id slot;
@@ -25,7 +28,7 @@ static const uint8_t kind_phase[LBTF_NR_KINDS] = {
 	[LBTF_KIND_FWD] = PH_PRIM,	 [LBTF_KIND_ENUM] = PH_PRIM,
 	[LBTF_KIND_ENUM64] = PH_PRIM,	 [LBTF_KIND_STRUCT] = PH_STRUCT,
 	[LBTF_KIND_UNION] = PH_STRUCT,	 [LBTF_KIND_PTR] = PH_REF,
-	[LBTF_KIND_ARRAY] = PH_REF,	 [LBTF_KIND_TYPEDEF] = PH_REF,
+	[LBTF_KIND_ARRAY] = PH_REF,	 [LBTF_KIND_TYPEDEF] = PH_STRUCT,
 	[LBTF_KIND_VOLATILE] = PH_REF,	 [LBTF_KIND_CONST] = PH_REF,
 	[LBTF_KIND_RESTRICT] = PH_REF,	 [LBTF_KIND_FUNC] = PH_REF,
 	[LBTF_KIND_FUNC_PROTO] = PH_REF, [LBTF_KIND_TYPE_TAG] = PH_REF,
@@ -111,8 +114,9 @@ static uint32_t type_hash(const struct dedup *d, const struct lbtf_type *t)
 	if (kind_phase[lbtf_kind(t)] != PH_STRUCT)
 		return lbtfi_dedup_rec_hash(d, t);
 	h = lbtfi_dedup_shape_hash(d, t);
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-		h = lbtfi_member_sig(d->b, lbtf_members(t)[i].type, h);
+	if (lbtf_is_composite(t)) /* (a typedef: by its name and info alone) */
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+			h = lbtfi_member_sig(d->b, lbtf_members(t)[i].type, h);
 	return lbtfi_hash_fin(h);
 }
 
@@ -135,6 +139,13 @@ static uint32_t base_key(const struct lbtf_type *t)
 static bool is_aggr_kind(unsigned int kind)
 {
 	return kind == LBTF_KIND_STRUCT || kind == LBTF_KIND_UNION;
+}
+
+/* The key pass 2 finds candidates by: for a typedef its hash (name and
+ * info: cheap), for a struct or union base_key */
+static uint32_t struct_key(const struct lbtf_type *t, uint32_t hash)
+{
+	return is_aggr_kind(lbtf_kind(t)) ? base_key(t) : hash;
 }
 
 /* The candidate table: half full at most, its probes are the hot loop */
@@ -182,6 +193,10 @@ static uint32_t base_hash(const struct dedup *d, const struct lbtf_type *t, unsi
 		return base_key(t);
 	if (k == LBTF_KIND_ENUM || k == LBTF_KIND_ENUM64)
 		return enum_hash(d, t);
+	/* a base typedef by the hash a split one looks it up with (libbpf
+	 * 5b0f3729: else a module keeps copies of the base's typedefs) */
+	if (k == LBTF_KIND_TYPEDEF)
+		return type_hash(d, t);
 	/* (lbtfi_dedup_rec_hash: every record has the 3 words of lbtf_type) */
 	h = lbtfi_hash_mix(lbtfi_hash_mix(lbtfi_hash_mix(0, w[0]), w[1]), w[2]);
 	for (size_t i = 3; i < n; i++)
@@ -369,7 +384,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 	return settle(d, id, h, canon);
 }
 
-/* ---- pass 2: struct/union graphs ---- */
+/* ---- pass 2: struct/union and typedef graphs ---- */
 
 static int dedup_struct(struct dedup *d, uint32_t id)
 {
@@ -380,7 +395,7 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 		return 0; /* mapped while checking another struct's graph */
 	t = dtype(d, id);
 	h = type_hash(d, t);
-	DEDUP_FOR_EACH_CAND_KEYED(d, base_key(t), h, cand) {
+	DEDUP_FOR_EACH_CAND_KEYED(d, struct_key(t, h), h, cand) {
 		const struct lbtf_type *c = dtype(d, cand);
 		int eq;
 

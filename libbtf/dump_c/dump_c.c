@@ -69,6 +69,12 @@ static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_
 
 		if (!t)
 			return lbtfi_err(EINVAL, "C dump: type id %u missing", id);
+		/* a kind of a newer encoder (sized by the layout section) or
+		 * kind 0 past id 0 has no C spelling: refused, as libbpf's
+		 * btf_dump__new() refuses such BTF */
+		if (lbtf_kind(t) == LBTF_KIND_UNKN || lbtf_kind(t) > LBTF_KIND_MAX)
+			return lbtfi_err(EINVAL, "C dump: type %u is of kind %u, unknown to this "
+					 "library: no C for it", id, lbtf_kind(t));
 		if (lbtf_type_read_type_ids(t, check_id, &c))
 			return lbtfi_err(EINVAL, "C dump: type %u refers to type id %u (only %u types)",
 					 id, c.bad, nr_types);

@@ -81,6 +81,11 @@ enum lbtf_linkage { /* FUNC linkage; VAR uses 0 static, 1 global, 2 extern */
 	LBTF_LINKAGE_EXTERN = 2,
 };
 
+/*
+ * The header. Encoders of 2026 (libbpf 1.8, pahole with layout) add the
+ * layout section's offset and length; a header of LBTF_HDR_LEN_V1 bytes
+ * has none (the two fields read 0).
+ */
 struct lbtf_header {
 	uint16_t magic;
 	uint8_t version;
@@ -90,11 +95,25 @@ struct lbtf_header {
 	uint32_t type_len;
 	uint32_t str_off;
 	uint32_t str_len;
+	uint32_t layout_off; /* offset of the layout section (after the types) */
+	uint32_t layout_len; /* its length: one struct lbtf_layout per kind */
+};
+#define LBTF_HDR_LEN_V1 24u /* the header up to str_len */
+
+/*
+ * One entry of the layout section per kind the encoder knew (index: kind):
+ * how many bytes follow struct lbtf_type once (info_sz) and per vlen
+ * element (elem_sz), so a reader can step over kinds it does not know.
+ */
+struct lbtf_layout {
+	uint8_t info_sz;
+	uint8_t elem_sz;
+	uint16_t flags; /* none defined yet */
 };
 
 struct lbtf_type {
 	uint32_t name_off;
-	uint32_t info; /* vlen 0-15, kind 24-28, kind_flag 31 */
+	uint32_t info; /* vlen 0-23, kind 24-30, kind_flag 31 */
 	union {
 		uint32_t size;
 		uint32_t type;
@@ -165,17 +184,27 @@ const struct lbtf_kind_desc *lbtf_kind_desc(unsigned int kind);
 /* "UNKNOWN" for kinds outside the table */
 const char *lbtf_kind_name(unsigned int kind);
 
-static inline unsigned int lbtf_kind(const struct lbtf_type *t) { return (t->info >> 24) & 0x1f; }
-static inline unsigned int lbtf_vlen(const struct lbtf_type *t) { return t->info & 0xffff; }
+/*
+ * The info word as libbpf 1.8 and the kernel's UAPI read it since 2026:
+ * vlen 24 bits, kind 7. Older encoders left bits 16-23 and 29-30 zero (and
+ * older kernels reject them set: the verifier checks its own rule set), so
+ * their BTF reads the same either way.
+ */
+#define LBTF_MAX_VLEN 0xffffffu
+#define LBTF_MAX_KIND 0x7fu
+static inline unsigned int lbtf_kind(const struct lbtf_type *t) { return (t->info >> 24) & LBTF_MAX_KIND; }
+static inline unsigned int lbtf_vlen(const struct lbtf_type *t) { return t->info & LBTF_MAX_VLEN; }
 static inline bool lbtf_kflag(const struct lbtf_type *t) { return t->info >> 31; }
 static inline uint32_t lbtf_info(unsigned int kind, unsigned int vlen, bool kflag)
 {
-	return ((uint32_t)kflag << 31) | ((uint32_t)(kind & 0x1f) << 24) | (vlen & 0xffff);
+	return ((uint32_t)kflag << 31) | ((uint32_t)(kind & LBTF_MAX_KIND) << 24) |
+	       (vlen & LBTF_MAX_VLEN);
 }
 
 /*
  * Bytes taken by the type record t (header + extra + vlen elements), or 0
- * for an unknown kind.
+ * for an unknown kind. lbtf_type_size() also sizes kinds this library does
+ * not know, from the layout section of the BTF they are in.
  */
 size_t lbtf_type_rec_size(const struct lbtf_type *t);
 
@@ -396,9 +425,16 @@ const struct lbtf_type *lbtf_type_by_id(const struct lbtf *btf, uint32_t id);
 const char *lbtf_name_by_offset(const struct lbtf *btf, uint32_t off);
 /* Name of a type, "" for anonymous, NULL for invalid offset */
 const char *lbtf_type_name(const struct lbtf *btf, const struct lbtf_type *t);
-/* First id with that name (and kind, unless kind < 0), or -ENOENT */
+/*
+ * First id with that name (and kind, unless kind < 0), or -ENOENT. In BTF
+ * whose types are sorted by name (libbpf 1.8's permutation, as resolve_btfids
+ * leaves a kernel's), by binary search over that object's types.
+ */
 int lbtf_find_by_name(const struct lbtf *btf, const char *name);
 int lbtf_find_by_name_kind(const struct lbtf *btf, const char *name, int kind);
+/* When btf's own types are in name order (strcmp, never decreasing; libbpf's
+ * rule), the first of them with a name, else 0: lookups use the order then */
+uint32_t lbtf_sorted_from(const struct lbtf *btf);
 /* Skip typedefs and modifiers (const/volatile/restrict/type_tag); id or <0 */
 int lbtf_resolve_type(const struct lbtf *btf, uint32_t id);
 /* Skip modifiers only (not typedefs) */
@@ -409,6 +445,18 @@ int64_t lbtf_resolve_size(const struct lbtf *btf, uint32_t id);
 int lbtf_align_of(const struct lbtf *btf, uint32_t id);
 
 const struct lbtf_header *lbtf_header(const struct lbtf *btf);
+/*
+ * The layout section (host endian) and its number of entries, or NULL (and
+ * *cnt 0) when the BTF has none. Split BTF without one is sized by its
+ * base's, as libbpf does: lbtf_layout() returns only this object's.
+ */
+const struct lbtf_layout *lbtf_layout(const struct lbtf *btf, uint32_t *cnt);
+/*
+ * Bytes taken by record t of btf: as lbtf_type_rec_size() for kinds this
+ * library knows, from the layout (btf's, else its base's) for others; 0
+ * when neither knows the kind.
+ */
+size_t lbtf_type_size(const struct lbtf *btf, const struct lbtf_type *t);
 /* Whole blob of this object (host endian) */
 const void *lbtf_raw_data(const struct lbtf *btf, size_t *size);
 /* Start of the (host endian) string section of this object and its length */

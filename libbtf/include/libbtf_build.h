@@ -142,6 +142,14 @@ int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opt
  */
 int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data, size_t *size);
 /*
+ * Whether b's serializations carry a layout section, as libbpf 1.8's
+ * btf__new_empty_opts(add_layout) and pahole's --btf_features=layout write
+ * it: a 32-byte header, then the types, one struct lbtf_layout per kind
+ * this library knows (LBTF_NR_KINDS), the strings. Off by default: the
+ * kernels before the section refuse such a header.
+ */
+void lbtf_builder_set_layout(struct lbtf_builder *b, bool on);
+/*
  * libbtf writes files (lbtf_elf_write_btf) through a temporary file next to the
  * target, renamed over it when complete. lbtf_atomic_cleanup() removes the
  * temporary files not yet renamed; async-signal-safe. lbtf_atomic_cleanup_

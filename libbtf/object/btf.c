@@ -19,14 +19,16 @@ int obtf_init(struct obtf *b, const char *path, const void *data, size_t size)
 	size_t off = 0;
 
 	memset(b, 0, sizeof(*b));
-	if (size < sizeof(*h))
+	/* libbpf 1.1's header: up to str_len */
+	if (size < LBTF_HDR_LEN_V1)
 		return lbtfi_err(EINVAL, "%s: .BTF: header not found", path);
-	memcpy(&hdr, data, sizeof(hdr)); /* .BTF may sit anywhere in the file */
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(&hdr, data, LBTF_HDR_LEN_V1); /* .BTF may sit anywhere in the file */
 	if (h->magic == lbtf_bswap16(LBTF_MAGIC))
 		return lbtfi_err(ENOTSUP, "%s: .BTF: the other byte order (libbpf refuses the object)", path);
 	if (h->magic != LBTF_MAGIC)
 		return lbtfi_err(EINVAL, "%s: .BTF: invalid magic %#x", path, h->magic);
-	if (size < h->hdr_len || h->hdr_len < sizeof(*h))
+	if (size < h->hdr_len || h->hdr_len < LBTF_HDR_LEN_V1)
 		return lbtfi_err(EINVAL, "%s: .BTF: header length %u does not fit", path, h->hdr_len);
 	if (size - h->hdr_len < (uint64_t)h->str_off + h->str_len)
 		return lbtfi_err(EINVAL, "%s: .BTF: invalid total size %zu", path, size);
@@ -263,7 +265,7 @@ int obtf_output(struct obtf *b, void **data, size_t *size)
 	h.str_off = b->types_len;
 	h.str_len = b->strs_len;
 	memcpy(p, b->raw, h.hdr_len);
-	memcpy(p, &h, sizeof(h));
+	memcpy(p, &h, LBTF_HDR_LEN_V1); /* libbpf 1.1's fields; the rest as read */
 	memcpy(p + h.hdr_len, b->types, b->types_len);
 	memcpy(p + h.hdr_len + b->types_len, b->strs, b->strs_len);
 	*data = p;

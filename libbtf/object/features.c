@@ -158,9 +158,10 @@ int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_ke
 		return err;
 	split = o.start_id > 1;
 	id = split ? o.start_id : 1;
-	if (size >= sizeof(hdr))
-		memcpy(&hdr, data, sizeof(hdr));
-	if (size < sizeof(*h) || h->magic != LBTF_MAGIC || h->hdr_len < sizeof(*h) ||
+	memset(&hdr, 0, sizeof(hdr));
+	if (size >= LBTF_HDR_LEN_V1)
+		memcpy(&hdr, data, LBTF_HDR_LEN_V1);
+	if (size < LBTF_HDR_LEN_V1 || h->magic != LBTF_MAGIC || h->hdr_len < LBTF_HDR_LEN_V1 ||
 	    h->hdr_len % 4 || h->type_off % 4 || h->hdr_len > size ||
 	    (uint64_t)h->type_off + h->type_len > size - h->hdr_len)
 		return lbtfi_err(EINVAL, "not a BTF blob of this byte order");

@@ -84,14 +84,15 @@ int lbtfi_vparse_hdr(struct venv *env)
 		lbtfi_vlog(env, "btf_header not found");
 		return -EINVAL;
 	}
-	for (uint32_t i = sizeof(struct lbtf_header); i < hdr_len; i++) {
+	/* the kernel's struct btf_header ends at str_len */
+	for (uint32_t i = LBTF_HDR_LEN_V1; i < hdr_len; i++) {
 		if (env->data[i]) {
 			lbtfi_vlog(env, "Unsupported btf_header");
 			return -E2BIG;
 		}
 	}
 	/* a short hdr_len leaves the rest of the kernel's copy zero */
-	copy = hdr_len < sizeof(env->hdr) ? hdr_len : sizeof(env->hdr);
+	copy = hdr_len < LBTF_HDR_LEN_V1 ? hdr_len : LBTF_HDR_LEN_V1;
 	memset(&env->hdr, 0, sizeof(env->hdr));
 	memcpy(&env->hdr, env->data, copy);
 	env->nohdr = env->data + env->hdr.hdr_len;

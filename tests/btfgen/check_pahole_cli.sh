@@ -102,8 +102,8 @@ cp "$T/u" "$T/u_all"
 "$P" -J --btf_features=all "$T/u_all" 2>"$T/err" ||
 	bad "-J --btf_features=all in place without a base: $(cat "$T/err")"
 "$B/btfdump" file "$T/u_all" >/dev/null 2>&1 || bad "-J --btf_features=all: no .BTF written"
-same_bytes "--btf_features=all" "$base,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,attributes"
-same_bytes "--btf_gen_all" "$base,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,attributes"
+same_bytes "--btf_features=all" "$base,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,attributes,true_signature,abi_func"
+same_bytes "--btf_gen_all" "$base,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,attributes,true_signature,abi_func"
 absb=$(cd "$B" && pwd)
 for p in btfgen btfgen-pahole; do
 	cp "$T/u" "$T/-u.o"

@@ -400,8 +400,18 @@ static void test_ref_loop(void **state)
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
 
 	lbtf_builder_add_const(b, 2);              /* 1 -> 2 */
-	lbtf_builder_add_typedef(b, "loop", 1);    /* 2 -> 1 */
+	lbtf_builder_add_volatile(b, 1);           /* 2 -> 1 */
 	assert_int_equal(lbtf_builder_dedup(b, NULL), -ELOOP);
+	lbtf_builder_free(b);
+	/* through a typedef the loop is a type (Go's `type Foo func() Foo`):
+	 * deduplicated as libbpf 1.8 does (tests/build/check_dedup_typedef.sh) */
+	b = lbtf_builder_new(NULL);
+	lbtf_builder_add_const(b, 2);              /* 1 -> 2 */
+	lbtf_builder_add_typedef(b, "loop", 1);    /* 2 -> 1 */
+	lbtf_builder_add_const(b, 4);              /* 3 -> 4, a copy */
+	lbtf_builder_add_typedef(b, "loop", 3);    /* 4 -> 3 */
+	dedup_ok(b, NULL);
+	assert_int_equal(lbtf_builder_type_cnt(b), 3);
 	lbtf_builder_free(b);
 	b = lbtf_builder_new(NULL);
 	lbtf_builder_add_ptr(b, 7); /* dangling */

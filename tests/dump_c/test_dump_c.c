@@ -66,16 +66,16 @@ static void w(struct blob *b, int n, ...)
 
 static struct lbtf *blob_open(struct blob *b)
 {
-	size_t tl = b->nt * 4, len = sizeof(struct lbtf_header) + tl + b->ns;
+	size_t tl = b->nt * 4, len = LBTF_HDR_LEN_V1 + tl + b->ns;
 	unsigned char *buf = calloc(1, len);
-	struct lbtf_header h = { LBTF_MAGIC, LBTF_VERSION, 0, sizeof(h), 0, (uint32_t)tl,
+	struct lbtf_header h = { LBTF_MAGIC, LBTF_VERSION, 0, LBTF_HDR_LEN_V1, 0, (uint32_t)tl,
 				 (uint32_t)tl, (uint32_t)b->ns };
 	struct lbtf *btf;
 
-	memcpy(buf, &h, sizeof(h));
+	memcpy(buf, &h, LBTF_HDR_LEN_V1);
 	if (tl)
-		memcpy(buf + sizeof(h), b->types, tl);
-	memcpy(buf + sizeof(h) + tl, b->strs, b->ns);
+		memcpy(buf + LBTF_HDR_LEN_V1, b->types, tl);
+	memcpy(buf + LBTF_HDR_LEN_V1 + tl, b->strs, b->ns);
 	btf = lbtf_new(buf, len, NULL);
 	free(buf);
 	free(b->types);

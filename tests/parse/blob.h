@@ -60,17 +60,17 @@ static inline void blob_type(struct blob *b, uint32_t name, unsigned int kind,
 static inline unsigned char *blob_bytes(const struct blob *b, size_t *len)
 {
 	struct lbtf_header h = {
-		.magic = LBTF_MAGIC, .version = LBTF_VERSION, .hdr_len = sizeof(h),
+		.magic = LBTF_MAGIC, .version = LBTF_VERSION, .hdr_len = LBTF_HDR_LEN_V1,
 		.type_off = 0, .type_len = (uint32_t)(b->nw * 4),
 		.str_off = (uint32_t)(b->nw * 4), .str_len = (uint32_t)b->ns,
 	};
 	unsigned char *buf;
 
-	*len = sizeof(h) + b->nw * 4 + b->ns;
+	*len = LBTF_HDR_LEN_V1 + b->nw * 4 + b->ns;
 	buf = malloc(*len);
-	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), b->words, b->nw * 4);
-	memcpy(buf + sizeof(h) + b->nw * 4, b->strs, b->ns);
+	memcpy(buf, &h, LBTF_HDR_LEN_V1);
+	memcpy(buf + LBTF_HDR_LEN_V1, b->words, b->nw * 4);
+	memcpy(buf + LBTF_HDR_LEN_V1 + b->nw * 4, b->strs, b->ns);
 	return buf;
 }
 

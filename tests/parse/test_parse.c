@@ -127,15 +127,15 @@ static void test_header_tolerated(void **state)
 	 * unaligned in the input: sections are relative to its end, and the
 	 * records are read aligned (checked by the SAN=1 build) */
 	for (size_t extra = 1; extra <= 8; extra++) {
-		memcpy(c, sample, sizeof(*h));
-		memset(c + sizeof(*h), 0, extra);
-		memcpy(c + sizeof(*h) + extra, sample + sizeof(*h), sample_len - sizeof(*h));
-		hdr_of(c)->hdr_len = sizeof(*h) + extra;
+		memcpy(c, sample, LBTF_HDR_LEN_V1);
+		memset(c + LBTF_HDR_LEN_V1, 0, extra);
+		memcpy(c + LBTF_HDR_LEN_V1 + extra, sample + LBTF_HDR_LEN_V1, sample_len - LBTF_HDR_LEN_V1);
+		hdr_of(c)->hdr_len = LBTF_HDR_LEN_V1 + extra;
 		for (int borrowed = 0; borrowed < 2; borrowed++) {
 			btf = borrowed ? lbtf_new_borrowed(c, sample_len + extra, NULL)
 				       : lbtf_new(c, sample_len + extra, NULL);
 			if (!btf)
-				fail_msg("header of %zu bytes: %s", sizeof(*h) + extra, lbtf_errmsg());
+				fail_msg("header of %zu bytes: %s", LBTF_HDR_LEN_V1 + extra, lbtf_errmsg());
 			assert_int_equal(lbtf_type_cnt(btf), S_NR);
 			assert_int_equal((uintptr_t)lbtf_type_by_id(btf, S_STRUCT) % 4, 0);
 			assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, S_STRUCT)), "s");

@@ -268,19 +268,19 @@ static unsigned int gkind(struct rng *r)
 /* Assemble header + types + strings into out (malloc'ed). */
 static unsigned char *gassemble(struct gblob *g, size_t *len)
 {
-	struct lbtf_header h = { LBTF_MAGIC, LBTF_VERSION, 0, sizeof(h), 0, 0, 0, 0 };
+	struct lbtf_header h = { LBTF_MAGIC, LBTF_VERSION, 0, LBTF_HDR_LEN_V1, 0, 0, 0, 0 };
 	unsigned char *out;
 
 	h.type_len = g->types.len;
 	h.str_off = g->types.len;
 	h.str_len = g->strs.len;
-	*len = sizeof(h) + g->types.len + g->strs.len;
+	*len = LBTF_HDR_LEN_V1 + g->types.len + g->strs.len;
 	out = malloc(*len);
 	if (!out)
 		abort();
-	memcpy(out, &h, sizeof(h));
-	memcpy(out + sizeof(h), g->types.p, g->types.len);
-	memcpy(out + sizeof(h) + g->types.len, g->strs.p, g->strs.len);
+	memcpy(out, &h, LBTF_HDR_LEN_V1);
+	memcpy(out + LBTF_HDR_LEN_V1, g->types.p, g->types.len);
+	memcpy(out + LBTF_HDR_LEN_V1 + g->types.len, g->strs.p, g->strs.len);
 	return out;
 }
 
@@ -537,16 +537,16 @@ static unsigned char *gen_special(struct rng *r, size_t *len)
  * tail or, sometimes, a non-zero one. Returns a new blob. */
 static unsigned char *gextend_hdr(struct rng *r, const unsigned char *b, size_t *len)
 {
-	uint32_t extra = 1 + rnd_n(r, 8), hl = sizeof(struct lbtf_header) + extra;
+	uint32_t extra = 1 + rnd_n(r, 8), hl = LBTF_HDR_LEN_V1 + extra;
 	unsigned char *out = calloc(1, *len + extra);
 
 	if (!out)
 		abort();
-	memcpy(out, b, sizeof(struct lbtf_header));
-	memcpy(out + hl, b + sizeof(struct lbtf_header), *len - sizeof(struct lbtf_header));
+	memcpy(out, b, LBTF_HDR_LEN_V1);
+	memcpy(out + hl, b + LBTF_HDR_LEN_V1, *len - LBTF_HDR_LEN_V1);
 	memcpy(out + 4, &hl, 4);
 	if (chance(r, 15))
-		out[sizeof(struct lbtf_header) + rnd_n(r, extra)] = 1;
+		out[LBTF_HDR_LEN_V1 + rnd_n(r, extra)] = 1;
 	*len += extra;
 	return out;
 }
@@ -668,11 +668,10 @@ static unsigned char *gen_targeted(struct rng *r, size_t *len)
 /* Damage a blob in one targeted way (header fields, info bits, a word). */
 static void gmutate(struct rng *r, unsigned char *b, size_t len)
 {
-	struct lbtf_header *h = (struct lbtf_header *)b;
 	uint32_t *w;
 	size_t nw;
 
-	if (len < sizeof(*h))
+	if (len < LBTF_HDR_LEN_V1)
 		return;
 	switch (rnd_n(r, 8)) {
 	case 0: { /* a header field */
@@ -688,10 +687,10 @@ static void gmutate(struct rng *r, unsigned char *b, size_t len)
 		b[rnd_n(r, 4)] ^= 1u << rnd_n(r, 8);
 		break;
 	default: { /* a word in the type section: info bits, ids, sizes, offsets */
-		nw = (len - sizeof(*h)) / 4;
+		nw = (len - LBTF_HDR_LEN_V1) / 4;
 		if (!nw)
 			return;
-		w = (uint32_t *)(b + sizeof(*h)) + rnd_n(r, nw);
+		w = (uint32_t *)(b + LBTF_HDR_LEN_V1) + rnd_n(r, nw);
 		switch (rnd_n(r, 6)) {
 		case 0: *w ^= 1u << rnd_n(r, 32); break;
 		case 1: *w ^= 0x80000000; break;

@@ -206,7 +206,7 @@ static void run_real(struct rng *r, int cls, unsigned char *b, size_t len, unsig
 		if (i > 0)
 			gmutate(r, m, len);
 		if (i % 5 == 4)
-			mlen = sizeof(struct lbtf_header) + rnd_n(r, len - sizeof(struct lbtf_header));
+			mlen = LBTF_HDR_LEN_V1 + rnd_n(r, len - LBTF_HDR_LEN_V1);
 		if (i % 7 == 3)
 			level = 0, size = 0;
 		else if (i % 3 == 2)

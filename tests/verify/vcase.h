@@ -46,7 +46,7 @@ struct vblob { unsigned char *p; size_t len; };
 /* header + types (words up to W_END) + strings (slen bytes) */
 static inline struct vblob vb_make(const uint32_t *w, const char *strs, size_t slen)
 {
-	struct lbtf_header h = { LBTF_MAGIC, LBTF_VERSION, 0, sizeof(h), 0, 0, 0, 0 };
+	struct lbtf_header h = { LBTF_MAGIC, LBTF_VERSION, 0, LBTF_HDR_LEN_V1, 0, 0, 0, 0 };
 	struct vblob b;
 	size_t nw = 0;
 
@@ -55,12 +55,12 @@ static inline struct vblob vb_make(const uint32_t *w, const char *strs, size_t s
 	h.type_len = nw * 4;
 	h.str_off = h.type_len;
 	h.str_len = slen;
-	b.len = sizeof(h) + h.type_len + slen;
+	b.len = LBTF_HDR_LEN_V1 + h.type_len + slen;
 	b.p = malloc(b.len);
 	assert_non_null(b.p);
-	memcpy(b.p, &h, sizeof(h));
-	memcpy(b.p + sizeof(h), w, h.type_len);
-	memcpy(b.p + sizeof(h) + h.type_len, strs, slen);
+	memcpy(b.p, &h, LBTF_HDR_LEN_V1);
+	memcpy(b.p + LBTF_HDR_LEN_V1, w, h.type_len);
+	memcpy(b.p + LBTF_HDR_LEN_V1 + h.type_len, strs, slen);
 	return b;
 }
 
