@@ -93,7 +93,9 @@ int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *op
 /* Free res->full_log. */
 void lbtf_verify_result_free(struct lbtf_verify_result *res);
 
-/* Kernel name of an errno: "EINVAL", "ENOTSUPP" (524), ...; "E<n>" otherwise */
+/* Name of an errno: "EINVAL", "ENODATA", the kernel's "ENOTSUPP" (524),
+ * libbpf's "LIBBPF_ERRNO__FORMAT" (4001), ...; "E<n>" only for a number
+ * nobody names. Thread-local storage for the last, valid until the next call. */
 const char *lbtf_errno_name(int err);
 
 struct lbtf_kernel_load_opts {

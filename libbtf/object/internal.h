@@ -72,6 +72,8 @@ bool oelf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
 int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
 
 /* externs.c, datasec.c, sanitize.c */
+/* the first symbol libbpf takes for an extern (its name), or NULL */
+const char *obj_first_extern(const struct oelf *e);
 int obj_collect_externs(struct octx *c);
 int obj_fixup_datasecs(struct octx *c);
 int obj_mark_static_subprogs(struct octx *c);
