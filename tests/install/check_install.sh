@@ -55,7 +55,7 @@ for page in man1/btfgen.1 man1/btfcheck.1 man1/btfdump.1 man8/flowctl.8 man3/lib
 	grep -q "btf-tools $version" "$f" || { echo "$page: no version $version in its header"; exit 1; }
 	MANWIDTH=80 man -l "$f" 2>/dev/null | grep -q "^NAME" || { echo "$page: man -l does not render it"; exit 1; }
 done
-for p in btfgen btfcheck btfdump; do
+for p in btfgen btfcheck btfdump flowctl; do
 	bash -c "source '$root/share/bash-completion/completions/$p' && complete -p $p" >/dev/null ||
 		{ echo "bash completion for $p not installed"; exit 1; }
 done
