@@ -64,6 +64,15 @@ void dw_elf_info_free(struct dw_elf_info *ei);
 int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 		    uint64_t addr, bool want_global);
 
+/*
+ * A function-scope static of a relocatable object, as clang names its
+ * symbol: "FUNC.NAME", or "FUNC.NAME.N" when several statics share a name
+ * (N from one counter for the whole object, so not predictable). The only
+ * such symbol, else the only one at section offset off (the variable's
+ * DW_OP_addr in a relocatable file), else -1.
+ */
+int64_t dw_sym_local_static(const struct dw_elf_info *ei, const char *func, const char *name,
+			    uint64_t off);
 /* Undefined (extern) symbol of a relocatable object, or -1 */
 int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
 /*
@@ -459,7 +468,9 @@ int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die);
 
 /* Declarations (decls.c) */
 int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die);
-int dw_convert_variable(struct dw_unit *u, struct dw_die *die);
+/* A variable DIE; func: the function it is a static of, in a relocatable
+ * BPF object (the VAR is named as clang names it, "FUNC.NAME"), else NULL */
+int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *func);
 /* Annotations of a DIE: type tags of a pointer, decl tags of a declaration */
 int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx);
 /* Whole unit: every type, function and variable under the unit DIE. 0, <0,
