@@ -95,7 +95,7 @@ static int get_info(struct open_map *m)
 
 	memset(&m->info, 0, sizeof(m->info));
 	if (bpf_obj_get_info_by_fd(m->fd, &m->info, &len)) {
-		cli_err(prog, "map: can't get map info: %s", cli_strerror(errno));
+		cli_err(prog, "map: can't get map info: %s", cli_bpf_strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -133,7 +133,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		if (m.fd < 0) {
 			if (errno == ENOENT) /* gone meanwhile */
 				continue;
-			cli_err(prog, "map: can't open map id %u: %s", id, cli_strerror(errno));
+			cli_err(prog, "map: can't open map id %u: %s", id, cli_bpf_strerror(errno));
 			goto fail;
 		}
 		if (get_info(&m) || strncmp(name, m.info.name, BPF_OBJ_NAME_LEN)) {
@@ -149,7 +149,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		(*maps)[n++] = m;
 	}
 	if (errno != ENOENT) {
-		cli_err(prog, "map: can't walk map ids: %s", cli_strerror(errno));
+		cli_err(prog, "map: can't walk map ids: %s", cli_bpf_strerror(errno));
 		goto fail;
 	}
 	if (!n)
@@ -178,13 +178,13 @@ static int open_maps(const struct map_args *a, struct open_map **maps)
 		}
 		m.fd = bpf_map_get_fd_by_id(id);
 		if (m.fd < 0) {
-			cli_err(prog, "map: no map with id %lu: %s", id, cli_strerror(errno));
+			cli_err(prog, "map: no map with id %lu: %s", id, cli_bpf_strerror(errno));
 			return -1;
 		}
 	} else {
 		m.fd = bpf_obj_get(a->what);
 		if (m.fd < 0) {
-			cli_err(prog, "map: %s: %s", a->what, cli_strerror(errno));
+			cli_err(prog, "map: %s: %s", a->what, cli_bpf_strerror(errno));
 			return -1;
 		}
 		if (!fd_is_map(m.fd)) {
@@ -346,7 +346,7 @@ static int lookup(const struct map_args *a, const struct open_map *om)
 	}
 	if (bpf_map_lookup_elem(om->fd, key, value)) {
 		if (errno != ENOENT) {
-			cli_err(prog, "map id %u: lookup failed: %s", d.id, cli_strerror(errno));
+			cli_err(prog, "map id %u: lookup failed: %s", d.id, cli_bpf_strerror(errno));
 			goto out;
 		}
 		lbtf_map_print_lookup(stdout, &d, btf, key, NULL, 0, &a->opts);

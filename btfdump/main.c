@@ -228,6 +228,8 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 	if (!btf) {
 		if (open == open_id && errno == 0) /* bad id syntax, already said */
 			rc = CLI_EXIT_USAGE;
+		else if (open == open_id && errno == EPERM)
+			rc = cli_fail(CLI_EXIT_SYSTEM, prog, "%s (" CLI_BPF_NEEDS ")", lbtf_errmsg());
 		else if (open == open_id)
 			rc = open_failed("");
 		else

@@ -104,7 +104,6 @@ static void print_supported(FILE *f)
 			fprintf(f, "%s%s", sep, pfeats[i].name);
 			sep = ",";
 		}
-	fputc('\n', f);
 }
 
 /* --btf_features[_strict]=LIST, with pahole's rules (see the top) */
@@ -139,6 +138,7 @@ static int parse_btf_features(struct pstate *s, const char *list, bool strict)
 			fprintf(stderr, "%s: --btf_features_strict: unknown BTF feature '%.*s' "
 				"(supported: ", prog, (int)len, p);
 			print_supported(stderr);
+			fputs(")\n", stderr);
 			return 2;
 		} else if (s->verbose) {
 			cli_err(prog, "ignoring unknown BTF feature '%.*s'", (int)len, p);
@@ -328,6 +328,7 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 			break;
 		case O_SUPPORTED:
 			print_supported(stdout);
+			putchar('\n');
 			return fflush(stdout) ? 1 : 0;
 		case O_VERSION:
 			printf("v%d.%d\n", PAHOLE_COMPAT_MAJOR, PAHOLE_COMPAT_MINOR);

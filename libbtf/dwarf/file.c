@@ -47,7 +47,7 @@ static int open_rel(struct dw_handle *h, const char *path)
 		return lbtfi_err(ENOEXEC, "%s: %s", path, dwfl_errmsg(-1));
 	h->dw = dwfl_module_getdwarf(mod, &bias);
 	if (!h->dw)
-		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+		return dw_err_no_dwarf(path);
 	return 0;
 }
 
@@ -84,6 +84,12 @@ static void find_mapped_info(struct dw_handle *h)
 	}
 }
 
+int dw_err_no_dwarf(const char *path)
+{
+	return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info): compile it with -g, "
+			 "or pass its separate debug file", path);
+}
+
 int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 {
 	memset(h, 0, sizeof(*h));
@@ -97,8 +103,7 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		if (h->elf && !dw_reloc_apply_copied(h->elf, &h->copies)) {
 			h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
 			if (!h->dw)
-				return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)",
-						 path);
+				return dw_err_no_dwarf(path);
 			return 0;
 		}
 		if (h->elf)
@@ -112,7 +117,7 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		return lbtfi_err(ENOEXEC, "%s: not an ELF file", path);
 	h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
 	if (!h->dw)
-		return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+		return dw_err_no_dwarf(path);
 	find_mapped_info(h);
 	return 0;
 }

@@ -112,6 +112,8 @@ struct dw_handle {
 
 /* 0 or negative errno (-ENODATA when the file has no DWARF) */
 int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel);
+/* -ENODATA, the message saying what to do about a file without DWARF */
+int dw_err_no_dwarf(const char *path);
 /* locate.c: the separate debug file holding path's DWARF (malloc'ed, or
  * NULL when path has its own or names none); 0 or an error naming where
  * it looked */
