@@ -334,6 +334,12 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 		} else {
 			reason = last_line(why);
 		}
+		/* the special-field pass logs nothing: its cause, not the
+		 * log's last line, which names whatever type came last */
+		if (res.cause[0] && res.err != ENOSPC) {
+			free(reason);
+			reason = strdup(res.cause);
+		}
 		hint = fixup_hint(c, path, &in);
 		if (!hint)
 			hint = diag_hint(c, &in);

@@ -63,6 +63,8 @@ struct lbtf_verify_opts {
 	void *log_ctx;
 };
 
+#define LBTF_VERIFY_CAUSE_MAX 256
+
 struct lbtf_verify_result {
 	size_t sz;                /* sizeof(struct lbtf_verify_result): written up to it */
 	int err;                  /* 0 valid, else the kernel's positive errno */
@@ -75,6 +77,11 @@ struct lbtf_verify_result {
 	/* The special-field verdict needed kernel BTF (kptr targets) that
 	 * could not be read: the kernel may answer differently. */
 	bool env_dependent;
+	/* Why the special-field pass (bpf_spin_lock, kptrs, graph roots in a
+	 * struct) refused it, which the kernel's log never says: "struct 'val'
+	 * [12] member 'lock2': a second struct bpf_spin_lock ...". Empty for
+	 * every other verdict. */
+	char cause[LBTF_VERIFY_CAUSE_MAX];
 };
 
 /*

@@ -130,6 +130,7 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	res->err = -err;
 	res->nr_types = env.nr_types - (env.base ? 0 : !!env.nr_types);
 	res->env_dependent = env.env_dependent;
+	memcpy(res->cause, env.cause, sizeof(res->cause));
 	if ((o->flags & LBTF_VERIFY_KEEP_LOG) && !o->log_fn) {
 		res->full_log = env.log.buf ? env.log.buf : strdup("");
 		res->full_log_len = env.log.len;

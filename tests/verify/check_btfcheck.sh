@@ -91,6 +91,33 @@ if command -v clang-16 >/dev/null; then
 		"$BC" --log-level 1 -q "$tmp/o.o" >"$tmp/out"
 		check "ELF .BTF input is verified" grep -q "^$tmp/o.o: " "$tmp/out"
 	fi
+	# two bpf_spin_locks in a map value (issue 33): the kernel logs nothing
+	# for it, so its log ends with whatever type came last; the verdict
+	# names the struct and the member, btfgen's refusal too
+	cat >"$tmp/lock2.c" <<'EOF'
+#include <linux/bpf.h>
+struct val { struct bpf_spin_lock lock; int n; struct bpf_spin_lock lock2; };
+struct { int (*type)[BPF_MAP_TYPE_ARRAY]; int (*max_entries)[1]; int *key; struct val *value; }
+	m __attribute__((section(".maps"), used));
+char _license[] __attribute__((section("license"), used)) = "GPL";
+EOF
+	if clang-16 -g -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch)" -c "$tmp/lock2.c" -o "$tmp/lock2.o"; then
+		# shellcheck disable=SC2034 # read by the conditions all() evals
+		cause="struct 'val' \\[[0-9]*\\] member 'lock2': a second struct bpf_spin_lock after member 'lock' (the kernel takes one per struct) (E2BIG)"
+		"$BC" --log-level 1 "$tmp/lock2.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+		check "two spin locks: the verdict names struct and member" \
+			all "[ $rc = 1 ]" 'grep -q "^$tmp/lock2.o: rejected: $cause" "$tmp/out"'
+		check "two spin locks: the log is left as the kernel writes it (no cause in it)" \
+			all '[ -s "$tmp/err" ]' '! grep -q "second struct bpf_spin_lock" "$tmp/err"'
+		if [ "$(id -u)" = 0 ]; then
+			"$BC" --kernel --log-level 1 "$tmp/lock2.o" >"$tmp/out" 2>/dev/null
+			check "two spin locks: the kernel agrees, log included" grep -q "kernel: rejected (E2BIG), agrees" "$tmp/out"
+		fi
+		llvm-objcopy --remove-section=.BTF --remove-section=.BTF.ext "$tmp/lock2.o" "$tmp/lock2.dw.o"
+		"$B/btfgen" --in-place "$tmp/lock2.dw.o" 2>"$tmp/err"; rc=$?
+		check "two spin locks: btfgen's refusal names struct and member" \
+			all "[ $rc = 4 ]" 'grep -q "not written: $cause" "$tmp/err"'
+	fi
 fi
 
 # every write to stdout is checked, the final flush and close too (issue 13)
