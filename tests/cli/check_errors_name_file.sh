@@ -11,39 +11,32 @@ n=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 # named PATH CMD...: exit non-zero, stdout empty, stderr non-empty and
-# every stderr line containing PATH
-named() {
-	local path=$1
-	shift
+# every stderr line containing PATH. verdict PATH CMD...: a rejection is
+# btfcheck's result: exit 1, the verdict on stdout, every line of stdout
+# and stderr containing PATH.
+named() { check_named error "$@"; }
+verdict() { check_named verdict "$@"; }
+check_named() {
+	local mode=$1 path=$2
+	shift 2
 	"$@" >"$T/out" 2>"$T/err"
 	local rc=$?
 	n=$((n + 1))
-	[ $rc -ne 0 ] || { bad "$*: exit 0"; return; }
-	[ -s "$T/out" ] && bad "$*: stdout not empty"
-	[ -s "$T/err" ] || bad "$*: no error message"
+	if [ "$mode" = error ]; then
+		[ $rc -ne 0 ] || { bad "$*: exit 0"; return; }
+		[ -s "$T/out" ] && bad "$*: stdout not empty"
+		[ -s "$T/err" ] || bad "$*: no error message"
+	else
+		[ $rc = 1 ] || bad "$*: exit $rc, want 1"
+		[ -s "$T/out" ] || bad "$*: no verdict on stdout"
+		cat "$T/out" >>"$T/err"
+	fi
 	while IFS= read -r line; do
 		case "$line" in
 		*"$path"*) ;;
 		*) bad "$(basename "$1") (exit $rc): line without $path: $line" ;;
 		esac
 	done <"$T/err"
-}
-# verdict PATH CMD...: a rejection is btfcheck's result: exit 1, the
-# verdict on stdout, every line of stdout and stderr containing PATH
-verdict() {
-	local path=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	local rc=$?
-	n=$((n + 1))
-	[ $rc = 1 ] || bad "$*: exit $rc, want 1"
-	[ -s "$T/out" ] || bad "$*: no verdict on stdout"
-	while IFS= read -r line; do
-		case "$line" in
-		*"$path"*) ;;
-		*) bad "$(basename "$1") (exit $rc): line without $path: $line" ;;
-		esac
-	done < <(cat "$T/out" "$T/err")
 }
 
 echo hello >"$T/text.txt"
