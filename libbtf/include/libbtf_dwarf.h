@@ -123,7 +123,7 @@ struct lbtf_dwarf_opts {
 	void (*warn)(void *ctx, const char *msg);
 	void *ctx;
 	struct lbtf_dwarf_stats *stats; /* optional out */
-	int style;                 /* enum lbtf_dwarf_style (see there) */
+	int style;                 /* enum lbtf_dwarf_style, see there */
 };
 
 /*
