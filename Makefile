@@ -23,7 +23,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wmissing-prototypes -Wcast-qual -Wformat-nonliteral -Werror \
            -Wno-unused-parameter -Wno-missing-field-initializers
 CPPFLAGS += -Ilibbtf/include -Ilibbtf -I$(B)/gen -D_GNU_SOURCE
-LDLIBS  += -lbpf -ldw -lelf -lcjson -lz -lpthread
+LDLIBS  += -lbpf -ldw -lelf -lz -lpthread
 
 # Each object's header dependencies are generated next to it (.d files), so a
 # changed header rebuilds only what includes it.
@@ -100,6 +100,8 @@ $(LIBSO): $(LIB_PIC_OBJS) libbtf/libbtf.map
 		$(LDFLAGS) -o $@ $(LIB_PIC_OBJS) $(LDLIBS)
 $(B)/libbtf.pc: libbtf/libbtf.pc.in
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+$(B)/libbtf-static.pc: libbtf/libbtf-static.pc.in
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 # ---- programs: one directory each, every .c of it linked with libbtf -----
 # cli/: what the programs share on the command line (the error reporter, the
@@ -149,7 +151,7 @@ $(B)/$(1): $$($(1)_OBJS) $$(CLI_OBJS) $$(LIBA_INTERNAL)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
-ALL_TARGETS := $(LIBA) $(LIBSO) $(B)/libbtf.pc $(addprefix $(B)/,$(PROGS))
+ALL_TARGETS := $(LIBA) $(LIBSO) $(B)/libbtf.pc $(B)/libbtf-static.pc $(addprefix $(B)/,$(PROGS))
 
 # Tests: fragments append executables/scripts to CHECK_TESTS; each is run by
 # scripts/run-tests.sh (exit 0 pass, 77 skip, anything else fail).
@@ -194,8 +196,10 @@ install: all
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libbtf.so.$(VERSION_MAJOR)
 	ln -sf libbtf.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libbtf.so
 	install -m 644 libbtf/include/*.h $(DESTDIR)$(PREFIX)/include/libbtf/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libbtf/libbtf.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libbtf.pc
+	for pc in libbtf libbtf-static; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libbtf/$$pc.pc.in \
+			> $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	done
 	for page in $(MAN_PAGES); do \
 		dir=$(DESTDIR)$(PREFIX)/share/man/man$${page##*.}; \
 		install -d $$dir && sed 's|@VERSION@|$(VERSION)|g' $$page > $$dir/$${page##*/} || exit 1; \

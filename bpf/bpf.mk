@@ -43,11 +43,13 @@ BENCH_DEPS += $(FLOW_OBJ) $(B)/flowctl
 
 # make all builds flowctl and the object; make install installs both, the
 # object as <prefix>/lib/flowctl/bpf_flow.o, where the installed flowctl
-# looks for it (flow_default_obj).
+# looks for it (flow_default_obj), and flowctl's bash completion.
 ALL_TARGETS += $(FLOW_OBJ) $(B)/flowctl
 install: install-flow
 install-flow: $(FLOW_OBJ) $(B)/flowctl
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/flowctl
 	install -m 755 $(B)/flowctl $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(FLOW_OBJ) $(DESTDIR)$(PREFIX)/lib/flowctl/
+	install -d $(DESTDIR)$(BASH_COMPLETION_DIR)
+	install -m 644 completion/btf-tools.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/flowctl
 .PHONY: install-flow

@@ -460,6 +460,8 @@ int main(int argc, char **argv)
 		{ "to", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "packets", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct args a;
@@ -470,16 +472,13 @@ int main(int argc, char **argv)
 	a.cpu = -1;
 	if (argc < 2)
 		return usage();
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
-		return usage_to(stdout);
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("%s %s\n", prog_name, BTF_TOOLS_VERSION);
-		return fflush(stdout) || ferror(stdout) ? 5 : 0;
-	}
-	a.cmd = argv[1];
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	/* options before or after the command word, as GNU getopt permutes */
+	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (c) {
+		case 'h': return usage_to(stdout);
+		case 'V':
+			printf("%s %s\n", prog_name, BTF_TOOLS_VERSION);
+			return fflush(stdout) || ferror(stdout) ? 5 : 0;
 		case 'n': a.netns = optarg; break;
 		case 'p': a.pin = optarg; break;
 		case 'v': a.vector = optarg; break;
@@ -508,8 +507,11 @@ int main(int argc, char **argv)
 		default: return usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc - 1)
 		return usage();
+	a.cmd = argv[optind];
+	if (!strcmp(a.cmd, "help"))
+		return usage_to(stdout);
 	if (!strcmp(a.cmd, "attach"))
 		return cmd_attach(&a);
 	if (!strcmp(a.cmd, "detach"))

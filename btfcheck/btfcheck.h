@@ -43,6 +43,7 @@ struct btfcheck_report {
 	bool object;           /* object mode: the BTF libbpf would load */
 	bool open_failed;      /* object mode: libbpf's open would fail (reason, err) */
 	int open_err;
+	bool no_btf;           /* object mode: no .BTF, and libbpf opens it without */
 	uint32_t fixups, sanitized;
 	bool distilled;        /* an ELF module's .BTF, verified over its .BTF.base */
 	bool relocated;        /* ... and relocated onto --base */

@@ -47,7 +47,7 @@ static char *last_line(const char *log)
 }
 
 /*
- * The text log streamed to stdout as it is made (a vmlinux log is ~10 MB:
+ * The text log streamed to stderr as it is made (a vmlinux log is ~10 MB:
  * kept whole it costs a fresh page every 4 KiB): the last line with text
  * is kept for the verdict, with any newlines after it.
  */
@@ -63,7 +63,7 @@ static void stream_log(const char *text, size_t len, void *ctx)
 	struct log_stream *ls = ctx;
 	size_t e = len, from = 0;
 
-	fwrite(text, 1, len, stdout);
+	fwrite(text, 1, len, stderr);
 	ls->last = text[len - 1];
 	while (e && text[e - 1] == '\n')
 		e--;
@@ -159,6 +159,7 @@ static int read_input(const struct cfg *c, const char *path, bool last, struct i
 			}
 			in->data = in->owned = ob.data;
 			in->size = ob.size;
+			rep->no_btf = !ob.data;
 			rep->fixups = ob.fixups;
 			rep->sanitized = ob.sanitized;
 			return 0;
@@ -308,6 +309,8 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 		res.err = rep.open_err;
 		goto report;
 	}
+	if (rep.no_btf) /* libbpf loads the object without BTF: nothing to verify */
+		goto report;
 	/* the other byte order: verified as a kernel of that order would */
 	if (lbtf_diagnose(in.data, in.size, NULL) == LBTF_DIAG_OPPOSITE_ENDIAN) {
 		cli_err(prog, "%s: note: %s; verified as a kernel of its byte order "
@@ -366,7 +369,7 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 	/* split BTF is module BTF: the kernel logs it to dmesg, messages only */
 	if (o.base && level)
 		o.flags |= LBTF_VERIFY_KERNEL_LOG | LBTF_VERIFY_KEEP_LOG;
-	/* the whole text log, nothing to compare it with: straight to stdout */
+	/* the whole text log, nothing to compare it with: straight to stderr */
 	if (level && !buf && !o.base && !c->json && !c->quiet && !c->kernel) {
 		o.log_fn = stream_log;
 		o.log_ctx = &ls;
@@ -380,7 +383,7 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 		goto out;
 	}
 	if (ls.last && ls.last != '\n')
-		putchar('\n');
+		fputc('\n', stderr);
 	rep.log = buf && !(o.flags & LBTF_VERIFY_KERNEL_LOG) ? buf : res.full_log;
 	/* a whole vmlinux log is ~10 MB: its length is known, never measured */
 	rep.log_len = !rep.log ? 0 : rep.log == res.full_log ? res.full_log_len : strlen(rep.log);
@@ -408,6 +411,12 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 			lbtf_verify_result_free(&again);
 		} else {
 			reason = last_line(why);
+		}
+		/* the special-field pass logs nothing: its cause, not the
+		 * log's last line, which names whatever type came last */
+		if (res.cause[0] && res.err != ENOSPC) {
+			free(reason);
+			reason = strdup(res.cause);
 		}
 		hint = fixup_hint(c, path, &in);
 		if (!hint)

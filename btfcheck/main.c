@@ -7,7 +7,9 @@
  *            [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]
  *            [--kernel] FILE...
  * An ELF BPF object (ET_REL, EM_BPF) is checked as libbpf loads it: its
- * .BTF after libbpf's fixups (libbtf_object.h); --raw checks .BTF as stored.
+ * .BTF after libbpf's fixups (libbtf_object.h), or none when it has no .BTF
+ * and libbpf opens it without; --raw checks .BTF as stored.
+ * Verdicts go to stdout, the kernel log and errors to stderr.
  * Exit (cli/cli.h's table): 0 all valid, 1 some rejected, 2 usage, 3 --kernel
  * found a disagreement, 4 a file is not BTF (e.g. an ELF without .BTF),
  * 5 a file cannot be read.
@@ -55,8 +57,11 @@ static void usage(FILE *f)
 		"                    its externs there, and the sanitization for its version\n"
 		"  -h, --help        this text\n"
 		"  -V, --version     print the version\n"
-		"Exit status: 0 all valid, 1 some rejected, 2 usage, 3 the kernel disagreed,\n"
-		"4 not BTF, 5 cannot read.\n");
+		"Output: each file's verdict (FILE: OK, FILE: rejected: REASON (ERRNO)) on\n"
+		"standard output, JSON Lines with --json; the kernel log, notes and errors on\n"
+		"standard error.\n"
+		"Exit status: 0 all valid, 1 some rejected (or a BPF object libbpf would not\n"
+		"open), 2 usage, 3 the kernel disagreed, 4 not BTF, 5 cannot read.\n");
 }
 
 /* "MAJOR.MINOR" at the start of s as a KERNEL_VERSION code, *end after it.
@@ -103,9 +108,9 @@ static int parse_version(const char *s, uint32_t *v)
 	return 0;
 }
 
-/* Verdicts go to stderr a line at a time: one write each, formatted in
- * place, not through unbuffered stdio's 8 KiB stack buffer per call (two
- * fresh stack pages, i.e. page faults, in a process that lives ~1 ms). */
+/* Diagnostics (the log, notes, errors) go to stderr a line at a time:
+ * formatted in place, not through unbuffered stdio's 8 KiB stack buffer per
+ * call (two fresh stack pages, i.e. page faults, in a short process). */
 static char errbuf[1024];
 
 static int parse_num(const char *s, long long max, long long *out)

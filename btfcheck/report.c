@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* btfcheck output: the log and a verdict line (text) or JSON Lines. */
+/* btfcheck output: a verdict line on stdout and the log on stderr (text),
+ * or JSON Lines on stdout. */
 #include <errno.h>
 #include <string.h>
 #include "btfcheck.h"
@@ -30,18 +31,18 @@ static void print_mink_text(const struct btfcheck_report *r)
 	char v[16], vl[16], feats[256] = "";
 
 	if (!r->mink->done) {
-		fprintf(stderr, "%s: min-kernel: unknown (%s)\n", r->file, lbtf_errmsg());
+		fprintf(stdout, "%s: min-kernel: unknown (%s)\n", r->file, lbtf_errmsg());
 		return;
 	}
 	version_str(v, sizeof(v), m->version);
 	version_str(vl, sizeof(vl), m->version_libbpf);
-	fprintf(stderr, "%s: min-kernel: %s (%s", r->file, v, m->why);
+	fprintf(stdout, "%s: min-kernel: %s (%s", r->file, v, m->why);
 	if (m->why_id)
-		fprintf(stderr, ", type [%u]", m->why_id);
-	fprintf(stderr, "); with libbpf's sanitization: %s (%s", vl, m->why_libbpf);
+		fprintf(stdout, ", type [%u]", m->why_id);
+	fprintf(stdout, "); with libbpf's sanitization: %s (%s", vl, m->why_libbpf);
 	if (m->why_libbpf_id)
-		fprintf(stderr, ", type [%u]", m->why_libbpf_id);
-	fputc(')', stderr);
+		fprintf(stdout, ", type [%u]", m->why_libbpf_id);
+	fputc(')', stdout);
 	for (unsigned int i = 0; i < 7; i++) {
 		uint32_t bit = 1u << i, kv = lbtf_kfeat_version(bit);
 
@@ -50,8 +51,8 @@ static void print_mink_text(const struct btfcheck_report *r)
 				 *feats ? ", " : "", lbtf_kfeat_name(bit), kv >> 16, (kv >> 8) & 0xff);
 	}
 	if (*feats)
-		fprintf(stderr, "; libbpf rewrites %s", feats);
-	fputc('\n', stderr);
+		fprintf(stdout, "; libbpf rewrites %s", feats);
+	fputc('\n', stdout);
 }
 
 void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
@@ -59,46 +60,51 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 	const struct lbtf_verify_result *res = r->res;
 	char fix[256];
 
+	/* the log is a diagnostic (stderr), the verdict the result (stdout):
+	 * `btfcheck x.o | tee` keeps every verdict; stderr goes out first */
 	if (!quiet && r->show_log && r->log_len) {
-		fwrite(r->log, 1, r->log_len, stdout);
+		fwrite(r->log, 1, r->log_len, stderr);
 		if (r->log[r->log_len - 1] != '\n')
-			putchar('\n');
+			fputc('\n', stderr);
 	}
-	fflush(stdout);
+	fflush(stderr);
 	if (r->open_failed)
-		fprintf(stderr, "%s: rejected: libbpf would not open it: %s (%s)", r->file,
+		fprintf(stdout, "%s: rejected: libbpf would not open it: %s (%s)", r->file,
 			r->reason, lbtf_errno_name(res->err));
 	else if (!res->err)
-		fprintf(stderr, "%s: OK", r->file);
+		fprintf(stdout, "%s: OK", r->file);
 	else
-		fprintf(stderr, "%s: rejected: %s (%s)", r->file, r->reason,
+		fprintf(stdout, "%s: rejected: %s (%s)", r->file, r->reason,
 			lbtf_errno_name(res->err));
-	if (r->object && !r->open_failed) {
+	if (r->no_btf) {
+		fprintf(stdout, " [BPF object without .BTF: libbpf opens and loads it without BTF]");
+	} else if (r->object && !r->open_failed) {
 		bit_list(fix, sizeof(fix), r->fixups, lbtf_fixup_name);
-		fprintf(stderr, " [BPF object: the BTF libbpf loads; fixups: %s", *fix ? fix : "none");
+		fprintf(stdout, " [BPF object: the BTF libbpf loads; fixups: %s", *fix ? fix : "none");
 		bit_list(fix, sizeof(fix), r->sanitized, lbtf_kfeat_name);
-		fprintf(stderr, "%s%s]", *fix ? "; sanitized: " : "", fix);
+		fprintf(stdout, "%s%s]", *fix ? "; sanitized: " : "", fix);
 	}
 	if (r->distilled)
 		fprintf(stderr, " [module BTF over its .BTF.base%s]",
 			r->relocated ? ", relocated onto the base"
 			: res->err ? "" : "; relocation onto a vmlinux not checked (--base VMLINUX)");
 	if (res->env_dependent)
-		fprintf(stderr, " [kptr targets: the verdict depends on the running kernel's BTF]");
-	fputc('\n', stderr);
+		fprintf(stdout, " [kptr targets: the verdict depends on the running kernel's BTF]");
+	fputc('\n', stdout);
 	if (r->hint)
-		fprintf(stderr, "%s: hint: %s\n", r->file, r->hint);
+		fprintf(stdout, "%s: hint: %s\n", r->file, r->hint);
 	if (r->mink)
 		print_mink_text(r);
 	if (r->kernel && r->kernel->tried) {
 		if (!r->kernel->available)
-			fprintf(stderr, "%s: kernel: BPF_BTF_LOAD not permitted (%s), not compared\n",
+			fprintf(stdout, "%s: kernel: BPF_BTF_LOAD not permitted (%s), not compared\n",
 				r->file, lbtf_errno_name(r->kernel->err));
 		else
-			fprintf(stderr, "%s: kernel: %s (%s), %s\n", r->file,
+			fprintf(stdout, "%s: kernel: %s (%s), %s\n", r->file,
 				r->kernel->err ? "rejected" : "OK", lbtf_errno_name(r->kernel->err),
 				r->kernel->agree ? "agrees" : "DISAGREES");
 	}
+	fflush(stdout); /* before the next file's diagnostics */
 }
 
 /* JSON string: control characters escaped; bytes that are not valid UTF-8
@@ -159,6 +165,8 @@ void btfcheck_print_json(const struct btfcheck_report *r, bool quiet)
 	printf(",\"mode\":\"%s\"", r->object ? "object" : "raw");
 	if (r->object) {
 		printf(",\"libbpf_open\":%s", r->open_failed ? "false" : "true");
+		if (r->no_btf)
+			fputs(",\"btf\":false", stdout);
 		json_bits("fixups", r->fixups, lbtf_fixup_name);
 		json_bits("sanitized", r->sanitized, lbtf_kfeat_name);
 	}

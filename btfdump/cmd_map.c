@@ -2,7 +2,8 @@
 /*
  * `btfdump map id N | pinned PATH | name NAME [--lookup KEY] [--net]
  * [--valid-json]`: dumps live BPF maps like `bpftool map dump` (or one
- * element like `bpftool map lookup`), keys and values formatted through the
+ * element like `bpftool map lookup`, whose words `map dump MAP` and
+ * `map lookup MAP key KEY` are accepted too), keys and values formatted through the
  * map's BTF fetched from the kernel. The layout is libbtf's
  * (lbtf_map_dump_*); this file finds the maps and their BTF, map_walk.c
  * reads their elements.
@@ -41,9 +42,10 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: btfdump [-j|-p] map {id N | pinned PATH | name NAME} "
 		   "[--lookup KEY] [--net] [--valid-json]\n"
+		   "       btfdump [-j|-p] map dump MAP | map lookup MAP key KEY  (bpftool's words)\n"
 		   "  id N, pinned PATH, name NAME  the map(s): by id, bpffs path, or every map so named\n"
 		   "  --lookup KEY   print one element (KEY: bytes, e.g. \"1 0 0 0\" or hex 01 00 00 00);\n"
-		   "                 exit 1 if there is none\n"
+		   "                 exit 1 if there is none (key KEY: the same)\n"
 		   "  --net          __be16/32/64 in host order, flow keys' addresses as IP strings\n"
 		   "  --valid-json   strict JSON (bitfields as numbers, 128-bit integers as strings)\n"
 		   "  -h, --help     this text\n");
@@ -62,12 +64,12 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 			a->opts.net = true;
 		} else if (!strcmp(w, "--valid-json")) {
 			a->opts.valid_json = true;
-		} else if (!strcmp(w, "--lookup")) {
+		} else if (!strcmp(w, "--lookup") || !strcmp(w, "key")) {
 			a->key_words = argv + i + 1;
 			while (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
 				i++, a->nr_key_words++;
 			if (!a->nr_key_words) {
-				cli_err(prog, "map: --lookup needs the key bytes");
+				cli_err(prog, "map: %s needs the key bytes", w);
 				return -1;
 			}
 		} else if (!a->how && (!strcmp(w, "id") || !strcmp(w, "pinned") ||
@@ -93,7 +95,7 @@ static int get_info(struct open_map *m)
 
 	memset(&m->info, 0, sizeof(m->info));
 	if (bpf_obj_get_info_by_fd(m->fd, &m->info, &len)) {
-		cli_err(prog, "map: can't get map info: %s", cli_strerror(errno));
+		cli_err(prog, "map: can't get map info: %s", cli_bpf_strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -131,7 +133,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		if (m.fd < 0) {
 			if (errno == ENOENT) /* gone meanwhile */
 				continue;
-			cli_err(prog, "map: can't open map id %u: %s", id, cli_strerror(errno));
+			cli_err(prog, "map: can't open map id %u: %s", id, cli_bpf_strerror(errno));
 			goto fail;
 		}
 		if (get_info(&m) || strncmp(name, m.info.name, BPF_OBJ_NAME_LEN)) {
@@ -147,7 +149,7 @@ static int open_by_name(const char *name, struct open_map **maps)
 		(*maps)[n++] = m;
 	}
 	if (errno != ENOENT) {
-		cli_err(prog, "map: can't walk map ids: %s", cli_strerror(errno));
+		cli_err(prog, "map: can't walk map ids: %s", cli_bpf_strerror(errno));
 		goto fail;
 	}
 	if (!n)
@@ -176,13 +178,13 @@ static int open_maps(const struct map_args *a, struct open_map **maps)
 		}
 		m.fd = bpf_map_get_fd_by_id(id);
 		if (m.fd < 0) {
-			cli_err(prog, "map: no map with id %lu: %s", id, cli_strerror(errno));
+			cli_err(prog, "map: no map with id %lu: %s", id, cli_bpf_strerror(errno));
 			return -1;
 		}
 	} else {
 		m.fd = bpf_obj_get(a->what);
 		if (m.fd < 0) {
-			cli_err(prog, "map: %s: %s", a->what, cli_strerror(errno));
+			cli_err(prog, "map: %s: %s", a->what, cli_bpf_strerror(errno));
 			return -1;
 		}
 		if (!fd_is_map(m.fd)) {
@@ -344,7 +346,7 @@ static int lookup(const struct map_args *a, const struct open_map *om)
 	}
 	if (bpf_map_lookup_elem(om->fd, key, value)) {
 		if (errno != ENOENT) {
-			cli_err(prog, "map id %u: lookup failed: %s", d.id, cli_strerror(errno));
+			cli_err(prog, "map id %u: lookup failed: %s", d.id, cli_bpf_strerror(errno));
 			goto out;
 		}
 		lbtf_map_print_lookup(stdout, &d, btf, key, NULL, 0, &a->opts);
@@ -366,15 +368,21 @@ int btfdump_cmd_map(int argc, char **argv, const struct btfdump_opts *o)
 	struct map_args a = { .opts = { .sz = sizeof(a.opts) } };
 	struct open_map *maps = NULL;
 	struct lbtf_map_dump *dump;
+	const char *verb = NULL;
 	bool typed = true;
 	int n, ret = 0;
 
-	/* accept bpftool's verb: `btfdump map dump id N` */
+	/* bpftool's verbs: `map dump id N`, `map lookup id N key 1 0 0 0` */
 	if (argc && !strcmp(argv[0], "dump"))
-		argc--, argv++;
+		argc--, argv++, verb = "dump";
+	else if (argc && !strcmp(argv[0], "lookup"))
+		argc--, argv++, verb = "lookup";
 	n = parse_args(argc, argv, &a);
 	if (n)
 		return n > 0 ? cli_flush_stdout("btfdump") : CLI_EXIT_USAGE;
+	if (verb && !strcmp(verb, "lookup") != !!a.key_words)
+		return cli_fail(CLI_EXIT_USAGE, prog, "map %s: %s", verb, a.key_words ?
+				"a key is for `map lookup`" : "which key? key BYTES (see btfdump map --help)");
 	a.opts.json = o && o->json != BTFDUMP_PLAIN;
 	a.opts.pretty = o && o->json == BTFDUMP_PRETTY;
 	n = open_maps(&a, &maps);

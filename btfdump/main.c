@@ -46,7 +46,8 @@ static int usage(FILE *f)
 		"  PATH [...]          shorthand for `file PATH ...`\n"
 		"  btf dump file|id .. bpftool's spelling of file and id\n"
 		"  help                this text\n"
-		"Options:\n"
+		"  map dump MAP, map lookup MAP key KEY   bpftool's spelling of map\n"
+		"Options (before or after the command and its words):\n"
 		"  -j, --json          compact JSON (as bpftool -j)\n"
 		"  -p, --pretty        pretty JSON (as bpftool -p)\n"
 		"  -c                  C header: shorthand for `format c`; C OPTIONS may follow PATH\n"
@@ -234,6 +235,8 @@ static int dump_source(int argc, char **argv, const struct btfdump_opts *o,
 	if (!btf) {
 		if (open == open_id && errno == 0) /* bad id syntax, already said */
 			rc = CLI_EXIT_USAGE;
+		else if (open == open_id && errno == EPERM)
+			rc = cli_fail(CLI_EXIT_SYSTEM, prog, "%s (" CLI_BPF_NEEDS ")", lbtf_errmsg());
 		else if (open == open_id)
 			rc = open_failed("");
 		else
@@ -312,6 +315,67 @@ static int cmd_btf(int argc, char **argv, const struct btfdump_opts *o, struct d
 	return c->run(argc - 2, argv + 2, o, r);
 }
 
+/* A global option word (or a bundle of -j, -p, -c), and whether it takes
+ * the next word as its value. */
+static bool is_global_option(const char *w, bool after_map, bool *takes_value)
+{
+	*takes_value = !strcmp(w, "-B") || !strcmp(w, "--base-btf");
+	if (*takes_value || !strncmp(w, "--base-btf=", 11) || !strcmp(w, "--json") ||
+	    !strcmp(w, "--pretty") || !strcmp(w, "-V") || !strcmp(w, "--version"))
+		return true;
+	/* `map ... -h` is the map command's own help */
+	if (!strcmp(w, "-h") || !strcmp(w, "--help"))
+		return !after_map;
+	return w[0] == '-' && w[1] && strspn(w + 1, "jpc") == strlen(w + 1);
+}
+
+/*
+ * Options after the command's words (`btfdump x.o -j`), as bpftool and GNU
+ * getopt accept them: the global options are moved, in their order, before
+ * the first word that is not one, where getopt then reads them. The value
+ * of a command's own option (-o FILE, --types LIST, --compat V, --base
+ * FILE) and the map named by id/pinned/name stay where they are, and
+ * nothing after "--" moves.
+ */
+static void hoist_global_options(int argc, char **argv)
+{
+	static const char *const valued[] = {
+		"-o", "--output", "--types", "--compat", "--base", "id", "pinned", "name",
+	};
+	int front = 1; /* where the next global option goes */
+	bool in_command = false, after_map = false;
+
+	for (int i = 1; i < argc; i++) {
+		char *w = argv[i];
+		bool takes_value;
+		int n;
+
+		if (!strcmp(w, "--"))
+			return;
+		/* (-B without its value stays, for its own error) */
+		if (is_global_option(w, after_map, &takes_value) && (!takes_value || i + 1 < argc)) {
+			n = takes_value ? 2 : 1;
+			if (in_command) {
+				char *moved[2] = { argv[i], n == 2 ? argv[i + 1] : NULL };
+
+				memmove(argv + front + n, argv + front, (i - front) * sizeof(*argv));
+				memcpy(argv + front, moved, n * sizeof(*argv));
+			}
+			front += n;
+			i += n - 1;
+			continue;
+		}
+		if (!in_command)
+			after_map = !strcmp(w, "map");
+		in_command = true;
+		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+			if (!strcmp(w, valued[k]) && i + 1 < argc) {
+				i++;
+				break;
+			}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -332,6 +396,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	opterr = 0; /* unknown options are reported below, in one line */
 	lbtf_atomic_cleanup_on_signals(); /* format c -o writes through a temporary file */
+	hoist_global_options(argc, argv);
 	while ((opt = getopt_long(argc, argv, "+jpcB:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':

@@ -120,7 +120,7 @@ int btfdump_map_walk(int fd, const struct lbtf_map_desc *d, struct lbtf_map_dump
 			lbtf_map_dump_entry(dump, key, value, vlen);
 	}
 	if (errno != ENOENT)
-		cli_err(prog, "map id %u: can't walk keys: %s", d->id, cli_strerror(errno));
+		cli_err(prog, "map id %u: can't walk keys: %s", d->id, cli_bpf_strerror(errno));
 	else
 		ret = 0;
 out:

@@ -17,7 +17,6 @@
 #include "ext.h"
 #include "libbtf_object.h"
 
-static const char *prog = "btfgen";
 
 /* ET_REL for EM_BPF (libbtf's test, on the ELF header) */
 static bool is_bpf_object(const char *path)
@@ -36,7 +35,7 @@ int ext_open(struct ext_job *x, const char *input)
 	int has = lbtf_elf_has_section(input, ".BTF.ext");
 
 	if (has < 0) {
-		cli_err(prog, "%s", lbtf_errmsg());
+		cli_err(x->prog, "%s", lbtf_errmsg());
 		return cli_exit_for_errno(-has);
 	}
 	x->gen = is_bpf_object(input);
@@ -46,14 +45,14 @@ int ext_open(struct ext_job *x, const char *input)
 	if (!x->ext) {
 		int rc = cli_exit_for_errno(errno);
 
-		cli_err(prog, "%s: cannot read .BTF.ext: %s", input, lbtf_errmsg());
+		cli_err(x->prog, "%s: cannot read .BTF.ext: %s", input, lbtf_errmsg());
 		return rc;
 	}
 	x->old = lbtf_open_elf(input, NULL);
 	if (!x->old) {
 		int rc = cli_exit_for_errno(errno);
 
-		cli_err(prog, "%s: has a .BTF.ext but its .BTF, which the records' type ids and "
+		cli_err(x->prog, "%s: has a .BTF.ext but its .BTF, which the records' type ids and "
 			"strings index, cannot be read: %s", input, lbtf_errmsg());
 		return rc == CLI_EXIT_SYSTEM ? rc : CLI_EXIT_INPUT;
 	}
@@ -70,12 +69,12 @@ static int remap_records(struct ext_job *x, const char *input, struct lbtf_build
 
 	if (!err)
 		return 0;
-	cli_err(prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input, lbtf_errmsg());
+	cli_err(x->prog, "%s: cannot carry .BTF.ext over to the new .BTF: %s", input, lbtf_errmsg());
 	return err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
 }
 
 /* The records' strings joined b's string section: *data made again */
-static int serialize_again(const char *input, struct lbtf_builder *b, int swapped, void **data,
+static int serialize_again(const struct ext_job *x, const char *input, struct lbtf_builder *b, int swapped, void **data,
 			   size_t *size)
 {
 	int err;
@@ -85,7 +84,7 @@ static int serialize_again(const char *input, struct lbtf_builder *b, int swappe
 	err = lbtf_builder_serialize(b, swapped, data, size);
 	if (!err)
 		return 0;
-	cli_err(prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
+	cli_err(x->prog, "%s: cannot serialize BTF: %s", input, lbtf_errmsg());
 	return cli_exit_for_errno(-err);
 }
 
@@ -94,7 +93,7 @@ int ext_remap(struct ext_job *x, const char *input, struct lbtf_builder *b, int 
 {
 	int rc = remap_records(x, input, b);
 
-	return rc ? rc : serialize_again(input, b, swapped, data, size);
+	return rc ? rc : serialize_again(x, input, b, swapped, data, size);
 }
 
 /* The CO-RE relocations of the rewritten .BTF.ext x->data into w */
@@ -130,14 +129,14 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 	int err, rc = CLI_EXIT_INPUT;
 
 	if (!w) {
-		cli_err(prog, "%s: %s", input, lbtf_errmsg());
+		cli_err(x->prog, "%s: %s", input, lbtf_errmsg());
 		return CLI_EXIT_SYSTEM;
 	}
 	if (x->ext && (rc = remap_records(x, input, b)))
 		goto out;
 	rc = CLI_EXIT_INPUT;
 	if (x->ext && (err = keep_core_relos(x, w))) {
-		cli_err(prog, "%s: cannot read back the CO-RE relocations: %s", input,
+		cli_err(x->prog, "%s: cannot read back the CO-RE relocations: %s", input,
 			lbtf_errmsg());
 		goto out;
 	}
@@ -146,9 +145,9 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 		const char *msg = lbtf_errmsg();
 
 		if (strstr(msg, input))
-			cli_err(prog, "cannot make func_info/line_info: %s", msg);
+			cli_err(x->prog, "cannot make func_info/line_info: %s", msg);
 		else
-			cli_err(prog, "%s: cannot make func_info/line_info: %s", input, msg);
+			cli_err(x->prog, "%s: cannot make func_info/line_info: %s", input, msg);
 		rc = err == -ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
 		goto out;
 	}
@@ -166,11 +165,11 @@ int ext_generate(struct ext_job *x, const char *input, struct lbtf_builder *b, i
 		goto out;
 	}
 	if ((err = lbtf_ext_writer_finish(w, swapped > 0, &x->data, &x->size))) {
-		cli_err(prog, "%s: cannot write .BTF.ext: %s", input, lbtf_errmsg());
+		cli_err(x->prog, "%s: cannot write .BTF.ext: %s", input, lbtf_errmsg());
 		rc = cli_exit_for_errno(-err);
 		goto out;
 	}
-	rc = serialize_again(input, b, swapped, data, size);
+	rc = serialize_again(x, input, b, swapped, data, size);
 out:
 	lbtf_ext_writer_free(w);
 	return rc;

@@ -11,6 +11,7 @@
 #include "libbtf_ext.h"
 
 struct ext_job {
+	const char *prog;     /* the name messages start with */
 	struct lbtf_ext *ext; /* the input's .BTF.ext (NULL: none) */
 	struct lbtf *old;     /* the .BTF it was made with */
 	bool gen;             /* make func_info/line_info from DWARF (gcc-bpf objects) */

@@ -27,6 +27,7 @@
 #include "min_core.h"
 #include "io/io.h"
 
+/* "btfgen-pahole" for a pahole command line: one prefix for a whole run */
 static const char *prog = "btfgen";
 
 static void usage(FILE *f)
@@ -197,8 +198,12 @@ int main(int argc, char **argv)
 #endif
 	cli_hold_stdout();
 	/* pahole's command line (kernel builds run PAHOLE=btfgen-pahole) */
-	if (pahole_cmdline(argc, argv) && (rc = pahole_to_btfgen(argc, argv, &argc, &argv)) >= 0)
-		return rc;
+	if (pahole_cmdline(argc, argv)) {
+		prog = "btfgen-pahole";
+		if ((rc = pahole_to_btfgen(argc, argv, &argc, &argv)) >= 0)
+			return rc;
+	}
+	ext.prog = prog;
 	rc = CLI_EXIT_SYSTEM;
 	opterr = 0; /* reported below, in one line */
 	while ((c = getopt_long(argc, argv, "j:o:vhV", longopts, NULL)) != -1) {
@@ -414,8 +419,8 @@ int main(int argc, char **argv)
 			err = lbtf_elf_write_btf_opts(input, input, data, size, &wo);
 		}
 		if (err) {
-			rc = cli_exit_for_errno(err);
-			cli_err(prog, "%s: cannot write: %s", out ? out : input, lbtf_errmsg());
+			/* (libbtf's message names the file) */
+			rc = cli_fail_msg(prog, out ? out : input, lbtf_errmsg(), err);
 			goto out_b;
 		}
 	}

@@ -125,7 +125,6 @@ static void print_supported(FILE *f)
 			fprintf(f, "%s%s", sep, pfeats[i].name);
 			sep = ",";
 		}
-	fputc('\n', f);
 }
 
 /* --btf_features[_strict]=LIST, with pahole's rules (see the top) */
@@ -166,6 +165,7 @@ static int parse_btf_features(struct pstate *s, const char *list, bool strict)
 			fprintf(stderr, "%s: --btf_features_strict: unknown BTF feature '%.*s' "
 				"(supported: ", prog, (int)len, p);
 			print_supported(stderr);
+			fputs(")\n", stderr);
 			return 2;
 		} else if (s->verbose) {
 			cli_err(prog, "ignoring unknown BTF feature '%.*s'", (int)len, p);
@@ -366,6 +366,7 @@ int pahole_to_btfgen(int argc, char **argv, int *nargc, char ***nargv)
 			break;
 		case O_SUPPORTED:
 			print_supported(stdout);
+			putchar('\n');
 			return cli_flush_stdout(prog);
 		case O_VERSION:
 			printf("v%d.%d\n", PAHOLE_COMPAT_MAJOR, PAHOLE_COMPAT_MINOR);

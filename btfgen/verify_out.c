@@ -259,7 +259,8 @@ int btfgen_verify_output(const char *prog, const char *input, const void *data, 
 		cli_err(prog, "%s: cannot verify the BTF made: %s", input, lbtf_errmsg());
 		rc = cli_exit_for_errno(err);
 	} else if (res.err) {
-		cli_err(prog, "%s: the BTF made from it would be rejected by the kernel, not written: %s (%s)", input, reason(res.full_log), lbtf_errno_name(res.err));
+		/* (the special-field pass logs nothing: its cause instead) */
+		cli_err(prog, "%s: the BTF made from it would be rejected by the kernel, not written: %s (%s)", input, res.cause[0] ? res.cause : reason(res.full_log), lbtf_errno_name(res.err));
 		rc = CLI_EXIT_INPUT;
 	}
 	lbtf_verify_result_free(&res);

@@ -50,10 +50,8 @@ int btfgen_write_verified(const char *prog, const char *input, const char *out, 
 	int rc, err;
 
 	w.fd = lbtfi_atomic_open(out, &tmp, 0644);
-	if (w.fd < 0) {
-		cli_err(prog, "%s: cannot write: %s", out, lbtf_errmsg());
-		return cli_exit_for_errno(w.fd);
-	}
+	if (w.fd < 0) /* (libbtf's message names the file) */
+		return cli_fail_msg(prog, out, lbtf_errmsg(), w.fd);
 	if (tmp)
 		started = !pthread_create(&t, NULL, write_and_sync, &w);
 	rc = btfgen_verify_output(prog, input, data, size, swapped, base);
@@ -71,9 +69,7 @@ int btfgen_write_verified(const char *prog, const char *input, const char *out, 
 		return cli_exit_for_errno(w.err);
 	}
 	err = lbtfi_atomic_commit_synced(w.fd, tmp, out, 0);
-	if (err) {
-		cli_err(prog, "%s: cannot write: %s", out, lbtf_errmsg());
-		return cli_exit_for_errno(err);
-	}
+	if (err)
+		return cli_fail_msg(prog, out, lbtf_errmsg(), err);
 	return 0;
 }

@@ -35,6 +35,15 @@ const char *cli_strerror(int err)
 	return strerror(err);
 }
 
+const char *cli_bpf_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == EPERM)
+		return "Operation not permitted (" CLI_BPF_NEEDS ")";
+	return cli_strerror(err);
+}
+
 int cli_print_version(const char *prog)
 {
 	printf("%s %s\n", prog, BTF_TOOLS_VERSION);

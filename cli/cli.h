@@ -57,6 +57,10 @@ int cli_finish_stdout(const char *prog);
  * named (524 ENOTSUPP: "Unknown error 524" says nothing). */
 const char *cli_strerror(int err);
 
+/* cli_strerror() of a failed bpf() call: EPERM says what it takes */
+#define CLI_BPF_NEEDS "bpf() needs CAP_BPF, or root"
+const char *cli_bpf_strerror(int err);
+
 struct lbtf;
 /* A base BTF (--base PATH) checked before anything is read or built over
  * it, as the kernel verifies vmlinux before a module: every type id it names

@@ -1,4 +1,4 @@
-# bash completion for btfgen, btfcheck and btfdump (installed once per
+# bash completion for btfgen, btfcheck, btfdump and flowctl (installed once per
 # command name under share/bash-completion/completions, loaded on demand).
 # The options are the ones each program's --help lists.
 
@@ -67,7 +67,7 @@ _btfdump()
 			COMPREPLY=($(compgen -W "file id map ext btf help" -- "$cur") $(compgen -f -- "$cur"))
 		fi ;;
 	map)
-		COMPREPLY=($(compgen -W "dump id pinned name --lookup --net --valid-json -h --help" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "dump lookup key id pinned name --lookup --net --valid-json -h --help" -- "$cur")) ;;
 	btf)
 		COMPREPLY=($(compgen -W "dump file id" -- "$cur")) ;;
 	ext)
@@ -86,6 +86,47 @@ _btfdump()
 	esac
 }
 
+_flowctl()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} i cmd=
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--netns | --pin | --vector | --obj | --id | --continue-from | --repeat | --rounds | \
+		--tx | --rx | --to | --cpu | --packets) ((i++)) ;;
+		-*) ;;
+		*) [[ -z $cmd ]] && cmd=${COMP_WORDS[i]} ;;
+		esac
+	done
+	case $prev in
+	--netns | --tx | --rx)
+		COMPREPLY=($(compgen -W "$(ls /run/netns 2>/dev/null)" -- "$cur") $(compgen -f -- "$cur"))
+		return ;;
+	--pin) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	--obj) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--continue-from) COMPREPLY=($(compgen -W "none" -- "$cur")); return ;;
+	--vector | --id | --repeat | --rounds | --to | --cpu | --packets) return ;;
+	esac
+	if [[ -z $cmd && $cur != -* ]]; then
+		COMPREPLY=($(compgen -W "attach detach show test send dump bench bench-e2e help" -- "$cur"))
+		return
+	fi
+	# each command's options (flowctl --help), then the general ones
+	local o
+	case $cmd in
+	attach) o="--netns --pin --prog-attach --record --obj --continue-from" ;;
+	detach) o="--netns --pin" ;;
+	show) o="--netns" ;;
+	test) o="--vector --json --record --obj" ;;
+	send) o="--netns --vector" ;;
+	dump) o="--netns --pin --id --net --hex" ;;
+	bench) o="--repeat --rounds --obj" ;;
+	bench-e2e) o="--tx --rx --to --cpu --packets --rounds" ;;
+	*) o="--netns --pin --prog-attach --record --obj --continue-from --vector --json --id --net --hex --repeat --rounds --tx --rx --to --cpu --packets" ;;
+	esac
+	COMPREPLY=($(compgen -W "$o -h --help -V --version" -- "$cur"))
+}
+
 complete -F _btfgen btfgen
 complete -F _btfcheck btfcheck
 complete -F _btfdump btfdump
+complete -F _flowctl flowctl

@@ -3,7 +3,7 @@
 # As root: runs apt-get update (only when something is missing) and installs.
 # Otherwise: prints the one apt-get line to run, and exits 1 if anything is missing.
 set -u
-PKGS="libelf-dev libdw-dev libbz2-dev libbpf-dev libcjson-dev libcmocka-dev clang clang-16 llvm
+PKGS="libelf-dev libdw-dev libbz2-dev libbpf-dev libcmocka-dev clang clang-16 llvm
       libclang-rt-14-dev bpftool dwarves iproute2 pkg-config make gcc dwz shellcheck gcc-bpf"
 missing=()
 for p in $PKGS; do

@@ -307,7 +307,19 @@ static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attr
 	return add_var_rec(u, id, (uint32_t)sym, 0, ext, sec);
 }
 
-int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
+/* The symbol of the function-scope static da of function func (clang's
+ * naming in a relocatable object), or -1 */
+static int64_t local_static_sym(struct dw_unit *u, struct dw_die *func, struct dw_attrs *da,
+				uint64_t off)
+{
+	struct dw_attrs fa;
+
+	dr_attrs(u->rd, func, &fa, false);
+	dr_integrate(u->rd, &fa); /* the name may sit on its abstract origin */
+	return dw_sym_local_static(u->g->ei, dw_attrs_name(&fa), dw_attrs_name(da), off);
+}
+
+int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *func)
 {
 	const struct dw_elf_info *ei = u->g->ei;
 	uint32_t feat = u->g->features;
@@ -337,11 +349,15 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die)
 	name = dw_attrs_name(&da);
 	if (!name || !*name)
 		return 0;
-	sym = dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
-			  dw_attrs_flag(&da, DA_EXTERNAL));
+	if (func)
+		sym = local_static_sym(u, func, &da, addr);
+	else
+		sym = dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
+				  dw_attrs_flag(&da, DA_EXTERNAL));
 	if (sym < 0)
 		return 0;
 	s = &ei->syms[sym];
+	name = s->name; /* a function's static: "FUNC.NAME", as clang's VAR */
 	sec = ei->secs[s->shndx].name;
 	/* storage in the image; but libbpf finds a BPF object's sections by
 	 * name whatever their flags (a .maps without SHF_ALLOC holds maps) */
@@ -405,10 +421,15 @@ static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
 				err = walk(u, &c, NESTED);
 			break;
 		case DW_TAG_variable:
-			/* function-scope statics of a relocatable object cannot be
-			 * told apart by name from file-scope ones */
+			/* function-scope statics of a relocatable object are found
+			 * by clang's symbol names (FUNC.NAME) in a BPF object, as
+			 * clang's own .BTF has them; elsewhere (gcc's NAME.N) they
+			 * cannot be told apart by name from file-scope ones */
 			if (where == AT_TOP || (where == NESTED && !u->g->ei->is_rel))
-				err = dw_convert_variable(u, &c);
+				err = dw_convert_variable(u, &c, NULL);
+			else if (where == NESTED && u->g->ei->is_bpf &&
+				 dr_tag(parent) == DW_TAG_subprogram)
+				err = dw_convert_variable(u, &c, parent);
 			break;
 		case DW_TAG_lexical_block:
 			/* Entered in pahole's style only: nested blocks hold locals

@@ -42,7 +42,7 @@ static int no_dwarf(const char *path)
 	if (e == ENOMEM || (dw && strstr(dw, "out of memory")) ||
 	    (el && strstr(el, "out of memory")))
 		return lbtfi_err(ENOMEM, "%s: out of memory reading its DWARF debug info", path);
-	return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info)", path);
+	return dw_err_no_dwarf(path);
 }
 
 static int open_rel(struct dw_handle *h, const char *path)
@@ -102,6 +102,12 @@ static void find_mapped_info(struct dw_handle *h)
 	}
 }
 
+int dw_err_no_dwarf(const char *path)
+{
+	return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info): compile it with -g, "
+			 "or pass its separate debug file", path);
+}
+
 int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 {
 	memset(h, 0, sizeof(*h));
@@ -115,7 +121,9 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		if (h->elf && !dw_reloc_apply_copied(h->elf, &h->copies)) {
 			errno = 0;
 			h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
-			return h->dw ? 0 : no_dwarf(path);
+			if (!h->dw)
+				return no_dwarf(path);
+			return 0;
 		}
 		if (h->elf)
 			elf_end(h->elf);

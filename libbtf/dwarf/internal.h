@@ -64,6 +64,15 @@ void dw_elf_info_free(struct dw_elf_info *ei);
 int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 		    uint64_t addr, bool want_global);
 
+/*
+ * A function-scope static of a relocatable object, as clang names its
+ * symbol: "FUNC.NAME", or "FUNC.NAME.N" when several statics share a name
+ * (N from one counter for the whole object, so not predictable). The only
+ * such symbol, else the only one at section offset off (the variable's
+ * DW_OP_addr in a relocatable file), else -1.
+ */
+int64_t dw_sym_local_static(const struct dw_elf_info *ei, const char *func, const char *name,
+			    uint64_t off);
 /* Undefined (extern) symbol of a relocatable object, or -1 */
 int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
 /*
@@ -103,6 +112,8 @@ struct dw_handle {
 
 /* 0 or negative errno (-ENODATA when the file has no DWARF) */
 int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel);
+/* -ENODATA, the message saying what to do about a file without DWARF */
+int dw_err_no_dwarf(const char *path);
 /* locate.c: the separate debug file holding path's DWARF (malloc'ed, or
  * NULL when path has its own or names none); 0 or an error naming where
  * it looked */
@@ -460,7 +471,9 @@ int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die);
 
 /* Declarations (decls.c) */
 int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die);
-int dw_convert_variable(struct dw_unit *u, struct dw_die *die);
+/* A variable DIE; func: the function it is a static of, in a relocatable
+ * BPF object (the VAR is named as clang names it, "FUNC.NAME"), else NULL */
+int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *func);
 /* Annotations of a DIE: type tags of a pointer, decl tags of a declaration */
 int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx);
 /* Whole unit: every type, function and variable under the unit DIE. 0, <0,

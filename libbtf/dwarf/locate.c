@@ -131,8 +131,13 @@ int dw_locate_debug_file(const char *path, char **debug_path)
 			goto found;
 		snprintf(tried, sizeof(tried), "%s", cand);
 	}
-	if (!link)
+	if (!link) {
+		if (*tried) /* the build-id's debug file, looked for in vain */
+			err = lbtfi_err(ENODATA, "%s: no DWARF debug info here, and no debug file "
+					"for its build-id (looked for %s): compile it with -g, or "
+					"install the debug file or pass it instead", path, tried);
 		goto out;
+	}
 	dir = dir_of(path);
 	if (!dir)
 		goto out;

@@ -244,6 +244,45 @@ int64_t dw_sym_copy(const struct dw_elf_info *ei, const char *name)
 	return -1;
 }
 
+/* "FUNC.NAME" or "FUNC.NAME.<digits>" */
+static bool is_local_static_name(const char *sym, const char *func, size_t nf, const char *name,
+				 size_t nn)
+{
+	if (strncmp(sym, func, nf) || sym[nf] != '.' || strncmp(sym + nf + 1, name, nn))
+		return false;
+	sym += nf + 1 + nn;
+	if (!*sym)
+		return true;
+	if (*sym++ != '.' || !*sym)
+		return false;
+	return strspn(sym, "0123456789") == strlen(sym);
+}
+
+int64_t dw_sym_local_static(const struct dw_elf_info *ei, const char *func, const char *name,
+			    uint64_t off)
+{
+	size_t nf = func ? strlen(func) : 0, nn = name ? strlen(name) : 0;
+	int64_t found = -1, at = -1;
+	int nfound = 0, nat = 0;
+
+	for (uint32_t i = 0; nf && nn && i < ei->nsyms; i++) {
+		const struct dw_symbol *s = &ei->syms[i];
+
+		if (s->type != STT_OBJECT || s->bind != STB_LOCAL || s->shndx == SHN_UNDEF ||
+		    !is_local_static_name(s->name, func, nf, name, nn))
+			continue;
+		found = i;
+		nfound++;
+		if (s->value == off) {
+			at = i;
+			nat++;
+		}
+	}
+	if (nfound == 1)
+		return found;
+	return nat == 1 ? at : -1;
+}
+
 int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name)
 {
 	uint32_t h;

@@ -112,7 +112,7 @@ struct lbtf_object_opts {
 
 struct lbtf_object_btf {
 	size_t sz;               /* sizeof(struct lbtf_object_btf): written up to it */
-	void *data;              /* the BTF libbpf would load (malloc'ed) */
+	void *data;              /* the BTF libbpf would load (malloc'ed); NULL: none */
 	size_t size;
 	uint32_t fixups;         /* LBTF_FIXUP_* that changed something */
 	uint32_t sanitized;      /* LBTF_KFEAT_* whose kinds were rewritten */
@@ -129,6 +129,9 @@ bool lbtf_is_bpf_object(const void *data, size_t size);
  * filled, free with lbtf_object_btf_free), or the negative errno libbpf's
  * open would fail with (its reason in lbtf_errmsg()): e.g. -ENOENT for a
  * DATASEC whose section is missing, -ESRCH for an extern without its BTF.
+ * An object without .BTF that libbpf opens without BTF (no .maps or
+ * .struct_ops section, no extern) gives 0 with res->data NULL and size 0:
+ * no BTF reaches the kernel, and the object loads without it.
  * elf is not written to.
  */
 int lbtf_object_btf(const char *path, void *elf, size_t size,

@@ -63,6 +63,8 @@ struct lbtf_verify_opts {
 	void *log_ctx;
 };
 
+#define LBTF_VERIFY_CAUSE_MAX 256
+
 struct lbtf_verify_result {
 	size_t sz;                /* sizeof(struct lbtf_verify_result): written up to it */
 	int err;                  /* 0 valid, else the kernel's positive errno */
@@ -75,6 +77,11 @@ struct lbtf_verify_result {
 	/* The special-field verdict needed kernel BTF (kptr targets) that
 	 * could not be read: the kernel may answer differently. */
 	bool env_dependent;
+	/* Why the special-field pass (bpf_spin_lock, kptrs, graph roots in a
+	 * struct) refused it, which the kernel's log never says: "struct 'val'
+	 * [12] member 'lock2': a second struct bpf_spin_lock ...". Empty for
+	 * every other verdict. */
+	char cause[LBTF_VERIFY_CAUSE_MAX];
 };
 
 /*
@@ -93,7 +100,9 @@ int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *op
 /* Free res->full_log. */
 void lbtf_verify_result_free(struct lbtf_verify_result *res);
 
-/* Kernel name of an errno: "EINVAL", "ENOTSUPP" (524), ...; "E<n>" otherwise */
+/* Name of an errno: "EINVAL", "ENODATA", the kernel's "ENOTSUPP" (524),
+ * libbpf's "LIBBPF_ERRNO__FORMAT" (4001), ...; "E<n>" only for a number
+ * nobody names. Thread-local storage for the last, valid until the next call. */
 const char *lbtf_errno_name(int err);
 
 struct lbtf_kernel_load_opts {

@@ -61,6 +61,18 @@ static bool sym_is_extern(const Elf64_Sym *s)
 	       ELF64_ST_TYPE(s->st_info) == STT_NOTYPE;
 }
 
+const char *obj_first_extern(const struct oelf *e)
+{
+	Elf64_Sym sym;
+	const char *name;
+
+	for (size_t i = 0; i < e->nr_syms; i++)
+		if (oelf_sym(e, i, &sym) && sym_is_extern(&sym) &&
+		    (name = oelf_sym_name(e, &sym)) && *name)
+			return name;
+	return NULL;
+}
+
 /* the first VAR or FUNC of that name; -EINVAL when it is not extern */
 static int find_extern_btf_id(const struct obtf *b, const char *name)
 {

@@ -90,6 +90,8 @@ int obj_collect_progs(struct octx *c);
 int obj_collect_prog_relos(struct octx *c);
 
 /* externs.c, datasec.c, sanitize.c */
+/* the first symbol libbpf takes for an extern (its name), or NULL */
+const char *obj_first_extern(const struct oelf *e);
 int obj_collect_externs(struct octx *c);
 int obj_fixup_datasecs(struct octx *c);
 int obj_mark_static_subprogs(struct octx *c);

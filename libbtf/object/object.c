@@ -7,6 +7,7 @@
  * checked; bpf_object__load(): hidden global
  * subprogs made static, then the sanitized copy for the kernel.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,44 @@ const char *lbtf_fixup_name(uint32_t bit)
 	return NULL;
 }
 
+/*
+ * An object without .BTF, as bpf_object__init_btf() and the extern pass
+ * after it judge it: libbpf opens it without BTF (and ignores .BTF.ext)
+ * unless a section is read through BTF (.maps, a non-empty .struct_ops:
+ * "BTF is required, but is missing", -ENOENT) or a symbol is an extern,
+ * whose BTF it then cannot find (-ESRCH). 0: opens, nothing reaches
+ * BPF_BTF_LOAD.
+ */
+static int open_without_btf(const struct octx *c)
+{
+	static const char *const need[] = { ".maps", ".struct_ops" };
+	const char *ext;
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		struct lbtfi_shdr sh;
+
+		if (!lbtfi_elf_find(&c->e.elf, need[i], &sh))
+			continue;
+		/* libbpf takes .struct_ops only as non-empty data */
+		if (i == 1 && (sh.type != SHT_PROGBITS || !sh.size || (sh.flags & SHF_EXECINSTR)))
+			continue;
+		return lbtfi_err(ENOENT, "%s: no .BTF section, and libbpf needs BTF for its %s "
+				 "section (BTF is required, but is missing)", c->path, need[i]);
+	}
+	ext = obj_first_extern(&c->e);
+	if (ext)
+		return lbtfi_err(ESRCH, "%s: no .BTF section to find extern '%s' in",
+				 c->path, ext);
+	return 0;
+}
+
 int lbtf_object_btf(const char *path, void *elf, size_t size,
 		    const struct lbtf_object_opts *opts, struct lbtf_object_btf *res)
 {
 	struct lbtf_object_opts o;
 	struct lbtf_object_btf r = { .sz = sizeof(r) };
 	struct octx c = { .path = path };
+	struct lbtfi_shdr btf_sh;
 	const void *btf;
 	size_t btf_size;
 	int err;
@@ -43,6 +76,13 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	c.features = LBTF_KFEAT_ALL & ~o.missing_features;
 	err = oelf_open(&c.e, path, elf, size);
 	err = err ?: obj_collect_progs(&c);
+	if (!err && !o.btf && !lbtfi_elf_find(&c.e.elf, ".BTF", &btf_sh)) {
+		/* no BTF to load: data NULL, size 0 */
+		err = open_without_btf(&c);
+		if (!err && res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))
+			lbtfi_result_copy(res, &r, sizeof(r));
+		return err;
+	}
 	if (o.btf) {
 		btf = o.btf;
 		btf_size = o.btf_size;

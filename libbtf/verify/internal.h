@@ -65,6 +65,7 @@ struct venv {
 	struct vlog log;
 	uint32_t flags;
 	bool env_dependent;
+	char cause[LBTF_VERIFY_CAUSE_MAX]; /* the special-field pass's refusal, named */
 };
 
 /* Per-kind operations, one table indexed by kind (ops.c), the way

@@ -9,6 +9,8 @@
  * registered destructors); such verdicts are flagged env_dependent.
  */
 #include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "special.h"
@@ -119,16 +121,95 @@ static int parse_graph_root(const struct venv *env, const struct finfo *f, const
 	return n ? 0 : -ENOENT;
 }
 
+/*
+ * The cause of a refusal, which the kernel's log never gives (this pass
+ * logs nothing, so its last line names whatever type came last): "struct
+ * 'NAME' [ID] member 'M': WHY", or without the member. The first cause is
+ * kept. Returns err.
+ */
+__attribute__((format(printf, 5, 6)))
+static int cause(struct sctx *c, uint32_t id, int member, int err, const char *fmt, ...)
+{
+	struct venv *env = c->env;
+	const struct lbtf_type *t = env->types[id]; /* (base BTF only: index is id) */
+	char *p = env->cause;
+	size_t n = sizeof(env->cause), len;
+	va_list ap;
+
+	if (*p)
+		return err;
+	len = snprintf(p, n, "struct '%s' [%u]", sf_name(env, t), id);
+	if (member >= 0 && len < n)
+		len += snprintf(p + len, n - len, " member '%s'",
+				lbtfi_vname(env, lbtf_members(t)[member].name_off));
+	if (len + 2 < n) {
+		memcpy(p + len, ": ", 3);
+		va_start(ap, fmt);
+		vsnprintf(p + len + 2, n - len - 2, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/* A member's type as the field search reads it: past its arrays */
+static const struct lbtf_type *member_elem(const struct venv *env, const struct lbtf_type *t,
+					   int member)
+{
+	const struct lbtf_type *vt = lbtfi_vtype(env, lbtf_members(t)[member].type);
+
+	for (int i = 0; vt && i < VMAX_RESOLVE_DEPTH && vk(vt) == LBTF_KIND_ARRAY; i++)
+		vt = lbtfi_vtype(env, lbtf_array(vt)->type);
+	return vt;
+}
+
+/* The member of t whose bytes hold offset off, or -1 */
+static int member_at(const struct lbtf_type *t, uint32_t off)
+{
+	int found = -1;
+
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+		if (lbtf_member_bit_offset(t, i) / 8 <= off)
+			found = (int)i;
+	return found;
+}
+
+/* Why the field search failed at member bad of t */
+static int find_cause(struct sctx *c, uint32_t id, int bad, int err)
+{
+	const struct lbtf_type *t = c->env->types[id], *vt;
+	const char *name;
+
+	if (bad < 0)
+		return cause(c, id, -1, err, "its special fields are refused");
+	if (lbtf_member_bit_offset(t, bad) % 8)
+		return cause(c, id, bad, err, "not at a whole byte");
+	vt = member_elem(c->env, t, bad);
+	name = vt && sf_is_struct(vt) ? sf_name(c->env, vt) : NULL;
+	for (int j = 0; err == -E2BIG && name && j < bad; j++) {
+		const struct lbtf_type *prev = member_elem(c->env, t, j);
+
+		if (prev && sf_is_struct(prev) && !strcmp(sf_name(c->env, prev), name))
+			return cause(c, id, bad, err, "a second struct %s after member '%s' "
+				     "(the kernel takes one per struct)", name,
+				     lbtfi_vname(c->env, lbtf_members(t)[j].name_off));
+	}
+	if (err == -E2BIG)
+		return cause(c, id, bad, err, "more special fields than the kernel's %d, "
+			     "or nested deeper than it looks", FIELDS_MAX);
+	return cause(c, id, bad, err, "a special field the kernel refuses");
+}
+
 /* btf_parse_fields() for one struct: 0 with a record, 1 none found */
 static int parse_fields(struct sctx *c, const struct lbtf_type *t, struct record *rec)
 {
 	struct finfo info[FIELDS_MAX];
 	uint32_t next_off = 0;
 	bool spin = false, res_spin = false, refcount = false;
-	int cnt = lbtfi_vsf_find_struct_fields(c->env, t, SF_META_MASK, info, FIELDS_MAX, 0);
+	int bad = -1;
+	int cnt = lbtfi_vsf_find_struct_fields(c->env, t, SF_META_MASK, info, FIELDS_MAX, 0, &bad);
 
 	if (cnt < 0)
-		return cnt;
+		return find_cause(c, rec->struct_id, bad, cnt);
 	if (!cnt)
 		return 1;
 	for (int i = 0; i < cnt; i++) {
@@ -137,9 +218,11 @@ static int parse_fields(struct sctx *c, const struct lbtf_type *t, struct record
 		int err = 0;
 
 		if ((uint64_t)info[i].off + size > t->size)
-			return -EFAULT;
+			return cause(c, rec->struct_id, member_at(t, info[i].off), -EFAULT,
+				     "a special field past the struct's end");
 		if (info[i].off < next_off)
-			return -EEXIST;
+			return cause(c, rec->struct_id, member_at(t, info[i].off), -EEXIST,
+				     "a special field overlapping the one before");
 		next_off = info[i].off + size;
 		rec->mask |= info[i].type;
 		rec->f[i] = info[i];
@@ -155,15 +238,18 @@ static int parse_fields(struct sctx *c, const struct lbtf_type *t, struct record
 			err = parse_graph_root(c->env, &info[i], "bpf_rb_node");
 		}
 		if (err)
-			return err;
+			return cause(c, rec->struct_id, member_at(t, info[i].off), err, "%s",
+				     info[i].type & (SF_KPTR | SF_UPTR) ? "a kptr whose target the kernel refuses"
+				     : "a graph root whose \"contains:\" tag the kernel refuses");
 		rec->cnt++;
 	}
 	if (spin && res_spin)
-		return -EINVAL;
+		return cause(c, rec->struct_id, -1, -EINVAL, "both a bpf_spin_lock and a bpf_res_spin_lock");
 	if ((rec->mask & SF_GRAPH_ROOT) && !spin && !res_spin)
-		return -EINVAL;
+		return cause(c, rec->struct_id, -1, -EINVAL, "a bpf_list_head or bpf_rb_root without a lock");
 	if (!refcount && (rec->mask & SF_LIST_NODE) && (rec->mask & SF_RB_NODE))
-		return -EINVAL;
+		return cause(c, rec->struct_id, -1, -EINVAL, "both a bpf_list_node and a bpf_rb_node without "
+			     "a bpf_refcount");
 	return 0;
 }
 
@@ -273,7 +359,10 @@ static int run(struct sctx *c, const uint32_t *ids, int nids)
 		c->tab_cnt++;
 	}
 	for (int i = 0; i < c->tab_cnt && !err; i++)
-		err = check_and_fixup(c, &c->tab[i]);
+		if ((err = check_and_fixup(c, &c->tab[i])))
+			cause(c, c->tab[i].struct_id, -1, err, "its %s refused",
+			      c->tab[i].mask & SF_UPTR ? "uptr or graph root fields are"
+			      : "graph roots' values are");
 	return err;
 }
 

@@ -39,9 +39,10 @@ int lbtfi_vsf_find_by_name_kind(const struct venv *env, const char *name, unsign
 /* A kptr: PTR (behind one VOLATILE) to a kflag-0 TYPE_TAG to a struct */
 int lbtfi_vsf_find_kptr(const struct venv *env, const struct lbtf_type *t, uint32_t off,
 			struct finfo *info, uint32_t mask);
-/* The special fields of a struct (btf_find_struct_field): count or -errno */
+/* The special fields of a struct (btf_find_struct_field): count or -errno,
+ * with the index of the member at fault in *bad (when bad is not NULL) */
 int lbtfi_vsf_find_struct_fields(const struct venv *env, const struct lbtf_type *t, uint32_t mask,
-				 struct finfo *info, int info_cnt, uint32_t level);
+				 struct finfo *info, int info_cnt, uint32_t level, int *bad);
 uint32_t lbtfi_vsf_field_size(uint32_t type);
 
 #endif

@@ -211,7 +211,7 @@ static int find_nested(const struct venv *env, const struct lbtf_type *t, uint32
 
 	if (++level >= VMAX_RESOLVE_DEPTH)
 		return -E2BIG;
-	ret = lbtfi_vsf_find_struct_fields(env, t, mask, info, info_cnt, level);
+	ret = lbtfi_vsf_find_struct_fields(env, t, mask, info, info_cnt, level, NULL);
 	if (ret <= 0)
 		return ret;
 	for (int i = 0; i < ret; i++)
@@ -266,7 +266,7 @@ static int find_field_one(const struct venv *env, const struct lbtf_type *pt,
 }
 
 int lbtfi_vsf_find_struct_fields(const struct venv *env, const struct lbtf_type *t, uint32_t mask,
-			      struct finfo *info, int info_cnt, uint32_t level)
+			      struct finfo *info, int info_cnt, uint32_t level, int *bad)
 {
 	const struct lbtf_member *m = lbtf_members(t);
 	uint32_t seen = 0;
@@ -275,12 +275,18 @@ int lbtfi_vsf_find_struct_fields(const struct venv *env, const struct lbtf_type 
 	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
 		uint32_t off = lbtf_member_bit_offset(t, i);
 
-		if (off % 8)
+		if (off % 8) {
+			if (bad)
+				*bad = (int)i;
 			return -EINVAL;
+		}
 		ret = find_field_one(env, t, lbtfi_vtype(env, m[i].type), i, off / 8, mask, &seen,
 				     &info[idx], info_cnt - idx, level);
-		if (ret < 0)
+		if (ret < 0) {
+			if (bad)
+				*bad = (int)i;
 			return ret;
+		}
 		idx += ret;
 	}
 	return idx;

@@ -130,6 +130,7 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	res->err = -err;
 	res->nr_types = env.nr_types - (env.base ? 0 : !!env.nr_types);
 	res->env_dependent = env.env_dependent;
+	memcpy(res->cause, env.cause, sizeof(res->cause));
 	if ((o->flags & LBTF_VERIFY_KEEP_LOG) && !o->log_fn) {
 		res->full_log = env.log.buf ? env.log.buf : strdup("");
 		res->full_log_len = env.log.len;
@@ -172,20 +173,23 @@ void lbtf_verify_result_free(struct lbtf_verify_result *res)
 
 const char *lbtf_errno_name(int err)
 {
+	/* what glibc cannot name: the kernel's internal ENOTSUPP that leaks to
+	 * user space, and libbpf's own codes its open fails with */
 	static const struct { int e; const char *n; } names[] = {
-		{ 0, "0" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { E2BIG, "E2BIG" },
-		{ ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" }, { EEXIST, "EEXIST" },
-		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ELOOP, "ELOOP" },
-		{ EACCES, "EACCES" }, { LBTF_ENOTSUPP, "ENOTSUPP" }, { EOPNOTSUPP, "EOPNOTSUPP" },
-		{ ESRCH, "ESRCH" }, { ENOSYS, "ENOSYS" },
+		{ 0, "0" }, { LBTF_ENOTSUPP, "ENOTSUPP" },
+		{ 4001, "LIBBPF_ERRNO__FORMAT" }, { 4003, "LIBBPF_ERRNO__ENDIAN" },
 	};
 	static __thread char buf[16];
+	const char *n;
 
 	if (err < 0)
 		err = -err;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].e == err)
 			return names[i].n;
+	n = strerrorname_np(err);
+	if (n)
+		return n;
 	snprintf(buf, sizeof(buf), "E%d", err);
 	return buf;
 }

@@ -3,23 +3,34 @@
 # btfdump and btfcheck (not ELF, missing, no DWARF, an unreadable symbol
 # table, a bad base, a layout --in-place refuses, BTF the C dump cannot
 # print, ...) each exit non-zero with nothing on stdout, and every line on
-# stderr contains the path of the input (or base) at fault.
+# stderr contains the path of the input (or base) at fault. btfcheck's
+# rejections are results: on stdout (exit 1), every line naming the file.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 n=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 # named PATH CMD...: exit non-zero, stdout empty, stderr non-empty and
-# every stderr line containing PATH
-named() {
-	local path=$1
-	shift
+# every stderr line containing PATH. verdict PATH CMD...: a rejection is
+# btfcheck's result: exit 1, the verdict on stdout, every line of stdout
+# and stderr containing PATH.
+named() { check_named error "$@"; }
+verdict() { check_named verdict "$@"; }
+check_named() {
+	local mode=$1 path=$2
+	shift 2
 	"$@" >"$T/out" 2>"$T/err"
 	local rc=$?
 	n=$((n + 1))
-	[ $rc -ne 0 ] || { bad "$*: exit 0"; return; }
-	[ -s "$T/out" ] && bad "$*: stdout not empty"
-	[ -s "$T/err" ] || bad "$*: no error message"
+	if [ "$mode" = error ]; then
+		[ $rc -ne 0 ] || { bad "$*: exit 0"; return; }
+		[ -s "$T/out" ] && bad "$*: stdout not empty"
+		[ -s "$T/err" ] || bad "$*: no error message"
+	else
+		[ $rc = 1 ] || bad "$*: exit $rc, want 1"
+		[ -s "$T/out" ] || bad "$*: no verdict on stdout"
+		cat "$T/out" >>"$T/err"
+	fi
 	while IFS= read -r line; do
 		case "$line" in
 		*"$path"*) ;;
@@ -61,9 +72,9 @@ named "$T/missing.btf" "$B/btfdump" file "$T/missing.btf"
 named "$T/cycle.btf" "$B/btfdump" file "$T/cycle.btf" format c
 named "$T/cycle.btf" "$B/btfdump" file "$T/cycle.btf" format c --sort
 named "$T/badbase.btf" "$B/btfdump" file "$T/good.btf" --base "$T/badbase.btf" format c
-named "$T/text.txt" "$B/btfcheck" "$T/text.txt"
+verdict "$T/text.txt" "$B/btfcheck" "$T/text.txt"
 named "$T/missing.btf" "$B/btfcheck" "$T/missing.btf"
-named "$T/cycle.btf" "$B/btfcheck" "$T/cycle.btf"
+verdict "$T/cycle.btf" "$B/btfcheck" "$T/cycle.btf"
 named "$T/badbase.btf" "$B/btfcheck" --base "$T/badbase.btf" "$T/good.btf"
 [ $fail -eq 0 ] && echo "PASS: $n error cases, every stderr line names the file"
 exit $fail

@@ -1,6 +1,8 @@
 #!/bin/bash
 # make install into a DESTDIR, then build a program against the installed
-# headers and libraries through pkg-config, linked shared and static.
+# headers and libraries through pkg-config: shared (with a runtime path),
+# the archive in a dynamic program (libbtf-static.pc, no libbtf.so linked),
+# and a -static program from `pkg-config --static --libs libbtf`.
 set -eu
 B=${B:-build}
 dir=$(mktemp -d)
@@ -29,13 +31,32 @@ read -ra cflags <<<"$(pkg-config --cflags libbtf)"
 cflags+=("-DPC_VERSION=\"$(pkg-config --modversion libbtf)\"")
 # a sanitizer build of the library needs the sanitizer runtimes in the program too
 [ "${SAN:-}" = 1 ] && cflags+=("-fsanitize=address,undefined")
+libdir=$(pkg-config --variable=libdir libbtf)
+# shared, with the runtime path of a non-system prefix (libbtf(3), LINKING)
 # shellcheck disable=SC2046
-gcc "${cflags[@]}" -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf)
+gcc "${cflags[@]}" -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf) -Wl,-rpath,"$libdir"
+# the archive in a dynamic program (libbtf-static.pc), and a -static program
+# (no static libcjson on Debian: libbtf needs only what Debian ships as .a)
 # shellcheck disable=SC2046
-gcc "${cflags[@]}" -o "$dir/use-static" "$dir/use.c" "$root/lib/libbtf.a" $(pkg-config --static --libs-only-l libbtf | sed 's/-lbtf//')
+gcc "${cflags[@]}" -o "$dir/use-archive" "$dir/use.c" $(pkg-config --libs libbtf-static)
+# shellcheck disable=SC2046
+[ "${SAN:-}" = 1 ] || gcc "${cflags[@]}" -static -o "$dir/use-static" "$dir/use.c" $(pkg-config --static --libs libbtf) \
+	2>"$dir/static.log" || { cat "$dir/static.log"; exit 1; } # (libdw.a's dlopen warning)
 out1=$(LD_LIBRARY_PATH=$root/lib "$dir/use-shared")
-out2=$("$dir/use-static")
-echo "shared: $out1, static: $out2"
+out2=$("$dir/use-archive")
+if readelf -d "$dir/use-archive" | grep -q 'NEEDED.*libbtf'; then
+	echo "FAIL: pkg-config --libs libbtf-static links libbtf.so: $(readelf -d "$dir/use-archive" | grep NEEDED)"; exit 1
+fi
+if readelf -d "$dir/use-shared" | grep -q "RUNPATH.*$libdir"; then :; else
+	echo "FAIL: -Wl,-rpath,\$(pkg-config --variable=libdir libbtf) left no RUNPATH"; exit 1
+fi
+if [ "${SAN:-}" != 1 ]; then
+	out3=$("$dir/use-static")
+	if [ "$out3" != "$out2" ] || readelf -d "$dir/use-static" 2>/dev/null | grep -q NEEDED; then
+		echo "FAIL: the -static program: '$out3', $(readelf -d "$dir/use-static" | grep NEEDED)"; exit 1
+	fi
+fi
+echo "shared: $out1, archive: $out2"
 # (plain tests, not an && list: set -e ignores a failure inside one)
 if [ "$out1" != "$out2" ]; then
 	echo "FAIL: the shared and the static library give different results"; exit 1
@@ -55,7 +76,7 @@ for page in man1/btfgen.1 man1/btfcheck.1 man1/btfdump.1 man8/flowctl.8 man3/lib
 	grep -q "btf-tools $version" "$f" || { echo "$page: no version $version in its header"; exit 1; }
 	MANWIDTH=80 man -l "$f" 2>/dev/null | grep -q "^NAME" || { echo "$page: man -l does not render it"; exit 1; }
 done
-for p in btfgen btfcheck btfdump; do
+for p in btfgen btfcheck btfdump flowctl; do
 	bash -c "source '$root/share/bash-completion/completions/$p' && complete -p $p" >/dev/null ||
 		{ echo "bash completion for $p not installed"; exit 1; }
 done

@@ -110,6 +110,14 @@ done
 same "lookup one-word key" map lookup pinned "$mnt/md_hash" key 0 0 0 0 -- \
 	"$DRIVER" pinned "$mnt/md_hash" --lookup "0 0 0 0"
 
+# bpftool's own words, options after them, through the btfdump program
+same "btfdump map lookup ... key (bpftool's words)" map lookup pinned "$mnt/md_hash" key 1 0 0 0 -- \
+	"$B/btfdump" map lookup pinned "$mnt/md_hash" key 1 0 0 0
+same "btfdump map lookup ... key ... -j" -j map lookup pinned "$mnt/md_hash" key 1 0 0 0 -- \
+	"$B/btfdump" map lookup pinned "$mnt/md_hash" key 1 0 0 0 -j
+same "btfdump map dump ... -p" -p map dump pinned "$mnt/md_hash" -- \
+	"$B/btfdump" map dump pinned "$mnt/md_hash" -p
+
 # ---- beyond bpftool: FLOAT and TYPE_TAG ------------------------------------
 expect() { # label, file, fixed string
 	checks=$((checks + 1))

@@ -32,7 +32,7 @@ for key, v in want.items():
     if m[key] != v:
         print("FAIL: min_kernel %s: %r, want %r" % (key, m[key], v)); sys.exit(1)
 PY
-"$BC" --min-kernel "$B/corpus/maps_tc.bpf.o" 2>"$tmp/err" >/dev/null
+"$BC" --min-kernel "$B/corpus/maps_tc.bpf.o" >"$tmp/err" 2>/dev/null
 grep -q "min-kernel: 5.6 (FUNC linkage global, type \[[0-9]*\]); with libbpf's sanitization: 4.18 (BTF)" "$tmp/err" ||
 	bad "maps_tc min-kernel: $(cat "$tmp/err")"
 # the running kernel loads its own BTF: it is not older than what that needs

@@ -8,7 +8,10 @@
 # the same open failure), and the BTF libbpf loaded must be byte-identical
 # to libbtf's lbtf_object_btf(). Then --raw: a rejection libbpf's fixups
 # cure carries one hint line, one they do not cure none. All cases in one
-# command give the records they give one command each.
+# command give the records they give one command each. Objects without .BTF
+# (tests/verify/nobtf.bpf.c built without -g, and corpus objects with .BTF
+# removed) are judged as libbpf 1.1 judges them: opened and loaded without
+# BTF, or refused for a .maps section or an extern; every errno by name.
 B=${B:-build}
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: libbpf's reference load needs root (BPF_BTF_LOAD)"
@@ -26,7 +29,19 @@ for o in "${objs[@]}"; do
 	[ -f "$o" ] || bad "$o missing"
 done
 mapfile -t broken < <(python3 tests/verify/btf_patch.py "$tmp" "${objs[@]}")
-cases=("${objs[@]}" "${broken[@]}")
+# without .BTF: plain (libbpf loads it), with .maps, with an extern
+nobtf=()
+for v in plain WITH_MAPS WITH_EXTERN; do
+	clang-16 -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch)" -D"$v" \
+		-c tests/verify/nobtf.bpf.c -o "$tmp/nobtf.$v.o" || bad "nobtf.bpf.c -D$v does not build"
+	nobtf+=("$tmp/nobtf.$v.o")
+done
+for o in "$B/corpus/maps_tc.bpf.o" "$B/corpus/tailcall_xdp.bpf.o"; do
+	s=$tmp/$(basename "$o" .o).stripped.o
+	llvm-objcopy --remove-section=.BTF --remove-section=.BTF.ext "$o" "$s" || bad "strip $o"
+	nobtf+=("$s")
+done
+cases=("${objs[@]}" "${broken[@]}" "${nobtf[@]}")
 [ ${#broken[@]} -ge 20 ] || bad "only ${#broken[@]} broken variants: ${broken[*]}"
 
 # one reference line pair and one btfcheck record per case, compared at once
@@ -44,8 +59,9 @@ done
 cmp -s "$tmp/each" "$tmp/all" ||
 	bad "one command over ${#cases[@]} cases differs from one command each: $(diff "$tmp/each" "$tmp/all" | head -c 600)"
 python3 - "$tmp/pairs" <<'PY' || fail=1
-import json, sys
-bad = n = 0
+import json, re, sys
+bad = n = kinds = 0
+seen = set()
 for line in open(sys.argv[1]):
     f, ref, rec = line.rstrip("\n").split("\t")
     n += 1
@@ -54,8 +70,13 @@ for line in open(sys.argv[1]):
         bc = json.loads(rec)
         assert bc["mode"] == "object", bc
         w = ref[0].split(" ", 3)
+        seen.add(w[0] + (" " + w[1] if w[0] == "open" else ""))
         if w[0] == "open":
             assert bc["libbpf_open"] is False and bc["errno"] == int(w[1]), (w, bc)
+        elif w[0] == "nobtf":
+            assert bc["libbpf_open"] is True and bc["btf"] is False and bc["valid"] is True, bc
+            assert w[1] == "0", ("libbpf did not load it", w)
+            assert ref[1] == "bytes none", ref
         elif w[0] == "btf" and w[1] == "ok":
             assert bc["libbpf_open"] and bc["valid"] is True, bc
         elif w[0] == "btf" and w[1] == "rejected":
@@ -66,26 +87,39 @@ for line in open(sys.argv[1]):
             raise AssertionError("reference says %r" % ref)
         if w[0] == "btf":
             assert ref[1] == "bytes same", ref
+        assert not re.fullmatch(r"E[0-9]+", bc["errno_name"]), ("errno by number", bc)
     except (AssertionError, KeyError, ValueError, IndexError) as e:
         print("FAIL: %s: %s" % (f, str(e)[:400]))
         bad = 1
 print("compared %d objects with libbpf" % n)
+# the objects without .BTF cover all three of libbpf's answers
+for want in ("nobtf", "open 2", "open 3"):
+    if want not in seen:
+        print("FAIL: no case gave libbpf's %r" % want)
+        bad = 1
 sys.exit(bad)
 PY
 
 # --raw: clang's object as stored (DATASEC size 0) is rejected, with the hint
 o=$B/corpus/maps_tc.bpf.o
-"$BC" --raw "$o" >/dev/null 2>"$tmp/err"; rc=$?
+"$BC" --raw "$o" >"$tmp/err" 2>/dev/null; rc=$?
 [ $rc = 1 ] || bad "--raw $o: exit $rc, want 1"
 [ "$(grep -c "hint: libbpf's fixups before loading (.*datasec_size.*) cure this" "$tmp/err")" = 1 ] ||
 	bad "--raw $o: no hint line: $(cat "$tmp/err")"
 "$BC" --raw --json "$o" >"$tmp/out" 2>/dev/null
 grep -q '"mode":"raw".*"hint":"libbpf' "$tmp/out" || bad "--raw --json: no hint: $(cat "$tmp/out")"
 c=$tmp/maps_tc.bpf.name.o
-"$BC" --raw "$c" >/dev/null 2>"$tmp/err"; rc=$?
+"$BC" --raw "$c" >"$tmp/err" 2>/dev/null; rc=$?
 [ $rc = 1 ] || bad "--raw $c: exit $rc"
 grep -q "hint:" "$tmp/err" && bad "--raw $c: a hint where libbpf's fixups do not help: $(cat "$tmp/err")"
-"$BC" "$o" 2>"$tmp/err"; rc=$?
+"$BC" "$o" >"$tmp/err"; rc=$?
 [ $rc = 0 ] && grep -q "OK \[BPF object: the BTF libbpf loads; fixups: datasec_size" "$tmp/err" ||
 	bad "object mode on $o: exit $rc, $(cat "$tmp/err")"
+# the text verdict of an object without .BTF, and a refusal by name
+"$BC" "$tmp/nobtf.plain.o" >"$tmp/out"; rc=$?
+[ $rc = 0 ] && grep -q "OK \[BPF object without .BTF: libbpf opens and loads it without BTF\]" "$tmp/out" ||
+	bad "nobtf.plain.o: exit $rc: $(cat "$tmp/out")"
+"$BC" "$tmp/nobtf.WITH_MAPS.o" >"$tmp/out"; rc=$?
+[ $rc = 1 ] && grep -q "libbpf needs BTF for its .maps section.*(ENOENT)$" "$tmp/out" ||
+	bad "nobtf.WITH_MAPS.o: exit $rc: $(cat "$tmp/out")"
 exit $fail

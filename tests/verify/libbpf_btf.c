@@ -8,11 +8,14 @@
  *   btf ok                      its BTF loaded
  *   btf rejected ERRNO LINE     BPF_BTF_LOAD refused it; LINE is the last
  *                               line of the kernel log libbpf printed
+ *   nobtf ERRNO                 it opened without BTF (no .BTF); ERRNO is
+ *                               the load's result (0: loaded)
  *   unknown ERRNO               the load failed with no word on BTF
  * and, when it opened, a second line comparing the BTF libbpf holds after
  * the load (what it gave BPF_BTF_LOAD: this kernel needs no sanitization)
  * with libbtf's lbtf_object_btf() of the same file:
  *   bytes same | bytes differ at OFFSET (SIZE vs SIZE) | bytes error ERRNO
+ * (without BTF: bytes none when libbtf also gives none).
  * With LIBBPF_BTF_TARGET=MAJOR.MINOR, the kernel pretends to be that old
  * for BTF: every BPF_BTF_LOAD (libbpf's feature probes included) of BTF
  * that needs a newer kernel (lbtf_min_kernel) fails with EINVAL, so libbpf
@@ -145,6 +148,29 @@ static void compare(const char *path, const struct btf *btf)
 	lbtfi_file_unload(file, size, mapped);
 }
 
+/* No BTF in libbpf: libbtf must give none either */
+static void compare_none(const char *path)
+{
+	LBTF_OPTS(lbtf_object_opts, oo);
+	struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+	void *file;
+	size_t size;
+	bool mapped;
+
+	if (lbtfi_file_load(path, &file, &size, &mapped)) {
+		printf("bytes error %d\n", errno);
+		return;
+	}
+	if (lbtf_object_btf(path, file, size, &oo, &ob))
+		printf("bytes error %d\n", errno);
+	else if (ob.data)
+		printf("bytes differ: libbtf has %zu bytes of BTF\n", ob.size);
+	else
+		printf("bytes none\n");
+	lbtf_object_btf_free(&ob);
+	lbtfi_file_unload(file, size, mapped);
+}
+
 int main(int argc, char **argv)
 {
 	static const char begin[] = "-- BEGIN BTF LOAD LOG ---\n";
@@ -172,6 +198,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	err = bpf_object__load(obj);
+	if (!bpf_object__btf(obj)) {
+		printf("nobtf %d\n", err ? -err : 0);
+		compare_none(argv[1]);
+		bpf_object__close(obj);
+		free(msgs);
+		return 0;
+	}
 	e = msgs ? strstr(msgs, "BTF loading error: ") : NULL;
 	if (e) {
 		printf("btf rejected %d ", -atoi(e + strlen("BTF loading error: ")));

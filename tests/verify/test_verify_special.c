@@ -58,6 +58,32 @@ static void test_graph(void **state)
 				0, NULL), -EEXIST);
 }
 
+/* The kernel logs nothing for this pass: res.cause names the struct and
+ * the member at fault (issue 33) */
+static void test_causes(void **state)
+{
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
+
+	assert_int_equal(verify(VB(STRS, SPECIALS(4), T_STRUCT(N_S, 2, 8), M(N_L, 2, 0), M(N_H, 2, 32)),
+				0, &res), -E2BIG);
+	assert_string_equal(res.cause, "struct 's' [5] member 'h': a second struct bpf_spin_lock "
+			    "after member 'l' (the kernel takes one per struct)");
+	assert_int_equal(verify(VB(STRS, SPECIALS(4), T_STRUCT(N_S, 1, 24), M(N_H, 3, 0),
+				   T_STRUCT(N_FOO, 1, 24), M(N_N, 4, 0), T_DECL_TAG(N_CONTAINS, 5, 0)),
+				0, &res), -EINVAL);
+	assert_string_equal(res.cause, "struct 's' [5]: a bpf_list_head or bpf_rb_root without a lock");
+	assert_int_equal(verify(VB(STRS, SPECIALS(4), T_STRUCT(N_S, 2, 24), M(N_H, 3, 0), M(N_L, 2, 64),
+				   T_STRUCT(N_FOO, 1, 24), M(N_N, 4, 0), T_DECL_TAG(N_CONTAINS, 5, 0)),
+				0, &res), -EEXIST);
+	assert_string_equal(res.cause, "struct 's' [5] member 'l': a special field overlapping the one before");
+	/* valid, and a refusal by another pass: no cause */
+	assert_int_equal(verify(VB(STRS, SPECIALS(4), T_STRUCT(N_S, 2, 8), M(N_L, 2, 0), M(N_V, 1, 32)),
+				0, &res), 0);
+	assert_string_equal(res.cause, "");
+	assert_int_equal(verify(VB(STRS, T_INT(N_INT, 1, 0, 32, 3)), 0, &res), -EINVAL); /* size 3 */
+	assert_string_equal(res.cause, "");
+}
+
 /* A is a root (of B) and a node; B is a root too: an ownership cycle */
 static void test_ownership_cycle(void **state)
 {
@@ -142,6 +168,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_locks), cmocka_unit_test(test_graph),
+		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_ownership_cycle),
 		cmocka_unit_test(test_kptr),  cmocka_unit_test(test_split),
 	};
