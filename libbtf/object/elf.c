@@ -79,6 +79,10 @@ int oelf_open(struct oelf *e, const char *path, const void *image, size_t size)
 
 		lbtfi_elf_shdr(&e->elf, i, &sh);
 		name = lbtfi_elf_sec_name(&e->elf, &sh);
+		/* libbpf's elf_collect names every section first */
+		if (!name)
+			return lbtfi_err(4001, "%s: elf: failed to get section name string at offset "
+					 "%u: invalid section", path, sh.name);
 		/* every section libbpf reads: elf_sec_data() must succeed */
 		if (name && sh.type != SHT_NOBITS && (sh.type == SHT_SYMTAB ||
 		    (!obj_ignored_section(&sh) && !ignored_by_name(name))) &&

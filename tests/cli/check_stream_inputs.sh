@@ -20,9 +20,10 @@ bounded() {
 	local want=$1 msg=$2 rc
 	shift 2
 	n=$((n + 1))
-	(ulimit -v $vlim; timeout 5 "$@") >/dev/null 2>"$T/err" </dev/null; rc=$?
-	[ $rc -eq "$want" ] && grep -q -- "$msg" "$T/err" ||
-		bad "$*: exit $rc, stderr '$(head -c 300 "$T/err")' (want $want and '$msg')"
+	# (btfcheck's verdict is on stdout, errors on stderr: either holds msg)
+	(ulimit -v $vlim; timeout 5 "$@") >"$T/out" 2>"$T/err" </dev/null; rc=$?
+	[ $rc -eq "$want" ] && grep -q -- "$msg" "$T/err" "$T/out" ||
+		bad "$*: exit $rc, output '$(head -c 300 "$T/err" "$T/out")' (want $want and '$msg')"
 }
 bounded 1 "/dev/zero: rejected: Invalid magic" "$B/btfcheck" /dev/zero
 bounded 4 "/dev/zero: not BTF (bad magic" "$B/btfdump" file /dev/zero
