@@ -85,7 +85,7 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 		fprintf(stdout, "%s%s]", *fix ? "; sanitized: " : "", fix);
 	}
 	if (r->distilled)
-		fprintf(stderr, " [module BTF over its .BTF.base%s]",
+		fprintf(stdout, " [module BTF over its .BTF.base%s]",
 			r->relocated ? ", relocated onto the base"
 			: res->err ? "" : "; relocation onto a vmlinux not checked (--base VMLINUX)");
 	if (res->env_dependent)
