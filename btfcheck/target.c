@@ -49,18 +49,28 @@ struct run {
 	size_t ext_bad;   /* externs that make the load fail */
 };
 
+/* v (an array of *cap elements of elem bytes) with room for twice as many,
+ * or first when empty; *cap updated. NULL when out of memory (v kept). */
+static void *grow(void *v, size_t *cap, size_t elem, size_t first)
+{
+	size_t n = *cap ? *cap * 2 : first;
+	void *p = realloc(v, n * elem);
+
+	if (p)
+		*cap = n;
+	return p;
+}
+
 static int collect_extern(const struct lbtf_core_extern *e, void *ctx)
 {
 	struct run *run = ctx;
 
 	if (run->next == run->extcap) {
-		size_t cap = run->extcap ? run->extcap * 2 : 8;
-		struct lbtf_core_extern *v = realloc(run->ext, cap * sizeof(*v));
+		void *v = grow(run->ext, &run->extcap, sizeof(*run->ext), 8);
 
 		if (!v)
 			return -ENOMEM;
 		run->ext = v;
-		run->extcap = cap;
 	}
 	run->ext[run->next++] = *e;
 	if (e->outcome == LBTF_CORE_EXT_MISSING || e->outcome == LBTF_CORE_EXT_INCOMPATIBLE)
@@ -74,13 +84,11 @@ static int collect(const struct lbtf_core_result *r, void *ctx)
 	struct res *x;
 
 	if (run->n == run->cap) {
-		size_t cap = run->cap ? run->cap * 2 : 64;
-		struct res *v = realloc(run->v, cap * sizeof(*v));
+		void *v = grow(run->v, &run->cap, sizeof(*run->v), 64);
 
 		if (!v)
 			return -ENOMEM;
 		run->v = v;
-		run->cap = cap;
 	}
 	x = &run->v[run->n];
 	x->r = *r;
