@@ -117,6 +117,21 @@ static int unref(uint32_t id, void *ctx)
 	return 0;
 }
 
+/* pahole's style: the prototype only dropped FUNC id referred to goes
+ * (nothing further: the types of its parameters are the unit's). 1 when
+ * it went. */
+static uint32_t drop_dead_proto(struct prune *p, uint32_t id)
+{
+	const struct lbtf_type *t = lbtfi_btype(p->b, id);
+
+	if (lbtf_kind(t) != LBTF_KIND_FUNC || !p->drop[id - p->start] ||
+	    t->type < p->start || t->type >= p->cnt ||
+	    p->refs[t->type - p->start] || p->drop[t->type - p->start])
+		return 0;
+	p->drop[t->type - p->start] = 1;
+	return 1;
+}
+
 /*
  * Anonymous types no kept type refers to (a unit's pointer types used only
  * by local variables, whose DIEs are not converted; the prototype of a
@@ -128,18 +143,11 @@ static uint32_t drop_unreachable(struct prune *p)
 	uint32_t id, n = 0;
 
 	p->sp = 0;
-	for (id = p->start; id < p->cnt && !p->pahole; id++)
-		push_if_unreachable(p, id);
-	for (id = p->start; id < p->cnt && p->pahole; id++) {
-		const struct lbtf_type *t = lbtfi_btype(p->b, id);
-
-		if (lbtf_kind(t) != LBTF_KIND_FUNC || !p->drop[id - p->start] ||
-		    t->type < p->start || t->type >= p->cnt)
-			continue;
-		if (!p->refs[t->type - p->start] && !p->drop[t->type - p->start]) {
-			p->drop[t->type - p->start] = 1;
-			n++;
-		}
+	for (id = p->start; id < p->cnt; id++) {
+		if (!p->pahole)
+			push_if_unreachable(p, id);
+		else
+			n += drop_dead_proto(p, id);
 	}
 	while (p->sp) {
 		id = p->stack[--p->sp];
