@@ -20,10 +20,12 @@ bounded() {
 	local want=$1 msg=$2 rc
 	shift 2
 	n=$((n + 1))
-	# (btfcheck's verdict is on stdout, errors on stderr: either holds msg)
+	local where=$T/err
+	# (btfcheck's verdict, "rejected: ...", is on stdout; errors on stderr)
+	case $msg in *"rejected:"*) where=$T/out ;; esac
 	(ulimit -v $vlim; timeout 5 "$@") >"$T/out" 2>"$T/err" </dev/null; rc=$?
-	[ $rc -eq "$want" ] && grep -q -- "$msg" "$T/err" "$T/out" ||
-		bad "$*: exit $rc, output '$(head -c 300 "$T/err" "$T/out")' (want $want and '$msg')"
+	[ $rc -eq "$want" ] && grep -q -- "$msg" "$where" ||
+		bad "$*: exit $rc, ${where##*/} '$(head -c 300 "$where")' (want $want and '$msg')"
 }
 bounded 1 "/dev/zero: rejected: Invalid magic" "$B/btfcheck" /dev/zero
 bounded 4 "/dev/zero: not BTF (bad magic" "$B/btfdump" file /dev/zero
