@@ -10,6 +10,7 @@ CC      := gcc
 endif
 CLANG   ?= clang
 BPF_CLANG ?= clang-16
+export BPF_CLANG # tests/lib.sh compiles BPF with it
 PREFIX  ?= /usr/local
 DESTDIR ?=
 # The one version source: the programs' --version, lbtf_lib_version(),

@@ -3,13 +3,33 @@
 # $B the build directory, $T a private temporary directory removed on exit
 # (a test that needs more cleanup sets its own EXIT trap and removes $T in
 # it), fail/bad() to record a failure and go on (the test exits with $fail).
-# shellcheck disable=SC2034 # B, T and fail are read by the sourcing test
+# shellcheck disable=SC2034 # B, T, fail, BPF_INC are read by the sourcing test
 set -u
 B=${B:-build}
-T=$(mktemp -d) || { echo "FAIL: mktemp"; exit 1; }
+# no "." in $T: bpffs names under it cannot contain one
+T=$(mktemp -d "${TMPDIR:-/tmp}/btftest-XXXXXXXX") || { echo "FAIL: mktemp"; exit 1; }
 trap 'rm -rf "$T"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+# check DESCRIPTION COMMAND...: "ok: DESCRIPTION", or a failure recorded
+check() { if "${@:2}"; then echo "ok: $1"; else bad "$1"; fi; }
+skip() { echo "SKIP: $*"; exit 77; }
+# need_tools TOOL...: SKIP when one of them is not installed
+need_tools() {
+	local t
+	for t; do command -v "$t" >/dev/null || skip "$t is not installed"; done
+}
+# need_root WHAT: SKIP with "WHAT needs root" unless run as root
+need_root() { [ "$(id -u)" -eq 0 ] || skip "${1:-this test} needs root"; }
+
+# The one place that names the BPF toolchain: $BPF_CLANG (the Makefile's,
+# clang-16 by default: clang 14's BTF is lossy for 64-bit enums).
+# bpf_cc ARGS... compiles for BPF; $BPF_INC is the multiarch include
+# directory that programs including <linux/...> headers need there.
+export BPF_CLANG=${BPF_CLANG:-clang-16} # also for the helpers tests run
+MULTIARCH=$(gcc -print-multiarch 2>/dev/null)
+BPF_INC=(-I"/usr/include/$MULTIARCH")
+bpf_cc() { "$BPF_CLANG" -target bpf "$@"; }
 # A small object ($T/t.o: gcc -g, one struct) and its BTF ($T/t.btf, by
 # btfgen), for tests that need some valid input; SKIP without gcc.
 small_object_btf() {

@@ -11,24 +11,16 @@
 #  4. pahole 1.24 on the same object: named types listed side by side
 #     (pahole's named aggregates that clang also has must be in btfgen's).
 # Inputs: tests/btfgen/*.bpf.c and the BPF programs in bpf/.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen SIG=$B/tests/btfgen/btfsig LOAD=$B/tests/btfgen/btfload
-for t in clang-16 llvm-objcopy nm; do
-	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
-done
+need_tools "$BPF_CLANG" llvm-objcopy nm
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel load checks need root"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-MULTIARCH=$(gcc -print-multiarch 2>/dev/null)
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 srcs=$(ls tests/btfgen/*.bpf.c; grep -l 'bpf_helpers.h' bpf/*.c 2>/dev/null)
 for src in $srcs; do
 	n=$(basename "$src" .c)
 	o=$T/$n.o
-	clang-16 -g -O2 -target bpf -I/usr/include/$MULTIARCH -I"$(dirname "$src")" -c "$src" -o "$o" ||
+	bpf_cc -g -O2 "${BPF_INC[@]}" -I"$(dirname "$src")" -c "$src" -o "$o" ||
 		{ bad "$src: clang-16 failed"; continue; }
 	llvm-objcopy --dump-section .BTF="$T/$n.clang.btf" "$o"
 	llvm-objcopy --remove-section .BTF --remove-section .BTF.ext "$o" "$T/$n.dwarf.o"
@@ -123,7 +115,7 @@ for src in $srcs; do
 done
 # 5. a big-endian object (-target bpfeb): BTF in the ELF's byte order, same types
 src=tests/btfgen/types.bpf.c
-if clang-16 -g -O2 -target bpfeb -I/usr/include/$MULTIARCH -c "$src" -o "$T/be.o"; then
+if "$BPF_CLANG" -g -O2 -target bpfeb "${BPF_INC[@]}" -c "$src" -o "$T/be.o"; then
 	llvm-objcopy --dump-section .BTF="$T/be.clang.btf" "$T/be.o"
 	llvm-objcopy --remove-section .BTF --remove-section .BTF.ext "$T/be.o" "$T/be.dwarf.o"
 	if "$BTFGEN" -o "$T/be.btf" "$T/be.dwarf.o"; then

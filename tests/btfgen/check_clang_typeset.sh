@@ -14,16 +14,9 @@
 #     DWARF does not say which they are);
 #  3. one __ARRAY_SIZE_TYPE__ at most: clang's DWARF has an 8-byte one for
 #     array bounds, unreferenced (also in a host object, no BPF rule).
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen DUMP=$B/btfdump
-for t in clang-16 llvm-objcopy llvm-dwarfdump; do
-	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
-done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+need_tools "$BPF_CLANG" llvm-objcopy llvm-dwarfdump
 
 # kind and name of every named type ("STRUCT foo"), one a line, sorted
 names() { "$DUMP" file "$1" | sed -n "s/^\[[0-9]*\] \([A-Z_0-9]*\) '\([^']*\)'.*/\1 \2/p" | grep -v "'(anon)'\| (anon)$" | sort; }
@@ -63,7 +56,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 }
 char LICENSE[] SEC("license") = "GPL";
 EOF
-	clang-16 -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"/usr/include/$(gcc -print-multiarch)" -I"$T" \
+	bpf_cc -g -O2 -D__TARGET_ARCH_x86 "${BPF_INC[@]}" -I"$T" \
 		-c "$T/vmtrace.bpf.c" -o "$T/vmtrace.bpf.o" || bad "clang-16 failed on the vmlinux.h tracer"
 	objs+=("$T/vmtrace.bpf.o")
 else

@@ -5,17 +5,9 @@
 # byte order; both blobs verify with btfcheck (objects with externs aside:
 # their linkage is for libbpf, not BPF_BTF_LOAD): this host's order as this
 # kernel does, the other as a kernel of that order would, saying so.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen SIG=$B/tests/btfgen/btfsig CHECK=$B/btfcheck
-for t in clang-16 llvm-objcopy; do
-	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
-done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-MULTIARCH=$(gcc -print-multiarch 2>/dev/null)
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+need_tools "$BPF_CLANG" llvm-objcopy
 # the target whose byte order is this host's
 [ "$(printf '\001\000' | od -An -tu2 | tr -d ' ')" = 1 ] && host=bpfel other=bpfeb || host=bpfeb other=bpfel
 magic() { head -c 2 "$1" | od -An -tx1 | tr -d ' '; }
@@ -26,7 +18,7 @@ for src in $srcs; do
 	n=$(basename "$src" .c)
 	for target in bpfel bpfeb; do
 		o=$T/$n.$target
-		clang-16 -g -O2 -target $target -I/usr/include/$MULTIARCH -I"$(dirname "$src")" -c "$src" -o "$o.o" ||
+		"$BPF_CLANG" -g -O2 -target $target "${BPF_INC[@]}" -I"$(dirname "$src")" -c "$src" -o "$o.o" ||
 			{ bad "$src: clang-16 -target $target failed"; continue 2; }
 		llvm-objcopy --remove-section .BTF --remove-section .BTF.ext "$o.o" "$o.dwarf.o"
 		"$BTFGEN" -o "$o.btf" "$o.dwarf.o" || { bad "$src: btfgen failed on the $target object"; continue 2; }

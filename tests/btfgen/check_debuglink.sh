@@ -9,9 +9,7 @@
 # hold the types. Files under /usr/lib/debug are made for this test only
 # (names from this run's temporary directory and a build-id made unique by
 # it) and removed on exit.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
+. "$(dirname "$0")/../lib.sh"
 DBG=/usr/lib/debug
 made=()
 cleanup() {
@@ -20,8 +18,6 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 # mkdir -p DIR, recording the topmost directory it creates for cleanup
 mkdir_made() {
 	local top=$1

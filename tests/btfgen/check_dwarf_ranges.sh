@@ -65,7 +65,7 @@ extern tab_t my_tab __attribute__((section(".ksyms")));
 extern const volatile long my_long __attribute__((section(".ksyms")));
 int get(unsigned int i) { return my_tab[i % 3][i % 5] + (int)my_long; }
 C
-if clang-16 -g -O2 -target bpf -c -o "$T/ks.o" "$T/ks.bpf.c" && "$B/btfgen" -o "$T/ks.btf" "$T/ks.o"; then
+if bpf_cc -g -O2 -c -o "$T/ks.o" "$T/ks.bpf.c" && "$B/btfgen" -o "$T/ks.btf" "$T/ks.o"; then
 	dump=$(bpftool btf dump file "$T/ks.btf")
 	grep -q "size=60 (VAR 'my_tab')" <<<"$dump" || bad "extern int[3][5] typedef: not 60 bytes"
 	grep -q "size=8 (VAR 'my_long')" <<<"$dump" || bad "extern const volatile long: not 8 bytes"

@@ -2,13 +2,9 @@
 # DWARF compressed by dwz (DW_TAG_partial_unit / DW_TAG_imported_unit, what
 # SUSE and other distros ship): btfgen must give the same types as from the
 # original DWARF, and the kernel must load the result.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 command -v dwz >/dev/null || { echo "SKIP: dwz not installed"; exit 77; }
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel load check needs root"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
 {
 	echo 'struct s0 { int a; };'
 	for i in $(seq 1 30); do

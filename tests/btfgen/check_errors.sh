@@ -3,12 +3,8 @@
 # exit status of the shared table (cli/cli.h: 2 usage, 4 bad input, 5 I/O),
 # and no output file left behind. Also the forgiving parts of the command
 # line: -o - (standard output), --features -NAME / none, --version.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
 # expect EXIT_CODE PATTERN CMD... : exit status, one stderr line matching PATTERN
 expect() {
 	local code=$1 pat=$2
@@ -39,8 +35,8 @@ expect 2 "exclude each other" "$BTFGEN" -o "$T/out.btf" --in-place "$T/dwarf.o"
 # gets the first one's .BTF and .BTF.ext: a rewrite would point at s.c.
 core_src='struct s { int a; int MEMBER; } __attribute__((preserve_access_index));
 int v; int f(struct s *p) { return p->MEMBER + v; }'
-clang-16 -g -O2 -target bpf -c -o "$T/ext.o" -x c - <<<"${core_src//MEMBER/b}"
-clang-16 -g -O2 -target bpf -c -o "$T/ext2.o" -x c - <<<"${core_src//MEMBER/c}"
+bpf_cc -g -O2 -c -o "$T/ext.o" -x c - <<<"${core_src//MEMBER/b}"
+bpf_cc -g -O2 -c -o "$T/ext2.o" -x c - <<<"${core_src//MEMBER/c}"
 cp "$T/ext.o" "$T/ext-orig.o"
 "$BTFGEN" --in-place "$T/ext.o" || { echo "FAIL: --in-place on an object with .BTF.ext"; fail=1; }
 llvm-readelf -S "$T/ext.o" | grep -q ' \.BTF\.ext ' || { echo "FAIL: .BTF.ext dropped"; fail=1; }

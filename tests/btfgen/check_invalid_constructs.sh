@@ -8,14 +8,9 @@
 # verify-before-write invariant: exit 4, the input named with the
 # verifier's reason, nothing written (a struct shrunk under an early
 # member: only members near the struct's end are measured).
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen
 MUT=tests/btfgen/dwarf_mutate.py
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 cat >"$T/craft.c" <<'C'
 struct big { int a; long b; int arr[4]; } bv;

@@ -7,19 +7,13 @@
 # DATASEC holds one function's static only (-DONLY_RODATA). As root the
 # object with btfgen's BTF is loaded (bpftool, a bpffs of its own) and
 # bpftool dumps its .rodata map with typed values, not hex.
-set -u
-B=${B:-build}
-for t in clang-16 llvm-objcopy; do
-	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
-done
-T=$(mktemp -d /tmp/btfgen-statics-XXXXXX) # no "." in it: libbpf turns those in pin paths into "_"
+. "$(dirname "$0")/../lib.sh"
+need_tools "$BPF_CLANG" llvm-objcopy
 cleanup() {
 	[ -d "$T/fs" ] && { rm -rf "${T:?}/fs/"* 2>/dev/null; umount "$T/fs" 2>/dev/null; }
 	rm -rf "$T"
 }
 trap cleanup EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # "VAR name linkage" and "SEC section var offset size" lines, sorted
 vars() {
@@ -33,7 +27,7 @@ vars() {
 
 for v in full ONLY_RODATA; do
 	o=$T/$v.o
-	clang-16 -g -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch)" -D"$v" \
+	bpf_cc -g -O2 "${BPF_INC[@]}" -D"$v" \
 		-c tests/btfgen/statics.bpf.c -o "$o" || { bad "statics.bpf.c -D$v does not build"; continue; }
 	vars "$o" >"$T/$v.clang"
 	grep -q "^VAR '[a-z_]*\.[a-z_.0-9]*' static" "$T/$v.clang" || bad "$v: clang gave no function-scope VAR: $(cat "$T/$v.clang")"

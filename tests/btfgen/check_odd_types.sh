@@ -3,12 +3,9 @@
 # __int128, long double, _Complex (as an array of two FLOATs), bitfields in
 # a 128-bit unit. The layout must survive (struct size, member offsets) and
 # the kernel must load the result.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 command -v clang >/dev/null || { echo "SKIP: clang not installed"; exit 77; }
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel load check needs root"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 cat >"$T/odd.c" <<'C'
 struct odd {
 	_BitInt(24) a;
@@ -40,7 +37,6 @@ int main(void)
 C
 clang -I"$T" -o "$T/layout" "$T/layout.c" || { echo "FAIL: layout program"; exit 1; }
 echo "$line"
-fail=0
 [ "$("$T/layout" | wc -l)" -eq 7 ] || { echo "FAIL: layout program output"; fail=1; }
 for m in $("$T/layout"); do
 	echo "$line" | grep -q -e "[ {]$m " || { echo "FAIL: struct odd: compiler says $m"; fail=1; }

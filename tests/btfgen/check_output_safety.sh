@@ -4,17 +4,12 @@
 # file's mode and owner, write through a symbolic link, refuse hard-linked
 # and read-only files, and remove their temporary file on every exit path,
 # signals included.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen
 # (the same program linked dynamically, which an LD_PRELOAD shim can reach:
 # $B/btfgen is static unless built with STATIC=0 or SAN=1)
 BTFGEN_DYN=$B/tests/btfgen/btfgen-dynamic
 BTFDUMP=$B/btfdump
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 # refuse CODE PATTERN FILE CMD...: exit CODE, one stderr line matching
 # PATTERN, FILE unchanged, nothing on stdout
 refuse() {

@@ -13,14 +13,9 @@
 #    the given base, VARs for .data..percpu only, no DATASEC for .modinfo,
 #    __param, __versions, .gnu.linkonce.this_module; one without per-CPU data
 #    has no DATASEC at all; btfcheck --base accepts it.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 P=$B/btfgen-pahole BTFGEN=$B/btfgen
 command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 # kinds FILE [--base BASE]: "KIND name" of each named type
 kinds() { "$B/btfdump" file "$@" | sed -n "s/^\[[0-9]*\] \([A-Z_0-9]*\) '\([^']*\)'.*/\1 \2/p" | sort; }
 

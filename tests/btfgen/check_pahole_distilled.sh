@@ -12,14 +12,9 @@
 #  - a detached output ignores the feature (as pahole: a raw file has no
 #    room for .BTF.base), and writing the .ko again without it removes the
 #    stale .BTF.base.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 P=$B/btfgen-pahole BTFGEN=$B/btfgen
 CACHE=${LIBBPF_CACHE:-/var/cache/btf-bench}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 FEATS=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 
 # the "vmlinux": named and anonymous types a module reaches in many ways

@@ -20,14 +20,9 @@
 #    unflagged set, none without the feature;
 #  - when pahole v1.31 is cached (scripts/build-pahole.sh), its FUNCs and
 #    DECL_TAGs are the same.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 P=$B/btfgen-pahole
 command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 cat >"$T/a.c" <<'EOF'
 #include <stdio.h>

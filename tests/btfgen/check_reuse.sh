@@ -16,12 +16,7 @@
 # or member that points at the wrong one of two same-named variants, which
 # btfsig cannot). The ODR expectations are also asserted directly on the
 # reuse output. Last, the on/off comparison on btfgen's own binary.
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-
+. "$(dirname "$0")/../lib.sh"
 # ---- the program ----------------------------------------------------------
 cat >"$T/common.h" <<'C'
 typedef unsigned int u32;

@@ -34,12 +34,7 @@
 # Compared for each, reuse at -j 1 and -j 3 against exact: the type count that
 # btfgen -v reports, btfsig lines (sorted, with repeats), the number of dump
 # lines and an id-free fingerprint of the type graph (as in check_reuse.sh).
-set -u
-B=${B:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-
+. "$(dirname "$0")/../lib.sh"
 # shellcheck source=reuse_compare.sh
 . "$(dirname "$0")/reuse_compare.sh" # reuse_convert, reuse_same
 

@@ -6,17 +6,12 @@
 #  - every FUNC's linkage matches the ELF symbol (nm: T global, t static);
 #  - every DATASEC entry sits at its symbol's address (section VMA + offset)
 #    and the DATASEC size is the section's size.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen SIG=$B/tests/btfgen/btfsig LOAD=$B/tests/btfgen/btfload
 for t in nm objdump clang; do
 	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel load checks need root"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # btfgen itself, built by clang (one compiler run over its sources; the
 # committed ones when this is a git checkout)

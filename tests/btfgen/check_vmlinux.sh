@@ -6,16 +6,12 @@
 # same image (run here, when installed), and the reuse of types between
 # units (the default) gives the same types as the exact conversion without
 # it (--features default,-reuse, with the kernel's variable set).
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
 V=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
 [ "${SAN:-}" = 1 ] && { echo "SKIP: vmlinux run not repeated in the sanitizer build (minutes); see make check"; exit 77; }
 [ -n "$V" ] || { echo "SKIP: no cached vmlinux with DWARF (make bench fetches one)"; exit 77; }
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel load check needs root"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
 "$B/btfgen" -j1 -o "$T/j1.btf" "$V" || { echo "FAIL: btfgen -j1"; exit 1; }
 "$B/btfgen" -j2 -o "$T/j2.btf" "$V" || { echo "FAIL: btfgen -j2"; exit 1; }
 cmp "$T/j1.btf" "$T/j2.btf" || { echo "FAIL: -j1 and -j2 differ"; fail=1; }

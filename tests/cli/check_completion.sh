@@ -3,10 +3,7 @@
 # program's --help lists is offered somewhere, and the subcommands complete
 # their own words (btfdump map options, format c options, btfgen features,
 # flowctl's commands and each command's options).
-set -u
-B=${B:-build}
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../lib.sh"
 source completion/btf-tools.bash
 # complete FUNC WORD...: the candidates for the last word
 complete_words() {

@@ -11,8 +11,7 @@
 # with `bpftool gen object`, its report equals clang's linked one, and a
 # skeleton made from it (`bpftool gen skeleton`) builds and runs. btfgen on
 # its own output changes nothing, and the DWARF stays valid.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 C=$B/corpus
 RUN=$C/corpus_run
 CC=${CC:-cc}
@@ -20,11 +19,7 @@ CC=${CC:-cc}
 for f in "$RUN" "$B/btfgen" "$C/link.o"; do
 	[ -e "$f" ] || { echo "FAIL: $f missing (make corpus)"; exit 1; }
 done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/clang" "$T/gen" "$T/noext"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # report OBJ OUT: corpus_run with xlated code; an object that does not load fails
 report() {

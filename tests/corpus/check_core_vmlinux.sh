@@ -7,17 +7,12 @@
 # program makes (field offsets through BPF_CORE_READ chains, field and type
 # existence, an enum value, a ___flavor struct, a field size, a __ksym) must
 # come out right, from clang's object and from btfgen's alike.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
 V=$(find "$CACHE" -maxdepth 1 -name 'vmlinux-6.1*' 2>/dev/null | head -1)
 [ -n "$V" ] || { echo "SKIP: no cached Debian 6.1 vmlinux with DWARF (make bench fetches one)"; exit 77; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to load BPF programs"; exit 77; }
 RUN=$B/corpus/corpus_run
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 "$B/btfgen" -o "$T/61.btf" "$V" || { echo "FAIL: btfgen on $V"; exit 1; }
 "$B/btfdump" file "$T/61.btf" format c -o "$T/vmlinux.h" || { echo "FAIL: btfdump format c"; exit 1; }
@@ -29,8 +24,8 @@ o61=$(off "$T/61.btf") orun=$(off /sys/kernel/btf/vmlinux)
 [ -n "$o61" ] && [ -n "$orun" ] && [ "$o61" != "$orun" ] ||
 	bad "task_struct::tgid at bit $o61 in 6.1 and $orun here: the test needs them to differ"
 mkdir -p "$T/clang" "$T/gen"
-clang-16 -g -O2 -target bpf -Wall -Werror -DCORE_TASK_VMLINUX_H \
-	-I"/usr/include/$(gcc -print-multiarch)" -I"$T" -Itests/corpus \
+bpf_cc -g -O2 -Wall -Werror -DCORE_TASK_VMLINUX_H \
+	"${BPF_INC[@]}" -I"$T" -Itests/corpus \
 	-c -o "$T/clang/core_task.o" tests/corpus/core_task.bpf.c ||
 	{ echo "FAIL: clang-16 against the generated vmlinux.h"; exit 1; }
 cp "$T/clang/core_task.o" "$T/gen/core_task.o"

@@ -14,8 +14,7 @@
 # line differs). The flow dissector built by gcc passes flowctl's 36 test
 # vectors. A gcc -gbtf object (gcc's own .BTF and an empty .BTF.ext) gets
 # the same. Prints the comparison figures.
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 C=$B/corpus
 RUN=$C/corpus_run
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (loads BPF programs into the kernel)"; exit 77; }
@@ -23,10 +22,6 @@ command -v bpf-gcc >/dev/null || { echo "FAIL: bpf-gcc missing (scripts/deps.sh 
 for f in "$RUN" "$B/btfgen" "$B/btfcheck" "$B/btfdump" "$B/flowctl" "$B/bpf/bpf_flow.clang.o"; do
 	[ -e "$f" ] || { echo "FAIL: $f missing (make all corpus)"; exit 1; }
 done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 MA=$(gcc -print-multiarch)
 # bpf-gcc is freestanding: the system headers after its own; libbpf 1.1
 # defines bpf_tail_call_static() for clang only (an asm block), the plain

@@ -9,14 +9,12 @@
 #  3. CO-RE relocations (raw text): kind, root type id, access string and
 #     member path are what libbpf itself reads in the same records (its
 #     debug log while bpftool loads the object into a private bpffs).
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 DUMP=$B/btfdump
 for t in llvm-objdump bpftool python3; do
 	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: loading with libbpf needs root"; exit 77; }
-T=$(mktemp -d)
 fs=$T/bpffs
 cleanup() {
 	mountpoint -q "$fs" && { rm -rf "$fs/p"; umount "$fs"; }
@@ -24,8 +22,6 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir "$fs" && mount -t bpf bpf "$fs" || { echo "FAIL: cannot mount a bpffs at $fs"; exit 1; }
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 objs=("$B"/corpus/*.bpf.o)
 [ -e "${objs[0]}" ] || { bad "no corpus objects (make corpus)"; exit 1; }

@@ -6,20 +6,17 @@
 #   its raw .BTF, split BTF made by pahole over vmlinux (raw and ELF, with
 #   --base), and an opposite-endian copy (against bpftool when it reads it,
 #   and always against btfdump's native dump).
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 dump=$B/btfdump
 swap=$B/tests/dump/btf_swap
 here=$(cd "$(dirname "$0")" && pwd)
 vmlinux=/sys/kernel/btf/vmlinux
 
-skip() { echo "SKIP: $*"; exit 77; }
 command -v bpftool >/dev/null || skip "bpftool is not installed"
-command -v clang-16 >/dev/null || skip "clang-16 is not installed"
+need_tools "$BPF_CLANG"
 [ -r $vmlinux ] || skip "no kernel BTF at $vmlinux"
 [ -x "$dump" ] && [ -x "$swap" ] || { echo "FAIL: $dump or $swap not built"; exit 1; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fails=0 checks=0
 
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -42,16 +39,16 @@ golden() {
 	local label=$1 peer_args=$2 our_args=$3 mode
 	for mode in "" -j -p; do
 		# shellcheck disable=SC2086
-		if ! bpftool $mode btf dump $peer_args >"$tmp/peer" 2>"$tmp/peer.err"; then
-			bad "$label $mode: bpftool failed: $(head -1 "$tmp/peer.err")"
+		if ! bpftool $mode btf dump $peer_args >"$T/peer" 2>"$T/peer.err"; then
+			bad "$label $mode: bpftool failed: $(head -1 "$T/peer.err")"
 			continue
 		fi
 		# shellcheck disable=SC2086
-		if ! $dump $mode $our_args >"$tmp/ours" 2>"$tmp/ours.err"; then
-			bad "$label $mode: btfdump failed: $(head -1 "$tmp/ours.err")"
+		if ! $dump $mode $our_args >"$T/ours" 2>"$T/ours.err"; then
+			bad "$label $mode: btfdump failed: $(head -1 "$T/ours.err")"
 			continue
 		fi
-		same "$label ${mode:-raw}" "$tmp/ours" "$tmp/peer"
+		same "$label ${mode:-raw}" "$T/ours" "$T/peer"
 	done
 }
 
@@ -71,9 +68,9 @@ else
 fi
 
 # -- a BPF object with every kind --------------------------------------------
-obj=$tmp/kinds.o
-if ! clang-16 -g -O2 -target bpf -c "$here/kinds.bpf.c" -o "$obj" 2>"$tmp/cc.err"; then
-	cat "$tmp/cc.err"; bad "clang-16 failed on kinds.bpf.c"
+obj=$T/kinds.o
+if ! bpf_cc -g -O2 -c "$here/kinds.bpf.c" -o "$obj" 2>"$T/cc.err"; then
+	cat "$T/cc.err"; bad "clang-16 failed on kinds.bpf.c"
 else
 	kinds=$(bpftool btf dump file "$obj" | awk '/^\[/ { print $2 }' | sort -u | tr '\n' ' ')
 	echo "kinds in kinds.o: $kinds"
@@ -82,38 +79,38 @@ else
 		case " $kinds " in *" $k "*) ;; *) bad "kinds.o has no $k (test input incomplete)" ;; esac
 	done
 	golden "kinds.o (ELF)" "file $obj" "file $obj"
-	$swap --native "$obj" "$tmp/kinds.btf" || bad "btf_swap --native failed"
-	golden "kinds.btf (raw)" "file $tmp/kinds.btf" "file $tmp/kinds.btf"
+	$swap --native "$obj" "$T/kinds.btf" || bad "btf_swap --native failed"
+	golden "kinds.btf (raw)" "file $T/kinds.btf" "file $T/kinds.btf"
 	# shorthand and bpftool's own spelling give the same bytes
-	bpftool btf dump file "$obj" >"$tmp/peer"
-	$dump "$obj" >"$tmp/ours"; same "shorthand btfdump PATH" "$tmp/ours" "$tmp/peer"
-	$dump btf dump file "$obj" format raw >"$tmp/ours"; same "btfdump btf dump file PATH format raw" "$tmp/ours" "$tmp/peer"
+	bpftool btf dump file "$obj" >"$T/peer"
+	$dump "$obj" >"$T/ours"; same "shorthand btfdump PATH" "$T/ours" "$T/peer"
+	$dump btf dump file "$obj" format raw >"$T/ours"; same "btfdump btf dump file PATH format raw" "$T/ours" "$T/peer"
 
 	# opposite byte order: parsed and printed exactly as the native blob
-	$swap "$obj" "$tmp/kinds.swapped" || bad "btf_swap failed"
+	$swap "$obj" "$T/kinds.swapped" || bad "btf_swap failed"
 	for mode in "" -j -p; do
-		$dump $mode file "$tmp/kinds.btf" >"$tmp/native"
-		$dump $mode file "$tmp/kinds.swapped" >"$tmp/ours" || bad "btfdump failed on the opposite-endian blob"
-		same "opposite-endian vs native ${mode:-raw}" "$tmp/ours" "$tmp/native"
-		if bpftool $mode btf dump file "$tmp/kinds.swapped" >"$tmp/peer" 2>/dev/null; then
-			same "opposite-endian vs bpftool ${mode:-raw}" "$tmp/ours" "$tmp/peer"
+		$dump $mode file "$T/kinds.btf" >"$T/native"
+		$dump $mode file "$T/kinds.swapped" >"$T/ours" || bad "btfdump failed on the opposite-endian blob"
+		same "opposite-endian vs native ${mode:-raw}" "$T/ours" "$T/native"
+		if bpftool $mode btf dump file "$T/kinds.swapped" >"$T/peer" 2>/dev/null; then
+			same "opposite-endian vs bpftool ${mode:-raw}" "$T/ours" "$T/peer"
 		else
 			echo "note: bpftool cannot read the opposite-endian blob; compared with the native dump only"
 		fi
 	done
-	cmp -s "$tmp/kinds.btf" "$tmp/kinds.swapped" && bad "swapped blob is identical to the native one"
+	cmp -s "$T/kinds.btf" "$T/kinds.swapped" && bad "swapped blob is identical to the native one"
 fi
 
 # -- a backslash in a name ----------------------------------------------------
 # bpftool 7.1 writes a backslash inside a JSON string as \n; so do we.
-if clang-16 -g -O2 -target bpf -c "$here/escapes.bpf.c" -o "$tmp/esc.o" 2>"$tmp/cc.err"; then
-	golden "backslash in a name" "file $tmp/esc.o" "file $tmp/esc.o"
+if bpf_cc -g -O2 -c "$here/escapes.bpf.c" -o "$T/esc.o" 2>"$T/cc.err"; then
+	golden "backslash in a name" "file $T/esc.o" "file $T/esc.o"
 else
-	cat "$tmp/cc.err"; bad "clang-16 failed on escapes.bpf.c"
+	cat "$T/cc.err"; bad "clang-16 failed on escapes.bpf.c"
 fi
 
 # -- split BTF over vmlinux (pahole --btf_base) ------------------------------
-cat >"$tmp/split.c" <<'C'
+cat >"$T/split.c" <<'C'
 struct split_node { struct split_node *next; int payload; unsigned long flags : 3; };
 struct task_struct;
 typedef int (*split_cb)(struct split_node *, ...);
@@ -121,12 +118,12 @@ int split_use(struct split_node *n, struct task_struct *t, split_cb cb) { return
 C
 if ! command -v pahole >/dev/null; then
 	echo "note: pahole not installed; split BTF case not run"
-elif clang-16 -g -O2 -c "$tmp/split.c" -o "$tmp/split.o" &&
-     pahole -J --btf_base $vmlinux --btf_encode_detached="$tmp/split.btf" "$tmp/split.o" >/dev/null &&
-     cp "$tmp/split.o" "$tmp/split_elf.o" && pahole -J --btf_base $vmlinux "$tmp/split_elf.o" >/dev/null; then
-	golden "split raw --base vmlinux" "-B $vmlinux file $tmp/split.btf" "file $tmp/split.btf --base $vmlinux"
-	golden "split ELF --base vmlinux" "-B $vmlinux file $tmp/split_elf.o" "file $tmp/split_elf.o --base $vmlinux"
-	first=$($dump file "$tmp/split.btf" --base $vmlinux | head -1 | sed 's/^\[\([0-9]*\)\].*/\1/')
+elif clang-16 -g -O2 -c "$T/split.c" -o "$T/split.o" &&
+     pahole -J --btf_base $vmlinux --btf_encode_detached="$T/split.btf" "$T/split.o" >/dev/null &&
+     cp "$T/split.o" "$T/split_elf.o" && pahole -J --btf_base $vmlinux "$T/split_elf.o" >/dev/null; then
+	golden "split raw --base vmlinux" "-B $vmlinux file $T/split.btf" "file $T/split.btf --base $vmlinux"
+	golden "split ELF --base vmlinux" "-B $vmlinux file $T/split_elf.o" "file $T/split_elf.o --base $vmlinux"
+	first=$($dump file "$T/split.btf" --base $vmlinux | head -1 | sed 's/^\[\([0-9]*\)\].*/\1/')
 	last=$($dump file $vmlinux | tail -n 1 | grep -o '^\[[0-9]*\]' | tr -d '[]')
 	[ -z "$last" ] && last=$($dump -j file $vmlinux | grep -o '"id":[0-9]*' | tail -1 | cut -d: -f2)
 	checks=$((checks + 1))

@@ -11,12 +11,12 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
-command -v clang-16 >/dev/null || { echo "SKIP: clang-16 not installed"; exit 77; }
+need_tools "$BPF_CLANG"
 # the source line: \001, a tab, \377 \300 \200 (not UTF-8), é (UTF-8), a
 # backslash, a quote, DEL, \002 and \355\240\200 (a UTF-16 surrogate
 # encoded, which UTF-8 forbids)
 printf 'int counter;\n/* c:\001 t:\t x:\377\300\200 u:\303\251 b:\\ q:" d:\177 s:\002\355\240\200 */ int f(void *ctx) { return counter; }\n' >"$T/w.c"
-clang-16 -g -O2 -target bpf -c -o "$T/w.o" "$T/w.c" || { echo "FAIL: clang-16"; exit 1; }
+bpf_cc -g -O2 -c -o "$T/w.o" "$T/w.c" || { echo "FAIL: clang-16"; exit 1; }
 # a raw BTF: INT named a\001\377\\"z, STRUCT named s\tX\x80 with a member
 # named m\033\303\251
 python3 - "$T/w.btf" <<'PY'

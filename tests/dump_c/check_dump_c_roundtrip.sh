@@ -2,7 +2,7 @@
 # Round trip of the C dumper on clang-16 BTF:
 #  types.c (bitfields, packed, nested anonymous, unions, arrays of function
 #  pointers, enums of 1/2/4/8 bytes, ENUM64, __int128, flexible arrays, type
-#  tags, forward declarations) -> clang-16 -g -target bpf -> BTF -> C ->
+#  tags, forward declarations) -> bpf_cc -g -> BTF -> C ->
 #  compiled with _Static_assert()s on sizeof/_Alignof/offsetof of every
 #  named struct/union computed from types.c itself (layout_asserts.sh);
 #  the same for the --sort output; and diffed against bpftool on the object.
@@ -19,14 +19,14 @@ source "$(dirname "$0")/lib.sh"
 drv=$B/tests/dump_c/dumpc_driver
 here=tests/dump_c
 noalign='aligned_member|pk_aligned'
-need_tools bpftool clang-16 gcc
+need_tools bpftool "$BPF_CLANG" gcc
 [ -x "$drv" ] || { echo "missing $drv"; exit 1; }
-compiles() { # file.c -> 0 if clang-16 -target bpf accepts it
-	clang-16 -target bpf -fsyntax-only -Wall -Werror "$1" 2>&1 | head -20
+compiles() { # file.c -> 0 if bpf_cc accepts it
+	bpf_cc -fsyntax-only -Wall -Werror "$1" 2>&1 | head -20
 	return "${PIPESTATUS[0]}"
 }
 
-clang-16 -g -O2 -target bpf -c "$here/types.c" -o "$w/types.o" || { echo "clang-16 failed"; exit 1; }
+bpf_cc -g -O2 -c "$here/types.c" -o "$w/types.o" || { echo "FAIL: $BPF_CLANG on types.c"; exit 1; }
 "$drv" "$w/types.o" >"$w/dump.h" || bad "dump of types.o failed"
 bpftool btf dump file "$w/types.o" format c >"$w/bpftool.h"
 same_but_modes types.o "$w/dump.h" "$w/bpftool.h" &&
@@ -48,7 +48,7 @@ gcc -fsyntax-only -x c "$w/dump.h" 2>&1 | grep -v 'btf_type_tag\|Wattributes\|^ 
 
 # the reason for the deliberate difference: bpftool's header gets it wrong
 bash "$here/layout_asserts.sh" "$w/types.o" "$here/types.c" "$w/bpftool.h" "$w/asserts-bpftool.c" "$noalign"
-if clang-16 -target bpf -fsyntax-only "$w/asserts-bpftool.c" 2>"$w/bt.err"; then
+if bpf_cc -fsyntax-only "$w/asserts-bpftool.c" 2>"$w/bt.err"; then
 	bad "bpftool's header passes the layout asserts: mode() attributes no longer needed?"
 else
 	echo "ok: bpftool's header fails $(grep -c 'error:' "$w/bt.err") layout asserts (enum sizes), ours none"
@@ -59,8 +59,8 @@ bash "$here/layout_asserts.sh" "$w/types.o" "$here/types.c" "$w/sorted.h" "$w/as
 compiles "$w/asserts-sorted.c" && echo "ok: --sort output compiles and holds the asserts" ||
 	bad "--sort output fails"
 
-clang-16 -g -target bpf -c "$here/clash_a.c" -o "$w/a.o" &&
-	clang-16 -g -target bpf -c "$here/clash_b.c" -o "$w/b.o" &&
+bpf_cc -g -c "$here/clash_a.c" -o "$w/a.o" &&
+	bpf_cc -g -c "$here/clash_b.c" -o "$w/b.o" &&
 	bpftool gen object "$w/clash.o" "$w/a.o" "$w/b.o" || { echo "building clash.o failed"; exit 1; }
 "$drv" "$w/clash.o" >"$w/clash.h" || bad "dump of clash.o failed"
 bpftool btf dump file "$w/clash.o" format c >"$w/clash-bpftool.h"

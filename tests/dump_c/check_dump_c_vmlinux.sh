@@ -2,7 +2,7 @@
 # vmlinux.h from the running kernel's BTF:
 #  1. identical to `bpftool btf dump file /sys/kernel/btf/vmlinux format c`
 #     (generated here, now) except for the deliberate differences below;
-#  2. compiles with clang -target bpf, clang-16 -target bpf, gcc -fsyntax-only;
+#  2. compiles with clang -target bpf, bpf_cc, gcc -fsyntax-only;
 #  3. a BPF program using struct bpf_flow_keys and struct __sk_buff compiles
 #     against it, and against a --types bpf_flow_keys,__sk_buff subset;
 #  4. the --sort output compiles and defines the same structs/unions/enums.
@@ -17,7 +17,7 @@
 source "$(dirname "$0")/lib.sh"
 vmlinux=/sys/kernel/btf/vmlinux
 drv=$B/tests/dump_c/dumpc_driver
-need_tools bpftool clang clang-16 gcc
+need_tools bpftool clang "$BPF_CLANG" gcc
 [ -r $vmlinux ] || { echo "SKIP: no $vmlinux (kernel without CONFIG_DEBUG_INFO_BTF)"; exit 77; }
 [ -x "$drv" ] || { echo "missing $drv (make $drv)"; exit 1; }
 
@@ -34,7 +34,7 @@ cc_bpf() { # compiler file...
 }
 printf '#include "%s"\n' "$w/ours.h" >"$w/only.c"
 cc_bpf clang -fsyntax-only "$w/only.c" || bad "clang -target bpf rejects it"
-cc_bpf clang-16 -fsyntax-only "$w/only.c" || bad "clang-16 -target bpf rejects it"
+cc_bpf "$BPF_CLANG" -fsyntax-only "$w/only.c" || bad "$BPF_CLANG -target bpf rejects it"
 gcc -fsyntax-only -Werror -x c "$w/ours.h" 2>&1 | head -20
 [ "${PIPESTATUS[0]}" -eq 0 ] || bad "gcc -fsyntax-only rejects it"
 
@@ -60,11 +60,11 @@ char _license[] SEC("license") = "GPL";
 EOC
 }
 prog "$w/ours.h" >"$w/prog.c"
-cc_bpf clang-16 -g "$w/prog.c" || bad "BPF program using bpf_flow_keys/__sk_buff does not compile"
+cc_bpf "$BPF_CLANG" -g "$w/prog.c" || bad "BPF program using bpf_flow_keys/__sk_buff does not compile"
 
 "$drv" $vmlinux --types bpf_flow_keys,__sk_buff,ethhdr,__u32 >"$w/subset.h" || bad "--types failed"
 prog "$w/subset.h" >"$w/prog2.c"
-cc_bpf clang-16 -g "$w/prog2.c" || bad "BPF program against the --types subset does not compile"
+cc_bpf "$BPF_CLANG" -g "$w/prog2.c" || bad "BPF program against the --types subset does not compile"
 n=$(grep -c '^struct .* {$' "$w/subset.h")
 [ "$n" -lt 20 ] || bad "--types subset has $n structs, expected a handful"
 echo "ok: --types subset: $(wc -l <"$w/subset.h") lines, $n structs"
@@ -96,7 +96,7 @@ int on_new(unsigned long long *ctx)
 }
 char _license[] SEC("license") = "GPL";
 EOC
-cc_bpf clang-16 -g "$w/kf.c" || bad "BPF program calling kfuncs from --kfuncs does not compile"
+cc_bpf "$BPF_CLANG" -g "$w/kf.c" || bad "BPF program calling kfuncs from --kfuncs does not compile"
 diff "$w/ours.h" "$w/kf.h" | grep -q '^<' && bad "--kfuncs changed more than adding prototypes and macros"
 echo "ok: --kfuncs: $got prototypes, compiles, BPF program calling bpf_task_acquire compiles"
 

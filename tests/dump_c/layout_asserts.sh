@@ -52,7 +52,7 @@ bpftool btf dump file "$obj" | awk '
 		fi
 	done <"$work/list"
 } >"$work/probe.c"
-clang-16 -target bpf -S -emit-llvm -o "$work/probe.ll" "$work/probe.c"
+"${BPF_CLANG:?tests/lib.sh sets it}" -target bpf -S -emit-llvm -o "$work/probe.ll" "$work/probe.c"
 
 {
 	echo "#include \"$(realpath "$dump")\""

@@ -2,20 +2,10 @@
 # Sourced (not run) by the check_dump_c_*.sh scripts: their common frame.
 # Leaves the shell in the repo root with B set, a work directory $w removed
 # on exit, fail/bad() to record failures, and the helpers below.
-set -u
+# shellcheck source=../lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
-B=${B:-build}
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-
-need_tools() { # tool... : SKIP (exit 77) when one is not installed
-	local tool
-	for tool; do
-		command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
-	done
-}
+w=$T
 
 # Our deliberate enum mode() attributes (see check_dump_c_vmlinux.sh) removed
 strip_modes() { sed -E 's/ __attribute__\(\(mode\((byte|word|HI)\)\)\)//' "$1"; }

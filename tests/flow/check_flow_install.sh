@@ -2,13 +2,11 @@
 # make install puts flowctl in <prefix>/bin and bpf_flow.o in
 # <prefix>/lib/flowctl, and the installed flowctl finds that object by itself
 # (no B, no FLOW_OBJ) and passes every vector on the running kernel (root).
-B=${B:-build}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/../lib.sh"
 prefix=/opt/flowctl-test
-make --no-print-directory -s install B="$B" SAN="${SAN:-}" DESTDIR="$dir/root" PREFIX=$prefix >/dev/null ||
+make --no-print-directory -s install B="$B" SAN="${SAN:-}" DESTDIR="$T/root" PREFIX=$prefix >/dev/null ||
 	{ echo "FAIL: make install"; exit 1; }
-root=$dir/root$prefix
+root=$T/root$prefix
 test -x "$root/bin/flowctl" || { echo "FAIL: $prefix/bin/flowctl not installed"; exit 1; }
 cmp -s "$root/lib/flowctl/bpf_flow.o" "$B/bpf/bpf_flow.o" ||
 	{ echo "FAIL: $prefix/lib/flowctl/bpf_flow.o is not $B/bpf/bpf_flow.o"; exit 1; }

@@ -6,10 +6,9 @@
 # fails on maps fails the dump), recording off by default and on with --record,
 # exclusivity errors, detach, netns deletion with a pinned link, and nothing
 # left attached or pinned afterwards.
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (netns, bpffs, BPF)"; exit 77; }
 command -v bpftool >/dev/null || { echo "SKIP: bpftool missing"; exit 77; }
-set -u
 # shellcheck source=../../scripts/flow-sandbox.sh
 source "$(dirname "$0")/../../scripts/flow-sandbox.sh"
 flow_sandbox flowtest f

@@ -11,17 +11,16 @@
 # table, messages naming the file, sanitizers in SAN=1 builds, inputs
 # unchanged). CAMPAIGN_BPF_SECONDS (20 in make check, 600 under make fuzz),
 # fixed seed CAMPAIGN_SEED (default 1). Findings in $B/bpf_campaign/run/found/.
-set -u
+. "$(dirname "$0")/../lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
-B=${B:-build}
 secs=${CAMPAIGN_BPF_SECONDS:-20}
 W=$B/bpf_campaign
 S=$W/seeds
 [ -x "$B/tests/fuzz/libbpf_open" ] || { echo "FAIL: $B/tests/fuzz/libbpf_open missing (make check builds it)"; exit 1; }
-command -v clang-16 >/dev/null || { echo "SKIP: clang-16 is not installed"; exit 77; }
+need_tools "$BPF_CLANG"
 rm -rf "$W"
 mkdir -p "$S" "$W/run"
-INC=(-I"/usr/include/$(gcc -print-multiarch)" -idirafter /usr/include)
+INC=("${BPF_INC[@]}" -idirafter /usr/include)
 cat >"$W/core.c" <<'C'
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -55,8 +54,8 @@ struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 2); __type(key, _
 __u64 counter;
 char _license[] SEC("license") = "GPL";
 C
-clang-16 -g -O2 -target bpf "${INC[@]}" -c -o "$S/maps.clang.bpf.o" tests/btfgen/maps.bpf.c &&
-	clang-16 -g -O2 -target bpf "${INC[@]}" -c -o "$S/core.clang.bpf.o" "$W/core.c" ||
+bpf_cc -g -O2 "${INC[@]}" -c -o "$S/maps.clang.bpf.o" tests/btfgen/maps.bpf.c &&
+	bpf_cc -g -O2 "${INC[@]}" -c -o "$S/core.clang.bpf.o" "$W/core.c" ||
 	{ echo "FAIL: building the seeds with clang-16"; exit 1; }
 if command -v bpf-gcc >/dev/null; then
 	bpf-gcc -g -O2 -gbtf "${INC[@]}" -c -o "$S/shared.gcc.bpf.o" "$W/shared.c" &&

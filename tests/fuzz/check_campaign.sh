@@ -9,15 +9,13 @@
 # stdout on failure, an error line naming no input, a changed input, a
 # temporary file left, or BTF from btfgen that btfcheck rejects. Findings
 # are kept in $B/campaign/run/found/ (mutant and what happened).
-set -u
+. "$(dirname "$0")/../lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
-B=${B:-build}
 secs=${CAMPAIGN_SECONDS:-60}
 W=$B/campaign
 S=$W/seeds
 rm -rf "$W"
 mkdir -p "$S" "$W/run"
-fail=0
 cat >"$W/a.c" <<'C'
 struct list { struct list *next, *prev; };
 enum state { IDLE, BUSY = 5, GONE = -1 };
@@ -42,7 +40,7 @@ gcc -g -O1 -c -o "$S/gcc5.o" "$W/a.c" &&
 	gcc -g -O1 -fdebug-types-section -c -o "$S/tu5.o" "$W/b.c" &&
 	gcc -g -gdwarf-4 -O1 -fdebug-types-section -c -o "$S/tu4.o" "$W/b.c" &&
 	gcc -g -O1 -shared -fPIC -o "$S/lib.so" "$W/b.c" &&
-	clang-16 -g -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch)" -c -o "$S/bpf.btf.o" tests/btfgen/maps.bpf.c ||
+	bpf_cc -g -O2 "${BPF_INC[@]}" -c -o "$S/bpf.btf.o" tests/btfgen/maps.bpf.c ||
 	{ echo "FAIL: building the seed corpus"; exit 1; }
 "$B/btfgen" -o "$S/base.btf" "$S/gcc5.o" &&
 	"$B/btfgen" -o "$S/clang.btf" "$S/clang.o" &&

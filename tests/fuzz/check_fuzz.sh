@@ -3,8 +3,8 @@
 # CHECK_DEPS) for FUZZ_SECONDS (default 60) under ASan/UBSan, all targets at
 # once (they are independent), and fails if any finds a crash.
 # A fixed -seed (FUZZ_SEED, default 1) keeps CI runs reproducible.
+. "$(dirname "$0")/../lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
-B=${B:-build}
 secs=${FUZZ_SECONDS:-60}
 out=$B/fuzz
 rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)

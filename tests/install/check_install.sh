@@ -3,16 +3,14 @@
 # headers and libraries through pkg-config: shared (with a runtime path),
 # the archive in a dynamic program (libbtf-static.pc, no libbtf.so linked),
 # and a -static program from `pkg-config --static --libs libbtf`.
+. "$(dirname "$0")/../lib.sh"
 set -eu
-B=${B:-build}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 prefix=/opt/libbtf-test
-make --no-print-directory -s install B="$B" SAN="${SAN:-}" DESTDIR="$dir/root" PREFIX=$prefix >/dev/null
-root=$dir/root$prefix
-export PKG_CONFIG_PATH=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dir/root
+make --no-print-directory -s install B="$B" SAN="${SAN:-}" DESTDIR="$T/root" PREFIX=$prefix >/dev/null
+root=$T/root$prefix
+export PKG_CONFIG_PATH=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$T/root
 grep -q "^prefix=$prefix\$" "$root/lib/pkgconfig/libbtf.pc"
-cat >"$dir/use.c" <<'C'
+cat >"$T/use.c" <<'C'
 #include <libbtf.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,26 +32,26 @@ cflags+=("-DPC_VERSION=\"$(pkg-config --modversion libbtf)\"")
 libdir=$(pkg-config --variable=libdir libbtf)
 # shared, with the runtime path of a non-system prefix (libbtf(3), LINKING)
 # shellcheck disable=SC2046
-gcc "${cflags[@]}" -o "$dir/use-shared" "$dir/use.c" $(pkg-config --libs libbtf) -Wl,-rpath,"$libdir"
+gcc "${cflags[@]}" -o "$T/use-shared" "$T/use.c" $(pkg-config --libs libbtf) -Wl,-rpath,"$libdir"
 # the archive in a dynamic program (libbtf-static.pc), and a -static program
 # (no static libcjson on Debian: libbtf needs only what Debian ships as .a)
 # shellcheck disable=SC2046
-gcc "${cflags[@]}" -o "$dir/use-archive" "$dir/use.c" $(pkg-config --libs libbtf-static)
+gcc "${cflags[@]}" -o "$T/use-archive" "$T/use.c" $(pkg-config --libs libbtf-static)
 # shellcheck disable=SC2046
-[ "${SAN:-}" = 1 ] || gcc "${cflags[@]}" -static -o "$dir/use-static" "$dir/use.c" $(pkg-config --static --libs libbtf) \
-	2>"$dir/static.log" || { cat "$dir/static.log"; exit 1; } # (libdw.a's dlopen warning)
-out1=$(LD_LIBRARY_PATH=$root/lib "$dir/use-shared")
-out2=$("$dir/use-archive")
-if readelf -d "$dir/use-archive" | grep -q 'NEEDED.*libbtf'; then
-	echo "FAIL: pkg-config --libs libbtf-static links libbtf.so: $(readelf -d "$dir/use-archive" | grep NEEDED)"; exit 1
+[ "${SAN:-}" = 1 ] || gcc "${cflags[@]}" -static -o "$T/use-static" "$T/use.c" $(pkg-config --static --libs libbtf) \
+	2>"$T/static.log" || { cat "$T/static.log"; exit 1; } # (libdw.a's dlopen warning)
+out1=$(LD_LIBRARY_PATH=$root/lib "$T/use-shared")
+out2=$("$T/use-archive")
+if readelf -d "$T/use-archive" | grep -q 'NEEDED.*libbtf'; then
+	echo "FAIL: pkg-config --libs libbtf-static links libbtf.so: $(readelf -d "$T/use-archive" | grep NEEDED)"; exit 1
 fi
-if readelf -d "$dir/use-shared" | grep -q "RUNPATH.*$libdir"; then :; else
+if readelf -d "$T/use-shared" | grep -q "RUNPATH.*$libdir"; then :; else
 	echo "FAIL: -Wl,-rpath,\$(pkg-config --variable=libdir libbtf) left no RUNPATH"; exit 1
 fi
 if [ "${SAN:-}" != 1 ]; then
-	out3=$("$dir/use-static")
-	if [ "$out3" != "$out2" ] || readelf -d "$dir/use-static" 2>/dev/null | grep -q NEEDED; then
-		echo "FAIL: the -static program: '$out3', $(readelf -d "$dir/use-static" | grep NEEDED)"; exit 1
+	out3=$("$T/use-static")
+	if [ "$out3" != "$out2" ] || readelf -d "$T/use-static" 2>/dev/null | grep -q NEEDED; then
+		echo "FAIL: the -static program: '$out3', $(readelf -d "$T/use-static" | grep NEEDED)"; exit 1
 	fi
 fi
 echo "shared: $out1, archive: $out2"

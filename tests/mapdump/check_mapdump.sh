@@ -6,20 +6,18 @@
 # Output must equal bpftool's byte for byte (plain, -j, -p), except where
 # we print more than bpftool (floats, type tags), which is checked against
 # expected values. The maps live in a bpffs mounted for this test only.
-set -u
-B=${B:-build}
-T=$B/tests/mapdump
-DRIVER=$T/map_driver
+. "$(dirname "$0")/../lib.sh"
+M=$B/tests/mapdump # the built driver, fixture and object
+DRIVER=$M/map_driver
 
-skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root to create BPF maps"
 command -v bpftool >/dev/null || skip "bpftool not installed"
 command -v jq >/dev/null || skip "jq not installed"
-for f in "$DRIVER" "$T/map_fixture" "$T/maps.bpf.o"; do
+for f in "$DRIVER" "$M/map_fixture" "$M/maps.bpf.o"; do
 	[ -x "$f" ] || [ -f "$f" ] || { echo "missing $f (make check builds it)"; exit 1; }
 done
 
-work=$(mktemp -d /tmp/btfdump-mapdump.XXXXXX)
+work=$T
 mnt=$work/bpffs
 mkdir "$mnt"
 cleanup() {
@@ -34,7 +32,7 @@ mount -t bpf bpf "$mnt" || skip "cannot mount a bpffs"
 
 tag=$(( $$ % 100000 ))
 echo "fixture tag $tag (names the shared-name maps, seeds the random maps)"
-"$T/map_fixture" "$T/maps.bpf.o" "$mnt" "$tag" || { echo "FAIL: fixture"; exit 1; }
+"$M/map_fixture" "$M/maps.bpf.o" "$mnt" "$tag" || { echo "FAIL: fixture"; exit 1; }
 
 fails=0 checks=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -74,7 +72,7 @@ done
 
 # thousands of elements: batched reads (several batches, hash buckets of
 # several elements) in bpftool's order
-"$T/map_fixture" --big 3000 "$T/maps.bpf.o" "$mnt" || fail "big map fixture"
+"$M/map_fixture" --big 3000 "$M/maps.bpf.o" "$mnt" || fail "big map fixture"
 for m in big_btf big_hex; do
 	for fmt in "" -j; do
 		same "dump $m $fmt" $fmt map dump pinned "$mnt/$m" -- "$DRIVER" $fmt pinned "$mnt/$m"

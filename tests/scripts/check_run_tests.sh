@@ -2,11 +2,9 @@
 # scripts/run-tests.sh with stand-in tests: two tests of the same file name in
 # different directories get one log each (named by path), and pass, skip and
 # fail are counted and reported as such (exit 1 when one fails).
-set -u
+. "$(dirname "$0")/../lib.sh"
 runner=$(cd "$(dirname "$0")/../.." && pwd)/scripts/run-tests.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+cd "$T" || exit 1
 mkdir -p a b c d build/tests/e
 echo 'echo output of a; exit 0' >a/check_same.sh
 echo 'echo output of b; exit 0' >b/check_same.sh

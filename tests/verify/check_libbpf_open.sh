@@ -12,16 +12,13 @@
 #    on overlapping map symbols and on a weak symbol of a static
 #    subprogram: exit 0 only with an output libbpf opens (as root: loads,
 #    where the input loaded), and btfcheck says OK only for what libbpf opens
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 OPEN=$B/tests/fuzz/libbpf_open BC=$B/btfcheck GEN=$B/btfgen GEN_DUMP=$B/btfdump
 for f in "$OPEN" "$BC" "$GEN"; do
 	[ -x "$f" ] || { echo "FAIL: $f missing (make check builds it)"; exit 1; }
 done
-command -v clang-16 >/dev/null || { echo "SKIP: clang-16 is not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+need_tools "$BPF_CLANG"
 fail=0 n=0
-bad() { echo "FAIL: $*"; fail=1; }
 MA=$(gcc -print-multiarch)
 INC=(-I"/usr/include/$MA" -idirafter /usr/include)
 
@@ -62,14 +59,14 @@ PY
 }
 
 # 1. .BTF.ext: clang's object with maps (libbpf needs its BTF), one without
-clang-16 -g -O2 -target bpf "${INC[@]}" -c -o "$T/maps.o" tests/btfgen/maps.bpf.c || { echo "FAIL: clang-16"; exit 1; }
+bpf_cc -g -O2 "${INC[@]}" -c -o "$T/maps.o" tests/btfgen/maps.bpf.c || { echo "FAIL: clang-16"; exit 1; }
 cat >"$T/nomaps.c" <<'EOF'
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 SEC("xdp") int pass(struct xdp_md *ctx) { return ctx->ingress_ifindex ? XDP_PASS : XDP_DROP; }
 char _license[] SEC("license") = "GPL";
 EOF
-clang-16 -g -O2 -target bpf "${INC[@]}" -c -o "$T/nomaps.o" "$T/nomaps.c" || { echo "FAIL: clang-16"; exit 1; }
+bpf_cc -g -O2 "${INC[@]}" -c -o "$T/nomaps.o" "$T/nomaps.c" || { echo "FAIL: clang-16"; exit 1; }
 agree "$T/maps.o"
 mkdir -p "$T/ext" "$T/ext0"
 mapfile -t muts < <(python3 tests/fuzz/bpfobj.py named "$T/maps.o" "$T/ext")
@@ -88,7 +85,7 @@ struct { $2 } m SEC(".maps");
 SEC("xdp") int prog(struct xdp_md *ctx) { __u32 k = 0; return bpf_map_lookup_elem(&m, &k) ? XDP_PASS : XDP_DROP; }
 char _license[] SEC("license") = "GPL";
 EOF
-	clang-16 -g -O2 -target bpf "${INC[@]}" -c -o "$T/$1.o" "$T/$1.c" || bad "clang-16 on $1"
+	bpf_cc -g -O2 "${INC[@]}" -c -o "$T/$1.o" "$T/$1.c" || bad "clang-16 on $1"
 }
 mapdef typo '__uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entires, 2); __type(key, __u32); __type(value, __u64);'
 mapdef pinning '__uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 2); __uint(pinning, 7); __type(key, __u32); __type(value, __u64);'
@@ -165,7 +162,7 @@ static __noinline int note(__u32 k, __u64 v)
 SEC("xdp") int prog(struct xdp_md *ctx) { note(0, ctx->ingress_ifindex); return XDP_PASS; }
 char _license[] SEC("license") = "GPL";
 EOF
-clang-16 -g -O2 -target bpf "${INC[@]}" -c -o "$T/sub.o" "$T/sub.c" || bad "clang-16 on sub.c"
+bpf_cc -g -O2 "${INC[@]}" -c -o "$T/sub.o" "$T/sub.c" || bad "clang-16 on sub.c"
 python3 tests/fuzz/bpfobj.py syminfo "$T/sub.o" "$T/weaksub.o" note 0x22 || bad "bpfobj.py syminfo"
 inplace "$T/weaksub.o" ok
 "$GEN_DUMP" "$T/ip.o" | grep -q "FUNC 'note' type_id=[0-9]* linkage=static" ||

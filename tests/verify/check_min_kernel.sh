@@ -6,23 +6,19 @@
 # what that kernel would not take (its feature probes included), and the
 # BTF libbpf then submits must be byte-identical to btfcheck's object mode
 # for the same --target-kernel, with the same verdict.
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: libbpf's reference load needs root (BPF_BTF_LOAD)"
 	exit 77
 fi
 REF=$B/tests/verify/libbpf_btf BC=$B/btfcheck
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
-k=$tmp/kinds.bpf.o
-clang-16 -g -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch)" -c tests/verify/kinds.bpf.c -o "$k" ||
+k=$T/kinds.bpf.o
+bpf_cc -g -O2 "${BPF_INC[@]}" -c tests/verify/kinds.bpf.c -o "$k" ||
 	{ echo "FAIL: clang-16 cannot build kinds.bpf.c"; exit 1; }
 
-"$BC" --min-kernel --json "$k" >"$tmp/out" 2>/dev/null || bad "kinds.bpf.o rejected: $(cat "$tmp/out")"
-python3 - "$tmp/out" <<'PY' || fail=1
+"$BC" --min-kernel --json "$k" >"$T/out" 2>/dev/null || bad "kinds.bpf.o rejected: $(cat "$T/out")"
+python3 - "$T/out" <<'PY' || fail=1
 import json, sys
 m = json.loads(open(sys.argv[1]).read())["min_kernel"]
 want = {"version": "6.0", "why": "ENUM64", "with_libbpf": "5.0",
@@ -32,9 +28,9 @@ for key, v in want.items():
     if m[key] != v:
         print("FAIL: min_kernel %s: %r, want %r" % (key, m[key], v)); sys.exit(1)
 PY
-"$BC" --min-kernel "$B/corpus/maps_tc.bpf.o" >"$tmp/err" 2>/dev/null
-grep -q "min-kernel: 5.6 (FUNC linkage global, type \[[0-9]*\]); with libbpf's sanitization: 4.18 (BTF)" "$tmp/err" ||
-	bad "maps_tc min-kernel: $(cat "$tmp/err")"
+"$BC" --min-kernel "$B/corpus/maps_tc.bpf.o" >"$T/err" 2>/dev/null
+grep -q "min-kernel: 5.6 (FUNC linkage global, type \[[0-9]*\]); with libbpf's sanitization: 4.18 (BTF)" "$T/err" ||
+	bad "maps_tc min-kernel: $(cat "$T/err")"
 # the running kernel loads its own BTF: it is not older than what that needs
 v=$("$BC" --min-kernel --json /sys/kernel/btf/vmlinux 2>/dev/null | sed 's/.*"min_kernel":{"version":"\([0-9.]*\)".*/\1/')
 IFS=. read -r a b _ <<<"$(uname -r)"
@@ -43,7 +39,7 @@ IFS=. read -r c d <<<"$v"
 
 # layouts (not kinds) that older kernels refused, one raw blob each; every
 # blob is valid here (exit 0), the version is the release that first took it
-python3 - "$tmp" <<'PY'
+python3 - "$T" <<'PY'
 import struct, sys
 d = sys.argv[1]
 def blob(name, types, strs):
@@ -69,7 +65,7 @@ blob('split_float', struct.pack('<III', 0, 0x02000000, 1) + struct.pack('<III', 
 PY
 mk() { # blob, want (version, why, why_type_id, with_libbpf), btfcheck options
 	local out
-	out=$("$BC" --min-kernel --json "${@:6}" "$tmp/$1.btf" 2>/dev/null) || { bad "$1: not valid: $out"; return; }
+	out=$("$BC" --min-kernel --json "${@:6}" "$T/$1.btf" 2>/dev/null) || { bad "$1: not valid: $out"; return; }
 	python3 - "$out" "$1" "$2" "$3" "$4" "$5" <<'PY' || fail=1
 import json, sys
 m = json.loads(sys.argv[1])["min_kernel"]
@@ -86,16 +82,16 @@ mk types65535 4.18 BTF 0 4.18
 mk types65536 5.4 "more than 65535 types" 65536 5.4
 mk str64k 4.18 BTF 0 4.18
 mk str64k1 5.4 "string section over 64 KiB" 0 5.4
-mk split_ptr 5.11 "split BTF: module BTF" 0 5.11 --base "$tmp/enum4.btf"
-mk split_float 5.13 FLOAT 4 5.13 --base "$tmp/enum4.btf"
-"$BC" --min-kernel --json --base "$tmp/enum4.btf" "$tmp/split_float.btf" 2>/dev/null |
+mk split_ptr 5.11 "split BTF: module BTF" 0 5.11 --base "$T/enum4.btf"
+mk split_float 5.13 FLOAT 4 5.13 --base "$T/enum4.btf"
+"$BC" --min-kernel --json --base "$T/enum4.btf" "$T/split_float.btf" 2>/dev/null |
 	grep -q '"libbpf_sanitizes":\[\]' || bad "split BTF: libbpf sanitizes nothing of it"
 
-"$BC" --json --target-kernel 5.16 "$k" >"$tmp/out" 2>/dev/null
-grep -q '"fixups":\["datasec_size","sanitize"\],"sanitized":\["type_tag","enum64"\],"valid":true' "$tmp/out" ||
-	bad "--target-kernel 5.16: $(cat "$tmp/out")"
-"$BC" --json --target-kernel 6.1 "$k" >"$tmp/out" 2>/dev/null
-grep -q '"fixups":\["datasec_size"\],"sanitized":\[\],"valid":true' "$tmp/out" || bad "--target-kernel 6.1: $(cat "$tmp/out")"
+"$BC" --json --target-kernel 5.16 "$k" >"$T/out" 2>/dev/null
+grep -q '"fixups":\["datasec_size","sanitize"\],"sanitized":\["type_tag","enum64"\],"valid":true' "$T/out" ||
+	bad "--target-kernel 5.16: $(cat "$T/out")"
+"$BC" --json --target-kernel 6.1 "$k" >"$T/out" 2>/dev/null
+grep -q '"fixups":\["datasec_size"\],"sanitized":\[\],"valid":true' "$T/out" || bad "--target-kernel 6.1: $(cat "$T/out")"
 "$BC" --target-kernel 5 "$k" 2>/dev/null; [ $? = 2 ] || bad "--target-kernel 5 is not a usage error"
 
 n=0

@@ -12,32 +12,28 @@
 # (tests/verify/nobtf.bpf.c built without -g, and corpus objects with .BTF
 # removed) are judged as libbpf 1.1 judges them: opened and loaded without
 # BTF, or refused for a .maps section or an extern; every errno by name.
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: libbpf's reference load needs root (BPF_BTF_LOAD)"
 	exit 77
 fi
 REF=$B/tests/verify/libbpf_btf BC=$B/btfcheck
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 objs=("$B"/corpus/*.bpf.o "$B/corpus/link.o")
 [ ${#objs[@]} -ge 7 ] || bad "corpus objects missing: ${objs[*]}"
 for o in "${objs[@]}"; do
 	[ -f "$o" ] || bad "$o missing"
 done
-mapfile -t broken < <(python3 tests/verify/btf_patch.py "$tmp" "${objs[@]}")
+mapfile -t broken < <(python3 tests/verify/btf_patch.py "$T" "${objs[@]}")
 # without .BTF: plain (libbpf loads it), with .maps, with an extern
 nobtf=()
 for v in plain WITH_MAPS WITH_EXTERN; do
-	clang-16 -O2 -target bpf -I"/usr/include/$(gcc -print-multiarch)" -D"$v" \
-		-c tests/verify/nobtf.bpf.c -o "$tmp/nobtf.$v.o" || bad "nobtf.bpf.c -D$v does not build"
-	nobtf+=("$tmp/nobtf.$v.o")
+	bpf_cc -O2 "${BPF_INC[@]}" -D"$v" \
+		-c tests/verify/nobtf.bpf.c -o "$T/nobtf.$v.o" || bad "nobtf.bpf.c -D$v does not build"
+	nobtf+=("$T/nobtf.$v.o")
 done
 for o in "$B/corpus/maps_tc.bpf.o" "$B/corpus/tailcall_xdp.bpf.o"; do
-	s=$tmp/$(basename "$o" .o).stripped.o
+	s=$T/$(basename "$o" .o).stripped.o
 	llvm-objcopy --remove-section=.BTF --remove-section=.BTF.ext "$o" "$s" || bad "strip $o"
 	nobtf+=("$s")
 done
@@ -45,20 +41,20 @@ cases=("${objs[@]}" "${broken[@]}" "${nobtf[@]}")
 [ ${#broken[@]} -ge 20 ] || bad "only ${#broken[@]} broken variants: ${broken[*]}"
 
 # one reference line pair and one btfcheck record per case, compared at once
-: >"$tmp/pairs"
+: >"$T/pairs"
 for f in "${cases[@]}"; do
-	"$REF" "$f" >"$tmp/ref" 2>"$tmp/ref.err"; rc=$?
-	[ $rc = 0 ] || { bad "$f: libbpf_btf exit $rc $(head -c 300 "$tmp/ref.err")"; continue; }
-	"$BC" --json "$f" >"$tmp/bc" 2>/dev/null
-	cat "$tmp/bc" >>"$tmp/each"
-	printf '%s\t%s\t%s\n' "$f" "$(tr '\n' '|' <"$tmp/ref")" "$(cat "$tmp/bc")" >>"$tmp/pairs"
+	"$REF" "$f" >"$T/ref" 2>"$T/ref.err"; rc=$?
+	[ $rc = 0 ] || { bad "$f: libbpf_btf exit $rc $(head -c 300 "$T/ref.err")"; continue; }
+	"$BC" --json "$f" >"$T/bc" 2>/dev/null
+	cat "$T/bc" >>"$T/each"
+	printf '%s\t%s\t%s\n' "$f" "$(tr '\n' '|' <"$T/ref")" "$(cat "$T/bc")" >>"$T/pairs"
 done
 # all cases in one command (of several sizes: the inputs before the last
 # are read into one reused buffer, the last is mapped): the same records
-"$BC" --json "${cases[@]}" >"$tmp/all" 2>/dev/null
-cmp -s "$tmp/each" "$tmp/all" ||
-	bad "one command over ${#cases[@]} cases differs from one command each: $(diff "$tmp/each" "$tmp/all" | head -c 600)"
-python3 - "$tmp/pairs" <<'PY' || fail=1
+"$BC" --json "${cases[@]}" >"$T/all" 2>/dev/null
+cmp -s "$T/each" "$T/all" ||
+	bad "one command over ${#cases[@]} cases differs from one command each: $(diff "$T/each" "$T/all" | head -c 600)"
+python3 - "$T/pairs" <<'PY' || fail=1
 import json, re, sys
 bad = n = kinds = 0
 seen = set()
@@ -102,24 +98,24 @@ PY
 
 # --raw: clang's object as stored (DATASEC size 0) is rejected, with the hint
 o=$B/corpus/maps_tc.bpf.o
-"$BC" --raw "$o" >"$tmp/err" 2>/dev/null; rc=$?
+"$BC" --raw "$o" >"$T/err" 2>/dev/null; rc=$?
 [ $rc = 1 ] || bad "--raw $o: exit $rc, want 1"
-[ "$(grep -c "hint: libbpf's fixups before loading (.*datasec_size.*) cure this" "$tmp/err")" = 1 ] ||
-	bad "--raw $o: no hint line: $(cat "$tmp/err")"
-"$BC" --raw --json "$o" >"$tmp/out" 2>/dev/null
-grep -q '"mode":"raw".*"hint":"libbpf' "$tmp/out" || bad "--raw --json: no hint: $(cat "$tmp/out")"
-c=$tmp/maps_tc.bpf.name.o
-"$BC" --raw "$c" >"$tmp/err" 2>/dev/null; rc=$?
+[ "$(grep -c "hint: libbpf's fixups before loading (.*datasec_size.*) cure this" "$T/err")" = 1 ] ||
+	bad "--raw $o: no hint line: $(cat "$T/err")"
+"$BC" --raw --json "$o" >"$T/out" 2>/dev/null
+grep -q '"mode":"raw".*"hint":"libbpf' "$T/out" || bad "--raw --json: no hint: $(cat "$T/out")"
+c=$T/maps_tc.bpf.name.o
+"$BC" --raw "$c" >"$T/err" 2>/dev/null; rc=$?
 [ $rc = 1 ] || bad "--raw $c: exit $rc"
-grep -q "hint:" "$tmp/err" && bad "--raw $c: a hint where libbpf's fixups do not help: $(cat "$tmp/err")"
-"$BC" "$o" >"$tmp/err"; rc=$?
-[ $rc = 0 ] && grep -q "OK \[BPF object: the BTF libbpf loads; fixups: datasec_size" "$tmp/err" ||
-	bad "object mode on $o: exit $rc, $(cat "$tmp/err")"
+grep -q "hint:" "$T/err" && bad "--raw $c: a hint where libbpf's fixups do not help: $(cat "$T/err")"
+"$BC" "$o" >"$T/err"; rc=$?
+[ $rc = 0 ] && grep -q "OK \[BPF object: the BTF libbpf loads; fixups: datasec_size" "$T/err" ||
+	bad "object mode on $o: exit $rc, $(cat "$T/err")"
 # the text verdict of an object without .BTF, and a refusal by name
-"$BC" "$tmp/nobtf.plain.o" >"$tmp/out"; rc=$?
-[ $rc = 0 ] && grep -q "OK \[BPF object without .BTF: libbpf opens and loads it without BTF\]" "$tmp/out" ||
-	bad "nobtf.plain.o: exit $rc: $(cat "$tmp/out")"
-"$BC" "$tmp/nobtf.WITH_MAPS.o" >"$tmp/out"; rc=$?
-[ $rc = 1 ] && grep -q "libbpf needs BTF for its .maps section.*(ENOENT)$" "$tmp/out" ||
-	bad "nobtf.WITH_MAPS.o: exit $rc: $(cat "$tmp/out")"
+"$BC" "$T/nobtf.plain.o" >"$T/out"; rc=$?
+[ $rc = 0 ] && grep -q "OK \[BPF object without .BTF: libbpf opens and loads it without BTF\]" "$T/out" ||
+	bad "nobtf.plain.o: exit $rc: $(cat "$T/out")"
+"$BC" "$T/nobtf.WITH_MAPS.o" >"$T/out"; rc=$?
+[ $rc = 1 ] && grep -q "libbpf needs BTF for its .maps section.*(ENOENT)$" "$T/out" ||
+	bad "nobtf.WITH_MAPS.o: exit $rc: $(cat "$T/out")"
 exit $fail

@@ -7,14 +7,9 @@
 # is refused with exit 4 and one error line naming the file and the
 # section; the file is left byte for byte as it was, no temporary file
 # stays, and the unmutated objects are still rewritten (and still load).
-set -u
-B=${B:-build}
+. "$(dirname "$0")/../lib.sh"
 BTFGEN=$B/btfgen
 MUT=tests/write/elf_mutate.py
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 cat >"$T/a.c" <<'C'
 struct s { int a; long b; } v;
