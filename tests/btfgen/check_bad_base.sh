@@ -16,16 +16,7 @@
 # PTR_TARGET, [3] struct s { [MEMBER_TYPE, default 2] m; } (m at string
 # offset MEMBER_NAME, default 7)
 base() {
-	python3 - "$1" "$2" "${3:-2}" "${4:-7}" <<'PY'
-import struct, sys
-out, ptr, mtype, mname = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0), int(sys.argv[4], 0)
-strs = b"\0int\0s\0m\0"
-t = struct.pack("<IIII", 1, 1 << 24, 4, 32)
-t += struct.pack("<III", 0, 2 << 24, ptr)
-t += struct.pack("<IIIIII", 5, 4 << 24 | 1, 8, mname, mtype, 0)
-hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(t), len(t), len(strs))
-open(out, "wb").write(hdr + t + strs)
-PY
+	python3 tests/btfgen/bad_base_btf.py "$1" "$2" "${3:-2}" "${4:-7}"
 }
 base "$T/good.btf" 1
 base "$T/far.btf" 0x7fffffff

@@ -46,19 +46,7 @@ cp "$T/dwarf.o" "$T/nosym.o"
 python3 tests/write/elf_mutate.py "$T/nosym.o" .symtab entsize 0 || exit 1
 cp "$T/dwarf.o" "$T/align.o"
 python3 tests/write/elf_mutate.py "$T/align.o" .debug_aranges addralign 0x100000000 || exit 1
-python3 - "$T" <<'PY'
-import struct, sys
-d = sys.argv[1]
-def blob(path, types, strs):
-    hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
-    open(path, "wb").write(hdr + types + strs)
-strs = b"\0int\0s\0m\0"
-# [1] int, [2] PTR -> 0x7fffffff, [3] struct s { [2] m; }: a bad base
-blob(d + "/badbase.btf", struct.pack("<IIII", 1, 1 << 24, 4, 32) + struct.pack("<III", 0, 2 << 24, 0x7fffffff)
-     + struct.pack("<IIIIII", 5, 4 << 24 | 1, 8, 7, 2, 0), strs)
-# [1] struct s { s m; }: a cycle the C dump cannot print
-blob(d + "/cycle.btf", struct.pack("<IIIIII", 5, 4 << 24 | 1, 4, 7, 1, 0), strs)
-PY
+python3 tests/cli/bad_blobs.py "$T"
 "$B/btfgen" -o "$T/good.btf" "$T/dwarf.o" || exit 1
 
 named "$T/text.txt" "$B/btfgen" -o "$T/o.btf" "$T/text.txt"

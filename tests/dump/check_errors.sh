@@ -96,22 +96,7 @@ expect_err 2 "bad id" "abc" "id" id abc
 # it, and the dump prints it whole, issue 28); a struct that embeds itself
 # (the C dump cannot print it)
 mkbtf() {
-	python3 - "$1" "$2" <<'PY'
-import struct, sys
-out, kind = sys.argv[1], sys.argv[2]
-strs = b"\0int\0m\0outer\0"
-INT, M, OUTER = 1, 5, 7
-t = struct.pack("<IIII", INT, 1 << 24, 4, 32)                    # [1] int
-if kind == "nested":
-    t += struct.pack("<IIIIII", 0, 4 << 24 | 1, 4, M, 1, 0)       # [2] struct { int m; }
-    for k in range(3, 30002):                                      # struct { [k-1] m; }
-        t += struct.pack("<IIIIII", 0, 4 << 24 | 1, 4, M, k - 1, 0)
-    t += struct.pack("<IIIIII", OUTER, 4 << 24 | 1, 4, M, 30001, 0)
-else:
-    t += struct.pack("<IIIIII", OUTER, 4 << 24 | 1, 4, M, 2, 0)   # [2] struct outer { outer m; }
-hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(t), len(t), len(strs))
-open(out, "wb").write(hdr + t + strs)
-PY
+	python3 tests/dump/deep_structs_btf.py "$1" "$2"
 }
 mkbtf "$T/nested.btf" nested
 mkbtf "$T/selfembed.btf" self

@@ -47,31 +47,7 @@ for o in "${objs[@]}"; do
 			bad "$obj: func_info differs from the FUNC symbols: $(diff "$T/fi.ours" "$T/fi.syms" | grep '^[<>]' | tr '\n' ' ')"
 
 		# 2. line_info against the source files
-		python3 - "$T/json" "$T/raw" "$obj" <<'EOF' || fail=1
-import json, sys
-doc = json.load(open(sys.argv[1]))
-raw = open(sys.argv[2]).read().split("\n")
-n = checked = 0
-for sec in doc["line_info"]:
-    for r in sec["records"]:
-        n += 1
-        if r["line"] == 0:
-            continue
-        with open(r["file"], errors="replace") as f:
-            lines = f.read().split("\n")
-        want = lines[r["line"] - 1] if r["line"] <= len(lines) else None
-        if want != r["src"]:
-            print("FAIL: %s: %s:%d is %r on disk, the dump says %r" %
-                  (sys.argv[3], r["file"], r["line"], want, r["src"]))
-            sys.exit(1)
-        checked += 1
-raw_n = sum(1 for i, l in enumerate(raw) if l.startswith("\tinsn_off=") and
-            any(h.startswith("line_info:") for h in raw[:i]) and
-            not any(h.startswith("core_relo:") for h in raw[:i]))
-if raw_n != n or checked == 0:
-    print("FAIL: %s: %d line_info records in JSON (%d with a line), %d in raw text" % (sys.argv[3], n, checked, raw_n))
-    sys.exit(1)
-EOF
+		python3 tests/dump/line_info_vs_source.py "$T/json" "$T/raw" "$obj" || fail=1
 
 		# 3. CO-RE relocations against libbpf's reading of them
 		sed -n '/^core_relo:/,$p' "$T/raw" | grep '^	' |

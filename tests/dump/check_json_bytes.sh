@@ -19,15 +19,7 @@ printf 'int counter;\n/* c:\001 t:\t x:\377\300\200 u:\303\251 b:\\ q:" d:\177 s
 bpf_cc -g -O2 -c -o "$T/w.o" "$T/w.c" || { echo "FAIL: clang-16"; exit 1; }
 # a raw BTF: INT named a\001\377\\"z, STRUCT named s\tX\x80 with a member
 # named m\033\303\251
-python3 - "$T/w.btf" <<'PY'
-import struct, sys
-strs = b"\0" + b'a\x01\xff\\"z\0' + b"s\tX\x80\0" + b"m\x1b\xc3\xa9\0"
-n1, n2, n3 = 1, 1 + 7, 1 + 7 + 5
-types = struct.pack("<IIII", n1, 1 << 24, 4, 32)
-types += struct.pack("<III", n2, 4 << 24 | 1, 4) + struct.pack("<III", n3, 1, 0)
-hdr = struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(types), len(types), len(strs))
-open(sys.argv[1], "wb").write(hdr + types + strs)
-PY
+python3 tests/dump/odd_names_btf.py "$T/w.btf"
 bytes_name=$(printf 'n\001\377.btf')
 cp "$T/w.btf" "$T/$bytes_name"
 check() { # check WHAT PYTHON-EXPR-ON-d COMMAND...
@@ -36,18 +28,7 @@ check() { # check WHAT PYTHON-EXPR-ON-d COMMAND...
 	# the exit status is not the point (btfcheck rejects these names)
 	"$@" >"$T/out" 2>"$T/err"
 	[ -s "$T/out" ] || { bad "$what: $* printed nothing: $(head -c 300 "$T/err")"; return; }
-	python3 - "$T/out" "$expr" <<'PY' || bad "$what: $(head -c 400 "$T/out")"
-import json, sys
-raw = open(sys.argv[1], "rb").read()
-try:
-    d = json.loads(raw.decode("utf-8"))
-except Exception as e:
-    print("invalid JSON:", e)
-    sys.exit(1)
-if not eval(sys.argv[2]):
-    print("JSON parses, but not as the rule says:", repr(d)[:400])
-    sys.exit(1)
-PY
+	python3 tests/dump/json_rule.py "$T/out" "$expr" || bad "$what: $(head -c 400 "$T/out")"
 }
 src='"/* c:\x01 t:\t x:\xff\xc0\x80 u:\xe9 b:\\ q:\" d:\x7f s:\x02\xed\xa0\x80 */"'
 check "btfdump -j ext" "all(r['src'].startswith($src) for s in d['line_info'] for r in s['records'])" \

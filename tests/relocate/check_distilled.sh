@@ -107,27 +107,7 @@ refused "two struct list_head of one size" "$T/m.ko" "$T/twolists.btf" "'list_he
 # ---- hand-made blobs: an INT's encoding, a FWD against a struct --------------
 # base: INT 'char' (SIGNED or plain), STRUCT 'opaque' (kind flag 0 or 1);
 # distilled base: INT 'char' SIGNED, FWD 'opaque'; split: two typedefs
-python3 - "$T" <<'PY' || bad "cannot write the hand-made blobs"
-import struct, sys
-T = sys.argv[1]
-def blob(types, strs):
-    s = b"\0" + b"".join(x.encode() + b"\0" for x in strs)
-    t = b"".join(struct.pack("<%dI" % len(w), *w) for w in types)
-    return struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(t), len(t), len(s)) + t + s
-def info(kind, kflag=0): return kind << 24 | kflag << 31
-INT, STRUCT, FWD, TYPEDEF = 1, 4, 7, 8
-for name, enc, kflag in (("ok", 1, 0), ("plainchar", 0, 0), ("bitfields", 1, 1)):
-    # strings: "char" at 1, "opaque" at 6
-    open(f"{T}/b_{name}.btf", "wb").write(blob(
-        [(1, info(INT), 1, enc << 24 | 8), (6, info(STRUCT, kflag), 4)], ["char", "opaque"]))
-open(f"{T}/dist.btf", "wb").write(blob(
-    [(1, info(INT), 1, 1 << 24 | 8), (6, info(FWD), 0)], ["char", "opaque"]))
-# split over the distilled base (strings after its 13 bytes): "c_t", "o_t"
-s = b"c_t\0o_t\0"
-t = struct.pack("<6I", 13, info(TYPEDEF), 1, 17, info(TYPEDEF), 2)
-open(f"{T}/split.btf", "wb").write(
-    struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(t), len(t), len(s)) + t + s)
-PY
+python3 tests/relocate/hand_blobs.py "$T" || bad "cannot write the hand-made blobs"
 echo 'int x;' >"$T/x.c" && gcc -c "$T/x.c" -o "$T/x.o" &&
 	objcopy --add-section .BTF="$T/split.btf" --add-section .BTF.base="$T/dist.btf" "$T/x.o" "$T/h.ko" ||
 	bad "cannot make the hand-made module"

@@ -130,16 +130,7 @@ check "full filesystem, text verdict: exit 5 with a message" \
 # The text log is streamed to stderr as it is made (issue 16: a vmlinux log
 # is ~10 MB): the same bytes as the log kept whole (--log-size), the verdict
 # from its last line, also when the log spans many 64 KiB chunks.
-python3 - "$T/big.btf" <<'PY'
-import struct, sys
-n = 6000  # PTR types: ~150 KB of log before the bad INT
-types = struct.pack('<III', 1, 0x01000000, 4) + struct.pack('<I', 32)  # [1] int
-types += b''.join(struct.pack('<III', 0, 0x02000000, 1) for _ in range(n))
-types += struct.pack('<III', 1, 0x01000000, 4) + struct.pack('<I', 0x03000020)  # bad encoding
-strs = b'\0int\0'
-hdr = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
-open(sys.argv[1], 'wb').write(hdr + types + strs)
-PY
+python3 tests/verify/big_log_btf.py "$T/big.btf"
 "$BC" --log-level 1 "$T/big.btf" >"$T/err" 2>"$T/out"; rc=$?
 "$BC" --log-level 1 --log-size 100000000 "$T/big.btf" 2>"$T/out2" >/dev/null
 check "streamed log of a rejection (>64 KiB): same bytes as kept whole" \

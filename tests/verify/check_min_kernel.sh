@@ -18,16 +18,7 @@ bpf_cc -g -O2 "${BPF_INC[@]}" -c tests/verify/kinds.bpf.c -o "$k" ||
 	{ echo "FAIL: clang-16 cannot build kinds.bpf.c"; exit 1; }
 
 "$BC" --min-kernel --json "$k" >"$T/out" 2>/dev/null || bad "kinds.bpf.o rejected: $(cat "$T/out")"
-python3 - "$T/out" <<'PY' || fail=1
-import json, sys
-m = json.loads(open(sys.argv[1]).read())["min_kernel"]
-want = {"version": "6.0", "why": "ENUM64", "with_libbpf": "5.0",
-        "with_libbpf_why": "STRUCT/UNION kind_flag (bitfield member offsets)",
-        "libbpf_sanitizes": ["func", "datasec", "global_func", "float", "decl_tag", "type_tag", "enum64"]}
-for key, v in want.items():
-    if m[key] != v:
-        print("FAIL: min_kernel %s: %r, want %r" % (key, m[key], v)); sys.exit(1)
-PY
+python3 tests/verify/min_kernel_kinds.py "$T/out" || fail=1
 "$BC" --min-kernel "$B/corpus/maps_tc.bpf.o" >"$T/err" 2>/dev/null
 grep -q "min-kernel: 5.6 (FUNC linkage global, type \[[0-9]*\]); with libbpf's sanitization: 4.18 (BTF)" "$T/err" ||
 	bad "maps_tc min-kernel: $(cat "$T/err")"
@@ -39,40 +30,11 @@ IFS=. read -r c d <<<"$v"
 
 # layouts (not kinds) that older kernels refused, one raw blob each; every
 # blob is valid here (exit 0), the version is the release that first took it
-python3 - "$T" <<'PY'
-import struct, sys
-d = sys.argv[1]
-def blob(name, types, strs):
-    hdr = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs))
-    open('%s/%s.btf' % (d, name), 'wb').write(hdr + types + strs)
-INT = struct.pack('<IIII', 1, 0x01000000, 4, 32)                # [1] int
-def enum(size):                                                 # [2] enum e { A = 1 }
-    return struct.pack('<IIIII', 5, 0x06000001, size, 7, 1)
-S = b'\0int\0e\0A\0.rodata\0'
-blob('enum1', INT + enum(1), S)
-blob('enum8', INT + enum(8), S)
-blob('enum4', INT + enum(4), S)
-blob('datasec0', INT + struct.pack('<III', 9, 0x0f000000, 4), S)  # DATASEC .rodata, vlen 0
-blob('types65535', INT + struct.pack('<III', 0, 0x02000000, 1) * 65534, S)
-blob('types65536', INT + struct.pack('<III', 0, 0x02000000, 1) * 65535, S)
-blob('str64k', INT, S + b'x' * (65536 - len(S) - 1) + b'\0')    # 65536 bytes: still fine
-blob('str64k1', INT, S + b'x' * (65537 - len(S) - 1) + b'\0')   # one more: 5.4
-# split BTF over the 'enum4' blob ([1] int, [2] enum: ids go on at 3): a
-# pointer to int (module BTF: 5.11), and a FLOAT after it (5.13, type [4];
-# libbpf loads no split BTF, so its sanitization changes nothing)
-blob('split_ptr', struct.pack('<III', 0, 0x02000000, 1), b'\0')
-blob('split_float', struct.pack('<III', 0, 0x02000000, 1) + struct.pack('<III', 1, 0x10000000, 8), b'\0')
-PY
+python3 tests/verify/min_kernel_layouts.py "$T"
 mk() { # blob, want (version, why, why_type_id, with_libbpf), btfcheck options
 	local out
 	out=$("$BC" --min-kernel --json "${@:6}" "$T/$1.btf" 2>/dev/null) || { bad "$1: not valid: $out"; return; }
-	python3 - "$out" "$1" "$2" "$3" "$4" "$5" <<'PY' || fail=1
-import json, sys
-m = json.loads(sys.argv[1])["min_kernel"]
-got = (m["version"], m["why"], str(m["why_type_id"]), m["with_libbpf"])
-if got != tuple(sys.argv[3:7]):
-    print("FAIL: %s: min_kernel %r, want %r" % (sys.argv[2], got, tuple(sys.argv[3:7]))); sys.exit(1)
-PY
+	python3 tests/verify/min_kernel_want.py "$out" "$1" "$2" "$3" "$4" "$5" || fail=1
 }
 mk enum1 5.4 "ENUM of size 1, 2 or 8" 2 5.4
 mk enum8 5.4 "ENUM of size 1, 2 or 8" 2 5.4

@@ -54,47 +54,7 @@ done
 "$BC" --json "${cases[@]}" >"$T/all" 2>/dev/null
 cmp -s "$T/each" "$T/all" ||
 	bad "one command over ${#cases[@]} cases differs from one command each: $(diff "$T/each" "$T/all" | head -c 600)"
-python3 - "$T/pairs" <<'PY' || fail=1
-import json, re, sys
-bad = n = kinds = 0
-seen = set()
-for line in open(sys.argv[1]):
-    f, ref, rec = line.rstrip("\n").split("\t")
-    n += 1
-    try:
-        ref = ref.rstrip("|").split("|")
-        bc = json.loads(rec)
-        assert bc["mode"] == "object", bc
-        w = ref[0].split(" ", 3)
-        seen.add(w[0] + (" " + w[1] if w[0] == "open" else ""))
-        if w[0] == "open":
-            assert bc["libbpf_open"] is False and bc["errno"] == int(w[1]), (w, bc)
-        elif w[0] == "nobtf":
-            assert bc["libbpf_open"] is True and bc["btf"] is False and bc["valid"] is True, bc
-            assert w[1] == "0", ("libbpf did not load it", w)
-            assert ref[1] == "bytes none", ref
-        elif w[0] == "btf" and w[1] == "ok":
-            assert bc["libbpf_open"] and bc["valid"] is True, bc
-        elif w[0] == "btf" and w[1] == "rejected":
-            assert bc["libbpf_open"] and bc["valid"] is False, bc
-            assert bc["errno"] == int(w[2]), (w, bc)
-            assert bc["reason"] == w[3], (w[3], bc["reason"])
-        else:
-            raise AssertionError("reference says %r" % ref)
-        if w[0] == "btf":
-            assert ref[1] == "bytes same", ref
-        assert not re.fullmatch(r"E[0-9]+", bc["errno_name"]), ("errno by number", bc)
-    except (AssertionError, KeyError, ValueError, IndexError) as e:
-        print("FAIL: %s: %s" % (f, str(e)[:400]))
-        bad = 1
-print("compared %d objects with libbpf" % n)
-# the objects without .BTF cover all three of libbpf's answers
-for want in ("nobtf", "open 2", "open 3"):
-    if want not in seen:
-        print("FAIL: no case gave libbpf's %r" % want)
-        bad = 1
-sys.exit(bad)
-PY
+python3 tests/verify/object_mode_pairs.py "$T/pairs" || fail=1
 
 # --raw: clang's object as stored (DATASEC size 0) is rejected, with the hint
 o=$B/corpus/maps_tc.bpf.o
