@@ -1,17 +1,24 @@
 #!/bin/bash
-# lbtf_builder_dedup vs libbpf's btf__dedup on the same raw (not deduplicated) BTF,
-# raw blob in memory -> deduplicated blob. The peer is libbpf 1.8 (master, from
-# scripts/build-libbpf.sh's cache), with Debian's libbpf 1.1 as a second row
-# when its driver is built. One run per fresh process (bench/dedup_bench.c),
-# RUNS (default 5) pairs alternating ours and the peer; each figure is the
-# median of the pairs' ratios (the medians of the times beside it).
-# Figures: CPU and wall time of the run; peak RSS of the whole process (the
-# program and the raw input read into memory are in it for both); and the
-# dedup's own memory: peak RSS minus the RSS just before the run, with the
-# input already in memory (the fair figure: a process that holds the input
-# anyway pays only this). The outputs' types and strings are compared byte
-# for byte once per input (the header differs: libbpf 1.8 writes 32 bytes).
-# Inputs:
+# lbtf_builder_dedup vs libbpf's btf__dedup on the same raw (not deduplicated) BTF.
+# The peer is libbpf 1.8 (master, from scripts/build-libbpf.sh's cache), with
+# Debian's libbpf 1.1 as a second row when its driver is built. One run per
+# fresh process (bench/dedup_bench.c), RUNS (default 5) pairs alternating ours
+# and the peer; each figure is the median of the pairs' ratios (the medians
+# of the figures beside it).
+# Two jobs are measured in each run:
+#  - "dedup call": btf__dedup vs lbtf_builder_dedup alone, CPU time and the
+#    memory the call takes (its peak RSS above the RSS it starts with). Not
+#    the same work: libbpf deduplicates the strings inside btf__dedup, libbtf's
+#    builder interns them as types are added (in the copy below);
+#  - "raw -> deduplicated": the whole job from a raw blob in memory to the
+#    deduplicated blob (btf__new + btf__dedup + btf__raw_data; a builder
+#    filled with lbtf_builder_add_type_copy + lbtf_builder_dedup +
+#    lbtf_builder_serialize): the fair comparison. Its memory: the peak RSS
+#    of the process minus the RSS just before the run, with the program and
+#    the raw input already in memory (the same for both); the whole peak RSS
+#    beside it.
+# The outputs' types and strings are compared byte for byte once per input
+# (the header differs: libbpf 1.8 writes 32 bytes). Inputs:
 #  - the Debian vmlinux's raw BTF from btfgen --features default,-dedup
 #    (only when the vmlinux cache of bench/ exists);
 #  - /sys/kernel/btf/vmlinux 30 times over (3.8M types, always).
@@ -51,7 +58,8 @@ fi
 drv=${drv18:-$drv11}
 
 # pairs DRV LABEL RAW: RUNS alternating runs of ours and DRV's libbpf, one
-# line each into $tmp/ours and $tmp/peer ("wall cpu types peak_kb input_kb")
+# line each into $tmp/ours and $tmp/peer ("wall cpu types peak_kb input_kb
+# dedup_wall dedup_cpu dedup_kb": bench/dedup_bench.c)
 pairs() {
 	local i
 	: >"$tmp/ours"; : >"$tmp/peer"
@@ -62,12 +70,12 @@ pairs() {
 }
 
 # row LABEL PEER WHAT UNIT SCALE EXPR NOTE: one figure of the pairs, EXPR an
-# awk expression over v[1]..v[5], the fields of a run's line
+# awk expression over v[1]..v[8], the fields of a run's line
 row() {
-	local o p r get='function fig(k,  i) { for (i = 1; i <= 5; i++) v[i] = $(i + k); return '"$6"' }'
+	local o p r get='function fig(k,  i) { for (i = 1; i <= 8; i++) v[i] = $(i + k); return '"$6"' }'
 	o=$(awk "$get { print fig(0) / $5 }" "$tmp/ours" | median)
 	p=$(awk "$get { print fig(0) / $5 }" "$tmp/peer" | median)
-	r=$(paste -d' ' "$tmp/ours" "$tmp/peer" | awk "$get { print fig(0) / fig(5) }" | median)
+	r=$(paste -d' ' "$tmp/ours" "$tmp/peer" | awk "$get { print fig(0) / fig(8) }" | median)
 	printf '| dedup %s: %s | %.3f %s | %.3f %s | %.2f | %s btf__dedup, median of %d paired ratios (medians of the figures beside it); %s |\n' \
 		"$1" "$3" "$o" "$4" "$p" "$4" "$r" "$2" "$RUNS" "$7"
 }
@@ -81,16 +89,19 @@ bench_one() { # label raw-file
 		cmp -s "$tmp/out.ours" "$tmp/out.peer" || same=DIFFERENT
 		pairs "$drv18" "$label" "$raw" || return 1
 		types=$(awk 'NR == 1 { print $3 }' "$tmp/ours")
-		row "$label" "libbpf 1.8" CPU s 1 'v[2]' "$types types out; types and strings $same"
-		row "$label" "libbpf 1.8" wall s 1 'v[1]' "$types types out"
+		row "$label" "libbpf 1.8" "dedup call CPU" s 1 'v[7]' "$types types out; libbpf dedups strings in the call, libbtf in the copy"
+		row "$label" "libbpf 1.8" "dedup call memory" MB 1024 'v[8]' "peak RSS during the call above its RSS at the start"
+		row "$label" "libbpf 1.8" "raw -> deduplicated CPU" s 1 'v[2]' "the whole job; types and strings $same"
+		row "$label" "libbpf 1.8" "raw -> deduplicated wall" s 1 'v[1]' "the whole job"
+		row "$label" "libbpf 1.8" "raw -> deduplicated memory" MB 1024 'v[4] - v[5]' "peak RSS minus the RSS with the raw input loaded"
 		row "$label" "libbpf 1.8" "peak RSS" MB 1024 'v[4]' "whole process, raw input included for both"
-		row "$label" "libbpf 1.8" "dedup memory" MB 1024 'v[4] - v[5]' "peak RSS minus RSS with the input loaded"
 		[ "$same" = identical ] || return 1
 	fi
 	if [ -n "$drv11" ]; then
 		pairs "$drv11" "$label" "$raw" || return 1
-		row "$label" "libbpf 1.1 (Debian)" CPU s 1 'v[2]' "second peer"
-		row "$label" "libbpf 1.1 (Debian)" "dedup memory" MB 1024 'v[4] - v[5]' "peak RSS minus RSS with the input loaded"
+		row "$label" "libbpf 1.1 (Debian)" "dedup call CPU" s 1 'v[7]' "second peer"
+		row "$label" "libbpf 1.1 (Debian)" "raw -> deduplicated CPU" s 1 'v[2]' "second peer"
+		row "$label" "libbpf 1.1 (Debian)" "raw -> deduplicated memory" MB 1024 'v[4] - v[5]' "peak RSS minus the RSS with the raw input loaded"
 	fi
 }
 

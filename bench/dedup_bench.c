@@ -4,10 +4,13 @@
  * raw BTF, by libbtf (builder + lbtf_builder_dedup + serialize) or by libbpf
  * (btf__new + btf__dedup + btf__raw_data). One run per process so that the
  * peak RSS is the run's own. Prints "wall_s cpu_s types_out maxrss_kb
- * input_kb": the peak RSS of the whole process, and its RSS just before the
- * run (the program, its libraries and the raw input read into memory: the
- * same for both sides), so that peak minus that is what the dedup itself
- * took. With OUT, the deduplicated types and strings (no header: libbpf 1.8
+ * input_kb dedup_wall_s dedup_cpu_s dedup_kb": the run's times, the peak RSS
+ * of the whole process, and its RSS just before the run (the program, its
+ * libraries and the raw input read into memory: the same for both sides),
+ * so that peak minus that is what the run itself took; then the dedup call
+ * alone (lbtf_builder_dedup, btf__dedup): its times, and its peak RSS
+ * above the RSS it started with (the high-water mark reset at its start
+ * through /proc/self/clear_refs, read back from VmHWM). With OUT, the deduplicated types and strings (no header: libbpf 1.8
  * writes 32 bytes of it, libbtf 24) go to OUT, for a byte comparison.
  *   dedup_bench ours|libbpf RAW.btf [OUT]
  *   dedup_bench copies SRC.btf N OUT.btf   (SRC's types N times, ids shifted)
@@ -89,6 +92,51 @@ static int copies(const char *src_path, int n, const char *out)
 static const void *out_data;
 static size_t out_size;
 
+/* The dedup call alone: times, memory above its start */
+static double dedup_wall, dedup_cpu;
+static long dedup_kb;
+
+/* A field of /proc/self/status in KiB (VmRSS, VmHWM), -1 if unreadable */
+static long status_kb(const char *field)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	size_t n = strlen(field);
+	char line[256];
+	long v = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':') {
+			v = strtol(line + n + 1, NULL, 10);
+			break;
+		}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Bracket the dedup call: the high-water mark reset first (clear_refs 5) */
+static long rss_at_start;
+
+static void dedup_start(void)
+{
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+
+	if (!f || fputs("5", f) < 0 || fclose(f)) {
+		perror("/proc/self/clear_refs");
+		exit(1);
+	}
+	rss_at_start = status_kb("VmRSS");
+	dedup_wall = clk(CLOCK_MONOTONIC);
+	dedup_cpu = clk(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+static void dedup_end(void)
+{
+	dedup_wall = clk(CLOCK_MONOTONIC) - dedup_wall;
+	dedup_cpu = clk(CLOCK_PROCESS_CPUTIME_ID) - dedup_cpu;
+	dedup_kb = status_kb("VmHWM") - rss_at_start;
+}
+
 /* RSS in KiB now (/proc/self/statm: pages) */
 static long rss_kb(void)
 {
@@ -141,7 +189,11 @@ static uint32_t run_ours(const void *raw, size_t len)
 		if (lbtf_builder_add_type_copy(b, in, id) < 0)
 			return 0;
 	lbtf_free(in);
-	if (lbtf_builder_dedup(b, NULL) || lbtf_builder_serialize(b, false, &out, &out_len))
+	dedup_start();
+	if (lbtf_builder_dedup(b, NULL))
+		return 0;
+	dedup_end();
+	if (lbtf_builder_serialize(b, false, &out, &out_len))
 		return 0;
 	cnt = lbtf_builder_type_cnt(b) - 1;
 	lbtf_builder_free(b);
@@ -155,7 +207,13 @@ static uint32_t run_libbpf(const void *raw, size_t len)
 	struct btf *b = btf__new(raw, (uint32_t)len);
 	uint32_t cnt, out_len;
 
-	if (!b || btf__dedup(b, NULL) || !(out_data = btf__raw_data(b, &out_len)))
+	if (!b)
+		return 0;
+	dedup_start();
+	if (btf__dedup(b, NULL))
+		return 0;
+	dedup_end();
+	if (!(out_data = btf__raw_data(b, &out_len)))
 		return 0;
 	cnt = btf__type_cnt(b) - 1;
 	out_size = out_len; /* (b stays: it owns out_data) */
@@ -191,7 +249,8 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	if (argc == 4 && write_body(argv[3], out_data, out_size))
 		return 1;
-	if (printf("%.4f %.4f %u %ld %ld\n", w1 - w0, c1 - c0, cnt, ru.ru_maxrss, in_kb) < 0 ||
+	if (printf("%.4f %.4f %u %ld %ld %.4f %.4f %ld\n", w1 - w0, c1 - c0, cnt, ru.ru_maxrss, in_kb,
+		   dedup_wall, dedup_cpu, dedup_kb) < 0 ||
 	    fflush(stdout)) {
 		perror("stdout");
 		return 1;
