@@ -161,10 +161,15 @@ int main(int argc, char **argv)
 	if (!dw) {
 		fprintf(stderr, "dwarf_floor: %s: no DWARF (%s)\n", argv[2],
 			elf ? dwarf_errmsg(-1) : elf_errmsg(-1));
+		elf_end(elf);
+		close(fd);
 		return 1;
 	}
 	rc = !strcmp(argv[1], "reader") ? run_reader(argv[2], fd, elf, dw, &nunits)
 					: run_libdw(argv[2], dw, &nunits);
+	dwarf_end(dw);
+	elf_end(elf);
+	close(fd);
 	if (rc)
 		return rc;
 	if (printf("%llu %llu\n", (unsigned long long)nunits, (unsigned long long)ndies) < 0 ||
@@ -172,6 +177,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dwarf_floor: stdout: %s\n", strerror(errno));
 		return 1;
 	}
-	/* (dw, elf and fd are left to exit, as btfgen leaves its input) */
 	return 0;
 }
