@@ -10,12 +10,18 @@
 # Rows: wall time, CPU time (user+sys: the other jobs sharing the 2 CPUs
 # disturb it less than wall time) and peak RSS per -j, type counts; notes say whether the
 # kernel accepts btfgen's output and whether -j1/-j2 bytes are identical.
+# The floor (d): one pass over the vmlinux's .debug_info with nothing but the
+# DIE walk (bench/dwarf_floor: this project's DWARF reader, and libdw's walk
+# as a second row), ROUNDS fresh processes; btfgen's vmlinux figures of (b)
+# and (c) as multiples of it.
 set -u
 B=${B:-build}
 CACHE=${BTF_BENCH_CACHE:-/var/cache/btf-bench}
 . bench/lib.sh # fetch_vmlinux, fetch_modules
 LOAD=$B/tests/btfgen/btfload SIG=$B/tests/btfgen/btfsig
 row() { printf '| %s | %s | %s | %s | %s |\n' "$@"; }
+# btfgen's vmlinux medians for the floor rows: "what -jN" -> "cpu wall"
+declare -A ENC
 note() { echo "bench_btfgen: $*" >&2; }
 
 command -v pahole >/dev/null || { note "pahole not installed, skipped"; exit 0; }
@@ -83,6 +89,9 @@ bench_input() {
 		ours_c[$j]=$(median ${ours_c[$j]}) peer_t[$j]=$(median ${peer_t[$j]})
 		peer_m[$j]=$(median ${peer_m[$j]}) peer_c[$j]=$(median ${peer_c[$j]})
 	done
+	[ "$input" = "${vmlinux:-}" ] && for j in 1 2; do
+		ENC["btfgen (default) -j$j"]="${ours_c[$j]} ${ours_t[$j]}"
+	done
 	local same=differ kern=rejected
 	cmp -s "$T/btfgen.1.btf" "$T/btfgen.2.btf" && same=identical
 	[ -x "$LOAD" ] && [ "$(id -u)" -eq 0 ] && "$LOAD" "$T/btfgen.1.btf" >/dev/null 2>&1 && kern=accepted
@@ -139,7 +148,7 @@ build_large() {
 		-o "$out.tmp" "$dir"/u*.c libbtf/*.c btfdump/*.c -w \
 		-lbpf -ldw -lelf -lcjson -lz -lpthread >&2 && mv "$out.tmp" "$out" && echo "$out"
 }
-# (BENCH_BTFGEN=kernel: only the kernel-build rows, (c) and (d))
+# (BENCH_BTFGEN=kernel: only the kernel-build rows, (c), (d) and (e))
 if [ "${BENCH_BTFGEN:-all}" = all ]; then
 	large=$(build_large) && [ -s "$large" ] && bench_input "large .so (gcc -g, $(readelf --debug-dump=info "$large" 2>/dev/null | grep -c 'DW_TAG_compile_unit') CUs)" "$large" ||
 		note "could not build the large input"
@@ -190,6 +199,10 @@ bench_kernel_flags() {
 	for f in "$T"/k.btfgen.*.r*.btf; do
 		cmp -s "$f" "$T/k.btfgen.1.r1.btf" || same=DIFFERENT
 	done
+	# shellcheck disable=SC2086
+	for j in 1 2; do
+		ENC["btfgen-pahole, kernel flags, -j$j"]="$(median ${cpu[btfgen.$j]}) $(median ${wall[btfgen.$j]})"
+	done
 	for j in 1 2; do
 		for p in $peers; do
 			local name=pahole_1.24
@@ -221,7 +234,42 @@ bench_kernel_flags() {
 }
 [ -n "$vmlinux" ] && bench_kernel_flags "$vmlinux" "vmlinux $(basename "$vmlinux" | sed 's/vmlinux-//') kernel flags"
 
-# (d) modules, as Makefile.modfinal encodes them -----------------------------
+# (d) the floor: the DIE walk alone ----------------------------------------------
+FLOOR=$B/bench/dwarf_floor
+floor_rows() {
+	local in=$1 label=$2 m r t rc c out mb
+	local -A fc fw
+	mb=$(readelf -SW "$in" | awk '$2 == ".debug_info" { print $6 }')
+	mb=$(( 0x${mb:-0} / 1048576 ))
+	for r in $(seq "${ROUNDS:-5}"); do
+		for m in reader libdw; do
+			measure "$T/f" "$FLOOR" "$m" "$in"
+			read -r t _ rc c <"$T/f"
+			[ "$rc" = 0 ] || { note "$label: dwarf_floor $m exit $rc"; return; }
+			fc[$m]+=" $c" fw[$m]+=" $t"
+		done
+	done
+	out=$("$FLOOR" reader "$in") || return
+	# shellcheck disable=SC2086
+	for m in reader libdw; do
+		fc[$m]=$(median ${fc[$m]}) fw[$m]=$(median ${fw[$m]})
+		row "DIE walk floor $label ($m) CPU s" "${fc[$m]}" "" "" \
+			"one pass over .debug_info ($mb MB, ${out% *} units, ${out#* } DIEs), first child / next sibling and nothing else: bench/dwarf_floor $m (fresh processes, median of ${ROUNDS:-5}; wall ${fw[$m]} s)"
+	done
+	local k cw
+	while IFS= read -r k; do
+		read -r -a cw <<<"${ENC[$k]}"
+		row "btfgen $label $k CPU s vs the floor" "${cw[0]}" "${fc[reader]}" "$(ratio "${cw[0]}" "${fc[reader]}")" \
+			"multiple of the reader's DIE walk (libdw's walk: $(ratio "${cw[0]}" "${fc[libdw]}")x); wall ${cw[1]} s, $(ratio "${cw[1]}" "${fw[reader]}")x the walk's wall"
+	done < <(printf '%s\n' "${!ENC[@]}" | sort)
+}
+if [ -n "$vmlinux" ] && [ -x "$FLOOR" ]; then
+	floor_rows "$vmlinux" "vmlinux $(basename "$vmlinux" | sed 's/vmlinux-//')"
+elif [ -n "$vmlinux" ]; then
+	note "no $FLOOR (make bench builds it): floor rows skipped"
+fi
+
+# (e) modules, as Makefile.modfinal encodes them -----------------------------
 # Debian's 6.1 modules with DWARF (kernel/fs: 135 modules, from the same
 # -dbg package as the vmlinux, cached in $CACHE/modules-VERSION): each one
 # encoded over the vmlinux BTF its own encoder made in (c) (-J --btf_base,

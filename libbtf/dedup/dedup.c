@@ -81,14 +81,32 @@ bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 
 	if (a->info != b->info)
 		return false;
-	/* fixed words (info is equal), then the elements word by word: a
-	 * plain loop per part instead of asking for the next type word each time */
-	for (size_t i = 0; i < l->fixed_words; i++)
+	/* fixed words (the name is never a type id, info is equal), then the
+	 * elements word by word: a plain loop per part instead of asking for
+	 * the next type word each time */
+	if (wa[0] != wb[0])
+		return false;
+	for (size_t i = 2; i < l->fixed_words; i++)
 		if (wa[i] != wb[i] && !(l->fixed_type_mask & (1u << i)))
 			return false;
 	n = d_rec_words(d, a);
 	if (l->elem_type_word < 0)
 		return !memcmp(wa + l->fixed_words, wb + l->fixed_words, (n - l->fixed_words) * 4);
+	/* members (name, type, offset) and parameters (name, type): the
+	 * struct walk compares these by the hundred thousand, so without the
+	 * generic loop's test of each word's index */
+	if (l->elem_type_word == 1 && l->elem_words == 3) {
+		for (size_t e = l->fixed_words; e < n; e += 3)
+			if ((wa[e] ^ wb[e]) | (wa[e + 2] ^ wb[e + 2]))
+				return false;
+		return true;
+	}
+	if (l->elem_type_word == 1 && l->elem_words == 2) {
+		for (size_t e = l->fixed_words; e < n; e += 2)
+			if (wa[e] != wb[e])
+				return false;
+		return true;
+	}
 	for (size_t e = l->fixed_words; e < n; e += l->elem_words)
 		for (size_t j = 0; j < l->elem_words; j++)
 			if (wa[e + j] != wb[e + j] && j != (size_t)l->elem_type_word)

@@ -404,7 +404,7 @@ static void test_ref_loop(void **state)
 	assert_int_equal(lbtf_builder_dedup(b, NULL), -ELOOP);
 	lbtf_builder_free(b);
 	/* through a typedef the loop is a type (Go's `type Foo func() Foo`):
-	 * deduplicated as libbpf 1.8 does (tests/build/check_dedup_typedef.sh) */
+	 * deduplicated as libbpf 1.8 does (tests/build/check_dedup_libbpf18.sh) */
 	b = lbtf_builder_new(NULL);
 	lbtf_builder_add_const(b, 2);              /* 1 -> 2 */
 	lbtf_builder_add_typedef(b, "loop", 1);    /* 2 -> 1 */
