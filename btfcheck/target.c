@@ -491,6 +491,8 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 		cli_err(prog, "%s", lbtf_errmsg());
 		return rc;
 	}
+	if (c->rules_11)
+		lbtf_core_object_set_rules(o, LBTF_CORE_RULES_LIBBPF_1_1);
 	sanitization_of(obj, &obj_san);
 	for (size_t i = 0; i < nt; i++) {
 		const char *tname = lbtf_core_target_name(tv[i]);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * A BPF object for CO-RE: its .BTF (the local types), .BTF.ext (the
- * relocation records) and its programs as libbpf 1.1 cuts them: every
+ * relocation records) and its programs as libbpf (1.1 to 1.8) cuts them: every
  * STT_FUNC symbol of an executable section, SEC("?...") ones not loaded by
  * default. A record outside any program (an eliminated __weak subprogram)
  * is skipped by libbpf, as is one in a program it does not load.
@@ -171,6 +171,11 @@ struct lbtf_core_object *lbtf_core_object_new(const char *name, const void *elf,
 	o->file_len = size;
 	o->owned = true;
 	return setup(o);
+}
+
+void lbtf_core_object_set_rules(struct lbtf_core_object *o, enum lbtf_core_rules rules)
+{
+	o->rules = rules;
 }
 
 const struct lbtf *lbtf_core_object_btf(const struct lbtf_core_object *o)

@@ -123,7 +123,7 @@ static void resolve(struct walk *w, const struct lbtf_ext_core_relo *rec,
 			continue;
 		if (w->cand_fn && !w->cand_err)
 			w->cand_err = w->cand_fn(&w->local, &w->cand, w->ctx);
-		if ((err = relo_calc(rec->kind, &w->local, &w->cand, &cres, why, sizeof(why)))) {
+		if ((err = relo_calc(rec->kind, &w->local, &w->cand, w->o->rules, &cres, why, sizeof(why)))) {
 			fail(r, w->why, sizeof(w->why), err, "%s", *why ? why : "cannot compute the value");
 			return;
 		}
@@ -151,7 +151,7 @@ static void resolve(struct walk *w, const struct lbtf_ext_core_relo *rec,
 		cands->len = j;
 		return;
 	}
-	if ((err = relo_calc(rec->kind, &w->local, NULL, res, why, sizeof(why))))
+	if ((err = relo_calc(rec->kind, &w->local, NULL, w->o->rules, res, why, sizeof(why))))
 		fail(r, w->why, sizeof(w->why), err, "%s", *why ? why : "cannot compute the value");
 }
 
