@@ -29,13 +29,28 @@
  * and syncing took 16 ms of a 22 ms run on ext4, more than the work itself.
  * (btfgen's own writer syncs: --in-place replaces its input.)
  */
+
+/* Whether the minimal BTF has no type: the objects need nothing of the
+ * target (none of their types is there). Written as it is, as bpftool
+ * does: libbpf parses it as btf_custom_path, every relocation then finds no
+ * candidate as with the whole target; only BPF_BTF_LOAD would refuse it
+ * ("No type found"), and no kernel is given it. */
+static bool no_types(const void *data, size_t size)
+{
+	struct lbtf_header h = { 0 };
+
+	if (size < LBTF_HDR_LEN_V1) /* (the layout fields may be absent) */
+		return false;
+	memcpy(&h, data, LBTF_HDR_LEN_V1);
+	return h.type_len == 0;
+}
 static int write_min(const char *prog, const char *target, const char *out, const void *data,
 		     size_t size)
 {
 	char *tmp = NULL;
 	int rc, err, fd;
 
-	if ((rc = btfgen_verify_output(prog, target, data, size, false, NULL)))
+	if (!no_types(data, size) && (rc = btfgen_verify_output(prog, target, data, size, false, NULL)))
 		return rc;
 	fd = lbtfi_atomic_open(out, &tmp, 0644);
 	if (fd < 0) /* (libbtf's message names the file) */
@@ -86,7 +101,8 @@ int btfgen_min_core(const char *prog, const char *target, const char *out, char 
 	}
 	if (!cli_is_stdout(out)) {
 		rc = write_min(prog, target, out, data, size);
-	} else if (!(rc = btfgen_verify_output(prog, target, data, size, false, NULL))) {
+	} else if (no_types(data, size) ||
+		   !(rc = btfgen_verify_output(prog, target, data, size, false, NULL))) {
 		if (fwrite(data, 1, size, stdout) != size)
 			rc = CLI_EXIT_SYSTEM;
 		if (cli_flush_stdout(prog))

@@ -33,8 +33,9 @@ type_ids() {
 	"$B/btfcheck" --json --target-btf "$2" "$1" | jq -r 'select(.relocations) |
 		.relocations[] | select(.kind == "target_type_id") | "\(.section) \(.relo) "'
 }
-drop() { # drop FILE-OF-PREFIXES < lines
-	awk 'NR == FNR { skip[$1 " " $2] = 1; next } !(($1 " " $2) in skip)' "$1" -
+drop() { # drop FILE-OF-PREFIXES < lines (FILENAME, not NR == FNR: that
+	# would take every line for a prefix when the file is empty)
+	awk 'FILENAME == ARGV[1] { skip[$1 " " $2] = 1; next } !(($1 " " $2) in skip)' "$1" -
 }
 total=0 n=0 sizes='' bpftool_wrong_split=0
 for t in $targets; do
@@ -92,6 +93,19 @@ done
 [ -z "$BPFTOOL" ] || [ $bpftool_wrong_split = 1 ] ||
 	bad "premise: bpftool's minimal BTF of the split target resolves otherwise"
 echo "bytes (ours/bpftool's):$sizes"
+# objects that need nothing of the target (none of cases.bpf.o's types is a
+# kernel's): a BTF without types, which libbpf takes as btf_custom_path
+# (bpftool writes one too; only BPF_BTF_LOAD would refuse it)
+if "$B/btfgen" --min-core --target-btf /sys/kernel/btf/vmlinux -o "$T/none.btf" "$OBJ"; then
+	[ "$(od -An -tu4 -j12 -N4 "$T/none.btf" | tr -d ' ')" = 0 ] ||
+		bad "nothing needed: the minimal BTF has types"
+	type_ids "$OBJ" /sys/kernel/btf/vmlinux >"$T/tids"
+	theirs "$OBJ" /sys/kernel/btf/vmlinux | drop "$T/tids" >"$T/full"
+	theirs "$OBJ" "$T/none.btf" | drop "$T/tids" | cmp -s - "$T/full" ||
+		bad "nothing needed: libbpf resolves otherwise with the empty BTF"
+else
+	bad "nothing needed: no minimal BTF written"
+fi
 # the command line
 "$B/btfgen" --min-core -o "$T/x.btf" "$OBJ" 2>"$T/err"
 rc=$?
