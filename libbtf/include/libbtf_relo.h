@@ -23,7 +23,10 @@
  * enum is 0 in 1.8 (1.1 reads the word after the type's header as an
  * integer encoding: an unsigned enum's first enumerator's name). Access
  * strings are decimal indices separated by ':' (a negative index fails the
- * relocation, as in 1.8).
+ * relocation, as in 1.8). Not modelled: libbpf 1.8 (not 1.1) leaves out the
+ * relocations of a struct_ops program that only SEC("?.struct_ops") maps
+ * use, or only members the running kernel's struct lacks (it is not
+ * loaded); they are resolved here like any other program's.
  */
 #ifndef LIBBTF_RELO_H
 #define LIBBTF_RELO_H
