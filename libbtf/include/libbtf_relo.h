@@ -23,10 +23,10 @@
  * enum is 0 in 1.8 (1.1 reads the word after the type's header as an
  * integer encoding: an unsigned enum's first enumerator's name). Access
  * strings are decimal indices separated by ':' (a negative index fails the
- * relocation, as in 1.8). Not modelled: libbpf 1.8 (not 1.1) leaves out the
- * relocations of a struct_ops program that only SEC("?.struct_ops") maps
- * use, or only members the running kernel's struct lacks (it is not
- * loaded); they are resolved here like any other program's.
+ * relocation, as in 1.8). 1.8 (from 1.4 on) also leaves out the relocations of
+ * a struct_ops program that only SEC("?.struct_ops") maps (not created by
+ * default) use: SKIPPED here too. Not modelled: a program used only for a
+ * member the running kernel's struct lacks, which 1.8 does not load either.
  */
 #ifndef LIBBTF_RELO_H
 #define LIBBTF_RELO_H

@@ -92,6 +92,9 @@ struct relo_prog {
 	size_t shndx;
 	uint32_t first, cnt; /* its instructions in the section */
 	bool autoload;       /* not SEC("?...") */
+	bool autoload_18;    /* 1.8: and a struct_ops program's maps (object.c) */
+	bool struct_ops;     /* SEC("struct_ops...") */
+	bool st_used;        /* a struct_ops map uses it */
 };
 
 struct lbtf_core_object {

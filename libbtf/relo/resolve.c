@@ -274,10 +274,11 @@ static int one(struct walk *w, const char *sec_name, uint32_t s, uint32_t i,
 		r.outcome = LBTF_CORE_SKIPPED;
 		snprintf(w->why, sizeof(w->why), "insn #%u is in no program (an eliminated weak "
 			 "subprogram): libbpf skips it", r.insn_idx);
-	} else if (!prog->autoload) {
+	} else if (!(w->o->rules == LBTF_CORE_RULES_LIBBPF_1_1 ? prog->autoload : prog->autoload_18)) {
 		r.outcome = LBTF_CORE_SKIPPED;
-		snprintf(w->why, sizeof(w->why), "program not loaded by default (SEC(\"?...\")): "
-			 "libbpf skips it");
+		snprintf(w->why, sizeof(w->why), "%s: libbpf skips it", prog->st_used ?
+			 "struct_ops program only maps not created by default use "
+			 "(SEC(\"?.struct_ops\"))" : "program not loaded by default (SEC(\"?...\"))");
 	} else {
 		resolve(w, rec, &r, &res);
 		if (r.outcome != LBTF_CORE_FAILED) {

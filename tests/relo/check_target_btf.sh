@@ -5,7 +5,8 @@
 # where fields moved, vanished, were renamed (___flavor), changed size or
 # type, where two candidates disagree (ambiguity), where a candidate is
 # dropped after one relocation, where libbpf 1.1 and 1.8 differ (an array
-# field's load size, "signed" of an enum), and real kernels (real_targets:
+# field's load size, "signed" of an enum, a struct_ops program that no map
+# created by default uses: struct_ops.bpf.c), and real kernels (real_targets:
 # the running one, Debian's 6.1 and any other cached, edited copies, and
 # btfgen's BTF of 6.1); each relocation's value, poisoning and failure must
 # be libbpf's. btfcheck --libbpf 1.1 against the system's libbpf 1.1 on the
@@ -79,6 +80,12 @@ grep -qx 'raw_tp 31 value 0' <(theirs "$OBJ" "$T/signed.btf") ||
 	bad "premise: libbpf 1.8 says an unsigned enum is unsigned"
 grep -qx 'raw_tp 31 value 1' <(ORACLE=$ORACLE_11 theirs "$OBJ" "$T/signed.btf") ||
 	bad "premise: libbpf 1.1 reads the word after the enum"
+SO=$B/relo/struct_ops.bpf.o
+! grep -q '^struct_ops/cc_unused ' <(theirs "$SO" "$T/same.btf") &&
+	grep -q '^struct_ops/cc_used ' <(theirs "$SO" "$T/same.btf") ||
+	bad "premise: libbpf 1.8 skips a struct_ops program only a ?.struct_ops map uses"
+grep -q '^struct_ops/cc_unused ' <(ORACLE=$ORACLE_11 theirs "$SO" "$T/same.btf") ||
+	bad "premise: libbpf 1.1 relocates every struct_ops program"
 
 # verdicts, summary and exit status
 "$B/btfcheck" --target-btf "$T/same.btf" "$OBJ" >"$T/same.txt"

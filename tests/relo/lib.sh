@@ -45,10 +45,10 @@ make_layouts() {
 	done
 }
 
-# relo_objs: the objects compared: cases.bpf.o and the corpus, but link_a
-# and link_b (halves of a program libbpf opens only linked)
+# relo_objs: the objects compared: cases.bpf.o, struct_ops.bpf.o and the
+# corpus, but link_a and link_b (halves of a program libbpf opens only linked)
 relo_objs() {
-	local o objs="$B/relo/cases.bpf.o"
+	local o objs="$B/relo/cases.bpf.o $B/relo/struct_ops.bpf.o"
 	for o in "$B"/corpus/*.bpf.o "$B/corpus/link.o"; do
 		case $o in */link_a.bpf.o|*/link_b.bpf.o) continue ;; esac
 		[ -f "$o" ] && objs="$objs $o"

@@ -11,7 +11,11 @@ $(RELO_DIR)/externs.bpf.o: tests/relo/externs.bpf.c
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)
 	$(Q)$(BPF_CLANG) $(CORPUS_CFLAGS) -c -o $@ $<
-RELO_ALL := $(RELO_DIR)/cases.bpf.o $(RELO_DIR)/externs.bpf.o
+$(RELO_DIR)/struct_ops.bpf.o: tests/relo/struct_ops.bpf.c tests/relo/relo_types.h
+	@mkdir -p $(@D)
+	$(call msg,CLANG,$@)
+	$(Q)$(BPF_CLANG) $(CORPUS_CFLAGS) -Itests/relo -c -o $@ $<
+RELO_ALL := $(RELO_DIR)/cases.bpf.o $(RELO_DIR)/externs.bpf.o $(RELO_DIR)/struct_ops.bpf.o
 CHECK_DEPS += $(RELO_ALL)
 relo: $(RELO_ALL)
 .PHONY: relo
