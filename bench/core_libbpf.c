@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The peer of `btfcheck --target-btf TARGET OBJ` in bench/bench_core.sh:
- * libbpf's open of OBJ with btf_custom_path = TARGET and its CO-RE
+ * The peer of `btfcheck --target-btf TARGET OBJ` in bench/bench_core.sh,
+ * which links it with libbpf 1.8 built from source: libbpf's open of OBJ with btf_custom_path = TARGET and its CO-RE
  * relocation, as one command. libbpf relocates inside bpf_object__load();
  * the process ends (_exit) as soon as libbpf has decided the N-th
  * relocation (patched or poisoned: its debug log's format strings, not

@@ -19,6 +19,7 @@ struct cfg {
 	bool json, quiet, kernel, strict, raw, min_kernel;
 	uint32_t missing_features; /* LBTF_KFEAT_* the running kernel lacks */
 	uint32_t target_version;   /* --target-kernel (KERNEL_VERSION code), 0 none */
+	bool rules_11;             /* --libbpf 1.1: libbpf 1.1's CO-RE rules */
 	struct lbtfi_readbuf *inbuf; /* the inputs before the last are read into it */
 };
 

@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"usage: btfcheck [--log-level N] [--log-size BYTES] [--base FILE] [--strict]\n"
 		"                [--raw] [--min-kernel] [--target-kernel V] [--json] [--quiet]\n"
 		"                [--kernel] FILE...\n"
-		"       btfcheck --target-btf PATH... [--target-kernel V] [--json] [--quiet] OBJ...\n"
+		"       btfcheck --target-btf PATH... [--libbpf V] [--target-kernel V] [--json]\n"
+		"                [--quiet] OBJ...\n"
 		"Verifies BTF (raw, ELF .BTF, or - for stdin) as the running kernel's\n"
 		"BPF_BTF_LOAD would (Linux 6.15-6.18 semantics). A BPF object (ELF, EM_BPF,\n"
 		"ET_REL) is checked as libbpf 1.1 loads it: its .BTF after libbpf's fixups.\n"
@@ -53,8 +54,10 @@ static void usage(FILE *f)
 		"                    not permitted: a \"not compared\" line, JSON \"compared\":false)\n"
 		"  --target-btf PATH each BPF object's CO-RE relocations resolved against a\n"
 		"                    target kernel's BTF (raw, ELF .BTF, a directory of them;\n"
-		"                    repeat for more targets) as libbpf 1.1 resolves them; also\n"
+		"                    repeat for more targets) as libbpf 1.8 resolves them; also\n"
 		"                    its externs there, and the sanitization for its version\n"
+		"  --libbpf V        with --target-btf: the CO-RE rules of libbpf V (1.8, the\n"
+		"                    default, for 1.6 and later; 1.1 for 1.1 and 1.2)\n"
 		"  -h, --help        this text\n"
 		"  -V, --version     print the version\n"
 		"Output: each file's verdict (FILE: OK, FILE: rejected: REASON (ERRNO)) on\n"
@@ -135,7 +138,7 @@ int main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 'S' },          { "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },         { "raw", no_argument, NULL, 'r' },
 		{ "min-kernel", no_argument, NULL, 'm' },     { "target-kernel", required_argument, NULL, 't' },
-		{ "target-btf", required_argument, NULL, 'T' },
+		{ "target-btf", required_argument, NULL, 'T' }, { "libbpf", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lbtfi_readbuf inbuf = { 0 };
@@ -144,13 +147,14 @@ int main(int argc, char **argv)
 	static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };
 	uint32_t target = 0;
 	char **target_btfs = NULL;
+	const char *libbpf = NULL;
 	int opt, rc, worst = 0, ntarget_btfs = 0;
 	long long v;
 
 	cli_hold_stdout();
 	setvbuf(stderr, errbuf, _IOLBF, sizeof(errbuf));
 	opterr = 0; /* reported below, in one line */
-	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:T:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:s:b:jqkShVrmt:T:L:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			if (parse_num(optarg, LBTF_LOG_MASK, &v)) {
@@ -190,9 +194,17 @@ int main(int argc, char **argv)
 			target_btfs[ntarget_btfs++] = optarg;
 			break;
 		}
+		case 'L':
+			if (strcmp(optarg, "1.8") && strcmp(optarg, "1.1")) {
+				free(target_btfs);
+				cli_err(prog, "bad --libbpf '%s' (1.8 or 1.1)", optarg);
+				return 2;
+			}
+			libbpf = optarg;
+			break;
 		case 'h': usage(stdout); return cli_flush_stdout(prog);
 		case 'V': return cli_print_version(prog);
-		default: return cli_bad_option(prog, "l:s:b:jqkShVrmt:T:", argv[optind - 1], optopt);
+		default: return cli_bad_option(prog, "l:s:b:jqkShVrmt:T:L:", argv[optind - 1], optopt);
 		}
 	}
 	if (optind >= argc)
@@ -201,9 +213,12 @@ int main(int argc, char **argv)
 			    c.log_level >= 0 || c.log_size >= 0)) {
 		free(target_btfs);
 		return cli_fail(CLI_EXIT_USAGE, prog, "--target-btf takes no other option than "
-				"--target-kernel, --json and --quiet");
+				"--libbpf, --target-kernel, --json and --quiet");
 	}
+	if (libbpf && !target_btfs)
+		return cli_fail(CLI_EXIT_USAGE, prog, "--libbpf goes with --target-btf");
 	c.target_version = target;
+	c.rules_11 = libbpf && !strcmp(libbpf, "1.1");
 	if (target_btfs) {
 		worst = btfcheck_targets(&c, target_btfs, ntarget_btfs, argv + optind, argc - optind);
 		free(target_btfs);

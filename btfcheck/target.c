@@ -378,12 +378,13 @@ static void print_text_rec(const struct res *x)
 }
 
 static void print_json(const char *obj, const char *target, const struct run *run,
-		       const struct tally *t, const struct sanit *s, bool quiet)
+		       const struct tally *t, const struct sanit *s, bool quiet, bool rules_11)
 {
 	fputs("{\"file\":", stdout);
 	btfcheck_json_str(stdout, obj);
 	fputs(",\"target\":", stdout);
 	btfcheck_json_str(stdout, target);
+	printf(",\"libbpf\":\"%s\"", rules_11 ? "1.1" : "1.8");
 	printf(",\"verdict\":\"%s\",\"relocated\":%zu,\"poisoned\":%zu,\"guarded\":%zu,"
 	       "\"failed\":%zu,\"skipped\":%zu", verdict_name[t->v], t->cnt[LBTF_CORE_RELOCATED],
 	       t->cnt[LBTF_CORE_POISONED], t->guarded, t->cnt[LBTF_CORE_FAILED],
@@ -491,6 +492,8 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 		cli_err(prog, "%s", lbtf_errmsg());
 		return rc;
 	}
+	if (c->rules_11)
+		lbtf_core_object_set_rules(o, LBTF_CORE_RULES_LIBBPF_1_1);
 	sanitization_of(obj, &obj_san);
 	for (size_t i = 0; i < nt; i++) {
 		const char *tname = lbtf_core_target_name(tv[i]);
@@ -514,7 +517,7 @@ static int check_object(const struct cfg *c, const char *obj, struct lbtf_core_t
 		if (*san.open_err) /* libbpf stops before externs and relocations */
 			t.v = V_FAILS;
 		if (c->json) {
-			print_json(obj, tname, &run, &t, &san, c->quiet);
+			print_json(obj, tname, &run, &t, &san, c->quiet, c->rules_11);
 		} else {
 			printf("%s: on %s: %s (%zu relocated, %zu poisoned, %zu of them guarded, "
 			       "%zu failed, %zu skipped; %zu of %zu externs fail)\n", obj, tname,

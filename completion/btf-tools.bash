@@ -30,9 +30,10 @@ _btfcheck()
 	--base|--target-btf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--log-level) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
 	--log-size|--target-kernel) return ;;
+	--libbpf) COMPREPLY=($(compgen -W "1.8 1.1" -- "$cur")); return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --raw --min-kernel --target-kernel --target-btf --json --quiet --kernel -h --help -V --version -" -- "$cur"))
+		COMPREPLY=($(compgen -W "--log-level --log-size --base --strict --raw --min-kernel --target-kernel --target-btf --libbpf --json --quiet --kernel -h --help -V --version -" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

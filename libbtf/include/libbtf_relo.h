@@ -5,8 +5,8 @@
  * BTF (btf_custom_path), without loading anything, and the smallest BTF
  * that resolves them the same way (bpftool gen min_core_btf's job).
  *
- * The rules are libbpf 1.1's (the reference of libbtf's object mode):
- * candidates by essential name ("task_struct___old" looks for
+ * The rules are libbpf 1.8's (libbpf master, 2026), 1.1's on request
+ * (lbtf_core_object_set_rules): candidates by essential name ("task_struct___old" looks for
  * "task_struct"), in target id order, of a compatible kind; a candidate
  * matches when every named member of the access path is found (through
  * anonymous members) with a compatible type and every array index is in
@@ -16,10 +16,17 @@
  * no candidate: existence kinds give 0, the others poison the instruction
  * (an invalid call the verifier rejects if it is reachable); a load or store
  * whose size would change is poisoned unless both types are pointers or
- * unsigned integers. Newer libbpf differ in two corners: the load size of an
- * array field is its element's there (1.1: the whole array's), and "signed"
- * of a field of neither integer nor enum type is 0 there (1.1 reads the
- * word after the type's header as an integer encoding).
+ * unsigned integers. 1.1 differs in two corners: the load size of an array
+ * field or element is its innermost element's in 1.8 (1.1: the whole
+ * array's, so that a load from an array whose length changed is poisoned),
+ * and "signed" of a field that is neither a signed integer nor a signed
+ * enum is 0 in 1.8 (1.1 reads the word after the type's header as an
+ * integer encoding: an unsigned enum's first enumerator's name). Access
+ * strings are decimal indices separated by ':' (a negative index fails the
+ * relocation, as in 1.8). 1.8 (from 1.4 on) also leaves out the relocations of
+ * a struct_ops program that only SEC("?.struct_ops") maps (not created by
+ * default) use: SKIPPED here too. Not modelled: a program used only for a
+ * member the running kernel's struct lacks, which 1.8 does not load either.
  */
 #ifndef LIBBTF_RELO_H
 #define LIBBTF_RELO_H
@@ -59,6 +66,14 @@ struct lbtf_core_object *lbtf_core_object_open(const char *path);
 /* The same from an image in memory (copied), name naming it in messages */
 struct lbtf_core_object *lbtf_core_object_new(const char *name, const void *elf, size_t size);
 const struct lbtf *lbtf_core_object_btf(const struct lbtf_core_object *o);
+
+/* Whose rules the object's relocations follow (default: 1.8's) */
+enum lbtf_core_rules {
+	LBTF_CORE_RULES_LIBBPF_1_8 = 0, /* libbpf 1.6 and later (both corners fixed) */
+	LBTF_CORE_RULES_LIBBPF_1_1 = 1, /* libbpf 1.1 and 1.2 (Debian 12's); 1.3 to
+					 * 1.5 have 1.8's "signed", 1.1's load size */
+};
+void lbtf_core_object_set_rules(struct lbtf_core_object *o, enum lbtf_core_rules rules);
 /* CO-RE relocation records, over all sections */
 uint32_t lbtf_core_object_relo_cnt(const struct lbtf_core_object *o);
 void lbtf_core_object_free(struct lbtf_core_object *o);
@@ -156,8 +171,8 @@ typedef int (*lbtf_core_extern_fn)(const struct lbtf_core_extern *e, void *ctx);
 
 /*
  * The object's __ksym and __kconfig externs (its .ksyms and .kconfig
- * DATASECs, in BTF order) against the target kernel's BTF, as libbpf 1.1
- * resolves them before any CO-RE relocation when it loads the object on
+ * DATASECs, in BTF order) against the target kernel's BTF, as libbpf (1.1
+ * to 1.8 alike) resolves them before any CO-RE relocation when it loads the object on
  * that kernel (vmlinux only: module BTF is not searched). Returns 0, fn's
  * non-zero value, or a negative errno.
  */

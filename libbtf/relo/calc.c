@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The value a relocation puts into its instruction, for the local spec (what
- * the compiler wrote) and a target spec (what libbpf writes), libbpf 1.1's
- * arithmetic: byte offsets of fields and bitfields (widened until one load
+ * the compiler wrote) and a target spec (what libbpf writes), libbpf's
+ * arithmetic (1.8's, or 1.1's where they differ: field_signed() and
+ * load_size()): byte offsets of fields and bitfields (widened until one load
  * covers the bits), sizes, signedness, the shifts that extract a bitfield
  * from a u64, type ids, existence, enumerator values; no target spec means
  * "not found": 0 for the existence kinds, poison for the others.
@@ -29,8 +30,33 @@ static uint32_t encoding_11(const struct lbtf *btf, const struct lbtf_type *t)
 	return (w >> 24) & 0x0f;
 }
 
-static int calc_field(uint32_t kind, const struct rspec *spec, uint64_t *val, uint32_t *field_sz,
-		      uint32_t *type_id, bool *validate, char *why, size_t why_len)
+/* FIELD_SIGNED of a field of type mt: a signed enum, or a signed integer
+ * (1.8; 1.1 reads any other type's next word as an integer encoding) */
+static bool field_signed(const struct lbtf *btf, const struct lbtf_type *mt,
+			 enum lbtf_core_rules rules)
+{
+	if (lbtf_is_enum(mt) && lbtf_kflag(mt))
+		return true;
+	if (rules == LBTF_CORE_RULES_LIBBPF_1_1)
+		return encoding_11(btf, mt) & LBTF_INT_SIGNED;
+	return lbtf_kind(mt) == LBTF_KIND_INT && (lbtf_int_encoding(mt) & LBTF_INT_SIGNED);
+}
+
+/* The size a load or store of type id moves: an array's innermost element
+ * (1.8: that is what one instruction reads; 1.1: the whole array) */
+static int64_t load_size(const struct lbtf *btf, uint32_t id, enum lbtf_core_rules rules)
+{
+	const struct lbtf_type *t;
+
+	if (rules != LBTF_CORE_RULES_LIBBPF_1_1)
+		while ((t = relo_skip(btf, &id)) && lbtf_kind(t) == LBTF_KIND_ARRAY)
+			id = lbtf_array(t)->type;
+	return lbtf_resolve_size(btf, id);
+}
+
+static int calc_field(uint32_t kind, const struct rspec *spec, enum lbtf_core_rules rules,
+		      uint64_t *val, uint32_t *field_sz, uint32_t *type_id, bool *validate, char *why,
+		      size_t why_len)
 {
 	const struct racc *acc;
 	const struct lbtf_type *t, *mt;
@@ -50,7 +76,7 @@ static int calc_field(uint32_t kind, const struct rspec *spec, uint64_t *val, ui
 	if (!acc->name) { /* an array element */
 		if (kind == LBTF_CORE_FIELD_BYTE_OFFSET) {
 			*val = spec->bit_off / 8;
-			if ((sz = lbtf_resolve_size(spec->btf, acc->type_id)) < 0)
+			if ((sz = load_size(spec->btf, acc->type_id, rules)) < 0)
 				return -EINVAL;
 			*field_sz = (uint32_t)sz;
 			*type_id = acc->type_id;
@@ -100,7 +126,9 @@ static int calc_field(uint32_t kind, const struct rspec *spec, uint64_t *val, ui
 	case LBTF_CORE_FIELD_BYTE_OFFSET:
 		*val = byte_off;
 		if (!bitfield) {
-			*field_sz = byte_sz;
+			if ((sz = load_size(spec->btf, ftid, rules)) < 0)
+				return -EINVAL;
+			*field_sz = (uint32_t)sz;
 			*type_id = ftid;
 		}
 		break;
@@ -108,8 +136,7 @@ static int calc_field(uint32_t kind, const struct rspec *spec, uint64_t *val, ui
 		*val = byte_sz;
 		break;
 	case LBTF_CORE_FIELD_SIGNED:
-		*val = (lbtf_is_enum(mt) && lbtf_kflag(mt)) ||
-		       (encoding_11(spec->btf, mt) & LBTF_INT_SIGNED);
+		*val = field_signed(spec->btf, mt, rules);
 		if (validate)
 			*validate = true;
 		break;
@@ -195,18 +222,18 @@ static bool memsz_safe(const struct lbtf *lb, uint32_t lid, const struct lbtf *t
 }
 
 int relo_calc(uint32_t kind, const struct rspec *local, const struct rspec *targ,
-	      struct rres *res, char *why, size_t why_len)
+	      enum lbtf_core_rules rules, struct rres *res, char *why, size_t why_len)
 {
 	int err = -EOPNOTSUPP;
 
 	memset(res, 0, sizeof(*res));
 	res->validate = true;
 	if (relo_is_field(kind)) {
-		err = calc_field(kind, local, &res->orig, &res->orig_sz, &res->orig_tid, &res->validate,
-				 why, why_len);
+		err = calc_field(kind, local, rules, &res->orig, &res->orig_sz, &res->orig_tid,
+				 &res->validate, why, why_len);
 		if (!err)
-			err = calc_field(kind, targ, &res->new, &res->new_sz, &res->new_tid, NULL, why,
-					 why_len);
+			err = calc_field(kind, targ, rules, &res->new, &res->new_sz, &res->new_tid, NULL,
+					 why, why_len);
 		if (!err && res->orig_sz != res->new_sz &&
 		    !memsz_safe(local->btf, res->orig_tid, targ->btf, res->new_tid))
 			res->memsz_fail = true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * An object's externs against a target kernel, as libbpf 1.1 resolves them
+ * An object's externs against a target kernel, as libbpf (1.1 to 1.8) resolves them
  * when it loads the object there (bpf_object__resolve_externs, before any
  * CO-RE relocation): a typed __ksym variable must be a VAR of the kernel's
  * BTF and a __ksym function a FUNC, both of compatible types (CO-RE's type

@@ -75,7 +75,7 @@ int relo_spec_match(const struct rspec *local, const struct lbtf *tb, uint32_t t
 
 /* calc.c: the values for a local spec and a target one (NULL: no match) */
 int relo_calc(uint32_t kind, const struct rspec *local, const struct rspec *targ,
-	      struct rres *res, char *why, size_t why_len);
+	      enum lbtf_core_rules rules, struct rres *res, char *why, size_t why_len);
 
 /* target.c: the candidates of local root types ids[n] (named ones: else
  * -EINVAL), out[i] for ids[i], in target id order; 0 or -ENOMEM */
@@ -92,6 +92,9 @@ struct relo_prog {
 	size_t shndx;
 	uint32_t first, cnt; /* its instructions in the section */
 	bool autoload;       /* not SEC("?...") */
+	bool autoload_18;    /* 1.8: and a struct_ops program's maps (object.c) */
+	bool struct_ops;     /* SEC("struct_ops...") */
+	bool st_used;        /* a struct_ops map uses it */
 };
 
 struct lbtf_core_object {
@@ -106,6 +109,7 @@ struct lbtf_core_object {
 	struct relo_prog *progs; /* by section, then first instruction */
 	size_t nprogs;
 	struct lbtfi_shdr symtab;
+	enum lbtf_core_rules rules; /* whose arithmetic: libbpf 1.8's unless set */
 };
 
 /* The program holding instruction insn of ELF section shndx, or NULL */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * A BPF object for CO-RE: its .BTF (the local types), .BTF.ext (the
- * relocation records) and its programs as libbpf 1.1 cuts them: every
+ * relocation records) and its programs as libbpf (1.1 to 1.8) cuts them: every
  * STT_FUNC symbol of an executable section, SEC("?...") ones not loaded by
- * default. A record outside any program (an eliminated __weak subprogram)
- * is skipped by libbpf, as is one in a program it does not load.
+ * default; with 1.8's rules, a struct_ops program that struct_ops maps use
+ * is loaded when one of those maps is created by default (not in
+ * SEC("?.struct_ops")). A record outside any program (an eliminated __weak
+ * subprogram) is skipped by libbpf, as is one in a program it does not load.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,14 +60,69 @@ static int read_progs(struct lbtf_core_object *o)
 			o->progs = n;
 		}
 		sec = lbtfi_elf_sec_name(&o->elf, &sh);
-		o->progs[o->nprogs++] = (struct relo_prog){
+		o->progs[o->nprogs] = (struct relo_prog){
 			.shndx = sym.st_shndx, .first = (uint32_t)(sym.st_value / 8),
 			.cnt = (uint32_t)(sym.st_size / 8), .autoload = !(sec && sec[0] == '?'),
+			.struct_ops = sec && !strncmp(sec + (sec[0] == '?'), "struct_ops", 10),
 		};
+		o->progs[o->nprogs].autoload_18 = o->progs[o->nprogs].autoload;
+		o->nprogs++;
 	}
 	if (o->nprogs)
 		qsort(o->progs, o->nprogs, sizeof(*o->progs), cmp_prog);
 	return 0;
+}
+
+/* ".struct_ops", ".struct_ops.link" and their "?" forms (maps not created
+ * by default): 1 plain, 2 "?", 0 other */
+static int struct_ops_sec(const char *name)
+{
+	bool lazy = name && name[0] == '?';
+
+	if (!name)
+		return 0;
+	name += lazy;
+	if (strcmp(name, ".struct_ops") && strcmp(name, ".struct_ops.link"))
+		return 0;
+	return lazy ? 2 : 1;
+}
+
+/* libbpf 1.8's bpf_object_adjust_struct_ops_autoload: a struct_ops program
+ * that struct_ops maps use (their sections' relocations name it) is loaded
+ * iff one of them is created by default. (The running kernel's struct may
+ * also drop a member, and its program with it: not modelled.) */
+static void struct_ops_autoload(struct lbtf_core_object *o)
+{
+	struct lbtfi_shdr rel, target;
+
+	for (size_t i = 1; i < o->elf.shnum; i++) {
+		const unsigned char *data;
+		int kind;
+
+		if (!lbtfi_elf_shdr(&o->elf, i, &rel) || rel.type != SHT_REL ||
+		    !lbtfi_elf_shdr(&o->elf, rel.info, &target) ||
+		    !(kind = struct_ops_sec(lbtfi_elf_sec_name(&o->elf, &target))) ||
+		    !(data = lbtfi_elf_sec_data(&o->elf, &rel)))
+			continue;
+		for (uint64_t off = 0; off + sizeof(Elf64_Rel) <= rel.size; off += sizeof(Elf64_Rel)) {
+			const struct relo_prog *found;
+			struct relo_prog *p;
+			Elf64_Rel r;
+			Elf64_Sym sym;
+
+			memcpy(&r, data + off, sizeof(r));
+			if (!lbtfi_elf_sym(&o->elf, &o->symtab, ELF64_R_SYM(r.r_info), &sym) ||
+			    !(found = relo_find_prog(o, sym.st_shndx, (uint32_t)(sym.st_value / 8))))
+				continue;
+			p = &o->progs[found - o->progs];
+			if (!p->struct_ops)
+				continue;
+			if (!p->st_used)
+				p->autoload_18 = false;
+			p->st_used = true;
+			p->autoload_18 |= kind == 1;
+		}
+	}
 }
 
 const struct relo_prog *relo_find_prog(const struct lbtf_core_object *o, size_t shndx,
@@ -123,6 +180,7 @@ static struct lbtf_core_object *setup(struct lbtf_core_object *o)
 	}
 	if ((err = read_progs(o)))
 		goto fail;
+	struct_ops_autoload(o);
 	return o;
 fail:
 	lbtf_core_object_free(o);
@@ -171,6 +229,11 @@ struct lbtf_core_object *lbtf_core_object_new(const char *name, const void *elf,
 	o->file_len = size;
 	o->owned = true;
 	return setup(o);
+}
+
+void lbtf_core_object_set_rules(struct lbtf_core_object *o, enum lbtf_core_rules rules)
+{
+	o->rules = rules;
 }
 
 const struct lbtf *lbtf_core_object_btf(const struct lbtf_core_object *o)

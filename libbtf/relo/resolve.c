@@ -123,7 +123,7 @@ static void resolve(struct walk *w, const struct lbtf_ext_core_relo *rec,
 			continue;
 		if (w->cand_fn && !w->cand_err)
 			w->cand_err = w->cand_fn(&w->local, &w->cand, w->ctx);
-		if ((err = relo_calc(rec->kind, &w->local, &w->cand, &cres, why, sizeof(why)))) {
+		if ((err = relo_calc(rec->kind, &w->local, &w->cand, w->o->rules, &cres, why, sizeof(why)))) {
 			fail(r, w->why, sizeof(w->why), err, "%s", *why ? why : "cannot compute the value");
 			return;
 		}
@@ -151,7 +151,7 @@ static void resolve(struct walk *w, const struct lbtf_ext_core_relo *rec,
 		cands->len = j;
 		return;
 	}
-	if ((err = relo_calc(rec->kind, &w->local, NULL, res, why, sizeof(why))))
+	if ((err = relo_calc(rec->kind, &w->local, NULL, w->o->rules, res, why, sizeof(why))))
 		fail(r, w->why, sizeof(w->why), err, "%s", *why ? why : "cannot compute the value");
 }
 
@@ -274,10 +274,11 @@ static int one(struct walk *w, const char *sec_name, uint32_t s, uint32_t i,
 		r.outcome = LBTF_CORE_SKIPPED;
 		snprintf(w->why, sizeof(w->why), "insn #%u is in no program (an eliminated weak "
 			 "subprogram): libbpf skips it", r.insn_idx);
-	} else if (!prog->autoload) {
+	} else if (!(w->o->rules == LBTF_CORE_RULES_LIBBPF_1_1 ? prog->autoload : prog->autoload_18)) {
 		r.outcome = LBTF_CORE_SKIPPED;
-		snprintf(w->why, sizeof(w->why), "program not loaded by default (SEC(\"?...\")): "
-			 "libbpf skips it");
+		snprintf(w->why, sizeof(w->why), "%s: libbpf skips it", prog->st_used ?
+			 "struct_ops program only maps not created by default use "
+			 "(SEC(\"?.struct_ops\"))" : "program not loaded by default (SEC(\"?...\"))");
 	} else {
 		resolve(w, rec, &r, &res);
 		if (r.outcome != LBTF_CORE_FAILED) {

@@ -6,8 +6,9 @@
  * flexible array), sizes, existence, bitfields (byte size, shifts,
  * signedness), type existence, size, matches and ids, enumerator existence
  * and values, a ___flavor struct whose field was renamed, load sizes that
- * change (unsigned: adjusted; signed: poisoned), a subprogram in .text and a
- * program not loaded by default (SEC("?...")).
+ * change (unsigned: adjusted; signed: poisoned), where libbpf 1.8 and 1.1
+ * differ (corners), a subprogram in .text and a program not loaded by
+ * default (SEC("?...")).
  */
 #pragma clang attribute push (__attribute__((preserve_access_index)), apply_to = record)
 #include "relo_types.h"
@@ -81,6 +82,19 @@ int types(void *ctx)
 	out[36] = bpf_core_enum_value_exists(enum color, BLUE);
 	out[37] = bpf_core_enum_value(enum color, GREEN);
 	out[38] = bpf_core_type_matches(enum color);
+	return 0;
+}
+
+/* where libbpf 1.8 and 1.1 differ: a load of an array field's first element
+ * relocated as the field (access 0:N: 1.8 checks the element's size, 1.1
+ * the whole array's); the other corner is bits' signedness of r->col on
+ * the target "signed" */
+SEC("raw_tp/corners")
+int corners(void *ctx)
+{
+	struct rec *r = (void *)bpf_get_current_task();
+
+	out[51] = *r->arr;
 	return 0;
 }
 

@@ -17,7 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
 OBJ=$B/relo/externs.bpf.o
-for f in "$OBJ" "$B/relo/relo_oracle" "$B/btfcheck" "$B/btfgen"; do
+for f in "$OBJ" "$B/btfcheck" "$B/btfgen"; do
 	[ -e "$f" ] || { echo "FAIL: $f missing (build first)"; exit 1; }
 done
 ext() { # OBJ TARGET [OPTIONS]: "NAME KIND OUTCOME ID" per extern
@@ -25,9 +25,10 @@ ext() { # OBJ TARGET [OPTIONS]: "NAME KIND OUTCOME ID" per extern
 		jq -r 'select(.externs) | .externs[] | "\(.name) \(.kind) \(.outcome) \(.target_type_id)"'
 }
 if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]; then
+	need_oracle
 	for o in "$OBJ" "$B/corpus/ringbuf_kfunc.bpf.o"; do
 		[ -f "$o" ] || continue
-		"$B/relo/relo_oracle" "$o" /sys/kernel/btf/vmlinux | grep '^extern ' | sort >"$T/theirs"
+		"$ORACLE" "$o" /sys/kernel/btf/vmlinux | grep '^extern ' | sort >"$T/theirs"
 		ext "$o" /sys/kernel/btf/vmlinux | awk '$3 == "found" { print "extern " $1 " " $4 }
 			$3 == "missing" || $3 == "incompatible" { print "extern " $1 " " $3 }' |
 			sort >"$T/ours"

@@ -1,46 +1,64 @@
 #!/bin/bash
-# btfcheck --target-btf against libbpf (the system's libbpf 1.1, which
-# resolves CO-RE relocations inside bpf_object__load() with btf_custom_path
-# and logs every decision): every relocation of cases.bpf.o and of the
-# corpus objects, on targets where fields moved, vanished, were renamed
-# (___flavor), changed size or type, where two candidates disagree
-# (ambiguity), where a candidate is dropped after one relocation, the running kernel's BTF and, when cached, Debian 6.1's; each
-# relocation's value, poisoning and failure must be libbpf's. Then the
-# verdicts, the summary line, the exit status and --json's shape.
+# btfcheck --target-btf against libbpf 1.8 built from its source (it
+# resolves CO-RE relocations with btf_custom_path and logs every decision):
+# every relocation of cases.bpf.o and of the corpus objects, on targets
+# where fields moved, vanished, were renamed (___flavor), changed size or
+# type, where two candidates disagree (ambiguity), where a candidate is
+# dropped after one relocation, where libbpf 1.1 and 1.8 differ (an array
+# field's load size, "signed" of an enum, a struct_ops program that no map
+# created by default uses: struct_ops.bpf.c), and real kernels (real_targets:
+# the running one, Debian's 6.1 and any other cached, edited copies, and
+# btfgen's BTF of 6.1); each relocation's value, poisoning and failure must
+# be libbpf's. btfcheck --libbpf 1.1 against the system's libbpf 1.1 on the
+# same targets. Then the verdicts, the summary line, the exit status and
+# --json's shape.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: libbpf's load (the oracle) needs root"; exit 77; }
+need_oracle
 command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
 OBJ=$B/relo/cases.bpf.o
-for f in "$OBJ" "$B/relo/relo_oracle" "$B/btfcheck"; do
+for f in "$OBJ" "$B/btfcheck"; do
 	[ -e "$f" ] || { echo "FAIL: $f missing (build first)"; exit 1; }
 done
 
-make_layouts same moved gone ambig prune
-targets="$T/same.btf $T/moved.btf $T/gone.btf $T/ambig.btf $T/prune.btf /sys/kernel/btf/vmlinux"
+need_oracle_11
+make_layouts same moved gone ambig prune signed
+real=$(real_targets) || bad "real kernels' targets"
+targets="$T/same.btf $T/moved.btf $T/gone.btf $T/ambig.btf $T/prune.btf $T/signed.btf $real"
 if V61=$(target_61); then
 	targets="$targets $V61"
-else
-	echo "note: no cached Debian 6.1 vmlinux: 6 targets"
 fi
 
 objs=$(relo_objs)
-total=0 ntargets=0
-for t in $targets; do
-	ntargets=$((ntargets + 1))
-	for o in $objs; do
-		ours "$o" "$t" >"$T/ours" || bad "btfcheck on $o / $t"
-		theirs "$o" "$t" >"$T/theirs" || bad "relo_oracle on $o / $t"
-		if ! cmp -s "$T/ours" "$T/theirs"; then
-			bad "$(basename "$o") on $t: btfcheck and libbpf differ"
-			diff "$T/theirs" "$T/ours" | head -10 | sed 's/^/    (< libbpf, > btfcheck) /'
-		fi
-		total=$((total + $(wc -l <"$T/theirs")))
+# compare LIBBPF_ORACLE [BTFCHECK_OPTION...]: every object on every target;
+# the relocations compared in $total, the targets in $ntargets
+compare() {
+	local oracle=$1 t o
+	shift
+	total=0 ntargets=0
+	for t in $targets; do
+		ntargets=$((ntargets + 1))
+		for o in $objs; do
+			ours "$o" "$t" "$@" >"$T/ours" || bad "btfcheck $* on $o / $t"
+			ORACLE=$oracle theirs "$o" "$t" >"$T/theirs" || bad "relo_oracle on $o / $t"
+			if ! cmp -s "$T/ours" "$T/theirs"; then
+				bad "$(basename "$o") on $t: btfcheck $* and libbpf differ"
+				diff "$T/theirs" "$T/ours" | head -10 |
+					sed 's/^/    (< libbpf, > btfcheck) /'
+			fi
+			total=$((total + $(wc -l <"$T/theirs")))
+		done
 	done
-done
-[ "$total" -gt 200 ] || bad "only $total relocations compared"
+}
+compare "$ORACLE_11" --libbpf 1.1
+total11=$total
+[ "$total11" -gt 400 ] || bad "libbpf 1.1: only $total11 relocations compared"
+compare "$ORACLE"
+[ "$total" -gt 400 ] || bad "only $total relocations compared"
+[ "$ntargets" -ge 10 ] || bad "only $ntargets targets"
 
 # what the targets are made to show, as libbpf showed it above
 grep -qx 'raw_tp 7 poison' <(theirs "$OBJ" "$T/moved.btf") ||
@@ -53,6 +71,21 @@ grep -qx 'raw_tp 1 value 8' <(theirs "$OBJ" "$T/prune.btf") ||
 	bad "premise: libbpf drops the candidate that did not match an earlier relocation"
 grep -qx 'raw_tp 10 value 0' <(theirs "$OBJ" "$T/gone.btf") ||
 	bad "premise: the ___flavor struct finds the renamed field"
+# where 1.8 and 1.1 differ, each as its libbpf said above
+grep -qx 'raw_tp/corners 0 value 68' <(theirs "$OBJ" "$T/moved.btf") ||
+	bad "premise: libbpf 1.8 checks an array field's element size"
+grep -qx 'raw_tp/corners 0 poison' <(ORACLE=$ORACLE_11 theirs "$OBJ" "$T/moved.btf") ||
+	bad "premise: libbpf 1.1 checks an array field's whole size"
+grep -qx 'raw_tp 31 value 0' <(theirs "$OBJ" "$T/signed.btf") ||
+	bad "premise: libbpf 1.8 says an unsigned enum is unsigned"
+grep -qx 'raw_tp 31 value 1' <(ORACLE=$ORACLE_11 theirs "$OBJ" "$T/signed.btf") ||
+	bad "premise: libbpf 1.1 reads the word after the enum"
+SO=$B/relo/struct_ops.bpf.o
+! grep -q '^struct_ops/cc_unused ' <(theirs "$SO" "$T/same.btf") &&
+	grep -q '^struct_ops/cc_used ' <(theirs "$SO" "$T/same.btf") ||
+	bad "premise: libbpf 1.8 skips a struct_ops program only a ?.struct_ops map uses"
+grep -q '^struct_ops/cc_unused ' <(ORACLE=$ORACLE_11 theirs "$SO" "$T/same.btf") ||
+	bad "premise: libbpf 1.1 relocates every struct_ops program"
 
 # verdicts, summary and exit status
 "$B/btfcheck" --target-btf "$T/same.btf" "$OBJ" >"$T/same.txt"
@@ -85,6 +118,9 @@ grep -qE $'^\t[^ ]+ #[0-9]+ insn ' "$T/same.txt" || bad "no relocation lines wit
 [ "$(jq -rs '.[1].verdict' "$T/j")" = poisoned ] || bad "--json: gone's verdict"
 [ "$(jq -rs '.[2].loads_on' "$T/j")" = 1 ] || bad "--json: summary"
 [ "$(jq -rs '.[0].relocations[0].path' "$T/j")" = "struct rec::a" ] || bad "--json: path"
+[ "$(jq -rs '.[0].libbpf' "$T/j")" = 1.8 ] || bad "--json: the rules are not said to be 1.8's"
+[ "$("$B/btfcheck" --libbpf 1.1 --json --target-btf "$T/same.btf" "$OBJ" | jq -rs '.[0].libbpf')" = 1.1 ] ||
+	bad "--json --libbpf 1.1: the rules are not said to be 1.1's"
 # bad targets and objects: named, exit 4/5
 printf 'not btf' >"$T/junk.btf"
 "$B/btfcheck" --target-btf "$T/junk.btf" "$OBJ" 2>"$T/err" >/dev/null
@@ -96,5 +132,8 @@ rc=$?
 "$B/btfcheck" --target-btf "$T/same.btf" "$T/same.btf" 2>"$T/err" >/dev/null
 rc=$?
 [ $rc = 4 ] && grep -q "not a BPF object" "$T/err" || bad "a non-object: exit $rc, $(cat "$T/err")"
-[ $fail = 0 ] && echo "PASS: $total relocations over $ntargets targets agree with libbpf; verdicts, summary, --json"
+"$B/btfcheck" --libbpf 1.5 --target-btf "$T/same.btf" "$OBJ" 2>"$T/err" >/dev/null
+rc=$?
+[ $rc = 2 ] && grep -q "bad --libbpf '1.5'" "$T/err" || bad "--libbpf 1.5: exit $rc, $(cat "$T/err")"
+[ $fail = 0 ] && echo "PASS: $total relocations (of $(echo "$objs" | wc -w) objects) over $ntargets targets agree with libbpf 1.8, $total11 with libbpf 1.1 (--libbpf 1.1); verdicts, summary, --json"
 exit $fail

@@ -24,6 +24,8 @@ make_target() {
 #   prune   a second candidate without a, with b at another offset: dropped
 #           by the first relocation (rec::a), it must not make rec::b ambiguous
 #   split   two candidates for rec::a, only the second with b
+#   signed  same, rec::col's enum emptied and followed by a word libbpf 1.1
+#           reads as "signed" (btf_edit.py): 1.8 says unsigned
 make_layouts() {
 	local n
 	for n in "$@"; do
@@ -36,15 +38,17 @@ make_layouts() {
 		prune) EXTRA_C='struct rec___dup { int x; long pad; long b; } d_use;' \
 			make_target prune ;;
 		split) EXTRA_C='struct rec___x { int a; long b; } x_use;' make_target split -DREC_ONLY_A ;;
+		signed) make_target signed_base &&
+			python3 tests/relo/btf_edit.py enum-gap "$T/signed_base.btf" "$T/signed.btf" rec col ;;
 		*) false ;;
 		esac || bad "target $n"
 	done
 }
 
-# relo_objs: the objects compared: cases.bpf.o and the corpus, but link_a
-# and link_b (halves of a program libbpf opens only linked)
+# relo_objs: the objects compared: cases.bpf.o, struct_ops.bpf.o and the
+# corpus, but link_a and link_b (halves of a program libbpf opens only linked)
 relo_objs() {
-	local o objs="$B/relo/cases.bpf.o"
+	local o objs="$B/relo/cases.bpf.o $B/relo/struct_ops.bpf.o"
 	for o in "$B"/corpus/*.bpf.o "$B/corpus/link.o"; do
 		case $o in */link_a.bpf.o|*/link_b.bpf.o) continue ;; esac
 		[ -f "$o" ] && objs="$objs $o"
@@ -52,9 +56,10 @@ relo_objs() {
 	echo "$objs"
 }
 
-# ours OBJ TARGET: btfcheck's decisions (skipped ones left out: libbpf is silent)
+# ours OBJ TARGET [OPTION...]: btfcheck's decisions (skipped ones left out:
+# libbpf is silent)
 ours() {
-	"$B/btfcheck" --json --target-btf "$2" "$1" | jq -r '
+	"$B/btfcheck" --json "${@:3}" --target-btf "$2" "$1" | jq -r '
 		select(.relocations) | .relocations[] | select(.outcome != "skipped") |
 		"\(.section) \(.relo) " + (
 		if .outcome == "relocated" then "value \(.target)" +
@@ -63,11 +68,59 @@ ours() {
 		awk '{ print } / fail$/ { exit }' | sort -k1,1 -k2,2n
 }
 
+# need_oracle: $ORACLE, relo_oracle.c linked with libbpf 1.8 built from its
+# source (scripts/build-libbpf.sh's cache, need_libbpf18: else SKIP), the
+# libbpf whose rules btfcheck follows; built into $T by each test
+need_oracle() {
+	need_libbpf18
+	ORACLE=$T/relo_oracle
+	build_libbpf18_prog tests/relo/relo_oracle.c "$ORACLE"
+}
+
+# need_oracle_11: $ORACLE_11, relo_oracle.c linked with the system's libbpf
+# 1.1 (Debian 12's libbpf-dev), the oracle of btfcheck --libbpf 1.1
+need_oracle_11() {
+	ORACLE_11=$T/relo_oracle_11
+	gcc -O2 -Wall -o "$ORACLE_11" tests/relo/relo_oracle.c -lbpf -lelf -lz ||
+		{ echo "FAIL: cannot build relo_oracle.c with the system's libbpf"; exit 1; }
+}
+
 # theirs OBJ TARGET: libbpf's, from its debug log (fails if libbpf cannot
-# open the object); its extern lines (the running kernel's) left out
+# open the object); its extern lines (the running kernel's) left out;
+# ORACLE=$ORACLE_11 theirs ... for libbpf 1.1's
 theirs() {
-	"$B/relo/relo_oracle" "$1" "$2" >"$T/oracle.out" &&
+	"$ORACLE" "$1" "$2" >"$T/oracle.out" &&
 		grep -v '^extern ' "$T/oracle.out" | sort -k1,1 -k2,2n
+}
+
+# real_targets: real kernels' BTF, one path a line: the running kernel's,
+# Debian 6.1's own .BTF (from the vmlinux make bench caches, extracted once
+# into $B/relo) and every kernel tests/relo/fetch_kernel_btf.sh cached; then
+# edited copies of the first two (btf_edit.py: task_struct::pid, ::tgid
+# renamed, in $T). Notes on stderr for what is absent.
+real_targets() {
+	local cache=${BTF_BENCH_CACHE:-/var/cache/btf-bench} v b61=$B/relo/vmlinux-6.1.BTF f n=0
+	echo /sys/kernel/btf/vmlinux
+	v=$(find "$cache" -maxdepth 1 -name 'vmlinux-6.1*' 2>/dev/null | head -1)
+	if [ -n "$v" ]; then
+		if [ ! -s "$b61" ] || [ "$v" -nt "$b61" ]; then
+			mkdir -p "$B/relo" && objcopy -O binary --only-section=.BTF "$v" "$b61.tmp$$" &&
+				mv "$b61.tmp$$" "$b61" || { rm -f "$b61.tmp$$"; return 1; }
+		fi
+		echo "$b61"
+	else
+		echo "note: no cached Debian 6.1 vmlinux" >&2
+	fi
+	for f in "$cache"/kernel-btf/*.btf; do
+		[ -s "$f" ] && echo "$f" && n=$((n + 1))
+	done
+	[ $n -gt 0 ] || echo "note: no other kernel (tests/relo/fetch_kernel_btf.sh VERSION)" >&2
+	python3 tests/relo/btf_edit.py rename /sys/kernel/btf/vmlinux "$T/running-pid.btf" \
+		task_struct pid pid_renamed && echo "$T/running-pid.btf" || return 1
+	if [ -s "$b61" ]; then
+		python3 tests/relo/btf_edit.py rename "$b61" "$T/6.1-tgid.btf" task_struct tgid \
+			tgid_renamed && echo "$T/6.1-tgid.btf" || return 1
+	fi
 }
 
 # target_61: the path of Debian 6.1's BTF (btfgen of the vmlinux make bench

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The oracle of the CO-RE tests: libbpf itself (the system's) resolving an
- * object's relocations against a target BTF (btf_custom_path), its
- * decisions read from its debug log as bpf_object__load() relocates before
- * any program reaches the kernel:
+ * The oracle of the CO-RE tests: libbpf itself (1.8, built from its source
+ * by scripts/build-libbpf.sh; tests/relo/lib.sh's need_oracle links it)
+ * resolving an object's relocations against a target BTF (btf_custom_path),
+ * its decisions read from its debug log as bpf_object__prepare() relocates
+ * (no program reaches the kernel):
  *   relo_oracle OBJ TARGET_BTF
  * prints one line per relocation libbpf handled, "SECTION RELO# RESULT":
  *   value N [mem A->B]   the instruction patched to N (load size A -> B)
@@ -13,6 +14,7 @@
  * running kernel's BTF (btf_custom_path does not apply to externs):
  *   extern NAME ID | extern NAME missing | extern NAME incompatible
  * Needs the BPF syscall (root) since libbpf probes the kernel first.
+ * RELO_ORACLE_LOG=1 copies libbpf's whole log to stderr.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,7 +69,10 @@ static int print(enum libbpf_print_level level, const char *fmt, va_list ap)
 		if (sscanf(p, "ksym) '%127[^']'", name) != 1)
 			return 0;
 		p = strstr(p, "': ") + 3;
-		if (sscanf(p, "resolved to kernel [%d]", &id) == 1 || sscanf(p, "resolved to [%d]", &id) == 1)
+		/* 1.1: "resolved to kernel [ID]", 1.8: "resolved to vmlinux [ID]"
+		 * (a module's name for a module's kfunc: not vmlinux, left out) */
+		if (sscanf(p, "resolved to kernel [%d]", &id) == 1 ||
+		    sscanf(p, "resolved to vmlinux [%d]", &id) == 1 || sscanf(p, "resolved to [%d]", &id) == 1)
 			snprintf(externs[nexterns++], sizeof(externs[0]), "extern %s %d", name, id);
 		else if (strstr(p, "not found"))
 			snprintf(externs[nexterns++], sizeof(externs[0]), "extern %s missing", name);
@@ -111,7 +116,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "relo_oracle: cannot open %s\n", argv[1]);
 		return 1;
 	}
-	bpf_object__load(obj); /* fails for programs made for other kernels: fine */
+	/* relocation comes before map creation in prepare (libbpf >= 1.6; the
+	 * system's 1.1 for the libbpf-1.1 rules has only load), which may fail
+	 * for objects made for other kernels: fine */
+#if LIBBPF_MAJOR_VERSION > 1 || LIBBPF_MINOR_VERSION >= 6
+	bpf_object__prepare(obj);
+#else
+	bpf_object__load(obj);
+#endif
 	for (int i = 0; i < nexterns; i++)
 		printf("%s\n", externs[i]);
 	for (int i = 0; i < nrecs; i++) {
