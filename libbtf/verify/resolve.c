@@ -8,62 +8,6 @@
 #include <stdlib.h>
 #include "internal.h"
 
-/* ---- the DFS stack ---- */
-
-int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id)
-{
-	struct vvertex *v;
-
-	if (env->top == VMAX_RESOLVE_DEPTH)
-		return -E2BIG;
-	if (id < env->start_id || env->visit[id - env->start_id] != NOT_VISITED)
-		return -EEXIST;
-	env->visit[id - env->start_id] = VISITED;
-	v = &env->stack[env->top++];
-	v->t = t;
-	v->id = id;
-	v->next_member = 0;
-	if (env->mode == RESOLVE_TBD) {
-		if (vk(t) == LBTF_KIND_PTR)
-			env->mode = RESOLVE_PTR;
-		else if (v_is_struct(t) || vk(t) == LBTF_KIND_ARRAY)
-			env->mode = RESOLVE_STRUCT_OR_ARRAY;
-	}
-	return 0;
-}
-
-void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size)
-{
-	uint32_t i = env->stack[--env->top].id - env->start_id;
-
-	env->visit[i] = RESOLVED;
-	env->res_id[i] = res_id;
-	env->res_size[i] = res_size;
-}
-
-static bool is_sink_k(const struct venv *env, unsigned int k)
-{
-	switch (env->mode) {
-	case RESOLVE_TBD:
-		return !vk_in(k, M_NEEDS_RESOLVE);
-	case RESOLVE_PTR:
-		return !vk_in(k, M_MODIFIER | KB(PTR));
-	default:
-		return !vk_in(k, M_MODIFIER | KB(ARRAY) | M_STRUCT);
-	}
-}
-
-/* "descend into": not final yet, so it has to be pushed first */
-bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id)
-{
-	return !is_sink_k(env, k) && !lbtfi_vis_resolved(env, id);
-}
-
-bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id)
-{
-	return lbtfi_vmust_descend_k(env, vk(t), id);
-}
-
 /* ---- one DFS from a root ---- */
 
 static bool resolve_valid(const struct venv *env, const struct lbtf_type *t, uint32_t id)
@@ -188,6 +132,16 @@ int lbtfi_vcheck_all_types(struct venv *env)
 		int err;
 
 		env->log_id = id;
+		/* a good FUNC root: what resolve() makes of it, without the DFS
+		 * (one vertex, resolved to its proto); a bad one goes the whole
+		 * way for the log */
+		if (k == LBTF_KIND_FUNC && env->visit[i] == NOT_VISITED &&
+		    !lbtfi_vfunc_bad_arg(env, env->types[i])) {
+			env->visit[i] = RESOLVED;
+			env->res_id[i] = env->types[i]->type;
+			env->res_size[i] = 0;
+			continue;
+		}
 		if (vk_in(k, M_NEEDS_RESOLVE) && env->visit[i] != RESOLVED &&
 		    (err = resolve(env, env->types[i], id)))
 			return err;

@@ -177,24 +177,31 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 	return 0;
 }
 
-/* A FUNC's proto must exist and name every typed parameter. */
-static int func_check(struct venv *env, const struct lbtf_type *t)
+/* A FUNC's proto must exist and name every typed parameter: 0, -1 (no
+ * proto), or the number of the first typed parameter without a name */
+int lbtfi_vfunc_bad_arg(const struct venv *env, const struct lbtf_type *t)
 {
 	const struct lbtf_type *proto = lbtfi_vtype(env, t->type);
 	const struct lbtf_param *p;
 
-	if (!proto || vk(proto) != LBTF_KIND_FUNC_PROTO) {
-		vlog_type(env, t, "Invalid type_id");
-		return -EINVAL;
-	}
+	if (!proto || vk(proto) != LBTF_KIND_FUNC_PROTO)
+		return -1;
 	p = lbtf_params(proto);
-	for (unsigned int i = 0; i < lbtf_vlen(proto); i++) {
-		if (!p[i].name_off && p[i].type) {
-			vlog_type(env, t, "Invalid arg#%u", i + 1);
-			return -EINVAL;
-		}
-	}
+	for (unsigned int i = 0; i < lbtf_vlen(proto); i++)
+		if (!p[i].name_off && p[i].type)
+			return i + 1;
 	return 0;
+}
+
+static int func_check(struct venv *env, const struct lbtf_type *t)
+{
+	int bad = lbtfi_vfunc_bad_arg(env, t);
+
+	if (bad < 0)
+		vlog_type(env, t, "Invalid type_id");
+	else if (bad)
+		vlog_type(env, t, "Invalid arg#%d", bad);
+	return bad ? -EINVAL : 0;
 }
 
 int lbtfi_vresolve_func(struct venv *env, struct vvertex *v)
