@@ -243,6 +243,14 @@ static inline bool v_needs_resolve(const struct lbtf_type *t) { return vk_in(vk(
 extern bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
 static inline bool v_has_size(const struct lbtf_type *t) { return lbtfi_vhas_size[vk(t)]; }
 extern uint32_t lbtfi_vsize_kinds; /* the same as a mask of kinds */
+/* A record's bytes after struct lbtf_type: extra + elem * vlen (a copy of
+ * the shared kind table's layout facts, read once per type) */
+struct vrec { uint16_t extra, elem; };
+extern struct vrec lbtfi_vrec[LBTF_NR_KINDS + 13];
+static inline uint32_t v_rec_needed(const struct lbtf_type *t)
+{
+	return lbtfi_vrec[vk(t)].extra + (uint32_t)lbtfi_vrec[vk(t)].elem * lbtf_vlen(t);
+}
 static inline bool v_nosize(const struct lbtf_type *t) { return vk_in(vk(t), M_NOSIZE); }
 static inline bool v_nosize_or_null(const struct lbtf_type *t) { return !t || v_nosize(t); }
 static inline bool v_source_only(const struct lbtf_type *t) { return vk_in(vk(t), M_SOURCE_ONLY); }

@@ -26,7 +26,6 @@ static void add_type(struct venv *env, const struct lbtf_type *t)
 /* The common checks, then the kind's own; returns bytes used or -errno. */
 static int64_t check_meta(struct venv *env, const struct lbtf_type *t, uint32_t left)
 {
-	const struct lbtf_kind_desc *d;
 	uint32_t needed;
 	int err;
 
@@ -48,8 +47,7 @@ static int64_t check_meta(struct venv *env, const struct lbtf_type *t, uint32_t 
 		return -EINVAL;
 	}
 	/* every kind with trailing data checks it is all there first */
-	d = lbtf_kind_desc(vk(t));
-	needed = d->extra_size + (uint32_t)d->vlen_elem_size * lbtf_vlen(t);
+	needed = v_rec_needed(t);
 	if (left < needed) {
 		vlog_basic(env, t, "meta_left:%u meta_needed:%u", left, needed);
 		return -EINVAL;

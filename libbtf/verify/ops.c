@@ -82,12 +82,17 @@ const struct vkind_ops lbtfi_vops_table[LBTF_NR_KINDS + 13] = {
 /* Indexed by any 5-bit kind; filled from lbtf_kind_desc() on first use. */
 bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
 uint32_t lbtfi_vsize_kinds;
+struct vrec lbtfi_vrec[LBTF_NR_KINDS + 13];
 
 static void init_has_size(void)
 {
 	for (unsigned int k = 0; k <= LBTF_KIND_MAX; k++) {
-		lbtfi_vhas_size[k] = lbtf_kind_desc(k)->size_field;
+		const struct lbtf_kind_desc *d = lbtf_kind_desc(k);
+
+		lbtfi_vhas_size[k] = d->size_field;
 		lbtfi_vsize_kinds |= (uint32_t)lbtfi_vhas_size[k] << k;
+		lbtfi_vrec[k].extra = d->extra_size;
+		lbtfi_vrec[k].elem = d->vlen_elem_size;
 	}
 }
 

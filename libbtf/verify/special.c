@@ -309,10 +309,14 @@ static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
 	if (LBTFI_GROW_FROM(*ids, cap, nnames + 1, 16))
 		return -ENOMEM;
 	for (uint32_t i = 1; i < env->nr_types; i++) {
-		const struct lbtf_type *t = env->types[i];
+		const struct lbtf_type *t;
 		struct finfo tmp;
 		const char *s;
 
+		/* the dense kinds first: only these kinds can be either */
+		if (!vk_in(env->kinds[i], KB(STRUCT) | KB(PTR) | KB(VOLATILE)))
+			continue;
+		t = env->types[i];
 		if (vk(t) == LBTF_KIND_STRUCT && (s = lbtfi_vstr(env, t->name_off)) &&
 		    !strncmp(s, "bpf_", 4)) {
 			for (size_t k = 0; k < nnames; k++)
@@ -338,12 +342,13 @@ static int run(struct sctx *c, const uint32_t *ids, int nids)
 	int err = 0;
 
 	for (uint32_t i = 1; i < env->nr_types && nids; i++) {
-		const struct lbtf_type *t = env->types[i];
+		const struct lbtf_type *t;
 		const struct lbtf_member *m;
 		unsigned int j;
 
-		if (!sf_is_struct(t))
+		if (env->kinds[i] != LBTF_KIND_STRUCT) /* sf_is_struct() */
 			continue;
+		t = env->types[i];
 		m = lbtf_members(t);
 		for (j = 0; j < lbtf_vlen(t) && !id_in(ids, nids, m[j].type); j++)
 			;
