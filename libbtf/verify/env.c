@@ -197,6 +197,71 @@ static bool ident_rest_ok_fast(const unsigned char *s, const unsigned char *end)
 }
 #endif
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit masks of the 16 bytes at p: the NULs, and the bytes that are neither
+ * an ASCII ident character nor NUL (Latin-1 letters count as bad here: the
+ * names holding them are left to the scalar check) */
+static inline void classify16(const unsigned char *p, unsigned int *nul, unsigned int *bad)
+{
+	__m128i c = _mm_loadu_si128((const __m128i *)p);
+	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
+	/* signed compares: bytes >= 0x80 are negative, in no range */
+	__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+				   _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+	__m128i z = _mm_cmpeq_epi8(c, _mm_setzero_si128());
+
+	ok = _mm_or_si128(ok, _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+					    _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1))));
+	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(c, _mm_set1_epi8('_')));
+	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(c, _mm_set1_epi8('.')));
+	*nul = (unsigned int)_mm_movemask_epi8(z);
+	*bad = ~((unsigned int)_mm_movemask_epi8(_mm_or_si128(ok, z))) & 0xffff;
+}
+
+/*
+ * Every own string judged at once, 16 bytes a step: each one that is a
+ * valid identifier gets its bit in ident_ok, as lbtfi_vname_ident() would
+ * set it when asked. Strings with Latin-1 bytes, the last bytes of the
+ * section and names that start inside a string are left to that check.
+ * Almost every string of a BTF is a name that pass 1 or 2 asks about; this
+ * reads them as one stream instead of one call each.
+ */
+void lbtfi_vidents_scan(struct venv *env)
+{
+	const unsigned char *s = (const unsigned char *)env->strs;
+	uint32_t n = env->hdr.str_len, start = 0;
+	uint32_t bad_end = 0; /* just after the last bad byte seen, 0: none */
+
+	if (!env->ident_ok)
+		return;
+	for (uint32_t i = 0; n >= 16 && i <= n - 16; i += 16) {
+		unsigned int nul, badm;
+
+		classify16(s + i, &nul, &badm);
+		while (nul) {
+			unsigned int j = __builtin_ctz(nul), m = badm & ((1u << j) - 1);
+			uint32_t pos = i + j, be = m ? i + 32 - __builtin_clz(m) : bad_end;
+
+			/* no bad byte from start to the NUL, not empty, not too long,
+			 * no digit first */
+			if (be <= start && pos > start && pos - start <= VKSYM_NAME_LEN &&
+			    !(ctype[s[start]] & C_DIGIT))
+				env->ident_ok[start / 64] |= 1ull << (start % 64);
+			start = pos + 1;
+			nul &= nul - 1;
+		}
+		if (badm)
+			bad_end = i + 32 - __builtin_clz(badm);
+	}
+}
+#else
+void lbtfi_vidents_scan(struct venv *env)
+{
+}
+#endif
+
 /* lbtfi_vname_ident() past its cache (internal.h) */
 bool lbtfi_vname_ident_slow(const struct venv *env, uint32_t off)
 {

@@ -126,6 +126,7 @@ void lbtfi_vlog_flush(struct vlog *log);
 
 /* ---- the per-type work arrays, zeroed, sized from the header (arena.c) ---- */
 int lbtfi_varena_init(struct venv *env);
+void lbtfi_varena_pass2(struct venv *env); /* once pass 1 has counted the types */
 void lbtfi_varena_free(struct venv *env);
 
 /* ---- names and strings (env.c) ---- */
@@ -148,6 +149,7 @@ static inline bool lbtfi_vname_off_ok(const struct venv *env, uint32_t off)
 	return off - env->start_str_off < env->hdr.str_len;
 }
 bool lbtfi_vname_ident_slow(const struct venv *env, uint32_t off);
+void lbtfi_vidents_scan(struct venv *env); /* all own strings at once, into ident_ok */
 /* A valid identifier (the offset must be valid); good own names are
  * remembered in ident_ok, one bit per string offset */
 static inline bool lbtfi_vname_ident(const struct venv *env, uint32_t off)

@@ -67,6 +67,7 @@ static int run_stages(struct venv *env)
 		return err;
 	if ((err = lbtfi_varena_init(env)))
 		return err;
+	lbtfi_vidents_scan(env);
 	if (!env->base) {
 		if (env->hdr.type_off & 3) {
 			lbtfi_vlog(env, "Unaligned type_off");
@@ -79,6 +80,7 @@ static int run_stages(struct venv *env)
 	}
 	if ((err = lbtfi_vcheck_all_metas(env)))
 		return err;
+	lbtfi_varena_pass2(env);
 	/* module BTF (split) gets no pass 2 in any kernel path */
 	if ((!env->base || (env->flags & LBTF_VERIFY_STRICT)) && (err = lbtfi_vcheck_all_types(env)))
 		return err;
