@@ -15,7 +15,10 @@
 #define VPTR_SIZE 8                /* sizeof(void *) of a 64-bit kernel */
 
 enum vresolve_mode { RESOLVE_TBD, RESOLVE_PTR, RESOLVE_STRUCT_OR_ARRAY };
-enum vvisit { NOT_VISITED, VISITED, RESOLVED };
+/* pass 2's mark of each type; PROTO_NAMED only ever marks a FUNC_PROTO,
+ * which the DFS never pushes (a sink in every mode): pass 2 found every
+ * typed parameter of it named, the check each FUNC of it needs */
+enum vvisit { NOT_VISITED, VISITED, RESOLVED, PROTO_NAMED };
 enum vphase { PHASE_META, PHASE_RESOLVE };
 
 struct vlog {
@@ -269,37 +272,59 @@ static inline unsigned int vkind_id(const struct venv *env, uint32_t id)
 }
 static inline uint32_t v_int_data(const struct lbtf_type *t) { return *(const uint32_t *)(t + 1); }
 
-/* The kernel's btf_type_id_size(): NULL when the type has no size. Inline
- * for this BTF's own ids (modifiers and VARs through their resolved id, as
- * pass 2 left it); env.c for base ids. */
-static inline const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id,
-						     uint32_t *size)
+/* The kernel's btf_type_id_size() over this BTF's own ids (modifiers and
+ * VARs through their resolved id, as pass 2 left it), from the dense
+ * arrays only: the index of the type with the size (*id set to its id),
+ * VSIZE_NONE when there is none, VSIZE_ASK when a base id is involved
+ * (env.c's lbtfi_vid_size_slow answers those). */
+enum { VSIZE_NONE = -1, VSIZE_ASK = -2 };
+static inline int64_t lbtfi_vid_size_index(const struct venv *env, uint32_t *id)
 {
-	uint32_t sid = *id, i = sid - env->start_id, sz;
+	uint32_t sid = *id, i = sid - env->start_id;
 	unsigned int k;
 
 	if (sid < env->start_id || i >= env->nr_types)
-		return lbtfi_vid_size_slow(env, id, size);
+		return VSIZE_ASK;
 	k = env->kinds[i];
 	if (vk_in(k, M_MODIFIER | KB(VAR))) {
 		sid = env->res_id[i];
 		i = sid - env->start_id;
 		if (sid < env->start_id || i >= env->nr_types)
-			return lbtfi_vid_size_slow(env, id, size);
+			return VSIZE_ASK;
 		k = env->kinds[i];
 	}
-	if (vk_in(k, lbtfi_vsize_kinds))
-		sz = env->types[i]->size;
-	else if (k == LBTF_KIND_PTR)
-		sz = VPTR_SIZE;
-	else if (k == LBTF_KIND_ARRAY)
-		sz = env->res_size[i];
-	else
-		return NULL; /* no size: void, FWD, FUNC, FUNC_PROTO, DECL_TAG, a modifier */
+	/* no size: void, FWD, FUNC, FUNC_PROTO, DECL_TAG, a modifier */
+	if (!vk_in(k, lbtfi_vsize_kinds | KB(PTR) | KB(ARRAY)))
+		return VSIZE_NONE;
 	*id = sid;
+	return i;
+}
+
+/* btf_type_id_size(): the type with the size, or NULL */
+static inline const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id,
+						     uint32_t *size)
+{
+	uint32_t sid = *id;
+	int64_t i = lbtfi_vid_size_index(env, &sid);
+
+	if (i == VSIZE_ASK)
+		return lbtfi_vid_size_slow(env, id, size);
+	if (i == VSIZE_NONE)
+		return NULL;
 	if (size)
-		*size = sz;
+		*size = env->kinds[i] == LBTF_KIND_PTR ? VPTR_SIZE
+			: env->kinds[i] == LBTF_KIND_ARRAY ? env->res_size[i] : env->types[i]->size;
+	*id = sid;
 	return env->types[i];
+}
+
+/* The same when only whether there is a size matters (and the id it ends
+ * at): no type record is loaded */
+static inline bool lbtfi_vid_has_size(const struct venv *env, uint32_t *id)
+{
+	int64_t i = lbtfi_vid_size_index(env, id);
+
+	return i == VSIZE_ASK ? lbtfi_vid_size_slow(env, id, NULL) != NULL : i != VSIZE_NONE;
 }
 
 /* ---- the DFS stack of pass 2 (resolve.c), used by the per-kind steps;

@@ -73,7 +73,7 @@ static int check_proto_type(struct venv *env, uint32_t id, bool *bad)
 	if (vk_in(k, M_NEEDS_RESOLVE) && !lbtfi_vis_resolved(env, id) &&
 	    (err = resolve(env, lbtfi_vtype(env, id), id)))
 		return err;
-	*bad = !lbtfi_vid_size(env, &id, NULL);
+	*bad = !lbtfi_vid_has_size(env, &id);
 	return 0;
 }
 
@@ -120,6 +120,23 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 	return 0;
 }
 
+/* lbtfi_vfunc_bad_arg() == 0 for a FUNC, remembered per proto: vmlinux
+ * has two FUNCs a proto, and the proto is a random access away */
+static bool func_good(struct venv *env, const struct lbtf_type *t)
+{
+	uint32_t pi = t->type - env->start_id;
+
+	if (t->type < env->start_id || pi >= env->nr_types ||
+	    env->kinds[pi] != LBTF_KIND_FUNC_PROTO)
+		return !lbtfi_vfunc_bad_arg(env, t);
+	if (env->visit[pi] == PROTO_NAMED)
+		return true;
+	if (lbtfi_vfunc_bad_arg(env, t))
+		return false;
+	env->visit[pi] = PROTO_NAMED;
+	return true;
+}
+
 int lbtfi_vcheck_all_types(struct venv *env)
 {
 	uint32_t n = env->nr_types;
@@ -136,7 +153,7 @@ int lbtfi_vcheck_all_types(struct venv *env)
 		 * (one vertex, resolved to its proto); a bad one goes the whole
 		 * way for the log */
 		if (k == LBTF_KIND_FUNC && env->visit[i] == NOT_VISITED &&
-		    !lbtfi_vfunc_bad_arg(env, env->types[i])) {
+		    func_good(env, env->types[i])) {
 			env->visit[i] = RESOLVED;
 			env->res_id[i] = env->types[i]->type;
 			env->res_size[i] = 0;

@@ -28,7 +28,7 @@ static int continue_through_modifier(struct venv *env, const struct lbtf_type *n
 static int finish_ref(struct venv *env, struct vvertex *v, const struct lbtf_type *next,
 		      uint32_t next_id)
 {
-	if (!lbtfi_vid_size(env, &next_id, NULL)) {
+	if (!lbtfi_vid_has_size(env, &next_id)) {
 		if (lbtfi_vis_resolved(env, next_id)) {
 			next_id = lbtfi_vresolved_id(env, next_id);
 			next = lbtfi_vtype(env, next_id);
@@ -85,7 +85,7 @@ int lbtfi_vresolve_var(struct venv *env, struct vvertex *v)
 	if (r <= 0)
 		return r;
 	/* a variable needs something with a size */
-	if (!lbtfi_vid_size(env, &next_id, NULL)) {
+	if (!lbtfi_vid_has_size(env, &next_id)) {
 		vlog_type(env, v->t, "Invalid type_id");
 		return -EINVAL;
 	}
