@@ -21,9 +21,9 @@ static bool resolve_valid(const struct venv *env, const struct lbtf_type *t, uin
 	if (k == LBTF_KIND_DECL_TAG || k == LBTF_KIND_FUNC)
 		return lbtfi_vresolved_id(env, id) && !lbtfi_vresolved_size(env, id);
 	if (v_is_modifier(t) || k == LBTF_KIND_PTR || k == LBTF_KIND_VAR) {
-		const struct lbtf_type *r = lbtfi_vtype(env, lbtfi_vresolved_id(env, id));
-		return r && !v_is_modifier(r) && vk(r) != LBTF_KIND_VAR &&
-		       vk(r) != LBTF_KIND_DATASEC;
+		unsigned int rk = vkind_id(env, lbtfi_vresolved_id(env, id));
+
+		return rk != VK_NULL && !vk_in(rk, M_MODIFIER | KB(VAR) | KB(DATASEC));
 	}
 	if (k == LBTF_KIND_ARRAY) {
 		const struct lbtf_array *a = lbtf_array(t);
@@ -61,10 +61,10 @@ static int resolve(struct venv *env, const struct lbtf_type *t, uint32_t id)
 }
 
 /* A FUNC_PROTO's return and parameter types, checked when the main loop
- * reaches the proto (resolving them on demand). */
-static int check_proto_type(struct venv *env, uint32_t id, bool *bad)
+ * reaches the proto (resolving them on demand); k is the type's kind
+ * (vkind_id). Inline: a vmlinux has some 110k of them. */
+static inline int check_proto_type(struct venv *env, uint32_t id, unsigned int k, bool *bad)
 {
-	unsigned int k = vkind_id(env, id);
 	int err;
 
 	*bad = k == VK_NULL || vk_in(k, M_SOURCE_ONLY);
@@ -85,7 +85,7 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 	int err;
 
 	if (t->type) {
-		if ((err = check_proto_type(env, t->type, &bad)))
+		if ((err = check_proto_type(env, t->type, vkind_id(env, t->type), &bad)))
 			return err;
 		if (bad) {
 			vlog_type(env, t, "Invalid return type");
@@ -110,7 +110,7 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 			vlog_type(env, t, "Invalid arg#%u", i + 1);
 			return -EINVAL;
 		}
-		if ((err = check_proto_type(env, p[i].type, &bad)))
+		if ((err = check_proto_type(env, p[i].type, k, &bad)))
 			return err;
 		if (bad) {
 			vlog_type(env, t, "Invalid arg#%u", i + 1);

@@ -6,35 +6,37 @@
  */
 #include "internal.h"
 
+/*
+ * The reference kinds (modifiers, PTR, VAR) look at their targets' kinds in
+ * the dense kind array (vkind_id) and load a target's record only to push
+ * it: a vmlinux has tens of thousands of them, each target a random access.
+ */
+
 /* PTR and VAR continue from a pointer that a modifier stopped at when it
  * was resolved in struct mode; returns 1 when nothing was pushed. */
-static int continue_through_modifier(struct venv *env, const struct lbtf_type *next,
-				     uint32_t next_id)
+static int continue_through_modifier(struct venv *env, unsigned int next_kind, uint32_t next_id)
 {
 	uint32_t rid;
-	const struct lbtf_type *r;
 
-	if (!v_is_modifier(next))
+	if (!vk_in(next_kind, M_MODIFIER))
 		return 1;
 	rid = lbtfi_vresolved_id(env, next_id);
-	r = lbtfi_vtype(env, rid);
-	if (r && vk(r) == LBTF_KIND_PTR && lbtfi_vmust_descend(env, r, rid))
-		return lbtfi_vpush(env, r, rid);
+	if (vkind_id(env, rid) == LBTF_KIND_PTR && lbtfi_vmust_descend_k(env, LBTF_KIND_PTR, rid))
+		return lbtfi_vpush(env, lbtfi_vtype(env, rid), rid);
 	return 1;
 }
 
 /* Shared by modifiers and PTR: the target may also be void, a FWD, a
  * FUNC_PROTO, or (already resolved) a FUNC through its proto. */
-static int finish_ref(struct venv *env, struct vvertex *v, const struct lbtf_type *next,
+static int finish_ref(struct venv *env, struct vvertex *v, unsigned int next_kind,
 		      uint32_t next_id)
 {
 	if (!lbtfi_vid_has_size(env, &next_id)) {
 		if (lbtfi_vis_resolved(env, next_id)) {
 			next_id = lbtfi_vresolved_id(env, next_id);
-			next = lbtfi_vtype(env, next_id);
+			next_kind = vkind_id(env, next_id);
 		}
-		if (!next || (!v_is_void(next) && vk(next) != LBTF_KIND_FWD &&
-			      vk(next) != LBTF_KIND_FUNC_PROTO)) {
+		if (!vk_in(next_kind, KB(UNKN) | KB(FWD) | KB(FUNC_PROTO))) { /* VK_NULL too */
 			vlog_type(env, v->t, "Invalid type_id");
 			return -EINVAL;
 		}
@@ -44,44 +46,46 @@ static int finish_ref(struct venv *env, struct vvertex *v, const struct lbtf_typ
 }
 
 /* The target lookup modifiers, PTR and VAR start with; 1: go on */
-static int ref_target(struct venv *env, struct vvertex *v, const struct lbtf_type **next)
+static int ref_target(struct venv *env, struct vvertex *v, unsigned int *next_kind)
 {
-	*next = lbtfi_vtype(env, v->t->type);
-	if (!*next || v_source_only(*next)) {
+	uint32_t id = v->t->type;
+
+	*next_kind = vkind_id(env, id);
+	if (*next_kind == VK_NULL || vk_in(*next_kind, M_SOURCE_ONLY)) {
 		vlog_type(env, v->t, "Invalid type_id");
 		return -EINVAL;
 	}
-	if (lbtfi_vmust_descend(env, *next, v->t->type))
-		return lbtfi_vpush(env, *next, v->t->type);
+	if (lbtfi_vmust_descend_k(env, *next_kind, id))
+		return lbtfi_vpush(env, lbtfi_vtype(env, id), id);
 	return 1;
 }
 
 int lbtfi_vresolve_modifier(struct venv *env, struct vvertex *v)
 {
-	const struct lbtf_type *next;
-	int r = ref_target(env, v, &next);
+	unsigned int next_kind;
+	int r = ref_target(env, v, &next_kind);
 
-	return r <= 0 ? r : finish_ref(env, v, next, v->t->type);
+	return r <= 0 ? r : finish_ref(env, v, next_kind, v->t->type);
 }
 
 int lbtfi_vresolve_ptr(struct venv *env, struct vvertex *v)
 {
-	const struct lbtf_type *next;
-	int r = ref_target(env, v, &next);
+	unsigned int next_kind;
+	int r = ref_target(env, v, &next_kind);
 
 	if (r > 0)
-		r = continue_through_modifier(env, next, v->t->type);
-	return r <= 0 ? r : finish_ref(env, v, next, v->t->type);
+		r = continue_through_modifier(env, next_kind, v->t->type);
+	return r <= 0 ? r : finish_ref(env, v, next_kind, v->t->type);
 }
 
 int lbtfi_vresolve_var(struct venv *env, struct vvertex *v)
 {
-	const struct lbtf_type *next;
+	unsigned int next_kind;
 	uint32_t next_id = v->t->type;
-	int r = ref_target(env, v, &next);
+	int r = ref_target(env, v, &next_kind);
 
 	if (r > 0)
-		r = continue_through_modifier(env, next, next_id);
+		r = continue_through_modifier(env, next_kind, next_id);
 	if (r <= 0)
 		return r;
 	/* a variable needs something with a size */
