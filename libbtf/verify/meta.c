@@ -159,7 +159,7 @@ PRED(component_bad, lbtf_decl_tag(t)->component_idx < -1)
 #define END { NULL, NULL, 0 }
 
 /* The first failing row's message and error, or 0 (nothing logged). */
-static int first_bad(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
+static inline __attribute__((always_inline)) int first_bad(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
 {
 	for (; r->bad; r++) {
 		if (r->bad(env, t)) {
@@ -171,7 +171,7 @@ static int first_bad(struct venv *env, const struct lbtf_type *t, const struct m
 }
 
 /* All rows pass: the type is logged as accepted. */
-static int run_rows(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
+static inline __attribute__((always_inline)) int run_rows(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
 {
 	int err = first_bad(env, t, r);
 

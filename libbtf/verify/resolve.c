@@ -63,7 +63,7 @@ static int resolve(struct venv *env, const struct lbtf_type *t, uint32_t id)
 /* A FUNC_PROTO's return and parameter types, checked when the main loop
  * reaches the proto (resolving them on demand); k is the type's kind
  * (vkind_id). Inline: a vmlinux has some 110k of them. */
-static inline int check_proto_type(struct venv *env, uint32_t id, unsigned int k, bool *bad)
+static inline __attribute__((always_inline)) int check_proto_type(struct venv *env, uint32_t id, unsigned int k, bool *bad)
 {
 	int err;
 

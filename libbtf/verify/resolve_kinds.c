@@ -139,7 +139,7 @@ int lbtfi_vresolve_array(struct venv *env, struct vvertex *v)
 	return 0;
 }
 
-static int check_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
+static inline __attribute__((always_inline)) int check_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
 			const struct lbtf_type *mt)
 {
 	const struct vkind_ops *ops = lbtfi_vops(mt);
