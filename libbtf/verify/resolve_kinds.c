@@ -139,10 +139,15 @@ int lbtfi_vresolve_array(struct venv *env, struct vvertex *v)
 	return 0;
 }
 
-static inline __attribute__((always_inline)) int check_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
-			const struct lbtf_type *mt)
+/* The member's check by the kind of its type (k, from the kind array: a
+ * pointer member's check never loads the pointer's record) */
+static inline __attribute__((always_inline)) int check_member(struct venv *env,
+							      const struct lbtf_type *st,
+							      const struct lbtf_member *m,
+							      unsigned int k)
 {
-	const struct vkind_ops *ops = lbtfi_vops(mt);
+	const struct vkind_ops *ops = &lbtfi_vops_table[k];
+	const struct lbtf_type *mt = lbtfi_vtype(env, m->type);
 
 	return lbtf_kflag(st) ? ops->check_kflag_member(env, st, m, mt)
 			      : ops->check_member(env, st, m, mt);
@@ -159,7 +164,7 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 
 		if (!lbtfi_vis_resolved(env, last->type))
 			return -EINVAL;
-		err = check_member(env, v->t, last, lbtfi_vtype(env, last->type));
+		err = check_member(env, v->t, last, vkind_id(env, last->type));
 		if (err)
 			return err;
 	}
@@ -174,7 +179,7 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 			v->next_member = i + 1;
 			return lbtfi_vpush(env, lbtfi_vtype(env, m[i].type), m[i].type);
 		}
-		if ((err = check_member(env, v->t, &m[i], lbtfi_vtype(env, m[i].type))))
+		if ((err = check_member(env, v->t, &m[i], k)))
 			return err;
 	}
 	lbtfi_vpop_resolved(env, 0, 0);
