@@ -17,3 +17,8 @@ $(B)/bench/hello: bench/hello.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(btfcheck_LDFLAGS) -o $@ $<
 BENCH_DEPS += $(B)/bench/hello
+# The floor of `btfcheck FILE` on raw BTF: map it, walk the types, read the strings
+$(B)/bench/btf_walk: bench/btf_walk.c $(LIBA_INTERNAL) $(LIB_PUB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(btfcheck_LDFLAGS) -o $@ $< $(LIBA_INTERNAL) $(btfcheck_LDLIBS)
+BENCH_DEPS += $(B)/bench/btf_walk

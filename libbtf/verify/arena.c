@@ -22,22 +22,29 @@
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/*
+ * Layout: kinds and the identifier bits, then the type table, then room for
+ * pass 2's arrays (visit marks, resolved ids and sizes). Those are placed
+ * only when pass 1 has counted the types (lbtfi_varena_pass2), right after
+ * the part of the type table in use: the section's length gives only a
+ * bound (12 bytes a record), twice the count for a vmlinux, and every huge
+ * page the arrays touch is zeroed whole, so they are kept together.
+ */
 int lbtfi_varena_init(struct venv *env)
 {
 	size_t max = env->hdr.type_len / sizeof(struct lbtf_type) + 1;
 	size_t ident = (env->hdr.str_len / 64 + 1) * sizeof(uint64_t);
-	size_t off_kinds, off_visit, off_res_id, off_res_size, off_ident, size;
+	size_t off_ident, off_types, size;
 	unsigned char *p;
 
 	if (max > VMAX_TYPE)
 		max = VMAX_TYPE;
 	env->types_cap = max;
-	off_res_id = round8(max * sizeof(*env->types));
-	off_res_size = off_res_id + round8(max * sizeof(uint32_t));
-	off_ident = off_res_size + round8(max * sizeof(uint32_t));
-	off_kinds = off_ident + ident;
-	off_visit = off_kinds + round8(max);
-	size = off_visit + round8(max);
+	off_ident = round8(max);
+	off_types = off_ident + ident;
+	/* the table, then pass 2's arrays for as many types (8-aligned) */
+	size = off_types + round8(max * sizeof(*env->types)) + 2 * round8(max * sizeof(uint32_t)) +
+	       round8(max);
 	if (size < MAP_FROM) {
 		p = calloc(1, size);
 		if (!p)
@@ -60,13 +67,22 @@ int lbtfi_varena_init(struct venv *env)
 		env->arena_len = len;
 	}
 	env->arena = p;
-	env->types = (const struct lbtf_type **)p;
-	env->res_id = (uint32_t *)(p + off_res_id);
-	env->res_size = (uint32_t *)(p + off_res_size);
+	env->kinds = p;
 	env->ident_ok = (uint64_t *)(p + off_ident);
-	env->kinds = p + off_kinds;
-	env->visit = p + off_visit;
+	env->types = (const struct lbtf_type **)(p + off_types);
 	return 0;
+}
+
+/* After pass 1: pass 2's arrays, zeroed, after the nr_types entries used */
+void lbtfi_varena_pass2(struct venv *env)
+{
+	unsigned char *p = (unsigned char *)(env->types + env->nr_types);
+	size_t n = env->nr_types;
+
+	p += (8 - ((uintptr_t)p & 7)) & 7;
+	env->res_id = (uint32_t *)p;
+	env->res_size = (uint32_t *)(p + round8(n * sizeof(uint32_t)));
+	env->visit = p + 2 * round8(n * sizeof(uint32_t));
 }
 
 void lbtfi_varena_free(struct venv *env)

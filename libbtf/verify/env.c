@@ -10,17 +10,14 @@
  * Type access for the verifier: ids to records (base BTF included), the
  * resolved ids and sizes of pass 2, and the kernel's btf_type_id_size().
  */
-const struct lbtf_type *lbtfi_vtype(const struct venv *env, uint32_t id)
+const struct lbtf_type *lbtfi_vbase_type(const struct venv *env, uint32_t id)
 {
-	if (id < env->start_id)
-		return lbtf_type_by_id(env->base, id);
-	id -= env->start_id;
-	return id < env->nr_types ? env->types[id] : NULL;
+	return lbtf_type_by_id(env->base, id);
 }
 
 /* Base ids count as resolved: their target is found by skipping modifiers
  * and VARs (only --strict split verification gets here). */
-static uint32_t base_resolved_id(const struct venv *env, uint32_t id)
+uint32_t lbtfi_vbase_resolved_id(const struct venv *env, uint32_t id)
 {
 	for (int i = 0; i < 64; i++) {
 		const struct lbtf_type *t = lbtf_type_by_id(env->base, id);
@@ -34,27 +31,11 @@ static uint32_t base_resolved_id(const struct venv *env, uint32_t id)
 	return 0;
 }
 
-uint32_t lbtfi_vresolved_id(const struct venv *env, uint32_t id)
+uint32_t lbtfi_vbase_resolved_size(const struct venv *env, uint32_t id)
 {
-	if (id < env->start_id)
-		return base_resolved_id(env, id);
-	return env->res_id[id - env->start_id];
-}
+	int64_t s = lbtf_resolve_size(env->base, id);
 
-uint32_t lbtfi_vresolved_size(const struct venv *env, uint32_t id)
-{
-	if (id < env->start_id) {
-		int64_t s = lbtf_resolve_size(env->base, id);
-		return s < 0 ? 0 : (uint32_t)s;
-	}
-	return env->res_size[id - env->start_id];
-}
-
-bool lbtfi_vis_resolved(const struct venv *env, uint32_t id)
-{
-	if (id < env->start_id)
-		return true;
-	return env->visit[id - env->start_id] == RESOLVED;
+	return s < 0 ? 0 : (uint32_t)s;
 }
 
 bool lbtfi_vint_regular(const struct lbtf_type *t)
@@ -85,7 +66,8 @@ static bool direct_size(const struct venv *env, const struct lbtf_type *t, uint3
 
 /* The kernel's btf_type_id_size(): NULL when the type has no size. Kinds
  * come from the dense kind array; records are loaded only for a size. */
-const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id, uint32_t *ret_size)
+const struct lbtf_type *lbtfi_vid_size_slow(const struct venv *env, uint32_t *id,
+					     uint32_t *ret_size)
 {
 	uint32_t sid = *id, size = 0;
 	unsigned int k = vkind_id(env, sid);
@@ -143,21 +125,9 @@ static bool ident_char_ok(unsigned char c, bool first)
 
 static bool k_isprint(unsigned char c) { return ctype[c] & C_PRINT; }
 
-bool lbtfi_vname_off_ok(const struct venv *env, uint32_t off)
+const char *lbtfi_vbase_str(const struct venv *env, uint32_t off)
 {
-	if (off > VMAX_NAME_OFFSET)
-		return false;
-	if (off < env->start_str_off)
-		return true; /* inside the base's strings */
-	return off - env->start_str_off < env->hdr.str_len;
-}
-
-const char *lbtfi_vstr(const struct venv *env, uint32_t off)
-{
-	if (off < env->start_str_off)
-		return lbtf_name_by_offset(env->base, off);
-	off -= env->start_str_off;
-	return off < env->hdr.str_len ? env->strs + off : NULL;
+	return lbtf_name_by_offset(env->base, off);
 }
 
 const char *lbtfi_vname(const struct venv *env, uint32_t off)
@@ -170,26 +140,142 @@ const char *lbtfi_vname(const struct venv *env, uint32_t off)
 	return s ? s : "(invalid-name-offset)";
 }
 
-bool lbtfi_vname_ident(const struct venv *env, uint32_t off)
+/* Scalar check of the bytes after the first: ident characters up to a NUL
+ * found within the kernel's limit (KSYM_NAME_LEN) */
+static bool ident_rest_ok(const unsigned char *s)
 {
-	const unsigned char *s = (const unsigned char *)lbtfi_vstr(env, off);
-	const unsigned char *limit;
-	uint32_t own = off - env->start_str_off;
-	bool cacheable = env->ident_ok && off >= env->start_str_off;
+	const unsigned char *limit = s + VKSYM_NAME_LEN;
 
-	/* names repeat a lot (member names, types): remember the good ones */
-	if (cacheable && (env->ident_ok[own / 64] >> (own % 64) & 1))
-		return true;
-	if (!s || !ident_char_ok(*s, true))
-		return false;
-	limit = s + VKSYM_NAME_LEN;
 	for (s++; *s && s < limit; s++)
 		if (!ident_char_ok(*s, false))
 			return false;
-	if (*s)
+	return !*s;
+}
+
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * The same, 16 bytes at a time (GCC/clang vector extensions: SSE2 on
+ * x86-64, NEON on arm64): the first byte that is no ident character ends
+ * the name, which is good if that byte is its NUL within the limit. Reads
+ * never pass end (the string section's end): the last bytes go scalar.
+ * Names are most of what pass 1 reads; this is its hottest loop.
+ */
+typedef unsigned char v16u8 __attribute__((vector_size(16)));
+typedef uint64_t v2u64 __attribute__((vector_size(16)));
+
+/* 0xff in each byte that is not an ASCII ident character (after the first) */
+static inline v16u8 not_ascii_ident(v16u8 c)
+{
+	v16u8 ok = (v16u8)((v16u8)((c | 0x20) - 'a') < 26) | (v16u8)((v16u8)(c - '0') < 10) |
+		   (v16u8)(c == '_') | (v16u8)(c == '.');
+
+	return ~ok;
+}
+
+static bool ident_rest_ok_fast(const unsigned char *s, const unsigned char *end)
+{
+	for (size_t i = 0; i <= VKSYM_NAME_LEN && s + i + 16 <= end; i += 16) {
+		v16u8 c;
+		v2u64 stop;
+		size_t at;
+
+		memcpy(&c, s + i, 16);
+		stop = (v2u64)not_ascii_ident(c);
+		if (!stop[0] && !stop[1])
+			continue;
+		at = i + (stop[0] ? __builtin_ctzll(stop[0]) : 64 + __builtin_ctzll(stop[1])) / 8;
+		if (s[at] >= 0x80) /* Latin-1 letters: the scalar loop knows them */
+			break;
+		return !s[at] && at <= VKSYM_NAME_LEN;
+	}
+	return ident_rest_ok(s);
+}
+#else
+static bool ident_rest_ok_fast(const unsigned char *s, const unsigned char *end)
+{
+	return ident_rest_ok(s);
+}
+#endif
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit masks of the 16 bytes at p: the NULs, and the bytes that are neither
+ * an ASCII ident character nor NUL (Latin-1 letters count as bad here: the
+ * names holding them are left to the scalar check) */
+static inline void classify16(const unsigned char *p, unsigned int *nul, unsigned int *bad)
+{
+	__m128i c = _mm_loadu_si128((const __m128i *)p);
+	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
+	/* signed compares: bytes >= 0x80 are negative, in no range */
+	__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+				   _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+	__m128i z = _mm_cmpeq_epi8(c, _mm_setzero_si128());
+
+	ok = _mm_or_si128(ok, _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+					    _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1))));
+	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(c, _mm_set1_epi8('_')));
+	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(c, _mm_set1_epi8('.')));
+	*nul = (unsigned int)_mm_movemask_epi8(z);
+	*bad = ~((unsigned int)_mm_movemask_epi8(_mm_or_si128(ok, z))) & 0xffff;
+}
+
+/*
+ * Every own string judged at once, 16 bytes a step: each one that is a
+ * valid identifier gets its bit in ident_ok, as lbtfi_vname_ident() would
+ * set it when asked. Strings with Latin-1 bytes, the last bytes of the
+ * section and names that start inside a string are left to that check.
+ * Almost every string of a BTF is a name that pass 1 or 2 asks about; this
+ * reads them as one stream instead of one call each.
+ */
+void lbtfi_vidents_scan(struct venv *env)
+{
+	const unsigned char *s = (const unsigned char *)env->strs;
+	uint32_t n = env->hdr.str_len, start = 0;
+	uint32_t bad_end = 0; /* just after the last bad byte seen, 0: none */
+
+	if (!env->ident_ok)
+		return;
+	for (uint32_t i = 0; n >= 16 && i <= n - 16; i += 16) {
+		unsigned int nul, badm;
+
+		classify16(s + i, &nul, &badm);
+		while (nul) {
+			unsigned int j = __builtin_ctz(nul), m = badm & ((1u << j) - 1);
+			uint32_t pos = i + j, be = m ? i + 32 - __builtin_clz(m) : bad_end;
+
+			/* no bad byte from start to the NUL, not empty, not too long,
+			 * no digit first */
+			if (be <= start && pos > start && pos - start <= VKSYM_NAME_LEN &&
+			    !(ctype[s[start]] & C_DIGIT))
+				env->ident_ok[start / 64] |= 1ull << (start % 64);
+			start = pos + 1;
+			nul &= nul - 1;
+		}
+		if (badm)
+			bad_end = i + 32 - __builtin_clz(badm);
+	}
+}
+#else
+void lbtfi_vidents_scan(struct venv *env)
+{
+}
+#endif
+
+/* lbtfi_vname_ident() past its cache (internal.h) */
+bool lbtfi_vname_ident_slow(const struct venv *env, uint32_t off)
+{
+	const unsigned char *s = (const unsigned char *)lbtfi_vstr(env, off);
+	uint32_t own = off - env->start_str_off;
+
+	if (!s || !ident_char_ok(*s, true))
 		return false;
-	if (cacheable)
-		env->ident_ok[own / 64] |= 1ull << (own % 64);
+	if (!env->ident_ok || off < env->start_str_off)
+		return ident_rest_ok(s);
+	/* names repeat a lot (member names, types): remember the good ones */
+	if (!ident_rest_ok_fast(s, (const unsigned char *)env->strs + env->hdr.str_len))
+		return false;
+	env->ident_ok[own / 64] |= 1ull << (own % 64);
 	return true;
 }
 

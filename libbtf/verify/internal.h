@@ -15,7 +15,10 @@
 #define VPTR_SIZE 8                /* sizeof(void *) of a 64-bit kernel */
 
 enum vresolve_mode { RESOLVE_TBD, RESOLVE_PTR, RESOLVE_STRUCT_OR_ARRAY };
-enum vvisit { NOT_VISITED, VISITED, RESOLVED };
+/* pass 2's mark of each type; PROTO_NAMED only ever marks a FUNC_PROTO,
+ * which the DFS never pushes (a sink in every mode): pass 2 found every
+ * typed parameter of it named, the check each FUNC of it needs */
+enum vvisit { NOT_VISITED, VISITED, RESOLVED, PROTO_NAMED };
 enum vphase { PHASE_META, PHASE_RESOLVE };
 
 struct vlog {
@@ -82,11 +85,18 @@ struct vkind_ops {
 	/* details after "[id] KIND name " in a type line */
 	void (*log_details)(struct venv *env, const struct lbtf_type *t);
 };
-const struct vkind_ops *lbtfi_vops(const struct lbtf_type *t);
+extern const struct vkind_ops lbtfi_vops_table[LBTF_NR_KINDS + 13];
+/* Callers only pass kinds already checked by pass 1 (or void); the table's
+ * rows past LBTF_KIND_MAX are empty like void's. Inline: it is called for
+ * every type and member. */
+static inline const struct vkind_ops *lbtfi_vops(const struct lbtf_type *t)
+{
+	return &lbtfi_vops_table[lbtf_kind(t)];
+}
 void lbtfi_vops_init(void); /* once per process, before any verification */
 
 /* ---- log (verify_log.c) ---- */
-bool lbtfi_vlog_on(const struct venv *env);
+static inline bool lbtfi_vlog_on(const struct venv *env) { return env->log.level != 0; }
 /* dumps (header, types, members, enumerators) are logged: not kernel mode */
 static inline bool lbtfi_vlog_dumps(const struct venv *env) { return env->log.level && !env->log.kernel; }
 void lbtfi_vlog(struct venv *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -99,6 +109,17 @@ void lbtfi_vlog_member(struct venv *env, const struct lbtf_type *st, const struc
 void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
 		    const struct lbtf_var_secinfo *vsi, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * Without a log level every line is dropped: the macros test that before the
+ * call, so that level 0 (the default verification) pays no variadic call
+ * per type and member. The functions are defined as (name)(...) in log.c.
+ */
+#define lbtfi_vlog(env, ...) (lbtfi_vlog_on(env) ? (lbtfi_vlog)(env, __VA_ARGS__) : (void)0)
+#define lbtfi_vlog_type(env, ...) \
+	(lbtfi_vlog_on(env) ? (lbtfi_vlog_type)(env, __VA_ARGS__) : (void)0)
+#define lbtfi_vlog_member(env, ...) \
+	(lbtfi_vlog_on(env) ? (lbtfi_vlog_member)(env, __VA_ARGS__) : (void)0)
+#define lbtfi_vlog_vsi(env, ...) (lbtfi_vlog_on(env) ? (lbtfi_vlog_vsi)(env, __VA_ARGS__) : (void)0)
 /* Copy the log into the caller's buffer as the kernel does; returns 0,
  * -ENOSPC on a real truncation. */
 int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
@@ -108,13 +129,40 @@ void lbtfi_vlog_flush(struct vlog *log);
 
 /* ---- the per-type work arrays, zeroed, sized from the header (arena.c) ---- */
 int lbtfi_varena_init(struct venv *env);
+void lbtfi_varena_pass2(struct venv *env); /* once pass 1 has counted the types */
 void lbtfi_varena_free(struct venv *env);
 
 /* ---- names and strings (env.c) ---- */
-const char *lbtfi_vstr(const struct venv *env, uint32_t off);      /* NULL if invalid */
+const char *lbtfi_vbase_str(const struct venv *env, uint32_t off);
+/* NULL if invalid */
+static inline const char *lbtfi_vstr(const struct venv *env, uint32_t off)
+{
+	if (off < env->start_str_off)
+		return lbtfi_vbase_str(env, off);
+	off -= env->start_str_off;
+	return off < env->hdr.str_len ? env->strs + off : NULL;
+}
 const char *lbtfi_vname(const struct venv *env, uint32_t off);     /* (anon)/(invalid-name-offset) */
-bool lbtfi_vname_off_ok(const struct venv *env, uint32_t off);
-bool lbtfi_vname_ident(const struct venv *env, uint32_t off);      /* offset must be valid */
+static inline bool lbtfi_vname_off_ok(const struct venv *env, uint32_t off)
+{
+	if (off > VMAX_NAME_OFFSET)
+		return false;
+	if (off < env->start_str_off)
+		return true; /* inside the base's strings */
+	return off - env->start_str_off < env->hdr.str_len;
+}
+bool lbtfi_vname_ident_slow(const struct venv *env, uint32_t off);
+void lbtfi_vidents_scan(struct venv *env); /* all own strings at once, into ident_ok */
+/* A valid identifier (the offset must be valid); good own names are
+ * remembered in ident_ok, one bit per string offset */
+static inline bool lbtfi_vname_ident(const struct venv *env, uint32_t off)
+{
+	uint32_t own = off - env->start_str_off;
+
+	if (env->ident_ok && off >= env->start_str_off && (env->ident_ok[own / 64] >> (own % 64) & 1))
+		return true;
+	return lbtfi_vname_ident_slow(env, off);
+}
 bool lbtfi_vname_section(const struct venv *env, uint32_t off);    /* offset must be valid */
 
 /* ---- stages ---- */
@@ -137,24 +185,45 @@ VKIND_RESOLVE(modifier); VKIND_RESOLVE(ptr); VKIND_RESOLVE(var); VKIND_RESOLVE(a
 VKIND_RESOLVE(struct); VKIND_RESOLVE(func); VKIND_RESOLVE(datasec); VKIND_RESOLVE(decl_tag);
 #define VKIND_MEMBER(name) int lbtfi_vmember_##name(struct venv *env, const struct lbtf_type *st, \
 	const struct lbtf_member *m, const struct lbtf_type *mt)
+int lbtfi_vfunc_bad_arg(const struct venv *env, const struct lbtf_type *t); /* resolve_kinds.c */
 VKIND_MEMBER(int); VKIND_MEMBER(int_kflag); VKIND_MEMBER(modifier); VKIND_MEMBER(modifier_kflag);
 VKIND_MEMBER(ptr); VKIND_MEMBER(array); VKIND_MEMBER(struct); VKIND_MEMBER(enum);
 VKIND_MEMBER(enum_kflag); VKIND_MEMBER(float); VKIND_MEMBER(generic_kflag); VKIND_MEMBER(unsupported);
 VKIND_MEMBER(unsupported_kflag);
 
-/* ---- the DFS (resolve.c), used by the per-kind steps ---- */
-int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id);
-void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size);
-/* not a sink in the current mode and not resolved yet: push it first */
-bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id);
-bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id);
 
-/* ---- type access and resolve helpers (env.c) ---- */
-const struct lbtf_type *lbtfi_vtype(const struct venv *env, uint32_t id); /* NULL past end */
-const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id, uint32_t *size);
-uint32_t lbtfi_vresolved_id(const struct venv *env, uint32_t id);
-uint32_t lbtfi_vresolved_size(const struct venv *env, uint32_t id);
-bool lbtfi_vis_resolved(const struct venv *env, uint32_t id);
+/* ---- type access and resolve helpers (env.c) ----
+ * Inline for this BTF's own ids (every type and member asks); a split BTF's
+ * base ids go out of line. */
+const struct lbtf_type *lbtfi_vbase_type(const struct venv *env, uint32_t id);
+uint32_t lbtfi_vbase_resolved_id(const struct venv *env, uint32_t id);
+uint32_t lbtfi_vbase_resolved_size(const struct venv *env, uint32_t id);
+
+/* NULL past end */
+static inline const struct lbtf_type *lbtfi_vtype(const struct venv *env, uint32_t id)
+{
+	if (id < env->start_id)
+		return lbtfi_vbase_type(env, id);
+	id -= env->start_id;
+	return id < env->nr_types ? env->types[id] : NULL;
+}
+static inline uint32_t lbtfi_vresolved_id(const struct venv *env, uint32_t id)
+{
+	if (id < env->start_id)
+		return lbtfi_vbase_resolved_id(env, id);
+	return env->res_id[id - env->start_id];
+}
+static inline uint32_t lbtfi_vresolved_size(const struct venv *env, uint32_t id)
+{
+	if (id < env->start_id)
+		return lbtfi_vbase_resolved_size(env, id);
+	return env->res_size[id - env->start_id];
+}
+static inline bool lbtfi_vis_resolved(const struct venv *env, uint32_t id)
+{
+	return id < env->start_id || env->visit[id - env->start_id] == RESOLVED;
+}
+const struct lbtf_type *lbtfi_vid_size_slow(const struct venv *env, uint32_t *id, uint32_t *size);
 bool lbtfi_vint_regular(const struct lbtf_type *t);
 
 /* Kind predicates as bit masks over kinds (void is kind 0; VK_NULL, a
@@ -178,6 +247,15 @@ static inline bool v_needs_resolve(const struct lbtf_type *t) { return vk_in(vk(
 /* Kinds whose size/type word is a size: from the shared kind table */
 extern bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
 static inline bool v_has_size(const struct lbtf_type *t) { return lbtfi_vhas_size[vk(t)]; }
+extern uint32_t lbtfi_vsize_kinds; /* the same as a mask of kinds */
+/* A record's bytes after struct lbtf_type: extra + elem * vlen (a copy of
+ * the shared kind table's layout facts, read once per type) */
+struct vrec { uint16_t extra, elem; };
+extern struct vrec lbtfi_vrec[LBTF_NR_KINDS + 13];
+static inline uint32_t v_rec_needed(const struct lbtf_type *t)
+{
+	return lbtfi_vrec[vk(t)].extra + (uint32_t)lbtfi_vrec[vk(t)].elem * lbtf_vlen(t);
+}
 static inline bool v_nosize(const struct lbtf_type *t) { return vk_in(vk(t), M_NOSIZE); }
 static inline bool v_nosize_or_null(const struct lbtf_type *t) { return !t || v_nosize(t); }
 static inline bool v_source_only(const struct lbtf_type *t) { return vk_in(vk(t), M_SOURCE_ONLY); }
@@ -193,5 +271,117 @@ static inline unsigned int vkind_id(const struct venv *env, uint32_t id)
 	return id < env->nr_types ? env->kinds[id] : VK_NULL;
 }
 static inline uint32_t v_int_data(const struct lbtf_type *t) { return *(const uint32_t *)(t + 1); }
+
+/* The kernel's btf_type_id_size() over this BTF's own ids (modifiers and
+ * VARs through their resolved id, as pass 2 left it), from the dense
+ * arrays only: the index of the type with the size (*id set to its id),
+ * VSIZE_NONE when there is none, VSIZE_ASK when a base id is involved
+ * (env.c's lbtfi_vid_size_slow answers those). */
+enum { VSIZE_NONE = -1, VSIZE_ASK = -2 };
+static inline int64_t lbtfi_vid_size_index(const struct venv *env, uint32_t *id)
+{
+	uint32_t sid = *id, i = sid - env->start_id;
+	unsigned int k;
+
+	if (sid < env->start_id || i >= env->nr_types)
+		return VSIZE_ASK;
+	k = env->kinds[i];
+	if (vk_in(k, M_MODIFIER | KB(VAR))) {
+		sid = env->res_id[i];
+		i = sid - env->start_id;
+		if (sid < env->start_id || i >= env->nr_types)
+			return VSIZE_ASK;
+		k = env->kinds[i];
+	}
+	/* no size: void, FWD, FUNC, FUNC_PROTO, DECL_TAG, a modifier */
+	if (!vk_in(k, lbtfi_vsize_kinds | KB(PTR) | KB(ARRAY)))
+		return VSIZE_NONE;
+	*id = sid;
+	return i;
+}
+
+/* btf_type_id_size(): the type with the size, or NULL */
+static inline const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uint32_t *id,
+						     uint32_t *size)
+{
+	uint32_t sid = *id;
+	int64_t i = lbtfi_vid_size_index(env, &sid);
+
+	if (i == VSIZE_ASK)
+		return lbtfi_vid_size_slow(env, id, size);
+	if (i == VSIZE_NONE)
+		return NULL;
+	if (size)
+		*size = env->kinds[i] == LBTF_KIND_PTR ? VPTR_SIZE
+			: env->kinds[i] == LBTF_KIND_ARRAY ? env->res_size[i] : env->types[i]->size;
+	*id = sid;
+	return env->types[i];
+}
+
+/* The same when only whether there is a size matters (and the id it ends
+ * at): no type record is loaded */
+static inline bool lbtfi_vid_has_size(const struct venv *env, uint32_t *id)
+{
+	int64_t i = lbtfi_vid_size_index(env, id);
+
+	return i == VSIZE_ASK ? lbtfi_vid_size_slow(env, id, NULL) != NULL : i != VSIZE_NONE;
+}
+
+/* ---- the DFS stack of pass 2 (resolve.c), used by the per-kind steps;
+ * inline: every reference of every type goes through them ---- */
+static inline int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id)
+{
+	struct vvertex *v;
+
+	if (env->top == VMAX_RESOLVE_DEPTH)
+		return -E2BIG;
+	if (id < env->start_id || env->visit[id - env->start_id] != NOT_VISITED)
+		return -EEXIST;
+	env->visit[id - env->start_id] = VISITED;
+	v = &env->stack[env->top++];
+	v->t = t;
+	v->id = id;
+	v->next_member = 0;
+	if (env->mode == RESOLVE_TBD) {
+		if (vk(t) == LBTF_KIND_PTR)
+			env->mode = RESOLVE_PTR;
+		else if (v_is_struct(t) || vk(t) == LBTF_KIND_ARRAY)
+			env->mode = RESOLVE_STRUCT_OR_ARRAY;
+	}
+	return 0;
+}
+
+static inline void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size)
+{
+	uint32_t i = env->stack[--env->top].id - env->start_id;
+
+	env->visit[i] = RESOLVED;
+	env->res_id[i] = res_id;
+	env->res_size[i] = res_size;
+}
+
+static inline bool lbtfi_vis_sink_k(const struct venv *env, unsigned int k)
+{
+	switch (env->mode) {
+	case RESOLVE_TBD:
+		return !vk_in(k, M_NEEDS_RESOLVE);
+	case RESOLVE_PTR:
+		return !vk_in(k, M_MODIFIER | KB(PTR));
+	default:
+		return !vk_in(k, M_MODIFIER | KB(ARRAY) | M_STRUCT);
+	}
+}
+
+/* not a sink in the current mode and not resolved yet: push it first */
+static inline bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id)
+{
+	return !lbtfi_vis_sink_k(env, k) && !lbtfi_vis_resolved(env, id);
+}
+
+static inline bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t,
+				       uint32_t id)
+{
+	return lbtfi_vmust_descend_k(env, vk(t), id);
+}
 
 #endif

@@ -10,11 +10,6 @@
 #include <string.h>
 #include "internal.h"
 
-bool lbtfi_vlog_on(const struct venv *env)
-{
-	return env->log.level != 0;
-}
-
 /* Unsigned decimal/hex into the end of tmp; returns the start. */
 static char *utoa(char *end, unsigned long long v, unsigned int base)
 {
@@ -133,7 +128,7 @@ static void piece(struct vlog *log, const char *fmt, ...)
 	va_end(ap);
 }
 
-void lbtfi_vlog(struct venv *env, const char *fmt, ...)
+void (lbtfi_vlog)(struct venv *env, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -154,7 +149,7 @@ static void vtail(struct vlog *log, const char *fmt, va_list ap)
 	piece(log, "\n");
 }
 
-void lbtfi_vlog_type(struct venv *env, const struct lbtf_type *t, bool details, const char *fmt,
+void (lbtfi_vlog_type)(struct venv *env, const struct lbtf_type *t, bool details, const char *fmt,
 		     ...)
 {
 	va_list ap;
@@ -170,7 +165,7 @@ void lbtfi_vlog_type(struct venv *env, const struct lbtf_type *t, bool details, 
 	va_end(ap);
 }
 
-void lbtfi_vlog_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
+void (lbtfi_vlog_member)(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
 		       const char *fmt, ...)
 {
 	va_list ap;
@@ -192,7 +187,7 @@ void lbtfi_vlog_member(struct venv *env, const struct lbtf_type *st, const struc
 	va_end(ap);
 }
 
-void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
+void (lbtfi_vlog_vsi)(struct venv *env, const struct lbtf_type *dt,
 		    const struct lbtf_var_secinfo *vsi, const char *fmt, ...)
 {
 	va_list ap;

@@ -26,7 +26,6 @@ static void add_type(struct venv *env, const struct lbtf_type *t)
 /* The common checks, then the kind's own; returns bytes used or -errno. */
 static int64_t check_meta(struct venv *env, const struct lbtf_type *t, uint32_t left)
 {
-	const struct lbtf_kind_desc *d;
 	uint32_t needed;
 	int err;
 
@@ -48,8 +47,7 @@ static int64_t check_meta(struct venv *env, const struct lbtf_type *t, uint32_t 
 		return -EINVAL;
 	}
 	/* every kind with trailing data checks it is all there first */
-	d = lbtf_kind_desc(vk(t));
-	needed = d->extra_size + (uint32_t)d->vlen_elem_size * lbtf_vlen(t);
+	needed = v_rec_needed(t);
 	if (left < needed) {
 		vlog_basic(env, t, "meta_left:%u meta_needed:%u", left, needed);
 		return -EINVAL;
@@ -161,7 +159,7 @@ PRED(component_bad, lbtf_decl_tag(t)->component_idx < -1)
 #define END { NULL, NULL, 0 }
 
 /* The first failing row's message and error, or 0 (nothing logged). */
-static int first_bad(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
+static inline __attribute__((always_inline)) int first_bad(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
 {
 	for (; r->bad; r++) {
 		if (r->bad(env, t)) {
@@ -173,7 +171,7 @@ static int first_bad(struct venv *env, const struct lbtf_type *t, const struct m
 }
 
 /* All rows pass: the type is logged as accepted. */
-static int run_rows(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
+static inline __attribute__((always_inline)) int run_rows(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
 {
 	int err = first_bad(env, t, r);
 

@@ -21,9 +21,11 @@
 	.check_kflag_member = lbtfi_vmember_unsupported_kflag
 
 /* A NULL resolve: the kind needs no pass-2 step (it is resolved in pass 1). */
-static const struct vkind_ops ops[LBTF_NR_KINDS] = {
-	/* void: only ever a sink, never dumped */
+const struct vkind_ops lbtfi_vops_table[LBTF_NR_KINDS + 13] = {
+	/* void: only ever a sink, never dumped; unknown kinds (a base BTF's)
+	 * act as void */
 	[LBTF_KIND_UNKN] = { NO_MEMBER },
+	[LBTF_NR_KINDS ... LBTF_NR_KINDS + 12] = { NO_MEMBER },
 	[LBTF_KIND_INT] = { .check_meta = lbtfi_vmeta_int,
 			    .check_member = lbtfi_vmember_int,
 			    .check_kflag_member = lbtfi_vmember_int_kflag,
@@ -79,11 +81,19 @@ static const struct vkind_ops ops[LBTF_NR_KINDS] = {
 
 /* Indexed by any 5-bit kind; filled from lbtf_kind_desc() on first use. */
 bool lbtfi_vhas_size[LBTF_NR_KINDS + 13];
+uint32_t lbtfi_vsize_kinds;
+struct vrec lbtfi_vrec[LBTF_NR_KINDS + 13];
 
 static void init_has_size(void)
 {
-	for (unsigned int k = 0; k <= LBTF_KIND_MAX; k++)
-		lbtfi_vhas_size[k] = lbtf_kind_desc(k)->size_field;
+	for (unsigned int k = 0; k <= LBTF_KIND_MAX; k++) {
+		const struct lbtf_kind_desc *d = lbtf_kind_desc(k);
+
+		lbtfi_vhas_size[k] = d->size_field;
+		lbtfi_vsize_kinds |= (uint32_t)lbtfi_vhas_size[k] << k;
+		lbtfi_vrec[k].extra = d->extra_size;
+		lbtfi_vrec[k].elem = d->vlen_elem_size;
+	}
 }
 
 void lbtfi_vops_init(void)
@@ -91,12 +101,6 @@ void lbtfi_vops_init(void)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, init_has_size);
-}
-
-/* Callers only pass kinds already checked by pass 1 (or void). */
-const struct vkind_ops *lbtfi_vops(const struct lbtf_type *t)
-{
-	return &ops[vk(t) <= LBTF_KIND_MAX ? vk(t) : LBTF_KIND_UNKN];
 }
 
 /* Per-kind details of a type line ("size=4 vlen=2", "type_id=3", ...). */

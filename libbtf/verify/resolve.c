@@ -8,62 +8,6 @@
 #include <stdlib.h>
 #include "internal.h"
 
-/* ---- the DFS stack ---- */
-
-int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint32_t id)
-{
-	struct vvertex *v;
-
-	if (env->top == VMAX_RESOLVE_DEPTH)
-		return -E2BIG;
-	if (id < env->start_id || env->visit[id - env->start_id] != NOT_VISITED)
-		return -EEXIST;
-	env->visit[id - env->start_id] = VISITED;
-	v = &env->stack[env->top++];
-	v->t = t;
-	v->id = id;
-	v->next_member = 0;
-	if (env->mode == RESOLVE_TBD) {
-		if (vk(t) == LBTF_KIND_PTR)
-			env->mode = RESOLVE_PTR;
-		else if (v_is_struct(t) || vk(t) == LBTF_KIND_ARRAY)
-			env->mode = RESOLVE_STRUCT_OR_ARRAY;
-	}
-	return 0;
-}
-
-void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32_t res_size)
-{
-	uint32_t i = env->stack[--env->top].id - env->start_id;
-
-	env->visit[i] = RESOLVED;
-	env->res_id[i] = res_id;
-	env->res_size[i] = res_size;
-}
-
-static bool is_sink_k(const struct venv *env, unsigned int k)
-{
-	switch (env->mode) {
-	case RESOLVE_TBD:
-		return !vk_in(k, M_NEEDS_RESOLVE);
-	case RESOLVE_PTR:
-		return !vk_in(k, M_MODIFIER | KB(PTR));
-	default:
-		return !vk_in(k, M_MODIFIER | KB(ARRAY) | M_STRUCT);
-	}
-}
-
-/* "descend into": not final yet, so it has to be pushed first */
-bool lbtfi_vmust_descend_k(const struct venv *env, unsigned int k, uint32_t id)
-{
-	return !is_sink_k(env, k) && !lbtfi_vis_resolved(env, id);
-}
-
-bool lbtfi_vmust_descend(const struct venv *env, const struct lbtf_type *t, uint32_t id)
-{
-	return lbtfi_vmust_descend_k(env, vk(t), id);
-}
-
 /* ---- one DFS from a root ---- */
 
 static bool resolve_valid(const struct venv *env, const struct lbtf_type *t, uint32_t id)
@@ -77,9 +21,9 @@ static bool resolve_valid(const struct venv *env, const struct lbtf_type *t, uin
 	if (k == LBTF_KIND_DECL_TAG || k == LBTF_KIND_FUNC)
 		return lbtfi_vresolved_id(env, id) && !lbtfi_vresolved_size(env, id);
 	if (v_is_modifier(t) || k == LBTF_KIND_PTR || k == LBTF_KIND_VAR) {
-		const struct lbtf_type *r = lbtfi_vtype(env, lbtfi_vresolved_id(env, id));
-		return r && !v_is_modifier(r) && vk(r) != LBTF_KIND_VAR &&
-		       vk(r) != LBTF_KIND_DATASEC;
+		unsigned int rk = vkind_id(env, lbtfi_vresolved_id(env, id));
+
+		return rk != VK_NULL && !vk_in(rk, M_MODIFIER | KB(VAR) | KB(DATASEC));
 	}
 	if (k == LBTF_KIND_ARRAY) {
 		const struct lbtf_array *a = lbtf_array(t);
@@ -117,10 +61,10 @@ static int resolve(struct venv *env, const struct lbtf_type *t, uint32_t id)
 }
 
 /* A FUNC_PROTO's return and parameter types, checked when the main loop
- * reaches the proto (resolving them on demand). */
-static int check_proto_type(struct venv *env, uint32_t id, bool *bad)
+ * reaches the proto (resolving them on demand); k is the type's kind
+ * (vkind_id). Inline: a vmlinux has some 110k of them. */
+static inline __attribute__((always_inline)) int check_proto_type(struct venv *env, uint32_t id, unsigned int k, bool *bad)
 {
-	unsigned int k = vkind_id(env, id);
 	int err;
 
 	*bad = k == VK_NULL || vk_in(k, M_SOURCE_ONLY);
@@ -129,7 +73,7 @@ static int check_proto_type(struct venv *env, uint32_t id, bool *bad)
 	if (vk_in(k, M_NEEDS_RESOLVE) && !lbtfi_vis_resolved(env, id) &&
 	    (err = resolve(env, lbtfi_vtype(env, id), id)))
 		return err;
-	*bad = !lbtfi_vid_size(env, &id, NULL);
+	*bad = !lbtfi_vid_has_size(env, &id);
 	return 0;
 }
 
@@ -141,7 +85,7 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 	int err;
 
 	if (t->type) {
-		if ((err = check_proto_type(env, t->type, &bad)))
+		if ((err = check_proto_type(env, t->type, vkind_id(env, t->type), &bad)))
 			return err;
 		if (bad) {
 			vlog_type(env, t, "Invalid return type");
@@ -166,7 +110,7 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 			vlog_type(env, t, "Invalid arg#%u", i + 1);
 			return -EINVAL;
 		}
-		if ((err = check_proto_type(env, p[i].type, &bad)))
+		if ((err = check_proto_type(env, p[i].type, k, &bad)))
 			return err;
 		if (bad) {
 			vlog_type(env, t, "Invalid arg#%u", i + 1);
@@ -174,6 +118,23 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 		}
 	}
 	return 0;
+}
+
+/* lbtfi_vfunc_bad_arg() == 0 for a FUNC, remembered per proto: vmlinux
+ * has two FUNCs a proto, and the proto is a random access away */
+static bool func_good(struct venv *env, const struct lbtf_type *t)
+{
+	uint32_t pi = t->type - env->start_id;
+
+	if (t->type < env->start_id || pi >= env->nr_types ||
+	    env->kinds[pi] != LBTF_KIND_FUNC_PROTO)
+		return !lbtfi_vfunc_bad_arg(env, t);
+	if (env->visit[pi] == PROTO_NAMED)
+		return true;
+	if (lbtfi_vfunc_bad_arg(env, t))
+		return false;
+	env->visit[pi] = PROTO_NAMED;
+	return true;
 }
 
 int lbtfi_vcheck_all_types(struct venv *env)
@@ -188,6 +149,16 @@ int lbtfi_vcheck_all_types(struct venv *env)
 		int err;
 
 		env->log_id = id;
+		/* a good FUNC root: what resolve() makes of it, without the DFS
+		 * (one vertex, resolved to its proto); a bad one goes the whole
+		 * way for the log */
+		if (k == LBTF_KIND_FUNC && env->visit[i] == NOT_VISITED &&
+		    func_good(env, env->types[i])) {
+			env->visit[i] = RESOLVED;
+			env->res_id[i] = env->types[i]->type;
+			env->res_size[i] = 0;
+			continue;
+		}
 		if (vk_in(k, M_NEEDS_RESOLVE) && env->visit[i] != RESOLVED &&
 		    (err = resolve(env, env->types[i], id)))
 			return err;

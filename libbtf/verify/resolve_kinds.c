@@ -6,35 +6,37 @@
  */
 #include "internal.h"
 
+/*
+ * The reference kinds (modifiers, PTR, VAR) look at their targets' kinds in
+ * the dense kind array (vkind_id) and load a target's record only to push
+ * it: a vmlinux has tens of thousands of them, each target a random access.
+ */
+
 /* PTR and VAR continue from a pointer that a modifier stopped at when it
  * was resolved in struct mode; returns 1 when nothing was pushed. */
-static int continue_through_modifier(struct venv *env, const struct lbtf_type *next,
-				     uint32_t next_id)
+static int continue_through_modifier(struct venv *env, unsigned int next_kind, uint32_t next_id)
 {
 	uint32_t rid;
-	const struct lbtf_type *r;
 
-	if (!v_is_modifier(next))
+	if (!vk_in(next_kind, M_MODIFIER))
 		return 1;
 	rid = lbtfi_vresolved_id(env, next_id);
-	r = lbtfi_vtype(env, rid);
-	if (r && vk(r) == LBTF_KIND_PTR && lbtfi_vmust_descend(env, r, rid))
-		return lbtfi_vpush(env, r, rid);
+	if (vkind_id(env, rid) == LBTF_KIND_PTR && lbtfi_vmust_descend_k(env, LBTF_KIND_PTR, rid))
+		return lbtfi_vpush(env, lbtfi_vtype(env, rid), rid);
 	return 1;
 }
 
 /* Shared by modifiers and PTR: the target may also be void, a FWD, a
  * FUNC_PROTO, or (already resolved) a FUNC through its proto. */
-static int finish_ref(struct venv *env, struct vvertex *v, const struct lbtf_type *next,
+static int finish_ref(struct venv *env, struct vvertex *v, unsigned int next_kind,
 		      uint32_t next_id)
 {
-	if (!lbtfi_vid_size(env, &next_id, NULL)) {
+	if (!lbtfi_vid_has_size(env, &next_id)) {
 		if (lbtfi_vis_resolved(env, next_id)) {
 			next_id = lbtfi_vresolved_id(env, next_id);
-			next = lbtfi_vtype(env, next_id);
+			next_kind = vkind_id(env, next_id);
 		}
-		if (!next || (!v_is_void(next) && vk(next) != LBTF_KIND_FWD &&
-			      vk(next) != LBTF_KIND_FUNC_PROTO)) {
+		if (!vk_in(next_kind, KB(UNKN) | KB(FWD) | KB(FUNC_PROTO))) { /* VK_NULL too */
 			vlog_type(env, v->t, "Invalid type_id");
 			return -EINVAL;
 		}
@@ -44,48 +46,50 @@ static int finish_ref(struct venv *env, struct vvertex *v, const struct lbtf_typ
 }
 
 /* The target lookup modifiers, PTR and VAR start with; 1: go on */
-static int ref_target(struct venv *env, struct vvertex *v, const struct lbtf_type **next)
+static int ref_target(struct venv *env, struct vvertex *v, unsigned int *next_kind)
 {
-	*next = lbtfi_vtype(env, v->t->type);
-	if (!*next || v_source_only(*next)) {
+	uint32_t id = v->t->type;
+
+	*next_kind = vkind_id(env, id);
+	if (*next_kind == VK_NULL || vk_in(*next_kind, M_SOURCE_ONLY)) {
 		vlog_type(env, v->t, "Invalid type_id");
 		return -EINVAL;
 	}
-	if (lbtfi_vmust_descend(env, *next, v->t->type))
-		return lbtfi_vpush(env, *next, v->t->type);
+	if (lbtfi_vmust_descend_k(env, *next_kind, id))
+		return lbtfi_vpush(env, lbtfi_vtype(env, id), id);
 	return 1;
 }
 
 int lbtfi_vresolve_modifier(struct venv *env, struct vvertex *v)
 {
-	const struct lbtf_type *next;
-	int r = ref_target(env, v, &next);
+	unsigned int next_kind;
+	int r = ref_target(env, v, &next_kind);
 
-	return r <= 0 ? r : finish_ref(env, v, next, v->t->type);
+	return r <= 0 ? r : finish_ref(env, v, next_kind, v->t->type);
 }
 
 int lbtfi_vresolve_ptr(struct venv *env, struct vvertex *v)
 {
-	const struct lbtf_type *next;
-	int r = ref_target(env, v, &next);
+	unsigned int next_kind;
+	int r = ref_target(env, v, &next_kind);
 
 	if (r > 0)
-		r = continue_through_modifier(env, next, v->t->type);
-	return r <= 0 ? r : finish_ref(env, v, next, v->t->type);
+		r = continue_through_modifier(env, next_kind, v->t->type);
+	return r <= 0 ? r : finish_ref(env, v, next_kind, v->t->type);
 }
 
 int lbtfi_vresolve_var(struct venv *env, struct vvertex *v)
 {
-	const struct lbtf_type *next;
+	unsigned int next_kind;
 	uint32_t next_id = v->t->type;
-	int r = ref_target(env, v, &next);
+	int r = ref_target(env, v, &next_kind);
 
 	if (r > 0)
-		r = continue_through_modifier(env, next, next_id);
+		r = continue_through_modifier(env, next_kind, next_id);
 	if (r <= 0)
 		return r;
 	/* a variable needs something with a size */
-	if (!lbtfi_vid_size(env, &next_id, NULL)) {
+	if (!lbtfi_vid_has_size(env, &next_id)) {
 		vlog_type(env, v->t, "Invalid type_id");
 		return -EINVAL;
 	}
@@ -135,10 +139,15 @@ int lbtfi_vresolve_array(struct venv *env, struct vvertex *v)
 	return 0;
 }
 
-static int check_member(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
-			const struct lbtf_type *mt)
+/* The member's check by the kind of its type (k, from the kind array: a
+ * pointer member's check never loads the pointer's record) */
+static inline __attribute__((always_inline)) int check_member(struct venv *env,
+							      const struct lbtf_type *st,
+							      const struct lbtf_member *m,
+							      unsigned int k)
 {
-	const struct vkind_ops *ops = lbtfi_vops(mt);
+	const struct vkind_ops *ops = &lbtfi_vops_table[k];
+	const struct lbtf_type *mt = lbtfi_vtype(env, m->type);
 
 	return lbtf_kflag(st) ? ops->check_kflag_member(env, st, m, mt)
 			      : ops->check_member(env, st, m, mt);
@@ -155,7 +164,7 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 
 		if (!lbtfi_vis_resolved(env, last->type))
 			return -EINVAL;
-		err = check_member(env, v->t, last, lbtfi_vtype(env, last->type));
+		err = check_member(env, v->t, last, vkind_id(env, last->type));
 		if (err)
 			return err;
 	}
@@ -170,31 +179,38 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 			v->next_member = i + 1;
 			return lbtfi_vpush(env, lbtfi_vtype(env, m[i].type), m[i].type);
 		}
-		if ((err = check_member(env, v->t, &m[i], lbtfi_vtype(env, m[i].type))))
+		if ((err = check_member(env, v->t, &m[i], k)))
 			return err;
 	}
 	lbtfi_vpop_resolved(env, 0, 0);
 	return 0;
 }
 
-/* A FUNC's proto must exist and name every typed parameter. */
-static int func_check(struct venv *env, const struct lbtf_type *t)
+/* A FUNC's proto must exist and name every typed parameter: 0, -1 (no
+ * proto), or the number of the first typed parameter without a name */
+int lbtfi_vfunc_bad_arg(const struct venv *env, const struct lbtf_type *t)
 {
 	const struct lbtf_type *proto = lbtfi_vtype(env, t->type);
 	const struct lbtf_param *p;
 
-	if (!proto || vk(proto) != LBTF_KIND_FUNC_PROTO) {
-		vlog_type(env, t, "Invalid type_id");
-		return -EINVAL;
-	}
+	if (!proto || vk(proto) != LBTF_KIND_FUNC_PROTO)
+		return -1;
 	p = lbtf_params(proto);
-	for (unsigned int i = 0; i < lbtf_vlen(proto); i++) {
-		if (!p[i].name_off && p[i].type) {
-			vlog_type(env, t, "Invalid arg#%u", i + 1);
-			return -EINVAL;
-		}
-	}
+	for (unsigned int i = 0; i < lbtf_vlen(proto); i++)
+		if (!p[i].name_off && p[i].type)
+			return i + 1;
 	return 0;
+}
+
+static int func_check(struct venv *env, const struct lbtf_type *t)
+{
+	int bad = lbtfi_vfunc_bad_arg(env, t);
+
+	if (bad < 0)
+		vlog_type(env, t, "Invalid type_id");
+	else if (bad)
+		vlog_type(env, t, "Invalid arg#%d", bad);
+	return bad ? -EINVAL : 0;
 }
 
 int lbtfi_vresolve_func(struct venv *env, struct vvertex *v)

@@ -304,17 +304,24 @@ static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
 	const size_t nnames = sizeof(meta_struct_names) / sizeof(meta_struct_names[0]);
 	uint32_t first[sizeof(meta_struct_names) / sizeof(meta_struct_names[0])] = { 0 };
 	size_t cap = 0;
+	const uint8_t *kinds = env->kinds;
+	uint32_t n = env->nr_types;
 
 	*ids = NULL;
 	if (LBTFI_GROW_FROM(*ids, cap, nnames + 1, 16))
 		return -ENOMEM;
-	for (uint32_t i = 1; i < env->nr_types; i++) {
-		const struct lbtf_type *t = env->types[i];
+	for (uint32_t i = 1; i < n; i++) {
+		const struct lbtf_type *t;
 		struct finfo tmp;
 		const char *s;
 
+		/* the dense kinds first: only these kinds can be either */
+		if (!vk_in(kinds[i], KB(STRUCT) | KB(PTR) | KB(VOLATILE)))
+			continue;
+		t = env->types[i];
+		/* "bpf_" byte by byte: a shorter name ends at its NUL */
 		if (vk(t) == LBTF_KIND_STRUCT && (s = lbtfi_vstr(env, t->name_off)) &&
-		    !strncmp(s, "bpf_", 4)) {
+		    s[0] == 'b' && s[1] == 'p' && s[2] == 'f' && s[3] == '_') {
 			for (size_t k = 0; k < nnames; k++)
 				if (!first[k] && !strcmp(s, meta_struct_names[k]))
 					first[k] = i;
@@ -335,18 +342,25 @@ static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
 static int run(struct sctx *c, const uint32_t *ids, int nids)
 {
 	struct venv *env = c->env;
+	const uint8_t *kinds = env->kinds;
+	uint32_t n = env->nr_types;
+	uint64_t any = 0; /* bit id % 64 of each of ids: most members need no id_in() */
 	int err = 0;
 
-	for (uint32_t i = 1; i < env->nr_types && nids; i++) {
-		const struct lbtf_type *t = env->types[i];
+	for (int k = 0; k < nids; k++)
+		any |= 1ull << (ids[k] % 64);
+	for (uint32_t i = 1; i < n && nids; i++) {
+		const struct lbtf_type *t;
 		const struct lbtf_member *m;
 		unsigned int j;
 
-		if (!sf_is_struct(t))
+		if (kinds[i] != LBTF_KIND_STRUCT) /* sf_is_struct() */
 			continue;
+		t = env->types[i];
 		m = lbtf_members(t);
-		for (j = 0; j < lbtf_vlen(t) && !id_in(ids, nids, m[j].type); j++)
-			;
+		for (j = 0; j < lbtf_vlen(t); j++)
+			if ((any >> (m[j].type % 64) & 1) && id_in(ids, nids, m[j].type))
+				break;
 		if (j == lbtf_vlen(t))
 			continue;
 		if (LBTFI_GROW(c->tab, c->tab_cap, (size_t)c->tab_cnt + 1))

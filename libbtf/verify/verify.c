@@ -67,6 +67,7 @@ static int run_stages(struct venv *env)
 		return err;
 	if ((err = lbtfi_varena_init(env)))
 		return err;
+	lbtfi_vidents_scan(env);
 	if (!env->base) {
 		if (env->hdr.type_off & 3) {
 			lbtfi_vlog(env, "Unaligned type_off");
@@ -79,6 +80,7 @@ static int run_stages(struct venv *env)
 	}
 	if ((err = lbtfi_vcheck_all_metas(env)))
 		return err;
+	lbtfi_varena_pass2(env);
 	/* module BTF (split) gets no pass 2 in any kernel path */
 	if ((!env->base || (env->flags & LBTF_VERIFY_STRICT)) && (err = lbtfi_vcheck_all_types(env)))
 		return err;
@@ -206,15 +208,15 @@ int lbtfi_vcheck_type_tags(struct venv *env)
 	int64_t good_id = (int64_t)first - 1;
 
 	for (uint32_t i = first; i < n; i++) {
-		const struct lbtf_type *t = lbtfi_vtype(env, i);
+		const struct lbtf_type *t;
 		uint32_t cur = i;
 		int limit = 32;
 		bool in_tags;
 
-		if (!t)
-			return -EINVAL;
-		if (!v_is_modifier(t))
+		/* the dense kind first: most types are no modifier */
+		if (!vk_in(vkind_id(env, i), M_MODIFIER))
 			continue;
+		t = lbtfi_vtype(env, i);
 		in_tags = vk(t) == LBTF_KIND_TYPE_TAG;
 		while (v_is_modifier(t)) {
 			if (!limit--) {

@@ -340,6 +340,67 @@ static void test_name_length(void **state)
 	}
 }
 
+/*
+ * Names checked where libbtf judges all strings at once (16 bytes a step,
+ * libbtf/verify/env.c): each name at every offset within a step, with more
+ * strings after it so that it is not in the section's last bytes, through
+ * a TYPEDEF (whose name must be an identifier).
+ */
+static void test_names_in_bulk(void **state)
+{
+	static const struct { const char *name; int len; bool ok; } cases[] = {
+		{ "_9", 2, true }, { ".x", 2, true }, { "9abc", 4, false }, { "", 0, false },
+		{ "ab-cd", 5, false }, { "abc ", 4, false }, { "aaaaaaaaaaaaaaa-", 16, false },
+		{ "aaaaaaaaaaaaaaaa\x7f", 17, false }, { "\xc0z", 2, true }, { "a\xd7", 2, false },
+		{ "a\xff", 2, true }, { "A_z.0", 5, true },
+	};
+	char s[1100];
+	uint32_t w[] = { T_TYPEDEF(1, 0), W_END };
+	struct vblob b;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]) + 3; c++) {
+		for (int align = 0; align <= 16; align++) {
+			/* "\0", a string of align bytes, the name, 40 bytes more */
+			size_t n = 1, name_off;
+			int len;
+			bool ok;
+
+			memset(s, 0, sizeof(s));
+			if (align) {
+				memset(s + n, 'x', align);
+				n += align + 1;
+			}
+			name_off = n;
+			if (c < sizeof(cases) / sizeof(cases[0])) {
+				len = cases[c].len;
+				memcpy(s + n, cases[c].name, len);
+				ok = cases[c].ok;
+			} else { /* 511 and 512 bytes are fine, 513 too long */
+				len = 511 + (int)(c - sizeof(cases) / sizeof(cases[0]));
+				memset(s + n, 'n', len);
+				ok = len <= 512;
+			}
+			n += len + 1;
+			memset(s + n, 'p', 40);
+			n += 41;
+			w[0] = name_off;
+			b = vb_make(w, s, n);
+			assert_int_equal(lbtf_verify(b.p, b.len, NULL, NULL), ok ? 0 : -EINVAL);
+			free(b.p);
+		}
+	}
+	/* a name that starts inside a string: "ab" of "zzab", "9b" of "zz9b" */
+	memcpy(s, "\0zzab\0zz9b\0ppppppppppppppppppppppppppppppppppppppp", 51);
+	w[0] = 3;
+	b = vb_make(w, s, 51);
+	assert_int_equal(lbtf_verify(b.p, b.len, NULL, NULL), 0);
+	free(b.p);
+	w[0] = 8;
+	b = vb_make(w, s, 51);
+	assert_int_equal(lbtf_verify(b.p, b.len, NULL, NULL), -EINVAL);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_enum),    cmocka_unit_test(test_fwd_func),
 		cmocka_unit_test(test_var_datasec), cmocka_unit_test(test_float_tag),
 		cmocka_unit_test(test_names),   cmocka_unit_test(test_name_length),
+		cmocka_unit_test(test_names_in_bulk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
