@@ -16,12 +16,12 @@
 #include "libbtf_relo.h"
 #include "min_core.h"
 #include "report.h"
-#include "write_out.h"
-#include "verify_out.h"
+#include "libbtf_encode.h"
 
 int btfgen_min_core(const char *prog, const char *target, const char *out, char *const *objs,
 		    int nobjs, bool verbose)
 {
+	LBTF_OPTS(lbtf_encode_opts, eo, .output = cli_is_stdout(out) ? NULL : out);
 	struct lbtf_core_target *t = lbtf_core_target_open(target);
 	struct lbtf_core_min *m = NULL;
 	void *data = NULL;
@@ -52,9 +52,11 @@ int btfgen_min_core(const char *prog, const char *target, const char *out, char 
 		rc = cli_fail_msg(prog, target, lbtf_errmsg(), -err);
 		goto out;
 	}
-	if (!cli_is_stdout(out)) {
-		rc = btfgen_write_verified(prog, target, out, data, size, false, NULL);
-	} else if (!(rc = btfgen_verify_output(prog, target, data, size, false, NULL))) {
+	/* verified, and written atomically unless to standard output */
+	rc = 0;
+	if ((err = lbtf_encode_blob(target, data, size, &eo, NULL))) {
+		rc = cli_fail(cli_exit_for_errno(err), prog, "%s", lbtf_errmsg());
+	} else if (cli_is_stdout(out)) {
 		if (fwrite(data, 1, size, stdout) != size)
 			rc = CLI_EXIT_SYSTEM;
 		if (cli_flush_stdout(prog))

@@ -67,14 +67,6 @@ struct lbtf;
  * is one of its types, and the verifier accepts it. 0, or the exit status
  * after "PROG: PATH: bad base BTF..." on stderr (cli/base.c). */
 int cli_check_base(const char *prog, const char *path, const struct lbtf *base);
-/*
- * The part of it that the code reading a base relies on (btfgen, whose
- * pahole-style runs read the vmlinux BTF once per module): every type id
- * it names is one of its types, every string offset inside its strings,
- * no chain of pointers, modifiers, typedefs or arrays loops. 0 or the
- * exit code, the file named.
- */
-int cli_check_base_refs(const char *prog, const char *path, const struct lbtf *base);
 
 /* `-o -` means standard output. */
 static inline int cli_is_stdout(const char *path)
