@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 	}
 	if ((rc = btfgen_parse_args(prog, argc, argv, &a)) >= 0)
 		return rc;
-	lbtf_atomic_cleanup_on_signals();
+	lbtfi_atomic_cleanup_on_signals();
 	if (a.min_core)
 		return btfgen_min_core(prog, a.target_btf, a.out, a.objs, a.nobjs, a.verbose);
 	btfgen_report_init(&rep, prog, a.input, a.progress, a.verbose);

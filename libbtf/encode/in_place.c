@@ -61,6 +61,6 @@ int lbtfi_encode_in_place(struct lbtfi_encode_job *j)
 
 	if (err)
 		return err;
-	err = lbtf_elf_write_btf_opts(j->input, j->input, j->data, j->size, &wo);
+	err = lbtf_elf_write_btf(j->input, j->input, j->data, j->size, &wo);
 	return err ? lbtfi_encode_err_named(-err, j->input) : 0;
 }
