@@ -77,12 +77,11 @@ int main(int argc, char **argv)
 	btfgen_report_end(&rep);
 	if (err)
 		return cli_fail(cli_exit_for_errno(err), prog, "%s", lbtf_errmsg());
-	if (res.data && (rc = to_stdout(prog, &res)))
-		return rc; /* (cli_flush_stdout said why) */
-	if (a.verbose)
+	rc = res.data ? to_stdout(prog, &res) : 0; /* (cli_flush_stdout says why) */
+	free(res.data);
+	if (!rc && a.verbose)
 		cli_err(prog, "%s: %u units, %u types before dedup, %u after; %u FUNCs, %u VARs in "
 			"%u DATASECs; %zu bytes", a.input, st.units, st.types_raw, st.types_out,
 			st.funcs, st.vars, st.datasecs, res.size);
-	free(res.data);
-	return 0;
+	return rc;
 }
