@@ -134,11 +134,11 @@ static int finish(struct lbtfi_encode_job *j, struct lbtf_encode_result *res, bo
 							       : LBTF_ENCODE_DONE;
 	r.verify_err = j->verify_err;
 	r.size = err ? 0 : j->size;
-	if (!err && own_data && !j->o.output && !j->o.in_place) {
-		if (res && res->sz >= offsetof(struct lbtf_encode_result, size)) {
-			r.data = j->data;
-			j->data = NULL;
-		}
+	/* (a caller whose result ends before data gets no blob to free) */
+	if (!err && own_data && !j->o.output && !j->o.in_place && res &&
+	    res->sz >= offsetof(struct lbtf_encode_result, size)) {
+		r.data = j->data;
+		j->data = NULL;
 	}
 	lbtfi_result_copy(res, &r, sizeof(r));
 	if (own_data)
