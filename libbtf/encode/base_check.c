@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "libbtf_verify.h"
 
 /* The kind table, looked up once a walk */
 struct kinds {
@@ -160,10 +161,42 @@ out:
 }
 
 
+/*
+ * The kernel-exact verifier must accept the base (bases up to the kernel's
+ * 16 MiB limit for loaded BTF and without a layout section, which the
+ * running kernel's rules refuse as an unknown header; a vmlinux has no such
+ * limit, larger bases get the id check only). An id past the last type,
+ * which the verifier also refuses, is said as such.
+ */
+static int check_verdict(const char *name, const struct lbtf *base)
+{
+	LBTF_OPTS(lbtf_verify_opts, o, .base = lbtf_base(base),
+		  .flags = LBTF_VERIFY_NO_SPECIAL | LBTF_VERIFY_NO_KERNEL_BTF);
+	struct lbtf_verify_result res = { .sz = sizeof(res) };
+	size_t size;
+	const void *data = lbtf_raw_data(base, &size);
+	int err;
+
+	if (!data || size > LBTF_MAX_FILE_SIZE || lbtf_header(base)->layout_len)
+		return check_refs(name, base, false);
+	err = lbtfi_encode_verdict(data, size, &o, &res);
+	if (res.err && !(err = check_refs(name, base, false)))
+		err = lbtfi_err(EINVAL, "%s: bad base BTF, the kernel would reject it: %s (%s)",
+				name, lbtfi_encode_reason(res.full_log),
+				lbtf_errno_name(res.err));
+	else if (err && !res.err)
+		err = lbtfi_encode_err(-err, "%s: cannot verify the base BTF: %s", name,
+				       lbtf_errmsg());
+	lbtf_verify_result_free(&res);
+	return err;
+}
+
 int lbtf_base_check(const struct lbtf *base, const char *name, unsigned int flags)
 {
 	int err;
 
+	if (flags & LBTF_BASE_CHECK_VERIFY)
+		return check_verdict(name, base);
 	if (!(flags & LBTF_BASE_CHECK_FULL))
 		return check_refs(name, base, false);
 	if (lbtf_base(base))

@@ -46,6 +46,14 @@ void lbtfi_encode_ext_free(struct lbtfi_encode_job *j);
  * copy the kernel would see); -EINVAL and j->rejected on a refusal */
 int lbtfi_encode_verify(struct lbtfi_encode_job *j, const void *data, size_t size, bool swapped,
 			const struct lbtf *base);
+/* The verdict of lbtf_verify without a log, and on a rejection again with
+ * the whole log kept (res->full_log) to say why; lbtf_verify's return */
+struct lbtf_verify_opts;
+struct lbtf_verify_result;
+int lbtfi_encode_verdict(const void *data, size_t size, struct lbtf_verify_opts *o,
+			 struct lbtf_verify_result *res);
+/* The last line of a verifier log, without leading tabs (log trimmed) */
+const char *lbtfi_encode_reason(char *log);
 /* loaded.c */
 bool lbtfi_encode_has_externs(const void *data, size_t size);
 void lbtfi_encode_externs_as_loaded(void *data, size_t size);

@@ -11,7 +11,7 @@
 #include "libbtf_verify.h"
 
 /* The verifier's reason: the last line of its log, without leading tabs */
-static const char *reason(char *log)
+const char *lbtfi_encode_reason(char *log)
 {
 	size_t n = log ? strlen(log) : 0;
 	char *s;
@@ -25,6 +25,23 @@ static const char *reason(char *log)
 	while (*s == '\t' || *s == ' ')
 		s++;
 	return s;
+}
+
+int lbtfi_encode_verdict(const void *data, size_t size, struct lbtf_verify_opts *o,
+			 struct lbtf_verify_result *res)
+{
+	int err = lbtf_verify(data, size, o, res);
+
+	if (!res->err)
+		return err;
+	/* the verdict came without a log (formatting it costs more than the
+	 * checks: a vmlinux base is verified by every module's run); verify
+	 * again with it to say why */
+	lbtf_verify_result_free(res);
+	*res = (struct lbtf_verify_result){ .sz = sizeof(*res) };
+	o->log_level = 1;
+	o->flags |= LBTF_VERIFY_KEEP_LOG;
+	return lbtf_verify(data, size, o, res);
 }
 
 /* A copy when needed: in host order (the verifier reads host order, as
@@ -69,16 +86,7 @@ int lbtfi_encode_verify(struct lbtfi_encode_job *j, const void *data, size_t siz
 		free(host);
 		data = host = bare;
 	}
-	err = lbtf_verify(data, size, &o, &res);
-	if (res.err) {
-		/* the verdict came without a log (formatting it costs more
-		 * than the checks); verify again with it to say why */
-		lbtf_verify_result_free(&res);
-		res = (struct lbtf_verify_result){ .sz = sizeof(res) };
-		o.log_level = 1;
-		o.flags |= LBTF_VERIFY_KEEP_LOG;
-		err = lbtf_verify(data, size, &o, &res);
-	}
+	err = lbtfi_encode_verdict(data, size, &o, &res);
 	if (err && !res.err) {
 		err = lbtfi_encode_err(-err, "%s: cannot verify the BTF made: %s", j->input,
 				       lbtf_errmsg());
@@ -88,7 +96,7 @@ int lbtfi_encode_verify(struct lbtfi_encode_job *j, const void *data, size_t siz
 		j->verify_err = res.err;
 		err = lbtfi_err(EINVAL, "%s: the BTF made from it would be rejected by the kernel, "
 				"not written: %s (%s)", j->input,
-				res.cause[0] ? res.cause : reason(res.full_log),
+				res.cause[0] ? res.cause : lbtfi_encode_reason(res.full_log),
 				lbtf_errno_name(res.err));
 	}
 	lbtf_verify_result_free(&res);

@@ -97,12 +97,16 @@ enum lbtf_base_check_flags {
 	 * inside its strings, no chain of references looping (the kernel's
 	 * "Loop detected"): what code building over a base relies on */
 	LBTF_BASE_CHECK_FULL = 1u << 0,
+	/* Instead: the kernel-exact verifier accepts it (lbtf_verify, as a
+	 * module's base; a base over 16 MiB or with a layout section gets
+	 * the type id check only). Costs a verifier run. */
+	LBTF_BASE_CHECK_VERIFY = 1u << 1,
 };
 /*
  * Whether base can be read and built over without trusting it: every type
  * id it names is one of its types (and more with LBTF_BASE_CHECK_FULL).
- * 0, -EINVAL with lbtf_errmsg() "NAME: bad base BTF: ..." naming the first
- * fault, or -ENOMEM. Cheap at any size (no verifier run).
+ * 0, -EINVAL with lbtf_errmsg() "NAME: bad base BTF..." naming the first
+ * fault, or -ENOMEM. Cheap at any size, but for LBTF_BASE_CHECK_VERIFY.
  */
 int lbtf_base_check(const struct lbtf *base, const char *name, unsigned int flags);
 

@@ -200,6 +200,25 @@ static void test_base_check_loop(void **state)
 	lbtf_free(base);
 }
 
+/* the verifier's check of a base: refs in range, a record the kernel refuses */
+static void test_base_check_verify(void **state)
+{
+	static const uint32_t named_ptr[] = {
+		0x0001eb9f, 24, 0, 12, 12, 4,   /* header */
+		1, 2u << 24, 0,                 /* PTR named "i": pointers have no name */
+		0x00006900,                     /* "\0i\0\0" */
+	};
+	struct lbtf *base = lbtf_new(named_ptr, sizeof(named_ptr), NULL);
+
+	(void)state;
+	assert_non_null(base);
+	assert_int_equal(lbtf_base_check(base, "b.btf", LBTF_BASE_CHECK_FULL), 0);
+	assert_int_equal(lbtf_base_check(base, "b.btf", LBTF_BASE_CHECK_VERIFY), -EINVAL);
+	assert_non_null(strstr(lbtf_errmsg(), "b.btf: bad base BTF, the kernel would reject it: "));
+	assert_non_null(strstr(lbtf_errmsg(), "(EINVAL)"));
+	lbtf_free(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_rejected_not_written),
 		cmocka_unit_test(test_base_check),
 		cmocka_unit_test(test_base_check_loop),
+		cmocka_unit_test(test_base_check_verify),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
