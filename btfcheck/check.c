@@ -194,7 +194,7 @@ static char *fixup_hint(const struct cfg *c, const char *path, const struct inpu
 		for (unsigned int i = 0; i < LBTF_FIXUP_COUNT; i++)
 			if (ob.fixups & (1u << i))
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-					 *names ? ", " : "", lbtf_fixup_name(1u << i));
+					 *names ? ", " : "", cli_fixup_name(1u << i));
 		if (asprintf(&hint, "libbpf's fixups before loading (%s) cure this: without "
 			     "--raw btfcheck verifies what libbpf loads", names) < 0)
 			hint = NULL;
@@ -341,7 +341,7 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 		o.base = dist;
 	}
 	/* module BTF from sysfs is split BTF over vmlinux, like lbtf_open() */
-	if (!o.base && lbtf_path_is_sysfs_module(path)) {
+	if (!o.base && lbtfi_path_is_sysfs_module(path)) {
 		sysfs_base = lbtf_open_vmlinux();
 		if (!sysfs_base) {
 			char msg[512];
@@ -433,14 +433,14 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 			struct lbtf_object_btf ob = { .sz = sizeof(ob) };
 
 			mink.done = !lbtf_object_btf(path, in.file, in.file_size, NULL, &ob) &&
-				    !lbtf_min_kernel(ob.data, ob.size, &mink.mk);
+				    !lbtf_min_kernel(ob.data, ob.size, NULL, &mink.mk);
 			lbtf_object_btf_free(&ob);
 		} else {
 			LBTF_OPTS(lbtf_min_kernel_opts, mo,
 				  .start_id = o.base ? lbtf_type_cnt(o.base) : 0,
 				  .distilled_base = rep.distilled);
 
-			mink.done = !lbtf_min_kernel_opts(in.data, in.size, &mo, &mink.mk);
+			mink.done = !lbtf_min_kernel(in.data, in.size, &mo, &mink.mk);
 		}
 		rep.mink = &mink;
 	}

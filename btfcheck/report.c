@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include "btfcheck.h"
+#include "cli.h"
 #include "libbtf_verify.h"
 #include "io/io.h"
 
@@ -79,7 +80,7 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 	if (r->no_btf) {
 		fprintf(stdout, " [BPF object without .BTF: libbpf opens and loads it without BTF]");
 	} else if (r->object && !r->open_failed) {
-		bit_list(fix, sizeof(fix), r->fixups, lbtf_fixup_name);
+		bit_list(fix, sizeof(fix), r->fixups, cli_fixup_name);
 		fprintf(stdout, " [BPF object: the BTF libbpf loads; fixups: %s", *fix ? fix : "none");
 		bit_list(fix, sizeof(fix), r->sanitized, lbtf_kfeat_name);
 		fprintf(stdout, "%s%s]", *fix ? "; sanitized: " : "", fix);
@@ -167,7 +168,7 @@ void btfcheck_print_json(const struct btfcheck_report *r, bool quiet)
 		printf(",\"libbpf_open\":%s", r->open_failed ? "false" : "true");
 		if (r->no_btf)
 			fputs(",\"btf\":false", stdout);
-		json_bits("fixups", r->fixups, lbtf_fixup_name);
+		json_bits("fixups", r->fixups, cli_fixup_name);
 		json_bits("sanitized", r->sanitized, lbtf_kfeat_name);
 	}
 	if (r->distilled)

@@ -253,7 +253,7 @@ static void sanitization_of(const char *obj, struct sanit *s)
 		snprintf(s->open_err, sizeof(s->open_err), "%s", lbtf_errmsg());
 		return;
 	}
-	err = lbtf_min_kernel(ob.data, ob.size, &mk);
+	err = lbtf_min_kernel(ob.data, ob.size, NULL, &mk);
 	lbtf_object_btf_free(&ob);
 	if (err)
 		return;

@@ -395,7 +395,7 @@ int main(int argc, char **argv)
 	cli_hold_stdout();
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	opterr = 0; /* unknown options are reported below, in one line */
-	lbtf_atomic_cleanup_on_signals(); /* format c -o writes through a temporary file */
+	lbtfi_atomic_cleanup_on_signals(); /* format c -o writes through a temporary file */
 	hoist_global_options(argc, argv);
 	while ((opt = getopt_long(argc, argv, "+jpcB:hV", longopts, NULL)) != -1) {
 		switch (opt) {

@@ -18,7 +18,7 @@
 #include "libbtf_relo.h"
 #include "min_core.h"
 #include "report.h"
-#include "verify_out.h"
+#include "libbtf_encode.h"
 
 /*
  * The output verified, then written to a temporary file renamed into place:
@@ -44,13 +44,23 @@ static bool no_types(const void *data, size_t size)
 	memcpy(&h, data, LBTF_HDR_LEN_V1);
 	return h.type_len == 0;
 }
+/* Verified as lbtf_encode verifies its output (no output set: nothing is
+ * written by it) */
+static int verify_min(const char *prog, const char *target, const void *data, size_t size)
+{
+	LBTF_OPTS(lbtf_encode_opts, vo);
+	int err = lbtf_encode_blob(target, data, size, &vo, NULL);
+
+	return err ? cli_fail(cli_exit_for_errno(err), prog, "%s", lbtf_errmsg()) : 0;
+}
+
 static int write_min(const char *prog, const char *target, const char *out, const void *data,
 		     size_t size)
 {
 	char *tmp = NULL;
 	int rc, err, fd;
 
-	if (!no_types(data, size) && (rc = btfgen_verify_output(prog, target, data, size, false, NULL)))
+	if (!no_types(data, size) && (rc = verify_min(prog, target, data, size)))
 		return rc;
 	fd = lbtfi_atomic_open(out, &tmp, 0644);
 	if (fd < 0) /* (libbtf's message names the file) */
@@ -99,10 +109,11 @@ int btfgen_min_core(const char *prog, const char *target, const char *out, char 
 		rc = cli_fail_msg(prog, target, lbtf_errmsg(), -err);
 		goto out;
 	}
+	rc = 0;
 	if (!cli_is_stdout(out)) {
 		rc = write_min(prog, target, out, data, size);
 	} else if (no_types(data, size) ||
-		   !(rc = btfgen_verify_output(prog, target, data, size, false, NULL))) {
+		   !(rc = verify_min(prog, target, data, size))) {
 		if (fwrite(data, 1, size, stdout) != size)
 			rc = CLI_EXIT_SYSTEM;
 		if (cli_flush_stdout(prog))

@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(elf, data + 1, size - 1);
 	if (lbtf_is_bpf_object(elf, size - 1) &&
 	    !lbtf_object_btf("fuzz.o", elf, size - 1, &oo, &ob) && ob.data) {
-		lbtf_min_kernel(ob.data, ob.size, &mk);
+		lbtf_min_kernel(ob.data, ob.size, NULL, &mk);
 		lbtf_verify(ob.data, ob.size, NULL, NULL);
 		lbtf_object_btf_free(&ob);
 	}

@@ -551,13 +551,8 @@ static int rewrite(struct elf_job *j, int fd_out, const void *blob, size_t size)
 	return 0;
 }
 
-int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size)
-{
-	return lbtf_elf_write_btf_opts(in_path, out_path, data, size, NULL);
-}
-
-int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const void *data, size_t size,
-			    const struct lbtf_elf_write_opts *opts)
+int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size,
+		       const struct lbtf_elf_write_opts *opts)
 {
 	struct lbtf_elf_write_opts o;
 	struct elf_job j = { .in_path = in_path };

@@ -11,8 +11,7 @@
 #include "elf/internal.h"
 #include "io/io.h"
 
-#define SYSFS_BTF_DIR "/sys/kernel/btf/"
-#define SYSFS_VMLINUX SYSFS_BTF_DIR "vmlinux"
+#define SYSFS_VMLINUX LBTFI_SYSFS_BTF_DIR "vmlinux"
 
 /* Prefix the thread's error message with the file name. */
 static void *fail_with_path(const char *path)
@@ -192,18 +191,11 @@ struct lbtf *lbtf_open_elf(const char *path, const struct lbtf *base)
 	return open_file(path, base, from_elf_file);
 }
 
-bool lbtf_path_is_sysfs_module(const char *path)
-{
-	size_t n = strlen(SYSFS_BTF_DIR);
-
-	return strncmp(path, SYSFS_BTF_DIR, n) == 0 && strcmp(path + n, "vmlinux") != 0;
-}
-
 struct lbtf *lbtf_open(const char *path, const struct lbtf *base)
 {
 	struct lbtf *btf, *vmlinux = NULL;
 
-	if (!base && lbtf_path_is_sysfs_module(path)) {
+	if (!base && lbtfi_path_is_sysfs_module(path)) {
 		vmlinux = lbtf_open_vmlinux();
 		if (!vmlinux)
 			return NULL;

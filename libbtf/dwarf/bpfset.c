@@ -47,7 +47,13 @@ struct bset {
 	uint32_t *newid;     /* per id - start, 0 dropped */
 	struct { uint32_t id; uint8_t mode; } *stack;
 	uint32_t sp, cap;
-	uint32_t *fwd_key, *fwd_id; /* open addressing: aggr key + 1 -> new id */
+	/* open addressing: aggr key + 1 -> new id. Not util/htab.h: the
+	 * key (a name offset and a flavour bit) is a 32-bit value that is
+	 * its own hash and sits in the slot, so a probe reads no type
+	 * record; sized once for every type of the object (at most half
+	 * full), it never grows or deletes, and a lookup that misses
+	 * claims the slot (fwd_slot) */
+	uint32_t *fwd_key, *fwd_id;
 	uint32_t fwd_mask;
 	uint32_t *fwds, nfwds; /* the structs FWDs are made for */
 	uint32_t next;         /* next new id */

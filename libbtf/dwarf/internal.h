@@ -143,6 +143,9 @@ struct dw_unit_list {
 int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul);
 
 /* ---- DIE offset -> BTF id map (diemap.c) --------------------------- */
+/* Open addressing of its own, not util/htab.h: a lookup per DIE reference,
+ * 64-bit keys kept in the slot, cleared per unit by a generation bump
+ * (diemap.c's header gives the reasons in full). */
 
 #define DW_ID_IN_PROGRESS UINT32_MAX
 
@@ -188,6 +191,9 @@ int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
  * signature, what a reference to it led the signatures to. One table for
  * the three, so that a DIE costs one cache miss where it cost one per map.
  * Cleared with the unit (the signatures' arrays are cleared with it).
+ * Open addressing of its own, as dw_diemap's, and placed by the DIE's
+ * offset rather than a hash (dw_dies_slot_of), which util/htab.h's
+ * hash-only slots cannot do.
  */
 #define DW_NONE (UINT32_MAX - 1) /* a field not known (yet) */
 

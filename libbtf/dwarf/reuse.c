@@ -90,7 +90,12 @@ struct want {
 struct dw_group {
 	/* the signature table: open addressing on a, the reps in the slots
 	 * (one cache miss a lookup), at most 3/4 full (smaller, it is in
-	 * the cache more often; most lookups find) */
+	 * the cache more often; most lookups find). Not util/htab.h: that
+	 * table keeps a 32-bit hash and an index, so every probe would
+	 * follow the index to a rep elsewhere to compare its 64-bit a and
+	 * b; and one signature holds up to MAX_CANDIDATES reps that must
+	 * stay in the order they were added (rep_grow keeps it), which a
+	 * table that reinserts by hash alone does not promise */
 	struct rep *tab;
 	uint32_t mask, nreps;
 	struct dw_diemap map_idx;   /* type id -> index in maps (computed once) */

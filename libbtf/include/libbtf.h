@@ -345,10 +345,6 @@ int lbtf_elf_btf_base(const char *path, void *elf, size_t size, const void **bas
 		      size_t *base_size);
 /* /sys/kernel/btf/vmlinux */
 struct lbtf *lbtf_open_vmlinux(void);
-/* Whether path names module BTF under /sys/kernel/btf/ (anything there but
- * vmlinux): split BTF whose base is /sys/kernel/btf/vmlinux. The one place
- * that rule lives; lbtf_open() applies it. */
-bool lbtf_path_is_sysfs_module(const char *path);
 /* Kernel BTF object by id (BPF_BTF_GET_FD_BY_ID); base as for lbtf_new. If
  * base is NULL and the object is module BTF, vmlinux is loaded as base. */
 struct lbtf *lbtf_open_kernel_id(uint32_t id, const struct lbtf *base);

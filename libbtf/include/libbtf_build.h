@@ -149,29 +149,6 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
  * kernels before the section refuse such a header.
  */
 void lbtf_builder_set_layout(struct lbtf_builder *b, bool on);
-/*
- * libbtf writes files (lbtf_elf_write_btf) through a temporary file next to the
- * target, renamed over it when complete. lbtf_atomic_cleanup() removes the
- * temporary files not yet renamed; async-signal-safe. lbtf_atomic_cleanup_
- * on_signals() installs a handler that calls it on the signals that end a
- * process (SIGINT, SIGTERM, SIGHUP, crashes...) before dying of the signal,
- * for programs that write files.
- */
-void lbtf_atomic_cleanup(void);
-void lbtf_atomic_cleanup_on_signals(void);
-/*
- * Add or replace the .BTF section of ELF file in_path with the blob, writing
- * the result to out_path (which may equal in_path) atomically via libelf
- * (out_path gets in_path's mode). The blob must be in the ELF's byte order
- * (see lbtf_elf_is_swapped()), else -EINVAL. Relocatable objects are laid
- * out afresh; linked files keep every offset, a grown .BTF moving to the
- * end (an allocated .BTF, as in vmlinux, cannot grow: -ENOSPC). A .rel.BTF
- * (relocations of clang's DATASEC offsets; the new blob has final ones) is
- * removed from relocatable objects and emptied in linked files; a .BTF.ext
- * is left as it is (it must match the new ids) unless opts replace it.
- */
-int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size);
-
 struct lbtf_elf_write_opts {
 	size_t sz;           /* sizeof(struct lbtf_elf_write_opts) */
 	/* New contents of the .BTF.ext section (e.g. from lbtf_ext_remap()),
@@ -189,8 +166,21 @@ struct lbtf_elf_write_opts {
 	const void *btf_base;
 	size_t btf_base_size;
 };
-int lbtf_elf_write_btf_opts(const char *in_path, const char *out_path, const void *data, size_t size,
-			    const struct lbtf_elf_write_opts *opts);
+/*
+ * Add or replace the .BTF section of ELF file in_path with the blob, writing
+ * the result to out_path (which may equal in_path) atomically via libelf
+ * (out_path gets in_path's mode): through a temporary file next to it,
+ * renamed over it when complete. The blob must be in the ELF's byte order
+ * (see lbtf_elf_is_swapped()), else -EINVAL. Relocatable objects are laid
+ * out afresh; linked files keep every offset, a grown .BTF moving to the
+ * end (an allocated .BTF, as in vmlinux, cannot grow: -ENOSPC). A .rel.BTF
+ * (relocations of clang's DATASEC offsets; the new blob has final ones) is
+ * removed from relocatable objects and emptied in linked files; a .BTF.ext
+ * is left as it is (it must match the new ids) unless opts replace it
+ * (opts NULL: the defaults).
+ */
+int lbtf_elf_write_btf(const char *in_path, const char *out_path, const void *data, size_t size,
+		       const struct lbtf_elf_write_opts *opts);
 /* 1 if the ELF file has a non-empty section of that name, 0 if not, <0 on error */
 int lbtf_elf_has_section(const char *path, const char *name);
 /* 1 if the ELF file's byte order is opposite to this host's, 0 if same, <0 on error */

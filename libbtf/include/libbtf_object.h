@@ -43,8 +43,6 @@ enum lbtf_fixup {
 	LBTF_FIXUP_COUNT = 9,
 };
 
-/* "datasec_size", "var_offset", ... for one LBTF_FIXUP_* bit; NULL otherwise */
-const char *lbtf_fixup_name(uint32_t bit);
 /* "func", "datasec", ... for one LBTF_KFEAT_* bit; NULL otherwise */
 const char *lbtf_kfeat_name(uint32_t bit);
 
@@ -70,14 +68,6 @@ struct lbtf_min_kernel {
 	uint32_t kfeats;         /* LBTF_KFEAT_* used: libbpf rewrites these below their version */
 };
 
-/*
- * Which upstream kernels load this BTF blob (host byte order, not split):
- * from the kinds, flags and linkages its types use, by the release that
- * first accepted each (kernel/bpf/btf.c). Checks no more than needed to walk
- * the types: verify first. Returns 0 or -EINVAL (a malformed blob).
- */
-int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res);
-
 struct lbtf_min_kernel_opts {
 	size_t sz;               /* sizeof(struct lbtf_min_kernel_opts) */
 	/* the blob's first type id: 0 or 1 for base BTF; for split BTF the
@@ -91,9 +81,16 @@ struct lbtf_min_kernel_opts {
 	bool distilled_base;
 };
 
-/* lbtf_min_kernel() for base or split BTF (opts NULL: base BTF) */
-int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_kernel_opts *opts,
-			 struct lbtf_min_kernel *res);
+/*
+ * Which upstream kernels load this BTF blob (host byte order; split BTF
+ * as opts say):
+ * from the kinds, flags and linkages its types use, by the release that
+ * first accepted each (kernel/bpf/btf.c). Checks no more than needed to walk
+ * the types: verify first. opts NULL: base BTF. Returns 0 or -EINVAL (a
+ * malformed blob).
+ */
+int lbtf_min_kernel(const void *data, size_t size, const struct lbtf_min_kernel_opts *opts,
+		    struct lbtf_min_kernel *res);
 
 struct lbtf_object_opts {
 	size_t sz;               /* sizeof(struct lbtf_object_opts) */

@@ -15,7 +15,7 @@
  * names (hard links) or without write permission is refused rather than
  * silently separated from its other names or overwritten. Temporary files
  * still pending are listed so that a signal handler can remove them
- * (lbtf_atomic_cleanup() is async-signal-safe).
+ * (lbtfi_atomic_cleanup() is async-signal-safe).
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -55,7 +55,7 @@ static void pending_remove(const char *tmp)
 			pending_used[i] = 0;
 }
 
-void lbtf_atomic_cleanup(void)
+void lbtfi_atomic_cleanup(void)
 {
 	for (int i = 0; i < PENDING_MAX; i++)
 		if (pending_used[i])
@@ -64,12 +64,12 @@ void lbtf_atomic_cleanup(void)
 
 static void on_fatal_signal(int sig)
 {
-	lbtf_atomic_cleanup();
+	lbtfi_atomic_cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-void lbtf_atomic_cleanup_on_signals(void)
+void lbtfi_atomic_cleanup_on_signals(void)
 {
 	/* the signals that end a process by default, crashes included (a
 	 * truncated mmap'ed input raises SIGBUS) */

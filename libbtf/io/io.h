@@ -54,6 +54,13 @@ int lbtfi_fd_read_private(int fd, const char *path, void **data, size_t *size, b
  */
 int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *len);
 
+/* ---- names (path.c) ---- */
+#define LBTFI_SYSFS_BTF_DIR "/sys/kernel/btf/"
+/* Whether path names module BTF under /sys/kernel/btf/ (anything there but
+ * vmlinux): split BTF whose base is /sys/kernel/btf/vmlinux. The one place
+ * that rule lives; lbtf_open() applies it, btfcheck too. */
+bool lbtfi_path_is_sysfs_module(const char *path);
+
 /* ---- output (atomic.c) ---- */
 /*
  * Atomic output: lbtfi_atomic_open() returns a descriptor onto a new
@@ -67,13 +74,23 @@ int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *l
  * refused (-EMLINK, -EACCES). When path exists and is not a regular file
  * (/dev/null, /dev/stdout, a FIFO) it is opened and written directly
  * (*tmp_path NULL): renaming over a device would replace it. Pending
- * temporary files are removed by lbtf_atomic_cleanup() (public: the
- * library's own writers use them too).
+ * temporary files are removed by lbtfi_atomic_cleanup().
  */
 int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode);
 int lbtfi_atomic_commit(int fd, char *tmp_path, const char *path, int err);
 /* The same when the caller synced the file itself (fsync, 0) after writing */
 int lbtfi_atomic_commit_synced(int fd, char *tmp_path, const char *path, int err);
+/*
+ * lbtfi_atomic_cleanup() removes the temporary files not yet renamed (the
+ * library's writers, lbtf_elf_write_btf and lbtf_encode among them, go
+ * through lbtfi_atomic_open); async-signal-safe. lbtfi_atomic_cleanup_
+ * on_signals() installs a handler that calls it on the signals that end a
+ * process (SIGINT, SIGTERM, SIGHUP, crashes...) before dying of the signal:
+ * a program's policy for the files it writes, the first thing it does
+ * once its command line is read.
+ */
+void lbtfi_atomic_cleanup(void);
+void lbtfi_atomic_cleanup_on_signals(void);
 /* Writes bytes to path through lbtfi_atomic_open/commit. */
 int lbtfi_write_file_atomic(const char *path, const void *data, size_t size);
 /* write() until done (EINTR retried); 0 or -errno, nothing reported. */

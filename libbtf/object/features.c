@@ -136,8 +136,8 @@ static const struct need distilled_need = {
 	KV(6, 11), "module BTF over a distilled base (.BTF.base)", 0
 };
 
-int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_kernel_opts *opts,
-			 struct lbtf_min_kernel *res)
+int lbtf_min_kernel(const void *data, size_t size, const struct lbtf_min_kernel_opts *opts,
+		    struct lbtf_min_kernel *res)
 {
 	struct lbtf_min_kernel_opts o;
 	struct lbtf_min_kernel r = {
@@ -204,9 +204,4 @@ int lbtf_min_kernel_opts(const void *data, size_t size, const struct lbtf_min_ke
 	}
 	lbtfi_result_copy(res, &r, sizeof(r));
 	return 0;
-}
-
-int lbtf_min_kernel(const void *data, size_t size, struct lbtf_min_kernel *res)
-{
-	return lbtf_min_kernel_opts(data, size, NULL, res);
 }

@@ -13,19 +13,6 @@
 #include <string.h>
 #include "internal.h"
 
-static const char *const fixup_names[LBTF_FIXUP_COUNT] = {
-	"datasec_size", "var_offset", "hidden_var_static", "hidden_func_static",
-	"ksym_var", "ksym_func", "kconfig", "datasec_sort", "sanitize",
-};
-
-const char *lbtf_fixup_name(uint32_t bit)
-{
-	for (unsigned int i = 0; i < LBTF_FIXUP_COUNT; i++)
-		if (bit == 1u << i)
-			return fixup_names[i];
-	return NULL;
-}
-
 /*
  * An object without .BTF, as bpf_object__init_btf() and the extern pass
  * after it judge it: libbpf opens it without BTF (and ignores .BTF.ext)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The one hash table of libbtf (not installed): open addressing with linear
+ * The shared hash table of libbtf (not installed): open addressing with linear
  * probing over a power-of-two array of (hash, value) slots. The table keeps
  * no keys: the caller owns them and decides equality, the slot's value (an
  * id, an offset, an index) leads to the key. Keeping the full hash in the
@@ -14,6 +14,12 @@
  * A value of LBTFI_HTAB_FREE marks a free slot, so it cannot be stored.
  * Growth reinserts in slot order, so a table's layout (and any output order
  * that depends on it) is deterministic.
+ *
+ * Every table of libbtf is this one but five of the DWARF converter's, each
+ * with its reason where it is declared: the DIE map and the unit's DIE
+ * table (dwarf/internal.h), the reuse's signature table (dwarf/reuse.c),
+ * the signatures' edge set (dwarf/sig.c), the name table of clang's type
+ * set (dwarf/bpfset.c).
  */
 #ifndef LIBBTF_UTIL_HTAB_H
 #define LIBBTF_UTIL_HTAB_H

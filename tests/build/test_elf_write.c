@@ -138,7 +138,7 @@ static void test_replace_bpf_object(void **state)
 	cnt = lbtf_type_cnt(orig);
 	blob = marked_blob(orig, obj, 0, &size);
 	/* in place: the output is the input */
-	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size, NULL), 0);
 	check_marker(obj, cnt + 2);
 	/* .rel.BTF is gone (its relocations belonged to clang's blob; the new
 	 * one has final DATASEC offsets), .rel.BTF.ext stays, and the section
@@ -163,7 +163,7 @@ static void test_replace_bpf_object(void **state)
 	/* a much larger blob replaces it again (the section grows) */
 	free(blob);
 	blob = marked_blob(orig, obj, 3000, &size);
-	assert_int_equal(lbtf_elf_write_btf(obj, P(2, "prog2.o"), blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(obj, P(2, "prog2.o"), blob, size, NULL), 0);
 	check_marker(P(2, "prog2.o"), cnt + 2);
 	free(blob);
 	lbtf_free(orig);
@@ -181,18 +181,18 @@ static void test_add_to_objects_and_executable(void **state)
 	assert_int_equal(sh("clang-16 -g -O2 -c %s -o %s", src, obj), 0);
 	assert_int_equal(sh("llvm-readelf -S %s | grep -q '\\.BTF'", obj), 1);
 	blob = marked_blob(NULL, obj, 0, &size);
-	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size, NULL), 0);
 	check_marker(obj, 3);
 	/* a linked executable: segments keep their offsets, it still runs */
 	assert_int_equal(sh("gcc -g -O2 %s -o %s", src, exe), 0);
-	assert_int_equal(lbtf_elf_write_btf(exe, exe2, blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(exe, exe2, blob, size, NULL), 0);
 	check_marker(exe2, 3);
 	assert_int_equal(sh("test \"$(%s)\" = 12", exe2), 0);
 	assert_int_equal(sh("test -x %s", exe2), 0); /* mode kept */
 	/* replace it in the executable with a larger one: still runs */
 	free(blob);
 	blob = marked_blob(NULL, exe2, 500, &size);
-	assert_int_equal(lbtf_elf_write_btf(exe2, exe2, blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(exe2, exe2, blob, size, NULL), 0);
 	check_marker(exe2, 3);
 	assert_int_equal(sh("test \"$(%s)\" = 12", exe2), 0);
 	free(blob);
@@ -214,14 +214,14 @@ static void test_allocated_btf(void **state)
 	assert_int_equal(sh("llvm-readelf -S %s | grep -qE '\\.BTF +PROGBITS .* A '", exe), 0);
 	blob = marked_blob(NULL, exe, 0, &size);
 	assert_true(size <= 4096);
-	assert_int_equal(lbtf_elf_write_btf(exe, out, blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(exe, out, blob, size, NULL), 0);
 	check_marker(out, 3);
 	assert_int_equal(sh("test \"$(%s)\" = 42", out), 0);
 	free(blob);
 	blob = marked_blob(NULL, exe, 2000, &size);
 	assert_true(size > 4096);
 	before = read_all(exe, &n1);
-	assert_int_equal(lbtf_elf_write_btf(exe, exe, blob, size), -ENOSPC);
+	assert_int_equal(lbtf_elf_write_btf(exe, exe, blob, size, NULL), -ENOSPC);
 	after = read_all(exe, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(before, after, n1);
@@ -243,7 +243,7 @@ static void test_big_endian(void **state)
 	orig = lbtf_open_elf(obj, NULL);
 	assert_non_null(orig);
 	blob = marked_blob(orig, obj, 0, &size);
-	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size, NULL), 0);
 	back = lbtf_open_elf(obj, NULL);
 	assert_non_null(back);
 	assert_true(lbtf_is_swapped(back));
@@ -269,7 +269,7 @@ static void test_many_sections(void **state)
 	fclose(f);
 	assert_int_equal(sh("as %s -o %s", src, obj), 0);
 	blob = marked_blob(NULL, obj, 0, &size);
-	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size), 0);
+	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, size, NULL), 0);
 	check_marker(obj, 3);
 	free(blob);
 }
@@ -305,20 +305,20 @@ static void test_failure_leaves_original(void **state)
 		size_t wsize;
 		lbtf_builder_add_int(b, "int", 4, 0);
 		assert_int_equal(lbtf_builder_serialize(b, true, &wrong, &wsize), 0);
-		assert_int_equal(lbtf_elf_write_btf(obj, obj, wrong, wsize), -EINVAL);
+		assert_int_equal(lbtf_elf_write_btf(obj, obj, wrong, wsize, NULL), -EINVAL);
 		assert_true(strstr(lbtf_errmsg(), "byte order") != NULL);
 		free(wrong);
 		lbtf_builder_free(b);
 	}
 	/* truncated blob */
-	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, 10), -EINVAL);
+	assert_int_equal(lbtf_elf_write_btf(obj, obj, blob, 10, NULL), -EINVAL);
 	/* not an ELF input */
 	write_text(txt, "hello\n");
-	assert_true(lbtf_elf_write_btf(txt, obj, blob, size) < 0);
+	assert_true(lbtf_elf_write_btf(txt, obj, blob, size, NULL) < 0);
 	assert_true(lbtf_elf_is_swapped(txt) < 0);
 	/* missing input, unwritable output directory */
-	assert_true(lbtf_elf_write_btf(P(3, "missing.o"), obj, blob, size) < 0);
-	assert_true(lbtf_elf_write_btf(obj, "/nonexistent-dir/x.o", blob, size) < 0);
+	assert_true(lbtf_elf_write_btf(P(3, "missing.o"), obj, blob, size, NULL) < 0);
+	assert_true(lbtf_elf_write_btf(obj, "/nonexistent-dir/x.o", blob, size, NULL) < 0);
 	after = read_all(obj, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(before, after, n1);

@@ -60,7 +60,7 @@ long syscall(long nr, ...)
 		const void *btf = (const void *)(uintptr_t)attr->btf;
 		struct lbtf_min_kernel mk = { .sz = sizeof(mk) };
 
-		if (target && (lbtf_min_kernel(btf, attr->btf_size, &mk) || mk.version > target)) {
+		if (target && (lbtf_min_kernel(btf, attr->btf_size, NULL, &mk) || mk.version > target)) {
 			errno = EINVAL;
 			return -1;
 		}

@@ -1,30 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The verify-before-write invariant of btfgen (see verify_out.h). */
-#include <stdio.h>
+/*
+ * The copy of a blob the verifier judges: the BTF as the kernel gets it
+ * from libbpf (externs resolved), without the layout section the running
+ * kernel's rules predate.
+ */
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
-#include "cli.h"
-#include "libbtf.h"
-#include "libbtf_verify.h"
-#include "verify_out.h"
-
-/* The verifier's reason: the last line of its log, without leading tabs */
-static const char *reason(char *log)
-{
-	size_t n = log ? strlen(log) : 0;
-	char *s;
-
-	while (n && log[n - 1] == '\n')
-		log[--n] = 0;
-	if (!n)
-		return "(no log)";
-	for (s = log + n; s > log && s[-1] != '\n'; s--)
-		;
-	while (*s == '\t' || *s == ' ')
-		s++;
-	return s;
-}
+#include "internal.h"
 
 /*
  * Extern VARs and FUNCs (a BPF object's kfuncs, __ksym and __kconfig, as
@@ -80,7 +62,7 @@ static bool is_extern(const struct lbtf_type *t)
 /* Whether externs_as_loaded() changes anything: an extern VAR or FUNC, a
  * DATASEC named .ksyms or .kconfig. The blob is copied only then (a
  * vmlinux's has none). */
-static bool has_externs(const void *data, size_t size)
+bool lbtfi_encode_has_externs(const void *data, size_t size)
 {
 	const uint8_t *p = (const uint8_t *)data, *e;
 	struct lbtf_header h;
@@ -102,7 +84,7 @@ static bool has_externs(const void *data, size_t size)
 	return false;
 }
 
-static void externs_as_loaded(void *data, size_t size)
+void lbtfi_encode_externs_as_loaded(void *data, size_t size)
 {
 	uint32_t n = 0, cap = 1024, **recs = malloc(cap * sizeof(*recs));
 	uint8_t *ext = calloc(cap, 1); /* ext[id]: id was an extern VAR/FUNC */
@@ -182,7 +164,7 @@ out:
  * they check are the same. A host-order copy (malloc'ed) or NULL when the
  * blob has no layout section (or bounds the verifier should judge).
  */
-static void *without_layout(const void *data, size_t *size)
+void *lbtfi_encode_without_layout(const void *data, size_t *size)
 {
 	struct lbtf_header h;
 	unsigned char *out;
@@ -211,59 +193,3 @@ static void *without_layout(const void *data, size_t *size)
 	return out;
 }
 
-int btfgen_verify_output(const char *prog, const char *input, const void *data, size_t size,
-			 bool swapped, const struct lbtf *base)
-{
-	LBTF_OPTS(lbtf_verify_opts, o, .base = base, .flags = LBTF_VERIFY_NO_KERNEL_BTF);
-	struct lbtf_verify_result res = { .sz = sizeof(res) };
-	void *host = NULL, *bare;
-	int err, rc = 0;
-
-	/* BPF_BTF_LOAD's 16 MiB bound does not apply to a kernel image's own
-	 * BTF, which the kernel reads without it: larger outputs are not
-	 * checked here (the Debian vmlinux's is 5 MiB) */
-	if (size > LBTF_MAX_FILE_SIZE)
-		return 0;
-	/* a copy when needed: in host order (the verifier reads host order,
-	 * as the kernel does), externs as libbpf loads them */
-	if (swapped || has_externs(data, size)) {
-		host = malloc(size);
-		if (!host) {
-			cli_err(prog, "%s: out of memory", input);
-			return CLI_EXIT_SYSTEM;
-		}
-		memcpy(host, data, size);
-		if (swapped && lbtf_bytes_to_host(host, size) < 0) {
-			cli_err(prog, "%s: internal error: the BTF made is not BTF", input);
-			free(host);
-			return CLI_EXIT_INPUT;
-		}
-		externs_as_loaded(host, size);
-		data = host;
-	}
-	if ((bare = without_layout(data, &size))) {
-		free(host);
-		data = host = bare;
-	}
-	err = lbtf_verify(data, size, &o, &res);
-	if (res.err) {
-		/* the verdict came without a log (formatting it costs more
-		 * than the checks); verify again with it to say why */
-		lbtf_verify_result_free(&res);
-		res = (struct lbtf_verify_result){ .sz = sizeof(res) };
-		o.log_level = 1;
-		o.flags |= LBTF_VERIFY_KEEP_LOG;
-		err = lbtf_verify(data, size, &o, &res);
-	}
-	if (err && !res.err) {
-		cli_err(prog, "%s: cannot verify the BTF made: %s", input, lbtf_errmsg());
-		rc = cli_exit_for_errno(err);
-	} else if (res.err) {
-		/* (the special-field pass logs nothing: its cause instead) */
-		cli_err(prog, "%s: the BTF made from it would be rejected by the kernel, not written: %s (%s)", input, res.cause[0] ? res.cause : reason(res.full_log), lbtf_errno_name(res.err));
-		rc = CLI_EXIT_INPUT;
-	}
-	lbtf_verify_result_free(&res);
-	free(host);
-	return rc;
-}

@@ -6,18 +6,14 @@
  * output's name never holds a rejected blob. (Taking turns, a kernel's
  * write and sync would add to its verification's time, not overlap it.)
  * An output that is not a regular file (a device, a FIFO: written in place,
- * see lbtfi_atomic_open) is written after the verdict, as before.
+ * see lbtfi_atomic_open) is written after the verdict.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
-#include "report.h"
-#include "cli.h"
-#include "libbtf.h"
+#include "internal.h"
 #include "io/io.h"
-#include "verify_out.h"
-#include "write_out.h"
 
 struct writer {
 	int fd;
@@ -40,36 +36,37 @@ static void *write_and_sync(void *arg)
 	return NULL;
 }
 
-int btfgen_write_verified(const char *prog, const char *input, const char *out, const void *data,
-			  size_t size, bool swapped, const struct lbtf *base)
+int lbtfi_encode_write_raw(struct lbtfi_encode_job *j, const char *out, const void *data,
+			   size_t size, const struct lbtf *base)
 {
 	struct writer w = { .data = data, .size = size };
 	char *tmp = NULL;
 	bool started = false;
 	pthread_t t;
-	int rc, err;
+	int err;
 
 	w.fd = lbtfi_atomic_open(out, &tmp, 0644);
-	if (w.fd < 0) /* (libbtf's message names the file) */
-		return cli_fail_msg(prog, out, lbtf_errmsg(), w.fd);
+	if (w.fd < 0) /* (the message names the file) */
+		return lbtfi_encode_err_named(-w.fd, out);
 	if (tmp)
 		started = !pthread_create(&t, NULL, write_and_sync, &w);
-	rc = btfgen_verify_output(prog, input, data, size, swapped, base);
+	err = lbtfi_encode_verify(j, data, size, j->swapped > 0, base);
 	if (started)
 		pthread_join(t, NULL);
-	else if (!rc) /* (not a regular file: written now, nothing to sync) */
+	else if (!err) /* (not a regular file: written now, nothing to sync) */
 		w.err = lbtfi_write_all(w.fd, data, size), w.what = "write";
-	if (rc) { /* (the verifier said why) */
+	if (err) { /* (the verifier said why) */
+		char msg[512];
+
+		/* the cleanup may fail too: the verdict is the message */
+		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
 		lbtfi_atomic_commit_synced(w.fd, tmp, out, -ECANCELED);
-		return rc;
+		return lbtfi_err(-err, "%s", msg);
 	}
 	if (w.err) {
 		lbtfi_atomic_commit_synced(w.fd, tmp, out, w.err);
-		cli_err(prog, "%s: cannot %s: %s", out, w.what, strerror(-w.err));
-		return cli_exit_for_errno(w.err);
+		return lbtfi_err(-w.err, "%s: cannot %s: %s", out, w.what, strerror(-w.err));
 	}
 	err = lbtfi_atomic_commit_synced(w.fd, tmp, out, 0);
-	if (err)
-		return cli_fail_msg(prog, out, lbtf_errmsg(), err);
-	return 0;
+	return err ? lbtfi_encode_err_named(-err, out) : 0;
 }
