@@ -174,29 +174,18 @@ static uint32_t root_at(const struct roots *r, size_t i)
 }
 
 /*
- * Orders everything once without printing, so that BTF C cannot express
- * (a type cycle, a walk over budget) is reported before any output; then
- * forgets the order and does it again while printing. Same roots in the
- * same sequence, so the second pass meets the same graph states.
+ * Orders all roots without printing, so that BTF C cannot express (a type
+ * cycle, a walk over budget) is reported before any output. Ordering never
+ * looks at what emission did, so the queue of all roots, emitted in one go
+ * afterwards, prints what ordering and emitting each root in turn would.
+ * The visit budget (d->steps) goes on counting through the emission.
  */
-static int precheck(struct dc *d, const struct roots *r)
+static int order_roots(struct dc *d, const struct roots *r)
 {
 	int err = 0;
 
 	for (size_t i = 0; i < r->cnt && !err; i++)
 		err = dci_order_root(d, root_at(r, i));
-	for (uint32_t id = 1; id < d->nr_types; id++)
-		d->st[id].order = DC_UNORDERED;
-	d->steps = 0;
-	return err;
-}
-
-static int dump_roots(struct dc *d, const struct roots *r)
-{
-	int err = 0;
-
-	for (size_t i = 0; i < r->cnt && !err; i++)
-		err = dci_dump_root(d, root_at(r, i));
 	return err;
 }
 
@@ -250,7 +239,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 
 	err = pick_roots(d, &o, &roots);
 	if (!err)
-		err = precheck(d, &roots);
+		err = order_roots(d, &roots);
 	if (err) {
 		free(roots.owned);
 		dc_free(d);
@@ -261,8 +250,9 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		put_frame_head(&d->out);
 	if ((kfuncs || o.macros) && !o.no_frame)
 		dci_put_kfunc_macros(d);
-	err = dump_roots(d, &roots);
 	free(roots.owned);
+	dci_emit_queue(d);
+	err = d->err;
 	if (!err && kfuncs)
 		err = dci_put_kfuncs(d);
 	if (!err && !o.no_frame)

@@ -172,7 +172,7 @@ struct dc {
 	struct dc_tstate *st;
 	uint32_t *suffix;  /* ___N suffix of a resolved name, 0 for none */
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
-	struct dc_ids queue; /* topologically ordered ids of one root */
+	struct dc_ids queue; /* topologically ordered ids of all roots */
 	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
 	struct dc_jobs jobs; /* the printing stack (jobs.c) */
 	struct dc_walks tops; /* dci_top_emit's stack */
@@ -182,13 +182,26 @@ struct dc {
 	struct dc_out out;
 };
 
+/* Ids and offsets were validated up front. The object's own types and
+ * strings are read in place (the dumper's most frequent operation); void
+ * and a split BTF's base go through the library's lookups. */
 static inline const struct lbtf_type *dci_type(const struct dc *d, uint32_t id)
 {
-	return lbtf_type_by_id(d->btf, id); /* ids were validated up front */
+	const struct lbtf *b = d->btf;
+	uint32_t i = id - b->start_id;
+
+	if (__builtin_expect(i < b->nr_types, 1)) /* start_id >= 1: never void */
+		return (const struct lbtf_type *)(b->types + b->type_offs[i]);
+	return lbtf_type_by_id(b, id);
 }
 static inline const char *dci_str(const struct dc *d, uint32_t off)
 {
-	return lbtf_name_by_offset(d->btf, off); /* offsets validated up front */
+	const struct lbtf *b = d->btf;
+	uint32_t o = off - b->start_str_off;
+
+	if (__builtin_expect(o < b->hdr.str_len, 1))
+		return b->strs + o;
+	return lbtf_name_by_offset(b, off);
 }
 /* Records the first error; returns it. */
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id);
@@ -293,10 +306,11 @@ void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
 /* Emits id (and what it needs first) unless done, at top level. */
 void dci_top_emit(struct dc *d, uint32_t id);
 void dci_mark_referenced(struct dc *d);
-/* Orders root and everything it needs (dry run: nothing printed). */
+/* Orders root and everything it needs not ordered yet: appends what is to
+ * be emitted to d->queue (nothing printed). */
 int dci_order_root(struct dc *d, uint32_t id);
-/* Orders root and everything it needs, then emits them. */
-int dci_dump_root(struct dc *d, uint32_t id);
+/* Emits the queued definitions in order. */
+void dci_emit_queue(struct dc *d);
 
 /* decl.c: `<type> <fname>` in C declarator syntax */
 void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl);

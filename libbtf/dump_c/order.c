@@ -424,24 +424,13 @@ out:
 
 int dci_order_root(struct dc *d, uint32_t id)
 {
-	int err;
+	int err = order(d, id, false);
 
-	d->queue.cnt = 0;
-	err = order(d, id, false);
 	return err < 0 ? err : 0;
 }
 
-int dci_dump_root(struct dc *d, uint32_t id)
+void dci_emit_queue(struct dc *d)
 {
-	int err;
-
-	if (d->out.err) /* output failed or over budget: reported by the caller */
-		return 0;
-	d->queue.cnt = 0;
-	err = order(d, id, false);
-	if (err < 0)
-		return err;
 	for (size_t i = 0; i < d->queue.cnt && !d->err && !d->out.err; i++)
 		dci_top_emit(d, d->queue.ids[i]);
-	return d->err;
 }
