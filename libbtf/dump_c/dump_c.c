@@ -31,41 +31,78 @@ int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, c
 }
 
 struct check_ctx {
-	const struct lbtf *btf;
-	uint32_t nr_types;
-	uint32_t bad;
 	uint32_t tags;   /* names that may enter the tag namespace */
 	uint32_t idents; /* typedefs and enumerators */
 };
 
-static int check_id(uint32_t id, void *ctx)
+/* The first of t's type ids (in the order of lbtf_type_read_type_ids())
+ * that is not a valid id, else 0; marks those that count as references. */
+static uint32_t scan_ids(struct dc *d, const struct lbtf_type *t, const struct lbtf_kind_desc *kd)
 {
-	struct check_ctx *c = ctx;
+	uint32_t nr = d->nr_types;
+	bool proto = lbtf_kind(t) == LBTF_KIND_FUNC_PROTO;
+	const char *e = (const char *)(t + 1) + kd->extra_size;
 
-	if (id >= c->nr_types) {
-		c->bad = id;
-		return 1;
+	if (kd->type_field) {
+		if (t->type >= nr)
+			return t->type;
+		/* a prototype's return type is no reference (bpftool's rule) */
+		if (!proto)
+			d->st[t->type].referenced = 1;
+	}
+	if (lbtf_kind(t) == LBTF_KIND_ARRAY) {
+		const struct lbtf_array *a = lbtf_array(t);
+
+		if (a->type >= nr || a->index_type >= nr)
+			return a->type >= nr ? a->type : a->index_type;
+		d->st[a->type].referenced = 1;
+		d->st[a->index_type].referenced = 1;
+	}
+	if (kd->elem_type_off < 0 || !kd->vlen_elem_size)
+		return 0;
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += kd->vlen_elem_size) {
+		uint32_t id = *(const uint32_t *)(e + kd->elem_type_off);
+
+		if (id >= nr)
+			return id;
+		d->st[id].referenced = 1;
 	}
 	return 0;
 }
 
-static int check_str(uint32_t off, void *ctx)
+/* Whether every name offset of t is inside the strings (end: the end of
+ * the string offsets of the BTF and its bases) */
+static bool strs_ok(const struct lbtf_type *t, const struct lbtf_kind_desc *kd, uint32_t end)
 {
-	struct check_ctx *c = ctx;
+	const char *e = (const char *)(t + 1) + kd->extra_size;
 
-	return lbtf_name_by_offset(c->btf, off) == NULL;
+	if (t->name_off >= end)
+		return false;
+	if (kd->elem_name_off < 0 || !kd->vlen_elem_size)
+		return true;
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += kd->vlen_elem_size)
+		if (*(const uint32_t *)(e + kd->elem_name_off) >= end)
+			return false;
+	return true;
 }
 
 /*
  * The parser checked record bounds; the dumper follows type ids and names
- * everywhere, so check every one of them once up front.
+ * everywhere, so check every one of them once up front. The same pass
+ * marks the types other types refer to: an anonymous enum that nothing
+ * refers to is a set of global constants and is printed at top level; one
+ * that is referenced is printed inline where it is used.
  */
-static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_types)
+static int scan_types(struct dc *d, struct check_ctx *cc)
 {
-	struct check_ctx c = { btf, nr_types, 0, 0, 0 };
+	const struct lbtf *btf = d->btf;
+	uint32_t str_end = btf->start_str_off + btf->hdr.str_len;
+	struct check_ctx c = { 0, 0 };
 
-	for (uint32_t id = 1; id < nr_types; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+	for (uint32_t id = 1; id < d->nr_types; id++) {
+		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_kind_desc *kd;
+		uint32_t bad;
 
 		if (!t)
 			return lbtfi_err(EINVAL, "C dump: type id %u missing", id);
@@ -75,10 +112,11 @@ static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_
 		if (lbtf_kind(t) == LBTF_KIND_UNKN || lbtf_kind(t) > LBTF_KIND_MAX)
 			return lbtfi_err(EINVAL, "C dump: type %u is of kind %u, unknown to this "
 					 "library: no C for it", id, lbtf_kind(t));
-		if (lbtf_type_read_type_ids(t, check_id, &c))
+		kd = lbtf_kind_desc(lbtf_kind(t));
+		if ((bad = scan_ids(d, t, kd)))
 			return lbtfi_err(EINVAL, "C dump: type %u refers to type id %u (only %u types)",
-					 id, c.bad, nr_types);
-		if (lbtf_type_read_str_offs(t, check_str, &c))
+					 id, bad, d->nr_types);
+		if (!strs_ok(t, kd, str_end))
 			return lbtfi_err(EINVAL, "C dump: type %u has a name offset outside the strings",
 					 id);
 		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
@@ -219,7 +257,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}
-	err = check_refs(&cc, btf, d->nr_types);
+	err = scan_types(d, &cc);
 	for (size_t i = 0; !err && i < o.root_cnt; i++)
 		if (o.root_ids[i] >= d->nr_types)
 			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",
@@ -235,7 +273,6 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	}
 	d->st[0].order = DC_ORDERED; /* void needs no definition */
 	d->st[0].emit = DC_EMITTED;
-	dci_mark_referenced(d);
 
 	err = pick_roots(d, &o, &roots);
 	if (!err)

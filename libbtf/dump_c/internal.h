@@ -305,7 +305,6 @@ void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
 /* order.c */
 /* Emits id (and what it needs first) unless done, at top level. */
 void dci_top_emit(struct dc *d, uint32_t id);
-void dci_mark_referenced(struct dc *d);
 /* Orders root and everything it needs not ordered yet: appends what is to
  * be emitted to d->queue (nothing printed). */
 int dci_order_root(struct dc *d, uint32_t id);

@@ -15,36 +15,6 @@
 #include <string.h>
 #include "internal.h"
 
-/* ---- marking types referenced by other types --------------------------- */
-
-static int mark_id(uint32_t id, void *ctx)
-{
-	struct dc *d = ctx;
-
-	d->st[id].referenced = 1;
-	return 0;
-}
-
-/*
- * An anonymous enum that nothing refers to is a set of global constants and
- * is printed at top level; one that is referenced is printed inline where it
- * is used. A function prototype's return type does not count as a reference
- * (bpftool's behaviour, kept for identical output).
- */
-void dci_mark_referenced(struct dc *d)
-{
-	for (uint32_t id = 1; id < d->nr_types; id++) {
-		const struct lbtf_type *t = dci_type(d, id);
-
-		if (lbtf_kind(t) == LBTF_KIND_FUNC_PROTO) {
-			for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-				d->st[lbtf_params(t)[i].type].referenced = 1;
-			continue;
-		}
-		lbtf_type_read_type_ids(t, mark_id, d);
-	}
-}
-
 /*
  * Function protos, arrays, modifiers and anonymous types are walked again at
  * every use (their meaning depends on the path), so a small hostile BTF can
