@@ -22,6 +22,13 @@ int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 	return d->err;
 }
 
+void *dci_block(size_t bytes)
+{
+	if (bytes >= DC_HUGE_FROM && bytes < LBTFI_BIG_BYTES)
+		bytes = LBTFI_BIG_BYTES;
+	return lbtfi_malloc_big(bytes);
+}
+
 int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what)
 {
 	if (LBTFI_GROW_FROM(a->ids, a->cap, a->cnt + 1, first_cap))
@@ -166,9 +173,7 @@ static void put_frame_tail(struct dc_out *o)
 
 static void dc_free(struct dc *d)
 {
-	free(d->st);
-	free(d->suffix);
-	free(d->align);
+	free(d->suffix); /* (st and align are in its block) */
 	free(d->queue.ids);
 	free(d->stack.ids);
 	free(d->jobs.v);
@@ -232,6 +237,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	struct lbtf_dump_c_opts o;
 	struct check_ctx cc = { 0 };
 	struct roots roots;
+	size_t per_type;
 	bool kfuncs;
 	struct dc *d;
 	int err;
@@ -250,10 +256,18 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->out.f = out;
 	d->out.limit = DC_OUT_LIMIT(input_size(btf));
 	d->step_limit = DC_STEP_LIMIT(d->nr_types);
-	d->st = calloc(d->nr_types, sizeof(*d->st));
-	d->suffix = calloc(d->nr_types, sizeof(*d->suffix));
-	d->align = calloc(d->nr_types, sizeof(*d->align));
-	if (!d->st || !d->suffix || !d->align) {
+	/* the per-type arrays in one block; the queue of definitions, at most
+	 * one entry a type, sized once */
+	per_type = (size_t)d->nr_types * (sizeof(*d->suffix) + sizeof(*d->st) + sizeof(*d->align));
+	d->suffix = dci_block(per_type);
+	d->queue.ids = dci_block((size_t)d->nr_types * sizeof(*d->queue.ids));
+	d->queue.cap = d->queue.ids ? d->nr_types : 0;
+	if (d->suffix) {
+		d->st = (struct dc_tstate *)(d->suffix + d->nr_types);
+		d->align = (int8_t *)(d->st + d->nr_types);
+		memset(d->suffix, 0, per_type);
+	}
+	if (!d->suffix) {
 		dc_free(d);
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}

@@ -14,6 +14,12 @@
 
 int dci_names_reserve(struct dc_names *n, uint32_t expected)
 {
+	if (!n->ent && expected) {
+		n->ent = dci_block((size_t)expected * sizeof(*n->ent));
+		if (!n->ent)
+			return -ENOMEM;
+		n->cap = expected;
+	}
 	if (!n->tab.slots)
 		return lbtfi_htab_init(&n->tab, expected < 512 ? 512 : expected, 2);
 	return lbtfi_htab_reserve(&n->tab, expected > n->tab.cnt ? expected - n->tab.cnt : 0);

@@ -98,61 +98,17 @@ static uint64_t mix_name(struct dc *d, uint64_t h, uint32_t name_off)
 }
 
 /*
- * Hashes of structs/unions with their members, memoized: a tie group of
- * pointers to one struct, and an anonymous struct and the pointers to it,
- * would hash the same members again and again. The hash of a type depends
- * on the depth it is met at only when the walk below it reaches the depth
- * bound, so an entry keeps how deep its walk went (rel) and serves only
- * callers that would stay within the bound too.
+ * Hashes of structs/unions with their members, memoized by id: a tie group
+ * of pointers to one struct, and an anonymous struct and the pointers to
+ * it, would hash the same members again and again. The hash of a type
+ * depends on the depth it is met at only when the walk below it reaches
+ * the depth bound, so an entry keeps how deep its walk went and serves
+ * only callers that would stay within the bound too.
  */
-struct memo_ent {
-	uint64_t hash;
-	uint32_t id;  /* 0: free */
-	uint32_t rel; /* levels walked below the type */
-};
-
 struct memo {
-	struct memo_ent *v;
-	uint32_t mask, cnt;
-	bool nomem;  /* a failed growth: nothing more memoized */
+	uint64_t *hash;
+	uint8_t *rel; /* 0: none, else 1 + the levels walked below the type */
 };
-
-static struct memo_ent *memo_slot(struct memo *m, uint32_t id)
-{
-	uint32_t i = (id * 0x9e3779b1u) & m->mask;
-
-	while (m->v[i].id && m->v[i].id != id)
-		i = (i + 1) & m->mask;
-	return &m->v[i];
-}
-
-static void memo_put(struct memo *m, uint32_t id, uint64_t hash, uint32_t rel)
-{
-	struct memo_ent *e;
-
-	if (m->nomem)
-		return;
-	if (!m->v || 2 * (m->cnt + 1) > m->mask + 1) {
-		struct memo_ent *old = m->v;
-		uint32_t old_n = old ? m->mask + 1 : 0, n = old ? 2 * old_n : 1024;
-
-		m->v = calloc(n, sizeof(*m->v));
-		if (!m->v) {
-			m->v = old;
-			m->nomem = true;
-			return;
-		}
-		m->mask = n - 1;
-		for (uint32_t i = 0; i < old_n; i++)
-			if (old[i].id)
-				*memo_slot(m, old[i].id) = old[i];
-		free(old);
-	}
-	e = memo_slot(m, id);
-	if (!e->id)
-		m->cnt++;
-	*e = (struct memo_ent){ hash, id, rel };
-}
 
 /* The type's name; enumerator names; for the root struct/union each
  * member's name and the hash of its type (members not followed further);
@@ -170,13 +126,9 @@ static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool membe
 	if (depth > SORT_DEPTH)
 		return mix_name(d, 0, t->name_off);
 	if (lbtf_is_composite(t) && members) {
-		if (m->v) {
-			const struct memo_ent *e = memo_slot(m, id);
-
-			if (e->id && depth + (int)e->rel <= SORT_DEPTH) {
-				*reach = depth + (int)e->rel;
-				return e->hash;
-			}
+		if (m->rel[id] && depth + m->rel[id] - 1 <= SORT_DEPTH) {
+			*reach = depth + m->rel[id] - 1;
+			return m->hash[id];
 		}
 		h = mix_name(d, 0, t->name_off);
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
@@ -185,8 +137,10 @@ static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool membe
 			if (r > *reach)
 				*reach = r;
 		}
-		if (*reach <= SORT_DEPTH) /* not cut by the bound */
-			memo_put(m, id, h, (uint32_t)(*reach - depth));
+		if (*reach <= SORT_DEPTH) { /* not cut by the bound */
+			m->hash[id] = h;
+			m->rel[id] = (uint8_t)(*reach - depth + 1);
+		}
 		return h;
 	}
 	h = mix_name(d, 0, t->name_off);
@@ -366,13 +320,18 @@ static bool in_anon_group(struct dc *d, const struct sort_key *k)
 uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
 {
 	uint32_t n = d->nr_types - 1;
-	struct sort_key *keys = lbtfi_malloc_big((size_t)(n ? n : 1) * sizeof(*keys));
+	/* one block: the keys, then the memo by id (freed with the ids) */
+	size_t nk = n ? n : 1, nm = d->nr_types;
+	struct sort_key *keys = lbtfi_malloc_big(nk * sizeof(*keys) + nm * (8 + 1));
 	uint32_t *ids = (uint32_t *)keys; /* filled in place at the end */
-	struct memo memo = { 0 };
+	struct memo memo;
 	uint32_t named = 0, anon, at;
 
 	if (!keys)
 		return NULL;
+	memo.hash = (uint64_t *)(keys + nk);
+	memo.rel = (uint8_t *)(memo.hash + nm);
+	memset(memo.rel, 0, nm);
 	/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order
 	 * nothing (their types come out through other roots, as in bpftool),
 	 * so where they sort does not matter: they are left out (45% of a
@@ -407,7 +366,6 @@ uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
 			order_ties(d, &memo, keys + i, j - i);
 	}
 	order_ties(d, &memo, keys + anon, n - anon);
-	free(memo.v);
 	/* the group goes after every named key of a lower rank, at (its
 	 * prefix, its rank and an empty sort name, is below any other of that
 	 * rank): moved next to the named keys, then swapped with those after
