@@ -177,6 +177,7 @@ static void dc_free(struct dc *d)
 	free(d->queue.ids);
 	free(d->stack.ids);
 	free(d->jobs.v);
+	free(d->ords.v);
 	free(d->tops.v);
 	free(d->aligns.v);
 	dci_names_free(&d->type_names);

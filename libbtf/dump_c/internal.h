@@ -156,6 +156,19 @@ struct dc_walk {
 	int max;           /* align: largest member alignment so far */
 };
 
+/* A frame of the ordering walk (order.c) */
+struct ord_frame {
+	uint32_t id;
+	uint32_t next;     /* next child to visit */
+	bool through_ptr;
+	int strong;
+};
+
+struct dc_ords {
+	struct ord_frame *v;
+	size_t cnt, cap;
+};
+
 struct dc_walks {
 	struct dc_walk *v;
 	size_t cnt, cap;
@@ -175,6 +188,7 @@ struct dc {
 	struct dc_ids queue; /* topologically ordered ids of all roots */
 	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
 	struct dc_jobs jobs; /* the printing stack (jobs.c) */
+	struct dc_ords ords;  /* the ordering walk's stack */
 	struct dc_walks tops; /* dci_top_emit's stack */
 	struct dc_walks aligns; /* dci_align_of's stack */
 	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */

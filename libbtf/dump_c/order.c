@@ -43,13 +43,6 @@ static int queue_push(struct dc *d, uint32_t id)
  * frame's answer from its children's ("strong": the last child's answer,
  * or for a function prototype whether any was strong).
  */
-struct ord_frame {
-	uint32_t id;
-	uint32_t next;     /* next child to visit */
-	bool through_ptr;
-	int strong;
-};
-
 bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child)
 {
 	switch (dci_kind_ops[lbtf_kind(t)].children) {
@@ -160,52 +153,52 @@ static int leave(struct dc *d, const struct ord_frame *f)
 	}
 }
 
-static int push_frame(struct dc *d, struct ord_frame **stack, size_t *cnt, size_t *cap,
-		      uint32_t id, bool through_ptr)
+static int push_frame(struct dc *d, uint32_t id, bool through_ptr)
 {
-	if (*cnt >= d->nr_types) /* deeper than the number of types: a cycle */
+	struct dc_ords *o = &d->ords;
+
+	if (o->cnt >= d->nr_types) /* deeper than the number of types: a cycle */
 		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
-	if (LBTFI_GROW_FROM(*stack, *cap, *cnt + 1, 64))
+	if (LBTFI_GROW_FROM(o->v, o->cap, o->cnt + 1, 64))
 		return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
-	(*stack)[(*cnt)++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr };
+	o->v[o->cnt++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr };
 	return 0;
 }
 
 /* Orders id and what it needs; 1 strong, 0 weak, <0 error. */
 static int order(struct dc *d, uint32_t id, bool through_ptr)
 {
-	struct ord_frame *stack = NULL;
-	size_t cnt = 0, cap = 0;
+	struct dc_ords *o = &d->ords;
 	int res = enter(d, id, through_ptr);
 
+	o->cnt = 0;
 	if (res == ORD_DESCEND)
-		res = push_frame(d, &stack, &cnt, &cap, id, through_ptr);
-	while (res >= 0 && cnt) {
-		struct ord_frame *f = &stack[cnt - 1];
+		res = push_frame(d, id, through_ptr);
+	while (res >= 0 && o->cnt) {
+		struct ord_frame *f = &o->v[o->cnt - 1];
 		const struct lbtf_type *t = dci_type(d, f->id);
 		uint32_t child;
 		bool ptr;
 
 		if (!next_child(t, f, &child, &ptr)) {
 			res = leave(d, f);
-			cnt--;
+			o->cnt--;
 		} else {
 			res = enter(d, child, ptr);
 			if (res == ORD_DESCEND) {
-				res = push_frame(d, &stack, &cnt, &cap, child, ptr);
+				res = push_frame(d, child, ptr);
 				continue;
 			}
 		}
 		/* a child's answer goes to its parent */
-		if (res >= 0 && cnt) {
-			f = &stack[cnt - 1];
+		if (res >= 0 && o->cnt) {
+			f = &o->v[o->cnt - 1];
 			if (lbtf_kind(dci_type(d, f->id)) == LBTF_KIND_FUNC_PROTO)
 				f->strong |= res > 0;
 			else
 				f->strong = res;
 		}
 	}
-	free(stack);
 	return res;
 }
 
