@@ -22,11 +22,16 @@ int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 	return d->err;
 }
 
-void *dci_block(size_t bytes)
+void *dci_arena(struct dc *d, size_t bytes)
 {
-	if (bytes >= DC_HUGE_FROM && bytes < LBTFI_BIG_BYTES)
-		bytes = LBTFI_BIG_BYTES;
-	return lbtfi_malloc_big(bytes);
+	void *p;
+
+	bytes = (bytes + 7) & ~(size_t)7;
+	if (bytes > d->arena_len - d->arena_used)
+		return NULL;
+	p = d->arena + d->arena_used;
+	d->arena_used += bytes;
+	return p;
 }
 
 int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what)
@@ -93,6 +98,29 @@ static bool strs_ok(const struct lbtf_type *t, const struct lbtf_kind_desc *kd, 
 	return true;
 }
 
+/* The names that may enter each namespace, at most (not FUNCs, VARs...:
+ * the tables stay small) */
+static struct check_ctx count_names(struct dc *d)
+{
+	struct check_ctx c = { 0, 0 };
+
+	for (uint32_t id = 1; id < d->nr_types; id++) {
+		const struct lbtf_type *t = dci_type(d, id);
+
+		if (!t)
+			continue; /* (scan_types() reports it) */
+		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
+			c.idents++;
+		else if (lbtf_is_enum(t))
+			c.idents += lbtf_vlen(t), c.tags++;
+		else if (t->name_off && (lbtf_is_composite(t) || lbtf_kind(t) == LBTF_KIND_FWD ||
+					 lbtf_kind(t) == LBTF_KIND_INT ||
+					 lbtf_kind(t) == LBTF_KIND_FLOAT))
+			c.tags++;
+	}
+	return c;
+}
+
 /*
  * The parser checked record bounds; the dumper follows type ids and names
  * everywhere, so check every one of them once up front. The same pass
@@ -100,11 +128,10 @@ static bool strs_ok(const struct lbtf_type *t, const struct lbtf_kind_desc *kd, 
  * refers to is a set of global constants and is printed at top level; one
  * that is referenced is printed inline where it is used.
  */
-static int scan_types(struct dc *d, struct check_ctx *cc)
+static int scan_types(struct dc *d)
 {
 	const struct lbtf *btf = d->btf;
 	uint32_t str_end = btf->start_str_off + btf->hdr.str_len;
-	struct check_ctx c = { 0, 0 };
 
 	for (uint32_t id = 1; id < d->nr_types; id++) {
 		const struct lbtf_type *t = dci_type(d, id);
@@ -126,16 +153,42 @@ static int scan_types(struct dc *d, struct check_ctx *cc)
 		if (!strs_ok(t, kd, str_end))
 			return lbtfi_err(EINVAL, "C dump: type %u has a name offset outside the strings",
 					 id);
-		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
-			c.idents++;
-		else if (lbtf_is_enum(t))
-			c.idents += lbtf_vlen(t), c.tags++;
-		else if (t->name_off && (lbtf_is_composite(t) || lbtf_kind(t) == LBTF_KIND_FWD ||
-					 lbtf_kind(t) == LBTF_KIND_INT ||
-					 lbtf_kind(t) == LBTF_KIND_FLOAT))
-			c.tags++; /* (not FUNCs, VARs...: the table stays small) */
 	}
-	*cc = c;
+	return 0;
+}
+
+/*
+ * The arrays sized up front, in one block: a vmlinux's are 4 MB (2 MB
+ * without the sort), whose pages would be a thousand first touches of
+ * 4 KiB pages (microseconds each in a virtual machine); on huge pages
+ * (lbtfi_malloc_big), touched in the order used, the sort's room last.
+ */
+static int alloc_arena(struct dc *d, const struct check_ctx *names, bool sort)
+{
+	size_t nr = d->nr_types, len;
+
+	len = nr * sizeof(*d->suffix) + 2 * ((nr + 7) & ~(size_t)7) + nr * sizeof(*d->queue.ids) +
+	      ((size_t)names->tags + names->idents) * sizeof(struct dc_name) + 6 * 8;
+	if (sort)
+		len += dci_sort_bytes(d);
+	/* from 256 KiB on, a whole huge page (a fault and a 2 MiB clear cost
+	 * what 64-85 faults of 4 KiB pages do here) */
+	d->arena = lbtfi_malloc_big(len >= (256u << 10) && len < LBTFI_BIG_BYTES ?
+				    LBTFI_BIG_BYTES : len);
+	if (!d->arena)
+		return -ENOMEM;
+	d->arena_len = len;
+	d->suffix = dci_arena(d, nr * sizeof(*d->suffix));
+	d->st = dci_arena(d, nr * sizeof(*d->st));
+	d->align = dci_arena(d, nr * sizeof(*d->align));
+	memset(d->arena, 0, d->arena_used);
+	d->queue.ids = dci_arena(d, nr * sizeof(*d->queue.ids));
+	d->queue.cap = nr;
+	if (dci_names_reserve(&d->type_names, names->tags,
+			      dci_arena(d, names->tags * sizeof(struct dc_name))) ||
+	    dci_names_reserve(&d->ident_names, names->idents,
+			      dci_arena(d, names->idents * sizeof(struct dc_name))))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -173,8 +226,7 @@ static void put_frame_tail(struct dc_out *o)
 
 static void dc_free(struct dc *d)
 {
-	free(d->suffix); /* (st and align are in its block) */
-	free(d->queue.ids);
+	free(d->arena);
 	free(d->stack.ids);
 	free(d->jobs.v);
 	free(d->ords.v);
@@ -189,7 +241,6 @@ static void dc_free(struct dc *d)
 struct roots {
 	const uint32_t *ids; /* NULL: ids 1..cnt */
 	size_t cnt;
-	uint32_t *owned;
 };
 
 static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roots *r)
@@ -201,10 +252,9 @@ static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roo
 		r->ids = o->root_ids;
 		r->cnt = o->root_cnt;
 	} else if (o && o->sort) {
-		r->owned = dci_sorted_ids(d, &cnt);
-		if (!r->owned)
+		r->ids = dci_sorted_ids(d, &cnt);
+		if (!r->ids)
 			return lbtfi_err(ENOMEM, "C dump: out of memory sorting types");
-		r->ids = r->owned;
 		r->cnt = cnt;
 	} else {
 		r->cnt = d->nr_types - 1;
@@ -238,7 +288,6 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	struct lbtf_dump_c_opts o;
 	struct check_ctx cc = { 0 };
 	struct roots roots;
-	size_t per_type;
 	bool kfuncs;
 	struct dc *d;
 	int err;
@@ -257,22 +306,12 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->out.f = out;
 	d->out.limit = DC_OUT_LIMIT(input_size(btf));
 	d->step_limit = DC_STEP_LIMIT(d->nr_types);
-	/* the per-type arrays in one block; the queue of definitions, at most
-	 * one entry a type, sized once */
-	per_type = (size_t)d->nr_types * (sizeof(*d->suffix) + sizeof(*d->st) + sizeof(*d->align));
-	d->suffix = dci_block(per_type);
-	d->queue.ids = dci_block((size_t)d->nr_types * sizeof(*d->queue.ids));
-	d->queue.cap = d->queue.ids ? d->nr_types : 0;
-	if (d->suffix) {
-		d->st = (struct dc_tstate *)(d->suffix + d->nr_types);
-		d->align = (int8_t *)(d->st + d->nr_types);
-		memset(d->suffix, 0, per_type);
-	}
-	if (!d->suffix) {
+	cc = count_names(d);
+	if (alloc_arena(d, &cc, o.sort && !o.root_cnt)) {
 		dc_free(d);
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}
-	err = scan_types(d, &cc);
+	err = scan_types(d);
 	for (size_t i = 0; !err && i < o.root_cnt; i++)
 		if (o.root_ids[i] >= d->nr_types)
 			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",
@@ -281,11 +320,6 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return err;
 	}
-	if (dci_names_reserve(&d->type_names, cc.tags) ||
-	    dci_names_reserve(&d->ident_names, cc.idents)) {
-		dc_free(d);
-		return lbtfi_err(ENOMEM, "C dump: out of memory for names");
-	}
 	d->st[0].order = DC_ORDERED; /* void needs no definition */
 	d->st[0].emit = DC_EMITTED;
 
@@ -293,7 +327,6 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	if (!err)
 		err = order_roots(d, &roots);
 	if (err) {
-		free(roots.owned);
 		dc_free(d);
 		return err;
 	}
@@ -302,7 +335,6 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		put_frame_head(&d->out);
 	if ((kfuncs || o.macros) && !o.no_frame)
 		dci_put_kfunc_macros(d);
-	free(roots.owned);
 	dci_emit_queue(d);
 	err = d->err;
 	if (!err && kfuncs)

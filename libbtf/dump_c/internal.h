@@ -63,13 +63,15 @@ struct dc_names {
 	struct lbtfi_htab tab;  /* name hash -> index into ent */
 	struct dc_name *ent;
 	size_t cnt, cap;
+	bool ent_lent;          /* ent is room in the arena, not its own block */
 };
 
 /* Counts one more occurrence of name; returns the new count (>= 1), 0 on ENOMEM. */
 uint32_t dci_names_bump(struct dc_names *n, const char *name);
 void dci_names_free(struct dc_names *n);
-/* Sizes the table for about expected names up front (0 or -ENOMEM). */
-int dci_names_reserve(struct dc_names *n, uint32_t expected);
+/* Sizes the table for about expected names up front, their entries in
+ * room (expected of them) when given: 0 or -ENOMEM. */
+int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *room);
 
 /* ---- per-type state ---------------------------------------------------- */
 
@@ -182,10 +184,11 @@ struct dc {
 	int err;           /* first error (negative errno), sticky */
 	uint64_t steps;    /* order/emit visits so far, against step_limit */
 	uint64_t step_limit;
-	struct dc_tstate *st; /* st, suffix, align: one block (suffix its start) */
+	struct dc_tstate *st;
 	uint32_t *suffix;  /* ___N suffix of a resolved name, 0 for none */
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
-	struct dc_ids queue; /* topologically ordered ids of all roots */
+	struct dc_ids queue; /* topologically ordered ids of all roots (at
+			      * most one entry a type: sized once) */
 	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
 	struct dc_jobs jobs; /* the printing stack (jobs.c) */
 	struct dc_ords ords;  /* the ordering walk's stack */
@@ -193,6 +196,10 @@ struct dc {
 	struct dc_walks aligns; /* dci_align_of's stack */
 	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */
 	struct dc_names ident_names; /* typedefs and enumerators */
+	/* the arrays sized up front, in one block: per-type state, queue,
+	 * name entries, sort keys (see lbtf_dump_c()) */
+	char *arena;
+	size_t arena_len, arena_used;
 	struct dc_out out;
 };
 
@@ -219,14 +226,8 @@ static inline const char *dci_str(const struct dc *d, uint32_t off)
 }
 /* Records the first error; returns it. */
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id);
-/*
- * A block of memory for an array sized up front (freed by free()): from
- * DC_HUGE_FROM on, a whole 2 MiB huge page (one fault and a 2 MiB clear
- * cost less than 32 and more first touches of 4 KiB pages, microseconds
- * each in a virtual machine).
- */
-#define DC_HUGE_FROM ((size_t)128 << 10)
-void *dci_block(size_t bytes);
+/* The next bytes of the arena (aligned to 8), NULL when it has no room */
+void *dci_arena(struct dc *d, size_t bytes);
 /* Appends id to a (the capacity doubles, from first_cap); out of memory
  * fails the dump with what. */
 int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what);
@@ -350,7 +351,9 @@ void dci_emit_base_aliases(struct dc *d, uint32_t id);
 void dci_put_kfunc_macros(struct dc *d);
 int dci_put_kfuncs(struct dc *d);
 
-/* sort.c: ids 1..nr_types-1 in the diffable order (malloc'ed) */
+/* sort.c: the arena bytes the sort needs; ids 1..nr_types-1 in the
+ * diffable order (in the arena), NULL when it has no room */
+size_t dci_sort_bytes(const struct dc *d);
 uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt);
 
 #endif

@@ -7,22 +7,43 @@
  * happens when a name is first needed, so the numbering follows emission
  * order exactly like bpftool's.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-int dci_names_reserve(struct dc_names *n, uint32_t expected)
+int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *room)
 {
-	if (!n->ent && expected) {
-		n->ent = dci_block((size_t)expected * sizeof(*n->ent));
-		if (!n->ent)
-			return -ENOMEM;
+	if (room && !n->ent) {
+		n->ent = room;
 		n->cap = expected;
+		n->ent_lent = true;
 	}
 	if (!n->tab.slots)
 		return lbtfi_htab_init(&n->tab, expected < 512 ? 512 : expected, 2);
 	return lbtfi_htab_reserve(&n->tab, expected > n->tab.cnt ? expected - n->tab.cnt : 0);
+}
+
+/* Room for one more entry (lent room is full: a block of its own) */
+static int grow_ents(struct dc_names *n)
+{
+	struct dc_name *lent = n->ent;
+
+	if (n->cnt < n->cap)
+		return 0;
+	if (!n->ent_lent)
+		return LBTFI_GROW_FROM(n->ent, n->cap, n->cnt + 1, 512);
+	n->ent = NULL;
+	n->cap = 0;
+	if (LBTFI_GROW_FROM(n->ent, n->cap, n->cnt + 1, 512)) {
+		n->ent = lent;
+		n->cap = n->cnt;
+		return -ENOMEM;
+	}
+	memcpy(n->ent, lent, n->cnt * sizeof(*n->ent));
+	n->ent_lent = false;
+	return 0;
 }
 
 uint32_t dci_names_bump(struct dc_names *n, const char *name)
@@ -30,7 +51,7 @@ uint32_t dci_names_bump(struct dc_names *n, const char *name)
 	size_t len;
 	uint32_t h = lbtfi_str_hash(name, &len);
 
-	if (!n->tab.slots && dci_names_reserve(n, 0))
+	if (!n->tab.slots && dci_names_reserve(n, 0, NULL))
 		return 0;
 	/* deduplicated BTF strings: equal names usually are the same pointer */
 	LBTFI_HTAB_FOR_EACH(&n->tab, h, slot, i) {
@@ -39,8 +60,7 @@ uint32_t dci_names_bump(struct dc_names *n, const char *name)
 		if (e->key == name || !strcmp(e->key, name))
 			return ++e->count;
 	}
-	if (LBTFI_GROW_FROM(n->ent, n->cap, n->cnt + 1, 512) ||
-	    lbtfi_htab_add(&n->tab, h, (uint32_t)n->cnt))
+	if (grow_ents(n) || lbtfi_htab_add(&n->tab, h, (uint32_t)n->cnt))
 		return 0;
 	n->ent[n->cnt++] = (struct dc_name){ name, 1 };
 	return 1;
@@ -49,7 +69,8 @@ uint32_t dci_names_bump(struct dc_names *n, const char *name)
 void dci_names_free(struct dc_names *n)
 {
 	lbtfi_htab_free(&n->tab);
-	free(n->ent);
+	if (!n->ent_lent)
+		free(n->ent);
 	memset(n, 0, sizeof(*n));
 }
 

@@ -27,9 +27,14 @@ static int too_much_work(struct dc *d, uint32_t id)
 
 /* ---- ordering ---------------------------------------------------------- */
 
+/* (a type is queued once, when it becomes ordered: the queue has room
+ * for all, in the arena, never grown) */
 static int queue_push(struct dc *d, uint32_t id)
 {
-	return dci_push_id(d, &d->queue, 256, id, "out of memory ordering types");
+	if (d->queue.cnt >= d->queue.cap)
+		return dci_fail(d, -EOVERFLOW, "queue of definitions full", id);
+	d->queue.ids[d->queue.cnt++] = id;
+	return 0;
 }
 
 /*

@@ -317,21 +317,30 @@ static bool in_anon_group(struct dc *d, const struct sort_key *k)
 	return k->prefix == (uint64_t)RANK_LAST << 56 && !dci_str(d, k->own_off)[0];
 }
 
+/* The memo by id, then the keys (last: the room of the types left out,
+ * at their end, is never touched) */
+size_t dci_sort_bytes(const struct dc *d)
+{
+	size_t nm = d->nr_types;
+
+	return (nm + 7) / 8 * 8 + nm * sizeof(uint64_t) + nm * sizeof(struct sort_key) + 3 * 8;
+}
+
 uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
 {
 	uint32_t n = d->nr_types - 1;
-	/* one block: the keys, then the memo by id (freed with the ids) */
-	size_t nk = n ? n : 1, nm = d->nr_types;
-	struct sort_key *keys = lbtfi_malloc_big(nk * sizeof(*keys) + nm * (8 + 1));
-	uint32_t *ids = (uint32_t *)keys; /* filled in place at the end */
 	struct memo memo;
+	struct sort_key *keys;
+	uint32_t *ids;
 	uint32_t named = 0, anon, at;
 
-	if (!keys)
+	memo.rel = dci_arena(d, d->nr_types);
+	memo.hash = dci_arena(d, (size_t)d->nr_types * sizeof(*memo.hash));
+	keys = dci_arena(d, (size_t)(n ? n : 1) * sizeof(*keys));
+	if (!memo.rel || !memo.hash || !keys)
 		return NULL;
-	memo.hash = (uint64_t *)(keys + nk);
-	memo.rel = (uint8_t *)(memo.hash + nm);
-	memset(memo.rel, 0, nm);
+	ids = (uint32_t *)keys; /* filled in place at the end */
+	memset(memo.rel, 0, d->nr_types);
 	/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order
 	 * nothing (their types come out through other roots, as in bpftool),
 	 * so where they sort does not matter: they are left out (45% of a
