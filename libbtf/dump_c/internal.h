@@ -53,10 +53,13 @@ void dci_indent(struct dc_out *o, int lvl);
 
 /* ---- names ------------------------------------------------------------- */
 
-/* string -> occurrences; keys point into the BTF string data (no copies).
- * One slot holds key, hash and count: one cache line touch per probe. */
+struct dc;
+
+/* name -> occurrences; a name is a string offset of the BTF (no copies).
+ * 8-byte entries, the table 3/4 full at most: the counting is a cache
+ * miss or two per name, and a vmlinux has 40,000 names to count. */
 struct dc_name {
-	const char *key;
+	uint32_t off;
 	uint32_t count;
 };
 struct dc_names {
@@ -66,8 +69,9 @@ struct dc_names {
 	bool ent_lent;          /* ent is room in the arena, not its own block */
 };
 
-/* Counts one more occurrence of name; returns the new count (>= 1), 0 on ENOMEM. */
-uint32_t dci_names_bump(struct dc_names *n, const char *name);
+/* Counts one more occurrence of the name at string offset off; returns
+ * the new count (>= 1), 0 on ENOMEM. */
+uint32_t dci_names_bump(const struct dc *d, struct dc_names *n, uint32_t off);
 void dci_names_free(struct dc_names *n);
 /* Sizes the table for about expected names up front, their entries in
  * room (expected of them) when given: 0 or -ENOMEM. */

@@ -309,7 +309,7 @@ void dci_emit_enum_fwd(struct dc *d, uint32_t id)
 static void put_enumerator(struct dc *d, uint32_t name_off, int lvl)
 {
 	const char *name = dci_str(d, name_off);
-	uint32_t dup = dci_names_bump(&d->ident_names, name);
+	uint32_t dup = dci_names_bump(d, &d->ident_names, name_off);
 
 	dci_putc(&d->out, '\n');
 	dci_indent(&d->out, lvl);

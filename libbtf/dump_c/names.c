@@ -21,7 +21,7 @@ int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *roo
 		n->ent_lent = true;
 	}
 	if (!n->tab.slots)
-		return lbtfi_htab_init(&n->tab, expected < 512 ? 512 : expected, 2);
+		return lbtfi_htab_init(&n->tab, expected < 512 ? 512 : expected, 3);
 	return lbtfi_htab_reserve(&n->tab, expected > n->tab.cnt ? expected - n->tab.cnt : 0);
 }
 
@@ -46,23 +46,24 @@ static int grow_ents(struct dc_names *n)
 	return 0;
 }
 
-uint32_t dci_names_bump(struct dc_names *n, const char *name)
+uint32_t dci_names_bump(const struct dc *d, struct dc_names *n, uint32_t off)
 {
+	const char *name = dci_str(d, off);
 	size_t len;
 	uint32_t h = lbtfi_str_hash(name, &len);
 
 	if (!n->tab.slots && dci_names_reserve(n, 0, NULL))
 		return 0;
-	/* deduplicated BTF strings: equal names usually are the same pointer */
+	/* deduplicated BTF strings: equal names usually are the same offset */
 	LBTFI_HTAB_FOR_EACH(&n->tab, h, slot, i) {
 		struct dc_name *e = &n->ent[i];
 
-		if (e->key == name || !strcmp(e->key, name))
+		if (e->off == off || !strcmp(dci_str(d, e->off), name))
 			return ++e->count;
 	}
 	if (grow_ents(n) || lbtfi_htab_add(&n->tab, h, (uint32_t)n->cnt))
 		return 0;
-	n->ent[n->cnt++] = (struct dc_name){ name, 1 };
+	n->ent[n->cnt++] = (struct dc_name){ off, 1 };
 	return 1;
 }
 
@@ -86,7 +87,7 @@ static void resolve(struct dc *d, uint32_t id, struct dc_names *names)
 	/* forward declarations never define anything, so never clash */
 	if (lbtf_kind(t) == LBTF_KIND_FWD || (lbtf_kind(t) == LBTF_KIND_ENUM && !lbtf_vlen(t)))
 		return;
-	cnt = dci_names_bump(names, dci_str(d, t->name_off));
+	cnt = dci_names_bump(d, names, t->name_off);
 	if (!cnt)
 		dci_fail(d, -ENOMEM, "out of memory counting names", id);
 	d->suffix[id] = cnt > 1 ? cnt : 0;
