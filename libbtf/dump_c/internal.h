@@ -155,6 +155,7 @@ struct dc_jobs {
 /* A frame of the explicit stacks of dci_top_emit (order.c) and
  * dci_align_of (layout.c) */
 struct dc_walk {
+	const struct lbtf_type *t; /* top: id's type */
 	uint32_t id;
 	uint32_t cont_id;  /* top: the definition around it; align: unused */
 	uint32_t child_cont; /* top: the container its children get */
@@ -164,8 +165,10 @@ struct dc_walk {
 
 /* A frame of the ordering walk (order.c) */
 struct ord_frame {
+	const struct lbtf_type *t;
 	uint32_t id;
 	uint32_t next;     /* next child to visit */
+	uint8_t kind;
 	bool through_ptr;
 	int strong;
 };

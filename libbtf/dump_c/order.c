@@ -73,11 +73,11 @@ bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child)
 
 /* The frame's next child (false when none is left); *ptr: seen through a
  * pointer (a pointer's target, or a function prototype's types behind one) */
-static bool next_child(const struct lbtf_type *t, struct ord_frame *f, uint32_t *child, bool *ptr)
+static bool next_child(struct ord_frame *f, uint32_t *child, bool *ptr)
 {
-	unsigned int k = lbtf_kind(t);
+	unsigned int k = f->kind;
 
-	if (!dci_child(t, f->next++, child))
+	if (!dci_child(f->t, f->next++, child))
 		return false;
 	*ptr = k == LBTF_KIND_PTR || (f->through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
 							dci_kind_ops[k].children == DC_CH_TYPE));
@@ -132,10 +132,10 @@ static int enter(struct dc *d, uint32_t id, bool through_ptr)
 /* All children visited: the frame's answer. */
 static int leave(struct dc *d, const struct ord_frame *f)
 {
-	const struct lbtf_type *t = dci_type(d, f->id);
+	const struct lbtf_type *t = f->t;
 	int err;
 
-	switch (lbtf_kind(t)) {
+	switch (f->kind) {
 	case LBTF_KIND_PTR:
 		d->st[f->id].order = DC_ORDERED;
 		return f->strong;
@@ -166,7 +166,9 @@ static int push_frame(struct dc *d, uint32_t id, bool through_ptr)
 		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
 	if (LBTFI_GROW_FROM(o->v, o->cap, o->cnt + 1, 64))
 		return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
-	o->v[o->cnt++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr };
+	o->v[o->cnt++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr,
+					     .t = dci_type(d, id) };
+	o->v[o->cnt - 1].kind = (uint8_t)lbtf_kind(o->v[o->cnt - 1].t);
 	return 0;
 }
 
@@ -181,11 +183,13 @@ static int order(struct dc *d, uint32_t id, bool through_ptr)
 		res = push_frame(d, id, through_ptr);
 	while (res >= 0 && o->cnt) {
 		struct ord_frame *f = &o->v[o->cnt - 1];
-		const struct lbtf_type *t = dci_type(d, f->id);
 		uint32_t child;
-		bool ptr;
+		bool ptr, more;
 
-		if (!next_child(t, f, &child, &ptr)) {
+		/* children already ordered answer "strong" (1) at once */
+		while ((more = next_child(f, &child, &ptr)) && d->st[child].order == DC_ORDERED)
+			f->strong = 1;
+		if (!more) {
 			res = leave(d, f);
 			o->cnt--;
 		} else {
@@ -198,7 +202,7 @@ static int order(struct dc *d, uint32_t id, bool through_ptr)
 		/* a child's answer goes to its parent */
 		if (res >= 0 && o->cnt) {
 			f = &o->v[o->cnt - 1];
-			if (lbtf_kind(dci_type(d, f->id)) == LBTF_KIND_FUNC_PROTO)
+			if (f->kind == LBTF_KIND_FUNC_PROTO)
 				f->strong |= res > 0;
 			else
 				f->strong = res;
@@ -354,7 +358,8 @@ static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 		dci_fail(d, -ENOMEM, "out of memory emitting types", id);
 		return false;
 	}
-	w->v[w->cnt++] = (struct dc_walk){ .id = id, .cont_id = cont_id, .child_cont = child_cont };
+	w->v[w->cnt++] = (struct dc_walk){ .t = t, .id = id, .cont_id = cont_id,
+					   .child_cont = child_cont };
 	return true;
 }
 
@@ -372,19 +377,24 @@ void dci_top_emit(struct dc *d, uint32_t id)
 	if (!top_enter(d, id, 0))
 		goto out;
 	while (w->cnt > base) {
-		struct dc_walk f = w->v[w->cnt - 1];
-		const struct lbtf_type *t = dci_type(d, f.id);
+		struct dc_walk *f = &w->v[w->cnt - 1];
+		const struct lbtf_type *t = f->t;
 		uint32_t child;
+		bool more;
 
-		if (dci_child(t, f.next, &child)) {
-			w->v[w->cnt - 1].next++;
-			if (!top_enter(d, child, f.child_cont))
+		/* children already emitted need nothing */
+		while ((more = dci_child(t, f->next, &child)) && d->st[child].emit == DC_EMITTED &&
+		       !d->out.err)
+			f->next++;
+		if (more) {
+			f->next++;
+			if (!top_enter(d, child, f->child_cont))
 				break;
 			continue;
 		}
-		w->cnt--;
+		w->cnt--; /* (f stays readable: nothing is pushed before the call) */
 		if (dci_ops(t)->top_leave)
-			dci_ops(t)->top_leave(d, f.id, t, f.cont_id);
+			dci_ops(t)->top_leave(d, f->id, t, f->cont_id);
 	}
 out:
 	w->cnt = base;
