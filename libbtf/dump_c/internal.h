@@ -331,6 +331,10 @@ void dci_step_array(struct dc *d, struct dc_job *j);
 void dci_step_body(struct dc *d, struct dc_job *j);
 /* decl.c: pushes the jobs that print `<type of id> <fname>` */
 void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
+/* decl.c: prints `<type of id> <fname>` at once when it has no nested
+ * parts (most declarators: no jobs); false when it has (nothing printed:
+ * dci_push_decl() then) */
+bool dci_decl_now(struct dc *d, uint32_t id, const char *fname, int lvl);
 
 /* order.c */
 /* Emits id (and what it needs first) unless done, at top level. */
