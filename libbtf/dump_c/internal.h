@@ -34,7 +34,21 @@ struct dc_out {
 };
 
 void dci_flush(struct dc_out *o);
-void dci_write(struct dc_out *o, const char *s, size_t n);
+/* dci_write() of what does not fit in the buffer */
+void dci_write_split(struct dc_out *o, const char *s, size_t n);
+
+/* (inline: 3 MB of output come in a million small pieces) */
+static inline void dci_write(struct dc_out *o, const char *s, size_t n)
+{
+	if (__builtin_expect(n <= DC_OUT_BUF - o->len, 1)) {
+		__builtin_memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		if (o->len == DC_OUT_BUF)
+			dci_flush(o);
+		return;
+	}
+	dci_write_split(o, s, n);
+}
 
 static inline void dci_putc(struct dc_out *o, char c)
 {
