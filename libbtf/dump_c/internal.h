@@ -184,6 +184,7 @@ struct ord_frame {
 	uint32_t next;     /* next child to visit */
 	uint8_t kind;
 	bool through_ptr;
+	bool kids_ptr;     /* its children are seen through a pointer */
 	int strong;
 };
 
@@ -300,9 +301,6 @@ static inline const struct dc_kind_ops *dci_ops(const struct lbtf_type *t)
 	return &dci_kind_ops[lbtf_kind(t)];
 }
 
-/* The n-th type id ordering and top-level emission visit below t (.children);
- * false past the last */
-bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child);
 
 bool dci_decl_base(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
 bool dci_decl_composite(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);

@@ -48,8 +48,16 @@ static int queue_push(struct dc *d, uint32_t id)
  * frame's answer from its children's ("strong": the last child's answer,
  * or for a function prototype whether any was strong).
  */
-bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child)
+/* The n-th type id ordering and top-level emission visit below t (.children);
+ * false past the last. (Members first: most children are members.) */
+static inline bool child_of(const struct lbtf_type *t, uint32_t n, uint32_t *child)
 {
+	if (lbtf_is_composite(t)) {
+		if (n >= lbtf_vlen(t))
+			return false;
+		*child = lbtf_members(t)[n].type;
+		return true;
+	}
 	switch (dci_kind_ops[lbtf_kind(t)].children) {
 	case DC_CH_TYPE:
 		*child = t->type;
@@ -73,14 +81,11 @@ bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child)
 
 /* The frame's next child (false when none is left); *ptr: seen through a
  * pointer (a pointer's target, or a function prototype's types behind one) */
-static bool next_child(struct ord_frame *f, uint32_t *child, bool *ptr)
+static inline bool next_child(struct ord_frame *f, uint32_t *child, bool *ptr)
 {
-	unsigned int k = f->kind;
-
-	if (!dci_child(f->t, f->next++, child))
+	if (!child_of(f->t, f->next++, child))
 		return false;
-	*ptr = k == LBTF_KIND_PTR || (f->through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
-							dci_kind_ops[k].children == DC_CH_TYPE));
+	*ptr = f->kids_ptr;
 	return true;
 }
 
@@ -161,14 +166,20 @@ static int leave(struct dc *d, const struct ord_frame *f)
 static int push_frame(struct dc *d, uint32_t id, bool through_ptr)
 {
 	struct dc_ords *o = &d->ords;
+	const struct lbtf_type *t;
+	unsigned int k;
 
 	if (o->cnt >= d->nr_types) /* deeper than the number of types: a cycle */
 		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
 	if (LBTFI_GROW_FROM(o->v, o->cap, o->cnt + 1, 64))
 		return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
-	o->v[o->cnt++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr,
-					     .t = dci_type(d, id) };
-	o->v[o->cnt - 1].kind = (uint8_t)lbtf_kind(o->v[o->cnt - 1].t);
+	t = dci_type(d, id);
+	k = lbtf_kind(t);
+	o->v[o->cnt++] = (struct ord_frame){
+		.t = t, .id = id, .kind = (uint8_t)k, .through_ptr = through_ptr,
+		.kids_ptr = k == LBTF_KIND_PTR ||
+			    (through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
+					     dci_kind_ops[k].children == DC_CH_TYPE)) };
 	return 0;
 }
 
@@ -383,7 +394,7 @@ void dci_top_emit(struct dc *d, uint32_t id)
 		bool more;
 
 		/* children already emitted need nothing */
-		while ((more = dci_child(t, f->next, &child)) && d->st[child].emit == DC_EMITTED &&
+		while ((more = child_of(t, f->next, &child)) && d->st[child].emit == DC_EMITTED &&
 		       !d->out.err)
 			f->next++;
 		if (more) {
