@@ -98,9 +98,9 @@ static uint64_t mix_name(struct dc *d, uint64_t h, uint32_t name_off)
 }
 
 /*
- * Hashes of structs/unions with their members, memoized by id: a tie group
- * of pointers to one struct, and an anonymous struct and the pointers to
- * it, would hash the same members again and again. The hash of a type
+ * Hashes memoized by id: a tie group of pointers to one struct, and an
+ * anonymous struct and the pointers to it, would hash the same members
+ * again and again, and every struct the typedef chains of its members. The hash of a type
  * depends on the depth it is met at only when the walk below it reaches
  * the depth bound, so an entry keeps how deep its walk went and serves
  * only callers that would stay within the bound too.
@@ -119,32 +119,29 @@ static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool membe
 {
 	const struct lbtf_type *t = dci_type(d, id);
 	unsigned int kind = lbtf_kind(t);
+	bool composite = lbtf_is_composite(t);
+	/* the memo holds structs/unions with members, other types without
+	 * (a member's type: the chains of typedefs repeat in every struct) */
+	bool memo = composite ? members : !members;
 	uint64_t h;
 	int r;
 
 	*reach = depth;
 	if (depth > SORT_DEPTH)
 		return mix_name(d, 0, t->name_off);
-	if (lbtf_is_composite(t) && members) {
-		if (m->rel[id] && depth + m->rel[id] - 1 <= SORT_DEPTH) {
-			*reach = depth + m->rel[id] - 1;
-			return m->hash[id];
-		}
-		h = mix_name(d, 0, t->name_off);
+	if (memo && m->rel[id] && depth + m->rel[id] - 1 <= SORT_DEPTH) {
+		*reach = depth + m->rel[id] - 1;
+		return m->hash[id];
+	}
+	h = mix_name(d, 0, t->name_off);
+	if (composite && members) {
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
 			h = mix_name(d, h, lbtf_members(t)[i].name_off);
 			h = mix(h, shape_hash(d, m, lbtf_members(t)[i].type, false, depth + 1, &r));
 			if (r > *reach)
 				*reach = r;
 		}
-		if (*reach <= SORT_DEPTH) { /* not cut by the bound */
-			m->hash[id] = h;
-			m->rel[id] = (uint8_t)(*reach - depth + 1);
-		}
-		return h;
-	}
-	h = mix_name(d, 0, t->name_off);
-	if (kind == LBTF_KIND_ENUM) {
+	} else if (kind == LBTF_KIND_ENUM) {
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
 			h = mix_name(d, h, lbtf_enums(t)[i].name_off);
 	} else if (kind == LBTF_KIND_ENUM64) {
@@ -155,6 +152,10 @@ static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool membe
 		h = mix(h, shape_hash(d, m, lbtf_array(t)->type, members, depth + 1, reach));
 	} else if (follows_type(kind)) {
 		h = mix(h, shape_hash(d, m, t->type, members, depth + 1, reach));
+	}
+	if (memo && *reach <= SORT_DEPTH) { /* not cut by the bound */
+		m->hash[id] = h;
+		m->rel[id] = (uint8_t)(*reach - depth + 1);
 	}
 	return h;
 }
