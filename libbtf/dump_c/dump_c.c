@@ -167,7 +167,7 @@ static int alloc_arena(struct dc *d, const struct check_ctx *names, bool sort)
 {
 	size_t nr = d->nr_types, len;
 
-	len = nr * sizeof(*d->suffix) + 2 * ((nr + 7) & ~(size_t)7) + nr * sizeof(*d->queue.ids) +
+	len = 2 * ((nr + 7) & ~(size_t)7) + nr * sizeof(*d->queue.ids) +
 	      ((size_t)names->tags + names->idents) * sizeof(struct dc_name) + 6 * 8;
 	if (sort)
 		len += dci_sort_bytes(d);
@@ -178,7 +178,6 @@ static int alloc_arena(struct dc *d, const struct check_ctx *names, bool sort)
 	if (!d->arena)
 		return -ENOMEM;
 	d->arena_len = len;
-	d->suffix = dci_arena(d, nr * sizeof(*d->suffix));
 	d->st = dci_arena(d, nr * sizeof(*d->st));
 	d->align = dci_arena(d, nr * sizeof(*d->align));
 	memset(d->arena, 0, d->arena_used);
@@ -234,6 +233,7 @@ static void dc_free(struct dc *d)
 	free(d->aligns.v);
 	dci_names_free(&d->type_names);
 	dci_names_free(&d->ident_names);
+	lbtfi_htab_free(&d->renames);
 	free(d);
 }
 

@@ -102,6 +102,7 @@ struct dc_tstate {
 	uint8_t fwd_emitted : 1;
 	uint8_t name_resolved : 1;
 	uint8_t referenced : 1;
+	uint8_t renamed : 1; /* printed with a ___N suffix (d->renames) */
 };
 
 /* A growable array of type ids (dci_push_id) */
@@ -207,7 +208,6 @@ struct dc {
 	uint64_t steps;    /* order/emit visits so far, against step_limit */
 	uint64_t step_limit;
 	struct dc_tstate *st;
-	uint32_t *suffix;  /* ___N suffix of a resolved name, 0 for none */
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
 	struct dc_ids queue; /* topologically ordered ids of all roots (at
 			      * most one entry a type: sized once) */
@@ -218,6 +218,7 @@ struct dc {
 	struct dc_walks aligns; /* dci_align_of's stack */
 	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */
 	struct dc_names ident_names; /* typedefs and enumerators */
+	struct lbtfi_htab renames;   /* id -> N of a type printed as name___N */
 	/* the arrays sized up front, in one block: per-type state, queue,
 	 * name entries, sort keys (see lbtf_dump_c()) */
 	char *arena;

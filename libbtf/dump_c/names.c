@@ -88,9 +88,26 @@ static void resolve(struct dc *d, uint32_t id, struct dc_names *names)
 	if (lbtf_kind(t) == LBTF_KIND_FWD || (lbtf_kind(t) == LBTF_KIND_ENUM && !lbtf_vlen(t)))
 		return;
 	cnt = dci_names_bump(d, names, t->name_off);
-	if (!cnt)
+	if (!cnt) {
 		dci_fail(d, -ENOMEM, "out of memory counting names", id);
-	d->suffix[id] = cnt > 1 ? cnt : 0;
+		return;
+	}
+	if (cnt == 1)
+		return;
+	/* the few renamed types keep their ___N in a table by id (the id
+	 * is the key's hash: equal hashes are equal ids) */
+	if ((!d->renames.slots && lbtfi_htab_init(&d->renames, 64, 2)) ||
+	    lbtfi_htab_add(&d->renames, id, cnt))
+		dci_fail(d, -ENOMEM, "out of memory counting names", id);
+	else
+		d->st[id].renamed = 1;
+}
+
+static uint32_t suffix_of(const struct dc *d, uint32_t id)
+{
+	LBTFI_HTAB_FOR_EACH(&d->renames, id, i, n)
+		return n;
+	return 0;
 }
 
 /*
@@ -105,9 +122,9 @@ static const char *name_of(struct dc *d, uint32_t id, struct dc_names *names,
 	if (!t->name_off)
 		return "";
 	resolve(d, id, names);
-	if (!d->suffix[id])
+	if (!d->st[id].renamed)
 		return dci_str(d, t->name_off);
-	snprintf(buf, DC_NAME_MAX, "%s___%u", dci_str(d, t->name_off), d->suffix[id]);
+	snprintf(buf, DC_NAME_MAX, "%s___%u", dci_str(d, t->name_off), suffix_of(d, id));
 	return buf;
 }
 
