@@ -45,6 +45,7 @@ int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, c
 struct check_ctx {
 	uint32_t tags;   /* names that may enter the tag namespace */
 	uint32_t idents; /* typedefs and enumerators */
+	uint32_t sorted; /* types the sorted order holds */
 };
 
 /* The first of t's type ids (in the order of lbtf_type_read_type_ids())
@@ -99,16 +100,17 @@ static bool strs_ok(const struct lbtf_type *t, const struct lbtf_kind_desc *kd, 
 }
 
 /* The names that may enter each namespace, at most (not FUNCs, VARs...:
- * the tables stay small) */
+ * the tables stay small), and the types a sort orders */
 static struct check_ctx count_names(struct dc *d)
 {
-	struct check_ctx c = { 0, 0 };
+	struct check_ctx c = { 0, 0, 0 };
 
 	for (uint32_t id = 1; id < d->nr_types; id++) {
 		const struct lbtf_type *t = dci_type(d, id);
 
 		if (!t)
 			continue; /* (scan_types() reports it) */
+		c.sorted += dci_sorts(t);
 		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
 			c.idents++;
 		else if (lbtf_is_enum(t))
@@ -158,19 +160,33 @@ static int scan_types(struct dc *d)
 }
 
 /*
- * The arrays sized up front, in one block: a vmlinux's are 4 MB (2 MB
- * without the sort), whose pages would be a thousand first touches of
- * 4 KiB pages (microseconds each in a virtual machine); on huge pages
- * (lbtfi_malloc_big), touched in the order used, the sort's room last.
+ * The arrays sized up front, in one block: the per-type state, then one
+ * room used twice: by the sort (its keys, whose first bytes end up holding
+ * the sorted ids, and its memo), then, after the ids, by the queue and the
+ * name entries. A vmlinux's block is under 2 MiB: one huge page, or 500
+ * first touches of 4 KiB pages (microseconds each in a virtual machine)
+ * instead of the 1,200 of separate arrays.
  */
-static int alloc_arena(struct dc *d, const struct check_ctx *names, bool sort)
+static size_t after_ids(uint32_t sorted)
 {
-	size_t nr = d->nr_types, len;
+	return ((size_t)sorted * sizeof(uint32_t) + 7) & ~(size_t)7;
+}
 
-	len = 2 * ((nr + 7) & ~(size_t)7) + nr * sizeof(*d->queue.ids) +
-	      ((size_t)names->tags + names->idents) * sizeof(struct dc_name) + 6 * 8;
-	if (sort)
-		len += dci_sort_bytes(d);
+static size_t later_bytes(const struct dc *d, const struct check_ctx *c)
+{
+	return (size_t)d->nr_types * sizeof(*d->queue.ids) +
+	       ((size_t)c->tags + c->idents) * sizeof(struct dc_name) + 3 * 8;
+}
+
+static int alloc_arena(struct dc *d, const struct check_ctx *c, bool sort)
+{
+	size_t nr = d->nr_types, len, room = later_bytes(d, c);
+
+	if (sort && room + after_ids(c->sorted) < dci_sort_bytes(c->sorted))
+		room = dci_sort_bytes(c->sorted);
+	else if (sort)
+		room += after_ids(c->sorted);
+	len = 2 * ((nr + 7) & ~(size_t)7) + room;
 	/* from 256 KiB on, a whole huge page (a fault and a 2 MiB clear cost
 	 * what 64-85 faults of 4 KiB pages do here) */
 	d->arena = lbtfi_malloc_big(len >= (256u << 10) && len < LBTFI_BIG_BYTES ?
@@ -181,12 +197,20 @@ static int alloc_arena(struct dc *d, const struct check_ctx *names, bool sort)
 	d->st = dci_arena(d, nr * sizeof(*d->st));
 	d->align = dci_arena(d, nr * sizeof(*d->align));
 	memset(d->arena, 0, d->arena_used);
-	d->queue.ids = dci_arena(d, nr * sizeof(*d->queue.ids));
-	d->queue.cap = nr;
-	if (dci_names_reserve(&d->type_names, names->tags,
-			      dci_arena(d, names->tags * sizeof(struct dc_name))) ||
-	    dci_names_reserve(&d->ident_names, names->idents,
-			      dci_arena(d, names->idents * sizeof(struct dc_name))))
+	return 0;
+}
+
+/* The queue and the name entries, after the sorted ids (if any) */
+static int alloc_later(struct dc *d, const struct check_ctx *c, size_t room, bool sorted)
+{
+	d->arena_used = room + (sorted ? after_ids(c->sorted) : 0);
+	d->queue.ids = dci_arena(d, (size_t)d->nr_types * sizeof(*d->queue.ids));
+	d->queue.cap = d->queue.ids ? d->nr_types : 0;
+	if (!d->queue.ids ||
+	    dci_names_reserve(&d->type_names, c->tags,
+			      dci_arena(d, c->tags * sizeof(struct dc_name))) ||
+	    dci_names_reserve(&d->ident_names, c->idents,
+			      dci_arena(d, c->idents * sizeof(struct dc_name))))
 		return -ENOMEM;
 	return 0;
 }
@@ -243,7 +267,8 @@ struct roots {
 	size_t cnt;
 };
 
-static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roots *r)
+static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, uint32_t sorted,
+		      struct roots *r)
 {
 	uint32_t cnt;
 
@@ -252,7 +277,7 @@ static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roo
 		r->ids = o->root_ids;
 		r->cnt = o->root_cnt;
 	} else if (o && o->sort) {
-		r->ids = dci_sorted_ids(d, &cnt);
+		r->ids = dci_sorted_ids(d, sorted, &cnt);
 		if (!r->ids)
 			return lbtfi_err(ENOMEM, "C dump: out of memory sorting types");
 		r->cnt = cnt;
@@ -288,6 +313,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	struct lbtf_dump_c_opts o;
 	struct check_ctx cc = { 0 };
 	struct roots roots;
+	size_t room;
 	bool kfuncs;
 	struct dc *d;
 	int err;
@@ -323,7 +349,10 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->st[0].order = DC_ORDERED; /* void needs no definition */
 	d->st[0].emit = DC_EMITTED;
 
-	err = pick_roots(d, &o, &roots);
+	room = d->arena_used;
+	err = pick_roots(d, &o, cc.sorted, &roots);
+	if (!err && alloc_later(d, &cc, room, o.sort && !o.root_cnt))
+		err = lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	if (!err)
 		err = order_roots(d, &roots);
 	if (err) {

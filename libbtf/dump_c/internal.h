@@ -375,9 +375,11 @@ void dci_emit_base_aliases(struct dc *d, uint32_t id);
 void dci_put_kfunc_macros(struct dc *d);
 int dci_put_kfuncs(struct dc *d);
 
-/* sort.c: the arena bytes the sort needs; ids 1..nr_types-1 in the
- * diffable order (in the arena), NULL when it has no room */
-size_t dci_sort_bytes(const struct dc *d);
-uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt);
+/* sort.c: whether a type is sorted (a root); the arena bytes the sort of
+ * kept such types needs; their ids in the diffable order (at the start of
+ * the sort's room in the arena), NULL when it has no room */
+bool dci_sorts(const struct lbtf_type *t);
+size_t dci_sort_bytes(uint32_t kept);
+uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt);
 
 #endif

@@ -27,9 +27,8 @@
 
 struct sort_key {
 	uint64_t prefix;   /* rank, then the sort name's first bytes */
-	uint32_t id;
-	uint32_t sort_off; /* string offsets of the sort name, */
-	uint32_t own_off;  /* and of the type's own name */
+	uint32_t id;       /* (its own name: the type's) */
+	uint32_t sort_off; /* string offset of the sort name */
 };
 
 static bool follows_type(unsigned int kind)
@@ -105,10 +104,27 @@ static uint64_t mix_name(struct dc *d, uint64_t h, uint32_t name_off)
  * the depth bound, so an entry keeps how deep its walk went and serves
  * only callers that would stay within the bound too.
  */
-struct memo {
-	uint64_t *hash;
-	uint8_t *rel; /* 0: none, else 1 + the levels walked below the type */
+struct memo_ent {
+	uint64_t hash;
+	uint32_t id;
+	uint32_t rel; /* 0: a free entry, else 1 + the levels walked below */
 };
+
+/* A table by id, never grown: entries stop being added when it is 3/4
+ * full (a vmlinux fills 17,000 of the 32,768 it gets) */
+struct memo {
+	struct memo_ent *v;
+	uint32_t mask, cnt;
+};
+
+static struct memo_ent *memo_at(const struct memo *m, uint32_t id)
+{
+	uint32_t i = (id * 0x9e3779b1u) >> 8 & m->mask;
+
+	while (m->v[i].rel && m->v[i].id != id)
+		i = (i + 1) & m->mask;
+	return &m->v[i];
+}
 
 /* The type's name; enumerator names; for the root struct/union each
  * member's name and the hash of its type (members not followed further);
@@ -129,9 +145,13 @@ static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool membe
 	*reach = depth;
 	if (depth > SORT_DEPTH)
 		return mix_name(d, 0, t->name_off);
-	if (memo && m->rel[id] && depth + m->rel[id] - 1 <= SORT_DEPTH) {
-		*reach = depth + m->rel[id] - 1;
-		return m->hash[id];
+	if (memo) {
+		const struct memo_ent *e = memo_at(m, id);
+
+		if (e->rel && depth + (int)e->rel - 1 <= SORT_DEPTH) {
+			*reach = depth + (int)e->rel - 1;
+			return e->hash;
+		}
 	}
 	h = mix_name(d, 0, t->name_off);
 	if (composite && members) {
@@ -153,9 +173,12 @@ static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool membe
 	} else if (follows_type(kind)) {
 		h = mix(h, shape_hash(d, m, t->type, members, depth + 1, reach));
 	}
-	if (memo && *reach <= SORT_DEPTH) { /* not cut by the bound */
-		m->hash[id] = h;
-		m->rel[id] = (uint8_t)(*reach - depth + 1);
+	if (memo && *reach <= SORT_DEPTH && 4 * (m->cnt + 1) <= 3 * (m->mask + 1)) {
+		/* (not cut by the bound) */
+		struct memo_ent *e = memo_at(m, id);
+
+		m->cnt += !e->rel;
+		*e = (struct memo_ent){ h, id, (uint32_t)(*reach - depth + 1) };
 	}
 	return h;
 }
@@ -185,7 +208,7 @@ static int cmp_names(struct dc *d, const struct sort_key *x, const struct sort_k
 		return x->prefix < y->prefix ? -1 : 1;
 	if ((r = cmp_off(d, x->sort_off, y->sort_off)))
 		return r;
-	return cmp_off(d, x->own_off, y->own_off);
+	return cmp_off(d, dci_type(d, x->id)->name_off, dci_type(d, y->id)->name_off);
 }
 
 static __attribute__((noinline)) int cmp_slow(struct dc *d, const struct sort_key *x,
@@ -313,54 +336,65 @@ static void order_ties(struct dc *d, struct memo *m, struct sort_key *keys, size
  * sorted types of a vmlinux) make one group of equal rank and names. It
  * is kept out of the sort by names, and goes right after the keys below
  * its rank: names are compared only among named keys. */
-static bool in_anon_group(struct dc *d, const struct sort_key *k)
+static bool in_anon_group(struct dc *d, const struct sort_key *k, const struct lbtf_type *t)
 {
-	return k->prefix == (uint64_t)RANK_LAST << 56 && !dci_str(d, k->own_off)[0];
+	return k->prefix == (uint64_t)RANK_LAST << 56 && !dci_str(d, t->name_off)[0];
 }
 
-/* The memo by id, then the keys (last: the room of the types left out,
- * at their end, is never touched) */
-size_t dci_sort_bytes(const struct dc *d)
+/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order nothing
+ * (their types come out through other roots, as in bpftool), so where
+ * they sort does not matter: they are left out (45% of a vmlinux's types
+ * are FUNCs) */
+bool dci_sorts(const struct lbtf_type *t)
 {
-	size_t nm = d->nr_types;
+	unsigned int kind = lbtf_kind(t);
 
-	return (nm + 7) / 8 * 8 + nm * sizeof(uint64_t) + nm * sizeof(struct sort_key) + 3 * 8;
+	return kind != LBTF_KIND_FUNC && kind != LBTF_KIND_VAR && kind != LBTF_KIND_DATASEC &&
+	       kind != LBTF_KIND_DECL_TAG;
 }
 
-uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
+static uint32_t memo_size(uint32_t kept)
 {
-	uint32_t n = d->nr_types - 1;
-	struct memo memo;
+	uint32_t n = 1024;
+
+	while (n < kept / 4 && n < (1u << 24))
+		n *= 2;
+	return n;
+}
+
+/* The keys (the ids, in their first bytes, at the end), then the memo */
+size_t dci_sort_bytes(uint32_t kept)
+{
+	return (size_t)(kept ? kept : 1) * sizeof(struct sort_key) +
+	       (size_t)memo_size(kept) * sizeof(struct memo_ent) + 2 * 8;
+}
+
+uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt)
+{
+	struct memo memo = { .mask = memo_size(kept) - 1 };
 	struct sort_key *keys;
 	uint32_t *ids;
-	uint32_t named = 0, anon, at;
+	uint32_t n = kept, named = 0, anon, at;
 
-	memo.rel = dci_arena(d, d->nr_types);
-	memo.hash = dci_arena(d, (size_t)d->nr_types * sizeof(*memo.hash));
 	keys = dci_arena(d, (size_t)(n ? n : 1) * sizeof(*keys));
-	if (!memo.rel || !memo.hash || !keys)
+	memo.v = dci_arena(d, ((size_t)memo.mask + 1) * sizeof(*memo.v));
+	if (!keys || !memo.v)
 		return NULL;
+	memset(memo.v, 0, ((size_t)memo.mask + 1) * sizeof(*memo.v));
 	ids = (uint32_t *)keys; /* filled in place at the end */
-	memset(memo.rel, 0, d->nr_types);
-	/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order
-	 * nothing (their types come out through other roots, as in bpftool),
-	 * so where they sort does not matter: they are left out (45% of a
-	 * vmlinux's types are FUNCs). Named keys fill the array from the
-	 * front, the anonymous group from the back. */
+	/* named keys fill the array from the front, the anonymous group
+	 * from the back */
 	anon = n;
-	for (uint32_t id = 1; id < d->nr_types; id++) {
+	for (uint32_t id = 1; id < d->nr_types && named < anon; id++) {
 		const struct lbtf_type *t = dci_type(d, id);
-		unsigned int kind = lbtf_kind(t);
 		struct sort_key k;
 
-		if (kind == LBTF_KIND_FUNC || kind == LBTF_KIND_VAR || kind == LBTF_KIND_DATASEC ||
-		    kind == LBTF_KIND_DECL_TAG)
+		if (!dci_sorts(t))
 			continue;
 		k.id = id;
 		k.sort_off = sort_name_of(d, id, false, 0);
-		k.own_off = t->name_off;
 		k.prefix = prefix_of(rank_of(d, id, false, 0), dci_str(d, k.sort_off));
-		if (in_anon_group(d, &k))
+		if (in_anon_group(d, &k, t))
 			keys[--anon] = k;
 		else
 			keys[named++] = k;
@@ -385,7 +419,7 @@ uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
 	reverse_keys(keys + at, named - at);
 	reverse_keys(keys + named, n - named);
 	reverse_keys(keys + at, n - at);
-	/* ids[i] (bytes 4i..) only overwrites keys already read (24i.. for i) */
+	/* ids[i] (bytes 4i..) only overwrites keys already read (16i.. for i) */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t id = keys[i].id;
 
