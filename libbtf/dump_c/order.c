@@ -363,7 +363,11 @@ static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 		return true;
 	}
 	fn = dci_ops(t)->top;
-	if (!fn || !fn(d, id, t, cont_id, &child_cont))
+	if (!fn) { /* (floats, and what is not a type: nothing, ever) */
+		d->st[id].emit = DC_EMITTED;
+		return true;
+	}
+	if (!fn(d, id, t, cont_id, &child_cont))
 		return true;
 	if (LBTFI_GROW_FROM(w->v, w->cap, w->cnt + 1, 64)) {
 		dci_fail(d, -ENOMEM, "out of memory emitting types", id);
@@ -371,6 +375,19 @@ static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 	}
 	w->v[w->cnt++] = (struct dc_walk){ .t = t, .id = id, .cont_id = cont_id,
 					   .child_cont = child_cont };
+	return true;
+}
+
+/* Whether all t's children are emitted: then a pointer, modifier, array
+ * or function prototype (which print nothing of their own here) needs
+ * nothing more wherever it is met again */
+static bool all_emitted(const struct dc *d, const struct lbtf_type *t)
+{
+	uint32_t child;
+
+	for (uint32_t n = 0; child_of(t, n, &child); n++)
+		if (d->st[child].emit != DC_EMITTED)
+			return false;
 	return true;
 }
 
@@ -406,6 +423,8 @@ void dci_top_emit(struct dc *d, uint32_t id)
 		w->cnt--; /* (f stays readable: nothing is pushed before the call) */
 		if (dci_ops(t)->top_leave)
 			dci_ops(t)->top_leave(d, f->id, t, f->cont_id);
+		else if (dci_ops(t)->top == dci_top_through && all_emitted(d, t))
+			d->st[f->id].emit = DC_EMITTED;
 	}
 out:
 	w->cnt = base;
