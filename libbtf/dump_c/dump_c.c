@@ -34,7 +34,8 @@ void *dci_arena(struct dc *d, size_t bytes)
 	return p;
 }
 
-int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what)
+int dci_push_id_grow(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+		     const char *what)
 {
 	if (LBTFI_GROW_FROM(a->ids, a->cap, a->cnt + 1, first_cap))
 		return dci_fail(d, -ENOMEM, what, id);

@@ -253,7 +253,17 @@ int dci_fail(struct dc *d, int err, const char *what, uint32_t id);
 void *dci_arena(struct dc *d, size_t bytes);
 /* Appends id to a (the capacity doubles, from first_cap); out of memory
  * fails the dump with what. */
-int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what);
+int dci_push_id_grow(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+		     const char *what);
+static inline int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+			      const char *what)
+{
+	if (__builtin_expect(a->cnt < a->cap, 1)) {
+		a->ids[a->cnt++] = id;
+		return 0;
+	}
+	return dci_push_id_grow(d, a, first_cap, id, what);
+}
 
 /* Names as printed: original name, plus ___N when it clashed. */
 #define DC_NAME_MAX 256
@@ -361,8 +371,14 @@ void dci_emit_queue(struct dc *d);
 /* decl.c: `<type> <fname>` in C declarator syntax */
 void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
 
-/* layout.c */
-int dci_align_of(struct dc *d, uint32_t id);
+/* layout.c: natural alignment (cached; computed by dci_align_walk()) */
+int dci_align_walk(struct dc *d, uint32_t id);
+static inline int dci_align_of(struct dc *d, uint32_t id)
+{
+	int a = d->align[id];
+
+	return a > 0 ? a : dci_align_walk(d, id);
+}
 void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t);
 void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
 void dci_emit_enum_fwd(struct dc *d, uint32_t id);

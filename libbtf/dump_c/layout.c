@@ -86,7 +86,7 @@ static int push_align(struct dc *d, uint32_t id)
 	return 0;
 }
 
-int dci_align_of(struct dc *d, uint32_t id)
+int dci_align_walk(struct dc *d, uint32_t id)
 {
 	struct dc_walks *w = &d->aligns;
 	size_t base = w->cnt;
