@@ -274,10 +274,13 @@ void dci_step_body(struct dc *d, struct dc_job *j)
 		m = &lbtf_members(t)[b->i];
 		m_sz = lbtf_member_bitfield_size(t, b->i);
 		m_off = lbtf_member_bit_offset(t, b->i);
-		m_align = b->packed ? 1 : dci_align_of(d, m->type);
 		name = dci_str(d, m->name_off);
 
-		emit_padding(d, b->id, b->off, m_off, m_align, b->prev_bitfield && m_sz, b->lvl + 1);
+		if (b->off < m_off) { /* (most members follow the previous one) */
+			m_align = b->packed ? 1 : dci_align_of(d, m->type);
+			emit_padding(d, b->id, b->off, m_off, m_align, b->prev_bitfield && m_sz,
+				     b->lvl + 1);
+		}
 		dci_putc(&d->out, '\n');
 		dci_indent(&d->out, b->lvl + 1);
 		b->i++;
