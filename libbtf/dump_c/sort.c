@@ -38,43 +38,57 @@ static bool follows_type(unsigned int kind)
 	       kind == LBTF_KIND_TYPEDEF || kind == LBTF_KIND_DECL_TAG;
 }
 
-static int rank_of(struct dc *d, uint32_t id, bool has_name, int depth)
+/*
+ * The rank of id, and (*sort_off) its sort name: both found on one walk
+ * down the chain of arrays, modifiers and typedefs below it. Rank: an
+ * enum 1 when named (or met below the root), else 0; a base type 2;
+ * anything anonymous at the root last; else the first kind the chain
+ * stops at. Sort name: an anonymous enum root's first enumerator, else
+ * the name of the type the chain stops at; none past the depth bound.
+ */
+static int rank_at(const struct lbtf_type *t, int depth)
 {
-	const struct lbtf_type *t = dci_type(d, id);
 	unsigned int kind = lbtf_kind(t);
 
-	if (t->name_off)
-		has_name = true;
-	if (depth > SORT_DEPTH)
-		return RANK_LAST;
-	if (kind == LBTF_KIND_ENUM || kind == LBTF_KIND_ENUM64)
-		return has_name ? 1 : 0;
+	if (lbtf_is_enum(t))
+		return depth || t->name_off ? 1 : 0;
 	if (kind == LBTF_KIND_INT || kind == LBTF_KIND_FLOAT)
 		return 2;
-	if (!has_name)
+	if (!depth && !t->name_off)
 		return RANK_LAST;
-	if (kind == LBTF_KIND_ARRAY)
-		return rank_of(d, lbtf_array(t)->type, true, depth + 1);
-	if (follows_type(kind))
-		return rank_of(d, t->type, true, depth + 1);
+	if (kind == LBTF_KIND_ARRAY || follows_type(kind))
+		return -1; /* decided further down */
 	return dci_kind_ops[kind].sort_rank ? dci_kind_ops[kind].sort_rank : RANK_LAST;
 }
 
-/* String offset of the sort name */
-static uint32_t sort_name_of(struct dc *d, uint32_t id, bool from_ref, int depth)
+static int rank_and_sort_name(struct dc *d, uint32_t id, uint32_t *sort_off)
 {
-	const struct lbtf_type *t = dci_type(d, id);
-	unsigned int kind = lbtf_kind(t);
+	int rank = -1;
 
-	if (depth > SORT_DEPTH)
-		return 0;
-	if (lbtf_is_enum(t) && !from_ref && !t->name_off && lbtf_vlen(t))
-		return kind == LBTF_KIND_ENUM ? lbtf_enums(t)->name_off : lbtf_enums64(t)->name_off;
-	if (kind == LBTF_KIND_ARRAY)
-		return sort_name_of(d, lbtf_array(t)->type, true, depth + 1);
-	if (follows_type(kind))
-		return sort_name_of(d, t->type, true, depth + 1);
-	return t->name_off;
+	for (int depth = 0;; depth++) {
+		const struct lbtf_type *t = dci_type(d, id);
+		unsigned int kind = lbtf_kind(t);
+
+		if (depth > SORT_DEPTH) {
+			*sort_off = 0;
+			return rank < 0 ? RANK_LAST : rank;
+		}
+		if (rank < 0)
+			rank = rank_at(t, depth);
+		if (!depth && lbtf_is_enum(t) && !t->name_off && lbtf_vlen(t)) {
+			*sort_off = kind == LBTF_KIND_ENUM ? lbtf_enums(t)->name_off
+							   : lbtf_enums64(t)->name_off;
+			return rank;
+		}
+		if (kind == LBTF_KIND_ARRAY) {
+			id = lbtf_array(t)->type;
+		} else if (follows_type(kind)) {
+			id = t->type;
+		} else {
+			*sort_off = t->name_off;
+			return rank;
+		}
+	}
 }
 
 /* Polynomial (x31) hashes, as the newest bpftool breaks ties with: the
@@ -388,12 +402,13 @@ uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt)
 	for (uint32_t id = 1; id < d->nr_types && named < anon; id++) {
 		const struct lbtf_type *t = dci_type(d, id);
 		struct sort_key k;
+		int rank;
 
 		if (!dci_sorts(t))
 			continue;
 		k.id = id;
-		k.sort_off = sort_name_of(d, id, false, 0);
-		k.prefix = prefix_of(rank_of(d, id, false, 0), dci_str(d, k.sort_off));
+		rank = rank_and_sort_name(d, id, &k.sort_off);
+		k.prefix = prefix_of(rank, dci_str(d, k.sort_off));
 		if (in_anon_group(d, &k, t))
 			keys[--anon] = k;
 		else
