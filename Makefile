@@ -121,16 +121,18 @@ PROGS := btfgen btfcheck btfdump
 # with --as-needed, the shared libraries) each program uses: btfcheck and
 # btfdump never load libdw and its compression libraries. Beside the API they
 # use only io/io.h (tests/install/check_abi.sh checks their objects).
-# btfcheck, the CI gate that runs once per object, and btfgen, which a kernel
-# build runs once per module, are static executables: they start in a fraction
+# btfcheck, the CI gate that runs once per object, btfgen, which a kernel
+# build runs once per module, and btfdump, whose vmlinux.h is a build step
+# of every BPF project, are static executables: they start in a fraction
 # of the time a program spends loading and relocating shared libraries (a
 # small module's encoding is ~25 ms, ~3 ms of it was the dynamic loader), and
 # a CI job can copy them anywhere. A static link takes archives in dependency
 # order, hence their own library lists. STATIC=0 links them dynamically;
 # sanitizer builds cannot be static.
 PROG_LDLIBS = $(if $($(1)_LDLIBS),$($(1)_LDLIBS),$(LDLIBS))
-STATIC_PROGS := btfcheck btfgen
+STATIC_PROGS := btfcheck btfgen btfdump
 btfcheck_LDLIBS := -lbpf -lelf -lz
+btfdump_LDLIBS := -lbpf -lelf -lz
 btfgen_LDLIBS := -lbpf -ldw -lelf -llzma -lbz2 -lz -lpthread
 ifneq ($(SAN),1)
 ifneq ($(STATIC),0)

@@ -190,7 +190,7 @@ void dci_step_params(struct dc *d, struct dc_job *j)
 {
 	const struct lbtf_type *t = dci_type(d, j->params.id);
 	const struct lbtf_param *p = lbtf_params(t);
-	unsigned int vlen = lbtf_vlen(t), i = j->params.i;
+	unsigned int vlen = lbtf_vlen(t);
 
 	if (!j->params.started) {
 		dci_putc(&d->out, '(');
@@ -203,20 +203,31 @@ void dci_step_params(struct dc *d, struct dc_job *j)
 		}
 		j->params.started = true;
 	}
-	if (i == vlen) {
-		dci_putc(&d->out, ')');
+	for (;;) {
+		unsigned int i = j->params.i;
+
+		if (i == vlen) {
+			dci_putc(&d->out, ')');
+			return;
+		}
+		if (i)
+			dci_write(&d->out, ", ", 2);
+		if (i == vlen - 1 && !p[i].type) { /* trailing void: varargs */
+			dci_write(&d->out, "...)", 4);
+			return;
+		}
+		j->params.i++;
+		/* this parameter's declarator, at once or as nested jobs (then
+		 * back here for the next) */
+		if (dci_decl_now(d, p[i].type, dci_str(d, p[i].name_off), j->params.lvl)) {
+			if (d->err || d->out.err)
+				return;
+			continue;
+		}
+		if (!dci_push_job(d, j))
+			dci_push_decl(d, p[i].type, dci_str(d, p[i].name_off), j->params.lvl);
 		return;
 	}
-	if (i)
-		dci_write(&d->out, ", ", 2);
-	if (i == vlen - 1 && !p[i].type) { /* trailing void: varargs */
-		dci_write(&d->out, "...)", 4);
-		return;
-	}
-	/* this parameter's declarator, then back here for the next */
-	j->params.i++;
-	if (!dci_push_job(d, j))
-		dci_push_decl(d, p[i].type, dci_str(d, p[i].name_off), j->params.lvl);
 }
 
 void dci_step_chain(struct dc *d, struct dc_chain *c)
@@ -241,6 +252,47 @@ void dci_step_chain(struct dc *d, struct dc_chain *c)
 	put_fname(d, c->fname, c->last_was_ptr);
 }
 
+/*
+ * Pushes the declarator chain of id on d->stack (c->start is set, c->cnt
+ * is filled in): 1 when it prints without nested jobs (no function
+ * prototype, no anonymous struct/union, no array inside another part),
+ * 0 when it has nested parts, <0 after an error.
+ */
+static int build_chain(struct dc *d, uint32_t id, struct dc_chain *c)
+{
+	bool outer_mods = true; /* only modifiers outside so far */
+	int flat = 1;
+
+	for (;;) {
+		const struct lbtf_type *t = dci_type(d, id);
+		unsigned int next;
+
+		if (dci_push_id(d, &d->stack, 64, id, "out of memory for a declarator"))
+			return -1;
+		if (!id)
+			break;
+		if (lbtf_kind(t) == LBTF_KIND_FUNC_PROTO || (lbtf_is_composite(t) && !t->name_off) ||
+		    (lbtf_kind(t) == LBTF_KIND_ARRAY && !outer_mods))
+			flat = 0;
+		outer_mods = outer_mods && lbtf_is_mod(t);
+		next = dci_ops(t)->next;
+		if (next == DC_NEXT_TYPE)
+			id = t->type;
+		else if (next == DC_NEXT_ELEM)
+			id = lbtf_array(t)->type;
+		else
+			break;
+		/* longer than the number of types: it loops (ordering reports
+		 * such cycles first; never spin on one) */
+		if (d->stack.cnt - c->start > d->nr_types) {
+			dci_fail(d, -ELOOP, "declarator chain loops", id);
+			return -1;
+		}
+	}
+	c->cnt = d->stack.cnt - c->start;
+	return flat;
+}
+
 void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 {
 	struct dc_job free_job = { .kind = DC_JOB_FREE, .free_to = d->stack.cnt };
@@ -251,36 +303,28 @@ void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 
 	if (dci_push_job(d, &free_job))
 		return;
-	for (;;) {
-		const struct lbtf_type *t = dci_type(d, id);
-		unsigned int next;
+	if (build_chain(d, id, &chain.chain) >= 0)
+		dci_push_job(d, &chain);
+}
 
-		if (dci_push_id(d, &d->stack, 64, id, "out of memory for a declarator"))
-			return;
-		if (!id)
-			break;
-		next = dci_ops(t)->next;
-		if (next == DC_NEXT_TYPE)
-			id = t->type;
-		else if (next == DC_NEXT_ELEM)
-			id = lbtf_array(t)->type;
-		else
-			break;
-		/* longer than the number of types: it loops (ordering reports
-		 * such cycles first; never spin on one) */
-		if (d->stack.cnt - chain.chain.start > d->nr_types) {
-			dci_fail(d, -ELOOP, "declarator chain loops", id);
-			return;
-		}
-	}
-	chain.chain.cnt = d->stack.cnt - chain.chain.start;
-	dci_push_job(d, &chain);
+bool dci_decl_now(struct dc *d, uint32_t id, const char *fname, int lvl)
+{
+	struct dc_chain c = { .start = d->stack.cnt, .fname = fname, .lvl = lvl,
+			      .last_was_ptr = true };
+	int flat = build_chain(d, id, &c);
+
+	if (flat > 0)
+		dci_step_chain(d, &c);
+	d->stack.cnt = c.start;
+	return flat != 0;
 }
 
 void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
 {
 	size_t base = d->jobs.cnt;
 
+	if (dci_decl_now(d, id, fname, lvl))
+		return;
 	dci_push_decl(d, id, fname, lvl);
 	dci_run_jobs(d, base);
 }

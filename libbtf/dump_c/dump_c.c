@@ -22,7 +22,20 @@ int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
 	return d->err;
 }
 
-int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what)
+void *dci_arena(struct dc *d, size_t bytes)
+{
+	void *p;
+
+	bytes = (bytes + 7) & ~(size_t)7;
+	if (bytes > d->arena_len - d->arena_used)
+		return NULL;
+	p = d->arena + d->arena_used;
+	d->arena_used += bytes;
+	return p;
+}
+
+int dci_push_id_grow(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+		     const char *what)
 {
 	if (LBTFI_GROW_FROM(a->ids, a->cap, a->cnt + 1, first_cap))
 		return dci_fail(d, -ENOMEM, what, id);
@@ -31,41 +44,102 @@ int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, c
 }
 
 struct check_ctx {
-	const struct lbtf *btf;
-	uint32_t nr_types;
-	uint32_t bad;
 	uint32_t tags;   /* names that may enter the tag namespace */
 	uint32_t idents; /* typedefs and enumerators */
+	uint32_t sorted; /* types the sorted order holds */
 };
 
-static int check_id(uint32_t id, void *ctx)
+/* The first of t's type ids (in the order of lbtf_type_read_type_ids())
+ * that is not a valid id, else 0; marks those that count as references. */
+static uint32_t scan_ids(struct dc *d, const struct lbtf_type *t, const struct lbtf_kind_desc *kd)
 {
-	struct check_ctx *c = ctx;
+	uint32_t nr = d->nr_types;
+	bool proto = lbtf_kind(t) == LBTF_KIND_FUNC_PROTO;
+	const char *e = (const char *)(t + 1) + kd->extra_size;
 
-	if (id >= c->nr_types) {
-		c->bad = id;
-		return 1;
+	if (kd->type_field) {
+		if (t->type >= nr)
+			return t->type;
+		/* a prototype's return type is no reference (bpftool's rule) */
+		if (!proto)
+			d->st[t->type].referenced = 1;
+	}
+	if (lbtf_kind(t) == LBTF_KIND_ARRAY) {
+		const struct lbtf_array *a = lbtf_array(t);
+
+		if (a->type >= nr || a->index_type >= nr)
+			return a->type >= nr ? a->type : a->index_type;
+		d->st[a->type].referenced = 1;
+		d->st[a->index_type].referenced = 1;
+	}
+	if (kd->elem_type_off < 0 || !kd->vlen_elem_size)
+		return 0;
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += kd->vlen_elem_size) {
+		uint32_t id = *(const uint32_t *)(e + kd->elem_type_off);
+
+		if (id >= nr)
+			return id;
+		d->st[id].referenced = 1;
 	}
 	return 0;
 }
 
-static int check_str(uint32_t off, void *ctx)
+/* Whether every name offset of t is inside the strings (end: the end of
+ * the string offsets of the BTF and its bases) */
+static bool strs_ok(const struct lbtf_type *t, const struct lbtf_kind_desc *kd, uint32_t end)
 {
-	struct check_ctx *c = ctx;
+	const char *e = (const char *)(t + 1) + kd->extra_size;
 
-	return lbtf_name_by_offset(c->btf, off) == NULL;
+	if (t->name_off >= end)
+		return false;
+	if (kd->elem_name_off < 0 || !kd->vlen_elem_size)
+		return true;
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += kd->vlen_elem_size)
+		if (*(const uint32_t *)(e + kd->elem_name_off) >= end)
+			return false;
+	return true;
+}
+
+/* The names that may enter each namespace, at most (not FUNCs, VARs...:
+ * the tables stay small), and the types a sort orders */
+static struct check_ctx count_names(struct dc *d)
+{
+	struct check_ctx c = { 0, 0, 0 };
+
+	for (uint32_t id = 1; id < d->nr_types; id++) {
+		const struct lbtf_type *t = dci_type(d, id);
+
+		if (!t)
+			continue; /* (scan_types() reports it) */
+		c.sorted += dci_sorts(t);
+		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
+			c.idents++;
+		else if (lbtf_is_enum(t))
+			c.idents += lbtf_vlen(t), c.tags++;
+		else if (t->name_off && (lbtf_is_composite(t) || lbtf_kind(t) == LBTF_KIND_FWD ||
+					 lbtf_kind(t) == LBTF_KIND_INT ||
+					 lbtf_kind(t) == LBTF_KIND_FLOAT))
+			c.tags++;
+	}
+	return c;
 }
 
 /*
  * The parser checked record bounds; the dumper follows type ids and names
- * everywhere, so check every one of them once up front.
+ * everywhere, so check every one of them once up front. The same pass
+ * marks the types other types refer to: an anonymous enum that nothing
+ * refers to is a set of global constants and is printed at top level; one
+ * that is referenced is printed inline where it is used.
  */
-static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_types)
+static int scan_types(struct dc *d)
 {
-	struct check_ctx c = { btf, nr_types, 0, 0, 0 };
+	const struct lbtf *btf = d->btf;
+	uint32_t str_end = btf->start_str_off + btf->hdr.str_len;
 
-	for (uint32_t id = 1; id < nr_types; id++) {
-		const struct lbtf_type *t = lbtf_type_by_id(btf, id);
+	for (uint32_t id = 1; id < d->nr_types; id++) {
+		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_kind_desc *kd;
+		uint32_t bad;
 
 		if (!t)
 			return lbtfi_err(EINVAL, "C dump: type id %u missing", id);
@@ -75,22 +149,70 @@ static int check_refs(struct check_ctx *cc, const struct lbtf *btf, uint32_t nr_
 		if (lbtf_kind(t) == LBTF_KIND_UNKN || lbtf_kind(t) > LBTF_KIND_MAX)
 			return lbtfi_err(EINVAL, "C dump: type %u is of kind %u, unknown to this "
 					 "library: no C for it", id, lbtf_kind(t));
-		if (lbtf_type_read_type_ids(t, check_id, &c))
+		kd = lbtf_kind_desc(lbtf_kind(t));
+		if ((bad = scan_ids(d, t, kd)))
 			return lbtfi_err(EINVAL, "C dump: type %u refers to type id %u (only %u types)",
-					 id, c.bad, nr_types);
-		if (lbtf_type_read_str_offs(t, check_str, &c))
+					 id, bad, d->nr_types);
+		if (!strs_ok(t, kd, str_end))
 			return lbtfi_err(EINVAL, "C dump: type %u has a name offset outside the strings",
 					 id);
-		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
-			c.idents++;
-		else if (lbtf_is_enum(t))
-			c.idents += lbtf_vlen(t), c.tags++;
-		else if (t->name_off && (lbtf_is_composite(t) || lbtf_kind(t) == LBTF_KIND_FWD ||
-					 lbtf_kind(t) == LBTF_KIND_INT ||
-					 lbtf_kind(t) == LBTF_KIND_FLOAT))
-			c.tags++; /* (not FUNCs, VARs...: the table stays small) */
 	}
-	*cc = c;
+	return 0;
+}
+
+/*
+ * The arrays sized up front, in one block: the per-type state, then one
+ * room used twice: by the sort (its keys, whose first bytes end up holding
+ * the sorted ids, and its memo), then, after the ids, by the queue and the
+ * name entries. A vmlinux's block is under 2 MiB: one huge page, or 500
+ * first touches of 4 KiB pages (microseconds each in a virtual machine)
+ * instead of the 1,200 of separate arrays.
+ */
+static size_t after_ids(uint32_t sorted)
+{
+	return ((size_t)sorted * sizeof(uint32_t) + 7) & ~(size_t)7;
+}
+
+static size_t later_bytes(const struct dc *d, const struct check_ctx *c)
+{
+	return (size_t)d->nr_types * sizeof(*d->queue.ids) +
+	       ((size_t)c->tags + c->idents) * sizeof(struct dc_name) + 3 * 8;
+}
+
+static int alloc_arena(struct dc *d, const struct check_ctx *c, bool sort)
+{
+	size_t nr = d->nr_types, len, room = later_bytes(d, c);
+
+	if (sort && room + after_ids(c->sorted) < dci_sort_bytes(c->sorted))
+		room = dci_sort_bytes(c->sorted);
+	else if (sort)
+		room += after_ids(c->sorted);
+	len = 2 * ((nr + 7) & ~(size_t)7) + room;
+	/* from 256 KiB on, a whole huge page (a fault and a 2 MiB clear cost
+	 * what 64-85 faults of 4 KiB pages do here) */
+	d->arena = lbtfi_malloc_big(len >= (256u << 10) && len < LBTFI_BIG_BYTES ?
+				    LBTFI_BIG_BYTES : len);
+	if (!d->arena)
+		return -ENOMEM;
+	d->arena_len = len;
+	d->st = dci_arena(d, nr * sizeof(*d->st));
+	d->align = dci_arena(d, nr * sizeof(*d->align));
+	memset(d->arena, 0, d->arena_used);
+	return 0;
+}
+
+/* The queue and the name entries, after the sorted ids (if any) */
+static int alloc_later(struct dc *d, const struct check_ctx *c, size_t room, bool sorted)
+{
+	d->arena_used = room + (sorted ? after_ids(c->sorted) : 0);
+	d->queue.ids = dci_arena(d, (size_t)d->nr_types * sizeof(*d->queue.ids));
+	d->queue.cap = d->queue.ids ? d->nr_types : 0;
+	if (!d->queue.ids ||
+	    dci_names_reserve(&d->type_names, c->tags,
+			      dci_arena(d, c->tags * sizeof(struct dc_name))) ||
+	    dci_names_reserve(&d->ident_names, c->idents,
+			      dci_arena(d, c->idents * sizeof(struct dc_name))))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -128,16 +250,15 @@ static void put_frame_tail(struct dc_out *o)
 
 static void dc_free(struct dc *d)
 {
-	free(d->st);
-	free(d->suffix);
-	free(d->align);
-	free(d->queue.ids);
+	free(d->arena);
 	free(d->stack.ids);
 	free(d->jobs.v);
+	free(d->ords.v);
 	free(d->tops.v);
 	free(d->aligns.v);
 	dci_names_free(&d->type_names);
 	dci_names_free(&d->ident_names);
+	lbtfi_htab_free(&d->renames);
 	free(d);
 }
 
@@ -145,10 +266,10 @@ static void dc_free(struct dc *d)
 struct roots {
 	const uint32_t *ids; /* NULL: ids 1..cnt */
 	size_t cnt;
-	uint32_t *owned;
 };
 
-static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roots *r)
+static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, uint32_t sorted,
+		      struct roots *r)
 {
 	uint32_t cnt;
 
@@ -157,10 +278,9 @@ static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, struct roo
 		r->ids = o->root_ids;
 		r->cnt = o->root_cnt;
 	} else if (o && o->sort) {
-		r->owned = dci_sorted_ids(d, &cnt);
-		if (!r->owned)
+		r->ids = dci_sorted_ids(d, sorted, &cnt);
+		if (!r->ids)
 			return lbtfi_err(ENOMEM, "C dump: out of memory sorting types");
-		r->ids = r->owned;
 		r->cnt = cnt;
 	} else {
 		r->cnt = d->nr_types - 1;
@@ -174,29 +294,18 @@ static uint32_t root_at(const struct roots *r, size_t i)
 }
 
 /*
- * Orders everything once without printing, so that BTF C cannot express
- * (a type cycle, a walk over budget) is reported before any output; then
- * forgets the order and does it again while printing. Same roots in the
- * same sequence, so the second pass meets the same graph states.
+ * Orders all roots without printing, so that BTF C cannot express (a type
+ * cycle, a walk over budget) is reported before any output. Ordering never
+ * looks at what emission did, so the queue of all roots, emitted in one go
+ * afterwards, prints what ordering and emitting each root in turn would.
+ * The visit budget (d->steps) goes on counting through the emission.
  */
-static int precheck(struct dc *d, const struct roots *r)
+static int order_roots(struct dc *d, const struct roots *r)
 {
 	int err = 0;
 
 	for (size_t i = 0; i < r->cnt && !err; i++)
 		err = dci_order_root(d, root_at(r, i));
-	for (uint32_t id = 1; id < d->nr_types; id++)
-		d->st[id].order = DC_UNORDERED;
-	d->steps = 0;
-	return err;
-}
-
-static int dump_roots(struct dc *d, const struct roots *r)
-{
-	int err = 0;
-
-	for (size_t i = 0; i < r->cnt && !err; i++)
-		err = dci_dump_root(d, root_at(r, i));
 	return err;
 }
 
@@ -205,6 +314,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	struct lbtf_dump_c_opts o;
 	struct check_ctx cc = { 0 };
 	struct roots roots;
+	size_t room;
 	bool kfuncs;
 	struct dc *d;
 	int err;
@@ -223,14 +333,12 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	d->out.f = out;
 	d->out.limit = DC_OUT_LIMIT(input_size(btf));
 	d->step_limit = DC_STEP_LIMIT(d->nr_types);
-	d->st = calloc(d->nr_types, sizeof(*d->st));
-	d->suffix = calloc(d->nr_types, sizeof(*d->suffix));
-	d->align = calloc(d->nr_types, sizeof(*d->align));
-	if (!d->st || !d->suffix || !d->align) {
+	cc = count_names(d);
+	if (alloc_arena(d, &cc, o.sort && !o.root_cnt)) {
 		dc_free(d);
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}
-	err = check_refs(&cc, btf, d->nr_types);
+	err = scan_types(d);
 	for (size_t i = 0; !err && i < o.root_cnt; i++)
 		if (o.root_ids[i] >= d->nr_types)
 			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",
@@ -239,20 +347,16 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		dc_free(d);
 		return err;
 	}
-	if (dci_names_reserve(&d->type_names, cc.tags) ||
-	    dci_names_reserve(&d->ident_names, cc.idents)) {
-		dc_free(d);
-		return lbtfi_err(ENOMEM, "C dump: out of memory for names");
-	}
 	d->st[0].order = DC_ORDERED; /* void needs no definition */
 	d->st[0].emit = DC_EMITTED;
-	dci_mark_referenced(d);
 
-	err = pick_roots(d, &o, &roots);
+	room = d->arena_used;
+	err = pick_roots(d, &o, cc.sorted, &roots);
+	if (!err && alloc_later(d, &cc, room, o.sort && !o.root_cnt))
+		err = lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	if (!err)
-		err = precheck(d, &roots);
+		err = order_roots(d, &roots);
 	if (err) {
-		free(roots.owned);
 		dc_free(d);
 		return err;
 	}
@@ -261,8 +365,8 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 		put_frame_head(&d->out);
 	if ((kfuncs || o.macros) && !o.no_frame)
 		dci_put_kfunc_macros(d);
-	err = dump_roots(d, &roots);
-	free(roots.owned);
+	dci_emit_queue(d);
+	err = d->err;
 	if (!err && kfuncs)
 		err = dci_put_kfuncs(d);
 	if (!err && !o.no_frame)

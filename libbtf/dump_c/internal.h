@@ -34,7 +34,21 @@ struct dc_out {
 };
 
 void dci_flush(struct dc_out *o);
-void dci_write(struct dc_out *o, const char *s, size_t n);
+/* dci_write() of what does not fit in the buffer */
+void dci_write_split(struct dc_out *o, const char *s, size_t n);
+
+/* (inline: 3 MB of output come in a million small pieces) */
+static inline void dci_write(struct dc_out *o, const char *s, size_t n)
+{
+	if (__builtin_expect(n <= DC_OUT_BUF - o->len, 1)) {
+		__builtin_memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		if (o->len == DC_OUT_BUF)
+			dci_flush(o);
+		return;
+	}
+	dci_write_split(o, s, n);
+}
 
 static inline void dci_putc(struct dc_out *o, char c)
 {
@@ -53,23 +67,29 @@ void dci_indent(struct dc_out *o, int lvl);
 
 /* ---- names ------------------------------------------------------------- */
 
-/* string -> occurrences; keys point into the BTF string data (no copies).
- * One slot holds key, hash and count: one cache line touch per probe. */
+struct dc;
+
+/* name -> occurrences; a name is a string offset of the BTF (no copies).
+ * 8-byte entries, the table 3/4 full at most: the counting is a cache
+ * miss or two per name, and a vmlinux has 40,000 names to count. */
 struct dc_name {
-	const char *key;
+	uint32_t off;
 	uint32_t count;
 };
 struct dc_names {
 	struct lbtfi_htab tab;  /* name hash -> index into ent */
 	struct dc_name *ent;
 	size_t cnt, cap;
+	bool ent_lent;          /* ent is room in the arena, not its own block */
 };
 
-/* Counts one more occurrence of name; returns the new count (>= 1), 0 on ENOMEM. */
-uint32_t dci_names_bump(struct dc_names *n, const char *name);
+/* Counts one more occurrence of the name at string offset off; returns
+ * the new count (>= 1), 0 on ENOMEM. */
+uint32_t dci_names_bump(const struct dc *d, struct dc_names *n, uint32_t off);
 void dci_names_free(struct dc_names *n);
-/* Sizes the table for about expected names up front (0 or -ENOMEM). */
-int dci_names_reserve(struct dc_names *n, uint32_t expected);
+/* Sizes the table for about expected names up front, their entries in
+ * room (expected of them) when given: 0 or -ENOMEM. */
+int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *room);
 
 /* ---- per-type state ---------------------------------------------------- */
 
@@ -82,6 +102,7 @@ struct dc_tstate {
 	uint8_t fwd_emitted : 1;
 	uint8_t name_resolved : 1;
 	uint8_t referenced : 1;
+	uint8_t renamed : 1; /* printed with a ___N suffix (d->renames) */
 };
 
 /* A growable array of type ids (dci_push_id) */
@@ -149,11 +170,28 @@ struct dc_jobs {
 /* A frame of the explicit stacks of dci_top_emit (order.c) and
  * dci_align_of (layout.c) */
 struct dc_walk {
+	const struct lbtf_type *t; /* top: id's type */
 	uint32_t id;
 	uint32_t cont_id;  /* top: the definition around it; align: unused */
 	uint32_t child_cont; /* top: the container its children get */
 	uint32_t next;     /* next child to visit */
 	int max;           /* align: largest member alignment so far */
+};
+
+/* A frame of the ordering walk (order.c) */
+struct ord_frame {
+	const struct lbtf_type *t;
+	uint32_t id;
+	uint32_t next;     /* next child to visit */
+	uint8_t kind;
+	bool through_ptr;
+	bool kids_ptr;     /* its children are seen through a pointer */
+	int strong;
+};
+
+struct dc_ords {
+	struct ord_frame *v;
+	size_t cnt, cap;
 };
 
 struct dc_walks {
@@ -170,31 +208,62 @@ struct dc {
 	uint64_t steps;    /* order/emit visits so far, against step_limit */
 	uint64_t step_limit;
 	struct dc_tstate *st;
-	uint32_t *suffix;  /* ___N suffix of a resolved name, 0 for none */
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
-	struct dc_ids queue; /* topologically ordered ids of one root */
+	struct dc_ids queue; /* topologically ordered ids of all roots (at
+			      * most one entry a type: sized once) */
 	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
 	struct dc_jobs jobs; /* the printing stack (jobs.c) */
+	struct dc_ords ords;  /* the ordering walk's stack */
 	struct dc_walks tops; /* dci_top_emit's stack */
 	struct dc_walks aligns; /* dci_align_of's stack */
 	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */
 	struct dc_names ident_names; /* typedefs and enumerators */
+	struct lbtfi_htab renames;   /* id -> N of a type printed as name___N */
+	/* the arrays sized up front, in one block: per-type state, queue,
+	 * name entries, sort keys (see lbtf_dump_c()) */
+	char *arena;
+	size_t arena_len, arena_used;
 	struct dc_out out;
 };
 
+/* Ids and offsets were validated up front. The object's own types and
+ * strings are read in place (the dumper's most frequent operation); void
+ * and a split BTF's base go through the library's lookups. */
 static inline const struct lbtf_type *dci_type(const struct dc *d, uint32_t id)
 {
-	return lbtf_type_by_id(d->btf, id); /* ids were validated up front */
+	const struct lbtf *b = d->btf;
+	uint32_t i = id - b->start_id;
+
+	if (__builtin_expect(i < b->nr_types, 1)) /* start_id >= 1: never void */
+		return (const struct lbtf_type *)(b->types + b->type_offs[i]);
+	return lbtf_type_by_id(b, id);
 }
 static inline const char *dci_str(const struct dc *d, uint32_t off)
 {
-	return lbtf_name_by_offset(d->btf, off); /* offsets validated up front */
+	const struct lbtf *b = d->btf;
+	uint32_t o = off - b->start_str_off;
+
+	if (__builtin_expect(o < b->hdr.str_len, 1))
+		return b->strs + o;
+	return lbtf_name_by_offset(b, off);
 }
 /* Records the first error; returns it. */
 int dci_fail(struct dc *d, int err, const char *what, uint32_t id);
+/* The next bytes of the arena (aligned to 8), NULL when it has no room */
+void *dci_arena(struct dc *d, size_t bytes);
 /* Appends id to a (the capacity doubles, from first_cap); out of memory
  * fails the dump with what. */
-int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id, const char *what);
+int dci_push_id_grow(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+		     const char *what);
+static inline int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+			      const char *what)
+{
+	if (__builtin_expect(a->cnt < a->cap, 1)) {
+		a->ids[a->cnt++] = id;
+		return 0;
+	}
+	return dci_push_id_grow(d, a, first_cap, id, what);
+}
 
 /* Names as printed: original name, plus ___N when it clashed. */
 #define DC_NAME_MAX 256
@@ -243,9 +312,6 @@ static inline const struct dc_kind_ops *dci_ops(const struct lbtf_type *t)
 	return &dci_kind_ops[lbtf_kind(t)];
 }
 
-/* The n-th type id ordering and top-level emission visit below t (.children);
- * false past the last */
-bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child);
 
 bool dci_decl_base(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
 bool dci_decl_composite(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
@@ -288,21 +354,31 @@ void dci_step_array(struct dc *d, struct dc_job *j);
 void dci_step_body(struct dc *d, struct dc_job *j);
 /* decl.c: pushes the jobs that print `<type of id> <fname>` */
 void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
+/* decl.c: prints `<type of id> <fname>` at once when it has no nested
+ * parts (most declarators: no jobs); false when it has (nothing printed:
+ * dci_push_decl() then) */
+bool dci_decl_now(struct dc *d, uint32_t id, const char *fname, int lvl);
 
 /* order.c */
 /* Emits id (and what it needs first) unless done, at top level. */
 void dci_top_emit(struct dc *d, uint32_t id);
-void dci_mark_referenced(struct dc *d);
-/* Orders root and everything it needs (dry run: nothing printed). */
+/* Orders root and everything it needs not ordered yet: appends what is to
+ * be emitted to d->queue (nothing printed). */
 int dci_order_root(struct dc *d, uint32_t id);
-/* Orders root and everything it needs, then emits them. */
-int dci_dump_root(struct dc *d, uint32_t id);
+/* Emits the queued definitions in order. */
+void dci_emit_queue(struct dc *d);
 
 /* decl.c: `<type> <fname>` in C declarator syntax */
 void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
 
-/* layout.c */
-int dci_align_of(struct dc *d, uint32_t id);
+/* layout.c: natural alignment (cached; computed by dci_align_walk()) */
+int dci_align_walk(struct dc *d, uint32_t id);
+static inline int dci_align_of(struct dc *d, uint32_t id)
+{
+	int a = d->align[id];
+
+	return a > 0 ? a : dci_align_walk(d, id);
+}
 void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t);
 void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
 void dci_emit_enum_fwd(struct dc *d, uint32_t id);
@@ -315,7 +391,11 @@ void dci_emit_base_aliases(struct dc *d, uint32_t id);
 void dci_put_kfunc_macros(struct dc *d);
 int dci_put_kfuncs(struct dc *d);
 
-/* sort.c: ids 1..nr_types-1 in the diffable order (malloc'ed) */
-uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt);
+/* sort.c: whether a type is sorted (a root); the arena bytes the sort of
+ * kept such types needs; their ids in the diffable order (at the start of
+ * the sort's room in the arena), NULL when it has no room */
+bool dci_sorts(const struct lbtf_type *t);
+size_t dci_sort_bytes(uint32_t kept);
+uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt);
 
 #endif

@@ -50,34 +50,53 @@ void dci_put_kfunc_macros(struct dc *d)
 			  "#endif\n\n");
 }
 
-/* FUNC tagged as a whole (component -1) with tag, or 0. */
-static uint32_t tagged_func(struct dc *d, const struct lbtf_type *t, const char *tag)
+/* The FUNC t tags as a whole (component -1), or 0. */
+static uint32_t tagged_func(struct dc *d, const struct lbtf_type *t)
 {
 	const struct lbtf_type *f;
 
-	if (lbtf_kind(t) != LBTF_KIND_DECL_TAG || lbtf_decl_tag(t)->component_idx != -1 ||
-	    strcmp(dci_str(d, t->name_off), tag))
+	if (lbtf_kind(t) != LBTF_KIND_DECL_TAG || lbtf_decl_tag(t)->component_idx != -1)
 		return 0;
 	f = dci_type(d, t->type);
 	return lbtf_kind(f) == LBTF_KIND_FUNC && lbtf_kind(dci_type(d, f->type)) ==
 		LBTF_KIND_FUNC_PROTO ? t->type : 0;
 }
 
+static int add_id(struct dc *d, uint32_t **v, size_t *n, size_t *cap, uint32_t id)
+{
+	if (LBTFI_GROW_FROM(*v, *cap, *n + 1, 64))
+		return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
+	(*v)[(*n)++] = id;
+	return 0;
+}
+
 int dci_put_kfuncs(struct dc *d)
 {
 	struct kfunc *k = NULL;
-	size_t n = 0, m, cap = 0;
+	uint32_t *fast = NULL;
+	size_t n = 0, m, cap = 0, nfast = 0, fast_cap = 0;
 
+	/* one pass: the kfuncs, and the FUNCs tagged bpf_fastcall */
 	for (uint32_t id = 1; id < d->nr_types; id++) {
-		uint32_t f = tagged_func(d, dci_type(d, id), "bpf_kfunc");
+		const struct lbtf_type *t = dci_type(d, id);
+		uint32_t f = tagged_func(d, t);
+		const char *tag;
 
 		if (!f)
 			continue;
-		if (LBTFI_GROW_FROM(k, cap, n + 1, 64)) {
+		tag = dci_str(d, t->name_off);
+		if (!strcmp(tag, "bpf_kfunc")) {
+			if (LBTFI_GROW_FROM(k, cap, n + 1, 64)) {
+				free(k);
+				free(fast);
+				return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
+			}
+			k[n++] = (struct kfunc){ f, dci_str(d, dci_type(d, f)->name_off), false };
+		} else if (!strcmp(tag, "bpf_fastcall") && add_id(d, &fast, &nfast, &fast_cap, f)) {
 			free(k);
-			return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
+			free(fast);
+			return d->err;
 		}
-		k[n++] = (struct kfunc){ f, dci_str(d, dci_type(d, f)->name_off), false };
 	}
 	if (n)
 		qsort(k, n, sizeof(*k), cmp_kfunc);
@@ -87,13 +106,13 @@ int dci_put_kfuncs(struct dc *d)
 		if (!m || k[i].func_id != k[m - 1].func_id)
 			k[m++] = k[i];
 	n = m;
-	for (uint32_t id = 1; id < d->nr_types; id++) {
-		uint32_t f = tagged_func(d, dci_type(d, id), "bpf_fastcall");
-		struct kfunc *kf = f ? find(k, n, f) : NULL;
+	for (size_t i = 0; i < nfast; i++) {
+		struct kfunc *kf = find(k, n, fast[i]);
 
 		if (kf)
 			kf->fastcall = true;
 	}
+	free(fast);
 	dci_puts(&d->out, "\n/* BPF kfuncs */\n#ifndef BPF_NO_KFUNC_PROTOTYPES\n");
 	for (size_t i = 0; i < n; i++) {
 		dci_puts(&d->out, k[i].fastcall ? "extern __bpf_fastcall " : "extern ");

@@ -86,7 +86,7 @@ static int push_align(struct dc *d, uint32_t id)
 	return 0;
 }
 
-int dci_align_of(struct dc *d, uint32_t id)
+int dci_align_walk(struct dc *d, uint32_t id)
 {
 	struct dc_walks *w = &d->aligns;
 	size_t base = w->cnt;
@@ -227,6 +227,28 @@ void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t)
 	put_tag(d, id, t);
 }
 
+/* Member i - 1's declarator is out: its bitfield size, ';' */
+static void end_member(struct dc *d, struct dc_body *b, const struct lbtf_type *t)
+{
+	const struct lbtf_member *m = &lbtf_members(t)[b->i - 1];
+	int64_t m_sz = lbtf_member_bitfield_size(t, b->i - 1);
+	int64_t m_off = lbtf_member_bit_offset(t, b->i - 1);
+
+	if (m_sz) {
+		dci_write(&d->out, ": ", 2);
+		dci_put_i64(&d->out, m_sz);
+		b->off = m_off + m_sz;
+		b->prev_bitfield = true;
+	} else {
+		int64_t sz = lbtf_resolve_size(d->btf, m->type);
+
+		b->off = m_off + (sz > 0 ? sz : 0) * 8;
+		b->prev_bitfield = false;
+	}
+	dci_putc(&d->out, ';');
+	b->open = false;
+}
+
 void dci_step_body(struct dc *d, struct dc_job *j)
 {
 	struct dc_body *b = &j->body;
@@ -239,41 +261,39 @@ void dci_step_body(struct dc *d, struct dc_job *j)
 		dci_write(&d->out, " {", 2);
 		b->started = true;
 	}
-	if (b->open) {
-		/* member i - 1's declarator is out: its bitfield size, ';' */
-		const struct lbtf_member *m = &lbtf_members(t)[b->i - 1];
-		int64_t m_sz = lbtf_member_bitfield_size(t, b->i - 1);
-		int64_t m_off = lbtf_member_bit_offset(t, b->i - 1);
+	for (;;) {
+		const struct lbtf_member *m;
+		int64_t m_sz, m_off;
+		const char *name;
+		int m_align;
 
-		if (m_sz) {
-			dci_write(&d->out, ": ", 2);
-			dci_put_i64(&d->out, m_sz);
-			b->off = m_off + m_sz;
-			b->prev_bitfield = true;
-		} else {
-			int64_t sz = lbtf_resolve_size(d->btf, m->type);
+		if (b->open)
+			end_member(d, b, t);
+		if (b->i >= lbtf_vlen(t))
+			break;
+		m = &lbtf_members(t)[b->i];
+		m_sz = lbtf_member_bitfield_size(t, b->i);
+		m_off = lbtf_member_bit_offset(t, b->i);
+		name = dci_str(d, m->name_off);
 
-			b->off = m_off + (sz > 0 ? sz : 0) * 8;
-			b->prev_bitfield = false;
+		if (b->off < m_off) { /* (most members follow the previous one) */
+			m_align = b->packed ? 1 : dci_align_of(d, m->type);
+			emit_padding(d, b->id, b->off, m_off, m_align, b->prev_bitfield && m_sz,
+				     b->lvl + 1);
 		}
-		dci_putc(&d->out, ';');
-		b->open = false;
-	}
-	if (b->i < lbtf_vlen(t)) {
-		const struct lbtf_member *m = &lbtf_members(t)[b->i];
-		int64_t m_sz = lbtf_member_bitfield_size(t, b->i);
-		int64_t m_off = lbtf_member_bit_offset(t, b->i);
-		int m_align = b->packed ? 1 : dci_align_of(d, m->type);
-
-		emit_padding(d, b->id, b->off, m_off, m_align, b->prev_bitfield && m_sz, b->lvl + 1);
 		dci_putc(&d->out, '\n');
 		dci_indent(&d->out, b->lvl + 1);
-		/* the member's declarator, then back here for its end */
 		b->i++;
 		b->open = true;
-		if (!dci_push_job(d, j))
-			dci_push_decl(d, m->type, dci_str(d, m->name_off), b->lvl + 1);
-		return;
+		/* the member's declarator at once, or as nested jobs, then
+		 * back here for its end */
+		if (!dci_decl_now(d, m->type, name, b->lvl + 1)) {
+			if (!dci_push_job(d, j))
+				dci_push_decl(d, m->type, name, b->lvl + 1);
+			return;
+		}
+		if (d->err || d->out.err)
+			return;
 	}
 	if (is_struct)
 		emit_padding(d, b->id, b->off, (int64_t)t->size * 8, dci_align_of(d, b->id), false,
@@ -309,7 +329,7 @@ void dci_emit_enum_fwd(struct dc *d, uint32_t id)
 static void put_enumerator(struct dc *d, uint32_t name_off, int lvl)
 {
 	const char *name = dci_str(d, name_off);
-	uint32_t dup = dci_names_bump(&d->ident_names, name);
+	uint32_t dup = dci_names_bump(d, &d->ident_names, name_off);
 
 	dci_putc(&d->out, '\n');
 	dci_indent(&d->out, lvl);

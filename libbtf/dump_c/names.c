@@ -7,43 +7,71 @@
  * happens when a name is first needed, so the numbering follows emission
  * order exactly like bpftool's.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-int dci_names_reserve(struct dc_names *n, uint32_t expected)
+int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *room)
 {
+	if (room && !n->ent) {
+		n->ent = room;
+		n->cap = expected;
+		n->ent_lent = true;
+	}
 	if (!n->tab.slots)
-		return lbtfi_htab_init(&n->tab, expected < 512 ? 512 : expected, 2);
+		return lbtfi_htab_init(&n->tab, expected < 512 ? 512 : expected, 3);
 	return lbtfi_htab_reserve(&n->tab, expected > n->tab.cnt ? expected - n->tab.cnt : 0);
 }
 
-uint32_t dci_names_bump(struct dc_names *n, const char *name)
+/* Room for one more entry (lent room is full: a block of its own) */
+static int grow_ents(struct dc_names *n)
 {
+	struct dc_name *lent = n->ent;
+
+	if (n->cnt < n->cap)
+		return 0;
+	if (!n->ent_lent)
+		return LBTFI_GROW_FROM(n->ent, n->cap, n->cnt + 1, 512);
+	n->ent = NULL;
+	n->cap = 0;
+	if (LBTFI_GROW_FROM(n->ent, n->cap, n->cnt + 1, 512)) {
+		n->ent = lent;
+		n->cap = n->cnt;
+		return -ENOMEM;
+	}
+	memcpy(n->ent, lent, n->cnt * sizeof(*n->ent));
+	n->ent_lent = false;
+	return 0;
+}
+
+uint32_t dci_names_bump(const struct dc *d, struct dc_names *n, uint32_t off)
+{
+	const char *name = dci_str(d, off);
 	size_t len;
 	uint32_t h = lbtfi_str_hash(name, &len);
 
-	if (!n->tab.slots && dci_names_reserve(n, 0))
+	if (!n->tab.slots && dci_names_reserve(n, 0, NULL))
 		return 0;
-	/* deduplicated BTF strings: equal names usually are the same pointer */
+	/* deduplicated BTF strings: equal names usually are the same offset */
 	LBTFI_HTAB_FOR_EACH(&n->tab, h, slot, i) {
 		struct dc_name *e = &n->ent[i];
 
-		if (e->key == name || !strcmp(e->key, name))
+		if (e->off == off || !strcmp(dci_str(d, e->off), name))
 			return ++e->count;
 	}
-	if (LBTFI_GROW_FROM(n->ent, n->cap, n->cnt + 1, 512) ||
-	    lbtfi_htab_add(&n->tab, h, (uint32_t)n->cnt))
+	if (grow_ents(n) || lbtfi_htab_add(&n->tab, h, (uint32_t)n->cnt))
 		return 0;
-	n->ent[n->cnt++] = (struct dc_name){ name, 1 };
+	n->ent[n->cnt++] = (struct dc_name){ off, 1 };
 	return 1;
 }
 
 void dci_names_free(struct dc_names *n)
 {
 	lbtfi_htab_free(&n->tab);
-	free(n->ent);
+	if (!n->ent_lent)
+		free(n->ent);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -59,10 +87,27 @@ static void resolve(struct dc *d, uint32_t id, struct dc_names *names)
 	/* forward declarations never define anything, so never clash */
 	if (lbtf_kind(t) == LBTF_KIND_FWD || (lbtf_kind(t) == LBTF_KIND_ENUM && !lbtf_vlen(t)))
 		return;
-	cnt = dci_names_bump(names, dci_str(d, t->name_off));
-	if (!cnt)
+	cnt = dci_names_bump(d, names, t->name_off);
+	if (!cnt) {
 		dci_fail(d, -ENOMEM, "out of memory counting names", id);
-	d->suffix[id] = cnt > 1 ? cnt : 0;
+		return;
+	}
+	if (cnt == 1)
+		return;
+	/* the few renamed types keep their ___N in a table by id (the id
+	 * is the key's hash: equal hashes are equal ids) */
+	if ((!d->renames.slots && lbtfi_htab_init(&d->renames, 64, 2)) ||
+	    lbtfi_htab_add(&d->renames, id, cnt))
+		dci_fail(d, -ENOMEM, "out of memory counting names", id);
+	else
+		d->st[id].renamed = 1;
+}
+
+static uint32_t suffix_of(const struct dc *d, uint32_t id)
+{
+	LBTFI_HTAB_FOR_EACH(&d->renames, id, i, n)
+		return n;
+	return 0;
 }
 
 /*
@@ -77,9 +122,9 @@ static const char *name_of(struct dc *d, uint32_t id, struct dc_names *names,
 	if (!t->name_off)
 		return "";
 	resolve(d, id, names);
-	if (!d->suffix[id])
+	if (!d->st[id].renamed)
 		return dci_str(d, t->name_off);
-	snprintf(buf, DC_NAME_MAX, "%s___%u", dci_str(d, t->name_off), d->suffix[id]);
+	snprintf(buf, DC_NAME_MAX, "%s___%u", dci_str(d, t->name_off), suffix_of(d, id));
 	return buf;
 }
 

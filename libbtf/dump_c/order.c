@@ -15,36 +15,6 @@
 #include <string.h>
 #include "internal.h"
 
-/* ---- marking types referenced by other types --------------------------- */
-
-static int mark_id(uint32_t id, void *ctx)
-{
-	struct dc *d = ctx;
-
-	d->st[id].referenced = 1;
-	return 0;
-}
-
-/*
- * An anonymous enum that nothing refers to is a set of global constants and
- * is printed at top level; one that is referenced is printed inline where it
- * is used. A function prototype's return type does not count as a reference
- * (bpftool's behaviour, kept for identical output).
- */
-void dci_mark_referenced(struct dc *d)
-{
-	for (uint32_t id = 1; id < d->nr_types; id++) {
-		const struct lbtf_type *t = dci_type(d, id);
-
-		if (lbtf_kind(t) == LBTF_KIND_FUNC_PROTO) {
-			for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-				d->st[lbtf_params(t)[i].type].referenced = 1;
-			continue;
-		}
-		lbtf_type_read_type_ids(t, mark_id, d);
-	}
-}
-
 /*
  * Function protos, arrays, modifiers and anonymous types are walked again at
  * every use (their meaning depends on the path), so a small hostile BTF can
@@ -57,9 +27,14 @@ static int too_much_work(struct dc *d, uint32_t id)
 
 /* ---- ordering ---------------------------------------------------------- */
 
+/* (a type is queued once, when it becomes ordered: the queue has room
+ * for all, in the arena, never grown) */
 static int queue_push(struct dc *d, uint32_t id)
 {
-	return dci_push_id(d, &d->queue, 256, id, "out of memory ordering types");
+	if (d->queue.cnt >= d->queue.cap)
+		return dci_fail(d, -EOVERFLOW, "queue of definitions full", id);
+	d->queue.ids[d->queue.cnt++] = id;
+	return 0;
 }
 
 /*
@@ -73,15 +48,16 @@ static int queue_push(struct dc *d, uint32_t id)
  * frame's answer from its children's ("strong": the last child's answer,
  * or for a function prototype whether any was strong).
  */
-struct ord_frame {
-	uint32_t id;
-	uint32_t next;     /* next child to visit */
-	bool through_ptr;
-	int strong;
-};
-
-bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child)
+/* The n-th type id ordering and top-level emission visit below t (.children);
+ * false past the last. (Members first: most children are members.) */
+static inline bool child_of(const struct lbtf_type *t, uint32_t n, uint32_t *child)
 {
+	if (lbtf_is_composite(t)) {
+		if (n >= lbtf_vlen(t))
+			return false;
+		*child = lbtf_members(t)[n].type;
+		return true;
+	}
 	switch (dci_kind_ops[lbtf_kind(t)].children) {
 	case DC_CH_TYPE:
 		*child = t->type;
@@ -105,14 +81,11 @@ bool dci_child(const struct lbtf_type *t, uint32_t n, uint32_t *child)
 
 /* The frame's next child (false when none is left); *ptr: seen through a
  * pointer (a pointer's target, or a function prototype's types behind one) */
-static bool next_child(const struct lbtf_type *t, struct ord_frame *f, uint32_t *child, bool *ptr)
+static inline bool next_child(struct ord_frame *f, uint32_t *child, bool *ptr)
 {
-	unsigned int k = lbtf_kind(t);
-
-	if (!dci_child(t, f->next++, child))
+	if (!child_of(f->t, f->next++, child))
 		return false;
-	*ptr = k == LBTF_KIND_PTR || (f->through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
-							dci_kind_ops[k].children == DC_CH_TYPE));
+	*ptr = f->kids_ptr;
 	return true;
 }
 
@@ -164,10 +137,10 @@ static int enter(struct dc *d, uint32_t id, bool through_ptr)
 /* All children visited: the frame's answer. */
 static int leave(struct dc *d, const struct ord_frame *f)
 {
-	const struct lbtf_type *t = dci_type(d, f->id);
+	const struct lbtf_type *t = f->t;
 	int err;
 
-	switch (lbtf_kind(t)) {
+	switch (f->kind) {
 	case LBTF_KIND_PTR:
 		d->st[f->id].order = DC_ORDERED;
 		return f->strong;
@@ -190,52 +163,62 @@ static int leave(struct dc *d, const struct ord_frame *f)
 	}
 }
 
-static int push_frame(struct dc *d, struct ord_frame **stack, size_t *cnt, size_t *cap,
-		      uint32_t id, bool through_ptr)
+static int push_frame(struct dc *d, uint32_t id, bool through_ptr)
 {
-	if (*cnt >= d->nr_types) /* deeper than the number of types: a cycle */
+	struct dc_ords *o = &d->ords;
+	const struct lbtf_type *t;
+	unsigned int k;
+
+	if (o->cnt >= d->nr_types) /* deeper than the number of types: a cycle */
 		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
-	if (LBTFI_GROW_FROM(*stack, *cap, *cnt + 1, 64))
+	if (LBTFI_GROW_FROM(o->v, o->cap, o->cnt + 1, 64))
 		return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
-	(*stack)[(*cnt)++] = (struct ord_frame){ .id = id, .through_ptr = through_ptr };
+	t = dci_type(d, id);
+	k = lbtf_kind(t);
+	o->v[o->cnt++] = (struct ord_frame){
+		.t = t, .id = id, .kind = (uint8_t)k, .through_ptr = through_ptr,
+		.kids_ptr = k == LBTF_KIND_PTR ||
+			    (through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
+					     dci_kind_ops[k].children == DC_CH_TYPE)) };
 	return 0;
 }
 
 /* Orders id and what it needs; 1 strong, 0 weak, <0 error. */
 static int order(struct dc *d, uint32_t id, bool through_ptr)
 {
-	struct ord_frame *stack = NULL;
-	size_t cnt = 0, cap = 0;
+	struct dc_ords *o = &d->ords;
 	int res = enter(d, id, through_ptr);
 
+	o->cnt = 0;
 	if (res == ORD_DESCEND)
-		res = push_frame(d, &stack, &cnt, &cap, id, through_ptr);
-	while (res >= 0 && cnt) {
-		struct ord_frame *f = &stack[cnt - 1];
-		const struct lbtf_type *t = dci_type(d, f->id);
+		res = push_frame(d, id, through_ptr);
+	while (res >= 0 && o->cnt) {
+		struct ord_frame *f = &o->v[o->cnt - 1];
 		uint32_t child;
-		bool ptr;
+		bool ptr, more;
 
-		if (!next_child(t, f, &child, &ptr)) {
+		/* children already ordered answer "strong" (1) at once */
+		while ((more = next_child(f, &child, &ptr)) && d->st[child].order == DC_ORDERED)
+			f->strong = 1;
+		if (!more) {
 			res = leave(d, f);
-			cnt--;
+			o->cnt--;
 		} else {
 			res = enter(d, child, ptr);
 			if (res == ORD_DESCEND) {
-				res = push_frame(d, &stack, &cnt, &cap, child, ptr);
+				res = push_frame(d, child, ptr);
 				continue;
 			}
 		}
 		/* a child's answer goes to its parent */
-		if (res >= 0 && cnt) {
-			f = &stack[cnt - 1];
-			if (lbtf_kind(dci_type(d, f->id)) == LBTF_KIND_FUNC_PROTO)
+		if (res >= 0 && o->cnt) {
+			f = &o->v[o->cnt - 1];
+			if (f->kind == LBTF_KIND_FUNC_PROTO)
 				f->strong |= res > 0;
 			else
 				f->strong = res;
 		}
 	}
-	free(stack);
 	return res;
 }
 
@@ -380,13 +363,31 @@ static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 		return true;
 	}
 	fn = dci_ops(t)->top;
-	if (!fn || !fn(d, id, t, cont_id, &child_cont))
+	if (!fn) { /* (floats, and what is not a type: nothing, ever) */
+		d->st[id].emit = DC_EMITTED;
+		return true;
+	}
+	if (!fn(d, id, t, cont_id, &child_cont))
 		return true;
 	if (LBTFI_GROW_FROM(w->v, w->cap, w->cnt + 1, 64)) {
 		dci_fail(d, -ENOMEM, "out of memory emitting types", id);
 		return false;
 	}
-	w->v[w->cnt++] = (struct dc_walk){ .id = id, .cont_id = cont_id, .child_cont = child_cont };
+	w->v[w->cnt++] = (struct dc_walk){ .t = t, .id = id, .cont_id = cont_id,
+					   .child_cont = child_cont };
+	return true;
+}
+
+/* Whether all t's children are emitted: then a pointer, modifier, array
+ * or function prototype (which print nothing of their own here) needs
+ * nothing more wherever it is met again */
+static bool all_emitted(const struct dc *d, const struct lbtf_type *t)
+{
+	uint32_t child;
+
+	for (uint32_t n = 0; child_of(t, n, &child); n++)
+		if (d->st[child].emit != DC_EMITTED)
+			return false;
 	return true;
 }
 
@@ -404,19 +405,26 @@ void dci_top_emit(struct dc *d, uint32_t id)
 	if (!top_enter(d, id, 0))
 		goto out;
 	while (w->cnt > base) {
-		struct dc_walk f = w->v[w->cnt - 1];
-		const struct lbtf_type *t = dci_type(d, f.id);
+		struct dc_walk *f = &w->v[w->cnt - 1];
+		const struct lbtf_type *t = f->t;
 		uint32_t child;
+		bool more;
 
-		if (dci_child(t, f.next, &child)) {
-			w->v[w->cnt - 1].next++;
-			if (!top_enter(d, child, f.child_cont))
+		/* children already emitted need nothing */
+		while ((more = child_of(t, f->next, &child)) && d->st[child].emit == DC_EMITTED &&
+		       !d->out.err)
+			f->next++;
+		if (more) {
+			f->next++;
+			if (!top_enter(d, child, f->child_cont))
 				break;
 			continue;
 		}
-		w->cnt--;
+		w->cnt--; /* (f stays readable: nothing is pushed before the call) */
 		if (dci_ops(t)->top_leave)
-			dci_ops(t)->top_leave(d, f.id, t, f.cont_id);
+			dci_ops(t)->top_leave(d, f->id, t, f->cont_id);
+		else if (dci_ops(t)->top == dci_top_through && all_emitted(d, t))
+			d->st[f->id].emit = DC_EMITTED;
 	}
 out:
 	w->cnt = base;
@@ -424,24 +432,13 @@ out:
 
 int dci_order_root(struct dc *d, uint32_t id)
 {
-	int err;
+	int err = order(d, id, false);
 
-	d->queue.cnt = 0;
-	err = order(d, id, false);
 	return err < 0 ? err : 0;
 }
 
-int dci_dump_root(struct dc *d, uint32_t id)
+void dci_emit_queue(struct dc *d)
 {
-	int err;
-
-	if (d->out.err) /* output failed or over budget: reported by the caller */
-		return 0;
-	d->queue.cnt = 0;
-	err = order(d, id, false);
-	if (err < 0)
-		return err;
 	for (size_t i = 0; i < d->queue.cnt && !d->err && !d->out.err; i++)
 		dci_top_emit(d, d->queue.ids[i]);
-	return d->err;
 }

@@ -18,7 +18,7 @@ void dci_flush(struct dc_out *o)
 	o->len = 0;
 }
 
-void dci_write(struct dc_out *o, const char *s, size_t n)
+void dci_write_split(struct dc_out *o, const char *s, size_t n)
 {
 	while (n) {
 		size_t room = DC_OUT_BUF - o->len, k = n < room ? n : room;

@@ -27,9 +27,8 @@
 
 struct sort_key {
 	uint64_t prefix;   /* rank, then the sort name's first bytes */
-	uint32_t id;
-	uint32_t sort_off; /* string offsets of the sort name, */
-	uint32_t own_off;  /* and of the type's own name */
+	uint32_t id;       /* (its own name: the type's) */
+	uint32_t sort_off; /* string offset of the sort name */
 };
 
 static bool follows_type(unsigned int kind)
@@ -39,43 +38,57 @@ static bool follows_type(unsigned int kind)
 	       kind == LBTF_KIND_TYPEDEF || kind == LBTF_KIND_DECL_TAG;
 }
 
-static int rank_of(struct dc *d, uint32_t id, bool has_name, int depth)
+/*
+ * The rank of id, and (*sort_off) its sort name: both found on one walk
+ * down the chain of arrays, modifiers and typedefs below it. Rank: an
+ * enum 1 when named (or met below the root), else 0; a base type 2;
+ * anything anonymous at the root last; else the first kind the chain
+ * stops at. Sort name: an anonymous enum root's first enumerator, else
+ * the name of the type the chain stops at; none past the depth bound.
+ */
+static int rank_at(const struct lbtf_type *t, int depth)
 {
-	const struct lbtf_type *t = dci_type(d, id);
 	unsigned int kind = lbtf_kind(t);
 
-	if (t->name_off)
-		has_name = true;
-	if (depth > SORT_DEPTH)
-		return RANK_LAST;
-	if (kind == LBTF_KIND_ENUM || kind == LBTF_KIND_ENUM64)
-		return has_name ? 1 : 0;
+	if (lbtf_is_enum(t))
+		return depth || t->name_off ? 1 : 0;
 	if (kind == LBTF_KIND_INT || kind == LBTF_KIND_FLOAT)
 		return 2;
-	if (!has_name)
+	if (!depth && !t->name_off)
 		return RANK_LAST;
-	if (kind == LBTF_KIND_ARRAY)
-		return rank_of(d, lbtf_array(t)->type, true, depth + 1);
-	if (follows_type(kind))
-		return rank_of(d, t->type, true, depth + 1);
+	if (kind == LBTF_KIND_ARRAY || follows_type(kind))
+		return -1; /* decided further down */
 	return dci_kind_ops[kind].sort_rank ? dci_kind_ops[kind].sort_rank : RANK_LAST;
 }
 
-/* String offset of the sort name */
-static uint32_t sort_name_of(struct dc *d, uint32_t id, bool from_ref, int depth)
+static int rank_and_sort_name(struct dc *d, uint32_t id, uint32_t *sort_off)
 {
-	const struct lbtf_type *t = dci_type(d, id);
-	unsigned int kind = lbtf_kind(t);
+	int rank = -1;
 
-	if (depth > SORT_DEPTH)
-		return 0;
-	if (lbtf_is_enum(t) && !from_ref && !t->name_off && lbtf_vlen(t))
-		return kind == LBTF_KIND_ENUM ? lbtf_enums(t)->name_off : lbtf_enums64(t)->name_off;
-	if (kind == LBTF_KIND_ARRAY)
-		return sort_name_of(d, lbtf_array(t)->type, true, depth + 1);
-	if (follows_type(kind))
-		return sort_name_of(d, t->type, true, depth + 1);
-	return t->name_off;
+	for (int depth = 0;; depth++) {
+		const struct lbtf_type *t = dci_type(d, id);
+		unsigned int kind = lbtf_kind(t);
+
+		if (depth > SORT_DEPTH) {
+			*sort_off = 0;
+			return rank < 0 ? RANK_LAST : rank;
+		}
+		if (rank < 0)
+			rank = rank_at(t, depth);
+		if (!depth && lbtf_is_enum(t) && !t->name_off && lbtf_vlen(t)) {
+			*sort_off = kind == LBTF_KIND_ENUM ? lbtf_enums(t)->name_off
+							   : lbtf_enums64(t)->name_off;
+			return rank;
+		}
+		if (kind == LBTF_KIND_ARRAY) {
+			id = lbtf_array(t)->type;
+		} else if (follows_type(kind)) {
+			id = t->type;
+		} else {
+			*sort_off = t->name_off;
+			return rank;
+		}
+	}
 }
 
 /* Polynomial (x31) hashes, as the newest bpftool breaks ties with: the
@@ -97,33 +110,89 @@ static uint64_t mix_name(struct dc *d, uint64_t h, uint32_t name_off)
 	return mix(h, s);
 }
 
+/*
+ * Hashes memoized by id: a tie group of pointers to one struct, and an
+ * anonymous struct and the pointers to it, would hash the same members
+ * again and again, and every struct the typedef chains of its members. The hash of a type
+ * depends on the depth it is met at only when the walk below it reaches
+ * the depth bound, so an entry keeps how deep its walk went and serves
+ * only callers that would stay within the bound too.
+ */
+struct memo_ent {
+	uint64_t hash;
+	uint32_t id;
+	uint32_t rel; /* 0: a free entry, else 1 + the levels walked below */
+};
+
+/* A table by id, never grown: entries stop being added when it is 3/4
+ * full (a vmlinux fills 17,000 of the 32,768 it gets) */
+struct memo {
+	struct memo_ent *v;
+	uint32_t mask, cnt;
+};
+
+static struct memo_ent *memo_at(const struct memo *m, uint32_t id)
+{
+	uint32_t i = (id * 0x9e3779b1u) >> 8 & m->mask;
+
+	while (m->v[i].rel && m->v[i].id != id)
+		i = (i + 1) & m->mask;
+	return &m->v[i];
+}
+
 /* The type's name; enumerator names; for the root struct/union each
  * member's name and the hash of its type (members not followed further);
- * array length and element; the target of modifiers and typedefs. */
-static uint64_t shape_hash(struct dc *d, uint32_t id, bool members, int depth)
+ * array length and element; the target of modifiers and typedefs.
+ * *reach: the deepest depth the walk went to. */
+static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool members, int depth,
+			   int *reach)
 {
 	const struct lbtf_type *t = dci_type(d, id);
 	unsigned int kind = lbtf_kind(t);
-	uint64_t h = mix_name(d, 0, t->name_off);
+	bool composite = lbtf_is_composite(t);
+	/* the memo holds structs/unions with members, other types without
+	 * (a member's type: the chains of typedefs repeat in every struct) */
+	bool memo = composite ? members : !members;
+	uint64_t h;
+	int r;
 
+	*reach = depth;
 	if (depth > SORT_DEPTH)
-		return h;
-	if (kind == LBTF_KIND_ENUM) {
+		return mix_name(d, 0, t->name_off);
+	if (memo) {
+		const struct memo_ent *e = memo_at(m, id);
+
+		if (e->rel && depth + (int)e->rel - 1 <= SORT_DEPTH) {
+			*reach = depth + (int)e->rel - 1;
+			return e->hash;
+		}
+	}
+	h = mix_name(d, 0, t->name_off);
+	if (composite && members) {
+		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
+			h = mix_name(d, h, lbtf_members(t)[i].name_off);
+			h = mix(h, shape_hash(d, m, lbtf_members(t)[i].type, false, depth + 1, &r));
+			if (r > *reach)
+				*reach = r;
+		}
+	} else if (kind == LBTF_KIND_ENUM) {
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
 			h = mix_name(d, h, lbtf_enums(t)[i].name_off);
 	} else if (kind == LBTF_KIND_ENUM64) {
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
 			h = mix_name(d, h, lbtf_enums64(t)[i].name_off);
-	} else if (lbtf_is_composite(t) && members) {
-		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-			h = mix_name(d, h, lbtf_members(t)[i].name_off);
-			h = mix(h, shape_hash(d, lbtf_members(t)[i].type, false, depth + 1));
-		}
 	} else if (kind == LBTF_KIND_ARRAY) {
 		h = mix(h, lbtf_array(t)->nelems);
-		h = mix(h, shape_hash(d, lbtf_array(t)->type, members, depth + 1));
+		h = mix(h, shape_hash(d, m, lbtf_array(t)->type, members, depth + 1, reach));
 	} else if (follows_type(kind)) {
-		h = mix(h, shape_hash(d, t->type, members, depth + 1));
+		h = mix(h, shape_hash(d, m, t->type, members, depth + 1, reach));
+	}
+	if (memo && *reach <= SORT_DEPTH && 4 * (m->cnt + 1) <= 3 * (m->mask + 1)) {
+		/* (not cut by the bound) */
+		struct memo_ent *e = memo_at(m, id);
+
+		m->cnt += !e->rel;
+		*e = (struct memo_ent){ h, id, (uint32_t)(*reach - depth + 1) };
 	}
 	return h;
 }
@@ -153,7 +222,7 @@ static int cmp_names(struct dc *d, const struct sort_key *x, const struct sort_k
 		return x->prefix < y->prefix ? -1 : 1;
 	if ((r = cmp_off(d, x->sort_off, y->sort_off)))
 		return r;
-	return cmp_off(d, x->own_off, y->own_off);
+	return cmp_off(d, dci_type(d, x->id)->name_off, dci_type(d, y->id)->name_off);
 }
 
 static __attribute__((noinline)) int cmp_slow(struct dc *d, const struct sort_key *x,
@@ -164,16 +233,27 @@ static __attribute__((noinline)) int cmp_slow(struct dc *d, const struct sort_ke
 	return r ? r : (x->id > y->id) - (x->id < y->id);
 }
 
-static inline bool key_less(struct dc *d, const struct sort_key *x, const struct sort_key *y)
+/* by_id: the keys' prefixes hold tie-break hashes, names are equal */
+static inline bool key_less(struct dc *d, const struct sort_key *x, const struct sort_key *y,
+			    bool by_id)
 {
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix;
-	return cmp_slow(d, x, y) < 0;
+	return by_id ? x->id < y->id : cmp_slow(d, x, y) < 0;
 }
 
 static int cmp_keys_r(const void *a, const void *b, void *d)
 {
 	return cmp_slow(d, a, b);
+}
+
+static int cmp_keys_by_id(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
 }
 
 static void swap_keys(struct sort_key *a, struct sort_key *b)
@@ -186,31 +266,34 @@ static void swap_keys(struct sort_key *a, struct sort_key *b)
 
 /* In place (no copy of the 2 MB array): quicksort, median of three,
  * insertion sort for short ranges; past a depth bound (hostile input)
- * the range goes to qsort_r. */
-static void sort_keys(struct dc *d, struct sort_key *k, size_t n, int depth)
+ * the range goes to qsort. */
+static void sort_keys(struct dc *d, struct sort_key *k, size_t n, int depth, bool by_id)
 {
 	while (n > 16) {
 		size_t m = n / 2, i, j;
 		struct sort_key pivot;
 
 		if (depth-- <= 0) {
-			qsort_r(k, n, sizeof(*k), cmp_keys_r, d);
+			if (by_id)
+				qsort(k, n, sizeof(*k), cmp_keys_by_id);
+			else
+				qsort_r(k, n, sizeof(*k), cmp_keys_r, d);
 			return;
 		}
-		if (key_less(d, &k[m], &k[0]))
+		if (key_less(d, &k[m], &k[0], by_id))
 			swap_keys(&k[m], &k[0]);
-		if (key_less(d, &k[n - 1], &k[m])) {
+		if (key_less(d, &k[n - 1], &k[m], by_id)) {
 			swap_keys(&k[n - 1], &k[m]);
-			if (key_less(d, &k[m], &k[0]))
+			if (key_less(d, &k[m], &k[0], by_id))
 				swap_keys(&k[m], &k[0]);
 		}
 		pivot = k[m];
 		i = 0;
 		j = n - 1;
 		for (;;) { /* Hoare partition: keys are distinct (ids) */
-			while (key_less(d, &k[i], &pivot))
+			while (key_less(d, &k[i], &pivot, by_id))
 				i++;
-			while (key_less(d, &pivot, &k[j]))
+			while (key_less(d, &pivot, &k[j], by_id))
 				j--;
 			if (i >= j)
 				break;
@@ -218,11 +301,11 @@ static void sort_keys(struct dc *d, struct sort_key *k, size_t n, int depth)
 		}
 		/* [0, j] <= pivot <= [j + 1, n): recurse on the smaller part */
 		if (j + 1 < n - j - 1) {
-			sort_keys(d, k, j + 1, depth);
+			sort_keys(d, k, j + 1, depth, by_id);
 			k += j + 1;
 			n -= j + 1;
 		} else {
-			sort_keys(d, k + j + 1, n - j - 1, depth);
+			sort_keys(d, k + j + 1, n - j - 1, depth, by_id);
 			n = j + 1;
 		}
 	}
@@ -230,84 +313,128 @@ static void sort_keys(struct dc *d, struct sort_key *k, size_t n, int depth)
 		struct sort_key x = k[i];
 		size_t j = i;
 
-		for (; j > 0 && key_less(d, &x, &k[j - 1]); j--)
+		for (; j > 0 && key_less(d, &x, &k[j - 1], by_id); j--)
 			k[j] = k[j - 1];
 		k[j] = x;
 	}
 }
 
-struct tie {
-	uint64_t hash;
-	uint32_t id;
-};
-
-static int cmp_ties(const void *a, const void *b)
+static void reverse_keys(struct sort_key *k, size_t n)
 {
-	const struct tie *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
+	for (size_t i = 0; i < n / 2; i++)
+		swap_keys(&k[i], &k[n - 1 - i]);
 }
 
-/* Same rank and names: by hash, then id. The hash is computed only for
- * these (anonymous types mostly). */
-static int order_ties(struct dc *d, struct sort_key *keys, size_t n)
+static int sort_depth(size_t n)
 {
-	struct tie *tmp = malloc(n * sizeof(*tmp));
-
-	if (!tmp)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = (struct tie){ shape_hash(d, keys[i].id, true, 0), keys[i].id };
-	qsort(tmp, n, sizeof(*tmp), cmp_ties);
-	for (size_t i = 0; i < n; i++)
-		keys[i].id = tmp[i].id;
-	free(tmp);
-	return 0;
-}
-
-uint32_t *dci_sorted_ids(struct dc *d, uint32_t *cnt)
-{
-	uint32_t n = d->nr_types - 1;
-	struct sort_key *keys = malloc((size_t)(n ? n : 1) * sizeof(*keys));
-	uint32_t *ids = (uint32_t *)keys; /* filled in place at the end */
-	uint32_t kept = 0;
 	int depth = 2;
 
-	if (!keys)
-		return NULL;
-	/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order
-	 * nothing (their types come out through other roots, as in bpftool),
-	 * so where they sort does not matter: they are left out (45% of a
-	 * vmlinux's types are FUNCs) */
-	for (uint32_t id = 1; id < d->nr_types; id++) {
-		const struct lbtf_type *t = dci_type(d, id);
-		unsigned int kind = lbtf_kind(t);
-
-		if (kind == LBTF_KIND_FUNC || kind == LBTF_KIND_VAR || kind == LBTF_KIND_DATASEC ||
-		    kind == LBTF_KIND_DECL_TAG)
-			continue;
-		keys[kept].id = id;
-		keys[kept].sort_off = sort_name_of(d, id, false, 0);
-		keys[kept].own_off = t->name_off;
-		keys[kept].prefix = prefix_of(rank_of(d, id, false, 0),
-					      dci_str(d, keys[kept].sort_off));
-		kept++;
-	}
-	n = kept;
-	for (uint32_t m = n; m; m >>= 1)
+	for (; n; n >>= 1)
 		depth += 2;
-	sort_keys(d, keys, n, depth);
-	for (uint32_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && !cmp_names(d, &keys[i], &keys[j]); j++)
-			;
-		if (j - i > 1 && order_ties(d, keys + i, j - i)) {
-			free(keys);
-			return NULL;
-		}
+	return depth;
+}
+
+/* Keys of equal rank and names: by hash, then id. The hash goes into the
+ * prefix (the names are no longer needed), then the keys are sorted on it. */
+static void order_ties(struct dc *d, struct memo *m, struct sort_key *keys, size_t n)
+{
+	int reach;
+
+	for (size_t i = 0; i < n; i++)
+		keys[i].prefix = shape_hash(d, m, keys[i].id, true, 0, &reach);
+	sort_keys(d, keys, n, sort_depth(n), true);
+}
+
+/* Anonymous types whose chain ends at no name either (struct/union
+ * bodies, function protos, pointers to them or to void: 40% of the
+ * sorted types of a vmlinux) make one group of equal rank and names. It
+ * is kept out of the sort by names, and goes right after the keys below
+ * its rank: names are compared only among named keys. */
+static bool in_anon_group(struct dc *d, const struct sort_key *k, const struct lbtf_type *t)
+{
+	return k->prefix == (uint64_t)RANK_LAST << 56 && !dci_str(d, t->name_off)[0];
+}
+
+/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order nothing
+ * (their types come out through other roots, as in bpftool), so where
+ * they sort does not matter: they are left out (45% of a vmlinux's types
+ * are FUNCs) */
+bool dci_sorts(const struct lbtf_type *t)
+{
+	unsigned int kind = lbtf_kind(t);
+
+	return kind != LBTF_KIND_FUNC && kind != LBTF_KIND_VAR && kind != LBTF_KIND_DATASEC &&
+	       kind != LBTF_KIND_DECL_TAG;
+}
+
+static uint32_t memo_size(uint32_t kept)
+{
+	uint32_t n = 1024;
+
+	while (n < kept / 4 && n < (1u << 24))
+		n *= 2;
+	return n;
+}
+
+/* The keys (the ids, in their first bytes, at the end), then the memo */
+size_t dci_sort_bytes(uint32_t kept)
+{
+	return (size_t)(kept ? kept : 1) * sizeof(struct sort_key) +
+	       (size_t)memo_size(kept) * sizeof(struct memo_ent) + 2 * 8;
+}
+
+uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt)
+{
+	struct memo memo = { .mask = memo_size(kept) - 1 };
+	struct sort_key *keys;
+	uint32_t *ids;
+	uint32_t n = kept, named = 0, anon, at;
+
+	keys = dci_arena(d, (size_t)(n ? n : 1) * sizeof(*keys));
+	memo.v = dci_arena(d, ((size_t)memo.mask + 1) * sizeof(*memo.v));
+	if (!keys || !memo.v)
+		return NULL;
+	memset(memo.v, 0, ((size_t)memo.mask + 1) * sizeof(*memo.v));
+	ids = (uint32_t *)keys; /* filled in place at the end */
+	/* named keys fill the array from the front, the anonymous group
+	 * from the back */
+	anon = n;
+	for (uint32_t id = 1; id < d->nr_types && named < anon; id++) {
+		const struct lbtf_type *t = dci_type(d, id);
+		struct sort_key k;
+		int rank;
+
+		if (!dci_sorts(t))
+			continue;
+		k.id = id;
+		rank = rank_and_sort_name(d, id, &k.sort_off);
+		k.prefix = prefix_of(rank, dci_str(d, k.sort_off));
+		if (in_anon_group(d, &k, t))
+			keys[--anon] = k;
+		else
+			keys[named++] = k;
 	}
-	/* ids[i] (bytes 4i..) only overwrites keys already read (24i.. for i) */
+	sort_keys(d, keys, named, sort_depth(named), false);
+	/* (before order_ties() puts hashes into prefixes) */
+	for (at = 0; at < named && keys[at].prefix < (uint64_t)RANK_LAST << 56; at++)
+		;
+	for (uint32_t i = 0, j; i < named; i = j) {
+		for (j = i + 1; j < named && !cmp_names(d, &keys[i], &keys[j]); j++)
+			;
+		if (j - i > 1)
+			order_ties(d, &memo, keys + i, j - i);
+	}
+	order_ties(d, &memo, keys + anon, n - anon);
+	/* the group goes after every named key of a lower rank, at (its
+	 * prefix, its rank and an empty sort name, is below any other of that
+	 * rank): moved next to the named keys, then swapped with those after
+	 * it */
+	memmove(keys + named, keys + anon, (size_t)(n - anon) * sizeof(*keys));
+	n = named + (n - anon);
+	reverse_keys(keys + at, named - at);
+	reverse_keys(keys + named, n - named);
+	reverse_keys(keys + at, n - at);
+	/* ids[i] (bytes 4i..) only overwrites keys already read (16i.. for i) */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t id = keys[i].id;
 

@@ -222,6 +222,40 @@ static void test_bad_ids(void **state)
 	expect_error(&b, -EINVAL);
 }
 
+/* The up-front check names the first bad reference of each place a type
+ * id or a name offset sits: the type field, an array's element and index
+ * types, a member's type, a member's name. */
+static void expect_bad_ref(struct blob *b, const char *msg)
+{
+	expect_error(b, -EINVAL);
+	if (!strstr(lbtf_errmsg(), msg))
+		fail_msg("'%s' lacks '%s'", lbtf_errmsg(), msg);
+}
+
+static void test_bad_refs(void **state)
+{
+	struct blob b;
+
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	w(&b, 6, 0, INFO(LBTF_KIND_ARRAY, 0, 0), 0, 1, 77, 2);                  /* 2 */
+	expect_bad_ref(&b, "type 2 refers to type id 77");
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	w(&b, 6, 0, INFO(LBTF_KIND_ARRAY, 0, 0), 1, 88, 2);                     /* 2 */
+	expect_bad_ref(&b, "type 2 refers to type id 88");
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	w(&b, 9, str(&b, "s"), INFO(LBTF_KIND_STRUCT, 2, 0), 8, str(&b, "a"), 1, 0,
+	  str(&b, "b"), 55, 32);                                                /* 2 */
+	expect_bad_ref(&b, "type 2 refers to type id 55");
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	w(&b, 9, str(&b, "s"), INFO(LBTF_KIND_STRUCT, 2, 0), 8, str(&b, "a"), 1, 0,
+	  9999, 1, 32);                                                         /* 2 */
+	expect_bad_ref(&b, "type 2 has a name offset outside the strings");
+}
+
 static void test_huge_padding(void **state)
 {
 	struct blob b;
@@ -451,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_struct_embeds_itself),
 		cmocka_unit_test(test_proto_loop),
 		cmocka_unit_test(test_bad_ids),
+		cmocka_unit_test(test_bad_refs),
 		cmocka_unit_test(test_huge_padding),
 		cmocka_unit_test(test_exponential_nesting),
 		cmocka_unit_test(test_exponential_protos),
