@@ -2,7 +2,7 @@
 /*
  * btfgen: DWARF -> BTF, the build step that gives a compiled object its BTF.
  *
- *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [-v] INPUT
+ *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [--sort-types] [-v] INPUT
  *   btfgen --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...
  *
  * Exit status: cli/cli.h's table (2 usage, 4 bad input, 5 I/O or system).
@@ -33,7 +33,7 @@ static const char *prog = "btfgen";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [-v] INPUT\n"
+		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [--sort-types] [-v] INPUT\n"
 		"       %s --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...\n"
 		"  Converts the DWARF debug info of INPUT (ELF: BPF object, program, vmlinux) to BTF.\n"
 		"  -o, --output OUT.btf  write a raw BTF blob (atomically); - for standard output\n"
@@ -58,6 +58,8 @@ static void usage(FILE *f)
 		"  --target-btf FULL.btf the target kernel's BTF for --min-core\n"
 		"  --layout              add a layout section (libbpf 1.8, pahole's layout feature;\n"
 		"                        base BTF only: kernels before it refuse such BTF)\n"
+		"  --sort-types          types in name order, as the kernel build leaves them\n"
+		"                        (lookups binary-search); not with a .BTF.ext\n"
 		"  -v, --verbose         print notes and statistics on stderr\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         print the version\n"
@@ -150,7 +152,8 @@ static int parse_jobs(const char *s, int *jobs)
 int main(int argc, char **argv)
 {
 	enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE, OPT_STYLE,
-	       OPT_PROGRESS, OPT_NO_PROGRESS, OPT_MIN_CORE, OPT_TARGET_BTF, OPT_LAYOUT };
+	       OPT_PROGRESS, OPT_NO_PROGRESS, OPT_MIN_CORE, OPT_TARGET_BTF, OPT_LAYOUT,
+	       OPT_SORT_TYPES };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
@@ -163,6 +166,7 @@ int main(int argc, char **argv)
 		{ "min-core", no_argument, NULL, OPT_MIN_CORE },
 		{ "target-btf", required_argument, NULL, OPT_TARGET_BTF },
 		{ "layout", no_argument, NULL, OPT_LAYOUT },
+		{ "sort-types", no_argument, NULL, OPT_SORT_TYPES },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -177,6 +181,7 @@ int main(int argc, char **argv)
 	struct lbtf *base = NULL;
 	struct lbtf_builder *b;
 	bool in_place = false, verbose = false, distilled = false, min_core = false, layout = false;
+	bool sort_types = false;
 	int progress = -1; /* --progress, --no-progress; -1: on a terminal */
 	void *data = NULL, *base_data = NULL;
 	size_t size = 0, base_size = 0;
@@ -245,6 +250,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LAYOUT:
 			layout = true;
+			break;
+		case OPT_SORT_TYPES:
+			sort_types = true;
 			break;
 		case OPT_FEATURES:
 			if (lbtf_dwarf_parse_features(optarg, &o.features)) {
@@ -365,6 +373,18 @@ int main(int argc, char **argv)
 	if (swapped < 0) {
 		rc = cli_exit_for_errno(-swapped);
 		cli_err(prog, "%s", lbtf_errmsg());
+		goto out_b;
+	}
+	/* (a .BTF.ext's type ids would have to move with the types) */
+	if (sort_types && (ext.ext || ext.gen)) {
+		rc = CLI_EXIT_USAGE;
+		cli_err(prog, "%s: --sort-types: the object has (or gets) a .BTF.ext, whose "
+			"type ids are not renumbered", input);
+		goto out_b;
+	}
+	if (sort_types && (err = lbtf_builder_sort_by_name(b))) {
+		rc = cli_exit_for_errno(err);
+		cli_err(prog, "%s: --sort-types: %s", input, lbtf_errmsg());
 		goto out_b;
 	}
 	lbtf_builder_set_layout(b, layout);

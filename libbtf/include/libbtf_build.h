@@ -132,6 +132,15 @@ struct lbtf_dedup_opts {
  * on one builder. On failure the builder still holds valid, equivalent BTF.
  */
 int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts);
+/*
+ * Permute b's own types into name order, as the kernel build leaves vmlinux
+ * and module BTF (resolve_btfids with libbpf 1.8's btf__permute): strcmp
+ * order, equal names (anonymous types first) keeping their old order; the
+ * ids that refer to them are renumbered, the base's stay. Lookups by name
+ * in the result binary-search (lbtf_sorted_from). 0 or a negative errno
+ * (b unchanged). Call it last, after dedup: appending breaks the order.
+ */
+int lbtf_builder_sort_by_name(struct lbtf_builder *b);
 
 /* ---- output ---- */
 /*
