@@ -13,44 +13,29 @@
 #include "libbtf_build.h"
 #include "util/grow.h"
 
-static const char *name_of(const struct lbtf_builder *b, uint32_t off)
-{
-	if (off < b->start_str_off) {
-		const char *s = lbtf_name_by_offset(b->base, off);
-
-		return s ? s : "";
-	}
-	return b->strs.data + (off - b->start_str_off);
-}
-
-struct by_name {
-	const struct lbtf_builder *b;
-	const char **names;
-};
-
+/* ctx: the names of the own types, by index */
 static int cmp_by_name(const void *x, const void *y, void *ctx)
 {
-	const struct by_name *c = ctx;
+	const char *const *names = ctx;
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-	int r = strcmp(c->names[i], c->names[j]);
+	int r = strcmp(names[i], names[j]);
 
 	return r ? r : (i > j) - (i < j);
 }
 
-/* Renumber the type ids of record w (n words) that point at own types */
-static void remap_ids(uint32_t *w, const struct lbtfi_layout *l, size_t n, uint32_t start,
-		      const uint32_t *new_id)
-{
-	for (unsigned int m = l->fixed_type_mask; m; m &= m - 1) {
-		uint32_t *s = &w[__builtin_ctz(m)];
+struct renumber {
+	uint32_t start;
+	const uint32_t *new_id;
+};
 
-		if (*s >= start)
-			*s = new_id[*s - start];
-	}
-	if (l->elem_type_word >= 0)
-		for (size_t e = l->fixed_words + (size_t)l->elem_type_word; e < n; e += l->elem_words)
-			if (w[e] >= start)
-				w[e] = new_id[w[e] - start];
+/* A type id slot: own types move, the base's and void stay */
+static int renumber(uint32_t *slot, void *ctx)
+{
+	const struct renumber *r = ctx;
+
+	if (*slot >= r->start)
+		*slot = r->new_id[*slot - r->start];
+	return 0;
 }
 
 int lbtf_builder_sort_by_name(struct lbtf_builder *b)
@@ -81,19 +66,21 @@ int lbtf_builder_sort_by_name(struct lbtf_builder *b)
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		order[i] = i;
-		names[i] = name_of(b, b->words[b->offs[i]]);
+		const char *name = lbtf_builder_str(b, b->words[b->offs[i]]);
+
+		names[i] = name ? name : ""; /* (checked above: never NULL) */
 	}
-	qsort_r(order, n, sizeof(*order), cmp_by_name, &(struct by_name){ b, names });
+	qsort_r(order, n, sizeof(*order), cmp_by_name, names);
 	for (uint32_t i = 0; i < n; i++)
 		new_id[order[i]] = start + i;
 	for (uint32_t i = 0; i < n; i++) {
 		const uint32_t *src = b->words + b->offs[order[i]];
-		const struct lbtfi_layout *l = &b->lay[lbtf_kind((const struct lbtf_type *)src)];
 		size_t nw = lbtfi_layout_words(b->lay, (const struct lbtf_type *)src);
 
 		offs[i] = (uint32_t)at;
 		memcpy(words + at, src, nw * sizeof(*words));
-		remap_ids(words + at, l, nw, start, new_id);
+		lbtf_type_visit_type_ids((struct lbtf_type *)(words + at), renumber,
+					 &(struct renumber){ start, new_id });
 		at += nw;
 	}
 	free(b->offs);

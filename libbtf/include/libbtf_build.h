@@ -90,6 +90,16 @@ int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, u
  * or a negative errno (b unchanged on failure).
  */
 int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src);
+/*
+ * Append all own types of a parsed BTF, as libbpf 1.8's btf__add_btf (with
+ * ddb0c14f): src may be base BTF, or split BTF over the very base b is
+ * built over (the same struct lbtf, else -EOPNOTSUPP), whose references to
+ * that base and its strings stay as they are; src's own ids are renumbered
+ * to follow b's. So the BTF of several modules over one vmlinux merges
+ * into one split BTF. The id the first appended type got (the next id when
+ * src has none), or a negative errno (b unchanged).
+ */
+int lbtf_builder_add_btf(struct lbtf_builder *b, const struct lbtf *src);
 
 /*
  * Split BTF over a distilled base, as libbpf's btf__distill_base() makes it
