@@ -14,17 +14,7 @@ PM=$C/pahole-1436daf/bin/pahole
 P=$B/btfgen-pahole
 [ -x "$PM" ] || { echo "SKIP: no pahole master in $C (scripts/build-pahole.sh ... 1436daf)"; exit 77; }
 command -v gcc >/dev/null || { echo "SKIP: gcc not installed"; exit 77; }
-cat >"$T/p.c" <<'C'
-struct node { struct node *next; int v[4]; unsigned flags: 3; };
-union u { long l; double d; };
-enum e { A, B = 7 };
-typedef int (*cb_t)(struct node *, union u *);
-struct node head;
-cb_t cb;
-enum e state;
-int use(struct node *n, union u *x) { return n->v[0] + (int)x->l + state; }
-C
-gcc -g -O1 -c "$T/p.c" -o "$T/p.o" || { echo "FAIL: gcc"; exit 1; }
+gcc -g -O1 -c tests/btfgen/layout_sample.c -o "$T/p.o" || { echo "FAIL: gcc"; exit 1; }
 
 # "hdr_len type_len layout_off layout_len str_off" and the layout's bytes (hex)
 shape() { python3 -c '
