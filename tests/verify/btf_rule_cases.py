@@ -39,6 +39,13 @@ def func_proto(nargs):
     return struct.pack("<III", 0, (13 << 24) | nargs, 1) + struct.pack("<II", 0, 1) * nargs
 
 
+def wide_struct(n):
+    """[2] TYPEDEF 'int' of [1], [3] STRUCT of n members of type [2]"""
+    td = struct.pack("<III", 1, 8 << 24, 1)
+    st = struct.pack("<III", 0, (4 << 24) | n, 4 * n)
+    return INT + td + st + b"".join(struct.pack("<III", 0, 2, 32 * i) for i in range(n))
+
+
 def blob(types=INT, strs=STRS, layout=LAYOUT_BYTES, order="tls", hdr_len=32,
          tail=b"", **over):
     """sections in ORDER (t types, l layout, s strings), a header of
@@ -102,6 +109,8 @@ CASES = [
     # the info field: a vlen past 16 bits, kinds past 5 bits
     ("wide_vlen", blob(types=INT + func_proto(0x10001), order="ts", hdr_len=24),
      rej("[2] Invalid btf_info:d010001"), rej("[2] Invalid btf_info:d010001"), OK),
+    ("wide_struct", blob(types=wide_struct(0x10001), order="ts", hdr_len=24),
+     rej("[3] Invalid btf_info:4010001"), rej("[3] Invalid btf_info:4010001"), OK),
     ("kind37", blob(types=INT + struct.pack("<III", 0, 37 << 24, 0), order="ts", hdr_len=24),
      rej("[2] Invalid btf_info:25000000"), rej("[2] Invalid btf_info:25000000"),
      rej("[2] Invalid kind:37")),
