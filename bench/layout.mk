@@ -1,5 +1,0 @@
-# The layout section's cost (bench/bench_layout.sh): a parse-only command
-$(B)/bench/btf_parse: bench/btf_parse.c $(LIBA) $(LIB_PUB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
-BENCH_DEPS += $(B)/bench/btf_parse
