@@ -50,10 +50,12 @@ static int check(const char *path)
 		if (!*name)
 			continue;
 		if (lbtf_find_by_name_kind(ours, name, btf_kind(t)) != want)
-			return printf("'%s' kind %u: not at %d\n", name, btf_kind(t), want), 1;
+			return printf("'%s' kind %u: not at %d\n", name, btf_kind(t), want), 1; /* (exits) */
 		found++;
 	}
 	printf("found %u\n", found);
+	btf__free(lb);
+	lbtf_free(ours);
 	return 0;
 }
 
@@ -92,5 +94,9 @@ int main(int argc, char **argv)
 	f = fopen(argv[2], "wb");
 	if (!data || !f || fwrite(data, 1, size, f) != size || fclose(f))
 		return fprintf(stderr, "%s: cannot write\n", argv[2]), 2;
+	free(order);
+	free(id_map);
+	btf__free(btf);
+	btf__free(base);
 	return 0;
 }

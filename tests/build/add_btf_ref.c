@@ -70,52 +70,54 @@ static struct btf *module(struct btf *base, const char *own, int ptr_to)
 	return m;
 }
 
-static struct btf *reparse(struct btf *b, struct btf *base)
+/* b read back from its bytes (split over base when given) */
+static struct btf *reparse(const struct btf *b, struct btf *base)
 {
 	__u32 size;
 	const void *d = btf__raw_data(b, &size);
 
-	return btf__new_split(d, size, base);
+	return base ? btf__new_split(d, size, base) : btf__new(d, size);
 }
 
 int main(void)
 {
-	struct btf *base = btf__new_empty(), *other = btf__new_empty(), *m1, *m2, *plain, *dst;
+	struct btf *wbase = btf__new_empty(), *other = btf__new_empty(), *w1, *w2, *plain;
+	struct btf *base, *m1, *m2, *dst, *dst2;
 	struct lbtf *lbase, *lother, *l1, *l2, *lplain, *lm_other;
 	struct lbtf_builder *b;
-	const void *raw_base, *ref;
+	const void *raw, *ref;
 	__u32 size, ref_size;
 	void *ours;
 	size_t ours_size;
 	int first, lfirst;
 
 	libbpf_set_print(NULL);
-	btf__add_int(base, "int", 4, BTF_INT_SIGNED);       /* [1] */
-	btf__add_struct(base, "task", 8);                     /* [2] */
-	btf__add_field(base, "pid", 1, 0, 0);
+	btf__add_int(wbase, "int", 4, BTF_INT_SIGNED);       /* [1] */
+	btf__add_struct(wbase, "task", 8);                     /* [2] */
+	btf__add_field(wbase, "pid", 1, 0, 0);
 	btf__add_int(other, "long", 8, BTF_INT_SIGNED);
-	m1 = module(base, "mod1", 2);
-	m2 = module(base, "mod2", 2);
+	w1 = module(wbase, "mod1", 2);
+	w2 = module(wbase, "mod2", 2);
 	plain = btf__new_empty();                             /* no base: ids from 1 */
 	btf__add_int(plain, "char", 1, BTF_INT_CHAR);
 	btf__add_ptr(plain, 1);
 	btf__add_typedef(plain, "int_t", 2);
 
 	/* both libraries read the same bytes */
-	raw_base = btf__raw_data(base, &size);
-	base = btf__new(raw_base, size);
-	lbase = lbtf_new(raw_base, size, NULL);
-	raw_base = btf__raw_data(other, &size);
-	lother = lbtf_new(raw_base, size, NULL);
-	m1 = reparse(m1, base);
-	m2 = reparse(m2, base);
-	raw_base = btf__raw_data(m1, &size);
-	l1 = lbtf_new(raw_base, size, lbase);
-	lm_other = lbtf_new(raw_base, size, lother) ;
-	raw_base = btf__raw_data(m2, &size);
-	l2 = lbtf_new(raw_base, size, lbase);
-	raw_base = btf__raw_data(plain, &size);
-	lplain = lbtf_new(raw_base, size, NULL);
+	base = reparse(wbase, NULL);
+	m1 = reparse(w1, base);
+	m2 = reparse(w2, base);
+	raw = btf__raw_data(wbase, &size);
+	lbase = lbtf_new(raw, size, NULL);
+	raw = btf__raw_data(other, &size);
+	lother = lbtf_new(raw, size, NULL);
+	raw = btf__raw_data(w1, &size);
+	l1 = lbtf_new(raw, size, lbase);
+	lm_other = lbtf_new(raw, size, lother);
+	raw = btf__raw_data(w2, &size);
+	l2 = lbtf_new(raw, size, lbase);
+	raw = btf__raw_data(plain, &size);
+	lplain = lbtf_new(raw, size, NULL);
 	if (!base || !m1 || !m2 || !lbase || !lother || !l1 || !l2 || !lplain)
 		return fprintf(stderr, "add_btf_ref: cannot set up: %s\n", lbtf_errmsg()), 2;
 
@@ -137,9 +139,27 @@ int main(void)
 	free(ours);
 
 	/* split BTF over another base: refused, the builder untouched */
-	first = btf__add_btf(btf__new_empty_split(other), m1);
+	dst2 = btf__new_empty_split(other);
+	first = btf__add_btf(dst2, m1);
 	lfirst = lbtf_builder_add_btf(b, lm_other);
 	check(first == -EOPNOTSUPP && lfirst == -EOPNOTSUPP, "another base: EOPNOTSUPP (as libbpf)");
 	check(lbtf_builder_type_cnt(b) == (uint32_t)btf__type_cnt(dst), "another base: nothing added");
+	lbtf_builder_free(b);
+	lbtf_free(lm_other);
+	lbtf_free(lplain);
+	lbtf_free(l2);
+	lbtf_free(l1);
+	lbtf_free(lother);
+	lbtf_free(lbase);
+	btf__free(dst2);
+	btf__free(dst);
+	btf__free(m2);
+	btf__free(m1);
+	btf__free(base);
+	btf__free(plain);
+	btf__free(w2);
+	btf__free(w1);
+	btf__free(other);
+	btf__free(wbase);
 	return fails ? 1 : 0;
 }
