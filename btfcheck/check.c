@@ -353,6 +353,7 @@ int btfcheck_one(const struct cfg *c, const char *path, bool last)
 		o.base = sysfs_base;
 	}
 	o.flags = c->strict ? LBTF_VERIFY_STRICT : 0;
+	o.kernel_version = c->target_version; /* 0: the default rule set */
 	if (c->log_size >= 0) {
 		o.log_size = c->log_size;
 		buf = c->log_size ? calloc(1, c->log_size) : NULL;

@@ -16,7 +16,7 @@
 static void usage(const char *prog, FILE *f)
 {
 	fprintf(f,
-		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [-v] INPUT\n"
+		"usage: %s [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [--sort-types] [-v] INPUT\n"
 		"       %s --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...\n"
 		"  Converts the DWARF debug info of INPUT (ELF: BPF object, program, vmlinux) to BTF.\n"
 		"  -o, --output OUT.btf  write a raw BTF blob (atomically); - for standard output\n"
@@ -41,6 +41,8 @@ static void usage(const char *prog, FILE *f)
 		"  --target-btf FULL.btf the target kernel's BTF for --min-core\n"
 		"  --layout              add a layout section (libbpf 1.8, pahole's layout feature;\n"
 		"                        base BTF only: kernels before it refuse such BTF)\n"
+		"  --sort-types          types in name order, as the kernel build leaves them\n"
+		"                        (lookups binary-search); not with a .BTF.ext\n"
 		"  -v, --verbose         print notes and statistics on stderr\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         print the version\n"
@@ -62,7 +64,8 @@ static int parse_jobs(const char *s, int *jobs)
 }
 
 enum { OPT_IN_PLACE = 256, OPT_BASE, OPT_FEATURES, OPT_DISTILLED_BASE, OPT_STYLE,
-       OPT_PROGRESS, OPT_NO_PROGRESS, OPT_MIN_CORE, OPT_TARGET_BTF, OPT_LAYOUT };
+       OPT_PROGRESS, OPT_NO_PROGRESS, OPT_MIN_CORE, OPT_TARGET_BTF, OPT_LAYOUT,
+       OPT_SORT_TYPES };
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
@@ -75,6 +78,7 @@ static const struct option longopts[] = {
 	{ "min-core", no_argument, NULL, OPT_MIN_CORE },
 	{ "target-btf", required_argument, NULL, OPT_TARGET_BTF },
 	{ "layout", no_argument, NULL, OPT_LAYOUT },
+	{ "sort-types", no_argument, NULL, OPT_SORT_TYPES },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -124,6 +128,9 @@ static int take_option(const char *prog, int c, struct btfgen_args *a, char **ar
 		break;
 	case OPT_LAYOUT:
 		o->layout = true;
+		break;
+	case OPT_SORT_TYPES:
+		o->sort_types = true;
 		break;
 	case OPT_FEATURES:
 		if (lbtf_dwarf_parse_features(optarg, &o->features))

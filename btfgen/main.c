@@ -2,7 +2,7 @@
 /*
  * btfgen: DWARF -> BTF, the build step that gives a compiled object its BTF.
  *
- *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [-v] INPUT
+ *   btfgen [-j N] [-o OUT.btf | --in-place] [--base BASE] [--features LIST] [--layout] [--sort-types] [-v] INPUT
  *   btfgen --min-core --target-btf FULL.btf -o MIN.btf [-v] OBJ...
  *
  * The work is libbtf's lbtf_encode (libbtf/encode/): this is its command line.

@@ -17,7 +17,7 @@ _btfgen()
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --layout --features --style --progress --no-progress --min-core --target-btf -v --verbose -h --help -V --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "-o --output --in-place -j --jobs --base --distilled-base --layout --sort-types --features --style --progress --no-progress --min-core --target-btf -v --verbose -h --help -V --version" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

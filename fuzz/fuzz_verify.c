@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * libFuzzer target for lbtf_verify(): the first two bytes pick the log
- * level and buffer size, the rest is the blob (verified as base BTF and,
+ * level and buffer size and the kernel rule set (bits 4-5: default, 7.1,
+ * 7.2), the rest is the blob (verified as base BTF and,
  * when it parses, as split BTF over itself with --strict semantics).
  */
 #include <stdint.h>
@@ -11,6 +12,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const uint32_t rules[4] = { 0, 0x070100, 0x070200, 0x070200 };
 	static char buf[4096];
 	struct lbtf_verify_opts o = { .sz = sizeof(o) };
 	struct lbtf_verify_result res = { .sz = sizeof(res) };
@@ -22,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.log_level = data[0] & 15;
 	o.log_size = o.log_level ? 1 + (data[1] * 16) % sizeof(buf) : 0;
 	o.log_buf = o.log_size ? buf : NULL;
+	o.kernel_version = rules[(data[0] >> 4) & 3];
 	o.flags = LBTF_VERIFY_NO_KERNEL_BTF | (data[0] & 0x80 ? LBTF_VERIFY_KEEP_LOG : 0) |
 		  (data[0] & 0x40 ? LBTF_VERIFY_KERNEL_LOG : 0);
 	data += 2;

@@ -9,7 +9,7 @@
 #include "internal.h"
 
 #define MAX_TYPE_ID 0x7fffffffu
-#define MAX_VLEN 0xffffu
+#define MAX_VLEN_16 0xffffu /* the 2024 format; LBTF_MAX_VLEN with a layout */
 
 static bool empty(const char *s)
 {
@@ -185,8 +185,13 @@ static struct lbtf_type *last_of(struct lbtf_builder *b, unsigned int k1, unsign
 		lbtfi_err(EINVAL, "%s: last type is %s", what, lbtf_kind_name(lbtf_kind(t)));
 		return NULL;
 	}
-	if (lbtf_vlen(t) >= MAX_VLEN) {
-		lbtfi_err(E2BIG, "%s: type already has %u elements", what, MAX_VLEN);
+	if (lbtf_vlen(t) >= (b->layout_sec ? LBTF_MAX_VLEN : MAX_VLEN_16)) {
+		if (b->layout_sec)
+			lbtfi_err(E2BIG, "%s: type already has %u elements, the 24-bit vlen's most",
+				  what, LBTF_MAX_VLEN);
+		else
+			lbtfi_err(E2BIG, "%s: type already has %u elements; more need the 24-bit "
+				  "vlen of the layout format (lbtf_builder_set_layout)", what, MAX_VLEN_16);
 		return NULL;
 	}
 	return t;

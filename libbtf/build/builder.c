@@ -269,6 +269,56 @@ int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, u
 	return (int)(b->start_id + nr);
 }
 
+/* ---- appending a whole parsed BTF (libbpf's btf__add_btf) ---- */
+
+struct shift_ids {
+	uint32_t src_start; /* src's first own id: those below are void or the base's */
+	uint32_t delta;     /* new id - old id of src's own types */
+};
+
+static int shift_id(uint32_t *slot, void *ctx)
+{
+	const struct shift_ids *s = ctx;
+
+	if (*slot >= s->src_start)
+		*slot += s->delta;
+	return 0;
+}
+
+int lbtf_builder_add_btf(struct lbtf_builder *b, const struct lbtf *src)
+{
+	const struct lbtf *src_base;
+	uint32_t nr, first, cnt;
+	size_t nw, strs_len;
+	struct shift_ids s;
+	int err = 0;
+
+	if (!b || !src)
+		return lbtfi_err(EINVAL, "lbtf_builder_add_btf: NULL argument");
+	/* split BTF: its base ids and strings stay, so the base must be b's */
+	src_base = lbtf_base(src);
+	if (src_base && src_base != b->base)
+		return lbtfi_err(EOPNOTSUPP, "lbtf_builder_add_btf: split BTF over another base "
+				 "than the builder's");
+	nr = b->nr_types;
+	nw = b->nwords;
+	strs_len = b->strs.len;
+	first = b->start_id + nr;
+	s.src_start = src_base ? lbtf_type_cnt(src_base) : 1;
+	s.delta = first - s.src_start;
+	cnt = lbtf_type_cnt(src);
+	for (uint32_t id = s.src_start; id < cnt && err >= 0; id++)
+		err = lbtf_builder_add_type_copy(b, src, id);
+	for (uint32_t i = nr; err >= 0 && i < b->nr_types; i++)
+		lbtf_type_visit_type_ids((struct lbtf_type *)(b->words + b->offs[i]), shift_id, &s);
+	if (err < 0) {
+		lbtfi_builder_truncate(b, nr, nw);
+		lbtfi_strset_truncate(&b->strs, strs_len);
+		return err;
+	}
+	return cnt > s.src_start ? (int)first : (int)lbtf_builder_type_cnt(b);
+}
+
 /* ---- appending a whole builder ---- */
 
 struct append_ctx {

@@ -116,9 +116,9 @@ const void *lbtfi_strindex_attach(const struct lbtfi_strindex *si, const void *k
  * Where a kind's record keeps its type ids and string offsets, in 32-bit
  * words, derived from the kind table: hot loops (append, check, dedup) fix
  * or compare slots directly instead of through a callback per slot. Indexed
- * by the 5-bit kind field; unknown kinds have fixed_words 0.
+ * by the kind field (7 bits since 2026); unknown kinds have fixed_words 0.
  */
-#define LBTFI_KIND_SLOTS 32
+#define LBTFI_KIND_SLOTS (LBTF_MAX_KIND + 1)
 struct lbtfi_layout {
 	uint8_t fixed_words;     /* 3 + extra words */
 	uint8_t fixed_type_mask; /* bit i: fixed word i is a type id */

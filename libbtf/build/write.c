@@ -14,6 +14,24 @@ void lbtf_builder_set_layout(struct lbtf_builder *b, bool on)
 	b->layout_sec = on;
 }
 
+/* A vlen past 16 bits only where the reader is told to expect it: the
+ * 2024 format's readers (kernels before 7.2, libbpf before 1.8) take bits
+ * 16-23 of info for unused, and refuse or misread the type. */
+static int check_vlen_width(const struct lbtf_builder *b)
+{
+	if (b->layout_sec)
+		return 0;
+	for (uint32_t i = 0; i < b->nr_types; i++) {
+		const struct lbtf_type *t = (const struct lbtf_type *)(b->words + b->offs[i]);
+
+		if (lbtf_vlen(t) > 0xffffu)
+			return lbtfi_err(E2BIG, "type %u: %u elements need the 24-bit vlen of the "
+					 "layout format (lbtf_builder_set_layout)", b->start_id + i,
+					 lbtf_vlen(t));
+	}
+	return 0;
+}
+
 /* The layout section: each known kind's sizes from the kind table (kind 0,
  * void, has none), flags 0; in the byte order asked for */
 static void put_layout(unsigned char *p, bool swap)
@@ -41,6 +59,8 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
 	int err = lbtfi_builder_check(b);
 
 	if (err)
+		return err;
+	if ((err = check_vlen_width(b)))
 		return err;
 	if (types_len > UINT32_MAX || b->strs.len > UINT32_MAX ||
 	    types_len + layout_len + b->strs.len + hdr_len > UINT32_MAX)

@@ -11,7 +11,8 @@
  *     the .BTF it indexes (in place, ext.c), the base BTF, checked before
  *     anything follows its ids (base_check.c);
  *  3. convert the DWARF (libbtf/dwarf: list, convert, dedup, prune);
- *  4. serialize in the ELF's byte order;
+ *  4. serialize in the ELF's byte order (types in name order first with
+ *     sort_types);
  *  5. rewrite the .BTF.ext onto the new ids and strings, or make one for a
  *     gcc-bpf object (ext.c: the records' strings join the .BTF, which is
  *     serialized again);
@@ -101,6 +102,11 @@ static int serialize(struct lbtfi_encode_job *j)
 	j->swapped = lbtf_elf_is_swapped(j->input);
 	if (j->swapped < 0)
 		return j->swapped;
+	if (j->o.sort_types && (j->ext || j->gen))
+		return lbtfi_err(EINVAL, "%s: --sort-types: the object has (or gets) a .BTF.ext, "
+				 "whose type ids are not renumbered", j->input);
+	if (j->o.sort_types && (err = lbtf_builder_sort_by_name(j->b)))
+		return lbtfi_encode_err(-err, "%s: --sort-types: %s", j->input, lbtf_errmsg());
 	lbtf_builder_set_layout(j->b, j->o.layout);
 	err = lbtf_builder_serialize(j->b, j->swapped, &j->data, &j->size);
 	if (err)
@@ -187,7 +193,7 @@ int lbtf_encode_blob(const char *name, const void *data, size_t size,
 	    (err = lbtfi_opts_copy(&j.o, sizeof(j.o), opts, "lbtf_encode_opts")))
 		return err;
 	if (!name || o->in_place || o->distilled_base || o->layout || o->jobs || o->features ||
-	    o->style || o->progress || o->warn || o->stats)
+	    o->style || o->progress || o->warn || o->stats || o->sort_types)
 		err = lbtfi_err(EINVAL, "lbtf_encode_blob: only output and base_path apply to a "
 				"blob");
 	if (!err)

@@ -90,6 +90,16 @@ int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, u
  * or a negative errno (b unchanged on failure).
  */
 int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src);
+/*
+ * Append all own types of a parsed BTF, as libbpf 1.8's btf__add_btf (with
+ * ddb0c14f): src may be base BTF, or split BTF over the very base b is
+ * built over (the same struct lbtf, else -EOPNOTSUPP), whose references to
+ * that base and its strings stay as they are; src's own ids are renumbered
+ * to follow b's. So the BTF of several modules over one vmlinux merges
+ * into one split BTF. The id the first appended type got (the next id when
+ * src has none), or a negative errno (b unchanged).
+ */
+int lbtf_builder_add_btf(struct lbtf_builder *b, const struct lbtf *src);
 
 /*
  * Split BTF over a distilled base, as libbpf's btf__distill_base() makes it
@@ -132,6 +142,15 @@ struct lbtf_dedup_opts {
  * on one builder. On failure the builder still holds valid, equivalent BTF.
  */
 int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts);
+/*
+ * Permute b's own types into name order, as the kernel build leaves vmlinux
+ * and module BTF (resolve_btfids with libbpf 1.8's btf__permute): strcmp
+ * order, equal names (anonymous types first) keeping their old order; the
+ * ids that refer to them are renumbered, the base's stay. Lookups by name
+ * in the result binary-search (lbtf_sorted_from). 0 or a negative errno
+ * (b unchanged). Call it last, after dedup: appending breaks the order.
+ */
+int lbtf_builder_sort_by_name(struct lbtf_builder *b);
 
 /* ---- output ---- */
 /*

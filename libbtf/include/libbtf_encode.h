@@ -41,6 +41,10 @@ struct lbtf_encode_opts {
 	bool distilled_base;
 	/* With a base-less output: a layout section (libbpf 1.8) */
 	bool layout;
+	/* Types in name order (lbtf_builder_sort_by_name), as the kernel
+	 * build leaves them; refused (EINVAL) for an object with a .BTF.ext,
+	 * whose records' type ids would have to move with them */
+	bool sort_types;
 	int jobs;                /* worker threads; <= 0: online CPUs */
 	uint32_t features;       /* LBTF_DWARF_FEAT_*: see lbtf_dwarf_opts */
 	int style;               /* enum lbtf_dwarf_style */

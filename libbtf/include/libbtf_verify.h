@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Kernel-exact BTF verifier: the checks, verdict, errno and log text of
- * Linux 6.15-6.18's BPF_BTF_LOAD (btf_parse), computed without privileges.
+ * Linux 6.15-6.18's BPF_BTF_LOAD (btf_parse), or of a newer kernel's rules
+ * (lbtf_verify_opts.kernel_version), computed without privileges.
  */
 #ifndef LIBBTF_VERIFY_H
 #define LIBBTF_VERIFY_H
@@ -61,6 +62,11 @@ struct lbtf_verify_opts {
 	 * and the verdict are as without it. */
 	void (*log_fn)(const char *text, size_t len, void *ctx);
 	void *log_ctx;
+	/* The rules of this kernel release (KERNEL_VERSION code, as
+	 * lbtf_kfeat_of_version takes): 0, or any release before 7.1, is the
+	 * default, Linux 6.15-6.18's; 7.1 adds the 32-byte header and its
+	 * layout section, 7.2 the 24-bit vlen and 7-bit kind. */
+	uint32_t kernel_version;
 };
 
 #define LBTF_VERIFY_CAUSE_MAX 256

@@ -30,22 +30,77 @@ static int sec_cmp(const struct sec *a, const struct sec *b)
 	return d ? d : (int)(a->len - b->len);
 }
 
+static void sec_swap(struct sec *v, unsigned int i, unsigned int j)
+{
+	struct sec t = v[i];
+
+	v[i] = v[j];
+	v[j] = t;
+}
+
+/*
+ * The kernel's sort() (lib/sort.c: bottom-up heapsort, two pops at a time,
+ * the last three elements finished by hand), step for step: with offsets
+ * that wrap, sec_cmp is not transitive, and which section comes first then
+ * depends on the algorithm, and so does the message.
+ */
+static void kernel_sort(struct sec *v, unsigned int num)
+{
+	unsigned int n = num, a = num / 2, shift = 0;
+
+	if (!a)
+		return;
+	for (;;) {
+		unsigned int b, c, d;
+
+		if (a) {
+			a -= 1u << shift;
+		} else if (n > 3) {
+			sec_swap(v, 0, --n);
+			shift = sec_cmp(&v[1], &v[2]) <= 0;
+			a = 1u << shift;
+			sec_swap(v, a, --n);
+		} else {
+			break;
+		}
+		/* down to a leaf along the larger child, then back up to where
+		 * v[a] belongs, and rotate it there */
+		for (b = a; c = 2 * b + 1, (d = c + 1) < n;)
+			b = sec_cmp(&v[c], &v[d]) > 0 ? c : d;
+		if (d == n)
+			b = c;
+		while (b != a && sec_cmp(&v[a], &v[b]) >= 0)
+			b = (b - 1) / 2;
+		for (c = b; b != a;) {
+			b = (b - 1) / 2;
+			sec_swap(v, b, c);
+		}
+	}
+	sec_swap(v, 0, --n);
+	if (n == 2 && sec_cmp(&v[0], &v[1]) > 0)
+		sec_swap(v, 0, 1);
+}
+
+/* The layout section counts as a section once the header has room for it
+ * and says it is there (btf_check_sec_info's nr_secs). */
+static bool has_layout_sec(const struct venv *env)
+{
+	return env->rules->layout_sec && env->hdr.hdr_len >= env->rules->hdr_len &&
+	       env->hdr.layout_len;
+}
+
 static int check_sec_info(struct venv *env)
 {
-	struct sec type = { env->hdr.type_off, env->hdr.type_len };
-	struct sec str = { env->hdr.str_off, env->hdr.str_len };
-	struct sec secs[2];
+	struct sec secs[3] = {
+		{ env->hdr.type_off, env->hdr.type_len },
+		{ env->hdr.str_off, env->hdr.str_len },
+		{ env->hdr.layout_off, env->hdr.layout_len },
+	};
+	unsigned int nr = has_layout_sec(env) ? 3 : 2;
 	uint32_t total = 0, expected = env->size - env->hdr.hdr_len;
 
-	/* what the kernel's heapsort makes of two elements */
-	if (sec_cmp(&type, &str) < 0) {
-		secs[0] = type;
-		secs[1] = str;
-	} else {
-		secs[0] = str;
-		secs[1] = type;
-	}
-	for (int i = 0; i < 2; i++) {
+	kernel_sort(secs, nr);
+	for (unsigned int i = 0; i < nr; i++) {
 		if (expected < secs[i].off) {
 			lbtfi_vlog(env, "Invalid section offset");
 			return -EINVAL;
@@ -84,15 +139,15 @@ int lbtfi_vparse_hdr(struct venv *env)
 		lbtfi_vlog(env, "btf_header not found");
 		return -EINVAL;
 	}
-	/* the kernel's struct btf_header ends at str_len */
-	for (uint32_t i = LBTF_HDR_LEN_V1; i < hdr_len; i++) {
+	/* past the kernel's struct btf_header, only zeroes */
+	for (uint32_t i = env->rules->hdr_len; i < hdr_len; i++) {
 		if (env->data[i]) {
 			lbtfi_vlog(env, "Unsupported btf_header");
 			return -E2BIG;
 		}
 	}
 	/* a short hdr_len leaves the rest of the kernel's copy zero */
-	copy = hdr_len < LBTF_HDR_LEN_V1 ? hdr_len : LBTF_HDR_LEN_V1;
+	copy = hdr_len < env->rules->hdr_len ? hdr_len : env->rules->hdr_len;
 	memset(&env->hdr, 0, sizeof(env->hdr));
 	memcpy(&env->hdr, env->data, copy);
 	env->nohdr = env->data + env->hdr.hdr_len;
@@ -122,7 +177,9 @@ int lbtfi_vparse_str_sec(struct venv *env)
 	uint64_t end = (uint64_t)env->hdr.hdr_len + env->hdr.str_off + env->hdr.str_len;
 	const char *start;
 
-	if (end != env->size) {
+	/* with a layout section the strings may come before it */
+	if ((!env->rules->layout_sec || env->hdr.hdr_len < env->rules->hdr_len) &&
+	    end != env->size) {
 		lbtfi_vlog(env, "String section is not at the end");
 		return -EINVAL;
 	}
@@ -137,6 +194,34 @@ int lbtfi_vparse_str_sec(struct venv *env)
 	}
 	if (!env->base && start[0]) {
 		lbtfi_vlog(env, "Invalid string section");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* btf_parse_layout_sec: after the strings, before the types. Unknown kinds
+ * stay refused ("Invalid kind"): the kernel takes the layout, not the kinds
+ * it describes. */
+int lbtfi_vparse_layout_sec(struct venv *env)
+{
+	uint64_t end = (uint64_t)env->hdr.hdr_len + env->hdr.layout_off + env->hdr.layout_len;
+
+	if (!has_layout_sec(env))
+		return 0;
+	if (env->hdr.layout_off & 3) {
+		lbtfi_vlog(env, "Unaligned layout_off");
+		return -EINVAL;
+	}
+	if (env->hdr.layout_len < sizeof(struct lbtf_layout)) {
+		lbtfi_vlog(env, "Layout section is too small");
+		return -EINVAL;
+	}
+	if (env->hdr.layout_len % sizeof(struct lbtf_layout)) {
+		lbtfi_vlog(env, "layout_len is not multiple of %zu", sizeof(struct lbtf_layout));
+		return -EINVAL;
+	}
+	if (end > env->size) {
+		lbtfi_vlog(env, "Layout section is too big");
 		return -EINVAL;
 	}
 	return 0;

@@ -35,15 +35,27 @@ struct vlog {
 
 struct vvertex {
 	uint32_t id;
-	uint16_t next_member;
+	uint32_t next_member;       /* vlen is 24 bits wide in newer rule sets */
 	const struct lbtf_type *t;
 };
+
+/* A kernel release's rules (rules.c): which checks apply, with which limits */
+struct vrules {
+	uint32_t since;       /* KERNEL_VERSION code of the first release with them */
+	const char *name;
+	uint32_t hdr_len;     /* the kernel's sizeof(struct btf_header) */
+	bool layout_sec;      /* btf_parse_layout_sec: the layout is a third section */
+	uint32_t info_mask;   /* bits of btf_type.info that may be set */
+};
+/* The rule set in force in a release (0: the default, Linux 6.15-6.18) */
+const struct vrules *lbtfi_vrules(uint32_t kernel_version);
 
 /* The verifier's environment: the blob, the type table, resolve state, log. */
 struct venv {
 	unsigned char *mem;          /* aligned copy of the blob */
 	const unsigned char *data;
 	uint32_t size;
+	const struct vrules *rules;
 	struct lbtf_header hdr;      /* the kernel's zero-padded header copy */
 	const unsigned char *nohdr;  /* data + hdr.hdr_len */
 	const char *strs;
@@ -168,6 +180,7 @@ bool lbtfi_vname_section(const struct venv *env, uint32_t off);    /* offset mus
 /* ---- stages ---- */
 int lbtfi_vparse_hdr(struct venv *env);        /* hdr.c */
 int lbtfi_vparse_str_sec(struct venv *env);
+int lbtfi_vparse_layout_sec(struct venv *env);
 int lbtfi_vcheck_all_metas(struct venv *env);  /* meta.c */
 int lbtfi_vcheck_all_types(struct venv *env);  /* resolve.c */
 int lbtfi_vcheck_type_tags(struct venv *env);  /* verify.c */

@@ -9,8 +9,6 @@
  * Pass 1 (check_meta): a linear walk that checks each type's fixed fields
  * in the kernel's order and dumps every type that passes to the log.
  */
-#define INFO_MASK 0x9f00ffffu
-
 /* Append to the type table; past the kernel's capacity the type is dropped
  * after a (non-fatal) message, exactly as btf_add_type's ignored error. */
 static void add_type(struct venv *env, const struct lbtf_type *t)
@@ -34,7 +32,7 @@ static int64_t check_meta(struct venv *env, const struct lbtf_type *t, uint32_t 
 		return -EINVAL;
 	}
 	left -= sizeof(*t);
-	if (t->info & ~INFO_MASK) {
+	if (t->info & ~env->rules->info_mask) {
 		lbtfi_vlog(env, "[%u] Invalid btf_info:%x", env->log_id, t->info);
 		return -EINVAL;
 	}

@@ -63,7 +63,8 @@ static int run_stages(struct venv *env)
 {
 	int err;
 
-	if ((err = lbtfi_vparse_hdr(env)) || (err = lbtfi_vparse_str_sec(env)))
+	if ((err = lbtfi_vparse_hdr(env)) || (err = lbtfi_vparse_str_sec(env)) ||
+	    (err = lbtfi_vparse_layout_sec(env)))
 		return err;
 	if ((err = lbtfi_varena_init(env)))
 		return err;
@@ -115,6 +116,7 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	env.log.level = o->log_level;
 	env.log.kernel = o->log_level && (o->flags & LBTF_VERIFY_KERNEL_LOG);
 	env.flags = o->flags;
+	env.rules = lbtfi_vrules(o->kernel_version);
 	env.log.fn = o->log_fn;
 	env.log.ctx = o->log_ctx;
 	setup_base(&env, o->base);

@@ -14,17 +14,7 @@ need_libbpf18
 build_libbpf18_prog tests/parse/libbpf_layout.c "$T/ref"
 "$T/ref" gen "$T/libbpf.btf" || { echo "FAIL: libbpf cannot write its BTF"; exit 1; }
 
-cat >"$T/p.c" <<'C'
-struct node { struct node *next; int v[4]; unsigned flags: 3; };
-union u { long l; double d; };
-enum e { A, B = 7 };
-typedef int (*cb_t)(struct node *, union u *);
-struct node head;
-cb_t cb;
-enum e state;
-int use(struct node *n, union u *x) { return n->v[0] + (int)x->l + state; }
-C
-gcc -g -O1 -c "$T/p.c" -o "$T/p.o" || { echo "FAIL: gcc"; exit 1; }
+gcc -g -O1 -c tests/btfgen/layout_sample.c -o "$T/p.o" || { echo "FAIL: gcc"; exit 1; }
 
 # header fields and sections of a raw blob: "hdr_len type_len layout_off layout_len str_off str_len"
 hdr() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); h=struct.unpack_from("<HBBIIIII",d); n=h[3]; l=struct.unpack_from("<II",d,24) if n>=32 else (0,0); print(n,h[5],l[0],l[1],h[6],h[7])' "$1"; }

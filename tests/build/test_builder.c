@@ -345,6 +345,34 @@ static void test_vlen_limit(void **state)
 		assert_int_equal(lbtf_builder_add_enum64_value(b, name, (uint64_t)i), e);
 	}
 	assert_int_equal(lbtf_builder_add_enum64_value(b, "ONE_TOO_MANY", 1), -E2BIG);
+	assert_non_null(strstr(lbtf_errmsg(), "24-bit vlen of the layout format"));
+	lbtf_builder_free(b);
+}
+
+/* With the layout format the vlen is 24 bits wide: 65537 elements are
+ * written and read back whole; without it they are refused, at the add
+ * and at the serialization of a builder that already holds them. */
+static void test_vlen_wide(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	int e = lbtf_builder_add_enum64(b, "many", 8, false);
+	void *d;
+	size_t n;
+	struct lbtf *btf;
+
+	lbtf_builder_set_layout(b, true);
+	for (int i = 0; i < 0x10001; i++)
+		assert_int_equal(lbtf_builder_add_enum64_value(b, i ? "V" : "W", (uint64_t)i), e);
+	assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), 0);
+	btf = lbtf_new(d, n, NULL);
+	assert_non_null(btf);
+	assert_int_equal(lbtf_vlen(lbtf_type_by_id(btf, e)), 0x10001);
+	lbtf_free(btf);
+	free(d);
+	lbtf_builder_set_layout(b, false);
+	assert_int_equal(lbtf_builder_serialize(b, false, &d, &n), -E2BIG);
+	assert_non_null(strstr(lbtf_errmsg(), "type 1: 65537 elements need the 24-bit vlen"));
+	assert_int_equal(lbtf_builder_add_enum64_value(b, "X", 1), -E2BIG);
 	lbtf_builder_free(b);
 }
 
@@ -570,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_add_valid),
 		cmocka_unit_test(test_add_invalid),
 		cmocka_unit_test(test_vlen_limit),
+		cmocka_unit_test(test_vlen_wide),
 		cmocka_unit_test(test_type_by_id_mutable),
 		cmocka_unit_test(test_append_and_copy),
 		cmocka_unit_test(test_grow_big),
