@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "build/internal.h"
+#include "builder/internal.h"
 #include "internal.h"
 
 

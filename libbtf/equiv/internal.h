@@ -26,7 +26,7 @@
 #define LIBBTF_EQUIV_INTERNAL_H
 
 #include <string.h>
-#include "build/internal.h"
+#include "builder/internal.h"
 
 /* The name space of a named type */
 enum lbtfi_flavor {
