@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include "libbtf.h"
+#include "util/err.h"
 #include "util/grow.h"
 
 struct lbtf {
@@ -48,10 +49,6 @@ const void *lbtfi_derived_get(const struct lbtf *btf, const void *key, void *(*m
 /* Drops them all (lbtf_free) */
 void lbtfi_derived_free(struct lbtf *btf);
 
-/* Set the thread's last error message; returns -err (err is a positive errno). */
-int lbtfi_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Sets errno = err and returns NULL, for pointer-returning calls. */
-void *lbtfi_err_ptr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse an mmapped blob, taking over the mapping (unmapped by lbtf_free). */
 struct lbtf *lbtfi_new_mapped(void *map, size_t size, const struct lbtf *base);
