@@ -9,7 +9,7 @@
 #include <gelf.h>
 #include <stdint.h>
 #include "equiv/internal.h"
-#include "reader.h"
+#include "dwarf_reader/internal.h"
 
 #ifndef DW_TAG_LLVM_annotation
 #define DW_TAG_LLVM_annotation 0x6000 /* clang's btf_type_tag / btf_decl_tag */
