@@ -908,6 +908,14 @@ static void free_listing(struct driver *d)
 
 /* ET_REL, from the ELF header (false when it is none: dw_elf_info_load
  * then says what the file is not) */
+/* The file's ELF data and the converter's function table on it */
+static void elf_info_free(struct dw_elf_info *ei)
+{
+	dw_pfuncs_free(ei->pfuncs);
+	ei->pfuncs = NULL;
+	dw_elf_info_free(ei);
+}
+
 static bool elf_is_rel(const char *path)
 {
 	unsigned char e[EI_NIDENT + 2];
@@ -964,7 +972,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		dw_array_style_init(&d.g.arrays, o.style, o.base);
 		d.g.features = effective_features(&o, &ei);
 		if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei, d.g.features)))
-			dw_elf_info_free(&ei);
+			elf_info_free(&ei);
 	}
 	if (err) { /* (its message first: the listing may fail for the same reason) */
 		char msg[512];
@@ -1037,7 +1045,7 @@ out:
 	free_listing(&d);
 	free(d.res);
 	free(d.early);
-	dw_elf_info_free(&ei);
+	elf_info_free(&ei);
 	lbtfi_result_copy(o.stats, &st, sizeof(st));
 	free(debug_path);
 	if (err) {
