@@ -14,7 +14,7 @@
  * (the cut depends on the input only); worker threads take groups in file
  * order, each with its own DWARF handle, and convert a group into its own
  * builder, where a later unit reuses the types an earlier one converted
- * when their structural signatures match (reuse.c). The calling thread
+ * when their structural signatures match (dwarf_unit/reuse.c). The calling thread
  * appends the finished builders strictly in group order, places the VARs
  * in DATASECs and deduplicates; workers stay at most a window of groups
  * ahead of it. Reuse is a bet: it pairs a declaration with a definition
@@ -22,7 +22,7 @@
  * several definitions of that name. So with reuse the groups are kept,
  * the pairings are checked against the output, and a group whose pairing
  * did not hold is converted again without reuse and the output put
- * together again (reuse.c says why).
+ * together again (dwarf_unit/reuse.c says why).
  *
  * The steps (lbtf_dwarf_to_btf, at the end, one error path):
  *   open_input     the options; the file whose DWARF is read (its own, or
@@ -770,7 +770,7 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf
 /*
  * Converted, put together, deduplicated; with reuse, checked and done
  * again without reuse for the groups that paired a name with several
- * definitions (reuse.c says why not with reuse minus that name). The raw
+ * definitions (dwarf_unit/reuse.c says why not with reuse minus that name). The raw
  * builder stays for the next look (split_at_redo). The definitions of different
  * shapes are seen before dedup, which then runs once in the usual case (a
  * kernel has a few such names).
@@ -1015,6 +1015,8 @@ static int load_elf(struct run *r)
 	if ((g->features & DW_PAHOLE_FUNCS) && !r->ei.is_bpf &&
 	    (err = dw_pfuncs_load(&r->ei, g->features)))
 		return err;
+	if (r->ei.pfuncs)
+		g->subprogram = dw_funcs_subprogram;
 	g->big_endian = gelf_getehdr(r->ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	return 0;
 }

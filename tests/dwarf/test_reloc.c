@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <cmocka.h>
-#include "dwarf/internal.h"
+#include "dwarf_file/internal.h"
 
 static char dir[] = "/tmp/test_relocXXXXXX";
 static char obj[128], bad[128];

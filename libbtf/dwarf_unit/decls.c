@@ -95,8 +95,8 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
 		return 0;
-	if (u->g->ei->pfuncs)
-		return dw_funcs_subprogram(u, die);
+	if (u->g->subprogram)
+		return u->g->subprogram(u, die);
 	/* the DIE's own attributes tell most subprograms apart (declarations,
 	 * abstract inline instances) before its origin is read */
 	dr_attrs(u->rd, die, &da, false);
