@@ -14,7 +14,7 @@
  * (the cut depends on the input only); worker threads take groups in file
  * order, each with its own DWARF handle, and convert a group into its own
  * builder, where a later unit reuses the types an earlier one converted
- * when their structural signatures match (dwarf_unit/reuse.c). The calling thread
+ * when their structural signatures match (dwarf_reuse/reuse.c). The calling thread
  * appends the finished builders strictly in group order, places the VARs
  * in DATASECs and deduplicates; workers stay at most a window of groups
  * ahead of it. Reuse is a bet: it pairs a declaration with a definition
@@ -22,7 +22,7 @@
  * several definitions of that name. So with reuse the groups are kept,
  * the pairings are checked against the output, and a group whose pairing
  * did not hold is converted again without reuse and the output put
- * together again (dwarf_unit/reuse.c says why).
+ * together again (dwarf_reuse/reuse.c says why).
  *
  * The steps (lbtf_dwarf_to_btf, at the end, one error path):
  *   open_input     the options; the file whose DWARF is read (its own, or
@@ -151,7 +151,7 @@ static int convert_unit(struct driver *d, struct dw_unit *u, uint32_t i)
 		err = dw_convert_unit(u, &die);
 	}
 	if (!err)
-		err = dw_reuse_commit(u);
+		err = dw_reuse_commit(dw_ru(u));
 	return err;
 }
 
@@ -163,8 +163,8 @@ static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool
 
 	dw_unit_reset(u);
 	u->b = lbtf_builder_new(d->g.base);
-	u->grp = reuse ? dw_group_new() : NULL;
-	if (!u->b || (reuse && !u->grp))
+	u->ru.grp = reuse ? dw_group_new() : NULL;
+	if (!u->b || (reuse && !u->ru.grp))
 		err = -ENOMEM;
 	for (; !err && i < end; i++) {
 		err = convert_unit(d, u, i);
@@ -172,11 +172,11 @@ static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool
 		dr_ctx_trim(u->rd, 8);
 	}
 	if (!err)
-		dw_group_finish(u);
+		dw_group_finish(dw_ru(u));
 	if (!err)
-		err = dw_group_paired_names(u, &r.paired, &r.paired_len);
-	dw_group_free(u->grp);
-	u->grp = NULL;
+		err = dw_group_paired_names(dw_ru(u), &r.paired, &r.paired_len);
+	dw_group_free(u->ru.grp);
+	u->ru.grp = NULL;
 	if (err)
 		err = with_path(d->path, err);
 	if (err) {
@@ -770,7 +770,7 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf
 /*
  * Converted, put together, deduplicated; with reuse, checked and done
  * again without reuse for the groups that paired a name with several
- * definitions (dwarf_unit/reuse.c says why not with reuse minus that name). The raw
+ * definitions (dwarf_reuse/reuse.c says why not with reuse minus that name). The raw
  * builder stays for the next look (split_at_redo). The definitions of different
  * shapes are seen before dedup, which then runs once in the usual case (a
  * kernel has a few such names).

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One unit's DIEs converted into a builder (libbtf/dwarf_unit), not
- * installed: the converters per DWARF tag, the DIE map, and the reuse of
- * types converted in earlier units of a group (sig.c, reuse.c). The driver
+ * installed: the converters per DWARF tag, over the reuse of types
+ * converted in earlier units of a group (libbtf/dwarf_reuse). The driver
  * (libbtf/dwarf) runs it over groups of units on its threads; pahole's
  * function rules (libbtf/dwarf_funcs) plug into its walk through
  * dw_global.subprogram.
@@ -15,9 +15,9 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdint.h>
-#include "equiv/internal.h"
 #include "dwarf_file/internal.h"
 #include "dwarf_reader/internal.h"
+#include "dwarf_reuse/internal.h"
 
 #ifndef DW_TAG_LLVM_annotation
 #define DW_TAG_LLVM_annotation 0x6000 /* clang's btf_type_tag / btf_decl_tag */
@@ -28,126 +28,6 @@
 #define W_ARRAY_ELEM 3                /* struct lbtf_array.type */
 #define W_MEMBER(i) (3 + 3 * (i) + 1) /* struct lbtf_member.type */
 #define W_PARAM(i) (3 + 2 * (i) + 1)  /* struct lbtf_param.type */
-
-/* ---- DIE offset -> BTF id map (diemap.c) --------------------------- */
-
-#define DW_ID_IN_PROGRESS UINT32_MAX
-
-struct dw_diemap_slot {
-	uint64_t key;
-	uint32_t val;
-	uint32_t gen;    /* the map's gen: in use; else empty */
-};
-
-struct dw_diemap {
-	struct dw_diemap_slot *slots;
-	uint32_t mask, cnt;
-	uint32_t gen;    /* never 0 (a fresh slot's) */
-};
-int dw_diemap_init(struct dw_diemap *m);
-void dw_diemap_clear(struct dw_diemap *m);
-void dw_diemap_free(struct dw_diemap *m);
-static inline uint32_t dw_diemap_slot_of(uint64_t key, uint32_t mask)
-{
-	key ^= key >> 29;
-	key *= 0xbf58476d1ce4e5b9ull;
-	key ^= key >> 32;
-	return (uint32_t)key & mask;
-}
-
-/* Pointer to the value of key or NULL (inline: a lookup per reference) */
-static inline uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key)
-{
-	struct dw_diemap_slot *e;
-	uint32_t h;
-
-	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
-	     h = (h + 1) & m->mask)
-		if (e->key == key)
-			return &e->val;
-	return NULL;
-}
-
-int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
-
-/*
- * What a unit knows of each DIE it met, by key (diemap.c): its BTF id, its
- * signature, what a reference to it led the signatures to. One table for
- * the three, so that a DIE costs one cache miss where it cost one per map.
- * Cleared with the unit (the signatures' arrays are cleared with it).
- */
-#define DW_NONE (UINT32_MAX - 1) /* a field not known (yet) */
-
-struct dw_die_slot {
-	uint64_t key;
-	uint32_t id;     /* BTF id, DW_ID_IN_PROGRESS or DW_NONE */
-	uint32_t sig;    /* index in dw_sigs.sig, or DW_NONE */
-	uint32_t ref;    /* a reference to the DIE in a signature: an entry as
-			  * on dw_sigs.stack, or DW_NONE */
-	uint32_t gen;    /* the table's gen: in use; else empty */
-};
-
-struct dw_dies {
-	struct dw_die_slot *slots;
-	uint32_t mask, cnt;
-	uint32_t gen;    /* never 0 (a fresh slot's) */
-	bool hashed;     /* slots by a hash of the key, not by its offset */
-};
-int dw_dies_init(struct dw_dies *m);
-void dw_dies_clear(struct dw_dies *m);
-void dw_dies_free(struct dw_dies *m);
-int dw_dies_grow(struct dw_dies *m);
-struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key);
-
-/*
- * Where a probe for key starts. By its offset: DIEs near each other in the
- * file, often met together, are near each other in the table, and a
- * unit's DIEs, a few bytes apart each, seldom collide. A table where that
- * makes a long run of slots (tiny DIEs, several units' keys on the same
- * slots) is hashed for the rest of the unit.
- */
-#define DW_DIES_MAX_RUN 256
-
-static inline uint32_t dw_dies_slot_of(const struct dw_dies *m, uint64_t key)
-{
-	if (m->hashed)
-		return dw_diemap_slot_of(key, m->mask);
-	return (uint32_t)((key >> 2) ^ (key >> 60)) & m->mask;
-}
-
-/* The slot of key, or NULL */
-static inline struct dw_die_slot *dw_dies_get(const struct dw_dies *m, uint64_t key)
-{
-	struct dw_die_slot *e;
-	uint32_t h;
-
-	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
-	     h = (h + 1) & m->mask)
-		if (e->key == key)
-			return e;
-	return NULL;
-}
-
-/* The slot of key, made (every field DW_NONE) if there is none; NULL when
- * out of memory (error set). Any add may move every slot. */
-static inline struct dw_die_slot *dw_dies_add(struct dw_dies *m, uint64_t key)
-{
-	struct dw_die_slot *e;
-	uint32_t h, run = 0;
-
-	if ((m->cnt + 1) * 2 > m->mask + 1 && dw_dies_grow(m))
-		return NULL;
-	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
-	     h = (h + 1) & m->mask) {
-		if (e->key == key)
-			return e;
-		if (++run == DW_DIES_MAX_RUN && !m->hashed)
-			return dw_dies_add_hashed(m, key);
-	}
-	*e = (struct dw_die_slot){ key, DW_NONE, DW_NONE, DW_NONE, m->gen };
-	m->cnt++;
-	return e;
-}
 
 /* ---- per-unit conversion (types.c, decls.c) ------------------ */
 
@@ -193,55 +73,6 @@ enum dw_warning {
 	DW_WARN_NR,
 };
 
-/* ---- reuse of types converted in earlier units (sig.c, reuse.c) */
-
-/* A reference to a named struct, union or enum inside a signature (hashed
- * by name: these are the types dedup matches with their declarations) */
-struct dw_edge {
-	struct dw_die die;      /* the struct/union DIE (after DW_AT_signature) */
-	uint64_t key;           /* its key */
-	const char *name;
-	uint64_t name_id;       /* what the hash took: address or bytes' hash */
-	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
-				 * UINT32_MAX not there (the name of a type of
-				 * an earlier unit: found or not for the unit) */
-	uint8_t flavor;         /* enum lbtfi_flavor (equiv/internal.h) */
-	bool is_def;            /* a definition, not a declaration */
-	bool name_inline;       /* DW_FORM_string */
-};
-
-/* The structural signature of a type DIE (see sig.c) */
-struct dw_sig {
-	uint64_t a, b;
-	uint32_t edges, nedges; /* range in dw_sigs.edge */
-	uint8_t state;
-};
-
-
-/* A unit's signatures, memoised by DIE key (dw_die_slot.sig) */
-struct dw_sigs {
-	struct dw_sig *sig;
-	uint32_t n, cap;
-	uint32_t *edge;         /* the signatures' edges: indices in named */
-	uint32_t nedge, capedge;
-	/* what the signatures under construction used, in order: an index
-	 * in sig (a signature whose edges they inherit) or DW_SIG_NAMED | an
-	 * index in named (an edge of their own) */
-	uint32_t *stack;
-	uint32_t nstack, capstack;
-	struct dw_edge *named;  /* the named aggregates references led to */
-	uint32_t nnamed, capnamed;
-	/* (what a reference led to is dw_die_slot.ref of the key it names,
-	 * before any DW_AT_signature) */
-};
-#define DW_SIG_NAMED 0x80000000u
-
-void dw_sigs_init(struct dw_sigs *s);
-/* (only with the unit's DIE table: its slots index the arrays) */
-void dw_sigs_clear(struct dw_sigs *s);
-void dw_sigs_free(struct dw_sigs *s);
-
-struct dw_group;
 
 /* How arrays are spelled (arrays.c; enum lbtf_dwarf_style) */
 struct dw_array_style {
@@ -272,7 +103,8 @@ struct dw_unit {
 	const struct dw_global *g;
 	struct dr_ctx *rd;        /* the thread's DIE reader */
 	struct lbtf_builder *b;
-	struct dw_dies map;       /* the DIEs met: ids, signatures */
+	struct dw_reuse_unit ru;  /* what the reuse sees: the DIEs met (ids,
+				   * signatures), the group (dw_ru) */
 	struct dw_fixup *fix;
 	uint32_t nfix, capfix;
 	struct dw_var *vars;
@@ -286,12 +118,18 @@ struct dw_unit {
 	const struct dr_unit *cu;  /* the unit being converted */
 	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
 	bool producer_clang;      /* pahole master reads its parameters otherwise (funcs_abi.c) */
-	struct dw_sigs sigs;      /* signatures of this unit's type DIEs */
 	uint32_t first_id;        /* the first type id this unit adds */
-	struct dw_group *grp;     /* types of earlier units of the group, or NULL */
 	struct dw_scratch { void *p; size_t bytes; } *scr; /* per nesting level */
 	uint32_t nscr, scr_depth;
 };
+
+/* The unit as the reuse sees it, its builder brought up to date (the
+ * driver gives a unit its group's builder in u->b) */
+static inline struct dw_reuse_unit *dw_ru(struct dw_unit *u)
+{
+	u->ru.b = u->b;
+	return &u->ru;
+}
 
 /*
  * Scratch arrays of the converters (a struct's members, a prototype's
@@ -326,16 +164,6 @@ static inline void dw_attrs_read(struct dw_unit *u, struct dw_die *die, struct d
 /* false when die cannot have btf_type_tag/btf_decl_tag children, so the
  * child walk looking for them can be skipped */
 bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die);
-/* Make room for one more element in a growing array (*arr with *cap
- * elements of elem_size bytes, n in use): 0 or -ENOMEM with the error set */
-int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
-/* (the test inline: called per signature item and edge, so often that the
- * calls that found room showed in a kernel's profile) */
-static inline int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size,
-			  uint32_t first_cap)
-{
-	return n < *cap ? 0 : dw_grow_slow(arr, cap, n, elem_size, first_cap);
-}
 /* n if it is a C identifier, else NULL (and a warning) */
 const char *dw_c_ident(struct dw_unit *u, const char *n);
 /* Byte size of the type a DW_AT_type names (as dwarf_aggregate_size), 0 unknown */
@@ -386,52 +214,6 @@ void dw_unit_free(struct dw_unit *u);
 uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym, bool external);
 
 
-/* The signature of a type DIE, or NULL when it has none (then *err says
- * whether that is an error) */
-const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err);
-/* Follow a DW_AT_signature stub to its type unit's DIE */
-void dw_follow_signature(struct dw_unit *u, struct dw_die *die);
-
-/*
- * A group of consecutive units converted into one builder by one worker:
- * a type DIE whose signature matches a type converted in an earlier unit of
- * the group is given that type's id (its named struct/union references are
- * checked: found at once, or queued and checked when the unit ends).
- */
-struct dw_group *dw_group_new(void);
-void dw_group_free(struct dw_group *g);
-/* Start a unit (its builder is u->b, shared by the group) */
-void dw_group_unit_begin(struct dw_unit *u);
-/* Id of an earlier equal type, 0 if none, <0 error */
-int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die);
-/* die (already signed by dw_reuse_find) was converted to id in this unit */
-int dw_reuse_note(struct dw_unit *u, struct dw_die *die, uint32_t id);
-/* Unit done: check the queued references (converting their targets as
- * needed). 0: every reuse holds, 1: one did not (convert the unit again
- * without reuse), <0 error */
-int dw_reuse_verify(struct dw_unit *u);
-/* Make the unit's converted types reusable by later units */
-int dw_reuse_commit(struct dw_unit *u);
-/* Forget what the unit queued (it is converted again) */
-void dw_reuse_abort(struct dw_unit *u);
-/* The group is converted: references to FWDs that reuse resolved are
- * pointed at their struct/union */
-void dw_group_finish(struct dw_unit *u);
-/* The names of the structs, unions and enums whose declaration the group
- * paired with a definition: *names = "name\0name\0..." (malloc'd; NULL
- * if none), *len its size. 0 or -ENOMEM */
-int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len);
-/* The names with several definitions in a deduplicated output (by id), or
- * with definitions of several shapes in one not deduplicated (shapes) */
-struct dw_defs {
-	const struct lbtf_builder *out;
-	struct lbtfi_eq_defs defs; /* name offset -> its type/shape, or several */
-};
-int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes);
-void dw_defs_free(struct dw_defs *defs);
-/* How many of the paired names (dw_group_paired_names) have several
- * definitions in the output */
-int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len);
 
 /* The DIE that declares a function: an out-of-line or concrete instance
  * followed through its abstract origin / specification (decls.c) */

@@ -2,7 +2,7 @@
 /*
  * The rules of type equivalence, in one place (not installed). Dedup
  * (dedup/) applies them to BTF records; btfgen's reuse of types between
- * units (dwarf_unit/reuse.c) applies them to DWARF DIEs before any BTF is
+ * units (dwarf_reuse/reuse.c) applies them to DWARF DIEs before any BTF is
  * deduplicated, and must reach what dedup would: a rule changed here holds
  * for both.
  *
