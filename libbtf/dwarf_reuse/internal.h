@@ -222,8 +222,19 @@ struct dw_reuse_unit {
 /* The signature of a type DIE, or NULL when it has none (then *err says
  * whether that is an error) */
 const struct dw_sig *dw_sig_of(struct dw_reuse_unit *u, struct dw_die *die, int *err);
-/* Follow a DW_AT_signature stub to its type unit's DIE */
-void dw_follow_signature(struct dr_ctx *rd, struct dw_die *die);
+/* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
+ * is the one its type unit describes */
+static inline void dw_follow_signature(struct dr_ctx *rd, struct dw_die *die)
+{
+	struct dw_attrs da;
+	struct dw_die t;
+
+	if (!(die->ab->slots >> DA_SIGNATURE & 1))
+		return;
+	dr_attrs(rd, die, &da, false);
+	if ((da.own >> DA_SIGNATURE & 1) && dr_ref(rd, &da.a[DA_SIGNATURE], &t))
+		*die = t;
+}
 
 /*
  * A group of consecutive units converted into one builder by one worker:

@@ -475,20 +475,6 @@ static int sig_at(struct dw_reuse_unit *u, struct dw_die *die, uint32_t *idx, in
 	return err;
 }
 
-/* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
- * is the one its type unit describes */
-void dw_follow_signature(struct dr_ctx *rd, struct dw_die *die)
-{
-	struct dw_attrs da;
-	struct dw_die t;
-
-	if (!(die->ab->slots >> DA_SIGNATURE & 1))
-		return;
-	dr_attrs(rd, die, &da, false);
-	if ((da.own >> DA_SIGNATURE & 1) && dr_ref(rd, &da.a[DA_SIGNATURE], &t))
-		*die = t;
-}
-
 const struct dw_sig *dw_sig_of(struct dw_reuse_unit *u, struct dw_die *die, int *err)
 {
 	uint32_t idx;
