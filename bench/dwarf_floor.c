@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <gelf.h>
 #include <elfutils/libdw.h>
-/* The project's DWARF reader: its only include here (it may move) */
-#include "dwarf/reader.h"
+/* The project's DWARF reader, its one header */
+#include "dwarf_reader/internal.h"
 
 static uint64_t ndies;
 

@@ -4,8 +4,10 @@
 #define LIBBTF_INTERNAL_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include "libbtf.h"
+#include "util/err.h"
 #include "util/grow.h"
 
 struct lbtf {
@@ -29,12 +31,24 @@ struct lbtf {
 				      * 1 + the first named id (access.c) */
 	bool swapped;
 	int ptr_size;
+	/* what other modules derive from this object alone (derived.c) */
+	pthread_mutex_t derived_mu;
+	struct lbtfi_derived *derived;
 };
 
-/* Set the thread's last error message; returns -err (err is a positive errno). */
-int lbtfi_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Sets errno = err and returns NULL, for pointer-returning calls. */
-void *lbtfi_err_ptr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Data derived from btf alone that another module keeps on the object, for
+ * every user of it, freed with it by lbtf_free: the index of its strings
+ * (builder/strtab.c), dedup's candidate table of its types. One per key
+ * (the address of a static of the module); made once by make(ctx) under
+ * the object's lock, read-only after, freed by drop(). NULL when make
+ * returns NULL (out of memory).
+ */
+const void *lbtfi_derived_get(const struct lbtf *btf, const void *key, void *(*make)(void *ctx),
+			      void *ctx, void (*drop)(void *));
+/* Drops them all (lbtf_free) */
+void lbtfi_derived_free(struct lbtf *btf);
+
 
 /* Parse an mmapped blob, taking over the mapping (unmapped by lbtf_free). */
 struct lbtf *lbtfi_new_mapped(void *map, size_t size, const struct lbtf *base);

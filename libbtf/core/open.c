@@ -280,6 +280,7 @@ void lbtf_free(struct lbtf *btf)
 {
 	if (!btf)
 		return;
+	lbtfi_derived_free(btf);
 	if (btf->map)
 		munmap(btf->map, btf->map_len);
 	free(btf->owned);

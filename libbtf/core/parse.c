@@ -269,6 +269,7 @@ static struct lbtf *parse(const void *data, size_t size, const struct lbtf *base
 
 	if (!btf)
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
+	pthread_mutex_init(&btf->derived_mu, NULL);
 	btf->base = base;
 	btf->map = map;
 	btf->map_len = map_len;

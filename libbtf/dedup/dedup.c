@@ -303,9 +303,8 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));
 	lbtfi_prefault(d->hypot, (size_t)d->cnt * sizeof(*d->hypot));
 	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
-	if (b->base_strs)
-		c = lbtfi_strindex_attach(b->base_strs, &cache_key, make_base_cands, d,
-					  drop_base_cands);
+	if (b->base)
+		c = lbtfi_derived_get(b->base, &cache_key, make_base_cands, d, drop_base_cands);
 	if (c && c->lay == d->lay) {
 		d->base_tab = &c->tab;
 		memcpy(d->kinds, c->kinds, d->start_id);

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "build/internal.h"
+#include "builder/internal.h"
 #include "libbtf_build.h"
 #include "util/grow.h"
 

@@ -1,19 +1,41 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * lbtf_dwarf_to_btf(): the driver. The units are cut into fixed groups of
- * consecutive units; worker threads take groups in file order (each with
- * its own DWARF handle) and convert each group into its own builder, later
- * units reusing the types of earlier ones (reuse.c); the calling
- * thread appends the finished builders strictly in group order, places the
- * VARs in DATASECs and deduplicates. The groups depend on the input only,
- * so the result does not depend on the number of threads or on scheduling.
- * Workers stay at most a window of groups ahead of the appender to bound
- * memory.
+ * lbtf_dwarf_to_btf(): the driver.
  *
- * With reuse, the groups are kept: a group that paired a declaration with a
- * definition of a name that turns out to have several definitions in the
- * output is converted again without reuse, and the output is put together
- * again (reuse.c says why).
+ * The problem. A file's DWARF is thousands of compile units, each
+ * describing again every type of the headers it includes: a kernel's
+ * units bring ~1,600 types each, most of them seen in the units before. BTF wants each type once. Converting every unit on its own and
+ * deduplicating at the end is correct but converts the same types
+ * thousands of times; converting on several threads must not let the
+ * output depend on their number or on scheduling; and memory must stay
+ * bounded while the threads run ahead.
+ *
+ * The answer. The units are cut into fixed groups of consecutive units
+ * (the cut depends on the input only); worker threads take groups in file
+ * order, each with its own DWARF handle, and convert a group into its own
+ * builder, where a later unit reuses the types an earlier one converted
+ * when their structural signatures match (dwarf_reuse/reuse.c). The calling thread
+ * appends the finished builders strictly in group order, places the VARs
+ * in DATASECs and deduplicates; workers stay at most a window of groups
+ * ahead of it. Reuse is a bet: it pairs a declaration with a definition
+ * of the same name, which is wrong when the output turns out to hold
+ * several definitions of that name. So with reuse the groups are kept,
+ * the pairings are checked against the output, and a group whose pairing
+ * did not hold is converted again without reuse and the output put
+ * together again (dwarf_reuse/reuse.c says why).
+ *
+ * The steps (lbtf_dwarf_to_btf, at the end, one error path):
+ *   open_input     the options; the file whose DWARF is read (its own, or
+ *                  the separate debug file it names)
+ *   listing_start  the unit list read on a thread of its own, meanwhile
+ *   load_elf       the ELF's sections and symbols; the features in effect,
+ *                  pahole's function table, the byte order
+ *   list_done      the unit list joined; the reuse policy it decides
+ *   convert_groups the threads, the appending, the redo of groups whose
+ *                  pairings did not hold (convert_all)
+ *   prune          after dedup: first FUNC of each name, unreferenced
+ *                  DW_OP_convert types, a BPF object's type set
+ *   run_free       one cleanup for every outcome
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -129,7 +151,7 @@ static int convert_unit(struct driver *d, struct dw_unit *u, uint32_t i)
 		err = dw_convert_unit(u, &die);
 	}
 	if (!err)
-		err = dw_reuse_commit(u);
+		err = dw_reuse_commit(dw_ru(u));
 	return err;
 }
 
@@ -141,8 +163,8 @@ static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool
 
 	dw_unit_reset(u);
 	u->b = lbtf_builder_new(d->g.base);
-	u->grp = reuse ? dw_group_new() : NULL;
-	if (!u->b || (reuse && !u->grp))
+	u->ru.grp = reuse ? dw_group_new() : NULL;
+	if (!u->b || (reuse && !u->ru.grp))
 		err = -ENOMEM;
 	for (; !err && i < end; i++) {
 		err = convert_unit(d, u, i);
@@ -150,11 +172,11 @@ static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool
 		dr_ctx_trim(u->rd, 8);
 	}
 	if (!err)
-		dw_group_finish(u);
+		dw_group_finish(dw_ru(u));
 	if (!err)
-		err = dw_group_paired_names(u, &r.paired, &r.paired_len);
-	dw_group_free(u->grp);
-	u->grp = NULL;
+		err = dw_group_paired_names(dw_ru(u), &r.paired, &r.paired_len);
+	dw_group_free(u->ru.grp);
+	u->ru.grp = NULL;
 	if (err)
 		err = with_path(d->path, err);
 	if (err) {
@@ -748,7 +770,7 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf
 /*
  * Converted, put together, deduplicated; with reuse, checked and done
  * again without reuse for the groups that paired a name with several
- * definitions (reuse.c says why not with reuse minus that name). The raw
+ * definitions (dwarf_reuse/reuse.c says why not with reuse minus that name). The raw
  * builder stays for the next look (split_at_redo). The definitions of different
  * shapes are seen before dedup, which then runs once in the usual case (a
  * kernel has a few such names).
@@ -916,136 +938,214 @@ static bool elf_is_rel(const char *path)
 
 	if (fd < 0)
 		return false;
-	if (pread(fd, e, sizeof(e), 0) == (ssize_t)sizeof(e) && !memcmp(e, ELFMAG, SELFMAG))
+	if (read(fd, e, sizeof(e)) == (ssize_t)sizeof(e) && !memcmp(e, ELFMAG, SELFMAG))
 		rel = (e[EI_DATA] == ELFDATA2MSB ? (e[EI_NIDENT] << 8 | e[EI_NIDENT + 1])
 						 : (e[EI_NIDENT + 1] << 8 | e[EI_NIDENT])) == ET_REL;
 	close(fd);
 	return rel;
 }
 
+/* ---- lbtf_dwarf_to_btf: the steps ---- */
+
+/* One conversion: what the steps share, released by run_free */
+struct run {
+	struct driver d;
+	struct lbtf_dwarf_opts o;
+	struct lbtf_dwarf_stats st;
+	bool opts_ok;             /* o is the caller's, checked: st goes to o.stats */
+	char *debug_path;         /* the separate debug file read, or NULL */
+	struct dw_elf_info ei;
+	bool ei_loaded;
+	struct listing l;
+	pthread_t lt;
+	bool listing;             /* list_units runs on lt, to be joined */
+	struct lbtf_builder *out;
+};
+
+/* The options, and the file whose DWARF is read: path's own, else the
+ * separate debug file its build-id or debuglink names */
+static int open_input(struct run *r, const char *path, const struct lbtf_dwarf_opts *opts)
+{
+	int err;
+
+	if ((err = LBTFI_OPTS_COPY(&r->o, opts, lbtf_dwarf_opts)) ||
+	    (err = lbtfi_result_check(r->o.stats, "lbtf_dwarf_stats")))
+		return err;
+	r->opts_ok = true;
+	elf_version(EV_CURRENT);
+	if ((err = dw_locate_debug_file(path, &r->debug_path)))
+		return err;
+	r->d.path = r->debug_path ? r->debug_path : path;
+	return 0;
+}
+
+/* The unit list is read on a thread of its own while the ELF is loaded
+ * (on this thread, later, when none can be made) */
+static void listing_start(struct run *r)
+{
+	r->l.d = &r->d;
+	r->l.is_rel = elf_is_rel(r->d.path);
+	r->listing = !pthread_create(&r->lt, NULL, list_units, &r->l);
+}
+
+static void listing_join(struct run *r)
+{
+	if (r->listing)
+		pthread_join(r->lt, NULL);
+	r->listing = false;
+}
+
+/* The ELF's sections and symbols, and what the conversion makes of them:
+ * the features in effect (feature policy), pahole's function table, the
+ * byte order */
+static int load_elf(struct run *r)
+{
+	struct dw_global *g = &r->d.g;
+	GElf_Ehdr eh;
+	int err;
+
+	if ((err = dw_elf_info_load(&r->ei, r->d.path)))
+		return err;
+	r->ei_loaded = true;
+	g->ei = &r->ei;
+	g->base = r->o.base;
+	g->pahole = r->o.style == LBTF_DWARF_STYLE_PAHOLE;
+	dw_array_style_init(&g->arrays, r->o.style, r->o.base);
+	g->features = effective_features(&r->o, &r->ei);
+	if ((g->features & DW_PAHOLE_FUNCS) && !r->ei.is_bpf &&
+	    (err = dw_pfuncs_load(&r->ei, g->features)))
+		return err;
+	if (r->ei.pfuncs)
+		g->subprogram = dw_funcs_subprogram;
+	g->big_endian = gelf_getehdr(r->ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	return 0;
+}
+
+/* The unit list (list_units), and the reuse policy it decides */
+static int list_done(struct run *r)
+{
+	struct driver *d = &r->d;
+
+	if (r->listing)
+		listing_join(r);
+	else
+		list_units(&r->l);
+	if (r->l.err)
+		return lbtfi_err(-r->l.err, "%s", r->l.msg);
+	/* Type units: a definition reached only through a unit's signature
+	 * stub may never be converted when a declaration elsewhere matched
+	 * (a known gap of the reuse): convert those inputs exactly */
+	if (d->units.types || d->units.nsigs)
+		d->g.features &= ~LBTF_DWARF_FEAT_REUSE;
+	/* Over a base (a kernel module): its tens of units share fewer types
+	 * than the signatures of the reuse cost to compute (a large module
+	 * takes more CPU with the reuse than without, for the same bytes) */
+	if (d->g.base)
+		d->g.features &= ~LBTF_DWARF_FEAT_REUSE;
+	if (!d->ul.n)
+		return lbtfi_err(ENODATA, "%s: no DWARF compile units", d->path);
+	return 0;
+}
+
+/* The groups converted by the threads and put together in order, with
+ * the checks of the reuse's pairings (convert_all) */
+static int convert_groups(struct run *r)
+{
+	struct driver *d = &r->d;
+	int err = 0;
+
+	d->ngroups = (d->ul.n + GROUP_UNITS - 1) / GROUP_UNITS;
+	d->res = calloc(d->ngroups, sizeof(*d->res));
+	d->early = calloc(d->ngroups ? d->ngroups : 1, sizeof(*d->early));
+	if (!d->res || !d->early)
+		return lbtfi_err(ENOMEM, "out of memory");
+	/* (pairings matter to dedup only) */
+	d->keep = (d->g.features & LBTF_DWARF_FEAT_REUSE) && (d->g.features & LBTF_DWARF_FEAT_DEDUP);
+	pthread_mutex_init(&d->mu, NULL);
+	pthread_cond_init(&d->cv_done, NULL);
+	pthread_cond_init(&d->cv_room, NULL);
+	r->out = convert_all(d, &r->o, &r->st, &err);
+	pthread_mutex_destroy(&d->mu);
+	pthread_cond_destroy(&d->cv_done);
+	pthread_cond_destroy(&d->cv_room);
+	for (uint32_t i = 0; i < d->ngroups; i++)
+		free_result(&d->res[i]);
+	if (d->has_spare) /* (no converter took it) */
+		dw_handle_close(&d->spare);
+	d->has_spare = false;
+	return err;
+}
+
+/* Deduplicated output: the first FUNC of each name and no unreferenced
+ * DW_OP_convert base types (dw_prune); a BPF object's types cut to what
+ * clang's BTF holds */
+static int prune(struct run *r)
+{
+	uint32_t dropped;
+	int err;
+
+	if (!(r->d.g.features & LBTF_DWARF_FEAT_DEDUP))
+		return 0;
+	err = dw_prune(r->out, r->d.g.features, r->d.g.pahole, &dropped);
+	if (!err && r->ei.is_bpf && !r->d.g.base)
+		err = dw_bpf_typeset(&r->out, r->d.path, r->d.g.base, &dropped);
+	return err;
+}
+
+/* The file's ELF data and the converter's function table on it */
+static void elf_info_free(struct dw_elf_info *ei)
+{
+	dw_pfuncs_free(ei->pfuncs);
+	ei->pfuncs = NULL;
+	dw_elf_info_free(ei);
+}
+
+static void run_free(struct run *r)
+{
+	listing_join(r);
+	free_listing(&r->d);
+	free(r->d.res);
+	free(r->d.early);
+	if (r->ei_loaded)
+		elf_info_free(&r->ei);
+	free(r->debug_path);
+}
+
+/*
+ * The driver: each step above in turn, one error path. The message of a
+ * failed step is kept across the cleanup (which may set another), and an
+ * error loading the ELF is reported before the listing's (which may fail
+ * for the same reason: list_done is not reached).
+ */
 struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
 {
-	struct driver d = { .path = path };
-	struct lbtf_dwarf_stats st = { .sz = sizeof(st) };
-	char *debug_path = NULL;
-	struct lbtf_dwarf_opts o;
-	struct dw_elf_info ei;
-	struct listing l = { 0 };
-	struct lbtf_builder *out = NULL;
-	uint32_t start, i;
-	bool listed;
-	pthread_t lt;
+	struct run r = { .st = { .sz = sizeof(r.st) } };
+	char msg[512];
 	int err;
 
 	if (!path)
 		return lbtfi_err_ptr(EINVAL, "no input file");
-	if ((err = LBTFI_OPTS_COPY(&o, opts, lbtf_dwarf_opts)) ||
-	    (err = lbtfi_result_check(o.stats, "lbtf_dwarf_stats"))) {
-		errno = -err; /* the message is set */
-		return NULL;
-	}
-	elf_version(EV_CURRENT);
-	/* no DWARF of its own: the debug file its build-id or debuglink names */
-	if ((err = dw_locate_debug_file(path, &debug_path))) {
-		errno = -err; /* the message is set */
-		return NULL;
-	}
-	if (debug_path)
-		path = debug_path;
-	d.path = path;
-	l.d = &d;
-	l.is_rel = elf_is_rel(path);
-	listed = !pthread_create(&lt, NULL, list_units, &l);
-	err = dw_elf_info_load(&ei, path);
+	err = open_input(&r, path, opts);
 	if (!err) {
-		d.g.ei = &ei;
-		d.g.base = o.base;
-		d.g.pahole = o.style == LBTF_DWARF_STYLE_PAHOLE;
-		dw_array_style_init(&d.g.arrays, o.style, o.base);
-		d.g.features = effective_features(&o, &ei);
-		if ((d.g.features & DW_PAHOLE_FUNCS) && !ei.is_bpf && (err = dw_pfuncs_load(&ei, d.g.features)))
-			dw_elf_info_free(&ei);
-	}
-	if (err) { /* (its message first: the listing may fail for the same reason) */
-		char msg[512];
-
-		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
-		if (listed)
-			pthread_join(lt, NULL);
-		free_listing(&d);
-		free(debug_path);
-		return lbtfi_err_ptr(-err, "%s", msg);
-	}
-	{
-		GElf_Ehdr eh;
-
-		d.g.big_endian = gelf_getehdr(ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	}
-	if (listed)
-		pthread_join(lt, NULL);
-	else
-		list_units(&l);
-	if ((err = l.err))
-		err = lbtfi_err(-err, "%s", l.msg);
-	/* Type units: a definition reached only through a unit's signature
-	 * stub may never be converted when a declaration elsewhere matched
-	 * (a known gap of the reuse): convert those inputs exactly */
-	if (!err && (d.units.types || d.units.nsigs))
-		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
-	/* Over a base (a kernel module): its tens of units share fewer types
-	 * than the signatures of the reuse cost to compute (a large module
-	 * takes more CPU with the reuse than without, for the same bytes) */
-	if (d.g.base)
-		d.g.features &= ~LBTF_DWARF_FEAT_REUSE;
-	if (!err && !d.ul.n)
-		err = lbtfi_err(ENODATA, "%s: no DWARF compile units", path);
-	if (err)
-		goto out;
-	d.ngroups = (d.ul.n + GROUP_UNITS - 1) / GROUP_UNITS;
-	d.res = calloc(d.ngroups, sizeof(*d.res));
-	d.early = calloc(d.ngroups ? d.ngroups : 1, sizeof(*d.early));
-	if (!d.res || !d.early) {
-		err = lbtfi_err(ENOMEM, "out of memory");
-		goto out;
-	}
-	/* (pairings matter to dedup only) */
-	d.keep = (d.g.features & LBTF_DWARF_FEAT_REUSE) && (d.g.features & LBTF_DWARF_FEAT_DEDUP);
-	pthread_mutex_init(&d.mu, NULL);
-	pthread_cond_init(&d.cv_done, NULL);
-	pthread_cond_init(&d.cv_room, NULL);
-	out = convert_all(&d, &o, &st, &err);
-	pthread_mutex_destroy(&d.mu);
-	pthread_cond_destroy(&d.cv_done);
-	pthread_cond_destroy(&d.cv_room);
-	for (i = 0; i < d.ngroups; i++)
-		free_result(&d.res[i]);
-	if (d.has_spare) /* (no converter took it) */
-		dw_handle_close(&d.spare);
-	d.has_spare = false;
-	start = d.g.base ? lbtf_type_cnt(d.g.base) : 1;
-	if (!err && (d.g.features & LBTF_DWARF_FEAT_DEDUP)) {
-		uint32_t dropped;
-
-		err = dw_prune(out, d.g.features, d.g.pahole, &dropped);
-		/* (BPF objects: only what the program needs, as clang) */
-		if (!err && ei.is_bpf && !d.g.base)
-			err = dw_bpf_typeset(&out, path, d.g.base, &dropped);
+		listing_start(&r);
+		err = load_elf(&r);
 	}
 	if (!err)
-		st.types_out = lbtf_builder_type_cnt(out) - start;
-out:
-	free_listing(&d);
-	free(d.res);
-	free(d.early);
-	dw_elf_info_free(&ei);
-	lbtfi_result_copy(o.stats, &st, sizeof(st));
-	free(debug_path);
+		err = list_done(&r);
+	if (!err)
+		err = convert_groups(&r);
+	if (!err)
+		err = prune(&r);
+	if (!err)
+		r.st.types_out = lbtf_builder_type_cnt(r.out) -
+				 (r.d.g.base ? lbtf_type_cnt(r.d.g.base) : 1);
+	snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
+	run_free(&r);
+	if (r.opts_ok)
+		lbtfi_result_copy(r.o.stats, &r.st, sizeof(r.st));
 	if (err) {
-		char msg[512];
-
-		snprintf(msg, sizeof(msg), "%s", lbtf_errmsg());
-		lbtf_builder_free(out);
+		lbtf_builder_free(r.out);
 		return lbtfi_err_ptr(-err, "%s", msg);
 	}
-	return out;
+	return r.out;
 }

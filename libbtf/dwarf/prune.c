@@ -28,7 +28,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "build/internal.h"
+#include "builder/internal.h"
 #include "dedup/internal.h"
 #include "internal.h"
 

@@ -4,7 +4,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <string.h>
-#include "core/internal.h"
+#include "util/err.h"
 #include "internal.h"
 
 #define HOST_DATA (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB)

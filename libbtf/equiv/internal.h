@@ -2,7 +2,7 @@
 /*
  * The rules of type equivalence, in one place (not installed). Dedup
  * (dedup/) applies them to BTF records; btfgen's reuse of types between
- * units (dwarf/reuse.c) applies them to DWARF DIEs before any BTF is
+ * units (dwarf_reuse/reuse.c) applies them to DWARF DIEs before any BTF is
  * deduplicated, and must reach what dedup would: a rule changed here holds
  * for both.
  *
@@ -26,7 +26,7 @@
 #define LIBBTF_EQUIV_INTERNAL_H
 
 #include <string.h>
-#include "build/internal.h"
+#include "builder/internal.h"
 
 /* The name space of a named type */
 enum lbtfi_flavor {

@@ -27,7 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "io.h"
-#include "core/internal.h"
+#include "libbtf.h"
+#include "util/err.h"
 
 #define TMP_SUFFIX ".tmpXXXXXX"
 

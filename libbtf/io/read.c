@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "io.h"
-#include "core/internal.h"
+#include "libbtf.h"
+#include "util/err.h"
 #include "util/grow.h"
 
 /*

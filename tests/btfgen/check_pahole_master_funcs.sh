@@ -1,6 +1,6 @@
 #!/bin/bash
 # pahole master's function rules (btfgen-pahole's default, --func_rules=
-# master; libbtf/dwarf/funcs.c, funcs_abi.c) against v1.31's
+# master; libbtf/dwarf_funcs/funcs.c, funcs_abi.c) against v1.31's
 # (--func_rules=v1.31), on a three-unit program gcc builds with clones:
 #  - cp_only, whose only copy is a .constprop clone with a parameter
 #    optimized out, has no FUNC (callers pass other arguments than its

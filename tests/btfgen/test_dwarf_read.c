@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The DIE reader's fixed-width decoding (dr_read in
- * libbtf/dwarf/reader_internal.h): every width 1-8, both byte orders, at an
+ * libbtf/dwarf_reader/internal.h): every width 1-8, both byte orders, at an
  * unaligned address. The expected values are defined by the bytes alone, so
  * the test means the same on a little- and a big-endian host.
  */
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "dwarf/reader_internal.h"
+#include "dwarf_reader/internal.h"
 
 static const uint8_t bytes[] = { 0xff, 0x81, 0x02, 0x83, 0x04, 0x85, 0x06, 0x87, 0x08 };
 

@@ -13,6 +13,7 @@
 #include "libbtf.h"
 #include "io/io.h"
 #include "util/grow.h"
+#include "builder/internal.h"
 
 static struct lbtf *roundtrip(struct lbtf_builder *b, const struct lbtf *base, bool swap)
 {
@@ -112,6 +113,44 @@ static void test_base_string_index(void **state)
 		assert_true(lbtf_builder_add_str(s, name) != offs[n]);
 	}
 	lbtf_builder_free(s);
+	lbtf_free(base);
+	lbtf_builder_free(bb);
+}
+
+/* The index of a base's strings is data of the base object: one for every
+ * builder over it, kept on it after they are gone, freed with it (the SAN
+ * build's leak check sees it otherwise); another object of the same bytes
+ * has its own */
+static void test_base_index_on_object(void **state)
+{
+	struct lbtf_builder *bb = lbtf_builder_new(NULL), *s1, *s2;
+	const struct lbtfi_strindex *si;
+	struct lbtf *base, *twin;
+	void *data;
+	size_t size;
+
+	assert_true(lbtf_builder_add_int(bb, "int", 4, 0) > 0);
+	assert_int_equal(lbtf_builder_serialize(bb, false, &data, &size), 0);
+	base = lbtf_new(data, size, NULL);
+	twin = lbtf_new(data, size, NULL);
+	assert_non_null(base);
+	assert_non_null(twin);
+	free(data);
+	s1 = lbtf_builder_new(base);
+	s2 = lbtf_builder_new(base);
+	assert_non_null(s1);
+	assert_non_null(s2);
+	si = s1->base_strs;
+	assert_non_null(si);
+	assert_ptr_equal(si->btf, base);
+	assert_ptr_equal(s2->base_strs, si);
+	lbtf_builder_free(s1);
+	lbtf_builder_free(s2);
+	assert_ptr_equal(lbtfi_strindex_of(base), si);
+	assert_true(lbtfi_strindex_find(si, "int") > 0);
+	assert_ptr_not_equal(lbtfi_strindex_of(twin), si);
+	assert_ptr_equal(lbtfi_strindex_of(twin)->btf, twin);
+	lbtf_free(twin);
 	lbtf_free(base);
 	lbtf_builder_free(bb);
 }
@@ -595,6 +634,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_base_string_index),
+		cmocka_unit_test(test_base_index_on_object),
 		cmocka_unit_test(test_add_valid),
 		cmocka_unit_test(test_add_invalid),
 		cmocka_unit_test(test_vlen_limit),

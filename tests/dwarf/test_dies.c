@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * A unit's DIE table (struct dw_dies, libbtf/dwarf/diemap.c): keys placed
+ * A unit's DIE table (struct dw_dies, libbtf/dwarf_reuse/diemap.c): keys placed
  * by their offset; a run of slots as long as DW_DIES_MAX_RUN switches the
  * table to the hash, keeping every slot's fields; growth keeps them too; a
  * clear empties the table and goes back to placing by offset.
@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "dwarf/internal.h"
+#include "dwarf_reuse/internal.h"
 
 /* Keys from base, step bytes apart, each slot's fields set from its index;
  * then every one found with them, and none of the keys between */

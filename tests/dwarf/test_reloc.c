@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * libbtf/dwarf/reloc.c against libdwfl: a relocatable object compiled here
+ * libbtf/dwarf_file/reloc.c against libdwfl: a relocatable object compiled here
  * (functions in .text, .init.text and their own sections, data, bss, a
  * per-CPU-like section) has every .debug_* section byte-identical whether
  * reloc.c or libdwfl relocated it, and the relocations did change them. A
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <cmocka.h>
-#include "dwarf/internal.h"
+#include "dwarf_file/internal.h"
 
 static char dir[] = "/tmp/test_relocXXXXXX";
 static char obj[128], bad[128];

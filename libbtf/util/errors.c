@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The thread's last error message: the library never prints. */
+#include <stdarg.h>
 #include <stdio.h>
-#include "internal.h"
+#include "libbtf.h"
+#include "util/err.h"
 
 static __thread char last_err[512];
 

@@ -8,7 +8,7 @@
  * unit's offsets table (DW_AT_rnglists_base), by index.
  */
 #include <dwarf.h>
-#include "reader_internal.h"
+#include "internal.h"
 
 #ifndef DW_FORM_rnglistx
 #define DW_FORM_rnglistx 0x23

@@ -92,25 +92,15 @@ struct lbtfi_strcache_slot {
 int64_t lbtfi_strindex_find_cached(const struct lbtfi_strindex *si,
 				   struct lbtfi_strcache_slot **cache, const char *s);
 /*
- * The index of btf's strings shared by every builder over that base (one
+ * The index of btf's strings, shared by every builder over that base (one
  * builder per compile unit would otherwise index vmlinux's strings each
- * time); reference counted, thread-safe. NULL on ENOMEM.
+ * time): made on first use and kept on btf, freed with it (core's
+ * lbtfi_derived_get); thread-safe. NULL on ENOMEM.
  */
-const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf);
+const struct lbtfi_strindex *lbtfi_strindex_of(const struct lbtf *btf);
 /* TYPE_TAG with kind_flag: value is an attribute (address_space(1)), as
  * libbpf's btf__add_type_attr */
 int lbtfi_builder_add_type_attr(struct lbtf_builder *b, const char *value, uint32_t ref);
-void lbtfi_strindex_put(const struct lbtfi_strindex *si);
-/*
- * Something derived from the base alone that another module keeps with the
- * shared index, for every builder over that base (dedup: its candidate
- * table of the base's types, which each dedup of a module's types would
- * otherwise hash again). Made once by make(ctx) under the index's lock,
- * read-only after, freed by drop() with the index; one per key (the
- * address of a static of the module). NULL when make returns NULL.
- */
-const void *lbtfi_strindex_attach(const struct lbtfi_strindex *si, const void *key,
-				  void *(*make)(void *ctx), void *ctx, void (*drop)(void *));
 
 /*
  * Where a kind's record keeps its type ids and string offsets, in 32-bit
@@ -152,7 +142,7 @@ struct lbtf_builder {
 	struct lbtfi_strset strs;      /* offsets relative to start_str_off */
 	uint32_t *scratch;             /* reused by append: string offset map */
 	size_t scratch_cap;
-	const struct lbtfi_strindex *base_strs; /* shared; only when base != NULL */
+	const struct lbtfi_strindex *base_strs; /* the base's, kept on it; only when base != NULL */
 	struct lbtfi_strcache_slot *base_cache; /* lbtfi_strindex_find_cached() */
 	const struct lbtfi_layout *lay; /* lbtfi_layouts() */
 	bool layout_sec;                /* serialize with a layout section */

@@ -42,7 +42,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "build/internal.h"
+#include "builder/internal.h"
 #include "util/grow.h"
 #include "internal.h"
 

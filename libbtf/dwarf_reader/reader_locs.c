@@ -10,7 +10,7 @@
  * needed: only which expressions, in order.
  */
 #include <dwarf.h>
-#include "reader_internal.h"
+#include "internal.h"
 
 #ifndef DW_FORM_loclistx
 #define DW_FORM_loclistx 0x22

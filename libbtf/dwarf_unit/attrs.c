@@ -57,19 +57,6 @@ bool dw_may_have_annotations(const struct dw_unit *u, const struct dw_die *die)
 	return !(u->no_annot && die->u == u->cu);
 }
 
-int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
-{
-	size_t c = *cap, need = (size_t)n + 1;
-
-	if (n < *cap)
-		return 0;
-	if (!c && need < first_cap)
-		need = first_cap;
-	if (need > UINT32_MAX || lbtfi_grow(arr, &c, need, elem_size) || c > UINT32_MAX)
-		return lbtfi_err(ENOMEM, "out of memory");
-	*cap = (uint32_t)c;
-	return 0;
-}
 
 void *dw_scratch_take(struct dw_unit *u, uint32_t *cap, size_t elem_size)
 {

@@ -6,7 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "build/internal.h"
+#include <stddef.h>
+#include "builder/internal.h"
 #include "internal.h"
 
 
@@ -95,8 +96,8 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 
 	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
 		return 0;
-	if (u->g->ei->pfuncs)
-		return dw_funcs_subprogram(u, die);
+	if (u->g->subprogram)
+		return u->g->subprogram(u, die);
 	/* the DIE's own attributes tell most subprograms apart (declarations,
 	 * abstract inline instances) before its origin is read */
 	dr_attrs(u->rd, die, &da, false);
@@ -541,11 +542,17 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 				dr_key_where(dr_bad_off),
 				(unsigned long long)(dr_bad_off & ~(DW_KEY_ALT | DW_KEY_TYPES)));
 
-	if (!err && (err = dw_reuse_verify(u)) > 0)
+	if (!err && (err = dw_reuse_verify(dw_ru(u))) > 0)
 		return 1; /* a reused type did not hold: the caller converts again */
 	if (!err)
 		err = dw_fixups_apply(u);
 	return err;
+}
+
+/* dw_type_id for the reuse, which knows the unit by its ru */
+static int64_t reuse_type_id(struct dw_reuse_unit *ru, struct dw_die *die)
+{
+	return dw_type_id((struct dw_unit *)((char *)ru - offsetof(struct dw_unit, ru)), die);
 }
 
 int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd)
@@ -553,8 +560,10 @@ int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd
 	memset(u, 0, sizeof(*u));
 	u->g = g;
 	u->rd = rd;
-	dw_sigs_init(&u->sigs);
-	return dw_dies_init(&u->map);
+	u->ru.rd = rd;
+	u->ru.type_id = reuse_type_id;
+	dw_sigs_init(&u->ru.sigs);
+	return dw_dies_init(&u->ru.map);
 }
 
 void dw_unit_reset(struct dw_unit *u)
@@ -570,13 +579,13 @@ void dw_unit_reset(struct dw_unit *u)
 
 void dw_unit_next(struct dw_unit *u)
 {
-	dw_dies_clear(&u->map);
+	dw_dies_clear(&u->ru.map);
 	u->nfix = 0;
 	u->err = 0;
 	u->cu = NULL;
 	u->no_annot = false;
 	u->producer_clang = false;
-	dw_group_unit_begin(u);
+	dw_group_unit_begin(dw_ru(u));
 }
 
 void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m)
@@ -600,15 +609,15 @@ void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m)
 		u->array_index_id = 0;
 	if (u->byte_id >= first_new)
 		u->byte_id = 0;
-	dw_reuse_abort(u);
-	dw_dies_clear(&u->map);
+	dw_reuse_abort(dw_ru(u));
+	dw_dies_clear(&u->ru.map);
 	u->nfix = 0;
 }
 
 void dw_unit_free(struct dw_unit *u)
 {
-	dw_dies_free(&u->map);
-	dw_sigs_free(&u->sigs);
+	dw_dies_free(&u->ru.map);
+	dw_sigs_free(&u->ru.sigs);
 	free(u->fix);
 	free(u->vars);
 	while (u->nscr)

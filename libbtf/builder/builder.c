@@ -53,7 +53,7 @@ struct lbtf_builder *lbtf_builder_new(const struct lbtf *base)
 	b->lay = lbtfi_layouts();
 	if (lbtfi_strset_init(&b->strs, !base))
 		goto nomem;
-	if (base && !(b->base_strs = lbtfi_strindex_get(base)))
+	if (base && !(b->base_strs = lbtfi_strindex_of(base)))
 		goto nomem;
 	return b;
 nomem:
@@ -69,8 +69,6 @@ void lbtf_builder_free(struct lbtf_builder *b)
 	free(b->offs);
 	free(b->scratch);
 	lbtfi_strset_free(&b->strs);
-	if (b->base_strs)
-		lbtfi_strindex_put(b->base_strs);
 	free(b->base_cache);
 	free(b);
 }

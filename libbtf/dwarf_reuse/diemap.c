@@ -189,3 +189,17 @@ struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key)
 	}
 	return dw_dies_add(m, key);
 }
+
+int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
+{
+	size_t c = *cap, need = (size_t)n + 1;
+
+	if (n < *cap)
+		return 0;
+	if (!c && need < first_cap)
+		need = first_cap;
+	if (need > UINT32_MAX || lbtfi_grow(arr, &c, need, elem_size) || c > UINT32_MAX)
+		return lbtfi_err(ENOMEM, "out of memory");
+	*cap = (uint32_t)c;
+	return 0;
+}

@@ -169,7 +169,6 @@ fail:
 void dw_elf_info_free(struct dw_elf_info *ei)
 {
 	lbtf_free(ei->btf);
-	dw_pfuncs_free(ei->pfuncs);
 	lbtfi_htab_free(&ei->by_name);
 	free(ei->syms);
 	free(ei->secs);

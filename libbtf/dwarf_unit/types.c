@@ -35,7 +35,7 @@ int dw_fixups_apply(struct dw_unit *u)
 	uint32_t i;
 
 	for (i = 0; i < u->nfix; i++) {
-		const struct dw_die_slot *d = dw_dies_get(&u->map, u->fix[i].key);
+		const struct dw_die_slot *d = dw_dies_get(&u->ru.map, u->fix[i].key);
 		struct lbtf_type *t = lbtf_builder_type_by_id(u->b, u->fix[i].id);
 
 		if (!d || d->id == DW_NONE || d->id == DW_ID_IN_PROGRESS || !t)
@@ -51,19 +51,6 @@ int dw_fixups_apply(struct dw_unit *u)
 
 /* The DIE a DW_AT_type names, through tags BTF has no record for (C11
  * _Atomic is layout-transparent). false: no type (void). */
-/* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
- * is the one its type unit describes */
-void dw_follow_signature(struct dw_unit *u, struct dw_die *die)
-{
-	struct dw_attrs da;
-	struct dw_die t;
-
-	if (!(die->ab->slots >> DA_SIGNATURE & 1))
-		return;
-	dr_attrs(u->rd, die, &da, false);
-	if ((da.own >> DA_SIGNATURE & 1) && dr_ref(u->rd, &da.a[DA_SIGNATURE], &t))
-		*die = t;
-}
 
 bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die *out)
 {
@@ -72,7 +59,7 @@ bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die
 
 	if (!type || !dr_ref(u->rd, type, out))
 		return false;
-	dw_follow_signature(u, out);
+	dw_follow_signature(u->rd, out);
 	while (dr_tag(out) == DW_TAG_atomic_type && guard--) {
 		dw_attrs_read(u, out, &da);
 		if (!dw_type_target(u, dw_attrs_get(&da, DA_TYPE), out))
@@ -96,14 +83,14 @@ int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pendin
 	*pending_key = 0;
 	if (!a)
 		return 0;
-	if (dr_ref_key(a, &direct) && (d = dw_dies_get(&u->map, direct)) && d->id < DW_NONE)
+	if (dr_ref_key(a, &direct) && (d = dw_dies_get(&u->ru.map, direct)) && d->id < DW_NONE)
 		return d->id;
 	if (!dw_type_target(u, a, &t))
 		return 0;
 	key = dr_key(&t);
 	/* looked up already unless _Atomic or a signature led elsewhere */
 	if (key != direct)
-		d = dw_dies_get(&u->map, key);
+		d = dw_dies_get(&u->ru.map, key);
 	if (d && d->id != DW_NONE) {
 		if (d->id != DW_ID_IN_PROGRESS)
 			return d->id;
@@ -610,7 +597,7 @@ bool dw_is_type_tag(unsigned int tag)
 /* The id of a DIE (marked in progress before: found by a lookup) */
 static inline int set_id(struct dw_unit *u, uint64_t key, uint32_t id)
 {
-	struct dw_die_slot *d = dw_dies_add(&u->map, key);
+	struct dw_die_slot *d = dw_dies_add(&u->ru.map, key);
 
 	if (!d)
 		return -ENOMEM;
@@ -635,7 +622,7 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 				 (unsigned long long)die->off);
 	if ((err = set_id(u, key, DW_ID_IN_PROGRESS)))
 		return err;
-	id = dw_reuse_find(u, die);
+	id = dw_reuse_find(dw_ru(u), die);
 	if (id)
 		return id < 0 ? id : set_id(u, key, (uint32_t)id) ?: id;
 	depth++;
@@ -643,7 +630,7 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 	depth--;
 	if (id < 0)
 		return id;
-	if ((err = set_id(u, key, (uint32_t)id)) || (err = dw_reuse_note(u, die, (uint32_t)id)))
+	if ((err = set_id(u, key, (uint32_t)id)) || (err = dw_reuse_note(dw_ru(u), die, (uint32_t)id)))
 		return err;
 	return id;
 }
@@ -654,9 +641,9 @@ int64_t dw_type_id(struct dw_unit *u, struct dw_die *die)
 	const struct dw_die_slot *d;
 	uint64_t key;
 
-	dw_follow_signature(u, &t);
+	dw_follow_signature(u->rd, &t);
 	key = dr_key(&t);
-	d = dw_dies_get(&u->map, key);
+	d = dw_dies_get(&u->ru.map, key);
 	if (d && d->id != DW_NONE)
 		return d->id == DW_ID_IN_PROGRESS ? 0 : d->id;
 	return convert(u, &t, key);

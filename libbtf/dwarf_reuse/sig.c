@@ -145,7 +145,7 @@ static inline int push(struct dw_sigs *s, uint32_t it)
 	return 0;
 }
 
-static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge *e)
+static bool named_aggregate(struct dw_reuse_unit *u, struct dw_die *t, struct dw_edge *e)
 {
 	unsigned int tag = dr_tag(t);
 	struct dw_attrs da;
@@ -154,7 +154,7 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type &&
 	    tag != DW_TAG_enumeration_type)
 		return false;
-	dw_attrs_read(u, t, &da);
+	dr_attrs(u->rd, t, &da, true);
 	name = dw_attrs_name(&da);
 	/* (e untouched: an anonymous one is hashed deeply; an empty name
 	 * through .debug_str is not looked at here, its type then simply
@@ -181,10 +181,10 @@ static bool named_aggregate(struct dw_unit *u, struct dw_die *t, struct dw_edge 
 	return true;
 }
 
-static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int depth);
+static int sig_at(struct dw_reuse_unit *u, struct dw_die *die, uint32_t *idx, int depth);
 
 /* A reference to the named aggregate named[i] */
-static int mix_named(struct dw_unit *u, struct hash128 *h, uint32_t i)
+static int mix_named(struct dw_reuse_unit *u, struct hash128 *h, uint32_t i)
 {
 	const struct dw_edge *e = &u->sigs.named[i];
 
@@ -193,7 +193,7 @@ static int mix_named(struct dw_unit *u, struct hash128 *h, uint32_t i)
 	return push(&u->sigs, DW_SIG_NAMED | i);
 }
 
-static int mix_sub(struct dw_unit *u, struct hash128 *h, uint32_t sub, bool *none)
+static int mix_sub(struct dw_reuse_unit *u, struct hash128 *h, uint32_t sub, bool *none)
 {
 	if (u->sigs.sig[sub].state != SIG_DONE) {
 		*none = true;
@@ -206,7 +206,7 @@ static int mix_sub(struct dw_unit *u, struct hash128 *h, uint32_t sub, bool *non
 
 /* What the reference by key direct leads to, remembered (cache: it has a
  * key); 0 or -ENOMEM */
-static inline int note_ref(struct dw_unit *u, bool cache, uint64_t direct, uint32_t ref)
+static inline int note_ref(struct dw_reuse_unit *u, bool cache, uint64_t direct, uint32_t ref)
 {
 	struct dw_die_slot *d;
 
@@ -224,7 +224,7 @@ static inline int note_ref(struct dw_unit *u, bool cache, uint64_t direct, uint3
  * (most targets are named again and again in a unit): the next reference
  * to it needs neither the target DIE nor its attributes.
  */
-static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a, int depth,
+static int mix_ref(struct dw_reuse_unit *u, struct hash128 *h, const struct dw_attr *a, int depth,
 		   bool *none)
 {
 	struct dw_sigs *s = &u->sigs;
@@ -248,7 +248,7 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 		mix(h, 0x7e7e);
 		return 0;
 	}
-	dw_follow_signature(u, &t);
+	dw_follow_signature(u->rd, &t);
 	if (dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
 	    s->nnamed >= DW_SIG_NAMED - 2) /* (not to be DW_NONE with the flag) */
 		return -ENOMEM;
@@ -264,7 +264,7 @@ static int mix_ref(struct dw_unit *u, struct hash128 *h, const struct dw_attr *a
 }
 
 /* The attribute of slot s (hashed: name, type, values) */
-static inline int mix_attr(struct dw_unit *u, struct hash128 *h, unsigned int s,
+static inline int mix_attr(struct dw_reuse_unit *u, struct hash128 *h, unsigned int s,
 			   const struct dw_attr *a, int depth, bool *none)
 {
 	if (s == DA_NAME)
@@ -287,7 +287,7 @@ static inline uint64_t die_word(const struct dw_die *die, uint32_t m)
 
 /* A DIE's attributes gathered (origins integrated), into h (apart: its
  * attribute array would weigh on every frame of the recursion) */
-static __attribute__((noinline)) int mix_gathered(struct dw_unit *u, struct hash128 *h,
+static __attribute__((noinline)) int mix_gathered(struct dw_reuse_unit *u, struct hash128 *h,
 						  struct dw_die *die, int depth, bool *none)
 {
 	struct dw_attrs da;
@@ -295,7 +295,7 @@ static __attribute__((noinline)) int mix_gathered(struct dw_unit *u, struct hash
 	uint32_t m;
 	int err;
 
-	dw_attrs_read(u, die, &da);
+	dr_attrs(u->rd, die, &da, true);
 	mix(h, die_word(die, da.have & HASHED_SLOTS));
 	for (m = da.have & HASHED_SLOTS; m; m &= m - 1) {
 		i = (unsigned int)__builtin_ctz(m);
@@ -306,7 +306,7 @@ static __attribute__((noinline)) int mix_gathered(struct dw_unit *u, struct hash
 }
 
 /* A DIE's attributes (not its children), into h */
-static inline int mix_attrs(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
+static inline int mix_attrs(struct dw_reuse_unit *u, struct hash128 *h, struct dw_die *die, int depth,
 			    bool *none)
 {
 	const struct dr_abbrev *ab = die->ab;
@@ -334,7 +334,7 @@ static inline int mix_attrs(struct dw_unit *u, struct hash128 *h, struct dw_die 
 }
 
 /* One DIE and its children, into h */
-static int mix_die(struct dw_unit *u, struct hash128 *h, struct dw_die *die, int depth,
+static int mix_die(struct dw_reuse_unit *u, struct hash128 *h, struct dw_die *die, int depth,
 		   bool *none)
 {
 	struct dw_die c;
@@ -436,7 +436,7 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 	return 0;
 }
 
-static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int depth)
+static int sig_at(struct dw_reuse_unit *u, struct dw_die *die, uint32_t *idx, int depth)
 {
 	struct dw_sigs *s = &u->sigs;
 	uint64_t key = dr_key(die);
@@ -475,7 +475,7 @@ static int sig_at(struct dw_unit *u, struct dw_die *die, uint32_t *idx, int dept
 	return err;
 }
 
-const struct dw_sig *dw_sig_of(struct dw_unit *u, struct dw_die *die, int *err)
+const struct dw_sig *dw_sig_of(struct dw_reuse_unit *u, struct dw_die *die, int *err)
 {
 	uint32_t idx;
 

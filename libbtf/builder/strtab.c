@@ -6,7 +6,6 @@
  * rehashes strings), and a read-only index over a parsed BTF's strings (the
  * base of split BTF).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -403,99 +402,30 @@ int64_t lbtfi_strindex_find_cached(const struct lbtfi_strindex *si,
 	return off;
 }
 
-/* ---- one shared index per base ---- */
+/* ---- the index of a base, kept on it ---- */
 
-struct attached {
-	const void *key;
-	void *data;
-	void (*drop)(void *);
-	struct attached *next;
-};
-
-struct shared_index {
-	struct lbtfi_strindex idx; /* first: the public pointer is its address */
-	unsigned int refs;
-	struct attached *att;
-	struct shared_index *next;
-};
-
-static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct shared_index *shared;
-
-const struct lbtfi_strindex *lbtfi_strindex_get(const struct lbtf *btf)
+static void *make_index(void *btf)
 {
-	struct shared_index *s;
+	struct lbtfi_strindex *si = malloc(sizeof(*si));
 
-	pthread_mutex_lock(&shared_mu);
-	for (s = shared; s && s->idx.btf != btf; s = s->next)
-		;
-	if (!s && (s = calloc(1, sizeof(*s)))) {
-		if (lbtfi_strindex_build(&s->idx, btf)) {
-			free(s);
-			s = NULL;
-		} else {
-			s->next = shared;
-			shared = s;
-		}
+	if (si && lbtfi_strindex_build(si, btf)) {
+		free(si);
+		si = NULL;
 	}
-	if (s)
-		s->refs++;
-	pthread_mutex_unlock(&shared_mu);
-	return s ? &s->idx : NULL;
+	return si;
 }
 
-void lbtfi_strindex_put(const struct lbtfi_strindex *si)
+static void drop_index(void *p)
 {
-	struct shared_index **pp, *s;
-
-	pthread_mutex_lock(&shared_mu);
-	for (pp = &shared; (s = *pp); pp = &s->next) {
-		if (&s->idx != si)
-			continue;
-		if (--s->refs == 0) {
-			*pp = s->next;
-			while (s->att) {
-				struct attached *a = s->att;
-
-				s->att = a->next;
-				a->drop(a->data);
-				free(a);
-			}
-			lbtfi_strindex_free(&s->idx);
-			free(s);
-		}
-		break;
-	}
-	pthread_mutex_unlock(&shared_mu);
+	lbtfi_strindex_free(p);
+	free(p);
 }
 
-const void *lbtfi_strindex_attach(const struct lbtfi_strindex *si, const void *key,
-				  void *(*make)(void *ctx), void *ctx, void (*drop)(void *))
+const struct lbtfi_strindex *lbtfi_strindex_of(const struct lbtf *btf)
 {
-	/* si is the first member of a shared_index (lbtfi_strindex_get) */
-	struct shared_index *s = (struct shared_index *)(uintptr_t)si;
-	struct attached *a;
-	void *data = NULL;
+	static const char key;
 
-	pthread_mutex_lock(&shared_mu);
-	for (a = s->att; a && a->key != key; a = a->next)
-		;
-	if (a) {
-		data = a->data;
-	} else if ((a = calloc(1, sizeof(*a)))) {
-		data = make(ctx);
-		if (data) {
-			a->key = key;
-			a->data = data;
-			a->drop = drop;
-			a->next = s->att;
-			s->att = a;
-		} else {
-			free(a);
-		}
-	}
-	pthread_mutex_unlock(&shared_mu);
-	return data;
+	return lbtfi_derived_get(btf, &key, make_index, (void *)(uintptr_t)btf, drop_index);
 }
 
 /* ---- u32 -> u32 map ---- */

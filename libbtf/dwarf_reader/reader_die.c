@@ -6,7 +6,7 @@
  * the walk and is remembered in dr_bad_off for the caller to report.
  */
 #include <dwarf.h>
-#include "reader_internal.h"
+#include "internal.h"
 
 static void bad(const struct dr_unit *u, const uint8_t *at)
 {

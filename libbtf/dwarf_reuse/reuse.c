@@ -151,7 +151,7 @@ void dw_group_free(struct dw_group *g)
 	free(g);
 }
 
-void dw_group_unit_begin(struct dw_unit *u)
+void dw_group_unit_begin(struct dw_reuse_unit *u)
 {
 	dw_sigs_clear(&u->sigs);
 	if (u->grp) {
@@ -298,7 +298,7 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 }
 
 /* The name map of type id (index in maps, NO_MAP when out of memory) */
-static uint32_t name_map(struct dw_unit *u, uint32_t id)
+static uint32_t name_map(struct dw_reuse_unit *u, uint32_t id)
 {
 	struct dw_group *g = u->grp;
 	uint32_t *v = dw_diemap_get(&g->map_idx, id);
@@ -318,7 +318,7 @@ static uint32_t name_map(struct dw_unit *u, uint32_t id)
 }
 
 /* The map's entry for the edge's struct/union, or NULL */
-static const struct name_ent *map_lookup(struct dw_unit *u, const struct name_map *m,
+static const struct name_ent *map_lookup(struct dw_reuse_unit *u, const struct name_map *m,
 					 struct dw_edge *e)
 {
 	const struct dw_group *g = u->grp;
@@ -352,7 +352,7 @@ static uint32_t fwd_target(const struct dw_group *g, uint32_t id)
  * resolution when commit is set (the unit's end), else leaves undecided
  * ones as they are. 1 holds, 0 fails, 2 undecided, <0 error.
  */
-static int want_holds(struct dw_unit *u, const struct want *w, uint32_t have, bool commit)
+static int want_holds(struct dw_reuse_unit *u, const struct want *w, uint32_t have, bool commit)
 {
 	struct dw_group *g = u->grp;
 	uint32_t fwd = w->kind == WANT_RESOLVES ? w->id : have;
@@ -389,7 +389,7 @@ static int add_want(struct dw_group *g, const struct dw_edge *e, uint32_t id, en
  * An enum declaration on either side matches, as in dedup (which resolves
  * nothing there). Targets not converted yet are queued. 1, 0, <0.
  */
-static int try_rep(struct dw_unit *u, struct dw_die *die, const struct dw_sig *s, uint32_t id,
+static int try_rep(struct dw_reuse_unit *u, struct dw_die *die, const struct dw_sig *s, uint32_t id,
 		   const struct name_map *m)
 {
 	struct dw_group *g = u->grp;
@@ -448,7 +448,7 @@ miss:
 	return 0;
 }
 
-int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
+int64_t dw_reuse_find(struct dw_reuse_unit *u, struct dw_die *die)
 {
 	struct dw_group *g = u->grp;
 	const struct dw_sig *s;
@@ -478,7 +478,7 @@ int64_t dw_reuse_find(struct dw_unit *u, struct dw_die *die)
 	return 0;
 }
 
-int dw_reuse_note(struct dw_unit *u, struct dw_die *die, uint32_t id)
+int dw_reuse_note(struct dw_reuse_unit *u, struct dw_die *die, uint32_t id)
 {
 	struct dw_group *g = u->grp;
 	const struct dw_sig *s;
@@ -495,7 +495,7 @@ int dw_reuse_note(struct dw_unit *u, struct dw_die *die, uint32_t id)
 	return 0;
 }
 
-int dw_reuse_verify(struct dw_unit *u)
+int dw_reuse_verify(struct dw_reuse_unit *u)
 {
 	struct dw_group *g = u->grp;
 	uint32_t i;
@@ -505,7 +505,7 @@ int dw_reuse_verify(struct dw_unit *u)
 	/* (converting a target may queue more) */
 	for (i = 0; i < g->nwants; i++) {
 		struct dw_die die = g->wants[i].die;
-		int64_t id = dw_type_id(u, &die);
+		int64_t id = u->type_id(u, &die);
 		int r;
 
 		if (id < 0)
@@ -517,7 +517,7 @@ int dw_reuse_verify(struct dw_unit *u)
 	return 0;
 }
 
-int dw_reuse_commit(struct dw_unit *u)
+int dw_reuse_commit(struct dw_reuse_unit *u)
 {
 	struct dw_group *g = u->grp;
 	uint32_t i;
@@ -543,7 +543,7 @@ int dw_reuse_commit(struct dw_unit *u)
 	return 0;
 }
 
-void dw_reuse_abort(struct dw_unit *u)
+void dw_reuse_abort(struct dw_reuse_unit *u)
 {
 	struct dw_group *g = u->grp;
 	uint32_t i;
@@ -572,7 +572,7 @@ static int resolve_slot(uint32_t *slot, void *ctx)
 	return 0;
 }
 
-void dw_group_finish(struct dw_unit *u)
+void dw_group_finish(struct dw_reuse_unit *u)
 {
 	struct dw_group *g = u->grp;
 	uint32_t id, end;
@@ -589,7 +589,7 @@ void dw_group_finish(struct dw_unit *u)
 #define PAIRED_STRUCT 's'
 #define PAIRED_ENUM 'e'
 
-int dw_group_paired_names(struct dw_unit *u, char **names, size_t *len)
+int dw_group_paired_names(struct dw_reuse_unit *u, char **names, size_t *len)
 {
 	struct dw_group *g = u->grp;
 	size_t n = 0;

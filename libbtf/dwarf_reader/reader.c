@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "reader.h"
-#include "reader_internal.h"
-#include "core/internal.h"
+#include "internal.h"
+#include "util/err.h"
 #include "util/grow.h"
 
 __thread uint64_t dr_bad_off = UINT64_MAX;
