@@ -5,10 +5,8 @@
 # never of its floor or above (no circle between modules, no include back
 # up). A module missing from the table fails too: a new folder is placed
 # on a floor when it is made.
-set -u
+. "$(dirname "$0")/../lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 declare -A floor
 while read -r n mods; do
 	for m in $mods; do
