@@ -27,16 +27,16 @@
 static uint64_t ndies;
 
 /* d and its subtree, depth first */
-static void walk_reader(struct dw_die *d)
+static void walk_reader(struct lbtfi_dw_die *d)
 {
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 
 	ndies++;
-	if (!dr_child(d, &c))
+	if (!lbtfi_dr_child(d, &c))
 		return;
 	do
 		walk_reader(&c);
-	while (dr_sibling(&c));
+	while (lbtfi_dr_sibling(&c));
 }
 
 static void walk_libdw(Dwarf_Die *d)
@@ -76,39 +76,39 @@ static int64_t info_file_offset(Elf *elf)
 static int run_reader(const char *path, int fd, Elf *elf, Dwarf *dw, uint64_t *nunits)
 {
 	int64_t foff = info_file_offset(elf);
-	struct dr_info_src src = { fd, (uint64_t)foff };
-	struct dr_file f;
-	struct dr_ctx c;
+	struct lbtfi_dr_info_src src = { fd, (uint64_t)foff };
+	struct lbtfi_dr_file f;
+	struct lbtfi_dr_ctx c;
 	int err;
 
 	memset(&f, 0, sizeof(f));
-	err = dr_file_open(&f, dw, NULL, foff >= 0 ? &src : NULL);
+	err = lbtfi_dr_file_open(&f, dw, NULL, foff >= 0 ? &src : NULL);
 	if (err) {
 		fprintf(stderr, "dwarf_floor: %s: cannot read its unit headers (%s)\n", path,
 			strerror(-err));
 		return 1;
 	}
-	dr_ctx_init(&c, &f);
+	lbtfi_dr_ctx_init(&c, &f);
 	if (foff >= 0)
-		dr_ctx_read_units(&c, fd, (uint64_t)foff);
+		lbtfi_dr_ctx_read_units(&c, fd, (uint64_t)foff);
 	for (uint32_t i = 0; i < f.nunits; i++) {
-		struct dw_die d;
+		struct lbtfi_dw_die d;
 
 		if (!f.units[i].tag)
 			continue; /* (a unit the headers could not read: counted bad below) */
-		if (dr_die_at(&c, &f, f.units[i].die_off, &d)) {
-			dr_bad_off = f.units[i].die_off;
+		if (lbtfi_dr_die_at(&c, &f, f.units[i].die_off, &d)) {
+			lbtfi_dr_bad_off = f.units[i].die_off;
 			break;
 		}
 		walk_reader(&d);
-		dr_ctx_trim(&c, 8); /* (as btfgen does between units) */
+		lbtfi_dr_ctx_trim(&c, 8); /* (as btfgen does between units) */
 	}
 	*nunits = f.nunits;
-	dr_ctx_free(&c);
-	dr_file_close(&f);
-	if (dr_bad_off != UINT64_MAX) {
+	lbtfi_dr_ctx_free(&c);
+	lbtfi_dr_file_close(&f);
+	if (lbtfi_dr_bad_off != UINT64_MAX) {
 		fprintf(stderr, "dwarf_floor: %s: malformed DWARF at .debug_info offset %#llx\n",
-			path, (unsigned long long)dr_bad_off);
+			path, (unsigned long long)lbtfi_dr_bad_off);
 		return 1;
 	}
 	return 0;

@@ -15,132 +15,132 @@
 #include <stdlib.h>
 #include "internal.h"
 
-static inline uint32_t top(const struct dc *d, const struct dc_chain *c)
+static inline uint32_t top(const struct lbtfi_dc *d, const struct lbtfi_dc_chain *c)
 {
 	return d->stack.ids[c->start + c->cnt - 1];
 }
 
-static void push_chain(struct dc *d, const struct dc_chain *c, bool last_was_ptr)
+static void push_chain(struct lbtfi_dc *d, const struct lbtfi_dc_chain *c, bool last_was_ptr)
 {
-	struct dc_job j = { .kind = DC_JOB_CHAIN, .chain = *c };
+	struct lbtfi_dc_job j = { .kind = DC_JOB_CHAIN, .chain = *c };
 
 	j.chain.last_was_ptr = last_was_ptr;
-	dci_push_job(d, &j);
+	lbtfi_dc_push_job(d, &j);
 }
 
 /* Qualifiers written before a base type: `const volatile int`. */
-static void put_leading_mods(struct dc *d, struct dc_chain *c)
+static void put_leading_mods(struct lbtfi_dc *d, struct lbtfi_dc_chain *c)
 {
 	while (c->cnt && top(d, c)) {
-		const char *w = dci_ops(dci_type(d, top(d, c)))->qual;
+		const char *w = lbtfi_dc_ops(lbtfi_dc_type(d, top(d, c)))->qual;
 
 		if (!w)
 			return;
-		dci_puts(&d->out, w);
-		dci_putc(&d->out, ' ');
+		lbtfi_dc_puts(&d->out, w);
+		lbtfi_dc_putc(&d->out, ' ');
 		c->cnt--;
 	}
 }
 
 /* Qualifiers on arrays and function protos carry no meaning in C (GCC adds
  * them for const elements and noreturn functions): dropped. */
-static void drop_mods(struct dc *d, struct dc_chain *c)
+static void drop_mods(struct lbtfi_dc *d, struct lbtfi_dc_chain *c)
 {
-	while (c->cnt && top(d, c) && lbtf_is_mod(dci_type(d, top(d, c))))
+	while (c->cnt && top(d, c) && lbtf_is_mod(lbtfi_dc_type(d, top(d, c))))
 		c->cnt--;
 }
 
-static void put_fname(struct dc *d, const char *fname, bool last_was_ptr)
+static void put_fname(struct lbtfi_dc *d, const char *fname, bool last_was_ptr)
 {
 	if (fname[0] && !last_was_ptr)
-		dci_putc(&d->out, ' ');
-	dci_puts(&d->out, fname);
+		lbtfi_dc_putc(&d->out, ' ');
+	lbtfi_dc_puts(&d->out, fname);
 }
 
-bool dci_decl_base(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_base(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
 	put_leading_mods(d, c);
-	dci_puts(&d->out, dci_str(d, t->name_off));
+	lbtfi_dc_puts(&d->out, lbtfi_dc_str(d, t->name_off));
 	return false;
 }
 
-bool dci_decl_composite(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_composite(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	struct dc_job body = { .kind = DC_JOB_BODY, .body = { .id = id, .lvl = c->lvl } };
+	struct lbtfi_dc_job body = { .kind = DC_JOB_BODY, .body = { .id = id, .lvl = c->lvl } };
 
 	put_leading_mods(d, c);
 	if (t->name_off) {
-		dci_emit_struct_fwd(d, id, t);
+		lbtfi_dc_emit_struct_fwd(d, id, t);
 		return false;
 	}
 	/* anonymous: defined right here, then the rest of the chain */
 	push_chain(d, c, false);
-	dci_push_job(d, &body);
+	lbtfi_dc_push_job(d, &body);
 	return true;
 }
 
-bool dci_decl_enum(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_enum(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
 	put_leading_mods(d, c);
 	if (!t->name_off)
-		dci_emit_enum_def(d, id, t, c->lvl);
+		lbtfi_dc_emit_enum_def(d, id, t, c->lvl);
 	else
-		dci_emit_enum_fwd(d, id);
+		lbtfi_dc_emit_enum_fwd(d, id);
 	return false;
 }
 
-bool dci_decl_fwd(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_fwd(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
 	put_leading_mods(d, c);
-	dci_emit_fwd_def(d, id, t);
+	lbtfi_dc_emit_fwd_def(d, id, t);
 	return false;
 }
 
-bool dci_decl_typedef(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_typedef(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
 	put_leading_mods(d, c);
-	dci_put_ident_name(d, id);
+	lbtfi_dc_put_ident_name(d, id);
 	return false;
 }
 
-bool dci_decl_ptr(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_ptr(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	dci_puts(&d->out, c->last_was_ptr ? "*" : " *"); /* `int **p`, `int *p` */
+	lbtfi_dc_puts(&d->out, c->last_was_ptr ? "*" : " *"); /* `int **p`, `int *p` */
 	return false;
 }
 
-bool dci_decl_qual(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_qual(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	dci_putc(&d->out, ' ');
-	dci_puts(&d->out, dci_ops(t)->qual);
+	lbtfi_dc_putc(&d->out, ' ');
+	lbtfi_dc_puts(&d->out, lbtfi_dc_ops(t)->qual);
 	return false;
 }
 
-bool dci_decl_type_tag(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_type_tag(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
 	put_leading_mods(d, c);
 	if (d->attr_type_tags && lbtf_kflag(t)) {
-		dci_puts(&d->out, " __attribute__((");
-		dci_puts(&d->out, dci_str(d, t->name_off));
-		dci_puts(&d->out, "))");
+		lbtfi_dc_puts(&d->out, " __attribute__((");
+		lbtfi_dc_puts(&d->out, lbtfi_dc_str(d, t->name_off));
+		lbtfi_dc_puts(&d->out, "))");
 	} else {
-		dci_puts(&d->out, " __attribute__((btf_type_tag(\"");
-		dci_puts(&d->out, dci_str(d, t->name_off));
-		dci_puts(&d->out, "\")))");
+		lbtfi_dc_puts(&d->out, " __attribute__((btf_type_tag(\"");
+		lbtfi_dc_puts(&d->out, lbtfi_dc_str(d, t->name_off));
+		lbtfi_dc_puts(&d->out, "\")))");
 	}
 	return false;
 }
 
-static void put_dim(struct dc *d, uint32_t id)
+static void put_dim(struct lbtfi_dc *d, uint32_t id)
 {
-	dci_putc(&d->out, '[');
-	dci_put_u64(&d->out, lbtf_array(dci_type(d, id))->nelems);
-	dci_putc(&d->out, ']');
+	lbtfi_dc_putc(&d->out, '[');
+	lbtfi_dc_put_u64(&d->out, lbtf_array(lbtfi_dc_type(d, id))->nelems);
+	lbtfi_dc_putc(&d->out, ']');
 }
 
-bool dci_decl_array(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_array(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	struct dc_job dim = { .kind = DC_JOB_ARRAY, .array = { .id = id } };
+	struct lbtfi_dc_job dim = { .kind = DC_JOB_ARRAY, .array = { .id = id } };
 
 	drop_mods(d, c);
 	if (!c->cnt) {
@@ -149,36 +149,36 @@ bool dci_decl_array(struct dc *d, struct dc_chain *c, uint32_t id, const struct 
 		return true;
 	}
 	/* int (*a)[3], but int a[2][3] without parentheses */
-	dim.array.paren = lbtf_kind(dci_type(d, top(d, c))) != LBTF_KIND_ARRAY;
+	dim.array.paren = lbtf_kind(lbtfi_dc_type(d, top(d, c))) != LBTF_KIND_ARRAY;
 	if (c->fname[0] && !c->last_was_ptr)
-		dci_putc(&d->out, ' ');
+		lbtfi_dc_putc(&d->out, ' ');
 	if (dim.array.paren)
-		dci_putc(&d->out, '(');
+		lbtfi_dc_putc(&d->out, '(');
 	/* the rest of the chain, then ")" and "[N]" */
-	if (!dci_push_job(d, &dim))
+	if (!lbtfi_dc_push_job(d, &dim))
 		push_chain(d, c, true);
 	return true;
 }
 
-void dci_step_array(struct dc *d, struct dc_job *j)
+void lbtfi_dc_step_array(struct lbtfi_dc *d, struct lbtfi_dc_job *j)
 {
 	if (j->array.paren)
-		dci_putc(&d->out, ')');
+		lbtfi_dc_putc(&d->out, ')');
 	put_dim(d, j->array.id);
 }
 
-bool dci_decl_proto(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t)
+bool lbtfi_dc_decl_proto(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	struct dc_job params = { .kind = DC_JOB_PARAMS, .params = { .id = id, .lvl = c->lvl } };
-	struct dc_job close = { .kind = DC_JOB_CHAR, .c = ')' };
+	struct lbtfi_dc_job params = { .kind = DC_JOB_PARAMS, .params = { .id = id, .lvl = c->lvl } };
+	struct lbtfi_dc_job close = { .kind = DC_JOB_CHAR, .c = ')' };
 
 	drop_mods(d, c);
-	if (dci_push_job(d, &params))
+	if (lbtfi_dc_push_job(d, &params))
 		return true;
 	if (c->cnt) {
 		/* " (" the rest of the chain ")", then the parameters */
-		dci_write(&d->out, " (", 2);
-		if (!dci_push_job(d, &close))
+		lbtfi_dc_write(&d->out, " (", 2);
+		if (!lbtfi_dc_push_job(d, &close))
 			push_chain(d, c, true);
 	} else {
 		put_fname(d, c->fname, c->last_was_ptr);
@@ -186,19 +186,19 @@ bool dci_decl_proto(struct dc *d, struct dc_chain *c, uint32_t id, const struct 
 	return true;
 }
 
-void dci_step_params(struct dc *d, struct dc_job *j)
+void lbtfi_dc_step_params(struct lbtfi_dc *d, struct lbtfi_dc_job *j)
 {
-	const struct lbtf_type *t = dci_type(d, j->params.id);
+	const struct lbtf_type *t = lbtfi_dc_type(d, j->params.id);
 	const struct lbtf_param *p = lbtf_params(t);
 	unsigned int vlen = lbtf_vlen(t);
 
 	if (!j->params.started) {
-		dci_putc(&d->out, '(');
+		lbtfi_dc_putc(&d->out, '(');
 		/* no parameters, or clang's lone void one: `(void)` (as the
 		 * installed bpftool, built from linux 6.1.y, prints; older
 		 * libbpf printed `()`) */
 		if (!vlen || (vlen == 1 && !p->type)) {
-			dci_write(&d->out, "void)", 5);
+			lbtfi_dc_write(&d->out, "void)", 5);
 			return;
 		}
 		j->params.started = true;
@@ -207,30 +207,30 @@ void dci_step_params(struct dc *d, struct dc_job *j)
 		unsigned int i = j->params.i;
 
 		if (i == vlen) {
-			dci_putc(&d->out, ')');
+			lbtfi_dc_putc(&d->out, ')');
 			return;
 		}
 		if (i)
-			dci_write(&d->out, ", ", 2);
+			lbtfi_dc_write(&d->out, ", ", 2);
 		if (i == vlen - 1 && !p[i].type) { /* trailing void: varargs */
-			dci_write(&d->out, "...)", 4);
+			lbtfi_dc_write(&d->out, "...)", 4);
 			return;
 		}
 		j->params.i++;
 		/* this parameter's declarator, at once or as nested jobs (then
 		 * back here for the next) */
-		if (dci_decl_now(d, p[i].type, dci_str(d, p[i].name_off), j->params.lvl)) {
+		if (lbtfi_dc_decl_now(d, p[i].type, lbtfi_dc_str(d, p[i].name_off), j->params.lvl)) {
 			if (d->err || d->out.err)
 				return;
 			continue;
 		}
-		if (!dci_push_job(d, j))
-			dci_push_decl(d, p[i].type, dci_str(d, p[i].name_off), j->params.lvl);
+		if (!lbtfi_dc_push_job(d, j))
+			lbtfi_dc_push_decl(d, p[i].type, lbtfi_dc_str(d, p[i].name_off), j->params.lvl);
 		return;
 	}
 }
 
-void dci_step_chain(struct dc *d, struct dc_chain *c)
+void lbtfi_dc_step_chain(struct lbtfi_dc *d, struct lbtfi_dc_chain *c)
 {
 	while (c->cnt) {
 		uint32_t id = d->stack.ids[c->start + --c->cnt];
@@ -239,13 +239,13 @@ void dci_step_chain(struct dc *d, struct dc_chain *c)
 
 		if (!id) {
 			put_leading_mods(d, c);
-			dci_write(&d->out, "void", 4);
+			lbtfi_dc_write(&d->out, "void", 4);
 			c->last_was_ptr = false;
 			continue;
 		}
-		t = dci_type(d, id);
+		t = lbtfi_dc_type(d, id);
 		kind = lbtf_kind(t);
-		if (!dci_kind_ops[kind].decl || dci_kind_ops[kind].decl(d, c, id, t))
+		if (!lbtfi_dc_kind_ops[kind].decl || lbtfi_dc_kind_ops[kind].decl(d, c, id, t))
 			return;
 		c->last_was_ptr = kind == LBTF_KIND_PTR;
 	}
@@ -258,16 +258,16 @@ void dci_step_chain(struct dc *d, struct dc_chain *c)
  * prototype, no anonymous struct/union, no array inside another part),
  * 0 when it has nested parts, <0 after an error.
  */
-static int build_chain(struct dc *d, uint32_t id, struct dc_chain *c)
+static int build_chain(struct lbtfi_dc *d, uint32_t id, struct lbtfi_dc_chain *c)
 {
 	bool outer_mods = true; /* only modifiers outside so far */
 	int flat = 1;
 
 	for (;;) {
-		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
 		unsigned int next;
 
-		if (dci_push_id(d, &d->stack, 64, id, "out of memory for a declarator"))
+		if (lbtfi_dc_push_id(d, &d->stack, 64, id, "out of memory for a declarator"))
 			return -1;
 		if (!id)
 			break;
@@ -275,7 +275,7 @@ static int build_chain(struct dc *d, uint32_t id, struct dc_chain *c)
 		    (lbtf_kind(t) == LBTF_KIND_ARRAY && !outer_mods))
 			flat = 0;
 		outer_mods = outer_mods && lbtf_is_mod(t);
-		next = dci_ops(t)->next;
+		next = lbtfi_dc_ops(t)->next;
 		if (next == DC_NEXT_TYPE)
 			id = t->type;
 		else if (next == DC_NEXT_ELEM)
@@ -285,7 +285,7 @@ static int build_chain(struct dc *d, uint32_t id, struct dc_chain *c)
 		/* longer than the number of types: it loops (ordering reports
 		 * such cycles first; never spin on one) */
 		if (d->stack.cnt - c->start > d->nr_types) {
-			dci_fail(d, -ELOOP, "declarator chain loops", id);
+			lbtfi_dc_fail(d, -ELOOP, "declarator chain loops", id);
 			return -1;
 		}
 	}
@@ -293,38 +293,38 @@ static int build_chain(struct dc *d, uint32_t id, struct dc_chain *c)
 	return flat;
 }
 
-void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
+void lbtfi_dc_push_decl(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl)
 {
-	struct dc_job free_job = { .kind = DC_JOB_FREE, .free_to = d->stack.cnt };
+	struct lbtfi_dc_job free_job = { .kind = DC_JOB_FREE, .free_to = d->stack.cnt };
 	/* `(*name)`: no space before a lone pointer */
-	struct dc_job chain = { .kind = DC_JOB_CHAIN,
+	struct lbtfi_dc_job chain = { .kind = DC_JOB_CHAIN,
 				.chain = { .start = d->stack.cnt, .fname = fname, .lvl = lvl,
 					   .last_was_ptr = true } };
 
-	if (dci_push_job(d, &free_job))
+	if (lbtfi_dc_push_job(d, &free_job))
 		return;
 	if (build_chain(d, id, &chain.chain) >= 0)
-		dci_push_job(d, &chain);
+		lbtfi_dc_push_job(d, &chain);
 }
 
-bool dci_decl_now(struct dc *d, uint32_t id, const char *fname, int lvl)
+bool lbtfi_dc_decl_now(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl)
 {
-	struct dc_chain c = { .start = d->stack.cnt, .fname = fname, .lvl = lvl,
+	struct lbtfi_dc_chain c = { .start = d->stack.cnt, .fname = fname, .lvl = lvl,
 			      .last_was_ptr = true };
 	int flat = build_chain(d, id, &c);
 
 	if (flat > 0)
-		dci_step_chain(d, &c);
+		lbtfi_dc_step_chain(d, &c);
 	d->stack.cnt = c.start;
 	return flat != 0;
 }
 
-void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl)
+void lbtfi_dc_emit_decl(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl)
 {
 	size_t base = d->jobs.cnt;
 
-	if (dci_decl_now(d, id, fname, lvl))
+	if (lbtfi_dc_decl_now(d, id, fname, lvl))
 		return;
-	dci_push_decl(d, id, fname, lvl);
-	dci_run_jobs(d, base);
+	lbtfi_dc_push_decl(d, id, fname, lvl);
+	lbtfi_dc_run_jobs(d, base);
 }

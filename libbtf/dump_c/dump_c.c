@@ -15,14 +15,14 @@
 #define DC_STEP_LIMIT(nr_types) (256ull * (nr_types) + (1ull << 20))
 
 
-int dci_fail(struct dc *d, int err, const char *what, uint32_t id)
+int lbtfi_dc_fail(struct lbtfi_dc *d, int err, const char *what, uint32_t id)
 {
 	if (!d->err)
 		d->err = lbtfi_err(-err, "C dump: %s at type id %u", what, id);
 	return d->err;
 }
 
-void *dci_arena(struct dc *d, size_t bytes)
+void *lbtfi_dc_arena(struct lbtfi_dc *d, size_t bytes)
 {
 	void *p;
 
@@ -34,11 +34,11 @@ void *dci_arena(struct dc *d, size_t bytes)
 	return p;
 }
 
-int dci_push_id_grow(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+int lbtfi_dc_push_id_grow(struct lbtfi_dc *d, struct lbtfi_dc_ids *a, size_t first_cap, uint32_t id,
 		     const char *what)
 {
 	if (LBTFI_GROW_FROM(a->ids, a->cap, a->cnt + 1, first_cap))
-		return dci_fail(d, -ENOMEM, what, id);
+		return lbtfi_dc_fail(d, -ENOMEM, what, id);
 	a->ids[a->cnt++] = id;
 	return 0;
 }
@@ -51,7 +51,7 @@ struct check_ctx {
 
 /* The first of t's type ids (in the order of lbtf_type_read_type_ids())
  * that is not a valid id, else 0; marks those that count as references. */
-static uint32_t scan_ids(struct dc *d, const struct lbtf_type *t, const struct lbtf_kind_desc *kd)
+static uint32_t scan_ids(struct lbtfi_dc *d, const struct lbtf_type *t, const struct lbtf_kind_desc *kd)
 {
 	uint32_t nr = d->nr_types;
 	bool proto = lbtf_kind(t) == LBTF_KIND_FUNC_PROTO;
@@ -102,16 +102,16 @@ static bool strs_ok(const struct lbtf_type *t, const struct lbtf_kind_desc *kd, 
 
 /* The names that may enter each namespace, at most (not FUNCs, VARs...:
  * the tables stay small), and the types a sort orders */
-static struct check_ctx count_names(struct dc *d)
+static struct check_ctx count_names(struct lbtfi_dc *d)
 {
 	struct check_ctx c = { 0, 0, 0 };
 
 	for (uint32_t id = 1; id < d->nr_types; id++) {
-		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
 
 		if (!t)
 			continue; /* (scan_types() reports it) */
-		c.sorted += dci_sorts(t);
+		c.sorted += lbtfi_dc_sorts(t);
 		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
 			c.idents++;
 		else if (lbtf_is_enum(t))
@@ -131,13 +131,13 @@ static struct check_ctx count_names(struct dc *d)
  * refers to is a set of global constants and is printed at top level; one
  * that is referenced is printed inline where it is used.
  */
-static int scan_types(struct dc *d)
+static int scan_types(struct lbtfi_dc *d)
 {
 	const struct lbtf *btf = d->btf;
 	uint32_t str_end = btf->start_str_off + btf->hdr.str_len;
 
 	for (uint32_t id = 1; id < d->nr_types; id++) {
-		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
 		const struct lbtf_kind_desc *kd;
 		uint32_t bad;
 
@@ -173,18 +173,18 @@ static size_t after_ids(uint32_t sorted)
 	return ((size_t)sorted * sizeof(uint32_t) + 7) & ~(size_t)7;
 }
 
-static size_t later_bytes(const struct dc *d, const struct check_ctx *c)
+static size_t later_bytes(const struct lbtfi_dc *d, const struct check_ctx *c)
 {
 	return (size_t)d->nr_types * sizeof(*d->queue.ids) +
-	       ((size_t)c->tags + c->idents) * sizeof(struct dc_name) + 3 * 8;
+	       ((size_t)c->tags + c->idents) * sizeof(struct lbtfi_dc_name) + 3 * 8;
 }
 
-static int alloc_arena(struct dc *d, const struct check_ctx *c, bool sort)
+static int alloc_arena(struct lbtfi_dc *d, const struct check_ctx *c, bool sort)
 {
 	size_t nr = d->nr_types, len, room = later_bytes(d, c);
 
-	if (sort && room + after_ids(c->sorted) < dci_sort_bytes(c->sorted))
-		room = dci_sort_bytes(c->sorted);
+	if (sort && room + after_ids(c->sorted) < lbtfi_dc_sort_bytes(c->sorted))
+		room = lbtfi_dc_sort_bytes(c->sorted);
 	else if (sort)
 		room += after_ids(c->sorted);
 	len = 2 * ((nr + 7) & ~(size_t)7) + room;
@@ -195,23 +195,23 @@ static int alloc_arena(struct dc *d, const struct check_ctx *c, bool sort)
 	if (!d->arena)
 		return -ENOMEM;
 	d->arena_len = len;
-	d->st = dci_arena(d, nr * sizeof(*d->st));
-	d->align = dci_arena(d, nr * sizeof(*d->align));
+	d->st = lbtfi_dc_arena(d, nr * sizeof(*d->st));
+	d->align = lbtfi_dc_arena(d, nr * sizeof(*d->align));
 	memset(d->arena, 0, d->arena_used);
 	return 0;
 }
 
 /* The queue and the name entries, after the sorted ids (if any) */
-static int alloc_later(struct dc *d, const struct check_ctx *c, size_t room, bool sorted)
+static int alloc_later(struct lbtfi_dc *d, const struct check_ctx *c, size_t room, bool sorted)
 {
 	d->arena_used = room + (sorted ? after_ids(c->sorted) : 0);
-	d->queue.ids = dci_arena(d, (size_t)d->nr_types * sizeof(*d->queue.ids));
+	d->queue.ids = lbtfi_dc_arena(d, (size_t)d->nr_types * sizeof(*d->queue.ids));
 	d->queue.cap = d->queue.ids ? d->nr_types : 0;
 	if (!d->queue.ids ||
-	    dci_names_reserve(&d->type_names, c->tags,
-			      dci_arena(d, c->tags * sizeof(struct dc_name))) ||
-	    dci_names_reserve(&d->ident_names, c->idents,
-			      dci_arena(d, c->idents * sizeof(struct dc_name))))
+	    lbtfi_dc_names_reserve(&d->type_names, c->tags,
+			      lbtfi_dc_arena(d, c->tags * sizeof(struct lbtfi_dc_name))) ||
+	    lbtfi_dc_names_reserve(&d->ident_names, c->idents,
+			      lbtfi_dc_arena(d, c->idents * sizeof(struct lbtfi_dc_name))))
 		return -ENOMEM;
 	return 0;
 }
@@ -228,9 +228,9 @@ static uint64_t input_size(const struct lbtf *btf)
 	return total;
 }
 
-static void put_frame_head(struct dc_out *o)
+static void put_frame_head(struct lbtfi_dc_out *o)
 {
-	dci_puts(o, "#ifndef __VMLINUX_H__\n"
+	lbtfi_dc_puts(o, "#ifndef __VMLINUX_H__\n"
 		    "#define __VMLINUX_H__\n"
 		    "\n"
 		    "#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n"
@@ -239,16 +239,16 @@ static void put_frame_head(struct dc_out *o)
 		    "#endif\n\n");
 }
 
-static void put_frame_tail(struct dc_out *o)
+static void put_frame_tail(struct lbtfi_dc_out *o)
 {
-	dci_puts(o, "#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n"
+	lbtfi_dc_puts(o, "#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n"
 		    "#pragma clang attribute pop\n"
 		    "#endif\n"
 		    "\n"
 		    "#endif /* __VMLINUX_H__ */\n");
 }
 
-static void dc_free(struct dc *d)
+static void dc_free(struct lbtfi_dc *d)
 {
 	free(d->arena);
 	free(d->stack.ids);
@@ -256,8 +256,8 @@ static void dc_free(struct dc *d)
 	free(d->ords.v);
 	free(d->tops.v);
 	free(d->aligns.v);
-	dci_names_free(&d->type_names);
-	dci_names_free(&d->ident_names);
+	lbtfi_dc_names_free(&d->type_names);
+	lbtfi_dc_names_free(&d->ident_names);
 	lbtfi_htab_free(&d->renames);
 	free(d);
 }
@@ -268,7 +268,7 @@ struct roots {
 	size_t cnt;
 };
 
-static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, uint32_t sorted,
+static int pick_roots(struct lbtfi_dc *d, const struct lbtf_dump_c_opts *o, uint32_t sorted,
 		      struct roots *r)
 {
 	uint32_t cnt;
@@ -278,7 +278,7 @@ static int pick_roots(struct dc *d, const struct lbtf_dump_c_opts *o, uint32_t s
 		r->ids = o->root_ids;
 		r->cnt = o->root_cnt;
 	} else if (o && o->sort) {
-		r->ids = dci_sorted_ids(d, sorted, &cnt);
+		r->ids = lbtfi_dc_sorted_ids(d, sorted, &cnt);
 		if (!r->ids)
 			return lbtfi_err(ENOMEM, "C dump: out of memory sorting types");
 		r->cnt = cnt;
@@ -300,12 +300,12 @@ static uint32_t root_at(const struct roots *r, size_t i)
  * afterwards, prints what ordering and emitting each root in turn would.
  * The visit budget (d->steps) goes on counting through the emission.
  */
-static int order_roots(struct dc *d, const struct roots *r)
+static int order_roots(struct lbtfi_dc *d, const struct roots *r)
 {
 	int err = 0;
 
 	for (size_t i = 0; i < r->cnt && !err; i++)
-		err = dci_order_root(d, root_at(r, i));
+		err = lbtfi_dc_order_root(d, root_at(r, i));
 	return err;
 }
 
@@ -316,7 +316,7 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	struct roots roots;
 	size_t room;
 	bool kfuncs;
-	struct dc *d;
+	struct lbtfi_dc *d;
 	int err;
 
 	if (!btf || !out)
@@ -364,14 +364,14 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	if (!o.no_frame)
 		put_frame_head(&d->out);
 	if ((kfuncs || o.macros) && !o.no_frame)
-		dci_put_kfunc_macros(d);
-	dci_emit_queue(d);
+		lbtfi_dc_put_kfunc_macros(d);
+	lbtfi_dc_emit_queue(d);
 	err = d->err;
 	if (!err && kfuncs)
-		err = dci_put_kfuncs(d);
+		err = lbtfi_dc_put_kfuncs(d);
 	if (!err && !o.no_frame)
 		put_frame_tail(&d->out);
-	dci_flush(&d->out);
+	lbtfi_dc_flush(&d->out);
 	if (!err && d->out.err == -EFBIG)
 		err = lbtfi_err(EFBIG, "C dump: output would exceed %llu bytes "
 				"(anonymous types nested too deeply?)",

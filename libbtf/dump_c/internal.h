@@ -11,7 +11,7 @@
  *   out.c    buffered output to the FILE*
  *   sort.c   the diffable (--sort) order
  *   kfuncs.c optional kfunc prototypes
- *   kinds.c  the per-kind operations (dci_kind_ops) the others dispatch on
+ *   kinds.c  the per-kind operations (lbtfi_dc_kind_ops) the others dispatch on
  */
 #ifndef LIBBTF_DUMP_C_INTERNAL_H
 #define LIBBTF_DUMP_C_INTERNAL_H
@@ -24,7 +24,7 @@
 
 #define DC_OUT_BUF (1u << 16)
 
-struct dc_out {
+struct lbtfi_dc_out {
 	FILE *f;
 	size_t len;
 	int err;        /* sticky: -EIO when a write failed, -EFBIG over limit */
@@ -33,70 +33,70 @@ struct dc_out {
 	char buf[DC_OUT_BUF];
 };
 
-void dci_flush(struct dc_out *o);
-/* dci_write() of what does not fit in the buffer */
-void dci_write_split(struct dc_out *o, const char *s, size_t n);
+void lbtfi_dc_flush(struct lbtfi_dc_out *o);
+/* lbtfi_dc_write() of what does not fit in the buffer */
+void lbtfi_dc_write_split(struct lbtfi_dc_out *o, const char *s, size_t n);
 
 /* (inline: 3 MB of output come in a million small pieces) */
-static inline void dci_write(struct dc_out *o, const char *s, size_t n)
+static inline void lbtfi_dc_write(struct lbtfi_dc_out *o, const char *s, size_t n)
 {
 	if (__builtin_expect(n <= DC_OUT_BUF - o->len, 1)) {
 		__builtin_memcpy(o->buf + o->len, s, n);
 		o->len += n;
 		if (o->len == DC_OUT_BUF)
-			dci_flush(o);
+			lbtfi_dc_flush(o);
 		return;
 	}
-	dci_write_split(o, s, n);
+	lbtfi_dc_write_split(o, s, n);
 }
 
-static inline void dci_putc(struct dc_out *o, char c)
+static inline void lbtfi_dc_putc(struct lbtfi_dc_out *o, char c)
 {
 	if (o->len == DC_OUT_BUF)
-		dci_flush(o);
+		lbtfi_dc_flush(o);
 	o->buf[o->len++] = c;
 }
-static inline void dci_puts(struct dc_out *o, const char *s)
+static inline void lbtfi_dc_puts(struct lbtfi_dc_out *o, const char *s)
 {
-	dci_write(o, s, __builtin_strlen(s));
+	lbtfi_dc_write(o, s, __builtin_strlen(s));
 }
-void dci_put_u64(struct dc_out *o, uint64_t v);
-void dci_put_i64(struct dc_out *o, int64_t v);
+void lbtfi_dc_put_u64(struct lbtfi_dc_out *o, uint64_t v);
+void lbtfi_dc_put_i64(struct lbtfi_dc_out *o, int64_t v);
 /* lvl tabs, capped like the reference (at most 13) */
-void dci_indent(struct dc_out *o, int lvl);
+void lbtfi_dc_indent(struct lbtfi_dc_out *o, int lvl);
 
 /* ---- names ------------------------------------------------------------- */
 
-struct dc;
+struct lbtfi_dc;
 
 /* name -> occurrences; a name is a string offset of the BTF (no copies).
  * 8-byte entries, the table 3/4 full at most: the counting is a cache
  * miss or two per name, and a vmlinux has 40,000 names to count. */
-struct dc_name {
+struct lbtfi_dc_name {
 	uint32_t off;
 	uint32_t count;
 };
-struct dc_names {
+struct lbtfi_dc_names {
 	struct lbtfi_htab tab;  /* name hash -> index into ent */
-	struct dc_name *ent;
+	struct lbtfi_dc_name *ent;
 	size_t cnt, cap;
 	bool ent_lent;          /* ent is room in the arena, not its own block */
 };
 
 /* Counts one more occurrence of the name at string offset off; returns
  * the new count (>= 1), 0 on ENOMEM. */
-uint32_t dci_names_bump(const struct dc *d, struct dc_names *n, uint32_t off);
-void dci_names_free(struct dc_names *n);
+uint32_t lbtfi_dc_names_bump(const struct lbtfi_dc *d, struct lbtfi_dc_names *n, uint32_t off);
+void lbtfi_dc_names_free(struct lbtfi_dc_names *n);
 /* Sizes the table for about expected names up front, their entries in
  * room (expected of them) when given: 0 or -ENOMEM. */
-int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *room);
+int lbtfi_dc_names_reserve(struct lbtfi_dc_names *n, uint32_t expected, struct lbtfi_dc_name *room);
 
 /* ---- per-type state ---------------------------------------------------- */
 
 enum { DC_UNORDERED, DC_ORDERING, DC_ORDERED };
 enum { DC_NOT_EMITTED, DC_EMITTING, DC_EMITTED };
 
-struct dc_tstate {
+struct lbtfi_dc_tstate {
 	uint8_t order : 2;
 	uint8_t emit : 2;
 	uint8_t fwd_emitted : 1;
@@ -105,8 +105,8 @@ struct dc_tstate {
 	uint8_t renamed : 1; /* printed with a ___N suffix (d->renames) */
 };
 
-/* A growable array of type ids (dci_push_id) */
-struct dc_ids {
+/* A growable array of type ids (lbtfi_dc_push_id) */
+struct lbtfi_dc_ids {
 	uint32_t *ids;
 	size_t cnt, cap;
 };
@@ -125,7 +125,7 @@ enum { DC_JOB_CHAIN, DC_JOB_BODY, DC_JOB_PARAMS, DC_JOB_ARRAY, DC_JOB_CHAR, DC_J
 
 /* A declarator being printed (decl.c): its ids are slots [start, start +
  * cnt) of d->stack still to pop, base type last pushed... first popped */
-struct dc_chain {
+struct lbtfi_dc_chain {
 	size_t start, cnt;
 	const char *fname;
 	int lvl;
@@ -133,7 +133,7 @@ struct dc_chain {
 };
 
 /* A struct/union body (layout.c) */
-struct dc_body {
+struct lbtfi_dc_body {
 	uint32_t id;
 	uint32_t i;        /* members started */
 	int lvl;
@@ -143,11 +143,11 @@ struct dc_body {
 	int64_t off;       /* bits laid out so far */
 };
 
-struct dc_job {
+struct lbtfi_dc_job {
 	uint8_t kind; /* DC_JOB_* */
 	union {
-		struct dc_chain chain;
-		struct dc_body body;
+		struct lbtfi_dc_chain chain;
+		struct lbtfi_dc_body body;
 		struct {
 			uint32_t id, i; /* a FUNC_PROTO, its parameters started */
 			int lvl;
@@ -162,14 +162,14 @@ struct dc_job {
 	};
 };
 
-struct dc_jobs {
-	struct dc_job *v;
+struct lbtfi_dc_jobs {
+	struct lbtfi_dc_job *v;
 	size_t cnt, cap;
 };
 
-/* A frame of the explicit stacks of dci_top_emit (order.c) and
- * dci_align_of (layout.c) */
-struct dc_walk {
+/* A frame of the explicit stacks of lbtfi_dc_top_emit (order.c) and
+ * lbtfi_dc_align_of (layout.c) */
+struct lbtfi_dc_walk {
 	const struct lbtf_type *t; /* top: id's type */
 	uint32_t id;
 	uint32_t cont_id;  /* top: the definition around it; align: unused */
@@ -189,17 +189,17 @@ struct ord_frame {
 	int strong;
 };
 
-struct dc_ords {
+struct lbtfi_dc_ords {
 	struct ord_frame *v;
 	size_t cnt, cap;
 };
 
-struct dc_walks {
-	struct dc_walk *v;
+struct lbtfi_dc_walks {
+	struct lbtfi_dc_walk *v;
 	size_t cnt, cap;
 };
 
-struct dc {
+struct lbtfi_dc {
 	const struct lbtf *btf;
 	uint32_t nr_types; /* valid ids are < nr_types */
 	int ptr_sz;
@@ -207,29 +207,29 @@ struct dc {
 	int err;           /* first error (negative errno), sticky */
 	uint64_t steps;    /* order/emit visits so far, against step_limit */
 	uint64_t step_limit;
-	struct dc_tstate *st;
+	struct lbtfi_dc_tstate *st;
 	int8_t *align;     /* cached natural alignment, 0 = not computed yet */
-	struct dc_ids queue; /* topologically ordered ids of all roots (at
+	struct lbtfi_dc_ids queue; /* topologically ordered ids of all roots (at
 			      * most one entry a type: sized once) */
-	struct dc_ids stack; /* shared declarator stack, one frame per nesting */
-	struct dc_jobs jobs; /* the printing stack (jobs.c) */
-	struct dc_ords ords;  /* the ordering walk's stack */
-	struct dc_walks tops; /* dci_top_emit's stack */
-	struct dc_walks aligns; /* dci_align_of's stack */
-	struct dc_names type_names;  /* struct/union/enum/fwd/int tags */
-	struct dc_names ident_names; /* typedefs and enumerators */
+	struct lbtfi_dc_ids stack; /* shared declarator stack, one frame per nesting */
+	struct lbtfi_dc_jobs jobs; /* the printing stack (jobs.c) */
+	struct lbtfi_dc_ords ords;  /* the ordering walk's stack */
+	struct lbtfi_dc_walks tops; /* lbtfi_dc_top_emit's stack */
+	struct lbtfi_dc_walks aligns; /* lbtfi_dc_align_of's stack */
+	struct lbtfi_dc_names type_names;  /* struct/union/enum/fwd/int tags */
+	struct lbtfi_dc_names ident_names; /* typedefs and enumerators */
 	struct lbtfi_htab renames;   /* id -> N of a type printed as name___N */
 	/* the arrays sized up front, in one block: per-type state, queue,
 	 * name entries, sort keys (see lbtf_dump_c()) */
 	char *arena;
 	size_t arena_len, arena_used;
-	struct dc_out out;
+	struct lbtfi_dc_out out;
 };
 
 /* Ids and offsets were validated up front. The object's own types and
  * strings are read in place (the dumper's most frequent operation); void
  * and a split BTF's base go through the library's lookups. */
-static inline const struct lbtf_type *dci_type(const struct dc *d, uint32_t id)
+static inline const struct lbtf_type *lbtfi_dc_type(const struct lbtfi_dc *d, uint32_t id)
 {
 	const struct lbtf *b = d->btf;
 	uint32_t i = id - b->start_id;
@@ -238,7 +238,7 @@ static inline const struct lbtf_type *dci_type(const struct dc *d, uint32_t id)
 		return (const struct lbtf_type *)(b->types + b->type_offs[i]);
 	return lbtf_type_by_id(b, id);
 }
-static inline const char *dci_str(const struct dc *d, uint32_t off)
+static inline const char *lbtfi_dc_str(const struct lbtfi_dc *d, uint32_t off)
 {
 	const struct lbtf *b = d->btf;
 	uint32_t o = off - b->start_str_off;
@@ -248,29 +248,29 @@ static inline const char *dci_str(const struct dc *d, uint32_t off)
 	return lbtf_name_by_offset(b, off);
 }
 /* Records the first error; returns it. */
-int dci_fail(struct dc *d, int err, const char *what, uint32_t id);
+int lbtfi_dc_fail(struct lbtfi_dc *d, int err, const char *what, uint32_t id);
 /* The next bytes of the arena (aligned to 8), NULL when it has no room */
-void *dci_arena(struct dc *d, size_t bytes);
+void *lbtfi_dc_arena(struct lbtfi_dc *d, size_t bytes);
 /* Appends id to a (the capacity doubles, from first_cap); out of memory
  * fails the dump with what. */
-int dci_push_id_grow(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+int lbtfi_dc_push_id_grow(struct lbtfi_dc *d, struct lbtfi_dc_ids *a, size_t first_cap, uint32_t id,
 		     const char *what);
-static inline int dci_push_id(struct dc *d, struct dc_ids *a, size_t first_cap, uint32_t id,
+static inline int lbtfi_dc_push_id(struct lbtfi_dc *d, struct lbtfi_dc_ids *a, size_t first_cap, uint32_t id,
 			      const char *what)
 {
 	if (__builtin_expect(a->cnt < a->cap, 1)) {
 		a->ids[a->cnt++] = id;
 		return 0;
 	}
-	return dci_push_id_grow(d, a, first_cap, id, what);
+	return lbtfi_dc_push_id_grow(d, a, first_cap, id, what);
 }
 
 /* Names as printed: original name, plus ___N when it clashed. */
 #define DC_NAME_MAX 256
-const char *dci_type_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX]);
-const char *dci_ident_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX]);
-void dci_put_type_name(struct dc *d, uint32_t id);  /* tag namespace */
-void dci_put_ident_name(struct dc *d, uint32_t id); /* typedef namespace */
+const char *lbtfi_dc_type_name(struct lbtfi_dc *d, uint32_t id, char buf[DC_NAME_MAX]);
+const char *lbtfi_dc_ident_name(struct lbtfi_dc *d, uint32_t id, char buf[DC_NAME_MAX]);
+void lbtfi_dc_put_type_name(struct lbtfi_dc *d, uint32_t id);  /* tag namespace */
+void lbtfi_dc_put_ident_name(struct lbtfi_dc *d, uint32_t id); /* typedef namespace */
 
 /* ---- per-kind operations (kinds.c) ------------------------------------ */
 
@@ -283,119 +283,119 @@ enum { DC_CH_NONE, DC_CH_TYPE, DC_CH_ELEM, DC_CH_MEMBERS, DC_CH_PROTO };
 
 /* Prints the kind's part of declarator c, just popped; true when the chain
  * ends there (the part printed the rest, or pushed the jobs that will). */
-typedef bool (*dc_decl_fn)(struct dc *d, struct dc_chain *c, uint32_t id,
+typedef bool (*lbtfi_dc_decl_fn)(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id,
 			   const struct lbtf_type *t);
 /* Top-level emission of id (order.c): enter() on the first visit, true
  * when the kind's children (.children) are emitted next, each with
  * *child_cont as the definition around it; leave() after them. */
-typedef bool (*dc_top_enter_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t,
+typedef bool (*lbtfi_dc_top_enter_fn)(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t,
 				uint32_t cont_id, uint32_t *child_cont);
-typedef void (*dc_top_leave_fn)(struct dc *d, uint32_t id, const struct lbtf_type *t,
+typedef void (*lbtfi_dc_top_leave_fn)(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t,
 				uint32_t cont_id);
 
 /* What the C dumper does with one BTF kind; a zero field: nothing. */
-struct dc_kind_ops {
+struct lbtfi_dc_kind_ops {
 	uint8_t next;      /* DC_NEXT_*: declarator chain */
 	uint8_t align;     /* DC_AL_*: natural alignment */
 	uint8_t children;  /* DC_CH_*: ordering, top-level emission */
 	int8_t sort_rank;  /* --sort rank of a named type (0: after the ranked) */
 	const char *qual;  /* C keyword of a qualifier */
-	dc_decl_fn decl;   /* declarator part (FUNC, VAR, DATASEC, DECL_TAG: none) */
-	dc_top_enter_fn top;      /* top-level emission */
-	dc_top_leave_fn top_leave;
+	lbtfi_dc_decl_fn decl;   /* declarator part (FUNC, VAR, DATASEC, DECL_TAG: none) */
+	lbtfi_dc_top_enter_fn top;      /* top-level emission */
+	lbtfi_dc_top_leave_fn top_leave;
 };
 
-extern const struct dc_kind_ops dci_kind_ops[LBTF_NR_KINDS];
+extern const struct lbtfi_dc_kind_ops lbtfi_dc_kind_ops[LBTF_NR_KINDS];
 
-static inline const struct dc_kind_ops *dci_ops(const struct lbtf_type *t)
+static inline const struct lbtfi_dc_kind_ops *lbtfi_dc_ops(const struct lbtf_type *t)
 {
-	return &dci_kind_ops[lbtf_kind(t)];
+	return &lbtfi_dc_kind_ops[lbtf_kind(t)];
 }
 
 
-bool dci_decl_base(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_composite(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_enum(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_fwd(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_typedef(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_ptr(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_qual(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_type_tag(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_array(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
-bool dci_decl_proto(struct dc *d, struct dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_base(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_composite(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_enum(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_fwd(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_typedef(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_ptr(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_qual(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_type_tag(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_array(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
+bool lbtfi_dc_decl_proto(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t);
 
-bool dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_int(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		 uint32_t *child_cont);
-bool dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_enum(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		  uint32_t *child_cont);
-bool dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_fwd(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		 uint32_t *child_cont);
 /* pointers, modifiers, arrays, function protos: what they lead to */
-bool dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_through(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		     uint32_t *child_cont);
-bool dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_typedef(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		     uint32_t *child_cont);
-void dci_top_typedef_leave(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id);
-bool dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+void lbtfi_dc_top_typedef_leave(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id);
+bool lbtfi_dc_top_composite(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		       uint32_t *child_cont);
-void dci_top_composite_leave(struct dc *d, uint32_t id, const struct lbtf_type *t,
+void lbtfi_dc_top_composite_leave(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t,
 			     uint32_t cont_id);
 
 /* jobs.c */
-/* Pushes a job (0, or the error after dci_fail: out of memory) */
-int dci_push_job(struct dc *d, const struct dc_job *j);
+/* Pushes a job (0, or the error after lbtfi_dc_fail: out of memory) */
+int lbtfi_dc_push_job(struct lbtfi_dc *d, const struct lbtfi_dc_job *j);
 /* Runs the jobs above base (and every job they push) to their end, or
  * drops them at the first error */
-void dci_run_jobs(struct dc *d, size_t base);
+void lbtfi_dc_run_jobs(struct lbtfi_dc *d, size_t base);
 /* A job's step (decl.c, layout.c); j is popped, a copy it may push back */
-void dci_step_chain(struct dc *d, struct dc_chain *c);
-void dci_step_params(struct dc *d, struct dc_job *j);
-void dci_step_array(struct dc *d, struct dc_job *j);
-void dci_step_body(struct dc *d, struct dc_job *j);
+void lbtfi_dc_step_chain(struct lbtfi_dc *d, struct lbtfi_dc_chain *c);
+void lbtfi_dc_step_params(struct lbtfi_dc *d, struct lbtfi_dc_job *j);
+void lbtfi_dc_step_array(struct lbtfi_dc *d, struct lbtfi_dc_job *j);
+void lbtfi_dc_step_body(struct lbtfi_dc *d, struct lbtfi_dc_job *j);
 /* decl.c: pushes the jobs that print `<type of id> <fname>` */
-void dci_push_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
+void lbtfi_dc_push_decl(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl);
 /* decl.c: prints `<type of id> <fname>` at once when it has no nested
  * parts (most declarators: no jobs); false when it has (nothing printed:
- * dci_push_decl() then) */
-bool dci_decl_now(struct dc *d, uint32_t id, const char *fname, int lvl);
+ * lbtfi_dc_push_decl() then) */
+bool lbtfi_dc_decl_now(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl);
 
 /* order.c */
 /* Emits id (and what it needs first) unless done, at top level. */
-void dci_top_emit(struct dc *d, uint32_t id);
+void lbtfi_dc_top_emit(struct lbtfi_dc *d, uint32_t id);
 /* Orders root and everything it needs not ordered yet: appends what is to
  * be emitted to d->queue (nothing printed). */
-int dci_order_root(struct dc *d, uint32_t id);
+int lbtfi_dc_order_root(struct lbtfi_dc *d, uint32_t id);
 /* Emits the queued definitions in order. */
-void dci_emit_queue(struct dc *d);
+void lbtfi_dc_emit_queue(struct lbtfi_dc *d);
 
 /* decl.c: `<type> <fname>` in C declarator syntax */
-void dci_emit_decl(struct dc *d, uint32_t id, const char *fname, int lvl);
+void lbtfi_dc_emit_decl(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl);
 
-/* layout.c: natural alignment (cached; computed by dci_align_walk()) */
-int dci_align_walk(struct dc *d, uint32_t id);
-static inline int dci_align_of(struct dc *d, uint32_t id)
+/* layout.c: natural alignment (cached; computed by lbtfi_dc_align_walk()) */
+int lbtfi_dc_align_walk(struct lbtfi_dc *d, uint32_t id);
+static inline int lbtfi_dc_align_of(struct lbtfi_dc *d, uint32_t id)
 {
 	int a = d->align[id];
 
-	return a > 0 ? a : dci_align_walk(d, id);
+	return a > 0 ? a : lbtfi_dc_align_walk(d, id);
 }
-void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t);
-void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
-void dci_emit_enum_fwd(struct dc *d, uint32_t id);
-void dci_emit_enum_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
-void dci_emit_fwd_def(struct dc *d, uint32_t id, const struct lbtf_type *t);
-void dci_emit_typedef_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
-void dci_emit_base_aliases(struct dc *d, uint32_t id);
+void lbtfi_dc_emit_struct_fwd(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t);
+void lbtfi_dc_emit_struct_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
+void lbtfi_dc_emit_enum_fwd(struct lbtfi_dc *d, uint32_t id);
+void lbtfi_dc_emit_enum_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
+void lbtfi_dc_emit_fwd_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t);
+void lbtfi_dc_emit_typedef_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, int lvl);
+void lbtfi_dc_emit_base_aliases(struct lbtfi_dc *d, uint32_t id);
 
 /* kfuncs.c: optional kfunc prototypes and their macros */
-void dci_put_kfunc_macros(struct dc *d);
-int dci_put_kfuncs(struct dc *d);
+void lbtfi_dc_put_kfunc_macros(struct lbtfi_dc *d);
+int lbtfi_dc_put_kfuncs(struct lbtfi_dc *d);
 
 /* sort.c: whether a type is sorted (a root); the arena bytes the sort of
  * kept such types needs; their ids in the diffable order (at the start of
  * the sort's room in the arena), NULL when it has no room */
-bool dci_sorts(const struct lbtf_type *t);
-size_t dci_sort_bytes(uint32_t kept);
-uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt);
+bool lbtfi_dc_sorts(const struct lbtf_type *t);
+size_t lbtfi_dc_sort_bytes(uint32_t kept);
+uint32_t *lbtfi_dc_sorted_ids(struct lbtfi_dc *d, uint32_t kept, uint32_t *cnt);
 
 #endif

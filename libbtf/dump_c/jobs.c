@@ -8,31 +8,31 @@
 #include <stdlib.h>
 #include "internal.h"
 
-int dci_push_job(struct dc *d, const struct dc_job *j)
+int lbtfi_dc_push_job(struct lbtfi_dc *d, const struct lbtfi_dc_job *j)
 {
 	if (LBTFI_GROW_FROM(d->jobs.v, d->jobs.cap, d->jobs.cnt + 1, 64))
-		return dci_fail(d, -ENOMEM, "out of memory printing nested declarations", 0);
+		return lbtfi_dc_fail(d, -ENOMEM, "out of memory printing nested declarations", 0);
 	d->jobs.v[d->jobs.cnt++] = *j;
 	return 0;
 }
 
-static void step(struct dc *d, struct dc_job *j)
+static void step(struct lbtfi_dc *d, struct lbtfi_dc_job *j)
 {
 	switch (j->kind) {
 	case DC_JOB_CHAIN:
-		dci_step_chain(d, &j->chain);
+		lbtfi_dc_step_chain(d, &j->chain);
 		break;
 	case DC_JOB_BODY:
-		dci_step_body(d, j);
+		lbtfi_dc_step_body(d, j);
 		break;
 	case DC_JOB_PARAMS:
-		dci_step_params(d, j);
+		lbtfi_dc_step_params(d, j);
 		break;
 	case DC_JOB_ARRAY:
-		dci_step_array(d, j);
+		lbtfi_dc_step_array(d, j);
 		break;
 	case DC_JOB_CHAR:
-		dci_putc(&d->out, j->c);
+		lbtfi_dc_putc(&d->out, j->c);
 		break;
 	case DC_JOB_FREE:
 		d->stack.cnt = j->free_to;
@@ -40,10 +40,10 @@ static void step(struct dc *d, struct dc_job *j)
 	}
 }
 
-void dci_run_jobs(struct dc *d, size_t base)
+void lbtfi_dc_run_jobs(struct lbtfi_dc *d, size_t base)
 {
 	while (d->jobs.cnt > base) {
-		struct dc_job j = d->jobs.v[--d->jobs.cnt];
+		struct lbtfi_dc_job j = d->jobs.v[--d->jobs.cnt];
 
 		/* after an error, only the declarators' frames are given back */
 		if (!d->err && !d->out.err)

@@ -33,9 +33,9 @@ static struct kfunc *find(struct kfunc *k, size_t n, uint32_t func_id)
 	return NULL;
 }
 
-void dci_put_kfunc_macros(struct dc *d)
+void lbtfi_dc_put_kfunc_macros(struct lbtfi_dc *d)
 {
-	dci_puts(&d->out, "#ifndef __ksym\n"
+	lbtfi_dc_puts(&d->out, "#ifndef __ksym\n"
 			  "#define __ksym __attribute__((section(\".ksyms\")))\n"
 			  "#endif\n\n"
 			  "#ifndef __weak\n"
@@ -51,26 +51,26 @@ void dci_put_kfunc_macros(struct dc *d)
 }
 
 /* The FUNC t tags as a whole (component -1), or 0. */
-static uint32_t tagged_func(struct dc *d, const struct lbtf_type *t)
+static uint32_t tagged_func(struct lbtfi_dc *d, const struct lbtf_type *t)
 {
 	const struct lbtf_type *f;
 
 	if (lbtf_kind(t) != LBTF_KIND_DECL_TAG || lbtf_decl_tag(t)->component_idx != -1)
 		return 0;
-	f = dci_type(d, t->type);
-	return lbtf_kind(f) == LBTF_KIND_FUNC && lbtf_kind(dci_type(d, f->type)) ==
+	f = lbtfi_dc_type(d, t->type);
+	return lbtf_kind(f) == LBTF_KIND_FUNC && lbtf_kind(lbtfi_dc_type(d, f->type)) ==
 		LBTF_KIND_FUNC_PROTO ? t->type : 0;
 }
 
-static int add_id(struct dc *d, uint32_t **v, size_t *n, size_t *cap, uint32_t id)
+static int add_id(struct lbtfi_dc *d, uint32_t **v, size_t *n, size_t *cap, uint32_t id)
 {
 	if (LBTFI_GROW_FROM(*v, *cap, *n + 1, 64))
-		return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
+		return lbtfi_dc_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
 	(*v)[(*n)++] = id;
 	return 0;
 }
 
-int dci_put_kfuncs(struct dc *d)
+int lbtfi_dc_put_kfuncs(struct lbtfi_dc *d)
 {
 	struct kfunc *k = NULL;
 	uint32_t *fast = NULL;
@@ -78,20 +78,20 @@ int dci_put_kfuncs(struct dc *d)
 
 	/* one pass: the kfuncs, and the FUNCs tagged bpf_fastcall */
 	for (uint32_t id = 1; id < d->nr_types; id++) {
-		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
 		uint32_t f = tagged_func(d, t);
 		const char *tag;
 
 		if (!f)
 			continue;
-		tag = dci_str(d, t->name_off);
+		tag = lbtfi_dc_str(d, t->name_off);
 		if (!strcmp(tag, "bpf_kfunc")) {
 			if (LBTFI_GROW_FROM(k, cap, n + 1, 64)) {
 				free(k);
 				free(fast);
-				return dci_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
+				return lbtfi_dc_fail(d, -ENOMEM, "out of memory listing kfuncs", id);
 			}
-			k[n++] = (struct kfunc){ f, dci_str(d, dci_type(d, f)->name_off), false };
+			k[n++] = (struct kfunc){ f, lbtfi_dc_str(d, lbtfi_dc_type(d, f)->name_off), false };
 		} else if (!strcmp(tag, "bpf_fastcall") && add_id(d, &fast, &nfast, &fast_cap, f)) {
 			free(k);
 			free(fast);
@@ -113,13 +113,13 @@ int dci_put_kfuncs(struct dc *d)
 			kf->fastcall = true;
 	}
 	free(fast);
-	dci_puts(&d->out, "\n/* BPF kfuncs */\n#ifndef BPF_NO_KFUNC_PROTOTYPES\n");
+	lbtfi_dc_puts(&d->out, "\n/* BPF kfuncs */\n#ifndef BPF_NO_KFUNC_PROTOTYPES\n");
 	for (size_t i = 0; i < n; i++) {
-		dci_puts(&d->out, k[i].fastcall ? "extern __bpf_fastcall " : "extern ");
-		dci_emit_decl(d, dci_type(d, k[i].func_id)->type, k[i].name, 0);
-		dci_puts(&d->out, " __weak __ksym;\n");
+		lbtfi_dc_puts(&d->out, k[i].fastcall ? "extern __bpf_fastcall " : "extern ");
+		lbtfi_dc_emit_decl(d, lbtfi_dc_type(d, k[i].func_id)->type, k[i].name, 0);
+		lbtfi_dc_puts(&d->out, " __weak __ksym;\n");
 	}
-	dci_puts(&d->out, "#endif\n\n");
+	lbtfi_dc_puts(&d->out, "#endif\n\n");
 	free(k);
 	return d->err;
 }

@@ -7,72 +7,72 @@
  */
 #include "internal.h"
 
-const struct dc_kind_ops dci_kind_ops[LBTF_NR_KINDS] = {
+const struct lbtfi_dc_kind_ops lbtfi_dc_kind_ops[LBTF_NR_KINDS] = {
 	[LBTF_KIND_UNKN] = {
 		.next = DC_NEXT_BAD,
 	},
 	[LBTF_KIND_INT] = {
 		.next = DC_NEXT_END, .align = DC_AL_SIZE, .sort_rank = 2,
-		.decl = dci_decl_base, .top = dci_top_int,
+		.decl = lbtfi_dc_decl_base, .top = lbtfi_dc_top_int,
 	},
 	[LBTF_KIND_FLOAT] = {
 		.next = DC_NEXT_END, .align = DC_AL_SIZE, .sort_rank = 2,
-		.decl = dci_decl_base,
+		.decl = lbtfi_dc_decl_base,
 	},
 	[LBTF_KIND_PTR] = {
 		.next = DC_NEXT_TYPE, .align = DC_AL_PTR, .children = DC_CH_TYPE,
-		.decl = dci_decl_ptr, .top = dci_top_through,
+		.decl = lbtfi_dc_decl_ptr, .top = lbtfi_dc_top_through,
 	},
 	[LBTF_KIND_ARRAY] = {
 		.next = DC_NEXT_ELEM, .align = DC_AL_ELEM, .children = DC_CH_ELEM,
-		.decl = dci_decl_array, .top = dci_top_through,
+		.decl = lbtfi_dc_decl_array, .top = lbtfi_dc_top_through,
 	},
 	[LBTF_KIND_STRUCT] = {
 		.next = DC_NEXT_END, .align = DC_AL_MEMBERS, .children = DC_CH_MEMBERS,
-		.sort_rank = 3, .decl = dci_decl_composite, .top = dci_top_composite,
-		.top_leave = dci_top_composite_leave,
+		.sort_rank = 3, .decl = lbtfi_dc_decl_composite, .top = lbtfi_dc_top_composite,
+		.top_leave = lbtfi_dc_top_composite_leave,
 	},
 	[LBTF_KIND_UNION] = {
 		.next = DC_NEXT_END, .align = DC_AL_MEMBERS, .children = DC_CH_MEMBERS,
-		.sort_rank = 3, .decl = dci_decl_composite, .top = dci_top_composite,
-		.top_leave = dci_top_composite_leave,
+		.sort_rank = 3, .decl = lbtfi_dc_decl_composite, .top = lbtfi_dc_top_composite,
+		.top_leave = lbtfi_dc_top_composite_leave,
 	},
 	[LBTF_KIND_ENUM] = {
 		.next = DC_NEXT_END, .align = DC_AL_SIZE, .sort_rank = 1,
-		.decl = dci_decl_enum, .top = dci_top_enum,
+		.decl = lbtfi_dc_decl_enum, .top = lbtfi_dc_top_enum,
 	},
 	[LBTF_KIND_ENUM64] = {
 		.next = DC_NEXT_END, .align = DC_AL_SIZE, .sort_rank = 1,
-		.decl = dci_decl_enum, .top = dci_top_enum,
+		.decl = lbtfi_dc_decl_enum, .top = lbtfi_dc_top_enum,
 	},
 	[LBTF_KIND_FWD] = {
 		.next = DC_NEXT_END, /* no alignment: incomplete */
-		.decl = dci_decl_fwd, .top = dci_top_fwd,
+		.decl = lbtfi_dc_decl_fwd, .top = lbtfi_dc_top_fwd,
 	},
 	[LBTF_KIND_TYPEDEF] = {
 		.next = DC_NEXT_END, .align = DC_AL_TYPE, .children = DC_CH_TYPE,
-		.decl = dci_decl_typedef, .top = dci_top_typedef,
-		.top_leave = dci_top_typedef_leave,
+		.decl = lbtfi_dc_decl_typedef, .top = lbtfi_dc_top_typedef,
+		.top_leave = lbtfi_dc_top_typedef_leave,
 	},
 	[LBTF_KIND_VOLATILE] = {
 		.next = DC_NEXT_TYPE, .align = DC_AL_TYPE, .children = DC_CH_TYPE,
-		.qual = "volatile", .decl = dci_decl_qual, .top = dci_top_through,
+		.qual = "volatile", .decl = lbtfi_dc_decl_qual, .top = lbtfi_dc_top_through,
 	},
 	[LBTF_KIND_CONST] = {
 		.next = DC_NEXT_TYPE, .align = DC_AL_TYPE, .children = DC_CH_TYPE,
-		.qual = "const", .decl = dci_decl_qual, .top = dci_top_through,
+		.qual = "const", .decl = lbtfi_dc_decl_qual, .top = lbtfi_dc_top_through,
 	},
 	[LBTF_KIND_RESTRICT] = {
 		.next = DC_NEXT_TYPE, .align = DC_AL_TYPE, .children = DC_CH_TYPE,
-		.qual = "restrict", .decl = dci_decl_qual, .top = dci_top_through,
+		.qual = "restrict", .decl = lbtfi_dc_decl_qual, .top = lbtfi_dc_top_through,
 	},
 	[LBTF_KIND_TYPE_TAG] = {
 		.next = DC_NEXT_TYPE, .align = DC_AL_TYPE, .children = DC_CH_TYPE,
-		.decl = dci_decl_type_tag, .top = dci_top_through,
+		.decl = lbtfi_dc_decl_type_tag, .top = lbtfi_dc_top_through,
 	},
 	[LBTF_KIND_FUNC_PROTO] = {
 		.next = DC_NEXT_TYPE, .children = DC_CH_PROTO, .sort_rank = 4,
-		.decl = dci_decl_proto, .top = dci_top_through,
+		.decl = lbtfi_dc_decl_proto, .top = lbtfi_dc_top_through,
 	},
 	/* not types a declaration can use: no declarator, nothing to print */
 	[LBTF_KIND_FUNC] = { .next = DC_NEXT_BAD },

@@ -33,19 +33,19 @@ static int64_t round_up(int64_t x, int64_t y)
 
 /* The alignment of f's type from its children's, or 0 after pushing the
  * child it still needs */
-static int align_step(struct dc *d, struct dc_walk *f, uint32_t *need)
+static int align_step(struct lbtfi_dc *d, struct lbtfi_dc_walk *f, uint32_t *need)
 {
-	const struct lbtf_type *t = dci_type(d, f->id);
+	const struct lbtf_type *t = lbtfi_dc_type(d, f->id);
 	uint32_t child;
 
-	switch (dci_ops(t)->align) {
+	switch (lbtfi_dc_ops(t)->align) {
 	case DC_AL_SIZE: /* integers wider than a pointer align like a pointer */
 		return t->size < (uint32_t)d->ptr_sz ? (int)t->size : d->ptr_sz;
 	case DC_AL_PTR:
 		return d->ptr_sz;
 	case DC_AL_TYPE:
 	case DC_AL_ELEM:
-		child = dci_ops(t)->align == DC_AL_TYPE ? t->type : lbtf_array(t)->type;
+		child = lbtfi_dc_ops(t)->align == DC_AL_TYPE ? t->type : lbtf_array(t)->type;
 		if (!d->align[child]) {
 			*need = child;
 			return 0;
@@ -75,20 +75,20 @@ static int align_step(struct dc *d, struct dc_walk *f, uint32_t *need)
 	}
 }
 
-static int push_align(struct dc *d, uint32_t id)
+static int push_align(struct lbtfi_dc *d, uint32_t id)
 {
-	struct dc_walks *w = &d->aligns;
+	struct lbtfi_dc_walks *w = &d->aligns;
 
 	if (LBTFI_GROW_FROM(w->v, w->cap, w->cnt + 1, 64))
-		return dci_fail(d, -ENOMEM, "out of memory computing alignments", id);
-	w->v[w->cnt++] = (struct dc_walk){ .id = id, .max = 1 };
+		return lbtfi_dc_fail(d, -ENOMEM, "out of memory computing alignments", id);
+	w->v[w->cnt++] = (struct lbtfi_dc_walk){ .id = id, .max = 1 };
 	d->align[id] = AL_BUSY;
 	return 0;
 }
 
-int dci_align_walk(struct dc *d, uint32_t id)
+int lbtfi_dc_align_walk(struct lbtfi_dc *d, uint32_t id)
 {
-	struct dc_walks *w = &d->aligns;
+	struct lbtfi_dc_walks *w = &d->aligns;
 	size_t base = w->cnt;
 	int a = d->align[id];
 
@@ -120,13 +120,13 @@ int dci_align_walk(struct dc *d, uint32_t id)
 }
 
 /* Needs __attribute__((packed)) to keep its layout. */
-static bool is_packed(struct dc *d, const struct lbtf_type *t)
+static bool is_packed(struct lbtfi_dc *d, const struct lbtf_type *t)
 {
 	int max = 1;
 
 	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
 		const struct lbtf_member *m = &lbtf_members(t)[i];
-		int a = dci_align_of(d, m->type);
+		int a = lbtfi_dc_align_of(d, m->type);
 
 		if (a > 0 && !lbtf_member_bitfield_size(t, i) && m->offset % (8u * a))
 			return true;
@@ -140,14 +140,14 @@ static bool is_packed(struct dc *d, const struct lbtf_type *t)
 
 #define DC_MAX_PAD_BITS (1ll << 24)
 
-static void put_pad(struct dc *d, const char *type, int64_t bits, int lvl)
+static void put_pad(struct lbtfi_dc *d, const char *type, int64_t bits, int lvl)
 {
-	dci_putc(&d->out, '\n');
-	dci_indent(&d->out, lvl);
-	dci_puts(&d->out, type);
-	dci_write(&d->out, ": ", 2);
-	dci_put_i64(&d->out, bits);
-	dci_putc(&d->out, ';');
+	lbtfi_dc_putc(&d->out, '\n');
+	lbtfi_dc_indent(&d->out, lvl);
+	lbtfi_dc_puts(&d->out, type);
+	lbtfi_dc_write(&d->out, ": ", 2);
+	lbtfi_dc_put_i64(&d->out, bits);
+	lbtfi_dc_putc(&d->out, ';');
 }
 
 /*
@@ -157,7 +157,7 @@ static void put_pad(struct dc *d, const char *type, int64_t bits, int lvl)
  * would not get there by itself; then fill whole units, then the rest
  * with the smallest type that holds it.
  */
-static void emit_padding(struct dc *d, uint32_t id, int64_t cur, int64_t next, int next_align,
+static void emit_padding(struct lbtfi_dc *d, uint32_t id, int64_t cur, int64_t next, int next_align,
 			 bool in_bitfield, int lvl)
 {
 	const struct {
@@ -173,7 +173,7 @@ static void emit_padding(struct dc *d, uint32_t id, int64_t cur, int64_t next, i
 		return;
 	/* hostile sizes would otherwise mean gigabytes of `long: 64;` */
 	if (next - cur > DC_MAX_PAD_BITS) {
-		dci_fail(d, -E2BIG, "padding gap of more than 2 MiB in a struct", id);
+		lbtfi_dc_fail(d, -E2BIG, "padding gap of more than 2 MiB in a struct", id);
 		return;
 	}
 	for (i = 0; i < npads; i++) {
@@ -213,30 +213,30 @@ static void emit_padding(struct dc *d, uint32_t id, int64_t cur, int64_t next, i
 
 /* ---- struct / union ----------------------------------------------------- */
 
-static void put_tag(struct dc *d, uint32_t id, const struct lbtf_type *t)
+static void put_tag(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t)
 {
-	dci_puts(&d->out, lbtf_kind(t) == LBTF_KIND_STRUCT ? "struct" : "union");
+	lbtfi_dc_puts(&d->out, lbtf_kind(t) == LBTF_KIND_STRUCT ? "struct" : "union");
 	if (t->name_off) {
-		dci_putc(&d->out, ' ');
-		dci_put_type_name(d, id);
+		lbtfi_dc_putc(&d->out, ' ');
+		lbtfi_dc_put_type_name(d, id);
 	}
 }
 
-void dci_emit_struct_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t)
+void lbtfi_dc_emit_struct_fwd(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t)
 {
 	put_tag(d, id, t);
 }
 
 /* Member i - 1's declarator is out: its bitfield size, ';' */
-static void end_member(struct dc *d, struct dc_body *b, const struct lbtf_type *t)
+static void end_member(struct lbtfi_dc *d, struct lbtfi_dc_body *b, const struct lbtf_type *t)
 {
 	const struct lbtf_member *m = &lbtf_members(t)[b->i - 1];
 	int64_t m_sz = lbtf_member_bitfield_size(t, b->i - 1);
 	int64_t m_off = lbtf_member_bit_offset(t, b->i - 1);
 
 	if (m_sz) {
-		dci_write(&d->out, ": ", 2);
-		dci_put_i64(&d->out, m_sz);
+		lbtfi_dc_write(&d->out, ": ", 2);
+		lbtfi_dc_put_i64(&d->out, m_sz);
 		b->off = m_off + m_sz;
 		b->prev_bitfield = true;
 	} else {
@@ -245,20 +245,20 @@ static void end_member(struct dc *d, struct dc_body *b, const struct lbtf_type *
 		b->off = m_off + (sz > 0 ? sz : 0) * 8;
 		b->prev_bitfield = false;
 	}
-	dci_putc(&d->out, ';');
+	lbtfi_dc_putc(&d->out, ';');
 	b->open = false;
 }
 
-void dci_step_body(struct dc *d, struct dc_job *j)
+void lbtfi_dc_step_body(struct lbtfi_dc *d, struct lbtfi_dc_job *j)
 {
-	struct dc_body *b = &j->body;
-	const struct lbtf_type *t = dci_type(d, b->id);
+	struct lbtfi_dc_body *b = &j->body;
+	const struct lbtf_type *t = lbtfi_dc_type(d, b->id);
 	bool is_struct = lbtf_kind(t) == LBTF_KIND_STRUCT;
 
 	if (!b->started) {
 		b->packed = is_struct && is_packed(d, t);
 		put_tag(d, b->id, t);
-		dci_write(&d->out, " {", 2);
+		lbtfi_dc_write(&d->out, " {", 2);
 		b->started = true;
 	}
 	for (;;) {
@@ -274,71 +274,71 @@ void dci_step_body(struct dc *d, struct dc_job *j)
 		m = &lbtf_members(t)[b->i];
 		m_sz = lbtf_member_bitfield_size(t, b->i);
 		m_off = lbtf_member_bit_offset(t, b->i);
-		name = dci_str(d, m->name_off);
+		name = lbtfi_dc_str(d, m->name_off);
 
 		if (b->off < m_off) { /* (most members follow the previous one) */
-			m_align = b->packed ? 1 : dci_align_of(d, m->type);
+			m_align = b->packed ? 1 : lbtfi_dc_align_of(d, m->type);
 			emit_padding(d, b->id, b->off, m_off, m_align, b->prev_bitfield && m_sz,
 				     b->lvl + 1);
 		}
-		dci_putc(&d->out, '\n');
-		dci_indent(&d->out, b->lvl + 1);
+		lbtfi_dc_putc(&d->out, '\n');
+		lbtfi_dc_indent(&d->out, b->lvl + 1);
 		b->i++;
 		b->open = true;
 		/* the member's declarator at once, or as nested jobs, then
 		 * back here for its end */
-		if (!dci_decl_now(d, m->type, name, b->lvl + 1)) {
-			if (!dci_push_job(d, j))
-				dci_push_decl(d, m->type, name, b->lvl + 1);
+		if (!lbtfi_dc_decl_now(d, m->type, name, b->lvl + 1)) {
+			if (!lbtfi_dc_push_job(d, j))
+				lbtfi_dc_push_decl(d, m->type, name, b->lvl + 1);
 			return;
 		}
 		if (d->err || d->out.err)
 			return;
 	}
 	if (is_struct)
-		emit_padding(d, b->id, b->off, (int64_t)t->size * 8, dci_align_of(d, b->id), false,
+		emit_padding(d, b->id, b->off, (int64_t)t->size * 8, lbtfi_dc_align_of(d, b->id), false,
 			     b->lvl + 1);
 	/* `struct empty {}` stays on one line */
 	if (lbtf_vlen(t) || t->size) {
-		dci_putc(&d->out, '\n');
-		dci_indent(&d->out, b->lvl);
+		lbtfi_dc_putc(&d->out, '\n');
+		lbtfi_dc_indent(&d->out, b->lvl);
 	}
-	dci_putc(&d->out, '}');
+	lbtfi_dc_putc(&d->out, '}');
 	if (b->packed)
-		dci_puts(&d->out, " __attribute__((packed))");
+		lbtfi_dc_puts(&d->out, " __attribute__((packed))");
 }
 
-void dci_emit_struct_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+void lbtfi_dc_emit_struct_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
 {
-	struct dc_job body = { .kind = DC_JOB_BODY, .body = { .id = id, .lvl = lvl } };
+	struct lbtfi_dc_job body = { .kind = DC_JOB_BODY, .body = { .id = id, .lvl = lvl } };
 	size_t base = d->jobs.cnt;
 
-	if (!dci_push_job(d, &body))
-		dci_run_jobs(d, base);
+	if (!lbtfi_dc_push_job(d, &body))
+		lbtfi_dc_run_jobs(d, base);
 }
 
 /* ---- enums ---------------------------------------------------------------- */
 
-void dci_emit_enum_fwd(struct dc *d, uint32_t id)
+void lbtfi_dc_emit_enum_fwd(struct lbtfi_dc *d, uint32_t id)
 {
-	dci_write(&d->out, "enum ", 5);
-	dci_put_type_name(d, id);
+	lbtfi_dc_write(&d->out, "enum ", 5);
+	lbtfi_dc_put_type_name(d, id);
 }
 
 /* Enumerators share the ordinary identifier namespace with typedefs. */
-static void put_enumerator(struct dc *d, uint32_t name_off, int lvl)
+static void put_enumerator(struct lbtfi_dc *d, uint32_t name_off, int lvl)
 {
-	const char *name = dci_str(d, name_off);
-	uint32_t dup = dci_names_bump(d, &d->ident_names, name_off);
+	const char *name = lbtfi_dc_str(d, name_off);
+	uint32_t dup = lbtfi_dc_names_bump(d, &d->ident_names, name_off);
 
-	dci_putc(&d->out, '\n');
-	dci_indent(&d->out, lvl);
-	dci_puts(&d->out, name);
+	lbtfi_dc_putc(&d->out, '\n');
+	lbtfi_dc_indent(&d->out, lvl);
+	lbtfi_dc_puts(&d->out, name);
 	if (dup > 1) {
-		dci_write(&d->out, "___", 3);
-		dci_put_u64(&d->out, dup);
+		lbtfi_dc_write(&d->out, "___", 3);
+		lbtfi_dc_put_u64(&d->out, dup);
 	}
-	dci_write(&d->out, " = ", 3);
+	lbtfi_dc_write(&d->out, " = ", 3);
 }
 
 /* An 8-byte enum needs mode(word) unless some value already needs 64 bits. */
@@ -352,77 +352,77 @@ static bool needs_word_mode(const struct lbtf_type *t)
 	return true;
 }
 
-void dci_emit_enum_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+void lbtfi_dc_emit_enum_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
 {
 	bool is_signed = lbtf_kflag(t);
 
-	dci_write(&d->out, "enum", 4);
+	lbtfi_dc_write(&d->out, "enum", 4);
 	if (t->name_off) {
-		dci_putc(&d->out, ' ');
-		dci_put_type_name(d, id);
+		lbtfi_dc_putc(&d->out, ' ');
+		lbtfi_dc_put_type_name(d, id);
 	}
 	if (!lbtf_vlen(t))
 		return;
-	dci_write(&d->out, " {", 2);
+	lbtfi_dc_write(&d->out, " {", 2);
 	for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
 		if (lbtf_kind(t) == LBTF_KIND_ENUM) {
 			const struct lbtf_enum *e = &lbtf_enums(t)[i];
 
 			put_enumerator(d, e->name_off, lvl + 1);
 			if (is_signed)
-				dci_put_i64(&d->out, e->val);
+				lbtfi_dc_put_i64(&d->out, e->val);
 			else
-				dci_put_u64(&d->out, (uint32_t)e->val);
+				lbtfi_dc_put_u64(&d->out, (uint32_t)e->val);
 		} else {
 			const struct lbtf_enum64 *e = &lbtf_enums64(t)[i];
 			uint64_t v = lbtf_enum64_value(e);
 
 			put_enumerator(d, e->name_off, lvl + 1);
 			if (is_signed) {
-				dci_put_i64(&d->out, (int64_t)v);
-				dci_write(&d->out, "LL", 2);
+				lbtfi_dc_put_i64(&d->out, (int64_t)v);
+				lbtfi_dc_write(&d->out, "LL", 2);
 			} else {
-				dci_put_u64(&d->out, v);
-				dci_write(&d->out, "ULL", 3);
+				lbtfi_dc_put_u64(&d->out, v);
+				lbtfi_dc_write(&d->out, "ULL", 3);
 			}
 		}
-		dci_putc(&d->out, ',');
+		lbtfi_dc_putc(&d->out, ',');
 	}
-	dci_putc(&d->out, '\n');
-	dci_indent(&d->out, lvl);
-	dci_putc(&d->out, '}');
+	lbtfi_dc_putc(&d->out, '\n');
+	lbtfi_dc_indent(&d->out, lvl);
+	lbtfi_dc_putc(&d->out, '}');
 	if (t->size == 1)
-		dci_puts(&d->out, " __attribute__((mode(byte)))");
+		lbtfi_dc_puts(&d->out, " __attribute__((mode(byte)))");
 	else if (t->size == 2) /* our addition: bpftool leaves these 4 bytes wide */
-		dci_puts(&d->out, " __attribute__((mode(HI)))");
+		lbtfi_dc_puts(&d->out, " __attribute__((mode(HI)))");
 	else if (t->size == 8 && d->ptr_sz == 8 && needs_word_mode(t))
-		dci_puts(&d->out, " __attribute__((mode(word)))");
+		lbtfi_dc_puts(&d->out, " __attribute__((mode(word)))");
 }
 
 /* ---- forward declarations, typedefs, base types --------------------------- */
 
-void dci_emit_fwd_def(struct dc *d, uint32_t id, const struct lbtf_type *t)
+void lbtfi_dc_emit_fwd_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t)
 {
-	dci_puts(&d->out, lbtf_kflag(t) ? "union " : "struct ");
-	dci_put_type_name(d, id);
+	lbtfi_dc_puts(&d->out, lbtf_kflag(t) ? "union " : "struct ");
+	lbtfi_dc_put_type_name(d, id);
 }
 
-void dci_emit_typedef_def(struct dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
+void lbtfi_dc_emit_typedef_def(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, int lvl)
 {
 	char buf[DC_NAME_MAX];
-	const char *name = dci_ident_name(d, id, buf);
+	const char *name = lbtfi_dc_ident_name(d, id, buf);
 
 	/* old GCC wrote __gnuc_va_list as a typedef of void */
 	if (!t->type && !strcmp(name, "__gnuc_va_list")) {
-		dci_puts(&d->out, "typedef __builtin_va_list __gnuc_va_list");
+		lbtfi_dc_puts(&d->out, "typedef __builtin_va_list __gnuc_va_list");
 		return;
 	}
-	dci_write(&d->out, "typedef ", 8);
-	dci_emit_decl(d, t->type, name, lvl);
+	lbtfi_dc_write(&d->out, "typedef ", 8);
+	lbtfi_dc_emit_decl(d, t->type, name, lvl);
 }
 
 /* GCC's Arm SIMD __PolyN_t base types get plain C aliases. */
-void dci_emit_base_aliases(struct dc *d, uint32_t id)
+void lbtfi_dc_emit_base_aliases(struct lbtfi_dc *d, uint32_t id)
 {
 	static const char *const aliases[][2] = {
 		{ "__Poly8_t", "unsigned char" },
@@ -431,15 +431,15 @@ void dci_emit_base_aliases(struct dc *d, uint32_t id)
 		{ "__Poly128_t", "unsigned __int128" },
 	};
 	char buf[DC_NAME_MAX];
-	const char *name = dci_type_name(d, id, buf);
+	const char *name = lbtfi_dc_type_name(d, id, buf);
 
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
 		if (!strcmp(name, aliases[i][0])) {
-			dci_write(&d->out, "typedef ", 8);
-			dci_puts(&d->out, aliases[i][1]);
-			dci_putc(&d->out, ' ');
-			dci_puts(&d->out, name);
-			dci_write(&d->out, ";\n\n", 3);
+			lbtfi_dc_write(&d->out, "typedef ", 8);
+			lbtfi_dc_puts(&d->out, aliases[i][1]);
+			lbtfi_dc_putc(&d->out, ' ');
+			lbtfi_dc_puts(&d->out, name);
+			lbtfi_dc_write(&d->out, ";\n\n", 3);
 			break;
 		}
 	}

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "internal.h"
 
-int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *room)
+int lbtfi_dc_names_reserve(struct lbtfi_dc_names *n, uint32_t expected, struct lbtfi_dc_name *room)
 {
 	if (room && !n->ent) {
 		n->ent = room;
@@ -26,9 +26,9 @@ int dci_names_reserve(struct dc_names *n, uint32_t expected, struct dc_name *roo
 }
 
 /* Room for one more entry (lent room is full: a block of its own) */
-static int grow_ents(struct dc_names *n)
+static int grow_ents(struct lbtfi_dc_names *n)
 {
-	struct dc_name *lent = n->ent;
+	struct lbtfi_dc_name *lent = n->ent;
 
 	if (n->cnt < n->cap)
 		return 0;
@@ -46,28 +46,28 @@ static int grow_ents(struct dc_names *n)
 	return 0;
 }
 
-uint32_t dci_names_bump(const struct dc *d, struct dc_names *n, uint32_t off)
+uint32_t lbtfi_dc_names_bump(const struct lbtfi_dc *d, struct lbtfi_dc_names *n, uint32_t off)
 {
-	const char *name = dci_str(d, off);
+	const char *name = lbtfi_dc_str(d, off);
 	size_t len;
 	uint32_t h = lbtfi_str_hash(name, &len);
 
-	if (!n->tab.slots && dci_names_reserve(n, 0, NULL))
+	if (!n->tab.slots && lbtfi_dc_names_reserve(n, 0, NULL))
 		return 0;
 	/* deduplicated BTF strings: equal names usually are the same offset */
 	LBTFI_HTAB_FOR_EACH(&n->tab, h, slot, i) {
-		struct dc_name *e = &n->ent[i];
+		struct lbtfi_dc_name *e = &n->ent[i];
 
-		if (e->off == off || !strcmp(dci_str(d, e->off), name))
+		if (e->off == off || !strcmp(lbtfi_dc_str(d, e->off), name))
 			return ++e->count;
 	}
 	if (grow_ents(n) || lbtfi_htab_add(&n->tab, h, (uint32_t)n->cnt))
 		return 0;
-	n->ent[n->cnt++] = (struct dc_name){ off, 1 };
+	n->ent[n->cnt++] = (struct lbtfi_dc_name){ off, 1 };
 	return 1;
 }
 
-void dci_names_free(struct dc_names *n)
+void lbtfi_dc_names_free(struct lbtfi_dc_names *n)
 {
 	lbtfi_htab_free(&n->tab);
 	if (!n->ent_lent)
@@ -76,9 +76,9 @@ void dci_names_free(struct dc_names *n)
 }
 
 /* Decides once per type whether its name needs a ___N suffix. */
-static void resolve(struct dc *d, uint32_t id, struct dc_names *names)
+static void resolve(struct lbtfi_dc *d, uint32_t id, struct lbtfi_dc_names *names)
 {
-	const struct lbtf_type *t = dci_type(d, id);
+	const struct lbtf_type *t = lbtfi_dc_type(d, id);
 	uint32_t cnt;
 
 	if (d->st[id].name_resolved || !t->name_off)
@@ -87,9 +87,9 @@ static void resolve(struct dc *d, uint32_t id, struct dc_names *names)
 	/* forward declarations never define anything, so never clash */
 	if (lbtf_kind(t) == LBTF_KIND_FWD || (lbtf_kind(t) == LBTF_KIND_ENUM && !lbtf_vlen(t)))
 		return;
-	cnt = dci_names_bump(d, names, t->name_off);
+	cnt = lbtfi_dc_names_bump(d, names, t->name_off);
 	if (!cnt) {
-		dci_fail(d, -ENOMEM, "out of memory counting names", id);
+		lbtfi_dc_fail(d, -ENOMEM, "out of memory counting names", id);
 		return;
 	}
 	if (cnt == 1)
@@ -98,12 +98,12 @@ static void resolve(struct dc *d, uint32_t id, struct dc_names *names)
 	 * is the key's hash: equal hashes are equal ids) */
 	if ((!d->renames.slots && lbtfi_htab_init(&d->renames, 64, 2)) ||
 	    lbtfi_htab_add(&d->renames, id, cnt))
-		dci_fail(d, -ENOMEM, "out of memory counting names", id);
+		lbtfi_dc_fail(d, -ENOMEM, "out of memory counting names", id);
 	else
 		d->st[id].renamed = 1;
 }
 
-static uint32_t suffix_of(const struct dc *d, uint32_t id)
+static uint32_t suffix_of(const struct lbtfi_dc *d, uint32_t id)
 {
 	LBTFI_HTAB_FOR_EACH(&d->renames, id, i, n)
 		return n;
@@ -114,40 +114,40 @@ static uint32_t suffix_of(const struct dc *d, uint32_t id)
  * The printed name. Renamed names are capped at DC_NAME_MAX - 1 bytes, as
  * the reference does; the usual unrenamed case points into the BTF strings.
  */
-static const char *name_of(struct dc *d, uint32_t id, struct dc_names *names,
+static const char *name_of(struct lbtfi_dc *d, uint32_t id, struct lbtfi_dc_names *names,
 			   char buf[DC_NAME_MAX])
 {
-	const struct lbtf_type *t = dci_type(d, id);
+	const struct lbtf_type *t = lbtfi_dc_type(d, id);
 
 	if (!t->name_off)
 		return "";
 	resolve(d, id, names);
 	if (!d->st[id].renamed)
-		return dci_str(d, t->name_off);
-	snprintf(buf, DC_NAME_MAX, "%s___%u", dci_str(d, t->name_off), suffix_of(d, id));
+		return lbtfi_dc_str(d, t->name_off);
+	snprintf(buf, DC_NAME_MAX, "%s___%u", lbtfi_dc_str(d, t->name_off), suffix_of(d, id));
 	return buf;
 }
 
-const char *dci_ident_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX])
+const char *lbtfi_dc_ident_name(struct lbtfi_dc *d, uint32_t id, char buf[DC_NAME_MAX])
 {
 	return name_of(d, id, &d->ident_names, buf);
 }
 
-const char *dci_type_name(struct dc *d, uint32_t id, char buf[DC_NAME_MAX])
+const char *lbtfi_dc_type_name(struct lbtfi_dc *d, uint32_t id, char buf[DC_NAME_MAX])
 {
 	return name_of(d, id, &d->type_names, buf);
 }
 
-void dci_put_type_name(struct dc *d, uint32_t id)
+void lbtfi_dc_put_type_name(struct lbtfi_dc *d, uint32_t id)
 {
 	char buf[DC_NAME_MAX];
 
-	dci_puts(&d->out, name_of(d, id, &d->type_names, buf));
+	lbtfi_dc_puts(&d->out, name_of(d, id, &d->type_names, buf));
 }
 
-void dci_put_ident_name(struct dc *d, uint32_t id)
+void lbtfi_dc_put_ident_name(struct lbtfi_dc *d, uint32_t id)
 {
 	char buf[DC_NAME_MAX];
 
-	dci_puts(&d->out, name_of(d, id, &d->ident_names, buf));
+	lbtfi_dc_puts(&d->out, name_of(d, id, &d->ident_names, buf));
 }

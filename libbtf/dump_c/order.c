@@ -20,19 +20,19 @@
  * every use (their meaning depends on the path), so a small hostile BTF can
  * make the walk exponential. Real BTF needs a few visits per type.
  */
-static int too_much_work(struct dc *d, uint32_t id)
+static int too_much_work(struct lbtfi_dc *d, uint32_t id)
 {
-	return dci_fail(d, -E2BIG, "type graph too entangled (exponential walk)", id);
+	return lbtfi_dc_fail(d, -E2BIG, "type graph too entangled (exponential walk)", id);
 }
 
 /* ---- ordering ---------------------------------------------------------- */
 
 /* (a type is queued once, when it becomes ordered: the queue has room
  * for all, in the arena, never grown) */
-static int queue_push(struct dc *d, uint32_t id)
+static int queue_push(struct lbtfi_dc *d, uint32_t id)
 {
 	if (d->queue.cnt >= d->queue.cap)
-		return dci_fail(d, -EOVERFLOW, "queue of definitions full", id);
+		return lbtfi_dc_fail(d, -EOVERFLOW, "queue of definitions full", id);
 	d->queue.ids[d->queue.cnt++] = id;
 	return 0;
 }
@@ -58,7 +58,7 @@ static inline bool child_of(const struct lbtf_type *t, uint32_t n, uint32_t *chi
 		*child = lbtf_members(t)[n].type;
 		return true;
 	}
-	switch (dci_kind_ops[lbtf_kind(t)].children) {
+	switch (lbtfi_dc_kind_ops[lbtf_kind(t)].children) {
 	case DC_CH_TYPE:
 		*child = t->type;
 		return n == 0;
@@ -91,7 +91,7 @@ static inline bool next_child(struct ord_frame *f, uint32_t *child, bool *ptr)
 
 /* First visit of id: an answer (>= 0 or <0), or 2 when a frame is needed. */
 #define ORD_DESCEND 2
-static int enter(struct dc *d, uint32_t id, bool through_ptr)
+static int enter(struct lbtfi_dc *d, uint32_t id, bool through_ptr)
 {
 	const struct lbtf_type *t;
 	unsigned int k;
@@ -101,13 +101,13 @@ static int enter(struct dc *d, uint32_t id, bool through_ptr)
 		return 1; /* lets a typedef know its target is already there */
 	if (++d->steps > d->step_limit)
 		return too_much_work(d, id);
-	t = dci_type(d, id);
+	t = lbtfi_dc_type(d, id);
 	k = lbtf_kind(t);
 	if (d->st[id].order == DC_ORDERING) {
 		/* a loop through a pointer to a named struct: forward declaration */
 		if (lbtf_is_composite(t) && through_ptr && t->name_off)
 			return 0;
-		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
+		return lbtfi_dc_fail(d, -ELOOP, "unsatisfiable type cycle", id);
 	}
 	switch (k) {
 	case LBTF_KIND_STRUCT:
@@ -126,7 +126,7 @@ static int enter(struct dc *d, uint32_t id, bool through_ptr)
 		d->st[id].order = DC_ORDERED;
 		return 1;
 	default:
-		if (dci_kind_ops[k].children != DC_CH_NONE)
+		if (lbtfi_dc_kind_ops[k].children != DC_CH_NONE)
 			return ORD_DESCEND;
 		/* INT, FLOAT; FUNC, VAR, DATASEC, DECL_TAG are not types */
 		d->st[id].order = DC_ORDERED;
@@ -135,7 +135,7 @@ static int enter(struct dc *d, uint32_t id, bool through_ptr)
 }
 
 /* All children visited: the frame's answer. */
-static int leave(struct dc *d, const struct ord_frame *f)
+static int leave(struct lbtfi_dc *d, const struct ord_frame *f)
 {
 	const struct lbtf_type *t = f->t;
 	int err;
@@ -163,30 +163,30 @@ static int leave(struct dc *d, const struct ord_frame *f)
 	}
 }
 
-static int push_frame(struct dc *d, uint32_t id, bool through_ptr)
+static int push_frame(struct lbtfi_dc *d, uint32_t id, bool through_ptr)
 {
-	struct dc_ords *o = &d->ords;
+	struct lbtfi_dc_ords *o = &d->ords;
 	const struct lbtf_type *t;
 	unsigned int k;
 
 	if (o->cnt >= d->nr_types) /* deeper than the number of types: a cycle */
-		return dci_fail(d, -ELOOP, "unsatisfiable type cycle", id);
+		return lbtfi_dc_fail(d, -ELOOP, "unsatisfiable type cycle", id);
 	if (LBTFI_GROW_FROM(o->v, o->cap, o->cnt + 1, 64))
-		return dci_fail(d, -ENOMEM, "out of memory ordering types", id);
-	t = dci_type(d, id);
+		return lbtfi_dc_fail(d, -ENOMEM, "out of memory ordering types", id);
+	t = lbtfi_dc_type(d, id);
 	k = lbtf_kind(t);
 	o->v[o->cnt++] = (struct ord_frame){
 		.t = t, .id = id, .kind = (uint8_t)k, .through_ptr = through_ptr,
 		.kids_ptr = k == LBTF_KIND_PTR ||
 			    (through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
-					     dci_kind_ops[k].children == DC_CH_TYPE)) };
+					     lbtfi_dc_kind_ops[k].children == DC_CH_TYPE)) };
 	return 0;
 }
 
 /* Orders id and what it needs; 1 strong, 0 weak, <0 error. */
-static int order(struct dc *d, uint32_t id, bool through_ptr)
+static int order(struct lbtfi_dc *d, uint32_t id, bool through_ptr)
 {
-	struct dc_ords *o = &d->ords;
+	struct lbtfi_dc_ords *o = &d->ords;
 	int res = enter(d, id, through_ptr);
 
 	o->cnt = 0;
@@ -224,28 +224,28 @@ static int order(struct dc *d, uint32_t id, bool through_ptr)
 
 /* ---- emission ---------------------------------------------------------- */
 
-static bool is_builtin_va_list(struct dc *d, const struct lbtf_type *t)
+static bool is_builtin_va_list(struct lbtfi_dc *d, const struct lbtf_type *t)
 {
 	/* compiler built-in: redefining it breaks compilation */
-	return t->name_off && !strcmp(dci_str(d, t->name_off), "__builtin_va_list");
+	return t->name_off && !strcmp(lbtfi_dc_str(d, t->name_off), "__builtin_va_list");
 }
 
-static void end_decl(struct dc *d)
+static void end_decl(struct lbtfi_dc *d)
 {
-	dci_write(&d->out, ";\n\n", 3);
+	lbtfi_dc_write(&d->out, ";\n\n", 3);
 }
 
-static void emit_typedef_decl(struct dc *d, uint32_t id, const struct lbtf_type *t)
+static void emit_typedef_decl(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t)
 {
 	if (!is_builtin_va_list(d, t)) {
-		dci_emit_typedef_def(d, id, t, 0);
+		lbtfi_dc_emit_typedef_def(d, id, t, 0);
 		end_decl(d);
 	}
 	d->st[id].fwd_emitted = 1;
 }
 
 /* Reached again while its own definition is in progress (a cycle). */
-static void emit_cycle(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id)
+static void emit_cycle(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id)
 {
 	if (d->st[id].fwd_emitted)
 		return;
@@ -253,7 +253,7 @@ static void emit_cycle(struct dc *d, uint32_t id, const struct lbtf_type *t, uin
 		/* inside its own definition, or anonymous (cannot be declared) */
 		if (id == cont_id || !t->name_off)
 			return;
-		dci_emit_struct_fwd(d, id, t);
+		lbtfi_dc_emit_struct_fwd(d, id, t);
 		end_decl(d);
 		d->st[id].fwd_emitted = 1;
 	} else if (lbtf_kind(t) == LBTF_KIND_TYPEDEF) {
@@ -262,42 +262,42 @@ static void emit_cycle(struct dc *d, uint32_t id, const struct lbtf_type *t, uin
 	}
 }
 
-bool dci_top_int(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_int(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		 uint32_t *child_cont)
 {
-	dci_emit_base_aliases(d, id);
+	lbtfi_dc_emit_base_aliases(d, id);
 	d->st[id].emit = DC_EMITTED;
 	return false;
 }
 
-bool dci_top_enum(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_enum(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		  uint32_t *child_cont)
 {
 	if (!cont_id) {
-		dci_emit_enum_def(d, id, t, 0);
+		lbtfi_dc_emit_enum_def(d, id, t, 0);
 		end_decl(d);
 	}
 	d->st[id].emit = DC_EMITTED;
 	return false;
 }
 
-bool dci_top_through(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_through(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		     uint32_t *child_cont)
 {
 	*child_cont = cont_id;
 	return true;
 }
 
-bool dci_top_fwd(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_fwd(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		 uint32_t *child_cont)
 {
-	dci_emit_fwd_def(d, id, t);
+	lbtfi_dc_emit_fwd_def(d, id, t);
 	end_decl(d);
 	d->st[id].emit = DC_EMITTED;
 	return false;
 }
 
-bool dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_typedef(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		     uint32_t *child_cont)
 {
 	d->st[id].emit = DC_EMITTING;
@@ -305,14 +305,14 @@ bool dci_top_typedef(struct dc *d, uint32_t id, const struct lbtf_type *t, uint3
 	return true;
 }
 
-void dci_top_typedef_leave(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id)
+void lbtfi_dc_top_typedef_leave(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id)
 {
 	if (!d->st[id].fwd_emitted)
 		emit_typedef_decl(d, id, t);
 	d->st[id].emit = DC_EMITTED;
 }
 
-bool dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
+bool lbtfi_dc_top_composite(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t, uint32_t cont_id,
 		       uint32_t *child_cont)
 {
 	d->st[id].emit = DC_EMITTING;
@@ -322,7 +322,7 @@ bool dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uin
 		return true;
 	}
 	if (!d->st[id].fwd_emitted && id != cont_id) {
-		dci_emit_struct_fwd(d, id, t);
+		lbtfi_dc_emit_struct_fwd(d, id, t);
 		end_decl(d);
 		d->st[id].fwd_emitted = 1;
 	}
@@ -330,11 +330,11 @@ bool dci_top_composite(struct dc *d, uint32_t id, const struct lbtf_type *t, uin
 	return false;
 }
 
-void dci_top_composite_leave(struct dc *d, uint32_t id, const struct lbtf_type *t,
+void lbtfi_dc_top_composite_leave(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t,
 			     uint32_t cont_id)
 {
 	if (!cont_id) {
-		dci_emit_struct_def(d, id, t, 0);
+		lbtfi_dc_emit_struct_def(d, id, t, 0);
 		end_decl(d);
 		d->st[id].emit = DC_EMITTED;
 	} else {
@@ -344,12 +344,12 @@ void dci_top_composite_leave(struct dc *d, uint32_t id, const struct lbtf_type *
 
 /* First visit of id inside cont_id: pushes a frame when its children come
  * next; false after an error */
-static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
+static bool top_enter(struct lbtfi_dc *d, uint32_t id, uint32_t cont_id)
 {
-	struct dc_walks *w = &d->tops;
+	struct lbtfi_dc_walks *w = &d->tops;
 	const struct lbtf_type *t;
 	uint32_t child_cont = 0;
-	dc_top_enter_fn fn;
+	lbtfi_dc_top_enter_fn fn;
 
 	if (d->st[id].emit == DC_EMITTED || d->err || d->out.err)
 		return !d->err && !d->out.err;
@@ -357,12 +357,12 @@ static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 		too_much_work(d, id);
 		return false;
 	}
-	t = dci_type(d, id);
+	t = lbtfi_dc_type(d, id);
 	if (d->st[id].emit == DC_EMITTING) {
 		emit_cycle(d, id, t, cont_id);
 		return true;
 	}
-	fn = dci_ops(t)->top;
+	fn = lbtfi_dc_ops(t)->top;
 	if (!fn) { /* (floats, and what is not a type: nothing, ever) */
 		d->st[id].emit = DC_EMITTED;
 		return true;
@@ -370,10 +370,10 @@ static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 	if (!fn(d, id, t, cont_id, &child_cont))
 		return true;
 	if (LBTFI_GROW_FROM(w->v, w->cap, w->cnt + 1, 64)) {
-		dci_fail(d, -ENOMEM, "out of memory emitting types", id);
+		lbtfi_dc_fail(d, -ENOMEM, "out of memory emitting types", id);
 		return false;
 	}
-	w->v[w->cnt++] = (struct dc_walk){ .t = t, .id = id, .cont_id = cont_id,
+	w->v[w->cnt++] = (struct lbtfi_dc_walk){ .t = t, .id = id, .cont_id = cont_id,
 					   .child_cont = child_cont };
 	return true;
 }
@@ -381,7 +381,7 @@ static bool top_enter(struct dc *d, uint32_t id, uint32_t cont_id)
 /* Whether all t's children are emitted: then a pointer, modifier, array
  * or function prototype (which print nothing of their own here) needs
  * nothing more wherever it is met again */
-static bool all_emitted(const struct dc *d, const struct lbtf_type *t)
+static bool all_emitted(const struct lbtfi_dc *d, const struct lbtf_type *t)
 {
 	uint32_t child;
 
@@ -397,15 +397,15 @@ static bool all_emitted(const struct dc *d, const struct lbtf_type *t)
  * are printed inside their container's), on an explicit stack (anonymous
  * types nest as deep as the BTF does).
  */
-void dci_top_emit(struct dc *d, uint32_t id)
+void lbtfi_dc_top_emit(struct lbtfi_dc *d, uint32_t id)
 {
-	struct dc_walks *w = &d->tops;
+	struct lbtfi_dc_walks *w = &d->tops;
 	size_t base = w->cnt;
 
 	if (!top_enter(d, id, 0))
 		goto out;
 	while (w->cnt > base) {
-		struct dc_walk *f = &w->v[w->cnt - 1];
+		struct lbtfi_dc_walk *f = &w->v[w->cnt - 1];
 		const struct lbtf_type *t = f->t;
 		uint32_t child;
 		bool more;
@@ -421,24 +421,24 @@ void dci_top_emit(struct dc *d, uint32_t id)
 			continue;
 		}
 		w->cnt--; /* (f stays readable: nothing is pushed before the call) */
-		if (dci_ops(t)->top_leave)
-			dci_ops(t)->top_leave(d, f->id, t, f->cont_id);
-		else if (dci_ops(t)->top == dci_top_through && all_emitted(d, t))
+		if (lbtfi_dc_ops(t)->top_leave)
+			lbtfi_dc_ops(t)->top_leave(d, f->id, t, f->cont_id);
+		else if (lbtfi_dc_ops(t)->top == lbtfi_dc_top_through && all_emitted(d, t))
 			d->st[f->id].emit = DC_EMITTED;
 	}
 out:
 	w->cnt = base;
 }
 
-int dci_order_root(struct dc *d, uint32_t id)
+int lbtfi_dc_order_root(struct lbtfi_dc *d, uint32_t id)
 {
 	int err = order(d, id, false);
 
 	return err < 0 ? err : 0;
 }
 
-void dci_emit_queue(struct dc *d)
+void lbtfi_dc_emit_queue(struct lbtfi_dc *d)
 {
 	for (size_t i = 0; i < d->queue.cnt && !d->err && !d->out.err; i++)
-		dci_top_emit(d, d->queue.ids[i]);
+		lbtfi_dc_top_emit(d, d->queue.ids[i]);
 }

@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "core/fastio.h"
 
-void dci_flush(struct dc_out *o)
+void lbtfi_dc_flush(struct lbtfi_dc_out *o)
 {
 	if (o->len && !o->err && fwrite(o->buf, 1, o->len, o->f) != o->len)
 		o->err = -EIO;
@@ -18,7 +18,7 @@ void dci_flush(struct dc_out *o)
 	o->len = 0;
 }
 
-void dci_write_split(struct dc_out *o, const char *s, size_t n)
+void lbtfi_dc_write_split(struct lbtfi_dc_out *o, const char *s, size_t n)
 {
 	while (n) {
 		size_t room = DC_OUT_BUF - o->len, k = n < room ? n : room;
@@ -28,35 +28,35 @@ void dci_write_split(struct dc_out *o, const char *s, size_t n)
 		s += k;
 		n -= k;
 		if (o->len == DC_OUT_BUF)
-			dci_flush(o);
+			lbtfi_dc_flush(o);
 	}
 }
 
-void dci_put_u64(struct dc_out *o, uint64_t v)
+void lbtfi_dc_put_u64(struct lbtfi_dc_out *o, uint64_t v)
 {
 	char tmp[20];
 
-	dci_write(o, tmp, lbtfi_dec_u64(tmp, v));
+	lbtfi_dc_write(o, tmp, lbtfi_dec_u64(tmp, v));
 }
 
-void dci_put_i64(struct dc_out *o, int64_t v)
+void lbtfi_dc_put_i64(struct lbtfi_dc_out *o, int64_t v)
 {
 	if (v < 0) {
-		dci_putc(o, '-');
-		dci_put_u64(o, -(uint64_t)v); /* well defined for INT64_MIN too */
+		lbtfi_dc_putc(o, '-');
+		lbtfi_dc_put_u64(o, -(uint64_t)v); /* well defined for INT64_MIN too */
 	} else {
-		dci_put_u64(o, (uint64_t)v);
+		lbtfi_dc_put_u64(o, (uint64_t)v);
 	}
 }
 
 #define DC_MAX_INDENT 13
 
-void dci_indent(struct dc_out *o, int lvl)
+void lbtfi_dc_indent(struct lbtfi_dc_out *o, int lvl)
 {
 	static const char tabs[DC_MAX_INDENT] = "\t\t\t\t\t\t\t\t\t\t\t\t\t";
 
 	if (lvl > DC_MAX_INDENT)
 		lvl = DC_MAX_INDENT;
 	if (lvl > 0)
-		dci_write(o, tabs, lvl);
+		lbtfi_dc_write(o, tabs, lvl);
 }

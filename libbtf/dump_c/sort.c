@@ -58,15 +58,15 @@ static int rank_at(const struct lbtf_type *t, int depth)
 		return RANK_LAST;
 	if (kind == LBTF_KIND_ARRAY || follows_type(kind))
 		return -1; /* decided further down */
-	return dci_kind_ops[kind].sort_rank ? dci_kind_ops[kind].sort_rank : RANK_LAST;
+	return lbtfi_dc_kind_ops[kind].sort_rank ? lbtfi_dc_kind_ops[kind].sort_rank : RANK_LAST;
 }
 
-static int rank_and_sort_name(struct dc *d, uint32_t id, uint32_t *sort_off)
+static int rank_and_sort_name(struct lbtfi_dc *d, uint32_t id, uint32_t *sort_off)
 {
 	int rank = -1;
 
 	for (int depth = 0;; depth++) {
-		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
 		unsigned int kind = lbtf_kind(t);
 
 		if (depth > SORT_DEPTH) {
@@ -99,13 +99,13 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h * 31 + v;
 }
 
-static uint64_t mix_name(struct dc *d, uint64_t h, uint32_t name_off)
+static uint64_t mix_name(struct lbtfi_dc *d, uint64_t h, uint32_t name_off)
 {
 	uint64_t s = 0;
 
 	if (!name_off)
 		return h; /* no name: nothing mixed in (an empty name mixes 0) */
-	for (const char *c = dci_str(d, name_off); *c; c++)
+	for (const char *c = lbtfi_dc_str(d, name_off); *c; c++)
 		s = s * 31 + (uint64_t)(int64_t)(signed char)*c;
 	return mix(h, s);
 }
@@ -144,10 +144,10 @@ static struct memo_ent *memo_at(const struct memo *m, uint32_t id)
  * member's name and the hash of its type (members not followed further);
  * array length and element; the target of modifiers and typedefs.
  * *reach: the deepest depth the walk went to. */
-static uint64_t shape_hash(struct dc *d, struct memo *m, uint32_t id, bool members, int depth,
+static uint64_t shape_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, bool members, int depth,
 			   int *reach)
 {
-	const struct lbtf_type *t = dci_type(d, id);
+	const struct lbtf_type *t = lbtfi_dc_type(d, id);
 	unsigned int kind = lbtf_kind(t);
 	bool composite = lbtf_is_composite(t);
 	/* the memo holds structs/unions with members, other types without
@@ -208,13 +208,13 @@ static uint64_t prefix_of(int rank, const char *s)
 	return p;
 }
 
-static int cmp_off(struct dc *d, uint32_t a, uint32_t b)
+static int cmp_off(struct lbtfi_dc *d, uint32_t a, uint32_t b)
 {
-	return a == b ? 0 : strcmp(dci_str(d, a), dci_str(d, b));
+	return a == b ? 0 : strcmp(lbtfi_dc_str(d, a), lbtfi_dc_str(d, b));
 }
 
 /* rank, sort name, own name; the hash only decides among equal names */
-static int cmp_names(struct dc *d, const struct sort_key *x, const struct sort_key *y)
+static int cmp_names(struct lbtfi_dc *d, const struct sort_key *x, const struct sort_key *y)
 {
 	int r;
 
@@ -222,10 +222,10 @@ static int cmp_names(struct dc *d, const struct sort_key *x, const struct sort_k
 		return x->prefix < y->prefix ? -1 : 1;
 	if ((r = cmp_off(d, x->sort_off, y->sort_off)))
 		return r;
-	return cmp_off(d, dci_type(d, x->id)->name_off, dci_type(d, y->id)->name_off);
+	return cmp_off(d, lbtfi_dc_type(d, x->id)->name_off, lbtfi_dc_type(d, y->id)->name_off);
 }
 
-static __attribute__((noinline)) int cmp_slow(struct dc *d, const struct sort_key *x,
+static __attribute__((noinline)) int cmp_slow(struct lbtfi_dc *d, const struct sort_key *x,
 					      const struct sort_key *y)
 {
 	int r = cmp_names(d, x, y);
@@ -234,7 +234,7 @@ static __attribute__((noinline)) int cmp_slow(struct dc *d, const struct sort_ke
 }
 
 /* by_id: the keys' prefixes hold tie-break hashes, names are equal */
-static inline bool key_less(struct dc *d, const struct sort_key *x, const struct sort_key *y,
+static inline bool key_less(struct lbtfi_dc *d, const struct sort_key *x, const struct sort_key *y,
 			    bool by_id)
 {
 	if (x->prefix != y->prefix)
@@ -267,7 +267,7 @@ static void swap_keys(struct sort_key *a, struct sort_key *b)
 /* In place (no copy of the 2 MB array): quicksort, median of three,
  * insertion sort for short ranges; past a depth bound (hostile input)
  * the range goes to qsort. */
-static void sort_keys(struct dc *d, struct sort_key *k, size_t n, int depth, bool by_id)
+static void sort_keys(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth, bool by_id)
 {
 	while (n > 16) {
 		size_t m = n / 2, i, j;
@@ -336,7 +336,7 @@ static int sort_depth(size_t n)
 
 /* Keys of equal rank and names: by hash, then id. The hash goes into the
  * prefix (the names are no longer needed), then the keys are sorted on it. */
-static void order_ties(struct dc *d, struct memo *m, struct sort_key *keys, size_t n)
+static void order_ties(struct lbtfi_dc *d, struct memo *m, struct sort_key *keys, size_t n)
 {
 	int reach;
 
@@ -350,16 +350,16 @@ static void order_ties(struct dc *d, struct memo *m, struct sort_key *keys, size
  * sorted types of a vmlinux) make one group of equal rank and names. It
  * is kept out of the sort by names, and goes right after the keys below
  * its rank: names are compared only among named keys. */
-static bool in_anon_group(struct dc *d, const struct sort_key *k, const struct lbtf_type *t)
+static bool in_anon_group(struct lbtfi_dc *d, const struct sort_key *k, const struct lbtf_type *t)
 {
-	return k->prefix == (uint64_t)RANK_LAST << 56 && !dci_str(d, t->name_off)[0];
+	return k->prefix == (uint64_t)RANK_LAST << 56 && !lbtfi_dc_str(d, t->name_off)[0];
 }
 
 /* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order nothing
  * (their types come out through other roots, as in bpftool), so where
  * they sort does not matter: they are left out (45% of a vmlinux's types
  * are FUNCs) */
-bool dci_sorts(const struct lbtf_type *t)
+bool lbtfi_dc_sorts(const struct lbtf_type *t)
 {
 	unsigned int kind = lbtf_kind(t);
 
@@ -377,21 +377,21 @@ static uint32_t memo_size(uint32_t kept)
 }
 
 /* The keys (the ids, in their first bytes, at the end), then the memo */
-size_t dci_sort_bytes(uint32_t kept)
+size_t lbtfi_dc_sort_bytes(uint32_t kept)
 {
 	return (size_t)(kept ? kept : 1) * sizeof(struct sort_key) +
 	       (size_t)memo_size(kept) * sizeof(struct memo_ent) + 2 * 8;
 }
 
-uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt)
+uint32_t *lbtfi_dc_sorted_ids(struct lbtfi_dc *d, uint32_t kept, uint32_t *cnt)
 {
 	struct memo memo = { .mask = memo_size(kept) - 1 };
 	struct sort_key *keys;
 	uint32_t *ids;
 	uint32_t n = kept, named = 0, anon, at;
 
-	keys = dci_arena(d, (size_t)(n ? n : 1) * sizeof(*keys));
-	memo.v = dci_arena(d, ((size_t)memo.mask + 1) * sizeof(*memo.v));
+	keys = lbtfi_dc_arena(d, (size_t)(n ? n : 1) * sizeof(*keys));
+	memo.v = lbtfi_dc_arena(d, ((size_t)memo.mask + 1) * sizeof(*memo.v));
 	if (!keys || !memo.v)
 		return NULL;
 	memset(memo.v, 0, ((size_t)memo.mask + 1) * sizeof(*memo.v));
@@ -400,15 +400,15 @@ uint32_t *dci_sorted_ids(struct dc *d, uint32_t kept, uint32_t *cnt)
 	 * from the back */
 	anon = n;
 	for (uint32_t id = 1; id < d->nr_types && named < anon; id++) {
-		const struct lbtf_type *t = dci_type(d, id);
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
 		struct sort_key k;
 		int rank;
 
-		if (!dci_sorts(t))
+		if (!lbtfi_dc_sorts(t))
 			continue;
 		k.id = id;
 		rank = rank_and_sort_name(d, id, &k.sort_off);
-		k.prefix = prefix_of(rank, dci_str(d, k.sort_off));
+		k.prefix = prefix_of(rank, lbtfi_dc_str(d, k.sort_off));
 		if (in_anon_group(d, &k, t))
 			keys[--anon] = k;
 		else

@@ -450,7 +450,7 @@ static struct lbtf *input_btf(const char *path)
 	return lbtf_open_elf(path, NULL);
 }
 
-int dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,
+int lbtfi_dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,
 		   uint32_t *dropped)
 {
 	struct bset s = { 0 };

@@ -56,10 +56,10 @@
 struct unit_result {
 	struct lbtf_builder *b;   /* until appended */
 	uint32_t first, end;      /* then its types in the driver's raw builder */
-	char *paired;             /* dw_group_paired_names() */
+	char *paired;             /* lbtfi_dw_group_paired_names() */
 	size_t paired_len;
 	bool redo;                /* to be converted again */
-	struct dw_var *vars;
+	struct lbtfi_dw_var *vars;
 	uint32_t nvars, nfuncs;
 	uint64_t warned;
 	uint32_t other_tags[8];
@@ -70,9 +70,9 @@ struct unit_result {
 
 struct driver {
 	const char *path;
-	struct dw_global g;
-	struct dr_file units;     /* unit headers, read once, shared by the workers */
-	struct dw_unit_list ul;
+	struct lbtfi_dw_global g;
+	struct lbtfi_dr_file units;     /* unit headers, read once, shared by the workers */
+	struct lbtfi_dw_unit_list ul;
 	struct unit_result *res;  /* per group */
 	/* per group: being converted again since early_redo (the flag is not
 	 * in res[], which that thread overwrites when it is done) */
@@ -85,13 +85,13 @@ struct driver {
 	bool keep;                /* the groups stay for a second look (reuse) */
 	/* the handle the unit headers were read with, for the first
 	 * converter (ET_REL: its sections are relocated once, not again) */
-	struct dw_handle spare;
+	struct lbtfi_dw_handle spare;
 	bool has_spare;
 	/* a linked file's: every converter reads through it and units, whose
 	 * sections are its (converters call no libdw): one mapping, so each
 	 * page of .debug_str, .debug_loclists... is faulted in and counted
 	 * in RSS once, not once per thread */
-	struct dw_handle shared;
+	struct lbtfi_dw_handle shared;
 	bool has_shared;
 };
 
@@ -135,47 +135,47 @@ static bool take_group(struct driver *d, uint32_t *i)
 
 /* One unit into the group's builder; converted again without reuse when a
  * reused type did not hold */
-static int convert_unit(struct driver *d, struct dw_unit *u, uint32_t i)
+static int convert_unit(struct driver *d, struct lbtfi_dw_unit *u, uint32_t i)
 {
-	struct dw_unit_mark m;
-	struct dw_die die;
+	struct lbtfi_dw_unit_mark m;
+	struct lbtfi_dw_die die;
 	int err;
 
-	dw_unit_next(u);
-	dw_unit_mark(u, &m);
-	err = dr_die_at(u->rd, u->rd->main, d->ul.die_offs[i], &die);
+	lbtfi_dw_unit_next(u);
+	lbtfi_dw_unit_mark(u, &m);
+	err = lbtfi_dr_die_at(u->rd, u->rd->main, d->ul.die_offs[i], &die);
 	if (!err)
-		err = dw_convert_unit(u, &die);
+		err = lbtfi_dw_convert_unit(u, &die);
 	if (err == 1) {
-		dw_unit_rollback(u, &m);
-		err = dw_convert_unit(u, &die);
+		lbtfi_dw_unit_rollback(u, &m);
+		err = lbtfi_dw_convert_unit(u, &die);
 	}
 	if (!err)
-		err = dw_reuse_commit(dw_ru(u));
+		err = lbtfi_dw_reuse_commit(lbtfi_dw_ru(u));
 	return err;
 }
 
-static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool reuse)
+static void convert_group(struct driver *d, struct lbtfi_dw_unit *u, uint32_t gi, bool reuse)
 {
 	uint32_t i = gi * GROUP_UNITS, end = i + GROUP_UNITS < d->ul.n ? i + GROUP_UNITS : d->ul.n;
 	struct unit_result r = { 0 };
 	int err = 0;
 
-	dw_unit_reset(u);
+	lbtfi_dw_unit_reset(u);
 	u->b = lbtf_builder_new(d->g.base);
-	u->ru.grp = reuse ? dw_group_new() : NULL;
+	u->ru.grp = reuse ? lbtfi_dw_group_new() : NULL;
 	if (!u->b || (reuse && !u->ru.grp))
 		err = -ENOMEM;
 	for (; !err && i < end; i++) {
 		err = convert_unit(d, u, i);
 		/* units prepared for this one (dwz partial units are shared) */
-		dr_ctx_trim(u->rd, 8);
+		lbtfi_dr_ctx_trim(u->rd, 8);
 	}
 	if (!err)
-		dw_group_finish(dw_ru(u));
+		lbtfi_dw_group_finish(lbtfi_dw_ru(u));
 	if (!err)
-		err = dw_group_paired_names(dw_ru(u), &r.paired, &r.paired_len);
-	dw_group_free(u->ru.grp);
+		err = lbtfi_dw_group_paired_names(lbtfi_dw_ru(u), &r.paired, &r.paired_len);
+	lbtfi_dw_group_free(u->ru.grp);
 	u->ru.grp = NULL;
 	if (err)
 		err = with_path(d->path, err);
@@ -201,16 +201,16 @@ static void convert_group(struct driver *d, struct dw_unit *u, uint32_t gi, bool
 
 /* What a thread converts with: its own DWARF handle, reader and unit */
 struct converter {
-	struct dw_handle h;         /* its own (ET_REL), and its file f */
-	struct dr_file f;
-	const struct dr_file *file; /* f or the driver's units */
-	struct dr_ctx rd;
-	struct dw_unit u;
+	struct lbtfi_dw_handle h;         /* its own (ET_REL), and its file f */
+	struct lbtfi_dr_file f;
+	const struct lbtfi_dr_file *file; /* f or the driver's units */
+	struct lbtfi_dr_ctx rd;
+	struct lbtfi_dw_unit u;
 };
 
 static int converter_open(struct driver *d, struct converter *c)
 {
-	const struct dw_handle *h = &c->h;
+	const struct lbtfi_dw_handle *h = &c->h;
 	int err = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -228,25 +228,25 @@ static int converter_open(struct driver *d, struct converter *c)
 		}
 		pthread_mutex_unlock(&d->mu);
 		if (err)
-			err = dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
+			err = lbtfi_dw_handle_open(&c->h, d->path, d->g.ei->is_rel);
 		if (!err)
-			err = dr_file_open(&c->f, c->h.dw, &d->units, NULL);
+			err = lbtfi_dr_file_open(&c->f, c->h.dw, &d->units, NULL);
 		if (err) {
-			dr_file_close(&c->f);
-			dw_handle_close(&c->h);
+			lbtfi_dr_file_close(&c->f);
+			lbtfi_dw_handle_close(&c->h);
 			return err;
 		}
 		c->file = &c->f;
 	}
-	dr_ctx_init(&c->rd, c->file);
+	lbtfi_dr_ctx_init(&c->rd, c->file);
 	if (h->info_in_file)
-		dr_ctx_read_units(&c->rd, h->fd, h->info_foff);
-	err = dw_unit_init(&c->u, &d->g, &c->rd);
+		lbtfi_dr_ctx_read_units(&c->rd, h->fd, h->info_foff);
+	err = lbtfi_dw_unit_init(&c->u, &d->g, &c->rd);
 	if (err) {
-		dr_ctx_free(&c->rd);
+		lbtfi_dr_ctx_free(&c->rd);
 		if (c->file == &c->f) {
-			dr_file_close(&c->f);
-			dw_handle_close(&c->h);
+			lbtfi_dr_file_close(&c->f);
+			lbtfi_dw_handle_close(&c->h);
 		}
 	}
 	return err;
@@ -254,11 +254,11 @@ static int converter_open(struct driver *d, struct converter *c)
 
 static void converter_close(struct converter *c)
 {
-	dw_unit_free(&c->u);
-	dr_ctx_free(&c->rd);
+	lbtfi_dw_unit_free(&c->u);
+	lbtfi_dr_ctx_free(&c->rd);
 	if (c->file == &c->f) {
-		dr_file_close(&c->f);
-		dw_handle_close(&c->h);
+		lbtfi_dr_file_close(&c->f);
+		lbtfi_dw_handle_close(&c->h);
 	}
 }
 
@@ -434,7 +434,7 @@ static void release_unit(struct driver *d, struct unit_result *r)
 #define DEDUP_BATCH_TYPES 400000u
 
 struct collected {
-	struct dw_var *vars;
+	struct lbtfi_dw_var *vars;
 	uint32_t n, cap;
 	uint32_t raw_since_dedup, types_raw;
 	bool deduped, has_externs;
@@ -453,7 +453,7 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	int first;
 
 	c->warned |= r->warned;
-	dw_merge_tags(c->tags, &c->ntags, 32, r->other_tags);
+	lbtfi_dw_merge_tags(c->tags, &c->ntags, 32, r->other_tags);
 	if (r->err)
 		return lbtfi_err(-r->err, "%s", r->errmsg ? r->errmsg : "conversion failed");
 	if (in_place)
@@ -473,7 +473,7 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	if (LBTFI_GROW(c->vars, c->cap, (size_t)c->n + r->nvars))
 		return lbtfi_err(ENOMEM, "out of memory");
 	for (i = 0; i < r->nvars; i++) {
-		c->has_externs |= r->vars[i].ext != DW_EXT_NONE;
+		c->has_externs |= r->vars[i].ext != LBTFI_DW_EXT_NONE;
 		c->vars[c->n] = r->vars[i];
 		c->vars[c->n].id = first + (r->vars[i].id - unit_start);
 		c->n++;
@@ -494,7 +494,7 @@ static int dedup_now(struct lbtf_builder *out)
  * dedup, so the i-th VAR of the builder is the i-th collected variable.
  * Checked by name, never assumed.
  */
-static int rebind_vars(struct lbtf_builder *out, const struct dw_elf_info *ei, struct collected *c,
+static int rebind_vars(struct lbtf_builder *out, const struct lbtfi_dw_elf_info *ei, struct collected *c,
 		       uint32_t start)
 {
 	uint32_t id, k = 0, cnt = lbtf_builder_type_cnt(out);
@@ -516,7 +516,7 @@ static int rebind_vars(struct lbtf_builder *out, const struct dw_elf_info *ei, s
 	return 0;
 }
 
-static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct dw_elf_info *ei)
+static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct lbtfi_dw_elf_info *ei)
 {
 	uint32_t f = o && o->features ? o->features
 				      : LBTF_DWARF_FEAT_DEFAULT | LBTF_DWARF_FEAT_INPUT_VARS;
@@ -526,7 +526,7 @@ static uint32_t effective_features(const struct lbtf_dwarf_opts *o, const struct
 		f &= ~LBTF_DWARF_FEAT_VAR;
 		f |= LBTF_DWARF_FEAT_PERCPU_VAR;
 	}
-	return f & (LBTF_DWARF_FEAT_ALL | DW_PAHOLE_FUNCS | LBTF_DWARF_FEAT_ATTRIBUTES);
+	return f & (LBTF_DWARF_FEAT_ALL | LBTFI_DW_PAHOLE_FUNCS | LBTF_DWARF_FEAT_ATTRIBUTES);
 }
 
 /*
@@ -596,7 +596,7 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		free(tids);
 	}
 	if (!err && workers) /* (the same when groups are converted again) */
-		dw_report_warnings(o, c->warned, c->tags, c->ntags);
+		lbtfi_dw_report_warnings(o, c->warned, c->tags, c->ntags);
 	return err;
 }
 
@@ -643,18 +643,18 @@ static int dedup_all(struct lbtf_builder *out)
 static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out, bool shapes,
 			       uint32_t upto)
 {
-	struct dw_defs defs;
+	struct lbtfi_dw_defs defs;
 	uint32_t i;
 	int n = 0, bad;
 
-	if ((bad = dw_defs_init(&defs, out, shapes)))
+	if ((bad = lbtfi_dw_defs_init(&defs, out, shapes)))
 		return bad;
 	for (i = 0; i < upto; i++) {
 		if (d->early[i]) { /* (its result is the other thread's now) */
 			n++;
 			continue;
 		}
-		bad = dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len);
+		bad = lbtfi_dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len);
 		if (bad < 0) {
 			n = bad;
 			break;
@@ -662,7 +662,7 @@ static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out,
 		d->res[i].redo = bad > 0;
 		n += bad > 0;
 	}
-	dw_defs_free(&defs);
+	lbtfi_dw_defs_free(&defs);
 	return n;
 }
 
@@ -800,8 +800,8 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		/* (the workers are done: the pages they read through the file
 		 * mappings out of the peak memory of what follows; a group
 		 * still being converted again reads them again) */
-		dw_drop_file_pages(d->has_shared ? d->shared.elf : NULL);
-		dw_drop_file_pages(d->g.ei->elf);
+		lbtfi_dw_drop_file_pages(d->has_shared ? d->shared.elf : NULL);
+		lbtfi_dw_drop_file_pages(d->g.ei->elf);
 		lbtf_builder_free(old);
 		old = NULL;
 		paired = !err && d->keep && any_pairing(d);
@@ -826,7 +826,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		if (!err && c.deduped)
 			err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
 		if (!err)
-			err = dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n, &st->datasecs, &st->vars);
+			err = lbtfi_dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n, &st->datasecs, &st->vars);
 		st->types_raw += st->datasecs;
 		free(c.vars);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
@@ -868,26 +868,26 @@ static void *list_units(void *arg)
 	struct listing *l = arg;
 	struct driver *d = l->d;
 	const char *path = d->path;
-	struct dw_handle h;
+	struct lbtfi_dw_handle h;
 	int err;
 
-	err = dw_handle_open(&h, path, l->is_rel);
+	err = lbtfi_dw_handle_open(&h, path, l->is_rel);
 	if (!err) {
 		/* (the unit headers read from the file where .debug_info is
 		 * its bytes; h stays for the converters, below) */
-		struct dr_info_src src = { h.fd, h.info_foff };
+		struct lbtfi_dr_info_src src = { h.fd, h.info_foff };
 
-		err = dr_file_open(&d->units, h.dw, NULL, h.info_in_file ? &src : NULL);
+		err = lbtfi_dr_file_open(&d->units, h.dw, NULL, h.info_in_file ? &src : NULL);
 		if (err)
 			err = with_path(path, err);
 		else
-			err = dw_list_units(&d->units, &d->ul);
+			err = lbtfi_dw_list_units(&d->units, &d->ul);
 	}
 	/* (libdw's walk of every unit reads them all again: only when the
 	 * headers saw a skeleton or a .dwo name) */
 	if (!err && (d->units.dwo_units || (d->units.types && d->units.types->dwo_units))) {
 		char dwo[256];
-		unsigned int skel = dw_count_skeletons(h.dw, dwo, sizeof(dwo));
+		unsigned int skel = lbtfi_dw_count_skeletons(h.dw, dwo, sizeof(dwo));
 
 		if (skel)
 			err = lbtfi_err(ENODATA, "%s: split DWARF (-gsplit-dwarf): %u unit(s) keep "
@@ -905,7 +905,7 @@ static void *list_units(void *arg)
 		d->shared = h;
 		d->has_shared = true;
 	} else {
-		dw_handle_close(&h);
+		lbtfi_dw_handle_close(&h);
 	}
 	if (err)
 		snprintf(l->msg, sizeof(l->msg), "%s", lbtf_errmsg());
@@ -918,17 +918,17 @@ static void *list_units(void *arg)
 static void free_listing(struct driver *d)
 {
 	if (d->has_spare)
-		dw_handle_close(&d->spare);
+		lbtfi_dw_handle_close(&d->spare);
 	d->has_spare = false;
 	free(d->ul.die_offs);
 	d->ul.die_offs = NULL;
-	dr_file_close(&d->units);
+	lbtfi_dr_file_close(&d->units);
 	if (d->has_shared)
-		dw_handle_close(&d->shared);
+		lbtfi_dw_handle_close(&d->shared);
 	d->has_shared = false;
 }
 
-/* ET_REL, from the ELF header (false when it is none: dw_elf_info_load
+/* ET_REL, from the ELF header (false when it is none: lbtfi_dw_elf_info_load
  * then says what the file is not) */
 static bool elf_is_rel(const char *path)
 {
@@ -954,7 +954,7 @@ struct run {
 	struct lbtf_dwarf_stats st;
 	bool opts_ok;             /* o is the caller's, checked: st goes to o.stats */
 	char *debug_path;         /* the separate debug file read, or NULL */
-	struct dw_elf_info ei;
+	struct lbtfi_dw_elf_info ei;
 	bool ei_loaded;
 	struct listing l;
 	pthread_t lt;
@@ -973,7 +973,7 @@ static int open_input(struct run *r, const char *path, const struct lbtf_dwarf_o
 		return err;
 	r->opts_ok = true;
 	elf_version(EV_CURRENT);
-	if ((err = dw_locate_debug_file(path, &r->debug_path)))
+	if ((err = lbtfi_dw_locate_debug_file(path, &r->debug_path)))
 		return err;
 	r->d.path = r->debug_path ? r->debug_path : path;
 	return 0;
@@ -1000,23 +1000,23 @@ static void listing_join(struct run *r)
  * byte order */
 static int load_elf(struct run *r)
 {
-	struct dw_global *g = &r->d.g;
+	struct lbtfi_dw_global *g = &r->d.g;
 	GElf_Ehdr eh;
 	int err;
 
-	if ((err = dw_elf_info_load(&r->ei, r->d.path)))
+	if ((err = lbtfi_dw_elf_info_load(&r->ei, r->d.path)))
 		return err;
 	r->ei_loaded = true;
 	g->ei = &r->ei;
 	g->base = r->o.base;
 	g->pahole = r->o.style == LBTF_DWARF_STYLE_PAHOLE;
-	dw_array_style_init(&g->arrays, r->o.style, r->o.base);
+	lbtfi_dw_array_style_init(&g->arrays, r->o.style, r->o.base);
 	g->features = effective_features(&r->o, &r->ei);
-	if ((g->features & DW_PAHOLE_FUNCS) && !r->ei.is_bpf &&
-	    (err = dw_pfuncs_load(&r->ei, g->features)))
+	if ((g->features & LBTFI_DW_PAHOLE_FUNCS) && !r->ei.is_bpf &&
+	    (err = lbtfi_dw_pfuncs_load(&r->ei, g->features)))
 		return err;
 	if (r->ei.pfuncs)
-		g->subprogram = dw_funcs_subprogram;
+		g->subprogram = lbtfi_dw_funcs_subprogram;
 	g->big_endian = gelf_getehdr(r->ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	return 0;
 }
@@ -1071,13 +1071,13 @@ static int convert_groups(struct run *r)
 	for (uint32_t i = 0; i < d->ngroups; i++)
 		free_result(&d->res[i]);
 	if (d->has_spare) /* (no converter took it) */
-		dw_handle_close(&d->spare);
+		lbtfi_dw_handle_close(&d->spare);
 	d->has_spare = false;
 	return err;
 }
 
 /* Deduplicated output: the first FUNC of each name and no unreferenced
- * DW_OP_convert base types (dw_prune); a BPF object's types cut to what
+ * DW_OP_convert base types (lbtfi_dw_prune); a BPF object's types cut to what
  * clang's BTF holds */
 static int prune(struct run *r)
 {
@@ -1086,18 +1086,18 @@ static int prune(struct run *r)
 
 	if (!(r->d.g.features & LBTF_DWARF_FEAT_DEDUP))
 		return 0;
-	err = dw_prune(r->out, r->d.g.features, r->d.g.pahole, &dropped);
+	err = lbtfi_dw_prune(r->out, r->d.g.features, r->d.g.pahole, &dropped);
 	if (!err && r->ei.is_bpf && !r->d.g.base)
-		err = dw_bpf_typeset(&r->out, r->d.path, r->d.g.base, &dropped);
+		err = lbtfi_dw_bpf_typeset(&r->out, r->d.path, r->d.g.base, &dropped);
 	return err;
 }
 
 /* The file's ELF data and the converter's function table on it */
-static void elf_info_free(struct dw_elf_info *ei)
+static void elf_info_free(struct lbtfi_dw_elf_info *ei)
 {
-	dw_pfuncs_free(ei->pfuncs);
+	lbtfi_dw_pfuncs_free(ei->pfuncs);
 	ei->pfuncs = NULL;
-	dw_elf_info_free(ei);
+	lbtfi_dw_elf_info_free(ei);
 }
 
 static void run_free(struct run *r)

@@ -12,13 +12,13 @@
 
 static int cmp_var(const void *pa, const void *pb, void *ctx)
 {
-	const struct dw_elf_info *sort_ei = *(const struct dw_elf_info **)ctx;
-	const struct dw_var *a = pa, *b = pb;
-	const struct dw_symbol *sa = &sort_ei->syms[a->sym], *sb = &sort_ei->syms[b->sym];
+	const struct lbtfi_dw_elf_info *sort_ei = *(const struct lbtfi_dw_elf_info **)ctx;
+	const struct lbtfi_dw_var *a = pa, *b = pb;
+	const struct lbtfi_dw_symbol *sa = &sort_ei->syms[a->sym], *sb = &sort_ei->syms[b->sym];
 
 	if (a->ext != b->ext)
 		return a->ext < b->ext ? -1 : 1;
-	if (a->ext == DW_EXT_SEC && strcmp(a->sec, b->sec))
+	if (a->ext == LBTFI_DW_EXT_SEC && strcmp(a->sec, b->sec))
 		return strcmp(a->sec, b->sec);
 	if (a->ext)
 		return a->id < b->id ? -1 : a->id > b->id;
@@ -30,10 +30,10 @@ static int cmp_var(const void *pa, const void *pb, void *ctx)
 }
 
 /* Section offset of the var, or UINT64_MAX if it does not fit the section */
-static uint64_t var_offset(const struct dw_elf_info *ei, const struct dw_var *v)
+static uint64_t var_offset(const struct lbtfi_dw_elf_info *ei, const struct lbtfi_dw_var *v)
 {
-	const struct dw_symbol *s = &ei->syms[v->sym];
-	const struct dw_section *sec = &ei->secs[s->shndx];
+	const struct lbtfi_dw_symbol *s = &ei->syms[v->sym];
+	const struct lbtfi_dw_section *sec = &ei->secs[s->shndx];
 	uint64_t off = ei->is_rel ? s->value : s->value - sec->addr;
 
 	if (!ei->is_rel && s->value < sec->addr)
@@ -43,10 +43,10 @@ static uint64_t var_offset(const struct dw_elf_info *ei, const struct dw_var *v)
 	return off;
 }
 
-static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei, bool pahole,
-			   const struct dw_var *vars, uint32_t n, uint32_t *nplaced)
+static int add_one_section(struct lbtf_builder *b, const struct lbtfi_dw_elf_info *ei, bool pahole,
+			   const struct lbtfi_dw_var *vars, uint32_t n, uint32_t *nplaced)
 {
-	const struct dw_section *sec = &ei->secs[ei->syms[vars[0].sym].shndx];
+	const struct lbtfi_dw_section *sec = &ei->secs[ei->syms[vars[0].sym].shndx];
 	uint64_t end = 0, off;
 	uint32_t i, keep = 0;
 	int id, r;
@@ -79,7 +79,7 @@ static int add_one_section(struct lbtf_builder *b, const struct dw_elf_info *ei,
 }
 
 /* Externs: no storage in the object; libbpf sizes these sections at load */
-static int add_extern_section(struct lbtf_builder *b, const char *name, const struct dw_var *vars,
+static int add_extern_section(struct lbtf_builder *b, const char *name, const struct lbtfi_dw_var *vars,
 			      uint32_t n, uint32_t *nplaced)
 {
 	uint32_t i;
@@ -91,8 +91,8 @@ static int add_extern_section(struct lbtf_builder *b, const char *name, const st
 	return r < 0 ? r : 1;
 }
 
-int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei, bool pahole,
-		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced)
+int lbtfi_dw_add_datasecs(struct lbtf_builder *b, const struct lbtfi_dw_elf_info *ei, bool pahole,
+		    struct lbtfi_dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced)
 {
 	uint32_t i, j;
 
@@ -104,13 +104,13 @@ int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei, bool p
 		int r;
 
 		for (j = i + 1; j < nvars && vars[j].ext == vars[i].ext &&
-			    (vars[i].ext == DW_EXT_SEC ? !strcmp(vars[j].sec, vars[i].sec) :
-			     vars[i].ext == DW_EXT_PLAIN ||
+			    (vars[i].ext == LBTFI_DW_EXT_SEC ? !strcmp(vars[j].sec, vars[i].sec) :
+			     vars[i].ext == LBTFI_DW_EXT_PLAIN ||
 			     ei->syms[vars[j].sym].shndx == ei->syms[vars[i].sym].shndx); j++)
 			;
-		if (vars[i].ext == DW_EXT_PLAIN)
+		if (vars[i].ext == LBTFI_DW_EXT_PLAIN)
 			r = 0; /* externs for static linking: in no DATASEC */
-		else if (vars[i].ext == DW_EXT_SEC)
+		else if (vars[i].ext == LBTFI_DW_EXT_SEC)
 			r = add_extern_section(b, vars[i].sec, vars + i, j - i, nplaced);
 		else
 			r = add_one_section(b, ei, pahole, vars + i, j - i, nplaced);

@@ -570,7 +570,7 @@ int lbtf_dwarf_ext_lines(const char *path, struct lbtf_builder *b, struct lbtf_e
 		goto out;
 	dw = dwarf_begin_elf(g.elf, DWARF_C_READ, NULL);
 	if (!dw) {
-		err = dw_err_no_dwarf(path);
+		err = lbtfi_dw_err_no_dwarf(path);
 		goto out;
 	}
 	if ((err = read_rows(&g, dw)))

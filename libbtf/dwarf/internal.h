@@ -14,15 +14,15 @@
 /* DATASECs from collected VARs (datasec.c); vars sorted in place */
 /* (pahole: a DATASEC ends where its last variable does, not at the
  * section's end) */
-int dw_add_datasecs(struct lbtf_builder *b, const struct dw_elf_info *ei, bool pahole,
-		    struct dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
+int lbtfi_dw_add_datasecs(struct lbtf_builder *b, const struct lbtfi_dw_elf_info *ei, bool pahole,
+		    struct lbtfi_dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
 
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
  * types (prune.c), in place in b, just deduplicated */
-int dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped);
+int lbtfi_dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped);
 /* A BPF object's types cut to what clang's BTF would hold (bpfset.c): the
  * input's own .BTF at path, if any, adds roots; may replace *pb */
-int dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,
+int lbtfi_dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,
 		   uint32_t *dropped);
 
 #endif

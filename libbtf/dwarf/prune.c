@@ -160,7 +160,7 @@ static uint32_t drop_unreachable(struct prune *p)
 /* Decide what goes; returns the number of dropped types */
 static uint32_t mark(struct prune *p, uint32_t features)
 {
-	uint32_t id, n = dw_funcs_mark(p->b, p->start, p->cnt, p->drop, features);
+	uint32_t id, n = lbtfi_dw_funcs_mark(p->b, p->start, p->cnt, p->drop, features);
 
 	for (id = p->start; id < p->cnt; id++) {
 		const struct lbtf_type *t = lbtfi_btype(p->b, id);
@@ -249,7 +249,7 @@ static int compact(struct prune *p)
 	return lbtfi_dedup_strings(b);
 }
 
-int dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped)
+int lbtfi_dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped)
 {
 	struct prune p = { .b = b, .pahole = pahole };
 	size_t n;

@@ -42,10 +42,10 @@ static int no_dwarf(const char *path)
 	if (e == ENOMEM || (dw && strstr(dw, "out of memory")) ||
 	    (el && strstr(el, "out of memory")))
 		return lbtfi_err(ENOMEM, "%s: out of memory reading its DWARF debug info", path);
-	return dw_err_no_dwarf(path);
+	return lbtfi_dw_err_no_dwarf(path);
 }
 
-static int open_rel(struct dw_handle *h, const char *path)
+static int open_rel(struct lbtfi_dw_handle *h, const char *path)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
@@ -74,7 +74,7 @@ static int open_rel(struct dw_handle *h, const char *path)
  * file's image itself (not a decompressed or converted copy): its units can
  * then be read from the file (pread at info_foff).
  */
-static void find_mapped_info(struct dw_handle *h)
+static void find_mapped_info(struct lbtfi_dw_handle *h)
 {
 	size_t shstrndx, fsize;
 	const char *raw = elf_rawfile(h->elf, &fsize);
@@ -102,13 +102,13 @@ static void find_mapped_info(struct dw_handle *h)
 	}
 }
 
-int dw_err_no_dwarf(const char *path)
+int lbtfi_dw_err_no_dwarf(const char *path)
 {
 	return lbtfi_err(ENODATA, "%s: no DWARF debug info (.debug_info): compile it with -g, "
 			 "or pass its separate debug file", path);
 }
 
-int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
+int lbtfi_dw_handle_open(struct lbtfi_dw_handle *h, const char *path, bool is_rel)
 {
 	memset(h, 0, sizeof(*h));
 	h->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -118,7 +118,7 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		/* (pages of a relocated mapping are never given back: read
 		 * again from the file they would lose the relocations) */
 		h->elf = elf_begin(h->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
-		if (h->elf && !dw_reloc_apply_copied(h->elf, &h->copies)) {
+		if (h->elf && !lbtfi_dw_reloc_apply_copied(h->elf, &h->copies)) {
 			errno = 0;
 			h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
 			if (!h->dw)
@@ -128,7 +128,7 @@ int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel)
 		if (h->elf)
 			elf_end(h->elf);
 		h->elf = NULL;
-		dw_reloc_copies_free(&h->copies);
+		lbtfi_dw_reloc_copies_free(&h->copies);
 		return open_rel(h, path);
 	}
 	errno = 0;
@@ -168,7 +168,7 @@ static bool file_mapping(const char *p, size_t size)
 	return file;
 }
 
-void dw_drop_file_pages(Elf *elf)
+void lbtfi_dw_drop_file_pages(Elf *elf)
 {
 	size_t size;
 	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
@@ -177,7 +177,7 @@ void dw_drop_file_pages(Elf *elf)
 		lbtfi_madvise_inside(raw, size, 0, MADV_DONTNEED);
 }
 
-void dw_handle_close(struct dw_handle *h)
+void lbtfi_dw_handle_close(struct lbtfi_dw_handle *h)
 {
 	if (h->dwfl)
 		dwfl_end(h->dwfl); /* owns its Dwarf */
@@ -185,14 +185,14 @@ void dw_handle_close(struct dw_handle *h)
 		dwarf_end(h->dw);
 	if (h->elf)
 		elf_end(h->elf);
-	dw_reloc_copies_free(&h->copies);
+	lbtfi_dw_reloc_copies_free(&h->copies);
 	if (h->fd >= 0)
 		close(h->fd);
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
 }
 
-int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul)
+int lbtfi_dw_list_units(const struct lbtfi_dr_file *f, struct lbtfi_dw_unit_list *ul)
 {
 	uint32_t i;
 

@@ -21,23 +21,23 @@
 #include "util/htab.h"
 #include "dwarf_reader/internal.h"
 
-/* Where an extern VAR or FUNC goes (dw_extern_place; the converter's
- * DATASEC entries, struct dw_var) */
-enum dw_extern {
-	DW_EXT_NONE,  /* defined here: the DATASEC of its symbol's section */
-	DW_EXT_SEC,   /* extern in the DATASEC named sec (.ksyms, .kconfig, .maps) */
-	DW_EXT_PLAIN, /* extern in no DATASEC (resolved by static linking) */
+/* Where an extern VAR or FUNC goes (lbtfi_dw_extern_place; the converter's
+ * DATASEC entries, struct lbtfi_dw_var) */
+enum lbtfi_dw_extern {
+	LBTFI_DW_EXT_NONE,  /* defined here: the DATASEC of its symbol's section */
+	LBTFI_DW_EXT_SEC,   /* extern in the DATASEC named sec (.ksyms, .kconfig, .maps) */
+	LBTFI_DW_EXT_PLAIN, /* extern in no DATASEC (resolved by static linking) */
 };
 
 /* ---- the ELF file: sections and symbols (symtab.c) ---------------- */
 
-struct dw_section {
+struct lbtfi_dw_section {
 	const char *name;
 	uint64_t addr, size;
 	bool alloc;          /* SHF_ALLOC */
 };
 
-struct dw_symbol {
+struct lbtfi_dw_symbol {
 	const char *name;
 	uint64_t value;      /* st_value */
 	uint64_t size;
@@ -47,31 +47,31 @@ struct dw_symbol {
 };
 
 /* Read-only after loading; shared by all worker threads. */
-struct dw_elf_info {
+struct lbtfi_dw_elf_info {
 	int fd;
 	Elf *elf;
 	bool is_rel;             /* ET_REL: DWARF relocations must be applied */
 	bool is_kernel;          /* vmlinux or module: .data..percpu or .gnu.linkonce.this_module */
 	bool is_bpf;             /* EM_BPF: externs are resolved by libbpf */
-	struct dw_section *secs; /* indexed by section number */
+	struct lbtfi_dw_section *secs; /* indexed by section number */
 	size_t nsecs;
-	struct dw_symbol *syms;  /* defined FUNC/OBJECT symbols */
+	struct lbtfi_dw_symbol *syms;  /* defined FUNC/OBJECT symbols */
 	uint32_t nsyms;
 	struct lbtfi_htab by_name; /* name hash -> index into syms */
 	struct lbtf *btf;        /* the BPF object's own .BTF (clang's), or NULL */
 	/* pahole's function table (the converter's funcs.c), or NULL: made
-	 * and freed by the converter (dw_pfuncs_load, dw_pfuncs_free) */
-	struct dw_pfuncs *pfuncs;
+	 * and freed by the converter (lbtfi_dw_pfuncs_load, lbtfi_dw_pfuncs_free) */
+	struct lbtfi_dw_pfuncs *pfuncs;
 };
 
-int dw_elf_info_load(struct dw_elf_info *ei, const char *path);
-void dw_elf_info_free(struct dw_elf_info *ei);
+int lbtfi_dw_elf_info_load(struct lbtfi_dw_elf_info *ei, const char *path);
+void lbtfi_dw_elf_info_free(struct lbtfi_dw_elf_info *ei);
 /*
  * Symbol of that name and STT type. When several match, the one at addr
  * (if addr is known, i.e. not UINT64_MAX) is preferred, then a global one if
  * want_global, then the first. Index into ei->syms or -1.
  */
-int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
+int64_t lbtfi_dw_sym_find(const struct lbtfi_dw_elf_info *ei, const char *name, uint8_t stt,
 		    uint64_t addr, bool want_global);
 
 /*
@@ -81,39 +81,39 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
  * such symbol, else the only one at section offset off (the variable's
  * DW_OP_addr in a relocatable file), else -1.
  */
-int64_t dw_sym_local_static(const struct dw_elf_info *ei, const char *func, const char *name,
+int64_t lbtfi_dw_sym_local_static(const struct lbtfi_dw_elf_info *ei, const char *func, const char *name,
 			    uint64_t off);
 /* Undefined (extern) symbol of a relocatable object, or -1 */
-int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name);
+int64_t lbtfi_dw_sym_undef(const struct lbtfi_dw_elf_info *ei, const char *name);
 /*
- * Where the extern VAR (or FUNC, is_func) name goes: DW_EXT_SEC with *sec
- * the DATASEC name, or DW_EXT_PLAIN. From the object's own .BTF when it has
+ * Where the extern VAR (or FUNC, is_func) name goes: LBTFI_DW_EXT_SEC with *sec
+ * the DATASEC name, or LBTFI_DW_EXT_PLAIN. From the object's own .BTF when it has
  * one (clang put the extern in the DATASEC of its section attribute); for
  * DWARF alone (no section attributes there): a variable of a BTF-defined
  * map's type (map_def: a struct of pointer members, one named "type") in
  * .maps, then libbpf's naming rule: CONFIG_* and LINUX_* variables in
  * .kconfig, every other extern in .ksyms.
  */
-enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
+enum lbtfi_dw_extern lbtfi_dw_extern_place(const struct lbtfi_dw_elf_info *ei, const char *name, bool is_func,
 			       bool map_def, const char **sec);
 /* The only symbol of that name and type, or -1 (none or several) */
-int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt);
+int64_t lbtfi_dw_sym_unique(const struct lbtfi_dw_elf_info *ei, const char *name, uint8_t stt);
 /* A local function symbol the compiler made as a copy of function name
  * (gcc: name.isra.0, name.constprop.0, name.part.0), or -1 */
-int64_t dw_sym_copy(const struct dw_elf_info *ei, const char *name);
+int64_t lbtfi_dw_sym_copy(const struct lbtfi_dw_elf_info *ei, const char *name);
 
 /* ---- one DWARF handle per thread (file.c) ------------------------- */
 
-struct dw_handle {
+struct lbtfi_dw_handle {
 	int fd;
 	Elf *elf;
 	Dwfl *dwfl;  /* ET_REL relocated by libdwfl (else by reloc.c, or linked) */
 	Dwarf *dw;
 	/* .debug_info is the file's bytes at info_foff (linked files only):
-	 * its unit headers and units are read from fd (dr_ctx_read_units) */
+	 * its unit headers and units are read from fd (lbtfi_dr_ctx_read_units) */
 	bool info_in_file;
 	uint64_t info_foff;
-	struct dw_reloc_copies {  /* debug sections relocated in copies */
+	struct lbtfi_dw_reloc_copies {  /* debug sections relocated in copies */
 		void **bufs;
 		size_t n, cap;
 		size_t min_bytes; /* sections copied from this size on (0: 2 MiB) */
@@ -121,35 +121,35 @@ struct dw_handle {
 };
 
 /* 0 or negative errno (-ENODATA when the file has no DWARF) */
-int dw_handle_open(struct dw_handle *h, const char *path, bool is_rel);
+int lbtfi_dw_handle_open(struct lbtfi_dw_handle *h, const char *path, bool is_rel);
 /* -ENODATA, the message saying what to do about a file without DWARF */
-int dw_err_no_dwarf(const char *path);
+int lbtfi_dw_err_no_dwarf(const char *path);
 /* locate.c: the separate debug file holding path's DWARF (malloc'ed, or
  * NULL when path has its own or names none); 0 or an error naming where
  * it looked */
-int dw_locate_debug_file(const char *path, char **debug_path);
+int lbtfi_dw_locate_debug_file(const char *path, char **debug_path);
 /* locate.c: skeleton units of split DWARF, the first .dwo name in dwo */
-unsigned int dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz);
-void dw_handle_close(struct dw_handle *h);
+unsigned int lbtfi_dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz);
+void lbtfi_dw_handle_close(struct lbtfi_dw_handle *h);
 /* The resident pages of elf's mapping of its file dropped (read from the
  * file again if touched): between conversions, when they are not needed */
-void dw_drop_file_pages(Elf *elf);
+void lbtfi_dw_drop_file_pages(Elf *elf);
 /* reloc.c: the debug sections of an ET_REL file relocated in place (opened
  * ELF_C_READ_MMAP_PRIVATE); -ENOTSUP is libdwfl's case (another machine,
  * byte order, relocation or symbol kind): that Elf is then dropped, since
  * some relocations may have been applied */
-int dw_reloc_apply(Elf *elf);
+int lbtfi_dw_reloc_apply(Elf *elf);
 /* The same, big densely relocated sections first copied into memory of
  * huge pages that their Elf_Data then points to, listed in copies: to be
  * freed after elf_end (also after a failure) */
-int dw_reloc_apply_copied(Elf *elf, struct dw_reloc_copies *copies);
-void dw_reloc_copies_free(struct dw_reloc_copies *c);
+int lbtfi_dw_reloc_apply_copied(Elf *elf, struct lbtfi_dw_reloc_copies *copies);
+void lbtfi_dw_reloc_copies_free(struct lbtfi_dw_reloc_copies *c);
 
 /* Every compile and partial unit of the file, in file order */
-struct dw_unit_list {
+struct lbtfi_dw_unit_list {
 	uint64_t *die_offs;  /* offset of each unit's root DIE */
 	uint32_t n;
 };
-int dw_list_units(const struct dr_file *f, struct dw_unit_list *ul);
+int lbtfi_dw_list_units(const struct lbtfi_dr_file *f, struct lbtfi_dw_unit_list *ul);
 
 #endif

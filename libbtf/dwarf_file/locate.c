@@ -100,7 +100,7 @@ static char *dir_of(const char *path)
 	return real;
 }
 
-int dw_locate_debug_file(const char *path, char **debug_path)
+int lbtfi_dw_locate_debug_file(const char *path, char **debug_path)
 {
 	char cand[PATH_MAX], tried[3 * PATH_MAX] = "";
 	const void *id = NULL;
@@ -178,7 +178,7 @@ out:
  * Returns the number of skeleton units, with the first one's .dwo name in
  * dwo (empty if none is given).
  */
-unsigned int dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz)
+unsigned int lbtfi_dw_count_skeletons(Dwarf *dw, char *dwo, size_t dwo_sz)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;

@@ -66,7 +66,7 @@ struct relocator {
 	unsigned int machine;
 	struct rsec *secs;
 	size_t nsecs;
-	struct dw_reloc_copies *copies; /* or NULL: in place only */
+	struct lbtfi_dw_reloc_copies *copies; /* or NULL: in place only */
 };
 
 static bool host_le(void)
@@ -138,7 +138,7 @@ static int rela_parts(struct relocator *r, const struct rsec *rs, Elf_Data **rel
 	return 0;
 }
 
-static size_t copy_from(const struct dw_reloc_copies *c)
+static size_t copy_from(const struct lbtfi_dw_reloc_copies *c)
 {
 	return c->min_bytes ? c->min_bytes : LBTFI_BIG_BYTES;
 }
@@ -158,7 +158,7 @@ static Elf_Data *rs_target(struct relocator *r, const struct rsec *rs)
  */
 static bool copy_section(struct relocator *r, Elf_Data *td, uint8_t **t)
 {
-	struct dw_reloc_copies *c = r->copies;
+	struct lbtfi_dw_reloc_copies *c = r->copies;
 	void *buf;
 
 	if (LBTFI_GROW(c->bufs, c->cap, c->n + 1) || !(buf = lbtfi_malloc_big(td->d_size)))
@@ -172,7 +172,7 @@ static bool copy_section(struct relocator *r, Elf_Data *td, uint8_t **t)
 	return true;
 }
 
-void dw_reloc_copies_free(struct dw_reloc_copies *c)
+void lbtfi_dw_reloc_copies_free(struct lbtfi_dw_reloc_copies *c)
 {
 	for (size_t i = 0; i < c->n; i++)
 		free(c->bufs[i]);
@@ -238,12 +238,12 @@ static int apply_all(struct relocator *r)
 	return 0;
 }
 
-int dw_reloc_apply(Elf *elf)
+int lbtfi_dw_reloc_apply(Elf *elf)
 {
-	return dw_reloc_apply_copied(elf, NULL);
+	return lbtfi_dw_reloc_apply_copied(elf, NULL);
 }
 
-int dw_reloc_apply_copied(Elf *elf, struct dw_reloc_copies *copies)
+int lbtfi_dw_reloc_apply_copied(Elf *elf, struct lbtfi_dw_reloc_copies *copies)
 {
 	struct relocator r = { .elf = elf, .copies = copies };
 	GElf_Ehdr eh;

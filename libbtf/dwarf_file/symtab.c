@@ -17,7 +17,7 @@ static uint32_t name_hash(const char *s)
 	return lbtfi_str_hash(s, &len);
 }
 
-static int load_sections(struct dw_elf_info *ei, size_t shstrndx)
+static int load_sections(struct lbtfi_dw_elf_info *ei, size_t shstrndx)
 {
 	Elf_Scn *scn = NULL;
 
@@ -47,7 +47,7 @@ static int load_sections(struct dw_elf_info *ei, size_t shstrndx)
 
 /* Keep defined functions and data objects (and untyped symbols in data
  * sections: hand-written assembly and some linker scripts leave them). */
-static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const char *name)
+static bool useful_symbol(const struct lbtfi_dw_elf_info *ei, const GElf_Sym *s, const char *name)
 {
 	unsigned int type = GELF_ST_TYPE(s->st_info);
 
@@ -61,7 +61,7 @@ static bool useful_symbol(const struct dw_elf_info *ei, const GElf_Sym *s, const
 	return type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE;
 }
 
-static int load_symbols(struct dw_elf_info *ei)
+static int load_symbols(struct lbtfi_dw_elf_info *ei)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr sh, symsh = { 0 };
@@ -102,7 +102,7 @@ static int load_symbols(struct dw_elf_info *ei)
 		GElf_Sym s;
 		Elf32_Word xndx = 0;
 		const char *name;
-		struct dw_symbol *d;
+		struct lbtfi_dw_symbol *d;
 
 		if (sym64) {
 			s = sym64[i];
@@ -131,7 +131,7 @@ static int load_symbols(struct dw_elf_info *ei)
 	return 0;
 }
 
-int dw_elf_info_load(struct dw_elf_info *ei, const char *path)
+int lbtfi_dw_elf_info_load(struct lbtfi_dw_elf_info *ei, const char *path)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx;
@@ -155,18 +155,18 @@ int dw_elf_info_load(struct dw_elf_info *ei, const char *path)
 	err = load_sections(ei, shstrndx);
 	if (!err)
 		err = load_symbols(ei);
-	/* clang's own .BTF says where each extern goes (dw_extern_place);
+	/* clang's own .BTF says where each extern goes (lbtfi_dw_extern_place);
 	 * an object without one (or with one unreadable) has the naming rule */
 	if (!err && ei->is_bpf && ei->is_rel)
 		ei->btf = lbtf_open_elf(path, NULL);
 	if (!err)
 		return 0;
 fail:
-	dw_elf_info_free(ei);
+	lbtfi_dw_elf_info_free(ei);
 	return err;
 }
 
-void dw_elf_info_free(struct dw_elf_info *ei)
+void lbtfi_dw_elf_info_free(struct lbtfi_dw_elf_info *ei)
 {
 	lbtf_free(ei->btf);
 	lbtfi_htab_free(&ei->by_name);
@@ -180,7 +180,7 @@ void dw_elf_info_free(struct dw_elf_info *ei)
 	ei->fd = -1;
 }
 
-int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
+int64_t lbtfi_dw_sym_find(const struct lbtfi_dw_elf_info *ei, const char *name, uint8_t stt,
 		    uint64_t addr, bool want_global)
 {
 	int64_t first = -1, global = -1;
@@ -190,7 +190,7 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 		return -1;
 	h = name_hash(name);
 	LBTFI_HTAB_FOR_EACH(&ei->by_name, h, slot, i) {
-		const struct dw_symbol *s = &ei->syms[i];
+		const struct lbtfi_dw_symbol *s = &ei->syms[i];
 
 		if (s->shndx == SHN_UNDEF || strcmp(s->name, name))
 			continue;
@@ -210,7 +210,7 @@ int64_t dw_sym_find(const struct dw_elf_info *ei, const char *name, uint8_t stt,
 	return first;
 }
 
-int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t stt)
+int64_t lbtfi_dw_sym_unique(const struct lbtfi_dw_elf_info *ei, const char *name, uint8_t stt)
 {
 	int64_t found = -1;
 	uint32_t h;
@@ -229,12 +229,12 @@ int64_t dw_sym_unique(const struct dw_elf_info *ei, const char *name, uint8_t st
 	return found;
 }
 
-int64_t dw_sym_copy(const struct dw_elf_info *ei, const char *name)
+int64_t lbtfi_dw_sym_copy(const struct lbtfi_dw_elf_info *ei, const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
 
 	for (uint32_t i = 0; n && i < ei->nsyms; i++) {
-		const struct dw_symbol *s = &ei->syms[i];
+		const struct lbtfi_dw_symbol *s = &ei->syms[i];
 
 		if (s->type == STT_FUNC && s->bind == STB_LOCAL && s->shndx != SHN_UNDEF &&
 		    !strncmp(s->name, name, n) && s->name[n] == '.' && s->name[n + 1])
@@ -257,7 +257,7 @@ static bool is_local_static_name(const char *sym, const char *func, size_t nf, c
 	return strspn(sym, "0123456789") == strlen(sym);
 }
 
-int64_t dw_sym_local_static(const struct dw_elf_info *ei, const char *func, const char *name,
+int64_t lbtfi_dw_sym_local_static(const struct lbtfi_dw_elf_info *ei, const char *func, const char *name,
 			    uint64_t off)
 {
 	size_t nf = func ? strlen(func) : 0, nn = name ? strlen(name) : 0;
@@ -265,7 +265,7 @@ int64_t dw_sym_local_static(const struct dw_elf_info *ei, const char *func, cons
 	int nfound = 0, nat = 0;
 
 	for (uint32_t i = 0; nf && nn && i < ei->nsyms; i++) {
-		const struct dw_symbol *s = &ei->syms[i];
+		const struct lbtfi_dw_symbol *s = &ei->syms[i];
 
 		if (s->type != STT_OBJECT || s->bind != STB_LOCAL || s->shndx == SHN_UNDEF ||
 		    !is_local_static_name(s->name, func, nf, name, nn))
@@ -282,7 +282,7 @@ int64_t dw_sym_local_static(const struct dw_elf_info *ei, const char *func, cons
 	return nat == 1 ? at : -1;
 }
 
-int64_t dw_sym_undef(const struct dw_elf_info *ei, const char *name)
+int64_t lbtfi_dw_sym_undef(const struct lbtfi_dw_elf_info *ei, const char *name)
 {
 	uint32_t h;
 
@@ -311,7 +311,7 @@ static const char *datasec_of(const struct lbtf *btf, uint32_t id)
 	return NULL;
 }
 
-enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, bool is_func,
+enum lbtfi_dw_extern lbtfi_dw_extern_place(const struct lbtfi_dw_elf_info *ei, const char *name, bool is_func,
 			       bool map_def, const char **sec)
 {
 	*sec = NULL;
@@ -328,7 +328,7 @@ enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, b
 			if ((is_func ? lbtf_vlen(t) : lbtf_var(t)->linkage) != LBTF_LINKAGE_EXTERN)
 				continue;
 			*sec = datasec_of(ei->btf, i);
-			return *sec ? DW_EXT_SEC : DW_EXT_PLAIN;
+			return *sec ? LBTFI_DW_EXT_SEC : LBTFI_DW_EXT_PLAIN;
 		}
 	}
 	if (map_def)
@@ -337,5 +337,5 @@ enum dw_extern dw_extern_place(const struct dw_elf_info *ei, const char *name, b
 		*sec = ".kconfig";
 	else
 		*sec = ".ksyms";
-	return DW_EXT_SEC;
+	return LBTFI_DW_EXT_SEC;
 }

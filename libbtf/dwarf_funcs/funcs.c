@@ -20,7 +20,7 @@
  *    register parameters in another register than the ABI's (the compiler
  *    changed the calling convention; a struct parameter excuses it). A
  *    unit cannot see the other units, so an instance that condemns its name
- *    gets a marker DECL_TAG; after dedup dw_funcs_mark() drops the marked
+ *    gets a marker DECL_TAG; after dedup lbtfi_dw_funcs_mark() drops the marked
  *    names and those whose FUNCs have prototypes that do not match.
  *  - decl_tag_kfuncs: a function listed in a BTF_SET8 of .BTF_ids whose
  *    flags say "kfuncs" gets DECL_TAG "bpf_kfunc" (and "bpf_fastcall" when
@@ -66,7 +66,7 @@
 struct dw_pfunc {
 	const char *name;   /* the symbol's name; the function's is its first len bytes */
 	uint32_t len;
-	uint32_t sym;       /* index into dw_elf_info.syms: the symbol named exactly so, or the first */
+	uint32_t sym;       /* index into lbtfi_dw_elf_info.syms: the symbol named exactly so, or the first */
 	uint32_t kflags;    /* the kfunc's flags in its BTF_SET8 */
 	bool ambiguous;
 	bool kfunc;
@@ -76,12 +76,12 @@ struct dw_pfunc {
 /* A symbol of a name with clones: pahole master's rules ask which of the
  * name's symbols sit at a copy's address */
 struct dw_psym {
-	uint32_t f;         /* its name, index into dw_pfuncs.f */
-	uint32_t sym;       /* index into dw_elf_info.syms */
+	uint32_t f;         /* its name, index into lbtfi_dw_pfuncs.f */
+	uint32_t sym;       /* index into lbtfi_dw_elf_info.syms */
 	uint64_t addr;
 };
 
-struct dw_pfuncs {
+struct lbtfi_dw_pfuncs {
 	struct dw_pfunc *f;
 	uint32_t n;
 	struct lbtfi_htab by_name;   /* hash of the name -> index into f */
@@ -112,7 +112,7 @@ static uint32_t pf_hash(const char *name, size_t len)
 
 /* By hash, not by bisecting the sorted names: once per subprogram DIE of
  * every unit (a bisection's cache misses show in a kernel's profile) */
-static struct dw_pfunc *pf_find(const struct dw_pfuncs *t, const char *name, size_t len)
+static struct dw_pfunc *pf_find(const struct lbtfi_dw_pfuncs *t, const char *name, size_t len)
 {
 	uint32_t h = pf_hash(name, len);
 
@@ -122,7 +122,7 @@ static struct dw_pfunc *pf_find(const struct dw_pfuncs *t, const char *name, siz
 	return NULL;
 }
 
-static void set_regs(struct dw_pfuncs *t, unsigned int machine)
+static void set_regs(struct lbtfi_dw_pfuncs *t, unsigned int machine)
 {
 	static const int x86_64[] = { DW_OP_reg5, DW_OP_reg4, DW_OP_reg1, DW_OP_reg2,
 				      DW_OP_reg8, DW_OP_reg9 };
@@ -145,7 +145,7 @@ static void set_regs(struct dw_pfuncs *t, unsigned int machine)
 
 /* kfuncs: the __BTF_ID__func__NAME__N symbols inside a BTF_SET8 whose
  * flags word has SET8_KFUNCS; the pair after the symbol holds the flags */
-static void find_kfuncs(struct dw_elf_info *ei, struct dw_pfuncs *t)
+static void find_kfuncs(struct lbtfi_dw_elf_info *ei, struct lbtfi_dw_pfuncs *t)
 {
 	Elf_Data *data = NULL;
 	uint64_t addr = 0;
@@ -170,7 +170,7 @@ static void find_kfuncs(struct dw_elf_info *ei, struct dw_pfuncs *t)
 	if (!data)
 		return;
 	for (i = 0; i < ei->nsyms; i++) {
-		const struct dw_symbol *set = &ei->syms[i];
+		const struct lbtfi_dw_symbol *set = &ei->syms[i];
 		uint64_t off = set->value - addr;
 
 		if (set->shndx != idx || strncmp(set->name, SET8_PFX, strlen(SET8_PFX)) ||
@@ -178,7 +178,7 @@ static void find_kfuncs(struct dw_elf_info *ei, struct dw_pfuncs *t)
 		    !(((const uint32_t *)data->d_buf)[off / 4 + 1] & SET8_KFUNCS))
 			continue;
 		for (j = 0; j < ei->nsyms; j++) {
-			const struct dw_symbol *s = &ei->syms[j];
+			const struct lbtfi_dw_symbol *s = &ei->syms[j];
 			const char *fn = s->name + strlen(FUNC_PFX), *end;
 			struct dw_pfunc *f;
 			uint64_t o = s->value - addr;
@@ -214,10 +214,10 @@ static bool piece_of_function(const char *name)
  * before it, as pahole v1.31 compares them; the symbol named exactly so
  * gives the linkage, else the first. last[] holds each name's last address.
  */
-static void add_symbol(struct dw_pfuncs *t, const struct dw_elf_info *ei, uint64_t *last,
+static void add_symbol(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei, uint64_t *last,
 		       uint32_t i)
 {
-	const struct dw_symbol *s = &ei->syms[i];
+	const struct lbtfi_dw_symbol *s = &ei->syms[i];
 	uint32_t len = (uint32_t)strcspn(s->name, ".");
 	struct dw_pfunc *f = pf_find(t, s->name, len);
 
@@ -249,7 +249,7 @@ static int psym_cmp(const void *a, const void *b)
 }
 
 /* The symbols of the names with clones, for master's rules */
-static int load_clone_syms(struct dw_pfuncs *t, const struct dw_elf_info *ei)
+static int load_clone_syms(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei)
 {
 	uint32_t i, n = 0;
 
@@ -259,7 +259,7 @@ static int load_clone_syms(struct dw_pfuncs *t, const struct dw_elf_info *ei)
 		return 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (i = 0, n = 0; i < ei->nsyms; i++) {
-			const struct dw_symbol *s = &ei->syms[i];
+			const struct lbtfi_dw_symbol *s = &ei->syms[i];
 			const struct dw_pfunc *f;
 
 			if (s->type != STT_FUNC || piece_of_function(s->name) ||
@@ -284,7 +284,7 @@ struct at_addr {
 	int64_t dotted;     /* the first '.'-suffixed symbol, or -1 */
 };
 
-static void syms_at(const struct dw_pfuncs *t, const struct dw_elf_info *ei,
+static void syms_at(const struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei,
 		    const struct dw_pfunc *f, uint64_t addr, struct at_addr *r)
 {
 	struct dw_psym key = { (uint32_t)(f - t->f), 0, addr };
@@ -311,16 +311,16 @@ static void syms_at(const struct dw_pfuncs *t, const struct dw_elf_info *ei,
 }
 
 /* A name without clones: whether its symbol (or one of them) is at addr */
-static bool at_symbol(const struct dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
+static bool at_symbol(const struct lbtfi_dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
 {
-	int64_t s = dw_sym_find(ei, f->name, STT_FUNC, addr, false);
+	int64_t s = lbtfi_dw_sym_find(ei, f->name, STT_FUNC, addr, false);
 
 	return s >= 0 && ei->syms[s].value == addr;
 }
 
-int dw_pfuncs_load(struct dw_elf_info *ei, uint32_t features)
+int lbtfi_dw_pfuncs_load(struct lbtfi_dw_elf_info *ei, uint32_t features)
 {
-	struct dw_pfuncs *t = calloc(1, sizeof(*t));
+	struct lbtfi_dw_pfuncs *t = calloc(1, sizeof(*t));
 	struct dw_pfunc *lastname = NULL;
 	uint64_t *last = NULL;
 	uint32_t i, n = 0;
@@ -334,7 +334,7 @@ int dw_pfuncs_load(struct dw_elf_info *ei, uint32_t features)
 	last = lbtfi_malloc_big((n ? n : 1) * sizeof(*last));
 	if (!t->f || !last || lbtfi_htab_init(&t->by_name, n, 2)) {
 		free(last);
-		dw_pfuncs_free(t);
+		lbtfi_dw_pfuncs_free(t);
 		return lbtfi_err(ENOMEM, "out of memory");
 	}
 	set_regs(t, gelf_getehdr(ei->elf, &eh) ? eh.e_machine : EM_NONE);
@@ -351,10 +351,10 @@ int dw_pfuncs_load(struct dw_elf_info *ei, uint32_t features)
 	free(last);
 	ei->pfuncs = t;
 	find_kfuncs(ei, t);
-	return features & DW_PAHOLE_MASTER ? load_clone_syms(t, ei) : 0;
+	return features & LBTFI_DW_PAHOLE_MASTER ? load_clone_syms(t, ei) : 0;
 }
 
-void dw_pfuncs_free(struct dw_pfuncs *t)
+void lbtfi_dw_pfuncs_free(struct lbtfi_dw_pfuncs *t)
 {
 	if (t) {
 		free(t->f);
@@ -391,7 +391,7 @@ static bool scan_expr(const uint8_t *p, uint64_t len, void *ctx)
 		reg = *p;
 	} else if (*p == DW_OP_entry_value || *p == DW_OP_GNU_entry_value) {
 		/* one register operation inside */
-		if (!dw_leb_next(&q, e, &n) || n != 1 || (uint64_t)(e - q) < n ||
+		if (!lbtfi_dw_leb_next(&q, e, &n) || n != 1 || (uint64_t)(e - q) < n ||
 		    q[0] < DW_OP_reg0 || q[0] > DW_OP_reg31)
 			return true;
 		reg = q[0];
@@ -406,23 +406,23 @@ static bool scan_expr(const uint8_t *p, uint64_t len, void *ctx)
 }
 
 /* A struct (through typedefs and const) */
-static bool is_struct_param(struct dw_unit *u, struct dw_die *p)
+static bool is_struct_param(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *p)
 {
-	struct dw_attrs da;
-	struct dw_die t;
+	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_die t;
 	int guard = 16;
 
-	dw_attrs_read(u, p, &da);
-	if (!(da.have >> DA_TYPE & 1) || !dw_type_target(u, &da.a[DA_TYPE], &t))
+	lbtfi_dw_attrs_read(u, p, &da);
+	if (!(da.have >> DA_TYPE & 1) || !lbtfi_dw_type_target(u, &da.a[DA_TYPE], &t))
 		return false;
 	while (guard--) {
-		switch (dr_tag(&t)) {
+		switch (lbtfi_dr_tag(&t)) {
 		case DW_TAG_structure_type:
 			return true;
 		case DW_TAG_typedef:
 		case DW_TAG_const_type:
-			dw_attrs_read(u, &t, &da);
-			if (!(da.have >> DA_TYPE & 1) || !dw_type_target(u, &da.a[DA_TYPE], &t))
+			lbtfi_dw_attrs_read(u, &t, &da);
+			if (!(da.have >> DA_TYPE & 1) || !lbtfi_dw_type_target(u, &da.a[DA_TYPE], &t))
 				return false;
 			continue;
 		default:
@@ -433,7 +433,7 @@ static bool is_struct_param(struct dw_unit *u, struct dw_die *p)
 }
 
 /* A struct parameter excuses unexpected registers: it may take several */
-static bool any_struct_param(struct dw_unit *u, struct dw_die *params, uint32_t n)
+static bool any_struct_param(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *params, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		if (is_struct_param(u, &params[i]))
@@ -443,15 +443,15 @@ static bool any_struct_param(struct dw_unit *u, struct dw_die *params, uint32_t 
 
 /* An instance whose register parameters are not where the ABI puts them,
  * as pahole v1.31 sees it (master's: funcs_abi.c) */
-static bool unexpected_regs(struct dw_unit *u, const struct dw_pfuncs *t,
-			    struct dw_die *params, uint32_t n)
+static bool unexpected_regs(struct lbtfi_dw_unit *u, const struct lbtfi_dw_pfuncs *t,
+			    struct lbtfi_dw_die *params, uint32_t n)
 {
 	for (uint32_t i = 0; i < n && (int)i < t->nregs; i++) {
 		struct reg_scan r = { t->regs[i], -1, 0 };
-		struct dw_attrs da;
+		struct lbtfi_dw_attrs da;
 
-		dr_attrs(u->rd, &params[i], &da, false);
-		if (!(da.own >> DA_LOCATION & 1) || !dr_loc_exprs(&da.a[DA_LOCATION], scan_expr, &r))
+		lbtfi_dr_attrs(u->rd, &params[i], &da, false);
+		if (!(da.own >> DA_LOCATION & 1) || !lbtfi_dr_loc_exprs(&da.a[DA_LOCATION], scan_expr, &r))
 			continue;
 		if (r.reg >= 0 && r.reg != t->regs[i])
 			return !any_struct_param(u, params, n);
@@ -514,7 +514,7 @@ static int64_t proto_add(struct lbtf_builder *b, int64_t ret, struct lbtf_param 
  * kfunc's flags mark as arena pointers point to TYPE_TAG address_space(1)
  * with kind_flag: the prototype again with those pointers replaced
  */
-static int64_t arena_proto(struct dw_unit *u, const struct dw_pfunc *f, int64_t proto)
+static int64_t arena_proto(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, int64_t proto)
 {
 	struct lbtf_builder *b = u->b;
 	struct lbtf_param *p;
@@ -539,25 +539,25 @@ static int64_t arena_proto(struct dw_unit *u, const struct dw_pfunc *f, int64_t 
 
 /* A FUNC's DECL_TAGs from its DWARF: the function's (its origin's), and each
  * parameter's unless some were left out (their indexes would not match) */
-static int func_decl_tags(struct dw_unit *u, struct dw_die *die, int id, struct dw_die *pdies,
+static int func_decl_tags(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, int id, struct lbtfi_dw_die *pdies,
 			  uint32_t npdies, bool params)
 {
-	struct dw_die origin, pd;
+	struct lbtfi_dw_die origin, pd;
 	int err;
 
-	dw_decl_origin(u, die, &origin);
-	err = dw_add_decl_tags(u, &origin, id, -1);
+	lbtfi_dw_decl_origin(u, die, &origin);
+	err = lbtfi_dw_add_decl_tags(u, &origin, id, -1);
 	for (uint32_t i = 0; params && !err && i < npdies; i++) {
-		dw_decl_origin(u, &pdies[i], &pd);
-		err = dw_add_decl_tags(u, &pd, id, i);
+		lbtfi_dw_decl_origin(u, &pdies[i], &pd);
+		err = lbtfi_dw_add_decl_tags(u, &pd, id, i);
 	}
 	return err;
 }
 
 /* pahole master's true signature: a FUNC named as the clone's symbol
  * (foo.isra.0) over the copy's own parameters, less those in drop */
-static int true_signature(struct dw_unit *u, struct dw_die *die, int64_t sym, int64_t proto,
-			  uint64_t drop, struct dw_die *pdies, uint32_t npdies)
+static int true_signature(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, int64_t sym, int64_t proto,
+			  uint64_t drop, struct lbtfi_dw_die *pdies, uint32_t npdies)
 {
 	struct lbtf_param *p;
 	int64_t ret;
@@ -566,7 +566,7 @@ static int true_signature(struct dw_unit *u, struct dw_die *die, int64_t sym, in
 
 	if (drop && proto_copy(u->b, proto, &ret, &p, &n) && (proto = proto_add(u->b, ret, p, n, drop)) < 0)
 		return (int)proto;
-	id = lbtf_builder_add_func(u->b, u->g->ei->syms[sym].name, dw_func_linkage(u, sym, true),
+	id = lbtf_builder_add_func(u->b, u->g->ei->syms[sym].name, lbtfi_dw_func_linkage(u, sym, true),
 				   (uint32_t)proto);
 	if (id < 0)
 		return id;
@@ -574,7 +574,7 @@ static int true_signature(struct dw_unit *u, struct dw_die *die, int64_t sym, in
 	return func_decl_tags(u, die, id, pdies, npdies, !drop);
 }
 
-static int add_func_tag(struct dw_unit *u, const char *value, int id)
+static int add_func_tag(struct lbtfi_dw_unit *u, const char *value, int id)
 {
 	int err = lbtf_builder_add_decl_tag(u->b, value, id, -1);
 
@@ -582,27 +582,27 @@ static int add_func_tag(struct dw_unit *u, const char *value, int id)
 }
 
 /*
- * The decisions taken after dedup (dw_funcs_mark), as markers on FUNC id.
+ * The decisions taken after dedup (lbtfi_dw_funcs_mark), as markers on FUNC id.
  * v1.31 (consistent_func): a name with symbols at several addresses, or an
  * unexpected register. Master: those and a reordered copy, with or without
  * consistent_func; whether a copy at one of its name's symbols is a clone
  * that changed the ABI, or kept it; with true_signature, a clone's FUNC.
  */
-static int mark_func(struct dw_unit *u, const struct dw_pfunc *f, struct dw_die *die,
-		     const struct dw_attrs *da, struct dw_die *pdies, uint32_t n, int64_t proto,
+static int mark_func(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, struct lbtfi_dw_die *die,
+		     const struct lbtfi_dw_attrs *da, struct lbtfi_dw_die *pdies, uint32_t n, int64_t proto,
 		     int id)
 {
-	const struct dw_pfuncs *t = u->g->ei->pfuncs;
+	const struct lbtfi_dw_pfuncs *t = u->g->ei->pfuncs;
 	uint32_t feat = u->g->features;
 	struct at_addr at = { .dotted = -1 };
-	struct dw_abi abi;
+	struct lbtfi_dw_abi abi;
 	uint64_t addr;
 	int err = 0;
 
-	if (!(feat & DW_PAHOLE_MASTER))
+	if (!(feat & LBTFI_DW_PAHOLE_MASTER))
 		return (feat & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
 		       (f->ambiguous || unexpected_regs(u, t, pdies, n)) ? add_func_tag(u, MARKER, id) : 0;
-	dw_abi_facts(u, die, pdies, n, t->regs, t->nregs, &abi);
+	lbtfi_dw_abi_facts(u, die, pdies, n, t->regs, t->nregs, &abi);
 	if ((abi.unexpected || abi.origin_unexpected) && !any_struct_param(u, pdies, n))
 		err = add_func_tag(u, MARKER_UNEXP, id);
 	if (!err && (f->ambiguous || abi.reordered))
@@ -611,7 +611,7 @@ static int mark_func(struct dw_unit *u, const struct dw_pfunc *f, struct dw_die 
 	 * ranges, not an abstract instance, is a discarded weak function) */
 	if (err || (da->own & (1u << DA_INLINE | 1u << DA_RANGES)))
 		return err;
-	if (!(da->own >> DA_LOW_PC & 1) || !dr_addr(&da->a[DA_LOW_PC], &addr))
+	if (!(da->own >> DA_LOW_PC & 1) || !lbtfi_dr_addr(&da->a[DA_LOW_PC], &addr))
 		addr = 0;
 	if (f->dotted && addr)
 		syms_at(t, u->g->ei, f, addr, &at);
@@ -628,29 +628,29 @@ static int mark_func(struct dw_unit *u, const struct dw_pfunc *f, struct dw_die 
 	return add_func_tag(u, at.optimized && abi.optimized ? MARKER_CHANGED : MARKER_KEPT, id);
 }
 
-int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
+int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	const struct dw_elf_info *ei = u->g->ei;
-	const struct dw_pfuncs *t = ei->pfuncs;
+	const struct lbtfi_dw_elf_info *ei = u->g->ei;
+	const struct lbtfi_dw_pfuncs *t = ei->pfuncs;
 	const struct dw_pfunc *f;
-	struct dw_die *pdies = NULL;
+	struct lbtfi_dw_die *pdies = NULL;
 	uint32_t npdies = 0;
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	const char *name;
 	int64_t proto;
 	int id, err;
 
 	if (!t)
 		return 0;
-	dr_attrs(u->rd, die, &da, false);
-	if (dw_attrs_own_flag(&da, DA_DECLARATION))
+	lbtfi_dr_attrs(u->rd, die, &da, false);
+	if (lbtfi_dw_attrs_own_flag(&da, DA_DECLARATION))
 		return 0;
-	dr_integrate(u->rd, &da);
-	name = dw_attrs_name(&da);
+	lbtfi_dr_integrate(u->rd, &da);
+	name = lbtfi_dw_attrs_name(&da);
 	if (!name || !*name || !(f = pf_find(t, name, strlen(name))))
 		return 0;
 	/* the instance's own parameter list, names and types from its origin */
-	proto = dw_func_proto(u, die, true, &pdies, &npdies);
+	proto = lbtfi_dw_func_proto(u, die, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
 	if (f->kfunc && (u->g->features & LBTF_DWARF_FEAT_ATTRIBUTES) &&
@@ -659,7 +659,7 @@ int dw_funcs_subprogram(struct dw_unit *u, struct dw_die *die)
 		free(pdies);
 		return (int)proto;
 	}
-	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, f->sym, true), proto);
+	id = lbtf_builder_add_func(u->b, name, lbtfi_dw_func_linkage(u, f->sym, true), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;
@@ -888,17 +888,17 @@ static void keep_canonical(const struct fn_ref *fs, uint32_t n, uint32_t start,
  * true_signature, a name whose copies were not condemned for unexpected
  * registers and that has a clone's FUNC keeps that one instead (the first).
  */
-uint32_t dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t cnt,
+uint32_t lbtfi_dw_funcs_mark(const struct lbtf_builder *out, uint32_t start, uint32_t cnt,
 		       uint8_t *drop, uint32_t features)
 {
-	bool master = features & DW_PAHOLE_MASTER, tsig = features & LBTF_DWARF_FEAT_TRUE_SIGNATURE;
+	bool master = features & LBTFI_DW_PAHOLE_MASTER, tsig = features & LBTF_DWARF_FEAT_TRUE_SIGNATURE;
 	bool abi = (features & LBTF_DWARF_FEAT_ABI_FUNC) && !tsig;
 	struct clone_ref *cs = NULL;
 	struct fn_ref *fs;
 	uint8_t *marks;
 	uint32_t id, n = 0, nc = 0, i, j, dropped = 0;
 
-	if (!(features & (LBTF_DWARF_FEAT_CONSISTENT_FUNC | DW_PAHOLE_MASTER)) || cnt <= start)
+	if (!(features & (LBTF_DWARF_FEAT_CONSISTENT_FUNC | LBTFI_DW_PAHOLE_MASTER)) || cnt <= start)
 		return 0;
 	fs = malloc((cnt - start) * sizeof(*fs));
 	marks = calloc(cnt - start, 1);

@@ -36,7 +36,7 @@
 #define MAX_PARMS 64
 #define SLOT 8u /* register size of the 64-bit ABIs this is used for */
 
-bool dw_leb_next(const uint8_t **p, const uint8_t *e, uint64_t *v)
+bool lbtfi_dw_leb_next(const uint8_t **p, const uint8_t *e, uint64_t *v)
 {
 	unsigned int shift = 0;
 
@@ -61,7 +61,7 @@ static const uint8_t *op_end(const uint8_t *p, const uint8_t *e, unsigned int ad
 	uint8_t op = *p++;
 	uint64_t v;
 
-#define ULEB() do { if (!dw_leb_next(&p, e, &v)) return NULL; } while (0)
+#define ULEB() do { if (!lbtfi_dw_leb_next(&p, e, &v)) return NULL; } while (0)
 	switch (op) {
 	case DW_OP_addr:
 		p += addr_size;
@@ -102,7 +102,7 @@ static const uint8_t *op_end(const uint8_t *p, const uint8_t *e, unsigned int ad
 		ULEB();
 		break;
 	case DW_OP_implicit_value: case DW_OP_entry_value: case DW_OP_GNU_entry_value:
-		if (!dw_leb_next(&p, e, &v) || v > (uint64_t)(e - p))
+		if (!lbtfi_dw_leb_next(&p, e, &v) || v > (uint64_t)(e - p))
 			return NULL;
 		p += v;
 		break;
@@ -207,7 +207,7 @@ static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
 			set_reg(l, *q - DW_OP_breg0 + DW_OP_reg0);
 	} else if (*q == DW_OP_entry_value || *q == DW_OP_GNU_entry_value) {
 		q++;
-		if (dw_leb_next(&q, e, &n) && n == 1 && q < e && is_reg(*q))
+		if (lbtfi_dw_leb_next(&q, e, &n) && n == 1 && q < e && is_reg(*q))
 			set_reg(l, *q);
 	}
 	return true;
@@ -222,24 +222,24 @@ struct parm {
 
 /* full: its type's size and its register too, else whether it has a
  * location only */
-static void read_parm(struct dw_unit *u, struct dw_die *d, struct parm *pm, bool full)
+static void read_parm(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *d, struct parm *pm, bool full)
 {
 	struct parm_loc l = { .reg = -1 };
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 
-	dr_attrs(u->rd, d, &da, false);
+	lbtfi_dr_attrs(u->rd, d, &da, false);
 	pm->has_loc = da.own >> DA_LOCATION & 1;
 	pm->reg = -1;
 	pm->size = 0;
 	if (!full)
 		return;
-	dr_integrate(u->rd, &da);
-	pm->size = dw_type_size(u, dw_attrs_get(&da, DA_TYPE));
+	lbtfi_dr_integrate(u->rd, &da);
+	pm->size = lbtfi_dw_type_size(u, lbtfi_dw_attrs_get(&da, DA_TYPE));
 	if (pm->has_loc) {
 		l.size = pm->size;
 		l.addr_size = d->u->h->addr_size;
 		l.off_size = d->u->h->offset_size;
-		dr_loc_exprs(&da.a[DA_LOCATION], scan_loc, &l);
+		lbtfi_dr_loc_exprs(&da.a[DA_LOCATION], scan_loc, &l);
 	}
 	pm->reg = l.reg;
 }
@@ -294,16 +294,16 @@ static void check_parms(const struct parm *ps, uint32_t n, const int *regs, int 
 	}
 }
 
-void dw_abi_facts(struct dw_unit *u, struct dw_die *die, struct dw_die *params, uint32_t n,
-		  const int *regs, int nregs, struct dw_abi *out)
+void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struct lbtfi_dw_die *params, uint32_t n,
+		  const int *regs, int nregs, struct lbtfi_dw_abi *out)
 {
 	struct parm ps[MAX_PARMS], ops[MAX_PARMS];
-	struct dw_die odies[MAX_PARMS];
+	struct lbtfi_dw_die odies[MAX_PARMS];
 	uint64_t key;
 	uint32_t no = 0, i, j;
 	int map[MAX_PARMS];
-	struct dw_attrs da;
-	struct dw_die o, c;
+	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_die o, c;
 	bool ignored = false;
 
 	memset(out, 0, sizeof(*out));
@@ -320,19 +320,19 @@ void dw_abi_facts(struct dw_unit *u, struct dw_die *die, struct dw_die *params, 
 	check_parms(ps, n, regs, nregs, u->producer_clang, &out->unexpected, &out->optimized,
 		    &out->drop);
 	/* a copy: where its origin has each of its parameters */
-	dr_attrs(u->rd, die, &da, false);
-	if (!(da.own >> DA_ORIGIN & 1) || !dr_ref(u->rd, &da.a[DA_ORIGIN], &o) || !dr_child(&o, &c))
+	lbtfi_dr_attrs(u->rd, die, &da, false);
+	if (!(da.own >> DA_ORIGIN & 1) || !lbtfi_dr_ref(u->rd, &da.a[DA_ORIGIN], &o) || !lbtfi_dr_child(&o, &c))
 		return;
 	do {
-		if (dr_tag(&c) == DW_TAG_formal_parameter && no < MAX_PARMS)
+		if (lbtfi_dr_tag(&c) == DW_TAG_formal_parameter && no < MAX_PARMS)
 			odies[no++] = c;
-	} while (dr_sibling(&c));
+	} while (lbtfi_dr_sibling(&c));
 	for (i = 0; i < n; i++) {
 		map[i] = -1;
-		dr_attrs(u->rd, &params[i], &da, false);
-		if (!(da.own >> DA_ORIGIN & 1) || !dr_ref_key(&da.a[DA_ORIGIN], &key))
+		lbtfi_dr_attrs(u->rd, &params[i], &da, false);
+		if (!(da.own >> DA_ORIGIN & 1) || !lbtfi_dr_ref_key(&da.a[DA_ORIGIN], &key))
 			continue;
-		for (j = 0; j < no && dr_key(&odies[j]) != key; j++)
+		for (j = 0; j < no && lbtfi_dr_key(&odies[j]) != key; j++)
 			;
 		if (j == no)
 			continue;

@@ -8,7 +8,7 @@
  * for speed: libdw looks every attribute up by walking the DIE's abbreviation
  * from the start and takes locks on its caches, which was three quarters of
  * the conversion time of a kernel. Here a DIE's attributes are decoded in
- * one pass, straight into the slots the converter reads (struct dw_attrs),
+ * one pass, straight into the slots the converter reads (struct lbtfi_dw_attrs),
  * with the unit's abbreviations in an array indexed by code. Every read of
  * a DIE, its attributes, range lists (reader_ranges.c) and type sizes is
  * done here: libdw/libdwfl only open, decompress, relocate and find the
@@ -28,21 +28,21 @@
 #include <elfutils/libdw.h>
 #include "util/grow.h"
 
-#define DW_KEY_ALT (1ull << 63)   /* a DIE of the dwz alternate file */
-#define DW_KEY_TYPES (1ull << 62) /* a DIE of .debug_types (DWARF 4 type units) */
+#define LBTFI_DW_KEY_ALT (1ull << 63)   /* a DIE of the dwz alternate file */
+#define LBTFI_DW_KEY_TYPES (1ull << 62) /* a DIE of .debug_types (DWARF 4 type units) */
 
 /* One ELF's DWARF sections as libdw holds them (decompressed, relocated) */
-struct dr_sect {
+struct lbtfi_dr_sect {
 	const uint8_t *p;
 	uint64_t len;
 };
 
-enum dr_sect_id {
+enum lbtfi_dr_sect_id {
 	DS_INFO, DS_ABBREV, DS_STR, DS_LINE_STR, DS_STR_OFFSETS, DS_ADDR, DS_TYPES,
 	DS_RANGES, DS_RNGLISTS, DS_LOC, DS_LOCLISTS, DS_NR
 };
 
-struct dr_unit_hdr {
+struct lbtfi_dr_unit_hdr {
 	uint64_t off;        /* unit header */
 	uint64_t end;        /* first byte after the unit */
 	uint64_t die_off;    /* the unit DIE */
@@ -55,25 +55,25 @@ struct dr_unit_hdr {
 };
 
 /* A type unit's signature and the offset of the type it describes */
-struct dr_sig {
+struct lbtfi_dr_sig {
 	uint64_t sig, off;
 };
 
 /* The DIEs of one .debug_info (or .debug_types) with the sections they use */
-struct dr_file {
-	struct dr_sect s[DS_NR];
+struct lbtfi_dr_file {
+	struct lbtfi_dr_sect s[DS_NR];
 	bool big_endian;            /* the file's byte order (ELFDATA2MSB) */
-	uint64_t key_base;          /* 0, DW_KEY_ALT or DW_KEY_TYPES */
-	const struct dr_sect *alt_str; /* the .debug_str of DW_FORM_GNU_strp_alt */
-	const struct dr_file *root;    /* the main file (for its alt, types, sigs) */
-	struct dr_unit_hdr *units;  /* every unit, by offset */
+	uint64_t key_base;          /* 0, LBTFI_DW_KEY_ALT or LBTFI_DW_KEY_TYPES */
+	const struct lbtfi_dr_sect *alt_str; /* the .debug_str of DW_FORM_GNU_strp_alt */
+	const struct lbtfi_dr_file *root;    /* the main file (for its alt, types, sigs) */
+	struct lbtfi_dr_unit_hdr *units;  /* every unit, by offset */
 	uint32_t nunits;
 	uint32_t dwo_units;         /* units with dwo set */
-	struct dr_sig *sigs;        /* DWARF 5 type units in .debug_info, by signature */
+	struct lbtfi_dr_sig *sigs;        /* DWARF 5 type units in .debug_info, by signature */
 	uint32_t nsigs;
-	bool shared_units;          /* units and sigs belong to another dr_file */
-	struct dr_file *alt;        /* dwz alternate file, or NULL */
-	struct dr_file *types;      /* .debug_types as a file of its own, or NULL */
+	bool shared_units;          /* units and sigs belong to another lbtfi_dr_file */
+	struct lbtfi_dr_file *alt;        /* dwz alternate file, or NULL */
+	struct lbtfi_dr_file *types;      /* .debug_types as a file of its own, or NULL */
 	uint8_t *joined[2];         /* .debug_info/.debug_types with COMDAT copies appended */
 };
 
@@ -84,21 +84,21 @@ struct dr_file {
  * src, .debug_info's headers by pread from the file it is mapped from
  * (.debug_info at file offset foff of fd), not through the mapping.
  */
-struct dr_info_src {
+struct lbtfi_dr_info_src {
 	int fd;
 	uint64_t foff;
 };
-int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
-		 const struct dr_info_src *src);
-void dr_file_close(struct dr_file *f);
+int lbtfi_dr_file_open(struct lbtfi_dr_file *f, Dwarf *dw, const struct lbtfi_dr_file *shared,
+		 const struct lbtfi_dr_info_src *src);
+void lbtfi_dr_file_close(struct lbtfi_dr_file *f);
 /* Index of the unit holding section offset off, or -1 */
-int64_t dr_unit_index(const struct dr_file *f, uint64_t off);
+int64_t lbtfi_dr_unit_index(const struct lbtfi_dr_file *f, uint64_t off);
 
 /* One attribute specification of an abbreviation */
-struct dr_spec {
+struct lbtfi_dr_spec {
 	uint16_t at, form;
 	int8_t size;     /* fixed size in bytes, or -1 */
-	uint8_t slot;    /* enum dw_attr_slot + 1, 0: not read */
+	uint8_t slot;    /* enum lbtfi_dw_attr_slot + 1, 0: not read */
 	int32_t off;     /* from the first attribute when every one before has a
 			  * fixed size, else -1 */
 	int64_t implicit; /* DW_FORM_implicit_const value */
@@ -112,34 +112,34 @@ struct dr_spec {
  * only, and the wanted ones (those with a slot) are read from their segment
  * at a fixed offset, without a pass over the others.
  */
-#define DR_MAX_VAR 15     /* more variable-size attributes: decoded spec by spec */
-#define DR_GENERIC 0xff   /* nvar of such an abbreviation (or one with DW_FORM_indirect) */
+#define LBTFI_DR_MAX_VAR 15     /* more variable-size attributes: decoded spec by spec */
+#define LBTFI_DR_GENERIC 0xff   /* nvar of such an abbreviation (or one with DW_FORM_indirect) */
 
-struct dr_var {
+struct lbtfi_dr_var {
 	uint16_t form;
 	int32_t gap;     /* fixed bytes from the start of its segment */
 };
 
-struct dr_want {
+struct lbtfi_dr_want {
 	uint16_t form;
-	uint8_t slot;    /* enum dw_attr_slot */
+	uint8_t slot;    /* enum lbtfi_dw_attr_slot */
 	uint8_t seg;
 	int32_t off;     /* from the start of segment seg */
 	int64_t implicit;
 };
 
-struct dr_abbrev {
+struct lbtfi_dr_abbrev {
 	uint16_t tag;
 	bool children;
 	uint16_t nspecs;
 	int32_t fixed;   /* bytes of all attributes when every size is fixed, else -1 */
 	uint32_t slots;  /* bit per slot some attribute fills */
-	struct dr_spec *specs;
-	uint8_t nvar;    /* variable-size attributes, or DR_GENERIC */
+	struct lbtfi_dr_spec *specs;
+	uint8_t nvar;    /* variable-size attributes, or LBTFI_DR_GENERIC */
 	uint8_t nwant;
 	int32_t tail;    /* fixed bytes after the last variable-size attribute */
-	struct dr_var *var;
-	struct dr_want *want;
+	struct lbtfi_dr_var *var;
+	struct lbtfi_dr_want *want;
 	int16_t sib;     /* want of the first DW_AT_sibling, -1 none */
 	uint8_t nbyslot;
 	uint8_t byslot[27]; /* wants by ascending slot, each slot once (its last) */
@@ -148,56 +148,56 @@ struct dr_abbrev {
 };
 
 /* A unit ready for reading: its header, abbreviations and DWARF 5 bases */
-struct dr_unit {
-	const struct dr_file *f;
-	const struct dr_unit_hdr *h;
+struct lbtfi_dr_unit {
+	const struct lbtfi_dr_file *f;
+	const struct lbtfi_dr_unit_hdr *h;
 	uint64_t key_base;          /* of its file */
 	const uint8_t *info, *end;  /* .debug_info, and the end of this unit in it */
-	struct dr_abbrev *byc;      /* by code - 1 */
+	struct lbtfi_dr_abbrev *byc;      /* by code - 1 */
 	uint32_t nbyc;
-	struct dr_spec *pool;
-	struct dr_var *vpool;
-	struct dr_want *wpool;
+	struct lbtfi_dr_spec *pool;
+	struct lbtfi_dr_var *vpool;
+	struct lbtfi_dr_want *wpool;
 	uint64_t str_offsets_base, addr_base, rnglists_base;
 	uint64_t base_addr;         /* the unit DIE's DW_AT_low_pc (range lists' base) */
 	uint32_t last_use;
-	struct dr_buf { uint8_t *p; size_t cap; } buf; /* its bytes, when read */
+	struct lbtfi_dr_buf { uint8_t *p; size_t cap; } buf; /* its bytes, when read */
 };
 
 /* A DIE: where its attributes start, its abbreviation */
-struct dw_die {
-	const struct dr_unit *u;
+struct lbtfi_dw_die {
+	const struct lbtfi_dr_unit *u;
 	const uint8_t *p;           /* first attribute byte */
-	const struct dr_abbrev *ab;
+	const struct lbtfi_dr_abbrev *ab;
 	uint64_t off;               /* section offset of the DIE */
 	const uint8_t *end;         /* after the attributes, NULL until known */
 };
 
-static inline unsigned int dr_tag(const struct dw_die *d)
+static inline unsigned int lbtfi_dr_tag(const struct lbtfi_dw_die *d)
 {
 	return d->ab->tag;
 }
 
-static inline uint64_t dr_key(const struct dw_die *d)
+static inline uint64_t lbtfi_dr_key(const struct lbtfi_dw_die *d)
 {
 	return d->off | d->u->key_base;
 }
 
-#define DR_SPARE_BUFS 4
+#define LBTFI_DR_SPARE_BUFS 4
 
 /* Per-thread reader: the files and a cache of prepared units */
-struct dr_ctx {
-	const struct dr_file *main;
-	struct dr_unit **units;
+struct lbtfi_dr_ctx {
+	const struct lbtfi_dr_file *main;
+	struct lbtfi_dr_unit **units;
 	uint32_t nunits, capunits;
 	uint32_t clock;
-	int info_fd;                /* dr_ctx_read_units(), else -1 */
+	int info_fd;                /* lbtfi_dr_ctx_read_units(), else -1 */
 	uint64_t info_foff;
-	struct dr_buf spare[DR_SPARE_BUFS]; /* buffers of units dropped, for the next */
+	struct lbtfi_dr_buf spare[LBTFI_DR_SPARE_BUFS]; /* buffers of units dropped, for the next */
 	uint32_t nspare;
 };
 
-void dr_ctx_init(struct dr_ctx *c, const struct dr_file *main);
+void lbtfi_dr_ctx_init(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *main);
 /*
  * The main file's units read into memory (pread from fd, where its
  * .debug_info starts at file offset foff), a unit at a time as it is
@@ -207,28 +207,28 @@ void dr_ctx_init(struct dr_ctx *c, const struct dr_file *main);
  * misses in the middle of its conversion; the kernel's streaming copy
  * leaves the unit in the cache.
  */
-void dr_ctx_read_units(struct dr_ctx *c, int fd, uint64_t foff);
+void lbtfi_dr_ctx_read_units(struct lbtfi_dr_ctx *c, int fd, uint64_t foff);
 /* Drop prepared units not used lately (between converted units) */
-void dr_ctx_trim(struct dr_ctx *c, uint32_t keep);
-void dr_ctx_free(struct dr_ctx *c);
+void lbtfi_dr_ctx_trim(struct lbtfi_dr_ctx *c, uint32_t keep);
+void lbtfi_dr_ctx_free(struct lbtfi_dr_ctx *c);
 /* The DIE at section offset off of file f (main, alternate, types). 0 or <0 */
-int dr_die_at(struct dr_ctx *c, const struct dr_file *f, uint64_t off, struct dw_die *out);
+int lbtfi_dr_die_at(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *f, uint64_t off, struct lbtfi_dw_die *out);
 /* "", "(alternate file) " or "(.debug_types) " for messages about a key */
-const char *dr_key_where(uint64_t key);
+const char *lbtfi_dr_key_where(uint64_t key);
 
 /* Tree walk: first child, next sibling (in place). false: none. A malformed
- * entry ends the walk and its offset (key) goes to dr_bad_off, which stays
+ * entry ends the walk and its offset (key) goes to lbtfi_dr_bad_off, which stays
  * UINT64_MAX while everything read was well formed. */
-extern __thread uint64_t dr_bad_off;
-bool dr_child(struct dw_die *d, struct dw_die *out);
-bool dr_sibling_slow(struct dw_die *d);
+extern __thread uint64_t lbtfi_dr_bad_off;
+bool lbtfi_dr_child(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out);
+bool lbtfi_dr_sibling_slow(struct lbtfi_dw_die *d);
 
 /* The DIE at p (inside u) when its abbreviation code is one byte and one
  * of u's, as the inline paths mostly meet: true with *out set to it; false
  * (*out untouched) for anything else, the null entry included */
-static inline bool dr_short_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out)
+static inline bool lbtfi_dr_short_entry(const struct lbtfi_dr_unit *u, const uint8_t *p, struct lbtfi_dw_die *out)
 {
-	const struct dr_abbrev *ab;
+	const struct lbtfi_dr_abbrev *ab;
 
 	if (!*p || *p >= 0x80 || *p > u->nbyc || !(ab = &u->byc[*p - 1])->specs)
 		return false;
@@ -240,26 +240,26 @@ static inline bool dr_short_entry(const struct dr_unit *u, const uint8_t *p, str
 	return true;
 }
 
-static inline bool dr_sibling(struct dw_die *d)
+static inline bool lbtfi_dr_sibling(struct lbtfi_dw_die *d)
 {
-	const struct dr_unit *u = d->u;
-	const struct dr_abbrev *ab = d->ab;
+	const struct lbtfi_dr_unit *u = d->u;
+	const struct lbtfi_dr_abbrev *ab = d->ab;
 	const uint8_t *p = d->end;
 
 	/* (inline: a childless DIE whose attributes were read or have a
 	 * fixed size, followed by a DIE with a one-byte abbreviation code or
 	 * by the null entry that ends the siblings, as walks mostly meet) */
 	if (ab->children)
-		return dr_sibling_slow(d);
+		return lbtfi_dr_sibling_slow(d);
 	if (!p && !ab->nvar && ab->tail <= u->end - d->p)
 		p = d->p + ab->tail;
 	if (p && p < u->end) {
 		if (!*p)
 			return false;
-		if (dr_short_entry(u, p, d))
+		if (lbtfi_dr_short_entry(u, p, d))
 			return true;
 	}
-	return dr_sibling_slow(d);
+	return lbtfi_dr_sibling_slow(d);
 }
 
 /*
@@ -268,7 +268,7 @@ static inline bool dr_sibling(struct dw_die *d)
  * its DW_AT_abstract_origin or DW_AT_specification points at; own says
  * which ones the DIE has itself.
  */
-enum dw_attr_slot {
+enum lbtfi_dw_attr_slot {
 	DA_NAME, DA_TYPE, DA_BYTE_SIZE, DA_BIT_SIZE, DA_DATA_BIT_OFFSET, DA_MEMBER_LOC,
 	DA_BIT_OFFSET, DA_DECLARATION, DA_EXTERNAL, DA_ENCODING, DA_CONST_VALUE, DA_COUNT,
 	DA_UPPER_BOUND, DA_LOWER_BOUND, DA_LOCATION, DA_LOW_PC, DA_RANGES, DA_INLINE,
@@ -276,29 +276,29 @@ enum dw_attr_slot {
 	DA_SIGNATURE, DA_ORIGIN, DA_SPEC, DA_RNGLISTS_BASE, DA_NR
 };
 
-struct dw_attr {
+struct lbtfi_dw_attr {
 	uint16_t form;
 	const uint8_t *p;           /* the value's bytes */
 	int64_t implicit;
-	const struct dr_unit *u;
+	const struct lbtfi_dr_unit *u;
 };
 
-struct dw_attrs {
-	struct dw_attr a[DA_NR];
+struct lbtfi_dw_attrs {
+	struct lbtfi_dw_attr a[DA_NR];
 	uint32_t have;              /* bit per slot */
 	uint32_t own;               /* of those, the DIE's own */
 };
 
-_Static_assert(DA_NR <= 27, "dr_abbrev.byslot holds a want per slot");
+_Static_assert(DA_NR <= 27, "lbtfi_dr_abbrev.byslot holds a want per slot");
 
 /*
  * The places of d's attributes without gathering them (compiled
- * abbreviations only: d->ab->nvar != DR_GENERIC): seg[k] where segment k
- * starts (room for DR_MAX_VAR + 1). Sets d->end; false when malformed
- * (noted in dr_bad_off). A wanted attribute w is at seg[w->seg] + w->off.
+ * abbreviations only: d->ab->nvar != LBTFI_DR_GENERIC): seg[k] where segment k
+ * starts (room for LBTFI_DR_MAX_VAR + 1). Sets d->end; false when malformed
+ * (noted in lbtfi_dr_bad_off). A wanted attribute w is at seg[w->seg] + w->off.
  */
-bool dr_place_slow(struct dw_die *d, const uint8_t **seg);
-static inline bool dr_place(struct dw_die *d, const uint8_t **seg)
+bool lbtfi_dr_place_slow(struct lbtfi_dw_die *d, const uint8_t **seg);
+static inline bool lbtfi_dr_place(struct lbtfi_dw_die *d, const uint8_t **seg)
 {
 	/* (inline: every attribute of a fixed size, one segment) */
 	if (!d->ab->nvar && d->ab->tail <= d->u->end - d->p) {
@@ -306,74 +306,74 @@ static inline bool dr_place(struct dw_die *d, const uint8_t **seg)
 		d->end = d->p + d->ab->tail;
 		return true;
 	}
-	return dr_place_slow(d, seg);
+	return lbtfi_dr_place_slow(d, seg);
 }
 
 /* Integrate attributes gathered without (once the DIE's own ones have shown
  * that it is worth it) */
-void dr_integrate_slow(struct dr_ctx *c, struct dw_attrs *da);
-static inline void dr_integrate(struct dr_ctx *c, struct dw_attrs *da)
+void lbtfi_dr_integrate_slow(struct lbtfi_dr_ctx *c, struct lbtfi_dw_attrs *da);
+static inline void lbtfi_dr_integrate(struct lbtfi_dr_ctx *c, struct lbtfi_dw_attrs *da)
 {
 	if (da->own & (1u << DA_ORIGIN | 1u << DA_SPEC))
-		dr_integrate_slow(c, da);
+		lbtfi_dr_integrate_slow(c, da);
 }
 /* d's own attributes (sets d->end) */
-void dr_gather(struct dw_die *d, struct dw_attrs *da);
+void lbtfi_dr_gather(struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da);
 /* Gather d's attributes (sets d->end); integrate: follow origin/specification */
-static inline void dr_attrs(struct dr_ctx *c, struct dw_die *d, struct dw_attrs *da,
+static inline void lbtfi_dr_attrs(struct lbtfi_dr_ctx *c, struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da,
 			    bool integrate)
 {
-	dr_gather(d, da);
+	lbtfi_dr_gather(d, da);
 	if (integrate)
-		dr_integrate(c, da);
+		lbtfi_dr_integrate(c, da);
 }
-static inline const struct dw_attr *dw_attrs_get(const struct dw_attrs *da, enum dw_attr_slot s)
+static inline const struct lbtfi_dw_attr *lbtfi_dw_attrs_get(const struct lbtfi_dw_attrs *da, enum lbtfi_dw_attr_slot s)
 {
 	return (da->have >> s & 1) ? &da->a[s] : NULL;
 }
 
 /* Value decoders; false (NULL) when the form does not fit */
-bool dr_udata(const struct dw_attr *a, uint64_t *v);
-bool dr_sdata(const struct dw_attr *a, int64_t *v);
-bool dr_flag(const struct dw_attr *a);
+bool lbtfi_dr_udata(const struct lbtfi_dw_attr *a, uint64_t *v);
+bool lbtfi_dr_sdata(const struct lbtfi_dw_attr *a, int64_t *v);
+bool lbtfi_dr_flag(const struct lbtfi_dw_attr *a);
 /* A signed constant form (sdata, implicit_const) with a negative value */
-bool dr_negative(const struct dw_attr *a);
-const char *dr_string_slow(const struct dw_attr *a);
-static inline const char *dr_string(const struct dw_attr *a)
+bool lbtfi_dr_negative(const struct lbtfi_dw_attr *a);
+const char *lbtfi_dr_string_slow(const struct lbtfi_dw_attr *a);
+static inline const char *lbtfi_dr_string(const struct lbtfi_dw_attr *a)
 {
 	if (a->form == DW_FORM_strp && a->u->h->offset_size == 4 && !a->u->f->big_endian) {
-		const struct dr_sect *s = &a->u->f->s[DS_STR]; /* (most names) */
+		const struct lbtfi_dr_sect *s = &a->u->f->s[DS_STR]; /* (most names) */
 		uint32_t off;
 
 		memcpy(&off, a->p, 4);
 		off = le32toh(off);
 		return off < s->len ? (const char *)s->p + off : NULL;
 	}
-	return dr_string_slow(a);
+	return lbtfi_dr_string_slow(a);
 }
-bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len);
-bool dr_addr(const struct dw_attr *a, uint64_t *v);
+bool lbtfi_dr_block(const struct lbtfi_dw_attr *a, const uint8_t **p, uint64_t *len);
+bool lbtfi_dr_addr(const struct lbtfi_dw_attr *a, uint64_t *v);
 /* Start address of the first range a DW_AT_ranges attribute lists
  * (.debug_ranges or DWARF 5 .debug_rnglists), false if there is none */
-bool dr_first_range(const struct dw_attr *a, uint64_t *start);
+bool lbtfi_dr_first_range(const struct lbtfi_dw_attr *a, uint64_t *start);
 /* Value of a unit-relative reference form (ref1..ref8, ref_udata) */
-bool dr_udata_ref(const struct dw_attr *a, uint64_t *v);
+bool lbtfi_dr_udata_ref(const struct lbtfi_dw_attr *a, uint64_t *v);
 /* [p, e) is exactly one ULEB128 number (an expression operand) */
-bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v);
+bool lbtfi_dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v);
 /* An address (of the unit's address size) at p */
-uint64_t dr_read_addr(const struct dr_unit *u, const uint8_t *p);
+uint64_t lbtfi_dr_read_addr(const struct lbtfi_dr_unit *u, const uint8_t *p);
 /* Each location expression of a DW_AT_location (an expression, or a
  * .debug_loc / .debug_loclists list: its entries with an expression, in
  * order) given to fn until fn returns false. False if it cannot be read. */
-bool dr_loc_exprs(const struct dw_attr *a, bool (*fn)(const uint8_t *p, uint64_t len, void *ctx),
+bool lbtfi_dr_loc_exprs(const struct lbtfi_dw_attr *a, bool (*fn)(const uint8_t *p, uint64_t len, void *ctx),
 		  void *ctx);
 /* Address at index idx of the unit's .debug_addr table */
-bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v);
+bool lbtfi_dr_addrx(const struct lbtfi_dr_unit *u, uint64_t idx, uint64_t *v);
 /* The DIE a reference attribute refers to */
-bool dr_ref_slow(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out);
-static inline bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
+bool lbtfi_dr_ref_slow(struct lbtfi_dr_ctx *c, const struct lbtfi_dw_attr *a, struct lbtfi_dw_die *out);
+static inline bool lbtfi_dr_ref(struct lbtfi_dr_ctx *c, const struct lbtfi_dw_attr *a, struct lbtfi_dw_die *out)
 {
-	const struct dr_unit *u = a->u;
+	const struct lbtfi_dr_unit *u = a->u;
 
 	/* (inline: a ref4 into its unit, to a DIE with a one-byte code) */
 	if (a->form == DW_FORM_ref4 && !u->f->big_endian) {
@@ -382,14 +382,14 @@ static inline bool dr_ref(struct dr_ctx *c, const struct dw_attr *a, struct dw_d
 
 		memcpy(&v, a->p, 4);
 		off = (uint64_t)le32toh(v) + u->h->off;
-		if (off >= u->h->die_off && off < u->h->end && dr_short_entry(u, u->info + off, out))
+		if (off >= u->h->die_off && off < u->h->end && lbtfi_dr_short_entry(u, u->info + off, out))
 			return true;
 	}
-	return dr_ref_slow(c, a, out);
+	return lbtfi_dr_ref_slow(c, a, out);
 }
 /* Key of a reference's target, without preparing the DIE */
-bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key);
-static inline bool dr_ref_key(const struct dw_attr *a, uint64_t *key)
+bool lbtfi_dr_ref_key_slow(const struct lbtfi_dw_attr *a, uint64_t *key);
+static inline bool lbtfi_dr_ref_key(const struct lbtfi_dw_attr *a, uint64_t *key)
 {
 	if (a->form == DW_FORM_ref4 && !a->u->f->big_endian) { /* (nearly every one) */
 		uint32_t v;
@@ -398,42 +398,42 @@ static inline bool dr_ref_key(const struct dw_attr *a, uint64_t *key)
 		*key = (le32toh(v) + a->u->h->off) | a->u->key_base;
 		return true;
 	}
-	return dr_ref_key_slow(a, key);
+	return lbtfi_dr_ref_key_slow(a, key);
 }
 
 /* Slot accessors over gathered attributes */
-static inline const char *dw_attrs_name(const struct dw_attrs *da)
+static inline const char *lbtfi_dw_attrs_name(const struct lbtfi_dw_attrs *da)
 {
-	const struct dw_attr *a = dw_attrs_get(da, DA_NAME);
+	const struct lbtfi_dw_attr *a = lbtfi_dw_attrs_get(da, DA_NAME);
 
-	return a ? dr_string(a) : NULL;
+	return a ? lbtfi_dr_string(a) : NULL;
 }
 
-static inline bool dw_attrs_flag(const struct dw_attrs *da, enum dw_attr_slot s)
+static inline bool lbtfi_dw_attrs_flag(const struct lbtfi_dw_attrs *da, enum lbtfi_dw_attr_slot s)
 {
-	const struct dw_attr *a = dw_attrs_get(da, s);
+	const struct lbtfi_dw_attr *a = lbtfi_dw_attrs_get(da, s);
 
-	return a && dr_flag(a);
+	return a && lbtfi_dr_flag(a);
 }
 
-static inline bool dw_attrs_own_flag(const struct dw_attrs *da, enum dw_attr_slot s)
+static inline bool lbtfi_dw_attrs_own_flag(const struct lbtfi_dw_attrs *da, enum lbtfi_dw_attr_slot s)
 {
-	return (da->own >> s & 1) && dr_flag(&da->a[s]);
+	return (da->own >> s & 1) && lbtfi_dr_flag(&da->a[s]);
 }
 
-static inline bool dw_attrs_udata(const struct dw_attrs *da, enum dw_attr_slot s, uint64_t *v)
+static inline bool lbtfi_dw_attrs_udata(const struct lbtfi_dw_attrs *da, enum lbtfi_dw_attr_slot s, uint64_t *v)
 {
-	const struct dw_attr *a = dw_attrs_get(da, s);
+	const struct lbtfi_dw_attr *a = lbtfi_dw_attrs_get(da, s);
 
-	return a && dr_udata(a, v);
+	return a && lbtfi_dr_udata(a, v);
 }
 
 /* DW_AT_byte_size as a number, or -1 */
-static inline int dw_attrs_bytesize(const struct dw_attrs *da)
+static inline int lbtfi_dw_attrs_bytesize(const struct lbtfi_dw_attrs *da)
 {
 	uint64_t v;
 
-	return dw_attrs_udata(da, DA_BYTE_SIZE, &v) && v <= INT32_MAX ? (int)v : -1;
+	return lbtfi_dw_attrs_udata(da, DA_BYTE_SIZE, &v) && v <= INT32_MAX ? (int)v : -1;
 }
 
 /* ---- the reader's own decoding helpers (reader*.c; and its unit test) ---- */
@@ -443,7 +443,7 @@ static inline int dw_attrs_bytesize(const struct dw_attrs *da)
  * every attribute btfgen reads: the 2/4/8-byte cases are one load plus at
  * most a byte swap (le*toh/be*toh are no-ops in the host's own order).
  */
-static inline uint64_t dr_read(bool big_endian, const uint8_t *p, unsigned int n)
+static inline uint64_t lbtfi_dr_read(bool big_endian, const uint8_t *p, unsigned int n)
 {
 	uint64_t v = 0;
 	unsigned int i;
@@ -479,7 +479,7 @@ static inline uint64_t dr_read(bool big_endian, const uint8_t *p, unsigned int n
 
 /* The bits of a LEB128 number at *pp (before *e), its shift after the last
  * byte and that byte; false if it runs past e */
-static inline bool dr_leb(const uint8_t **pp, const uint8_t *e, uint64_t *v, unsigned int *shift,
+static inline bool lbtfi_dr_leb(const uint8_t **pp, const uint8_t *e, uint64_t *v, unsigned int *shift,
 			  uint8_t *last)
 {
 	const uint8_t *p = *pp;
@@ -501,21 +501,21 @@ static inline bool dr_leb(const uint8_t **pp, const uint8_t *e, uint64_t *v, uns
 	return false;
 }
 
-static inline bool dr_uleb(const uint8_t **pp, const uint8_t *e, uint64_t *out)
+static inline bool lbtfi_dr_uleb(const uint8_t **pp, const uint8_t *e, uint64_t *out)
 {
 	unsigned int shift;
 	uint8_t last;
 
-	return dr_leb(pp, e, out, &shift, &last);
+	return lbtfi_dr_leb(pp, e, out, &shift, &last);
 }
 
-static inline bool dr_sleb(const uint8_t **pp, const uint8_t *e, int64_t *out)
+static inline bool lbtfi_dr_sleb(const uint8_t **pp, const uint8_t *e, int64_t *out)
 {
 	unsigned int shift;
 	uint8_t last;
 	uint64_t v;
 
-	if (!dr_leb(pp, e, &v, &shift, &last))
+	if (!lbtfi_dr_leb(pp, e, &v, &shift, &last))
 		return false;
 	if (shift < 64 && (last & 0x40))
 		v |= ~0ull << shift; /* sign-extend */
@@ -524,9 +524,9 @@ static inline bool dr_sleb(const uint8_t **pp, const uint8_t *e, int64_t *out)
 }
 
 /* The type DIE of the type unit with that signature */
-bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off);
-int dr_form_size(const struct dr_unit_hdr *h, unsigned int form);
+bool lbtfi_dr_sig_lookup(const struct lbtfi_dr_file *f, uint64_t sig, uint64_t *off);
+int lbtfi_dr_form_size(const struct lbtfi_dr_unit_hdr *h, unsigned int form);
 /* The DIE at section offset off of unit u: 0, or -1 (malformed, null entry) */
-int dr_die_in_unit(const struct dr_unit *u, uint64_t off, struct dw_die *out);
+int lbtfi_dr_die_in_unit(const struct lbtfi_dr_unit *u, uint64_t off, struct lbtfi_dw_die *out);
 
 #endif

@@ -15,7 +15,7 @@
 #include "util/err.h"
 #include "util/grow.h"
 
-__thread uint64_t dr_bad_off = UINT64_MAX;
+__thread uint64_t lbtfi_dr_bad_off = UINT64_MAX;
 
 /* Sections ------------------------------------------------------------------ */
 
@@ -51,7 +51,7 @@ static int sect_id(const char *name)
  * their references are unit-relative or by signature), so the compile unit
  * finds its types by signature as in a linked file.
  */
-static int join_group_section(struct dr_file *f, int id, const Elf_Data *d)
+static int join_group_section(struct lbtfi_dr_file *f, int id, const Elf_Data *d)
 {
 	int j = id == DS_INFO ? 0 : 1;
 	size_t len = f->s[id].len;
@@ -74,7 +74,7 @@ static int join_group_section(struct dr_file *f, int id, const Elf_Data *d)
 	return 0;
 }
 
-static int load_group_sections(struct dr_file *f, Elf *elf, size_t shstrndx)
+static int load_group_sections(struct lbtfi_dr_file *f, Elf *elf, size_t shstrndx)
 {
 	Elf_Scn *scn = NULL;
 	int err = 0;
@@ -94,7 +94,7 @@ static int load_group_sections(struct dr_file *f, Elf *elf, size_t shstrndx)
 	return err;
 }
 
-static int load_sections(struct dr_file *f, Elf *elf)
+static int load_sections(struct lbtfi_dr_file *f, Elf *elf)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -137,37 +137,37 @@ static int load_sections(struct dr_file *f, Elf *elf)
 /* Unit headers ------------------------------------------------------------- */
 
 /* A type unit header's signature and type offset, at *pp; false if cut short */
-static bool type_signature(const struct dr_file *f, const uint8_t **pp, const uint8_t *e,
-			   struct dr_unit_hdr *h)
+static bool type_signature(const struct lbtfi_dr_file *f, const uint8_t **pp, const uint8_t *e,
+			   struct lbtfi_dr_unit_hdr *h)
 {
 	const uint8_t *p = *pp;
 
 	if (e - p < 8 + h->offset_size)
 		return false;
-	h->sig = dr_read(f->big_endian, p, 8);
-	h->type_off = h->off + dr_read(f->big_endian, p + 8, h->offset_size);
+	h->sig = lbtfi_dr_read(f->big_endian, p, 8);
+	h->type_off = h->off + lbtfi_dr_read(f->big_endian, p + 8, h->offset_size);
 	*pp = p + 8 + h->offset_size;
 	return true;
 }
 
 /* The header of the unit at off, from its first bytes at p0 (avail of them:
  * the mapped section's rest, or a copy of enough of it) */
-static int parse_header(const struct dr_file *f, const uint8_t *p0, uint64_t avail, uint64_t off,
-			struct dr_unit_hdr *h)
+static int parse_header(const struct lbtfi_dr_file *f, const uint8_t *p0, uint64_t avail, uint64_t off,
+			struct lbtfi_dr_unit_hdr *h)
 {
-	bool types = f->key_base == DW_KEY_TYPES;
+	bool types = f->key_base == LBTFI_DW_KEY_TYPES;
 	const uint8_t *p = p0, *e = p0 + avail;
 	uint64_t len, rest = f->s[DS_INFO].len - off;
 
 	if (e - p < 11 || rest < 11)
 		return -1;
-	len = dr_read(f->big_endian, p, 4);
+	len = lbtfi_dr_read(f->big_endian, p, 4);
 	p += 4;
 	h->offset_size = 4;
 	if (len == 0xffffffffu) {
 		if (e - p < 8)
 			return -1;
-		len = dr_read(f->big_endian, p, 8);
+		len = lbtfi_dr_read(f->big_endian, p, 8);
 		p += 8;
 		h->offset_size = 8;
 	} else if (len >= 0xfffffff0u) {
@@ -177,14 +177,14 @@ static int parse_header(const struct dr_file *f, const uint8_t *p0, uint64_t ava
 		return -1;
 	h->off = off;
 	h->end = off + (uint64_t)(p - p0) + len;
-	h->version = dr_read(f->big_endian, p, 2);
+	h->version = lbtfi_dr_read(f->big_endian, p, 2);
 	p += 2;
 	if (h->version < 2 || h->version > 5)
 		return -1;
 	if (h->version >= 5) {
 		h->unit_type = *p++;
 		h->addr_size = *p++;
-		h->abbrev_off = dr_read(f->big_endian, p, h->offset_size);
+		h->abbrev_off = lbtfi_dr_read(f->big_endian, p, h->offset_size);
 		p += h->offset_size;
 		/* type and skeleton/split units carry a signature (and an offset) */
 		if (h->unit_type == DW_UT_type || h->unit_type == DW_UT_split_type) {
@@ -194,7 +194,7 @@ static int parse_header(const struct dr_file *f, const uint8_t *p0, uint64_t ava
 			p += 8;
 	} else {
 		h->unit_type = types ? DW_UT_type : DW_UT_compile;
-		h->abbrev_off = dr_read(f->big_endian, p, h->offset_size);
+		h->abbrev_off = lbtfi_dr_read(f->big_endian, p, h->offset_size);
 		p += h->offset_size;
 		h->addr_size = *p++;
 		if (types && !type_signature(f, &p, e, h)) /* DWARF 4 type unit */
@@ -211,24 +211,24 @@ static int parse_header(const struct dr_file *f, const uint8_t *p0, uint64_t ava
 /* Tag of the unit DIE (its bytes from p, up to e), 0 if unreadable; *dwo
  * set when its abbreviation has DW_AT_dwo_name or DW_AT_GNU_dwo_name (a
  * skeleton of split DWARF) */
-static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *h, const uint8_t *p,
+static unsigned int unit_tag(const struct lbtfi_dr_file *f, const struct lbtfi_dr_unit_hdr *h, const uint8_t *p,
 			     const uint8_t *e, bool *dwo)
 {
 	const uint8_t *ap, *ae = f->s[DS_ABBREV].p + f->s[DS_ABBREV].len;
 	uint64_t want, code, tag, at, form;
 	int64_t ic;
 
-	if (!dr_uleb(&p, e, &want) || !want || h->abbrev_off >= f->s[DS_ABBREV].len)
+	if (!lbtfi_dr_uleb(&p, e, &want) || !want || h->abbrev_off >= f->s[DS_ABBREV].len)
 		return 0;
 	/* the unit DIE's abbreviation is nearly always the first */
 	for (ap = f->s[DS_ABBREV].p + h->abbrev_off;;) {
-		if (!dr_uleb(&ap, ae, &code) || !code || !dr_uleb(&ap, ae, &tag) || ap >= ae)
+		if (!lbtfi_dr_uleb(&ap, ae, &code) || !code || !lbtfi_dr_uleb(&ap, ae, &tag) || ap >= ae)
 			return 0;
 		ap++; /* children */
 		do {
-			if (!dr_uleb(&ap, ae, &at) || !dr_uleb(&ap, ae, &form))
+			if (!lbtfi_dr_uleb(&ap, ae, &at) || !lbtfi_dr_uleb(&ap, ae, &form))
 				return 0;
-			if (form == DW_FORM_implicit_const && !dr_sleb(&ap, ae, &ic))
+			if (form == DW_FORM_implicit_const && !lbtfi_dr_sleb(&ap, ae, &ic))
 				return 0;
 			if (code == want && (at == DW_AT_dwo_name || at == DW_AT_GNU_dwo_name))
 				*dwo = true;
@@ -240,13 +240,13 @@ static unsigned int unit_tag(const struct dr_file *f, const struct dr_unit_hdr *
 
 static int by_sig(const void *a, const void *b)
 {
-	const struct dr_sig *x = a, *y = b;
+	const struct lbtfi_dr_sig *x = a, *y = b;
 
 	return x->sig < y->sig ? -1 : x->sig > y->sig;
 }
 
 /* The signatures of the type units, sorted for DW_FORM_ref_sig8 lookups */
-static int load_sigs(struct dr_file *f)
+static int load_sigs(struct lbtfi_dr_file *f)
 {
 	uint32_t i;
 
@@ -255,14 +255,14 @@ static int load_sigs(struct dr_file *f)
 			continue;
 		if (!f->sigs && !(f->sigs = malloc(f->nunits * sizeof(*f->sigs))))
 			return lbtfi_err(ENOMEM, "out of memory");
-		f->sigs[f->nsigs++] = (struct dr_sig){ f->units[i].sig, f->units[i].type_off };
+		f->sigs[f->nsigs++] = (struct lbtfi_dr_sig){ f->units[i].sig, f->units[i].type_off };
 	}
 	if (f->nsigs)
 		qsort(f->sigs, f->nsigs, sizeof(*f->sigs), by_sig);
 	return 0;
 }
 
-bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off)
+bool lbtfi_dr_sig_lookup(const struct lbtfi_dr_file *f, uint64_t sig, uint64_t *off)
 {
 	uint32_t lo = 0, hi = f->nsigs;
 
@@ -291,13 +291,13 @@ bool dr_sig_lookup(const struct dr_file *f, uint64_t sig, uint64_t *off)
  * those pages had to be given back after; a pread is a copy from the page
  * cache.
  */
-static int load_units(struct dr_file *f, const struct dr_info_src *src)
+static int load_units(struct lbtfi_dr_file *f, const struct lbtfi_dr_info_src *src)
 {
 	uint64_t off = 0, n = 0, cap = 0;
 	uint8_t buf[HEADER_READ];
 
 	while (off < f->s[DS_INFO].len) {
-		struct dr_unit_hdr h;
+		struct lbtfi_dr_unit_hdr h;
 		const uint8_t *p = f->s[DS_INFO].p + off;
 		uint64_t avail = f->s[DS_INFO].len - off;
 
@@ -336,7 +336,7 @@ static int load_units(struct dr_file *f, const struct dr_info_src *src)
 }
 
 /* Use the unit headers and signatures another thread's file has read */
-static void share_units(struct dr_file *f, const struct dr_file *shared)
+static void share_units(struct lbtfi_dr_file *f, const struct lbtfi_dr_file *shared)
 {
 	f->units = shared->units;
 	f->nunits = shared->nunits;
@@ -346,8 +346,8 @@ static void share_units(struct dr_file *f, const struct dr_file *shared)
 	f->shared_units = true;
 }
 
-static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
-		    const struct dr_info_src *src)
+static int open_one(struct lbtfi_dr_file *f, Dwarf *dw, const struct lbtfi_dr_file *shared,
+		    const struct lbtfi_dr_info_src *src)
 {
 	Elf *elf = dwarf_getelf(dw);
 	int err;
@@ -365,16 +365,16 @@ static int open_one(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
 
 /* .debug_types as a file whose .debug_info it is, with the same other
  * sections (type units and DW_FORM_ref_sig8 of DWARF 4) */
-static int open_types(struct dr_file *f, const struct dr_file *shared)
+static int open_types(struct lbtfi_dr_file *f, const struct lbtfi_dr_file *shared)
 {
-	struct dr_file *t = calloc(1, sizeof(*t));
+	struct lbtfi_dr_file *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return lbtfi_err(ENOMEM, "out of memory");
 	memcpy(t->s, f->s, sizeof(t->s));
 	t->s[DS_INFO] = f->s[DS_TYPES];
 	t->big_endian = f->big_endian;
-	t->key_base = DW_KEY_TYPES;
+	t->key_base = LBTFI_DW_KEY_TYPES;
 	t->alt_str = f->alt_str;
 	t->root = f;
 	f->types = t;
@@ -384,8 +384,8 @@ static int open_types(struct dr_file *f, const struct dr_file *shared)
 	return 0;
 }
 
-int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
-		 const struct dr_info_src *src)
+int lbtfi_dr_file_open(struct lbtfi_dr_file *f, Dwarf *dw, const struct lbtfi_dr_file *shared,
+		 const struct lbtfi_dr_info_src *src)
 {
 	Dwarf *alt = dwarf_getalt(dw);
 	int err = open_one(f, dw, shared, src);
@@ -401,7 +401,7 @@ int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
 			f->alt = NULL;
 			return err;
 		}
-		f->alt->key_base = DW_KEY_ALT;
+		f->alt->key_base = LBTFI_DW_KEY_ALT;
 		f->alt->root = f;
 		f->alt->alt_str = &f->alt->s[DS_STR];
 		f->alt_str = &f->alt->s[DS_STR];
@@ -411,14 +411,14 @@ int dr_file_open(struct dr_file *f, Dwarf *dw, const struct dr_file *shared,
 	return err;
 }
 
-void dr_file_close(struct dr_file *f)
+void lbtfi_dr_file_close(struct lbtfi_dr_file *f)
 {
 	if (f->alt) {
-		dr_file_close(f->alt);
+		lbtfi_dr_file_close(f->alt);
 		free(f->alt);
 	}
 	if (f->types) {
-		dr_file_close(f->types);
+		lbtfi_dr_file_close(f->types);
 		free(f->types);
 	}
 	if (!f->shared_units) {
@@ -430,7 +430,7 @@ void dr_file_close(struct dr_file *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int64_t dr_unit_index(const struct dr_file *f, uint64_t off)
+int64_t lbtfi_dr_unit_index(const struct lbtfi_dr_file *f, uint64_t off)
 {
 	uint32_t lo = 0, hi = f->nunits;
 
@@ -478,7 +478,7 @@ static const uint8_t attr_slot[] = {
 };
 
 /* Fixed size of a form's value in this unit, -1 variable, -2 unknown */
-int dr_form_size(const struct dr_unit_hdr *h, unsigned int form)
+int lbtfi_dr_form_size(const struct lbtfi_dr_unit_hdr *h, unsigned int form)
 {
 	switch (form) {
 	case DW_FORM_flag_present:
@@ -522,44 +522,44 @@ struct abbrev_scan {
 };
 
 /* One pass over the table: counts, or (with u->byc set) fills */
-static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
+static int scan_abbrevs(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
 {
 	const uint8_t *p = sc->p, *e = sc->e;
-	struct dr_spec *pool = u->pool;
+	struct lbtfi_dr_spec *pool = u->pool;
 	uint32_t nspecs = 0;
 
 	sc->maxcode = 0;
 	for (;;) {
 		uint64_t code, tag, at, form;
-		struct dr_abbrev *ab = NULL;
+		struct lbtfi_dr_abbrev *ab = NULL;
 		uint8_t children;
 
-		if (!dr_uleb(&p, e, &code))
+		if (!lbtfi_dr_uleb(&p, e, &code))
 			return -1;
 		if (!code)
 			break;
-		if (!dr_uleb(&p, e, &tag) || p >= e || code > (1u << 20))
+		if (!lbtfi_dr_uleb(&p, e, &tag) || p >= e || code > (1u << 20))
 			return -1;
 		children = *p++;
 		if (u->byc) {
 			ab = &u->byc[code - 1];
 			if (ab->specs)
 				return -1; /* a code defined twice */
-			*ab = (struct dr_abbrev){ .tag = tag, .children = children == DW_CHILDREN_yes,
+			*ab = (struct lbtfi_dr_abbrev){ .tag = tag, .children = children == DW_CHILDREN_yes,
 						  .specs = pool + nspecs, .fixed = 0 };
 		}
 		for (;;) {
 			int64_t implicit = 0;
 
-			if (!dr_uleb(&p, e, &at) || !dr_uleb(&p, e, &form))
+			if (!lbtfi_dr_uleb(&p, e, &at) || !lbtfi_dr_uleb(&p, e, &form))
 				return -1;
 			if (!at && !form)
 				break;
-			if (form == DW_FORM_implicit_const && !dr_sleb(&p, e, &implicit))
+			if (form == DW_FORM_implicit_const && !lbtfi_dr_sleb(&p, e, &implicit))
 				return -1;
 			if (ab) {
-				struct dr_spec *s = &pool[nspecs];
-				int size = dr_form_size(u->h, form);
+				struct lbtfi_dr_spec *s = &pool[nspecs];
+				int size = lbtfi_dr_form_size(u->h, form);
 
 				if (size == -2)
 					return -1;
@@ -586,9 +586,9 @@ static int scan_abbrevs(struct dr_unit *u, struct abbrev_scan *sc)
 	return 0;
 }
 
-/* Segments and wanted attributes of ab (struct dr_abbrev), from its specs;
+/* Segments and wanted attributes of ab (struct lbtfi_dr_abbrev), from its specs;
  * var and want have room for all of them */
-static void compile_abbrev(struct dr_abbrev *ab, struct dr_var *var, struct dr_want *want)
+static void compile_abbrev(struct lbtfi_dr_abbrev *ab, struct lbtfi_dr_var *var, struct lbtfi_dr_want *want)
 {
 	uint32_t nvar = 0, nwant = 0, i, m;
 	uint8_t last[DA_NR];
@@ -596,20 +596,20 @@ static void compile_abbrev(struct dr_abbrev *ab, struct dr_var *var, struct dr_w
 
 	ab->var = var;
 	ab->want = want;
-	ab->nvar = DR_GENERIC;
+	ab->nvar = LBTFI_DR_GENERIC;
 	for (i = 0; i < ab->nspecs; i++) {
-		const struct dr_spec *s = &ab->specs[i];
+		const struct lbtfi_dr_spec *s = &ab->specs[i];
 
 		if (s->form == DW_FORM_indirect || (s->slot && nwant == UINT8_MAX))
 			return;
 		if (s->slot)
-			want[nwant++] = (struct dr_want){ .form = s->form, .slot = s->slot - 1,
+			want[nwant++] = (struct lbtfi_dr_want){ .form = s->form, .slot = s->slot - 1,
 							  .seg = nvar, .off = off,
 							  .implicit = s->implicit };
 		if (s->size < 0) {
-			if (nvar == DR_MAX_VAR)
+			if (nvar == LBTFI_DR_MAX_VAR)
 				return;
-			var[nvar++] = (struct dr_var){ .form = s->form, .gap = off };
+			var[nvar++] = (struct lbtfi_dr_var){ .form = s->form, .gap = off };
 			off = 0;
 		} else if (off > INT32_MAX - 16) {
 			return;
@@ -634,9 +634,9 @@ static void compile_abbrev(struct dr_abbrev *ab, struct dr_var *var, struct dr_w
 	ab->ntypeslots = (uint8_t)__builtin_popcount(ab->slots & ((2u << DA_LOWER_BOUND) - 1));
 }
 
-static int prepare_abbrevs(struct dr_unit *u)
+static int prepare_abbrevs(struct lbtfi_dr_unit *u)
 {
-	const struct dr_sect *s = &u->f->s[DS_ABBREV];
+	const struct lbtfi_dr_sect *s = &u->f->s[DS_ABBREV];
 	struct abbrev_scan sc;
 	uint32_t i;
 
@@ -656,7 +656,7 @@ static int prepare_abbrevs(struct dr_unit *u)
 	if (scan_abbrevs(u, &sc))
 		return -1;
 	for (i = 0; i < u->nbyc; i++) {
-		struct dr_abbrev *ab = &u->byc[i];
+		struct lbtfi_dr_abbrev *ab = &u->byc[i];
 
 		if (!ab->specs)
 			continue;
@@ -668,11 +668,11 @@ static int prepare_abbrevs(struct dr_unit *u)
 /* Prepared units, cached per thread ------------------------------------------ */
 
 /* Its buffer kept for the next unit prepared (c: when there is one) */
-static void free_unit(struct dr_ctx *c, struct dr_unit *u)
+static void free_unit(struct lbtfi_dr_ctx *c, struct lbtfi_dr_unit *u)
 {
 	if (!u)
 		return;
-	if (u->buf.p && c && c->nspare < DR_SPARE_BUFS)
+	if (u->buf.p && c && c->nspare < LBTFI_DR_SPARE_BUFS)
 		c->spare[c->nspare++] = u->buf;
 	else
 		free(u->buf.p);
@@ -684,27 +684,27 @@ static void free_unit(struct dr_ctx *c, struct dr_unit *u)
 }
 
 /* The DWARF 5 bases from the unit DIE (strx/addrx are read through them) */
-static int read_bases(struct dr_ctx *c, struct dr_unit *u)
+static int read_bases(struct lbtfi_dr_ctx *c, struct lbtfi_dr_unit *u)
 {
-	struct dw_die d;
-	struct dw_attrs da;
+	struct lbtfi_dw_die d;
+	struct lbtfi_dw_attrs da;
 	uint64_t v;
 
 	/* defaults: right after the v5 section headers */
 	u->str_offsets_base = u->h->version >= 5 ? (u->h->offset_size == 8 ? 16 : 8) : 0;
 	u->addr_base = u->str_offsets_base;
-	if (dr_die_in_unit(u, u->h->die_off, &d))
+	if (lbtfi_dr_die_in_unit(u, u->h->die_off, &d))
 		return -1;
-	dr_attrs(c, &d, &da, false);
-	if (dw_attrs_udata(&da, DA_STR_OFFSETS_BASE, &v))
+	lbtfi_dr_attrs(c, &d, &da, false);
+	if (lbtfi_dw_attrs_udata(&da, DA_STR_OFFSETS_BASE, &v))
 		u->str_offsets_base = v;
-	if (dw_attrs_udata(&da, DA_ADDR_BASE, &v))
+	if (lbtfi_dw_attrs_udata(&da, DA_ADDR_BASE, &v))
 		u->addr_base = v;
 	/* the offsets table right after the v5 .debug_rnglists header */
 	u->rnglists_base = u->h->offset_size == 8 ? 20 : 12;
-	if (dw_attrs_udata(&da, DA_RNGLISTS_BASE, &v))
+	if (lbtfi_dw_attrs_udata(&da, DA_RNGLISTS_BASE, &v))
 		u->rnglists_base = v;
-	if (!dw_attrs_get(&da, DA_LOW_PC) || !dr_addr(dw_attrs_get(&da, DA_LOW_PC), &u->base_addr))
+	if (!lbtfi_dw_attrs_get(&da, DA_LOW_PC) || !lbtfi_dr_addr(lbtfi_dw_attrs_get(&da, DA_LOW_PC), &u->base_addr))
 		u->base_addr = 0;
 	return 0;
 }
@@ -712,10 +712,10 @@ static int read_bases(struct dr_ctx *c, struct dr_unit *u)
 /* The unit's bytes read into a buffer (a spare one when it is large
  * enough); u->info placed so that section offsets index it as they index
  * the section */
-static int read_unit(struct dr_ctx *c, struct dr_unit *u)
+static int read_unit(struct lbtfi_dr_ctx *c, struct lbtfi_dr_unit *u)
 {
 	size_t len = u->h->end - u->h->off;
-	struct dr_buf b = { 0 };
+	struct lbtfi_dr_buf b = { 0 };
 	ssize_t n;
 
 	if (c->nspare)
@@ -738,10 +738,10 @@ static int read_unit(struct dr_ctx *c, struct dr_unit *u)
 	return 0;
 }
 
-static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, uint32_t idx,
+static struct lbtfi_dr_unit *prepare_unit(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *f, uint32_t idx,
 				    int *perr)
 {
-	struct dr_unit *u = calloc(1, sizeof(*u));
+	struct lbtfi_dr_unit *u = calloc(1, sizeof(*u));
 	int err;
 
 	if (!u) {
@@ -764,7 +764,7 @@ static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, u
 	if (err) {
 		if (err != -ENOMEM)
 			*perr = lbtfi_err(EINVAL, "bad DWARF abbreviations of the unit at "
-					  "%s.debug_info+0x%llx", dr_key_where(u->key_base),
+					  "%s.debug_info+0x%llx", lbtfi_dr_key_where(u->key_base),
 					  (unsigned long long)u->h->off);
 		else
 			*perr = lbtfi_err(ENOMEM, "out of memory");
@@ -774,10 +774,10 @@ static struct dr_unit *prepare_unit(struct dr_ctx *c, const struct dr_file *f, u
 	return u;
 }
 
-static struct dr_unit *get_unit(struct dr_ctx *c, const struct dr_file *f, uint32_t idx, int *err)
+static struct lbtfi_dr_unit *get_unit(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *f, uint32_t idx, int *err)
 {
-	const struct dr_unit_hdr *h = &f->units[idx];
-	struct dr_unit *u;
+	const struct lbtfi_dr_unit_hdr *h = &f->units[idx];
+	struct lbtfi_dr_unit *u;
 	uint32_t i;
 
 	for (i = c->nunits; i--;) {
@@ -798,14 +798,14 @@ static struct dr_unit *get_unit(struct dr_ctx *c, const struct dr_file *f, uint3
 	return u;
 }
 
-void dr_ctx_init(struct dr_ctx *c, const struct dr_file *main)
+void lbtfi_dr_ctx_init(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *main)
 {
 	memset(c, 0, sizeof(*c));
 	c->main = main;
 	c->info_fd = -1;
 }
 
-void dr_ctx_read_units(struct dr_ctx *c, int fd, uint64_t foff)
+void lbtfi_dr_ctx_read_units(struct lbtfi_dr_ctx *c, int fd, uint64_t foff)
 {
 	c->info_fd = fd;
 	c->info_foff = foff;
@@ -813,12 +813,12 @@ void dr_ctx_read_units(struct dr_ctx *c, int fd, uint64_t foff)
 
 static int by_last_use_desc(const void *a, const void *b)
 {
-	const struct dr_unit *x = *(struct dr_unit *const *)a, *y = *(struct dr_unit *const *)b;
+	const struct lbtfi_dr_unit *x = *(struct lbtfi_dr_unit *const *)a, *y = *(struct lbtfi_dr_unit *const *)b;
 
 	return x->last_use < y->last_use ? 1 : x->last_use > y->last_use ? -1 : 0;
 }
 
-void dr_ctx_trim(struct dr_ctx *c, uint32_t keep)
+void lbtfi_dr_ctx_trim(struct lbtfi_dr_ctx *c, uint32_t keep)
 {
 	if (c->nunits <= keep)
 		return;
@@ -827,34 +827,34 @@ void dr_ctx_trim(struct dr_ctx *c, uint32_t keep)
 		free_unit(c, c->units[--c->nunits]);
 }
 
-void dr_ctx_free(struct dr_ctx *c)
+void lbtfi_dr_ctx_free(struct lbtfi_dr_ctx *c)
 {
-	dr_ctx_trim(c, 0);
+	lbtfi_dr_ctx_trim(c, 0);
 	while (c->nspare)
 		free(c->spare[--c->nspare].p);
 	free(c->units);
 	memset(c, 0, sizeof(*c));
 }
 
-const char *dr_key_where(uint64_t key)
+const char *lbtfi_dr_key_where(uint64_t key)
 {
-	return (key & DW_KEY_ALT) ? "(alternate file) " : (key & DW_KEY_TYPES) ? "(.debug_types) " : "";
+	return (key & LBTFI_DW_KEY_ALT) ? "(alternate file) " : (key & LBTFI_DW_KEY_TYPES) ? "(.debug_types) " : "";
 }
 
-int dr_die_at(struct dr_ctx *c, const struct dr_file *f, uint64_t off, struct dw_die *out)
+int lbtfi_dr_die_at(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *f, uint64_t off, struct lbtfi_dw_die *out)
 {
-	struct dr_unit *u;
+	struct lbtfi_dr_unit *u;
 	int64_t idx;
 	int err = 0;
 
-	if (!f || (idx = dr_unit_index(f, off)) < 0)
+	if (!f || (idx = lbtfi_dr_unit_index(f, off)) < 0)
 		return lbtfi_err(EINVAL, "DWARF reference to %s.debug_info+0x%llx outside every unit",
-				 f ? dr_key_where(f->key_base) : "", (unsigned long long)off);
+				 f ? lbtfi_dr_key_where(f->key_base) : "", (unsigned long long)off);
 	u = get_unit(c, f, idx, &err);
 	if (!u)
 		return err;
-	if (dr_die_in_unit(u, off, out))
+	if (lbtfi_dr_die_in_unit(u, off, out))
 		return lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
-				 dr_key_where(f->key_base), (unsigned long long)off);
+				 lbtfi_dr_key_where(f->key_base), (unsigned long long)off);
 	return 0;
 }

@@ -3,30 +3,30 @@
  * The reader's DIEs: walking the tree (first child, next sibling), gathering
  * a DIE's attributes in one pass, and decoding attribute values by form.
  * Every read is bounded by the end of the DIE's unit; a malformed entry ends
- * the walk and is remembered in dr_bad_off for the caller to report.
+ * the walk and is remembered in lbtfi_dr_bad_off for the caller to report.
  */
 #include <dwarf.h>
 #include "internal.h"
 
-static void bad(const struct dr_unit *u, const uint8_t *at)
+static void bad(const struct lbtfi_dr_unit *u, const uint8_t *at)
 {
-	if (dr_bad_off == UINT64_MAX)
-		dr_bad_off = (uint64_t)(at - u->info) | u->key_base;
+	if (lbtfi_dr_bad_off == UINT64_MAX)
+		lbtfi_dr_bad_off = (uint64_t)(at - u->info) | u->key_base;
 }
 
 /* Decode the entry at p: 1 a DIE, 0 the null entry (after it in *next), -1 bad.
  * (Inline, with the one-byte abbreviation code first: it runs for every
  * DIE a walk passes.) */
-static inline int decode_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
+static inline int decode_entry(const struct lbtfi_dr_unit *u, const uint8_t *p, struct lbtfi_dw_die *out,
 			       const uint8_t **next)
 {
-	const struct dr_abbrev *ab;
+	const struct lbtfi_dr_abbrev *ab;
 	const uint8_t *q = p;
 	uint64_t code;
 
 	if (p < u->end && *p < 0x80)
 		code = *q++;
-	else if (!dr_uleb(&q, u->end, &code))
+	else if (!lbtfi_dr_uleb(&q, u->end, &code))
 		return -1;
 	if (!code) {
 		*next = q;
@@ -42,7 +42,7 @@ static inline int decode_entry(const struct dr_unit *u, const uint8_t *p, struct
 	return 1;
 }
 
-int dr_die_in_unit(const struct dr_unit *u, uint64_t off, struct dw_die *out)
+int lbtfi_dr_die_in_unit(const struct lbtfi_dr_unit *u, uint64_t off, struct lbtfi_dw_die *out)
 {
 	const uint8_t *next;
 
@@ -52,7 +52,7 @@ int dr_die_in_unit(const struct dr_unit *u, uint64_t off, struct dw_die *out)
 }
 
 /* Size of the value of form at p (variable-size forms decoded); -1 bad */
-static int64_t value_size(const struct dr_unit *u, unsigned int form, const uint8_t *p,
+static int64_t value_size(const struct lbtfi_dr_unit *u, unsigned int form, const uint8_t *p,
 			  const uint8_t *e)
 {
 	const uint8_t *q = p;
@@ -63,12 +63,12 @@ static int64_t value_size(const struct dr_unit *u, unsigned int form, const uint
 	case DW_FORM_block1:
 		return p < e ? 1 + (int64_t)p[0] : -1;
 	case DW_FORM_block2:
-		return e - p >= 2 ? 2 + (int64_t)dr_read(u->f->big_endian, p, 2) : -1;
+		return e - p >= 2 ? 2 + (int64_t)lbtfi_dr_read(u->f->big_endian, p, 2) : -1;
 	case DW_FORM_block4:
-		return e - p >= 4 ? 4 + (int64_t)dr_read(u->f->big_endian, p, 4) : -1;
+		return e - p >= 4 ? 4 + (int64_t)lbtfi_dr_read(u->f->big_endian, p, 4) : -1;
 	case DW_FORM_block:
 	case DW_FORM_exprloc:
-		if (!dr_uleb(&q, e, &v) || v > (uint64_t)(e - q))
+		if (!lbtfi_dr_uleb(&q, e, &v) || v > (uint64_t)(e - q))
 			return -1;
 		return (q - p) + (int64_t)v;
 	case DW_FORM_string: {
@@ -77,9 +77,9 @@ static int64_t value_size(const struct dr_unit *u, unsigned int form, const uint
 		return z ? z - p + 1 : -1;
 	}
 	case DW_FORM_indirect:
-		if (!dr_uleb(&q, e, &v) || v == DW_FORM_indirect || v == DW_FORM_implicit_const)
+		if (!lbtfi_dr_uleb(&q, e, &v) || v == DW_FORM_indirect || v == DW_FORM_implicit_const)
 			return -1;
-		sz = dr_form_size(u->h, v);
+		sz = lbtfi_dr_form_size(u->h, v);
 		if (sz == -2)
 			return -1;
 		if (sz >= 0)
@@ -90,14 +90,14 @@ static int64_t value_size(const struct dr_unit *u, unsigned int form, const uint
 			return in < 0 ? -1 : (q - p) + in;
 		}
 	default: /* LEB128 forms */
-		if (!dr_uleb(&q, e, &v))
+		if (!lbtfi_dr_uleb(&q, e, &v))
 			return -1;
 		return q - p;
 	}
 }
 
 /* Bytes the value of spec s takes at p (before e), or -1 when malformed */
-static int64_t spec_size(const struct dr_unit *u, const struct dr_spec *s, const uint8_t *p,
+static int64_t spec_size(const struct lbtfi_dr_unit *u, const struct lbtfi_dr_spec *s, const uint8_t *p,
 			 const uint8_t *e)
 {
 	int64_t sz = s->size >= 0 ? s->size : value_size(u, s->form, p, e);
@@ -105,8 +105,8 @@ static int64_t spec_size(const struct dr_unit *u, const struct dr_spec *s, const
 	return sz <= e - p ? sz : -1;
 }
 
-/* decode_entry that remembers a malformed entry in dr_bad_off */
-static inline int next_entry(const struct dr_unit *u, const uint8_t *p, struct dw_die *out,
+/* decode_entry that remembers a malformed entry in lbtfi_dr_bad_off */
+static inline int next_entry(const struct lbtfi_dr_unit *u, const uint8_t *p, struct lbtfi_dw_die *out,
 		      const uint8_t **next)
 {
 	int r = decode_entry(u, p, out, next);
@@ -117,7 +117,7 @@ static inline int next_entry(const struct dr_unit *u, const uint8_t *p, struct d
 }
 
 /* Bytes of a variable-size value of form at p (before e), or -1 */
-static inline int64_t var_size(const struct dr_unit *u, unsigned int form, const uint8_t *p,
+static inline int64_t var_size(const struct lbtfi_dr_unit *u, unsigned int form, const uint8_t *p,
 			       const uint8_t *e)
 {
 	const uint8_t *q = p;
@@ -139,18 +139,18 @@ static inline int64_t var_size(const struct dr_unit *u, unsigned int form, const
 }
 
 /*
- * Place the segments of d's attributes (struct dr_abbrev): seg[k] is where
+ * Place the segments of d's attributes (struct lbtfi_dr_abbrev): seg[k] is where
  * segment k starts. The end of the attributes, or NULL when they run past
- * the unit. Not for DR_GENERIC abbreviations.
+ * the unit. Not for LBTFI_DR_GENERIC abbreviations.
  */
-static inline const uint8_t *locate(const struct dw_die *d, const uint8_t **seg)
+static inline const uint8_t *locate(const struct lbtfi_dw_die *d, const uint8_t **seg)
 {
-	const struct dr_abbrev *ab = d->ab;
+	const struct lbtfi_dr_abbrev *ab = d->ab;
 	const uint8_t *p = d->p, *e = d->u->end;
 	unsigned int k;
 
 	for (k = 0; k < ab->nvar; k++) {
-		const struct dr_var *v = &ab->var[k];
+		const struct lbtfi_dr_var *v = &ab->var[k];
 		int64_t sz;
 
 		seg[k] = p;
@@ -166,9 +166,9 @@ static inline const uint8_t *locate(const struct dw_die *d, const uint8_t **seg)
 	return ab->tail <= e - p ? p + ab->tail : NULL;
 }
 
-bool dr_place_slow(struct dw_die *d, const uint8_t **seg)
+bool lbtfi_dr_place_slow(struct lbtfi_dw_die *d, const uint8_t **seg)
 {
-	const struct dr_abbrev *ab = d->ab;
+	const struct lbtfi_dr_abbrev *ab = d->ab;
 	const uint8_t *p = d->p, *e = d->u->end;
 
 	if (!ab->nvar) {
@@ -183,13 +183,13 @@ bool dr_place_slow(struct dw_die *d, const uint8_t **seg)
 }
 
 /* End of d's attributes, or NULL when malformed (d->end not known yet) */
-static const uint8_t *attrs_end_slow(struct dw_die *d)
+static const uint8_t *attrs_end_slow(struct lbtfi_dw_die *d)
 {
 	const uint8_t *p = d->p, *e = d->u->end;
 	uint16_t i;
 
-	if (d->ab->nvar != DR_GENERIC) {
-		const uint8_t *seg[DR_MAX_VAR + 1];
+	if (d->ab->nvar != LBTFI_DR_GENERIC) {
+		const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
 
 		if (!(d->end = locate(d, seg)))
 			bad(d->u, d->p);
@@ -208,7 +208,7 @@ static const uint8_t *attrs_end_slow(struct dw_die *d)
 	return p;
 }
 
-static inline const uint8_t *attrs_end(struct dw_die *d)
+static inline const uint8_t *attrs_end(struct lbtfi_dw_die *d)
 {
 	if (d->end)
 		return d->end;
@@ -217,7 +217,7 @@ static inline const uint8_t *attrs_end(struct dw_die *d)
 	return attrs_end_slow(d);
 }
 
-bool dr_child(struct dw_die *d, struct dw_die *out)
+bool lbtfi_dr_child(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out)
 {
 	const uint8_t *p, *next;
 
@@ -227,11 +227,11 @@ bool dr_child(struct dw_die *d, struct dw_die *out)
 }
 
 /* Position after d and all its descendants */
-static const uint8_t *subtree_end(struct dw_die *d)
+static const uint8_t *subtree_end(struct lbtfi_dw_die *d)
 {
 	const uint8_t *p = attrs_end(d), *next;
 	uint32_t depth = d->ab->children;
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 
 	while (p && depth) {
 		int r = next_entry(d->u, p, &c, &next);
@@ -250,24 +250,24 @@ static const uint8_t *subtree_end(struct dw_die *d)
 }
 
 /* The DW_AT_sibling of d, when it has one that stays in its unit */
-static const uint8_t *sibling_attr(struct dw_die *d)
+static const uint8_t *sibling_attr(struct lbtfi_dw_die *d)
 {
 	const uint8_t *p = d->p, *e = d->u->end;
 	uint16_t i;
 
 	for (i = 0; i < d->ab->nspecs; i++) {
-		const struct dr_spec *s = &d->ab->specs[i];
+		const struct lbtfi_dr_spec *s = &d->ab->specs[i];
 		int64_t sz;
 
 		if (s->off >= 0) /* every attribute before it has a fixed size */
 			p = d->p + s->off;
 		if (s->at == DW_AT_sibling) {
-			struct dw_attr a = { s->form, p, 0, d->u };
+			struct lbtfi_dw_attr a = { s->form, p, 0, d->u };
 			uint64_t v;
 
 			if (s->size < 0 && s->form != DW_FORM_ref_udata)
 				return NULL;
-			if (s->size > e - p || !dr_udata_ref(&a, &v))
+			if (s->size > e - p || !lbtfi_dr_udata_ref(&a, &v))
 				return NULL;
 			v += d->u->h->off;
 			return v > d->off && v < d->u->h->end ? d->u->info + v : NULL;
@@ -282,15 +282,15 @@ static const uint8_t *sibling_attr(struct dw_die *d)
 }
 
 /* Where the entry after d (and its children) starts, or NULL */
-static const uint8_t *after_children(struct dw_die *d)
+static const uint8_t *after_children(struct lbtfi_dw_die *d)
 {
-	const struct dr_abbrev *ab = d->ab;
+	const struct lbtfi_dr_abbrev *ab = d->ab;
 	const uint8_t *p = NULL;
 
-	if (ab->sib >= 0 && ab->nvar != DR_GENERIC && !ab->want[ab->sib].seg &&
+	if (ab->sib >= 0 && ab->nvar != LBTFI_DR_GENERIC && !ab->want[ab->sib].seg &&
 	    ab->want[ab->sib].form == DW_FORM_ref4 && ab->want[ab->sib].off <= d->u->end - d->p - 4) {
 		/* (gcc's DW_AT_sibling, at a fixed place) */
-		uint64_t v = dr_read(d->u->f->big_endian, d->p + ab->want[ab->sib].off, 4) +
+		uint64_t v = lbtfi_dr_read(d->u->f->big_endian, d->p + ab->want[ab->sib].off, 4) +
 			     d->u->h->off;
 
 		p = v > d->off && v < d->u->h->end ? d->u->info + v : NULL;
@@ -300,10 +300,10 @@ static const uint8_t *after_children(struct dw_die *d)
 	return p ? p : subtree_end(d);
 }
 
-bool dr_sibling_slow(struct dw_die *d)
+bool lbtfi_dr_sibling_slow(struct lbtfi_dw_die *d)
 {
-	const struct dr_abbrev *ab = d->ab, *nab;
-	const struct dr_unit *u = d->u;
+	const struct lbtfi_dr_abbrev *ab = d->ab, *nab;
+	const struct lbtfi_dr_unit *u = d->u;
 	const uint8_t *p, *q;
 	uint64_t code;
 
@@ -317,7 +317,7 @@ bool dr_sibling_slow(struct dw_die *d)
 	q = p;
 	if (p < u->end && *p < 0x80)
 		code = *q++;
-	else if (!dr_uleb(&q, u->end, &code))
+	else if (!lbtfi_dr_uleb(&q, u->end, &code))
 		goto bad;
 	if (!code)
 		return false;
@@ -335,8 +335,8 @@ bad:
 
 /* Attributes ---------------------------------------------------------------- */
 
-static inline void put_attr(struct dw_attr *a, const struct dr_spec *s, const uint8_t *at,
-			    const struct dr_unit *u)
+static inline void put_attr(struct lbtfi_dw_attr *a, const struct lbtfi_dr_spec *s, const uint8_t *at,
+			    const struct lbtfi_dr_unit *u)
 {
 	a->form = s->form;
 	a->p = at;
@@ -345,18 +345,18 @@ static inline void put_attr(struct dw_attr *a, const struct dr_spec *s, const ui
 }
 
 /* One pass over d's attributes into the slots of da */
-static bool gather(struct dw_die *d, struct dw_attrs *da)
+static bool gather(struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da)
 {
 	const uint8_t *p = d->p, *e = d->u->end;
-	const struct dr_abbrev *ab = d->ab;
+	const struct lbtfi_dr_abbrev *ab = d->ab;
 	uint16_t i;
 
-	if (ab->nvar != DR_GENERIC) {
+	if (ab->nvar != LBTFI_DR_GENERIC) {
 		/* the variable-size attributes' sizes only, then each wanted
 		 * one at its place */
-		const struct dr_want *w = ab->want, *we = w + ab->nwant;
-		const struct dr_unit *u = d->u;
-		const uint8_t *seg[DR_MAX_VAR + 1], *end;
+		const struct lbtfi_dr_want *w = ab->want, *we = w + ab->nwant;
+		const struct lbtfi_dr_unit *u = d->u;
+		const uint8_t *seg[LBTFI_DR_MAX_VAR + 1], *end;
 
 		if (!ab->nvar) {
 			end = ab->tail <= e - p ? p + ab->tail : NULL;
@@ -371,7 +371,7 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 		}
 		if (!ab->nvar) {
 			for (; w < we; w++) {
-				struct dw_attr *a = &da->a[w->slot];
+				struct lbtfi_dw_attr *a = &da->a[w->slot];
 
 				a->form = w->form;
 				a->p = p + w->off;
@@ -380,7 +380,7 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 			}
 		} else {
 			for (; w < we; w++) {
-				struct dw_attr *a = &da->a[w->slot];
+				struct lbtfi_dw_attr *a = &da->a[w->slot];
 
 				a->form = w->form;
 				a->p = seg[w->seg] + w->off;
@@ -394,7 +394,7 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 	}
 	da->have = 0;
 	for (i = 0; i < ab->nspecs; i++) {
-		const struct dr_spec *s = &ab->specs[i];
+		const struct lbtfi_dr_spec *s = &ab->specs[i];
 		int64_t sz = spec_size(d->u, s, p, e);
 
 		if (sz < 0) {
@@ -403,14 +403,14 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 			return false;
 		}
 		if (s->slot) {
-			struct dw_attr *a = &da->a[s->slot - 1];
+			struct lbtfi_dw_attr *a = &da->a[s->slot - 1];
 
 			put_attr(a, s, p, d->u);
 			if (s->form == DW_FORM_indirect) {
 				const uint8_t *q = p;
 				uint64_t f = 0;
 
-				dr_uleb(&q, e, &f);
+				lbtfi_dr_uleb(&q, e, &f);
 				a->form = f;
 				a->p = q;
 			}
@@ -426,16 +426,16 @@ static bool gather(struct dw_die *d, struct dw_attrs *da)
 					      1u << DA_STR_OFFSETS_BASE | 1u << DA_ADDR_BASE | \
 					      1u << DA_RNGLISTS_BASE))
 
-void dr_gather(struct dw_die *d, struct dw_attrs *da)
+void lbtfi_dr_gather(struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da)
 {
 	gather(d, da);
 	da->own = da->have;
 }
 
-void dr_integrate_slow(struct dr_ctx *c, struct dw_attrs *da)
+void lbtfi_dr_integrate_slow(struct lbtfi_dr_ctx *c, struct lbtfi_dw_attrs *da)
 {
-	struct dw_attrs g;
-	struct dw_die next;
+	struct lbtfi_dw_attrs g;
+	struct lbtfi_dw_die next;
 	int guard = 16;
 
 	if (!(da->own & (1u << DA_ORIGIN | 1u << DA_SPEC)) || da->have != da->own)
@@ -446,7 +446,7 @@ void dr_integrate_slow(struct dr_ctx *c, struct dw_attrs *da)
 	g.a[DA_ORIGIN] = da->a[DA_ORIGIN];
 	g.a[DA_SPEC] = da->a[DA_SPEC];
 	while (guard-- && (g.have & (1u << DA_ORIGIN | 1u << DA_SPEC)) &&
-	       dr_ref(c, &g.a[(g.have >> DA_ORIGIN & 1) ? DA_ORIGIN : DA_SPEC], &next)) {
+	       lbtfi_dr_ref(c, &g.a[(g.have >> DA_ORIGIN & 1) ? DA_ORIGIN : DA_SPEC], &next)) {
 		uint32_t add, s;
 
 		if (!gather(&next, &g))
@@ -461,7 +461,7 @@ void dr_integrate_slow(struct dr_ctx *c, struct dw_attrs *da)
 
 /* Values -------------------------------------------------------------------- */
 
-bool dr_udata(const struct dw_attr *a, uint64_t *v)
+bool lbtfi_dr_udata(const struct lbtfi_dw_attr *a, uint64_t *v)
 {
 	const uint8_t *q = a->p, *e = a->u->end;
 	bool big_endian = a->u->f->big_endian;
@@ -469,13 +469,13 @@ bool dr_udata(const struct dw_attr *a, uint64_t *v)
 
 	switch (a->form) {
 	case DW_FORM_data1: *v = a->p[0]; return true;
-	case DW_FORM_data2: *v = dr_read(big_endian, a->p, 2); return true;
-	case DW_FORM_data4: *v = dr_read(big_endian, a->p, 4); return true;
-	case DW_FORM_data8: *v = dr_read(big_endian, a->p, 8); return true;
-	case DW_FORM_sec_offset: *v = dr_read(big_endian, a->p, a->u->h->offset_size); return true;
-	case DW_FORM_udata: return dr_uleb(&q, e, v);
+	case DW_FORM_data2: *v = lbtfi_dr_read(big_endian, a->p, 2); return true;
+	case DW_FORM_data4: *v = lbtfi_dr_read(big_endian, a->p, 4); return true;
+	case DW_FORM_data8: *v = lbtfi_dr_read(big_endian, a->p, 8); return true;
+	case DW_FORM_sec_offset: *v = lbtfi_dr_read(big_endian, a->p, a->u->h->offset_size); return true;
+	case DW_FORM_udata: return lbtfi_dr_uleb(&q, e, v);
 	case DW_FORM_sdata:
-		if (!dr_sleb(&q, e, &s))
+		if (!lbtfi_dr_sleb(&q, e, &s))
 			return false;
 		*v = (uint64_t)s;
 		return true;
@@ -484,63 +484,63 @@ bool dr_udata(const struct dw_attr *a, uint64_t *v)
 	}
 }
 
-bool dr_sdata(const struct dw_attr *a, int64_t *v)
+bool lbtfi_dr_sdata(const struct lbtfi_dw_attr *a, int64_t *v)
 {
 	const uint8_t *q = a->p;
 	uint64_t u;
 
 	if (a->form == DW_FORM_sdata)
-		return dr_sleb(&q, a->u->end, v);
+		return lbtfi_dr_sleb(&q, a->u->end, v);
 	if (a->form == DW_FORM_implicit_const) {
 		*v = a->implicit;
 		return true;
 	}
-	if (a->form == DW_FORM_sec_offset || !dr_udata(a, &u))
+	if (a->form == DW_FORM_sec_offset || !lbtfi_dr_udata(a, &u))
 		return false;
 	*v = (int64_t)u;
 	return true;
 }
 
-bool dr_negative(const struct dw_attr *a)
+bool lbtfi_dr_negative(const struct lbtfi_dw_attr *a)
 {
 	int64_t v;
 
-	return (a->form == DW_FORM_sdata || a->form == DW_FORM_implicit_const) && dr_sdata(a, &v) &&
+	return (a->form == DW_FORM_sdata || a->form == DW_FORM_implicit_const) && lbtfi_dr_sdata(a, &v) &&
 	       v < 0;
 }
 
-bool dr_flag(const struct dw_attr *a)
+bool lbtfi_dr_flag(const struct lbtfi_dw_attr *a)
 {
 	return a->form == DW_FORM_flag_present || (a->form == DW_FORM_flag && a->p[0]);
 }
 
-static const char *str_at(const struct dr_sect *s, uint64_t off)
+static const char *str_at(const struct lbtfi_dr_sect *s, uint64_t off)
 {
 	return off < s->len ? (const char *)s->p + off : NULL;
 }
 
 /* The index a strx or addrx form holds; false for other forms */
-static bool index_operand(const struct dw_attr *a, uint64_t *idx)
+static bool index_operand(const struct lbtfi_dw_attr *a, uint64_t *idx)
 {
 	const uint8_t *q = a->p;
 	bool big_endian = a->u->f->big_endian;
 
 	switch (a->form) {
 	case DW_FORM_strx1: case DW_FORM_addrx1: *idx = a->p[0]; return true;
-	case DW_FORM_strx2: case DW_FORM_addrx2: *idx = dr_read(big_endian, a->p, 2); return true;
-	case DW_FORM_strx3: case DW_FORM_addrx3: *idx = dr_read(big_endian, a->p, 3); return true;
-	case DW_FORM_strx4: case DW_FORM_addrx4: *idx = dr_read(big_endian, a->p, 4); return true;
+	case DW_FORM_strx2: case DW_FORM_addrx2: *idx = lbtfi_dr_read(big_endian, a->p, 2); return true;
+	case DW_FORM_strx3: case DW_FORM_addrx3: *idx = lbtfi_dr_read(big_endian, a->p, 3); return true;
+	case DW_FORM_strx4: case DW_FORM_addrx4: *idx = lbtfi_dr_read(big_endian, a->p, 4); return true;
 	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
-		return dr_uleb(&q, a->u->end, idx);
+		return lbtfi_dr_uleb(&q, a->u->end, idx);
 	default:
 		return false;
 	}
 }
 
-const char *dr_string_slow(const struct dw_attr *a)
+const char *lbtfi_dr_string_slow(const struct lbtfi_dw_attr *a)
 {
-	const struct dr_unit *u = a->u;
-	const struct dr_file *f = u->f;
+	const struct lbtfi_dr_unit *u = a->u;
+	const struct lbtfi_dr_file *f = u->f;
 	bool big_endian = f->big_endian;
 	uint64_t idx, off;
 	unsigned int osz = u->h->offset_size;
@@ -549,12 +549,12 @@ const char *dr_string_slow(const struct dw_attr *a)
 	case DW_FORM_string:
 		return (const char *)a->p;
 	case DW_FORM_strp:
-		return str_at(&f->s[DS_STR], dr_read(big_endian, a->p, osz));
+		return str_at(&f->s[DS_STR], lbtfi_dr_read(big_endian, a->p, osz));
 	case DW_FORM_line_strp:
-		return str_at(&f->s[DS_LINE_STR], dr_read(big_endian, a->p, osz));
+		return str_at(&f->s[DS_LINE_STR], lbtfi_dr_read(big_endian, a->p, osz));
 	case DW_FORM_GNU_strp_alt:
 	case DW_FORM_strp_sup:
-		return f->alt_str ? str_at(f->alt_str, dr_read(big_endian, a->p, osz)) : NULL;
+		return f->alt_str ? str_at(f->alt_str, lbtfi_dr_read(big_endian, a->p, osz)) : NULL;
 	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
 	case DW_FORM_strx:
 		if (!index_operand(a, &idx))
@@ -566,20 +566,20 @@ const char *dr_string_slow(const struct dw_attr *a)
 	off = u->str_offsets_base + idx * osz;
 	if (idx > f->s[DS_STR_OFFSETS].len || off + osz > f->s[DS_STR_OFFSETS].len)
 		return NULL;
-	return str_at(&f->s[DS_STR], dr_read(big_endian, f->s[DS_STR_OFFSETS].p + off, osz));
+	return str_at(&f->s[DS_STR], lbtfi_dr_read(big_endian, f->s[DS_STR_OFFSETS].p + off, osz));
 }
 
-bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len)
+bool lbtfi_dr_block(const struct lbtfi_dw_attr *a, const uint8_t **p, uint64_t *len)
 {
 	const uint8_t *q = a->p;
 
 	switch (a->form) {
 	case DW_FORM_block1: *len = q[0]; *p = q + 1; return true;
-	case DW_FORM_block2: *len = dr_read(a->u->f->big_endian, q, 2); *p = q + 2; return true;
-	case DW_FORM_block4: *len = dr_read(a->u->f->big_endian, q, 4); *p = q + 4; return true;
+	case DW_FORM_block2: *len = lbtfi_dr_read(a->u->f->big_endian, q, 2); *p = q + 2; return true;
+	case DW_FORM_block4: *len = lbtfi_dr_read(a->u->f->big_endian, q, 4); *p = q + 4; return true;
 	case DW_FORM_block:
 	case DW_FORM_exprloc:
-		if (!dr_uleb(&q, a->u->end, len))
+		if (!lbtfi_dr_uleb(&q, a->u->end, len))
 			return false;
 		*p = q;
 		return true;
@@ -588,38 +588,38 @@ bool dr_block(const struct dw_attr *a, const uint8_t **p, uint64_t *len)
 	}
 }
 
-uint64_t dr_read_addr(const struct dr_unit *u, const uint8_t *p)
+uint64_t lbtfi_dr_read_addr(const struct lbtfi_dr_unit *u, const uint8_t *p)
 {
-	return dr_read(u->f->big_endian, p, u->h->addr_size);
+	return lbtfi_dr_read(u->f->big_endian, p, u->h->addr_size);
 }
 
-bool dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v)
+bool lbtfi_dr_expr_uleb(const uint8_t *p, const uint8_t *e, uint64_t *v)
 {
-	return dr_uleb(&p, e, v) && p == e;
+	return lbtfi_dr_uleb(&p, e, v) && p == e;
 }
 
-bool dr_addrx(const struct dr_unit *u, uint64_t idx, uint64_t *v)
+bool lbtfi_dr_addrx(const struct lbtfi_dr_unit *u, uint64_t idx, uint64_t *v)
 {
-	const struct dr_sect *s = &u->f->s[DS_ADDR];
+	const struct lbtfi_dr_sect *s = &u->f->s[DS_ADDR];
 	uint64_t off = u->addr_base + idx * u->h->addr_size;
 
 	if (idx > s->len || off + u->h->addr_size > s->len)
 		return false;
-	*v = dr_read(u->f->big_endian, s->p + off, u->h->addr_size);
+	*v = lbtfi_dr_read(u->f->big_endian, s->p + off, u->h->addr_size);
 	return true;
 }
 
-bool dr_addr(const struct dw_attr *a, uint64_t *v)
+bool lbtfi_dr_addr(const struct lbtfi_dw_attr *a, uint64_t *v)
 {
 	uint64_t idx;
 
 	switch (a->form) {
 	case DW_FORM_addr:
-		*v = dr_read_addr(a->u, a->p);
+		*v = lbtfi_dr_read_addr(a->u, a->p);
 		return true;
 	case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3: case DW_FORM_addrx4:
 	case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
-		return index_operand(a, &idx) && dr_addrx(a->u, idx, v);
+		return index_operand(a, &idx) && lbtfi_dr_addrx(a->u, idx, v);
 	default:
 		return false;
 	}
@@ -627,67 +627,67 @@ bool dr_addr(const struct dw_attr *a, uint64_t *v)
 
 /* References ---------------------------------------------------------------- */
 
-bool dr_udata_ref(const struct dw_attr *a, uint64_t *v)
+bool lbtfi_dr_udata_ref(const struct lbtfi_dw_attr *a, uint64_t *v)
 {
 	const uint8_t *q = a->p;
 
 	switch (a->form) {
 	case DW_FORM_ref1: *v = a->p[0]; return true;
-	case DW_FORM_ref2: *v = dr_read(a->u->f->big_endian, a->p, 2); return true;
-	case DW_FORM_ref4: *v = dr_read(a->u->f->big_endian, a->p, 4); return true;
-	case DW_FORM_ref8: *v = dr_read(a->u->f->big_endian, a->p, 8); return true;
-	case DW_FORM_ref_udata: return dr_uleb(&q, a->u->end, v);
+	case DW_FORM_ref2: *v = lbtfi_dr_read(a->u->f->big_endian, a->p, 2); return true;
+	case DW_FORM_ref4: *v = lbtfi_dr_read(a->u->f->big_endian, a->p, 4); return true;
+	case DW_FORM_ref8: *v = lbtfi_dr_read(a->u->f->big_endian, a->p, 8); return true;
+	case DW_FORM_ref_udata: return lbtfi_dr_uleb(&q, a->u->end, v);
 	default: return false;
 	}
 }
 
 /* Section offset of a reference's target and the file it is in; false for
  * what is not a (followable) reference */
-static inline bool ref_target(const struct dw_attr *a, uint64_t *off,
-			      const struct dr_file **file)
+static inline bool ref_target(const struct lbtfi_dw_attr *a, uint64_t *off,
+			      const struct lbtfi_dr_file **file)
 {
-	const struct dr_unit *u = a->u;
-	const struct dr_file *root = u->f->root;
+	const struct lbtfi_dr_unit *u = a->u;
+	const struct lbtfi_dr_file *root = u->f->root;
 	uint64_t sig;
 
 	*file = u->f;
 	if (a->form == DW_FORM_ref4) { /* (nearly every reference) */
-		*off = dr_read(u->f->big_endian, a->p, 4) + u->h->off;
+		*off = lbtfi_dr_read(u->f->big_endian, a->p, 4) + u->h->off;
 		return true;
 	}
-	if (dr_udata_ref(a, off)) {
+	if (lbtfi_dr_udata_ref(a, off)) {
 		*off += u->h->off;
 		return true;
 	}
 	switch (a->form) {
 	case DW_FORM_ref_addr: /* (into .debug_info, also from .debug_types) */
-		*off = dr_read(u->f->big_endian, a->p, dr_form_size(u->h, DW_FORM_ref_addr));
+		*off = lbtfi_dr_read(u->f->big_endian, a->p, lbtfi_dr_form_size(u->h, DW_FORM_ref_addr));
 		if (u->f == root->types)
 			*file = root;
 		return true;
 	case DW_FORM_GNU_ref_alt:
 	case DW_FORM_ref_sup4:
 	case DW_FORM_ref_sup8:
-		*off = dr_read(u->f->big_endian, a->p, a->form == DW_FORM_ref_sup4 ? 4
+		*off = lbtfi_dr_read(u->f->big_endian, a->p, a->form == DW_FORM_ref_sup4 ? 4
 						 : a->form == DW_FORM_ref_sup8 ? 8
 						 : u->h->offset_size);
 		*file = root->alt;
 		return *file != NULL;
 	case DW_FORM_ref_sig8: /* a type unit: DWARF 5 in .debug_info, 4 in .debug_types */
-		sig = dr_read(u->f->big_endian, a->p, 8);
+		sig = lbtfi_dr_read(u->f->big_endian, a->p, 8);
 		*file = root;
-		if (dr_sig_lookup(root, sig, off))
+		if (lbtfi_dr_sig_lookup(root, sig, off))
 			return true;
 		*file = root->types;
-		return *file && dr_sig_lookup(*file, sig, off);
+		return *file && lbtfi_dr_sig_lookup(*file, sig, off);
 	default:
 		return false;
 	}
 }
 
-bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key)
+bool lbtfi_dr_ref_key_slow(const struct lbtfi_dw_attr *a, uint64_t *key)
 {
-	const struct dr_file *f;
+	const struct lbtfi_dr_file *f;
 	uint64_t off;
 
 	if (!ref_target(a, &off, &f))
@@ -696,14 +696,14 @@ bool dr_ref_key_slow(const struct dw_attr *a, uint64_t *key)
 	return true;
 }
 
-bool dr_ref_slow(struct dr_ctx *c, const struct dw_attr *a, struct dw_die *out)
+bool lbtfi_dr_ref_slow(struct lbtfi_dr_ctx *c, const struct lbtfi_dw_attr *a, struct lbtfi_dw_die *out)
 {
-	const struct dr_file *f;
+	const struct lbtfi_dr_file *f;
 	uint64_t off;
 
 	if (!ref_target(a, &off, &f))
 		return false;
 	if (f == a->u->f && off >= a->u->h->die_off && off < a->u->h->end)
-		return dr_die_in_unit(a->u, off, out) == 0;
-	return dr_die_at(c, f, off, out) == 0;
+		return lbtfi_dr_die_in_unit(a->u, off, out) == 0;
+	return lbtfi_dr_die_at(c, f, off, out) == 0;
 }

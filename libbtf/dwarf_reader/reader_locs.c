@@ -26,17 +26,17 @@ static bool counted(const uint8_t **p, const uint8_t *e, expr_fn fn, void *ctx, 
 {
 	uint64_t n;
 
-	if (!dr_uleb(p, e, &n) || n > (uint64_t)(e - *p))
+	if (!lbtfi_dr_uleb(p, e, &n) || n > (uint64_t)(e - *p))
 		return false;
 	*stop = !fn(*p, n, ctx);
 	*p += n;
 	return true;
 }
 
-static bool loclists(const struct dw_attr *a, expr_fn fn, void *ctx)
+static bool loclists(const struct lbtfi_dw_attr *a, expr_fn fn, void *ctx)
 {
-	const struct dr_unit *u = a->u;
-	const struct dr_sect *s = &u->f->s[DS_LOCLISTS];
+	const struct lbtfi_dr_unit *u = a->u;
+	const struct lbtfi_dr_sect *s = &u->f->s[DS_LOCLISTS];
 	unsigned int asz = u->h->addr_size, osz = u->h->offset_size;
 	const uint8_t *p, *e = s->p + s->len;
 	uint64_t off, x;
@@ -51,13 +51,13 @@ static bool loclists(const struct dw_attr *a, expr_fn fn, void *ctx)
 		const uint8_t *q = a->p;
 		uint64_t idx, base = osz == 8 ? 20 : 12, at;
 
-		if (!dr_uleb(&q, u->end, &idx) || idx > s->len / osz)
+		if (!lbtfi_dr_uleb(&q, u->end, &idx) || idx > s->len / osz)
 			return false;
 		at = base + idx * osz;
 		if (at + osz > s->len)
 			return false;
-		off = base + dr_read(u->f->big_endian, s->p + at, osz);
-	} else if (!dr_udata(a, &off)) {
+		off = base + lbtfi_dr_read(u->f->big_endian, s->p + at, osz);
+	} else if (!lbtfi_dr_udata(a, &off)) {
 		return false;
 	}
 	if (off >= s->len)
@@ -67,11 +67,11 @@ static bool loclists(const struct dw_attr *a, expr_fn fn, void *ctx)
 		case DW_LLE_end_of_list:
 			return true;
 		case DW_LLE_base_addressx:
-			if (!dr_uleb(&p, e, &x))
+			if (!lbtfi_dr_uleb(&p, e, &x))
 				return false;
 			continue;
 		case DW_LLE_GNU_view_pair:
-			if (!dr_uleb(&p, e, &x) || !dr_uleb(&p, e, &x))
+			if (!lbtfi_dr_uleb(&p, e, &x) || !lbtfi_dr_uleb(&p, e, &x))
 				return false;
 			continue;
 		case DW_LLE_base_address:
@@ -82,7 +82,7 @@ static bool loclists(const struct dw_attr *a, expr_fn fn, void *ctx)
 		case DW_LLE_startx_endx:
 		case DW_LLE_startx_length:
 		case DW_LLE_offset_pair:
-			if (!dr_uleb(&p, e, &x) || !dr_uleb(&p, e, &x))
+			if (!lbtfi_dr_uleb(&p, e, &x) || !lbtfi_dr_uleb(&p, e, &x))
 				return false;
 			break;
 		case DW_LLE_default_location:
@@ -96,7 +96,7 @@ static bool loclists(const struct dw_attr *a, expr_fn fn, void *ctx)
 			if ((size_t)(e - p) < asz)
 				return false;
 			p += asz;
-			if (!dr_uleb(&p, e, &x))
+			if (!lbtfi_dr_uleb(&p, e, &x))
 				return false;
 			break;
 		default:
@@ -108,19 +108,19 @@ static bool loclists(const struct dw_attr *a, expr_fn fn, void *ctx)
 	return true;
 }
 
-static bool loc(const struct dw_attr *a, expr_fn fn, void *ctx)
+static bool loc(const struct lbtfi_dw_attr *a, expr_fn fn, void *ctx)
 {
-	const struct dr_unit *u = a->u;
-	const struct dr_sect *s = &u->f->s[DS_LOC];
+	const struct lbtfi_dr_unit *u = a->u;
+	const struct lbtfi_dr_sect *s = &u->f->s[DS_LOC];
 	unsigned int asz = u->h->addr_size;
 	uint64_t off, lo, hi, n;
 	uint64_t all = asz == 8 ? UINT64_MAX : (1ull << (8 * asz)) - 1; /* base selection */
 
-	if (!s->p || !dr_udata(a, &off) || asz < 1 || asz > 8)
+	if (!s->p || !lbtfi_dr_udata(a, &off) || asz < 1 || asz > 8)
 		return false;
 	while (off <= s->len && s->len - off >= 2ull * asz) {
-		lo = dr_read(u->f->big_endian, s->p + off, asz);
-		hi = dr_read(u->f->big_endian, s->p + off + asz, asz);
+		lo = lbtfi_dr_read(u->f->big_endian, s->p + off, asz);
+		hi = lbtfi_dr_read(u->f->big_endian, s->p + off + asz, asz);
 		off += 2ull * asz;
 		if (!lo && !hi)
 			return true;
@@ -128,7 +128,7 @@ static bool loc(const struct dw_attr *a, expr_fn fn, void *ctx)
 			continue;
 		if (s->len - off < 2)
 			return false;
-		n = dr_read(u->f->big_endian, s->p + off, 2);
+		n = lbtfi_dr_read(u->f->big_endian, s->p + off, 2);
 		off += 2;
 		if (n > s->len - off)
 			return false;
@@ -139,7 +139,7 @@ static bool loc(const struct dw_attr *a, expr_fn fn, void *ctx)
 	return false;
 }
 
-bool dr_loc_exprs(const struct dw_attr *a, expr_fn fn, void *ctx)
+bool lbtfi_dr_loc_exprs(const struct lbtfi_dw_attr *a, expr_fn fn, void *ctx)
 {
 	const uint8_t *p;
 	uint64_t len;
@@ -147,7 +147,7 @@ bool dr_loc_exprs(const struct dw_attr *a, expr_fn fn, void *ctx)
 	switch (a->form) {
 	case DW_FORM_exprloc: case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
 	case DW_FORM_block:
-		if (!dr_block(a, &p, &len))
+		if (!lbtfi_dr_block(a, &p, &len))
 			return false;
 		fn(p, len, ctx);
 		return true;

@@ -15,29 +15,29 @@
 #endif
 
 /* The entry's offset in .debug_rnglists */
-static bool rnglists_offset(const struct dw_attr *a, uint64_t *off)
+static bool rnglists_offset(const struct lbtfi_dw_attr *a, uint64_t *off)
 {
-	const struct dr_unit *u = a->u;
-	const struct dr_sect *s = &u->f->s[DS_RNGLISTS];
+	const struct lbtfi_dr_unit *u = a->u;
+	const struct lbtfi_dr_sect *s = &u->f->s[DS_RNGLISTS];
 	const uint8_t *q = a->p;
 	unsigned int osz = u->h->offset_size;
 	uint64_t idx, at;
 
 	if (a->form != DW_FORM_rnglistx)
-		return dr_udata(a, off);
-	if (!dr_uleb(&q, u->end, &idx) || idx > s->len / osz)
+		return lbtfi_dr_udata(a, off);
+	if (!lbtfi_dr_uleb(&q, u->end, &idx) || idx > s->len / osz)
 		return false;
 	at = u->rnglists_base + idx * osz;
 	if (at < u->rnglists_base || at + osz > s->len)
 		return false;
-	*off = u->rnglists_base + dr_read(u->f->big_endian, s->p + at, osz);
+	*off = u->rnglists_base + lbtfi_dr_read(u->f->big_endian, s->p + at, osz);
 	return true;
 }
 
-static bool first_rnglists(const struct dw_attr *a, uint64_t *start)
+static bool first_rnglists(const struct lbtfi_dw_attr *a, uint64_t *start)
 {
-	const struct dr_unit *u = a->u;
-	const struct dr_sect *s = &u->f->s[DS_RNGLISTS];
+	const struct lbtfi_dr_unit *u = a->u;
+	const struct lbtfi_dr_sect *s = &u->f->s[DS_RNGLISTS];
 	unsigned int asz = u->h->addr_size;
 	uint64_t off, base = u->base_addr, x, y;
 	const uint8_t *p, *e = s->p + s->len;
@@ -49,20 +49,20 @@ static bool first_rnglists(const struct dw_attr *a, uint64_t *start)
 		case DW_RLE_end_of_list:
 			return false;
 		case DW_RLE_base_addressx:
-			if (!dr_uleb(&p, e, &x) || !dr_addrx(u, x, &base))
+			if (!lbtfi_dr_uleb(&p, e, &x) || !lbtfi_dr_addrx(u, x, &base))
 				return false;
 			continue;
 		case DW_RLE_base_address:
 			if ((size_t)(e - p) < asz)
 				return false;
-			base = dr_read_addr(u, p);
+			base = lbtfi_dr_read_addr(u, p);
 			p += asz;
 			continue;
 		case DW_RLE_startx_endx:
 		case DW_RLE_startx_length:
-			return dr_uleb(&p, e, &x) && dr_uleb(&p, e, &y) && dr_addrx(u, x, start);
+			return lbtfi_dr_uleb(&p, e, &x) && lbtfi_dr_uleb(&p, e, &y) && lbtfi_dr_addrx(u, x, start);
 		case DW_RLE_offset_pair:
-			if (!dr_uleb(&p, e, &x) || !dr_uleb(&p, e, &y))
+			if (!lbtfi_dr_uleb(&p, e, &x) || !lbtfi_dr_uleb(&p, e, &y))
 				return false;
 			if (x == y)
 				continue; /* empty */
@@ -72,7 +72,7 @@ static bool first_rnglists(const struct dw_attr *a, uint64_t *start)
 		case DW_RLE_start_length:
 			if ((size_t)(e - p) < asz)
 				return false;
-			*start = dr_read_addr(u, p);
+			*start = lbtfi_dr_read_addr(u, p);
 			return true;
 		default:
 			return false;
@@ -81,19 +81,19 @@ static bool first_rnglists(const struct dw_attr *a, uint64_t *start)
 	return false;
 }
 
-static bool first_ranges(const struct dw_attr *a, uint64_t *start)
+static bool first_ranges(const struct lbtfi_dw_attr *a, uint64_t *start)
 {
-	const struct dr_unit *u = a->u;
-	const struct dr_sect *s = &u->f->s[DS_RANGES];
+	const struct lbtfi_dr_unit *u = a->u;
+	const struct lbtfi_dr_sect *s = &u->f->s[DS_RANGES];
 	unsigned int asz = u->h->addr_size;
 	uint64_t off, base = u->base_addr, lo, hi;
 	uint64_t all = asz == 8 ? UINT64_MAX : (1ull << (8 * asz)) - 1; /* base selection */
 
-	if (!s->p || !dr_udata(a, &off) || asz < 1 || asz > 8)
+	if (!s->p || !lbtfi_dr_udata(a, &off) || asz < 1 || asz > 8)
 		return false;
 	for (; off <= s->len && s->len - off >= 2ull * asz; off += 2ull * asz) {
-		lo = dr_read(u->f->big_endian, s->p + off, asz);
-		hi = dr_read(u->f->big_endian, s->p + off + asz, asz);
+		lo = lbtfi_dr_read(u->f->big_endian, s->p + off, asz);
+		hi = lbtfi_dr_read(u->f->big_endian, s->p + off + asz, asz);
 		if (!lo && !hi)
 			return false;
 		if (lo == all) {
@@ -108,7 +108,7 @@ static bool first_ranges(const struct dw_attr *a, uint64_t *start)
 	return false;
 }
 
-bool dr_first_range(const struct dw_attr *a, uint64_t *start)
+bool lbtfi_dr_first_range(const struct lbtfi_dw_attr *a, uint64_t *start)
 {
 	return a->u->h->version >= 5 ? first_rnglists(a, start) : first_ranges(a, start);
 }

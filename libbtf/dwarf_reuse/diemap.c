@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Maps on 64-bit keys (DIE keys, type ids) with a 32-bit value, and the
- * unit's DIE table (struct dw_dies: a DIE's BTF id, signature and where a
+ * unit's DIE table (struct lbtfi_dw_dies: a DIE's BTF id, signature and where a
  * reference to it led, in one 24-byte slot, placed by the DIE's offset):
  * open addressing, reused (cleared, not freed) from one unit to the next
  * by a worker.
  *
  * Not libbtf's shared table (util/htab.h), on purpose: every DIE reference
- * the converter follows is a lookup here (dw_diemap_get and put are a hot
+ * the converter follows is a lookup here (lbtfi_dw_diemap_get and put are a hot
  * spot of btfgen's profile on a kernel), and the shared table
  * keeps no keys, so a 64-bit key would cost an indirection (a cache miss)
  * per probe; here key, value and generation sit in one 16-byte slot. A
@@ -50,13 +50,13 @@ static void gen_clear(void *slots, uint32_t mask, uint32_t *cnt, uint32_t *gen, 
 	}
 }
 
-static int alloc_table(struct dw_diemap *m, uint32_t size)
+static int alloc_table(struct lbtfi_dw_diemap *m, uint32_t size)
 {
 	m->slots = gen_alloc(size, sizeof(*m->slots), &m->mask, &m->cnt);
 	return m->slots ? 0 : -ENOMEM;
 }
 
-int dw_diemap_init(struct dw_diemap *m)
+int lbtfi_dw_diemap_init(struct lbtfi_dw_diemap *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->gen = 1;
@@ -64,20 +64,20 @@ int dw_diemap_init(struct dw_diemap *m)
 }
 
 /* O(1): the slots of older generations count as empty */
-void dw_diemap_clear(struct dw_diemap *m)
+void lbtfi_dw_diemap_clear(struct lbtfi_dw_diemap *m)
 {
 	gen_clear(m->slots, m->mask, &m->cnt, &m->gen, sizeof(*m->slots));
 }
 
-void dw_diemap_free(struct dw_diemap *m)
+void lbtfi_dw_diemap_free(struct lbtfi_dw_diemap *m)
 {
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
-static int grow(struct dw_diemap *m)
+static int grow(struct lbtfi_dw_diemap *m)
 {
-	struct dw_diemap old = *m;
+	struct lbtfi_dw_diemap old = *m;
 	uint32_t i;
 	int err = alloc_table(m, (old.mask + 1) * 2);
 
@@ -90,7 +90,7 @@ static int grow(struct dw_diemap *m)
 
 		if (old.slots[i].gen != old.gen)
 			continue;
-		for (h = dw_diemap_slot_of(old.slots[i].key, m->mask); m->slots[h].gen == m->gen;
+		for (h = lbtfi_dw_diemap_slot_of(old.slots[i].key, m->mask); m->slots[h].gen == m->gen;
 		     h = (h + 1) & m->mask)
 			;
 		m->slots[h] = old.slots[i];
@@ -100,9 +100,9 @@ static int grow(struct dw_diemap *m)
 	return 0;
 }
 
-int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val)
+int lbtfi_dw_diemap_put(struct lbtfi_dw_diemap *m, uint64_t key, uint32_t val)
 {
-	struct dw_diemap_slot *e;
+	struct lbtfi_dw_diemap_slot *e;
 	uint32_t h;
 
 	if ((m->cnt + 1) * 2 > m->mask + 1) {
@@ -111,48 +111,48 @@ int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val)
 		if (err)
 			return err;
 	}
-	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen; h = (h + 1) & m->mask) {
+	for (h = lbtfi_dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen; h = (h + 1) & m->mask) {
 		if (e->key == key) {
 			e->val = val;
 			return 0;
 		}
 	}
-	*e = (struct dw_diemap_slot){ key, val, m->gen };
+	*e = (struct lbtfi_dw_diemap_slot){ key, val, m->gen };
 	m->cnt++;
 	return 0;
 }
 
 /* The unit's DIE table ----------------------------------------------------- */
 
-static int dies_alloc(struct dw_dies *m, uint32_t size)
+static int dies_alloc(struct lbtfi_dw_dies *m, uint32_t size)
 {
 	m->slots = gen_alloc(size, sizeof(*m->slots), &m->mask, &m->cnt);
 	return m->slots ? 0 : -ENOMEM;
 }
 
-int dw_dies_init(struct dw_dies *m)
+int lbtfi_dw_dies_init(struct lbtfi_dw_dies *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->gen = 1;
 	return dies_alloc(m, 1024);
 }
 
-void dw_dies_clear(struct dw_dies *m)
+void lbtfi_dw_dies_clear(struct lbtfi_dw_dies *m)
 {
 	m->hashed = false;
 	gen_clear(m->slots, m->mask, &m->cnt, &m->gen, sizeof(*m->slots));
 }
 
-void dw_dies_free(struct dw_dies *m)
+void lbtfi_dw_dies_free(struct lbtfi_dw_dies *m)
 {
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
 /* The slots again, size times as many, placed as m->hashed says */
-static int dies_rebuild(struct dw_dies *m, uint32_t size)
+static int dies_rebuild(struct lbtfi_dw_dies *m, uint32_t size)
 {
-	struct dw_dies old = *m;
+	struct lbtfi_dw_dies old = *m;
 	uint32_t i;
 	int err = dies_alloc(m, size);
 
@@ -165,7 +165,7 @@ static int dies_rebuild(struct dw_dies *m, uint32_t size)
 
 		if (old.slots[i].gen != old.gen)
 			continue;
-		for (h = dw_dies_slot_of(m, old.slots[i].key); m->slots[h].gen == m->gen;
+		for (h = lbtfi_dw_dies_slot_of(m, old.slots[i].key); m->slots[h].gen == m->gen;
 		     h = (h + 1) & m->mask)
 			;
 		m->slots[h] = old.slots[i];
@@ -175,22 +175,22 @@ static int dies_rebuild(struct dw_dies *m, uint32_t size)
 	return 0;
 }
 
-int dw_dies_grow(struct dw_dies *m)
+int lbtfi_dw_dies_grow(struct lbtfi_dw_dies *m)
 {
 	return dies_rebuild(m, (m->mask + 1) * 2);
 }
 
-struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key)
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_add_hashed(struct lbtfi_dw_dies *m, uint64_t key)
 {
 	m->hashed = true;
 	if (dies_rebuild(m, m->mask + 1)) {
 		m->hashed = false;
 		return NULL;
 	}
-	return dw_dies_add(m, key);
+	return lbtfi_dw_dies_add(m, key);
 }
 
-int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
+int lbtfi_dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)
 {
 	size_t c = *cap, need = (size_t)n + 1;
 

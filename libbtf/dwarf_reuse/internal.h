@@ -6,13 +6,13 @@
  * that type's id instead of being converted again (reuse.c says when that
  * holds and how it is checked); the DIE table that holds each DIE's id,
  * signature and references (diemap.c). The unit converter
- * (libbtf/dwarf_unit) asks through a few calls: dw_reuse_find before it
- * converts a type DIE, dw_reuse_note after, dw_reuse_verify /
- * dw_reuse_commit / dw_reuse_abort at the unit's end; the driver
+ * (libbtf/dwarf_unit) asks through a few calls: lbtfi_dw_reuse_find before it
+ * converts a type DIE, lbtfi_dw_reuse_note after, lbtfi_dw_reuse_verify /
+ * lbtfi_dw_reuse_commit / lbtfi_dw_reuse_abort at the unit's end; the driver
  * (libbtf/dwarf) makes and finishes the groups and checks their pairings
- * against the output (dw_group_paired_names, dw_defs_*). The reuse knows
- * the unit only as struct dw_reuse_unit, and converts nothing itself: it
- * asks the converter through dw_reuse_unit.type_id.
+ * against the output (lbtfi_dw_group_paired_names, lbtfi_dw_defs_*). The reuse knows
+ * the unit only as struct lbtfi_dw_reuse_unit, and converts nothing itself: it
+ * asks the converter through lbtfi_dw_reuse_unit.type_id.
  */
 #ifndef LIBBTF_DWARF_REUSE_INTERNAL_H
 #define LIBBTF_DWARF_REUSE_INTERNAL_H
@@ -24,13 +24,13 @@
 
 /* Make room for one more element in a growing array (diemap.c) (*arr with *cap
  * elements of elem_size bytes, n in use): 0 or -ENOMEM with the error set */
-int dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
+int lbtfi_dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap);
 /* (the test inline: called per signature item and edge, so often that the
  * calls that found room showed in a kernel's profile) */
-static inline int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size,
+static inline int lbtfi_dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size,
 			  uint32_t first_cap)
 {
-	return n < *cap ? 0 : dw_grow_slow(arr, cap, n, elem_size, first_cap);
+	return n < *cap ? 0 : lbtfi_dw_grow_slow(arr, cap, n, elem_size, first_cap);
 }
 
 /* ---- DIE offset -> BTF id map (diemap.c) --------------------------- */
@@ -38,23 +38,23 @@ static inline int dw_grow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size
  * 64-bit keys kept in the slot, cleared per unit by a generation bump
  * (diemap.c's header gives the reasons in full). */
 
-#define DW_ID_IN_PROGRESS UINT32_MAX
+#define LBTFI_DW_ID_IN_PROGRESS UINT32_MAX
 
-struct dw_diemap_slot {
+struct lbtfi_dw_diemap_slot {
 	uint64_t key;
 	uint32_t val;
 	uint32_t gen;    /* the map's gen: in use; else empty */
 };
 
-struct dw_diemap {
-	struct dw_diemap_slot *slots;
+struct lbtfi_dw_diemap {
+	struct lbtfi_dw_diemap_slot *slots;
 	uint32_t mask, cnt;
 	uint32_t gen;    /* never 0 (a fresh slot's) */
 };
-int dw_diemap_init(struct dw_diemap *m);
-void dw_diemap_clear(struct dw_diemap *m);
-void dw_diemap_free(struct dw_diemap *m);
-static inline uint32_t dw_diemap_slot_of(uint64_t key, uint32_t mask)
+int lbtfi_dw_diemap_init(struct lbtfi_dw_diemap *m);
+void lbtfi_dw_diemap_clear(struct lbtfi_dw_diemap *m);
+void lbtfi_dw_diemap_free(struct lbtfi_dw_diemap *m);
+static inline uint32_t lbtfi_dw_diemap_slot_of(uint64_t key, uint32_t mask)
 {
 	key ^= key >> 29;
 	key *= 0xbf58476d1ce4e5b9ull;
@@ -63,51 +63,51 @@ static inline uint32_t dw_diemap_slot_of(uint64_t key, uint32_t mask)
 }
 
 /* Pointer to the value of key or NULL (inline: a lookup per reference) */
-static inline uint32_t *dw_diemap_get(const struct dw_diemap *m, uint64_t key)
+static inline uint32_t *lbtfi_dw_diemap_get(const struct lbtfi_dw_diemap *m, uint64_t key)
 {
-	struct dw_diemap_slot *e;
+	struct lbtfi_dw_diemap_slot *e;
 	uint32_t h;
 
-	for (h = dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
+	for (h = lbtfi_dw_diemap_slot_of(key, m->mask); (e = &m->slots[h])->gen == m->gen;
 	     h = (h + 1) & m->mask)
 		if (e->key == key)
 			return &e->val;
 	return NULL;
 }
 
-int dw_diemap_put(struct dw_diemap *m, uint64_t key, uint32_t val);
+int lbtfi_dw_diemap_put(struct lbtfi_dw_diemap *m, uint64_t key, uint32_t val);
 
 /*
  * What a unit knows of each DIE it met, by key (diemap.c): its BTF id, its
  * signature, what a reference to it led the signatures to. One table for
  * the three, so that a DIE costs one cache miss where it cost one per map.
  * Cleared with the unit (the signatures' arrays are cleared with it).
- * Open addressing of its own, as dw_diemap's, and placed by the DIE's
- * offset rather than a hash (dw_dies_slot_of), which util/htab.h's
+ * Open addressing of its own, as lbtfi_dw_diemap's, and placed by the DIE's
+ * offset rather than a hash (lbtfi_dw_dies_slot_of), which util/htab.h's
  * hash-only slots cannot do.
  */
-#define DW_NONE (UINT32_MAX - 1) /* a field not known (yet) */
+#define LBTFI_DW_NONE (UINT32_MAX - 1) /* a field not known (yet) */
 
-struct dw_die_slot {
+struct lbtfi_dw_die_slot {
 	uint64_t key;
-	uint32_t id;     /* BTF id, DW_ID_IN_PROGRESS or DW_NONE */
-	uint32_t sig;    /* index in dw_sigs.sig, or DW_NONE */
+	uint32_t id;     /* BTF id, LBTFI_DW_ID_IN_PROGRESS or LBTFI_DW_NONE */
+	uint32_t sig;    /* index in lbtfi_dw_sigs.sig, or LBTFI_DW_NONE */
 	uint32_t ref;    /* a reference to the DIE in a signature: an entry as
-			  * on dw_sigs.stack, or DW_NONE */
+			  * on lbtfi_dw_sigs.stack, or LBTFI_DW_NONE */
 	uint32_t gen;    /* the table's gen: in use; else empty */
 };
 
-struct dw_dies {
-	struct dw_die_slot *slots;
+struct lbtfi_dw_dies {
+	struct lbtfi_dw_die_slot *slots;
 	uint32_t mask, cnt;
 	uint32_t gen;    /* never 0 (a fresh slot's) */
 	bool hashed;     /* slots by a hash of the key, not by its offset */
 };
-int dw_dies_init(struct dw_dies *m);
-void dw_dies_clear(struct dw_dies *m);
-void dw_dies_free(struct dw_dies *m);
-int dw_dies_grow(struct dw_dies *m);
-struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key);
+int lbtfi_dw_dies_init(struct lbtfi_dw_dies *m);
+void lbtfi_dw_dies_clear(struct lbtfi_dw_dies *m);
+void lbtfi_dw_dies_free(struct lbtfi_dw_dies *m);
+int lbtfi_dw_dies_grow(struct lbtfi_dw_dies *m);
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_add_hashed(struct lbtfi_dw_dies *m, uint64_t key);
 
 /*
  * Where a probe for key starts. By its offset: DIEs near each other in the
@@ -116,45 +116,45 @@ struct dw_die_slot *dw_dies_add_hashed(struct dw_dies *m, uint64_t key);
  * makes a long run of slots (tiny DIEs, several units' keys on the same
  * slots) is hashed for the rest of the unit.
  */
-#define DW_DIES_MAX_RUN 256
+#define LBTFI_DW_DIES_MAX_RUN 256
 
-static inline uint32_t dw_dies_slot_of(const struct dw_dies *m, uint64_t key)
+static inline uint32_t lbtfi_dw_dies_slot_of(const struct lbtfi_dw_dies *m, uint64_t key)
 {
 	if (m->hashed)
-		return dw_diemap_slot_of(key, m->mask);
+		return lbtfi_dw_diemap_slot_of(key, m->mask);
 	return (uint32_t)((key >> 2) ^ (key >> 60)) & m->mask;
 }
 
 /* The slot of key, or NULL */
-static inline struct dw_die_slot *dw_dies_get(const struct dw_dies *m, uint64_t key)
+static inline struct lbtfi_dw_die_slot *lbtfi_dw_dies_get(const struct lbtfi_dw_dies *m, uint64_t key)
 {
-	struct dw_die_slot *e;
+	struct lbtfi_dw_die_slot *e;
 	uint32_t h;
 
-	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
+	for (h = lbtfi_dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
 	     h = (h + 1) & m->mask)
 		if (e->key == key)
 			return e;
 	return NULL;
 }
 
-/* The slot of key, made (every field DW_NONE) if there is none; NULL when
+/* The slot of key, made (every field LBTFI_DW_NONE) if there is none; NULL when
  * out of memory (error set). Any add may move every slot. */
-static inline struct dw_die_slot *dw_dies_add(struct dw_dies *m, uint64_t key)
+static inline struct lbtfi_dw_die_slot *lbtfi_dw_dies_add(struct lbtfi_dw_dies *m, uint64_t key)
 {
-	struct dw_die_slot *e;
+	struct lbtfi_dw_die_slot *e;
 	uint32_t h, run = 0;
 
-	if ((m->cnt + 1) * 2 > m->mask + 1 && dw_dies_grow(m))
+	if ((m->cnt + 1) * 2 > m->mask + 1 && lbtfi_dw_dies_grow(m))
 		return NULL;
-	for (h = dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
+	for (h = lbtfi_dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
 	     h = (h + 1) & m->mask) {
 		if (e->key == key)
 			return e;
-		if (++run == DW_DIES_MAX_RUN && !m->hashed)
-			return dw_dies_add_hashed(m, key);
+		if (++run == LBTFI_DW_DIES_MAX_RUN && !m->hashed)
+			return lbtfi_dw_dies_add_hashed(m, key);
 	}
-	*e = (struct dw_die_slot){ key, DW_NONE, DW_NONE, DW_NONE, m->gen };
+	*e = (struct lbtfi_dw_die_slot){ key, LBTFI_DW_NONE, LBTFI_DW_NONE, LBTFI_DW_NONE, m->gen };
 	m->cnt++;
 	return e;
 }
@@ -163,8 +163,8 @@ static inline struct dw_die_slot *dw_dies_add(struct dw_dies *m, uint64_t key)
 
 /* A reference to a named struct, union or enum inside a signature (hashed
  * by name: these are the types dedup matches with their declarations) */
-struct dw_edge {
-	struct dw_die die;      /* the struct/union DIE (after DW_AT_signature) */
+struct lbtfi_dw_edge {
+	struct lbtfi_dw_die die;      /* the struct/union DIE (after DW_AT_signature) */
 	uint64_t key;           /* its key */
 	const char *name;
 	uint64_t name_id;       /* what the hash took: address or bytes' hash */
@@ -177,68 +177,68 @@ struct dw_edge {
 };
 
 /* The structural signature of a type DIE (see sig.c) */
-struct dw_sig {
+struct lbtfi_dw_sig {
 	uint64_t a, b;
-	uint32_t edges, nedges; /* range in dw_sigs.edge */
+	uint32_t edges, nedges; /* range in lbtfi_dw_sigs.edge */
 	uint8_t state;
 };
 
 
-/* A unit's signatures, memoised by DIE key (dw_die_slot.sig) */
-struct dw_sigs {
-	struct dw_sig *sig;
+/* A unit's signatures, memoised by DIE key (lbtfi_dw_die_slot.sig) */
+struct lbtfi_dw_sigs {
+	struct lbtfi_dw_sig *sig;
 	uint32_t n, cap;
 	uint32_t *edge;         /* the signatures' edges: indices in named */
 	uint32_t nedge, capedge;
 	/* what the signatures under construction used, in order: an index
-	 * in sig (a signature whose edges they inherit) or DW_SIG_NAMED | an
+	 * in sig (a signature whose edges they inherit) or LBTFI_DW_SIG_NAMED | an
 	 * index in named (an edge of their own) */
 	uint32_t *stack;
 	uint32_t nstack, capstack;
-	struct dw_edge *named;  /* the named aggregates references led to */
+	struct lbtfi_dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
-	/* (what a reference led to is dw_die_slot.ref of the key it names,
+	/* (what a reference led to is lbtfi_dw_die_slot.ref of the key it names,
 	 * before any DW_AT_signature) */
 };
-#define DW_SIG_NAMED 0x80000000u
+#define LBTFI_DW_SIG_NAMED 0x80000000u
 
-void dw_sigs_init(struct dw_sigs *s);
+void lbtfi_dw_sigs_init(struct lbtfi_dw_sigs *s);
 /* (only with the unit's DIE table: its slots index the arrays) */
-void dw_sigs_clear(struct dw_sigs *s);
-void dw_sigs_free(struct dw_sigs *s);
+void lbtfi_dw_sigs_clear(struct lbtfi_dw_sigs *s);
+void lbtfi_dw_sigs_free(struct lbtfi_dw_sigs *s);
 
-struct dw_group;
+struct lbtfi_dw_group;
 
 /*
  * The unit being converted, as the reuse sees it (the converter's struct
- * dw_unit holds it as ru): its reader, its group's builder, its DIE table
+ * lbtfi_dw_unit holds it as ru): its reader, its group's builder, its DIE table
  * and signatures, the group, and the converter's call for a type DIE
  * whose id a check needs.
  */
-struct dw_reuse_unit {
-	struct dr_ctx *rd;        /* the thread's DIE reader */
-	struct lbtf_builder *b;   /* the group's builder (set by dw_ru) */
-	struct dw_dies map;       /* the DIEs met: ids, signatures */
-	struct dw_sigs sigs;      /* signatures of this unit's type DIEs */
-	struct dw_group *grp;     /* types of earlier units of the group, or NULL */
-	/* the BTF id of a type DIE, converted if it was not yet (dw_type_id) */
-	int64_t (*type_id)(struct dw_reuse_unit *u, struct dw_die *die);
+struct lbtfi_dw_reuse_unit {
+	struct lbtfi_dr_ctx *rd;        /* the thread's DIE reader */
+	struct lbtf_builder *b;   /* the group's builder (set by lbtfi_dw_ru) */
+	struct lbtfi_dw_dies map;       /* the DIEs met: ids, signatures */
+	struct lbtfi_dw_sigs sigs;      /* signatures of this unit's type DIEs */
+	struct lbtfi_dw_group *grp;     /* types of earlier units of the group, or NULL */
+	/* the BTF id of a type DIE, converted if it was not yet (lbtfi_dw_type_id) */
+	int64_t (*type_id)(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die);
 };
 
 /* The signature of a type DIE, or NULL when it has none (then *err says
  * whether that is an error) */
-const struct dw_sig *dw_sig_of(struct dw_reuse_unit *u, struct dw_die *die, int *err);
+const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err);
 /* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
  * is the one its type unit describes */
-static inline void dw_follow_signature(struct dr_ctx *rd, struct dw_die *die)
+static inline void lbtfi_dw_follow_signature(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *die)
 {
-	struct dw_attrs da;
-	struct dw_die t;
+	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_die t;
 
 	if (!(die->ab->slots >> DA_SIGNATURE & 1))
 		return;
-	dr_attrs(rd, die, &da, false);
-	if ((da.own >> DA_SIGNATURE & 1) && dr_ref(rd, &da.a[DA_SIGNATURE], &t))
+	lbtfi_dr_attrs(rd, die, &da, false);
+	if ((da.own >> DA_SIGNATURE & 1) && lbtfi_dr_ref(rd, &da.a[DA_SIGNATURE], &t))
 		*die = t;
 }
 
@@ -248,39 +248,39 @@ static inline void dw_follow_signature(struct dr_ctx *rd, struct dw_die *die)
  * the group is given that type's id (its named struct/union references are
  * checked: found at once, or queued and checked when the unit ends).
  */
-struct dw_group *dw_group_new(void);
-void dw_group_free(struct dw_group *g);
+struct lbtfi_dw_group *lbtfi_dw_group_new(void);
+void lbtfi_dw_group_free(struct lbtfi_dw_group *g);
 /* Start a unit (its builder is u->b, shared by the group) */
-void dw_group_unit_begin(struct dw_reuse_unit *u);
+void lbtfi_dw_group_unit_begin(struct lbtfi_dw_reuse_unit *u);
 /* Id of an earlier equal type, 0 if none, <0 error */
-int64_t dw_reuse_find(struct dw_reuse_unit *u, struct dw_die *die);
-/* die (already signed by dw_reuse_find) was converted to id in this unit */
-int dw_reuse_note(struct dw_reuse_unit *u, struct dw_die *die, uint32_t id);
+int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die);
+/* die (already signed by lbtfi_dw_reuse_find) was converted to id in this unit */
+int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t id);
 /* Unit done: check the queued references (converting their targets as
  * needed). 0: every reuse holds, 1: one did not (convert the unit again
  * without reuse), <0 error */
-int dw_reuse_verify(struct dw_reuse_unit *u);
+int lbtfi_dw_reuse_verify(struct lbtfi_dw_reuse_unit *u);
 /* Make the unit's converted types reusable by later units */
-int dw_reuse_commit(struct dw_reuse_unit *u);
+int lbtfi_dw_reuse_commit(struct lbtfi_dw_reuse_unit *u);
 /* Forget what the unit queued (it is converted again) */
-void dw_reuse_abort(struct dw_reuse_unit *u);
+void lbtfi_dw_reuse_abort(struct lbtfi_dw_reuse_unit *u);
 /* The group is converted: references to FWDs that reuse resolved are
  * pointed at their struct/union */
-void dw_group_finish(struct dw_reuse_unit *u);
+void lbtfi_dw_group_finish(struct lbtfi_dw_reuse_unit *u);
 /* The names of the structs, unions and enums whose declaration the group
  * paired with a definition: *names = "name\0name\0..." (malloc'd; NULL
  * if none), *len its size. 0 or -ENOMEM */
-int dw_group_paired_names(struct dw_reuse_unit *u, char **names, size_t *len);
+int lbtfi_dw_group_paired_names(struct lbtfi_dw_reuse_unit *u, char **names, size_t *len);
 /* The names with several definitions in a deduplicated output (by id), or
  * with definitions of several shapes in one not deduplicated (shapes) */
-struct dw_defs {
+struct lbtfi_dw_defs {
 	const struct lbtf_builder *out;
 	struct lbtfi_eq_defs defs; /* name offset -> its type/shape, or several */
 };
-int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes);
-void dw_defs_free(struct dw_defs *defs);
-/* How many of the paired names (dw_group_paired_names) have several
+int lbtfi_dw_defs_init(struct lbtfi_dw_defs *defs, const struct lbtf_builder *out, bool shapes);
+void lbtfi_dw_defs_free(struct lbtfi_dw_defs *defs);
+/* How many of the paired names (lbtfi_dw_group_paired_names) have several
  * definitions in the output */
-int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len);
+int lbtfi_dw_defs_check(const struct lbtfi_dw_defs *defs, const char *names, size_t len);
 
 #endif

@@ -30,7 +30,7 @@
  * equivalent to several types that are not equivalent to each other, and
  * which one dedup picks depends on the order in which it meets them. So
  * each group lists the names it paired; the driver checks them against the
- * output (dw_defs_check) and converts the groups that paired a name with
+ * output (lbtfi_dw_defs_check) and converts the groups that paired a name with
  * several definitions again, without reuse. Not with reuse minus that name:
  * the types the group still reused (a pointer to a struct paired with its
  * one definition) come out in another order and shared, which changes the
@@ -73,7 +73,7 @@ struct name_map {
  * A reference checked when the unit ends. Dedup, finding two types equal
  * up to a FWD on one side, resolves that FWD to the struct/union on the
  * other; a reuse that relies on such a pair records the same resolution
- * (dw_group.fwd_to), which the group's builder gets at the end.
+ * (lbtfi_dw_group.fwd_to), which the group's builder gets at the end.
  */
 enum want_kind {
 	WANT_SAME,       /* the DIE's id is id */
@@ -82,12 +82,12 @@ enum want_kind {
 };
 
 struct want {
-	struct dw_die die;
+	struct lbtfi_dw_die die;
 	uint32_t id;
 	enum want_kind kind;
 };
 
-struct dw_group {
+struct lbtfi_dw_group {
 	/* the signature table: open addressing on a, the reps in the slots
 	 * (one cache miss a lookup), at most 3/4 full (smaller, it is in
 	 * the cache more often; most lookups find). Not util/htab.h: that
@@ -98,50 +98,50 @@ struct dw_group {
 	 * table that reinserts by hash alone does not promise */
 	struct rep *tab;
 	uint32_t mask, nreps;
-	struct dw_diemap map_idx;   /* type id -> index in maps (computed once) */
+	struct lbtfi_dw_diemap map_idx;   /* type id -> index in maps (computed once) */
 	struct name_map *maps;
 	uint32_t nmaps, capmaps;
 	struct name_ent *ents;
 	uint32_t nents, capents;
-	struct dw_diemap visited;   /* of one name map walk */
+	struct lbtfi_dw_diemap visited;   /* of one name map walk */
 	struct rep *pending;        /* the unit's conversions, reusable once it ends */
 	uint32_t npending, cappending;
 	struct want *wants;
 	uint32_t nwants, capwants;
 	struct pair { uint32_t name_off; bool is_enum; } *pairs; /* names paired: the */
 	uint32_t npairs, cappairs, unit_pairs; /* group's, then the unit's from unit_pairs */
-	struct dw_diemap paired;    /* the group's, as a set (name_off << 1 | is_enum) */
-	struct dw_diemap fwd_to;    /* FWD id -> the struct/union it resolves to */
+	struct lbtfi_dw_diemap paired;    /* the group's, as a set (name_off << 1 | is_enum) */
+	struct lbtfi_dw_diemap fwd_to;    /* FWD id -> the struct/union it resolves to */
 	struct fwd_res { uint32_t fwd, def; } *fwd_log; /* resolutions, in order */
 	uint32_t nfwd_log, capfwd_log, unit_fwds; /* (unit_fwds: before this unit) */
 	bool on;                    /* reuse in the current unit */
 };
 
-struct dw_group *dw_group_new(void)
+struct lbtfi_dw_group *lbtfi_dw_group_new(void)
 {
-	struct dw_group *g = calloc(1, sizeof(*g));
+	struct lbtfi_dw_group *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	g->tab = calloc(REP_TAB_FIRST, sizeof(*g->tab));
 	g->mask = REP_TAB_FIRST - 1;
-	if (!g->tab || dw_diemap_init(&g->map_idx) || dw_diemap_init(&g->visited) ||
-	    dw_diemap_init(&g->fwd_to) || dw_diemap_init(&g->paired)) {
-		dw_group_free(g);
+	if (!g->tab || lbtfi_dw_diemap_init(&g->map_idx) || lbtfi_dw_diemap_init(&g->visited) ||
+	    lbtfi_dw_diemap_init(&g->fwd_to) || lbtfi_dw_diemap_init(&g->paired)) {
+		lbtfi_dw_group_free(g);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	}
 	return g;
 }
 
-void dw_group_free(struct dw_group *g)
+void lbtfi_dw_group_free(struct lbtfi_dw_group *g)
 {
 	if (!g)
 		return;
 	free(g->tab);
-	dw_diemap_free(&g->map_idx);
-	dw_diemap_free(&g->visited);
-	dw_diemap_free(&g->fwd_to);
-	dw_diemap_free(&g->paired);
+	lbtfi_dw_diemap_free(&g->map_idx);
+	lbtfi_dw_diemap_free(&g->visited);
+	lbtfi_dw_diemap_free(&g->fwd_to);
+	lbtfi_dw_diemap_free(&g->paired);
 	free(g->pairs);
 	free(g->fwd_log);
 	free(g->maps);
@@ -151,9 +151,9 @@ void dw_group_free(struct dw_group *g)
 	free(g);
 }
 
-void dw_group_unit_begin(struct dw_reuse_unit *u)
+void lbtfi_dw_group_unit_begin(struct lbtfi_dw_reuse_unit *u)
 {
-	dw_sigs_clear(&u->sigs);
+	lbtfi_dw_sigs_clear(&u->sigs);
 	if (u->grp) {
 		u->grp->npending = u->grp->nwants = 0;
 		u->grp->unit_fwds = u->grp->nfwd_log;
@@ -168,7 +168,7 @@ void dw_group_unit_begin(struct dw_reuse_unit *u)
  * all kept as candidates, up to this many */
 #define MAX_CANDIDATES 8
 
-static inline uint32_t rep_home(const struct dw_group *g, uint64_t a)
+static inline uint32_t rep_home(const struct lbtfi_dw_group *g, uint64_t a)
 {
 	return (uint32_t)a & g->mask; /* (a is a hash) */
 }
@@ -179,7 +179,7 @@ static inline uint32_t rep_home(const struct dw_group *g, uint64_t a)
  * one signature (one home slot) keep their order, the order they were
  * added in, which is the order in which they are tried.
  */
-static int rep_grow(struct dw_group *g)
+static int rep_grow(struct lbtfi_dw_group *g)
 {
 	uint32_t size = (g->mask + 1) * 2, old_mask = g->mask, start = 0, k;
 	struct rep *old = g->tab, *t = calloc(size, sizeof(*t));
@@ -204,7 +204,7 @@ static int rep_grow(struct dw_group *g)
 	return 0;
 }
 
-static int rep_add(struct dw_group *g, const struct rep *r)
+static int rep_add(struct lbtfi_dw_group *g, const struct rep *r)
 {
 	unsigned int same = 0;
 	uint32_t i;
@@ -224,7 +224,7 @@ static int rep_add(struct dw_group *g, const struct rep *r)
 /* Name maps --------------------------------------------------------------------- */
 
 struct walk {
-	struct dw_group *g;
+	struct lbtfi_dw_group *g;
 	struct lbtf_builder *b;
 	struct name_map *m;
 	int err;
@@ -240,7 +240,7 @@ static int walk_slot(uint32_t *slot, void *ctx)
 
 static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 {
-	struct dw_group *g = w->g;
+	struct lbtfi_dw_group *g = w->g;
 	bool fwd = lbtfi_eq_is_decl(t);
 	uint8_t flavor = lbtfi_eq_flavor(t);
 	uint32_t i;
@@ -265,7 +265,7 @@ static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 		}
 		return;
 	}
-	if (dw_grow(&g->ents, &g->capents, g->nents, sizeof(*g->ents), 256)) {
+	if (lbtfi_dw_grow(&g->ents, &g->capents, g->nents, sizeof(*g->ents), 256)) {
 		w->err = -ENOMEM;
 		return;
 	}
@@ -288,9 +288,9 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 		add_name(w, t, id);
 		return;
 	}
-	if (dw_diemap_get(&w->g->visited, id))
+	if (lbtfi_dw_diemap_get(&w->g->visited, id))
 		return;
-	if (dw_diemap_put(&w->g->visited, id, 1)) {
+	if (lbtfi_dw_diemap_put(&w->g->visited, id, 1)) {
 		w->err = -ENOMEM;
 		return;
 	}
@@ -298,30 +298,30 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 }
 
 /* The name map of type id (index in maps, NO_MAP when out of memory) */
-static uint32_t name_map(struct dw_reuse_unit *u, uint32_t id)
+static uint32_t name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
 {
-	struct dw_group *g = u->grp;
-	uint32_t *v = dw_diemap_get(&g->map_idx, id);
+	struct lbtfi_dw_group *g = u->grp;
+	uint32_t *v = lbtfi_dw_diemap_get(&g->map_idx, id);
 	struct walk w = { g, u->b, NULL, 0 };
 
 	if (v)
 		return *v;
-	if (dw_grow(&g->maps, &g->capmaps, g->nmaps, sizeof(*g->maps), 256) ||
-	    dw_diemap_put(&g->map_idx, id, g->nmaps))
+	if (lbtfi_dw_grow(&g->maps, &g->capmaps, g->nmaps, sizeof(*g->maps), 256) ||
+	    lbtfi_dw_diemap_put(&g->map_idx, id, g->nmaps))
 		return NO_MAP;
 	w.m = &g->maps[g->nmaps++];
 	*w.m = (struct name_map){ g->nents, 0, false };
-	dw_diemap_clear(&g->visited);
+	lbtfi_dw_diemap_clear(&g->visited);
 	walk_type(&w, id, true);
 	w.m->n = g->nents - w.m->start;
 	return w.err ? NO_MAP : g->nmaps - 1;
 }
 
 /* The map's entry for the edge's struct/union, or NULL */
-static const struct name_ent *map_lookup(struct dw_reuse_unit *u, const struct name_map *m,
-					 struct dw_edge *e)
+static const struct name_ent *map_lookup(struct lbtfi_dw_reuse_unit *u, const struct name_map *m,
+					 struct lbtfi_dw_edge *e)
 {
-	const struct dw_group *g = u->grp;
+	const struct lbtfi_dw_group *g = u->grp;
 	uint32_t i;
 
 	if (!e->name_off) {
@@ -340,9 +340,9 @@ static const struct name_ent *map_lookup(struct dw_reuse_unit *u, const struct n
 /* Finding, checking, committing ------------------------------------------------- */
 
 /* What FWD id resolves to in this group, 0 if nothing yet */
-static uint32_t fwd_target(const struct dw_group *g, uint32_t id)
+static uint32_t fwd_target(const struct lbtfi_dw_group *g, uint32_t id)
 {
-	uint32_t *v = id ? dw_diemap_get(&g->fwd_to, id) : NULL; /* (0 is the map's empty key) */
+	uint32_t *v = id ? lbtfi_dw_diemap_get(&g->fwd_to, id) : NULL; /* (0 is the map's empty key) */
 
 	return v ? *v : 0;
 }
@@ -352,9 +352,9 @@ static uint32_t fwd_target(const struct dw_group *g, uint32_t id)
  * resolution when commit is set (the unit's end), else leaves undecided
  * ones as they are. 1 holds, 0 fails, 2 undecided, <0 error.
  */
-static int want_holds(struct dw_reuse_unit *u, const struct want *w, uint32_t have, bool commit)
+static int want_holds(struct lbtfi_dw_reuse_unit *u, const struct want *w, uint32_t have, bool commit)
 {
-	struct dw_group *g = u->grp;
+	struct lbtfi_dw_group *g = u->grp;
 	uint32_t fwd = w->kind == WANT_RESOLVES ? w->id : have;
 	uint32_t def = w->kind == WANT_RESOLVES ? have : w->id, to;
 	const struct lbtf_type *t = lbtf_builder_type_by_id(u->b, fwd);
@@ -367,16 +367,16 @@ static int want_holds(struct dw_reuse_unit *u, const struct want *w, uint32_t ha
 		return to == def;
 	if (!commit)
 		return 2;
-	if (dw_grow(&g->fwd_log, &g->capfwd_log, g->nfwd_log, sizeof(*g->fwd_log), 64) ||
-	    (err = dw_diemap_put(&g->fwd_to, fwd, def)))
+	if (lbtfi_dw_grow(&g->fwd_log, &g->capfwd_log, g->nfwd_log, sizeof(*g->fwd_log), 64) ||
+	    (err = lbtfi_dw_diemap_put(&g->fwd_to, fwd, def)))
 		return lbtfi_err(ENOMEM, "out of memory");
 	g->fwd_log[g->nfwd_log++] = (struct fwd_res){ fwd, def };
 	return 1;
 }
 
-static int add_want(struct dw_group *g, const struct dw_edge *e, uint32_t id, enum want_kind kind)
+static int add_want(struct lbtfi_dw_group *g, const struct lbtfi_dw_edge *e, uint32_t id, enum want_kind kind)
 {
-	if (dw_grow(&g->wants, &g->capwants, g->nwants, sizeof(*g->wants), 256))
+	if (lbtfi_dw_grow(&g->wants, &g->capwants, g->nwants, sizeof(*g->wants), 256))
 		return lbtfi_err(ENOMEM, "out of memory");
 	g->wants[g->nwants++] = (struct want){ e->die, id, kind };
 	return 0;
@@ -389,28 +389,28 @@ static int add_want(struct dw_group *g, const struct dw_edge *e, uint32_t id, en
  * An enum declaration on either side matches, as in dedup (which resolves
  * nothing there). Targets not converted yet are queued. 1, 0, <0.
  */
-static int try_rep(struct dw_reuse_unit *u, struct dw_die *die, const struct dw_sig *s, uint32_t id,
+static int try_rep(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, const struct lbtfi_dw_sig *s, uint32_t id,
 		   const struct name_map *m)
 {
-	struct dw_group *g = u->grp;
+	struct lbtfi_dw_group *g = u->grp;
 	uint32_t i, first_want = g->nwants, first_pair = g->npairs;
 	int err;
 
 	if (m->ambiguous)
 		return 0;
 	for (i = 0; i < s->nedges; i++) {
-		struct dw_edge *e = &u->sigs.named[u->sigs.edge[s->edges + i]];
+		struct lbtfi_dw_edge *e = &u->sigs.named[u->sigs.edge[s->edges + i]];
 		const struct name_ent *ne = map_lookup(u, m, e);
 		enum lbtfi_eq_named r;
 		struct want w;
-		const struct dw_die_slot *d;
+		const struct lbtfi_dw_die_slot *d;
 
 		if (!ne)
 			goto miss;
 		r = lbtfi_eq_named(e->flavor, !e->is_def, ne->fwd);
 		/* a declaration on one side, a definition on the other */
 		if (lbtfi_eq_pairs_decl(r)) {
-			if (dw_grow(&g->pairs, &g->cappairs, g->npairs, sizeof(*g->pairs), 64))
+			if (lbtfi_dw_grow(&g->pairs, &g->cappairs, g->npairs, sizeof(*g->pairs), 64))
 				return lbtfi_err(ENOMEM, "out of memory");
 			g->pairs[g->npairs++] = (struct pair){ e->name_off,
 							       e->flavor == LBTFI_FLAVOR_ENUM };
@@ -419,15 +419,15 @@ static int try_rep(struct dw_reuse_unit *u, struct dw_die *die, const struct dw_
 			continue; /* nothing to resolve */
 		w.id = ne->id;
 		w.kind = r == LBTFI_EQ_SAME ? WANT_SAME : ne->fwd ? WANT_RESOLVES : WANT_RESOLVED;
-		d = dw_dies_get(&u->map, e->key);
-		if (d && d->id != DW_NONE) {
+		d = lbtfi_dw_dies_get(&u->map, e->key);
+		if (d && d->id != LBTFI_DW_NONE) {
 			/* in progress: the DIE itself (to be id), else a type
 			 * being converted anew: not the one there, but what a
 			 * FWD there may still resolve to */
-			uint32_t have = d->id == DW_ID_IN_PROGRESS && e->key == dr_key(die) ?
+			uint32_t have = d->id == LBTFI_DW_ID_IN_PROGRESS && e->key == lbtfi_dr_key(die) ?
 						id : d->id;
 
-			if (have == DW_ID_IN_PROGRESS)
+			if (have == LBTFI_DW_ID_IN_PROGRESS)
 				err = w.kind == WANT_RESOLVES ? 2 : 0;
 			else
 				err = want_holds(u, &w, have, false);
@@ -448,17 +448,17 @@ miss:
 	return 0;
 }
 
-int64_t dw_reuse_find(struct dw_reuse_unit *u, struct dw_die *die)
+int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die)
 {
-	struct dw_group *g = u->grp;
-	const struct dw_sig *s;
+	struct lbtfi_dw_group *g = u->grp;
+	const struct lbtfi_dw_sig *s;
 	struct rep *r;
 	uint32_t i;
 	int err;
 
 	if (!g || !g->on)
 		return 0;
-	s = dw_sig_of(u, die, &err);
+	s = lbtfi_dw_sig_of(u, die, &err);
 	if (!s)
 		return err;
 	/* (the unit's conversions join the table only when it ends) */
@@ -478,33 +478,33 @@ int64_t dw_reuse_find(struct dw_reuse_unit *u, struct dw_die *die)
 	return 0;
 }
 
-int dw_reuse_note(struct dw_reuse_unit *u, struct dw_die *die, uint32_t id)
+int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t id)
 {
-	struct dw_group *g = u->grp;
-	const struct dw_sig *s;
+	struct lbtfi_dw_group *g = u->grp;
+	const struct lbtfi_dw_sig *s;
 	int err;
 
 	if (!g || !g->on || !id)
 		return 0;
-	s = dw_sig_of(u, die, &err); /* (memoised by dw_reuse_find) */
+	s = lbtfi_dw_sig_of(u, die, &err); /* (memoised by lbtfi_dw_reuse_find) */
 	if (!s)
 		return err;
-	if (dw_grow(&g->pending, &g->cappending, g->npending, sizeof(*g->pending), 1024))
+	if (lbtfi_dw_grow(&g->pending, &g->cappending, g->npending, sizeof(*g->pending), 1024))
 		return lbtfi_err(ENOMEM, "out of memory");
 	g->pending[g->npending++] = (struct rep){ s->a, s->b, id, NO_MAP };
 	return 0;
 }
 
-int dw_reuse_verify(struct dw_reuse_unit *u)
+int lbtfi_dw_reuse_verify(struct lbtfi_dw_reuse_unit *u)
 {
-	struct dw_group *g = u->grp;
+	struct lbtfi_dw_group *g = u->grp;
 	uint32_t i;
 
 	if (!g || !g->on)
 		return 0;
 	/* (converting a target may queue more) */
 	for (i = 0; i < g->nwants; i++) {
-		struct dw_die die = g->wants[i].die;
+		struct lbtfi_dw_die die = g->wants[i].die;
 		int64_t id = u->type_id(u, &die);
 		int r;
 
@@ -517,9 +517,9 @@ int dw_reuse_verify(struct dw_reuse_unit *u)
 	return 0;
 }
 
-int dw_reuse_commit(struct dw_reuse_unit *u)
+int lbtfi_dw_reuse_commit(struct lbtfi_dw_reuse_unit *u)
 {
-	struct dw_group *g = u->grp;
+	struct lbtfi_dw_group *g = u->grp;
 	uint32_t i;
 	int err;
 
@@ -533,9 +533,9 @@ int dw_reuse_commit(struct dw_reuse_unit *u)
 	for (i = g->unit_pairs; i < g->npairs; i++) {
 		uint64_t key = (uint64_t)g->pairs[i].name_off << 1 | g->pairs[i].is_enum;
 
-		if (dw_diemap_get(&g->paired, key))
+		if (lbtfi_dw_diemap_get(&g->paired, key))
 			continue;
-		if (dw_diemap_put(&g->paired, key, 1))
+		if (lbtfi_dw_diemap_put(&g->paired, key, 1))
 			return lbtfi_err(ENOMEM, "out of memory");
 		g->pairs[g->unit_pairs++] = g->pairs[i];
 	}
@@ -543,12 +543,12 @@ int dw_reuse_commit(struct dw_reuse_unit *u)
 	return 0;
 }
 
-void dw_reuse_abort(struct dw_reuse_unit *u)
+void lbtfi_dw_reuse_abort(struct lbtfi_dw_reuse_unit *u)
 {
-	struct dw_group *g = u->grp;
+	struct lbtfi_dw_group *g = u->grp;
 	uint32_t i;
 
-	dw_sigs_clear(&u->sigs);
+	lbtfi_dw_sigs_clear(&u->sigs);
 	if (!g)
 		return;
 	g->npending = g->nwants = 0;
@@ -557,10 +557,10 @@ void dw_reuse_abort(struct dw_reuse_unit *u)
 	if (g->nfwd_log == g->unit_fwds)
 		return;
 	/* forget the unit's FWD resolutions (a map has no delete: rebuilt) */
-	dw_diemap_clear(&g->fwd_to);
+	lbtfi_dw_diemap_clear(&g->fwd_to);
 	g->nfwd_log = g->unit_fwds;
 	for (i = 0; i < g->nfwd_log; i++) /* (fewer than before: no growth) */
-		dw_diemap_put(&g->fwd_to, g->fwd_log[i].fwd, g->fwd_log[i].def);
+		lbtfi_dw_diemap_put(&g->fwd_to, g->fwd_log[i].fwd, g->fwd_log[i].def);
 }
 
 static int resolve_slot(uint32_t *slot, void *ctx)
@@ -572,9 +572,9 @@ static int resolve_slot(uint32_t *slot, void *ctx)
 	return 0;
 }
 
-void dw_group_finish(struct dw_reuse_unit *u)
+void lbtfi_dw_group_finish(struct lbtfi_dw_reuse_unit *u)
 {
-	struct dw_group *g = u->grp;
+	struct lbtfi_dw_group *g = u->grp;
 	uint32_t id, end;
 
 	if (!g || !g->nfwd_log)
@@ -584,14 +584,14 @@ void dw_group_finish(struct dw_reuse_unit *u)
 		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(u->b, id), resolve_slot, g);
 }
 
-/* Paired names, as dw_group_paired_names() lists them: a flavour byte, the
+/* Paired names, as lbtfi_dw_group_paired_names() lists them: a flavour byte, the
  * name, a NUL */
 #define PAIRED_STRUCT 's'
 #define PAIRED_ENUM 'e'
 
-int dw_group_paired_names(struct dw_reuse_unit *u, char **names, size_t *len)
+int lbtfi_dw_group_paired_names(struct lbtfi_dw_reuse_unit *u, char **names, size_t *len)
 {
-	struct dw_group *g = u->grp;
+	struct lbtfi_dw_group *g = u->grp;
 	size_t n = 0;
 	uint32_t i;
 
@@ -617,7 +617,7 @@ int dw_group_paired_names(struct dw_reuse_unit *u, char **names, size_t *len)
 
 /* Checking the pairings against the output ------------------------------------ */
 
-int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shapes)
+int lbtfi_dw_defs_init(struct lbtfi_dw_defs *defs, const struct lbtf_builder *out, bool shapes)
 {
 	uint32_t id, end = lbtf_builder_type_cnt(out);
 	int err;
@@ -637,12 +637,12 @@ int dw_defs_init(struct dw_defs *defs, const struct lbtf_builder *out, bool shap
 	return err;
 }
 
-void dw_defs_free(struct dw_defs *defs)
+void lbtfi_dw_defs_free(struct lbtfi_dw_defs *defs)
 {
 	lbtfi_eq_defs_free(&defs->defs);
 }
 
-int dw_defs_check(const struct dw_defs *defs, const char *names, size_t len)
+int lbtfi_dw_defs_check(const struct lbtfi_dw_defs *defs, const char *names, size_t len)
 {
 	const struct lbtf_builder *out = defs->out;
 	size_t i = 0;

@@ -4,7 +4,7 @@
  * earlier unit (reuse.c).
  *
  * A signature is a 128-bit hash of everything the converter can see of a
- * type: the tag, the attribute slots it reads (struct dw_attrs, origins
+ * type: the tag, the attribute slots it reads (struct lbtfi_dw_attrs, origins
  * integrated), the children, and the types referred to. References are
  * hashed deeply, except those to a named struct, union or class: these are
  * hashed by flavour and name only (that is what keeps cycles out of the
@@ -14,7 +14,7 @@
  * .debug_str are hashed by address (one address, one string), inline ones
  * by their bytes.
  *
- * Signatures are memoised per unit by DIE key (struct dw_die_slot). A type whose hash would
+ * Signatures are memoised per unit by DIE key (struct lbtfi_dw_die_slot). A type whose hash would
  * depend on itself without a named aggregate in between (malformed DWARF)
  * or that is nested too deep gets none: it is always converted.
  */
@@ -53,9 +53,9 @@ static void mix_bytes(struct hash128 *h, const uint8_t *p, size_t n)
 	mix(h, w);
 }
 
-static inline void mix_string(struct hash128 *h, const struct dw_attr *a)
+static inline void mix_string(struct hash128 *h, const struct lbtfi_dw_attr *a)
 {
-	const char *s = dr_string(a);
+	const char *s = lbtfi_dr_string(a);
 
 	if (!s)
 		mix(h, 0);
@@ -96,7 +96,7 @@ static inline void mix_const(struct hash128 *h, uint64_t kind, uint64_t v)
 	mix(h, v);
 }
 
-static inline bool mix_value(struct hash128 *h, const struct dw_attr *a)
+static inline bool mix_value(struct hash128 *h, const struct lbtfi_dw_attr *a)
 {
 	const uint8_t *p;
 	uint64_t v, len;
@@ -110,52 +110,52 @@ static inline bool mix_value(struct hash128 *h, const struct dw_attr *a)
 		return true;
 	case DW_FORM_flag:
 	case DW_FORM_flag_present:
-		mix(h, 0xf1a6 | (uint64_t)dr_flag(a) << 32);
+		mix(h, 0xf1a6 | (uint64_t)lbtfi_dr_flag(a) << 32);
 		return true;
 	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
 	case DW_FORM_block: case DW_FORM_exprloc:
-		if (!dr_block(a, &p, &len) || len > (uint64_t)(a->u->end - p))
+		if (!lbtfi_dr_block(a, &p, &len) || len > (uint64_t)(a->u->end - p))
 			return false;
 		mix(h, 0xb10c);
 		mix_bytes(h, p, (size_t)len);
 		return true;
 	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
 	case DW_FORM_ref_udata:
-		if (!dr_udata_ref(a, &v))
+		if (!lbtfi_dr_udata_ref(a, &v))
 			return false;
 		mix(h, 0x7ef);
 		mix(h, v);
 		return true;
 	default:
-		/* constants: dr_sdata reads the same bits where it applies
+		/* constants: lbtfi_dr_sdata reads the same bits where it applies
 		 * (not sec_offset); the sign only counts for signed forms */
-		if (!dr_udata(a, &v))
+		if (!lbtfi_dr_udata(a, &v))
 			return false;
-		mix_const(h, 0xc0 | (uint64_t)dr_negative(a) << 8 |
+		mix_const(h, 0xc0 | (uint64_t)lbtfi_dr_negative(a) << 8 |
 				     (uint64_t)(a->form == DW_FORM_sec_offset) << 9, v);
 		return true;
 	}
 }
 
-static inline int push(struct dw_sigs *s, uint32_t it)
+static inline int push(struct lbtfi_dw_sigs *s, uint32_t it)
 {
-	if (dw_grow(&s->stack, &s->capstack, s->nstack, sizeof(*s->stack), 256))
+	if (lbtfi_dw_grow(&s->stack, &s->capstack, s->nstack, sizeof(*s->stack), 256))
 		return -ENOMEM;
 	s->stack[s->nstack++] = it;
 	return 0;
 }
 
-static bool named_aggregate(struct dw_reuse_unit *u, struct dw_die *t, struct dw_edge *e)
+static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *t, struct lbtfi_dw_edge *e)
 {
-	unsigned int tag = dr_tag(t);
-	struct dw_attrs da;
+	unsigned int tag = lbtfi_dr_tag(t);
+	struct lbtfi_dw_attrs da;
 	const char *name;
 
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type &&
 	    tag != DW_TAG_enumeration_type)
 		return false;
-	dr_attrs(u->rd, t, &da, true);
-	name = dw_attrs_name(&da);
+	lbtfi_dr_attrs(u->rd, t, &da, true);
+	name = lbtfi_dw_attrs_name(&da);
 	/* (e untouched: an anonymous one is hashed deeply; an empty name
 	 * through .debug_str is not looked at here, its type then simply
 	 * has no name for the reuse to find) */
@@ -173,27 +173,27 @@ static bool named_aggregate(struct dw_reuse_unit *u, struct dw_die *t, struct dw
 		e->name_inline = false;
 	}
 	e->die = *t;
-	e->key = dr_key(t);
+	e->key = lbtfi_dr_key(t);
 	e->name_off = 0;
 	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
 		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
-	e->is_def = !dw_attrs_flag(&da, DA_DECLARATION);
+	e->is_def = !lbtfi_dw_attrs_flag(&da, DA_DECLARATION);
 	return true;
 }
 
-static int sig_at(struct dw_reuse_unit *u, struct dw_die *die, uint32_t *idx, int depth);
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth);
 
 /* A reference to the named aggregate named[i] */
-static int mix_named(struct dw_reuse_unit *u, struct hash128 *h, uint32_t i)
+static int mix_named(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t i)
 {
-	const struct dw_edge *e = &u->sigs.named[i];
+	const struct lbtfi_dw_edge *e = &u->sigs.named[i];
 
 	mix(h, 0x4e000000u | e->flavor | (uint32_t)e->name_inline << 8);
 	mix(h, e->name_id);
-	return push(&u->sigs, DW_SIG_NAMED | i);
+	return push(&u->sigs, LBTFI_DW_SIG_NAMED | i);
 }
 
-static int mix_sub(struct dw_reuse_unit *u, struct hash128 *h, uint32_t sub, bool *none)
+static int mix_sub(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t sub, bool *none)
 {
 	if (u->sigs.sig[sub].state != SIG_DONE) {
 		*none = true;
@@ -206,13 +206,13 @@ static int mix_sub(struct dw_reuse_unit *u, struct hash128 *h, uint32_t sub, boo
 
 /* What the reference by key direct leads to, remembered (cache: it has a
  * key); 0 or -ENOMEM */
-static inline int note_ref(struct dw_reuse_unit *u, bool cache, uint64_t direct, uint32_t ref)
+static inline int note_ref(struct lbtfi_dw_reuse_unit *u, bool cache, uint64_t direct, uint32_t ref)
 {
-	struct dw_die_slot *d;
+	struct lbtfi_dw_die_slot *d;
 
 	if (!cache)
 		return 0;
-	if (!(d = dw_dies_add(&u->map, direct)))
+	if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
 		return -ENOMEM;
 	d->ref = ref;
 	return 0;
@@ -224,37 +224,37 @@ static inline int note_ref(struct dw_reuse_unit *u, bool cache, uint64_t direct,
  * (most targets are named again and again in a unit): the next reference
  * to it needs neither the target DIE nor its attributes.
  */
-static int mix_ref(struct dw_reuse_unit *u, struct hash128 *h, const struct dw_attr *a, int depth,
+static int mix_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struct lbtfi_dw_attr *a, int depth,
 		   bool *none)
 {
-	struct dw_sigs *s = &u->sigs;
-	struct dw_die t;
+	struct lbtfi_dw_sigs *s = &u->sigs;
+	struct lbtfi_dw_die t;
 	uint64_t direct;
-	bool cache = dr_ref_key(a, &direct);
-	struct dw_die_slot *d;
+	bool cache = lbtfi_dr_ref_key(a, &direct);
+	struct lbtfi_dw_die_slot *d;
 	uint32_t sub;
 	int err;
 
-	if (cache && (d = dw_dies_get(&u->map, direct)) && d->ref != DW_NONE) {
+	if (cache && (d = lbtfi_dw_dies_get(&u->map, direct)) && d->ref != LBTFI_DW_NONE) {
 		sub = d->ref;
-		if (sub & DW_SIG_NAMED)
-			return mix_named(u, h, sub & ~DW_SIG_NAMED);
+		if (sub & LBTFI_DW_SIG_NAMED)
+			return mix_named(u, h, sub & ~LBTFI_DW_SIG_NAMED);
 		/* (as sig_at finds a memoised one) */
 		if (s->sig[sub].state == SIG_BUSY)
 			s->sig[sub].state = SIG_NONE; /* a cycle with no name on it */
 		return mix_sub(u, h, sub, none);
 	}
-	if (!dr_ref(u->rd, a, &t)) {
+	if (!lbtfi_dr_ref(u->rd, a, &t)) {
 		mix(h, 0x7e7e);
 		return 0;
 	}
-	dw_follow_signature(u->rd, &t);
-	if (dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
-	    s->nnamed >= DW_SIG_NAMED - 2) /* (not to be DW_NONE with the flag) */
+	lbtfi_dw_follow_signature(u->rd, &t);
+	if (lbtfi_dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
+	    s->nnamed >= LBTFI_DW_SIG_NAMED - 2) /* (not to be LBTFI_DW_NONE with the flag) */
 		return -ENOMEM;
 	memset(&s->named[s->nnamed], 0, sizeof(*s->named));
 	if (named_aggregate(u, &t, &s->named[s->nnamed])) {
-		if ((err = note_ref(u, cache, direct, DW_SIG_NAMED | s->nnamed)))
+		if ((err = note_ref(u, cache, direct, LBTFI_DW_SIG_NAMED | s->nnamed)))
 			return err;
 		return mix_named(u, h, s->nnamed++);
 	}
@@ -264,8 +264,8 @@ static int mix_ref(struct dw_reuse_unit *u, struct hash128 *h, const struct dw_a
 }
 
 /* The attribute of slot s (hashed: name, type, values) */
-static inline int mix_attr(struct dw_reuse_unit *u, struct hash128 *h, unsigned int s,
-			   const struct dw_attr *a, int depth, bool *none)
+static inline int mix_attr(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, unsigned int s,
+			   const struct lbtfi_dw_attr *a, int depth, bool *none)
 {
 	if (s == DA_NAME)
 		mix_string(h, a);
@@ -280,22 +280,22 @@ static inline int mix_attr(struct dw_reuse_unit *u, struct hash128 *h, unsigned 
 
 /* The first word of a DIE: its tag, whether it has children and which of
  * the hashed slots it has (m); then those, by ascending slot */
-static inline uint64_t die_word(const struct dw_die *die, uint32_t m)
+static inline uint64_t die_word(const struct lbtfi_dw_die *die, uint32_t m)
 {
-	return dr_tag(die) | (uint64_t)die->ab->children << 16 | (uint64_t)m << 32;
+	return lbtfi_dr_tag(die) | (uint64_t)die->ab->children << 16 | (uint64_t)m << 32;
 }
 
 /* A DIE's attributes gathered (origins integrated), into h (apart: its
  * attribute array would weigh on every frame of the recursion) */
-static __attribute__((noinline)) int mix_gathered(struct dw_reuse_unit *u, struct hash128 *h,
-						  struct dw_die *die, int depth, bool *none)
+static __attribute__((noinline)) int mix_gathered(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+						  struct lbtfi_dw_die *die, int depth, bool *none)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	unsigned int i;
 	uint32_t m;
 	int err;
 
-	dr_attrs(u->rd, die, &da, true);
+	lbtfi_dr_attrs(u->rd, die, &da, true);
 	mix(h, die_word(die, da.have & HASHED_SLOTS));
 	for (m = da.have & HASHED_SLOTS; m; m &= m - 1) {
 		i = (unsigned int)__builtin_ctz(m);
@@ -306,26 +306,26 @@ static __attribute__((noinline)) int mix_gathered(struct dw_reuse_unit *u, struc
 }
 
 /* A DIE's attributes (not its children), into h */
-static inline int mix_attrs(struct dw_reuse_unit *u, struct hash128 *h, struct dw_die *die, int depth,
+static inline int mix_attrs(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
 			    bool *none)
 {
-	const struct dr_abbrev *ab = die->ab;
-	const uint8_t *seg[DR_MAX_VAR + 1];
+	const struct lbtfi_dr_abbrev *ab = die->ab;
+	const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
 	unsigned int i;
 	int err;
 
-	if (ab->nvar == DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+	if (ab->nvar == LBTFI_DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
 		return mix_gathered(u, h, die, depth, none);
 	/* (nothing to integrate) the attributes read in place, in the
 	 * abbreviation's slot order, without gathering them */
-	if (!dr_place(die, seg)) {
+	if (!lbtfi_dr_place(die, seg)) {
 		mix(h, die_word(die, 0));
 		return 0;
 	}
 	mix(h, die_word(die, ab->slots & HASHED_SLOTS));
 	for (i = 0; i < ab->ntypeslots; i++) {
-		const struct dr_want *w = &ab->want[ab->byslot[i]];
-		struct dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, die->u };
+		const struct lbtfi_dr_want *w = &ab->want[ab->byslot[i]];
+		struct lbtfi_dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, die->u };
 
 		if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
 			return err;
@@ -334,10 +334,10 @@ static inline int mix_attrs(struct dw_reuse_unit *u, struct hash128 *h, struct d
 }
 
 /* One DIE and its children, into h */
-static int mix_die(struct dw_reuse_unit *u, struct hash128 *h, struct dw_die *die, int depth,
+static int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
 		   bool *none)
 {
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 	int err;
 
 	if (depth > SIG_MAX_DEPTH) {
@@ -346,7 +346,7 @@ static int mix_die(struct dw_reuse_unit *u, struct hash128 *h, struct dw_die *di
 	}
 	if ((err = mix_attrs(u, h, die, depth, none)))
 		return err;
-	if (!die->ab->children || !dr_child(die, &c))
+	if (!die->ab->children || !lbtfi_dr_child(die, &c))
 		return 0;
 	do {
 		/* (a child without children, most of them, without a call) */
@@ -356,7 +356,7 @@ static int mix_die(struct dw_reuse_unit *u, struct hash128 *h, struct dw_die *di
 			err = mix_die(u, h, &c, depth + 1, none);
 		if (err)
 			return err;
-	} while (!*none && dr_sibling(&c));
+	} while (!*none && lbtfi_dr_sibling(&c));
 	mix(h, 0xc0ffee);
 	return 0;
 }
@@ -389,11 +389,11 @@ static bool edge_new(uint64_t key)
 	}
 }
 
-static int add_edge(struct dw_sigs *s, uint32_t named)
+static int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
 {
 	if (!edge_new(s->named[named].key))
 		return 0;
-	if (dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
+	if (lbtfi_dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
 		return -ENOMEM;
 	s->edge[s->nedge++] = named;
 	return 0;
@@ -401,12 +401,12 @@ static int add_edge(struct dw_sigs *s, uint32_t named)
 
 /* The signature's edges: its own and those of the signatures it used,
  * each named aggregate once */
-static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
+static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32_t from)
 {
 	uint32_t i, j;
 	int err;
 
-	if (s->nstack - from == 1 && !(s->stack[from] & DW_SIG_NAMED)) {
+	if (s->nstack - from == 1 && !(s->stack[from] & LBTFI_DW_SIG_NAMED)) {
 		/* one signature used (a pointer, typedef, qualifier of a type
 		 * that is not a named aggregate): its edges, already each
 		 * once, are the same range */
@@ -423,8 +423,8 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 	for (i = from; i < s->nstack; i++) {
 		uint32_t it = s->stack[i];
 
-		if (it & DW_SIG_NAMED) {
-			if ((err = add_edge(s, it & ~DW_SIG_NAMED)))
+		if (it & LBTFI_DW_SIG_NAMED) {
+			if ((err = add_edge(s, it & ~LBTFI_DW_SIG_NAMED)))
 				return err;
 			continue;
 		}
@@ -436,26 +436,26 @@ static int collect_edges(struct dw_sigs *s, struct dw_sig *g, uint32_t from)
 	return 0;
 }
 
-static int sig_at(struct dw_reuse_unit *u, struct dw_die *die, uint32_t *idx, int depth)
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth)
 {
-	struct dw_sigs *s = &u->sigs;
-	uint64_t key = dr_key(die);
+	struct lbtfi_dw_sigs *s = &u->sigs;
+	uint64_t key = lbtfi_dr_key(die);
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
-	struct dw_die_slot *d = dw_dies_add(&u->map, key);
+	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->map, key);
 	uint32_t base = s->nstack;
 	bool none = false;
-	struct dw_sig *g;
+	struct lbtfi_dw_sig *g;
 	int err;
 
 	if (!d)
 		return -ENOMEM;
-	if (d->sig != DW_NONE) {
+	if (d->sig != LBTFI_DW_NONE) {
 		*idx = d->sig;
 		if (s->sig[*idx].state == SIG_BUSY)
 			s->sig[*idx].state = SIG_NONE; /* a cycle with no name on it */
 		return 0;
 	}
-	if (dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024) || s->n >= DW_NONE)
+	if (lbtfi_dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024) || s->n >= LBTFI_DW_NONE)
 		return -ENOMEM;
 	*idx = s->n++;
 	s->sig[*idx].state = SIG_BUSY;
@@ -475,7 +475,7 @@ static int sig_at(struct dw_reuse_unit *u, struct dw_die *die, uint32_t *idx, in
 	return err;
 }
 
-const struct dw_sig *dw_sig_of(struct dw_reuse_unit *u, struct dw_die *die, int *err)
+const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err)
 {
 	uint32_t idx;
 
@@ -485,17 +485,17 @@ const struct dw_sig *dw_sig_of(struct dw_reuse_unit *u, struct dw_die *die, int 
 	return &u->sigs.sig[idx];
 }
 
-void dw_sigs_init(struct dw_sigs *s)
+void lbtfi_dw_sigs_init(struct lbtfi_dw_sigs *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void dw_sigs_clear(struct dw_sigs *s)
+void lbtfi_dw_sigs_clear(struct lbtfi_dw_sigs *s)
 {
 	s->n = s->nedge = s->nstack = s->nnamed = 0;
 }
 
-void dw_sigs_free(struct dw_sigs *s)
+void lbtfi_dw_sigs_free(struct lbtfi_dw_sigs *s)
 {
 	free(s->named);
 	free(s->sig);

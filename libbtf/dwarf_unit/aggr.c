@@ -11,14 +11,14 @@
 /* Structs and unions -------------------------------------------------------- */
 
 struct member {
-	struct dw_die die;
+	struct lbtfi_dw_die die;
 	const char *name;
 	int64_t type;
 	uint64_t pend;
 	uint32_t bit_off, bit_size;
 };
 
-static bool member_byte_offset(struct dw_attrs *ma, uint64_t *off)
+static bool member_byte_offset(struct lbtfi_dw_attrs *ma, uint64_t *off)
 {
 	const uint8_t *p;
 	uint64_t len;
@@ -26,25 +26,25 @@ static bool member_byte_offset(struct dw_attrs *ma, uint64_t *off)
 	*off = 0;
 	if (!(ma->have >> DA_MEMBER_LOC & 1))
 		return true; /* union members */
-	if (dr_udata(&ma->a[DA_MEMBER_LOC], off))
+	if (lbtfi_dr_udata(&ma->a[DA_MEMBER_LOC], off))
 		return true;
 	/* DWARF 2 style: a location expression of one DW_OP_plus_uconst N */
-	if (!dr_block(&ma->a[DA_MEMBER_LOC], &p, &len) || len < 2 ||
+	if (!lbtfi_dr_block(&ma->a[DA_MEMBER_LOC], &p, &len) || len < 2 ||
 	    (p[0] != DW_OP_plus_uconst && p[0] != DW_OP_constu))
 		return false;
-	return dr_expr_uleb(p + 1, p + len, off);
+	return lbtfi_dr_expr_uleb(p + 1, p + len, off);
 }
 
-static int member_layout(struct dw_unit *u, struct dw_attrs *ma, struct member *out)
+static int member_layout(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *ma, struct member *out)
 {
 	uint64_t bits = 0, off, bitoff, storage, bs = 0;
 
-	if (dw_attrs_udata(ma, DA_BIT_SIZE, &bits) && bits > 255) {
-		dw_warn(u, DW_WARN_BITFIELD_RANGE);
+	if (lbtfi_dw_attrs_udata(ma, DA_BIT_SIZE, &bits) && bits > 255) {
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_BITFIELD_RANGE);
 		bits = 0;
 	}
 	out->bit_size = bits;
-	if (dw_attrs_udata(ma, DA_DATA_BIT_OFFSET, &off)) {
+	if (lbtfi_dw_attrs_udata(ma, DA_DATA_BIT_OFFSET, &off)) {
 		if (off > UINT32_MAX)
 			return -1;
 		out->bit_off = off;
@@ -53,17 +53,17 @@ static int member_layout(struct dw_unit *u, struct dw_attrs *ma, struct member *
 	if (!member_byte_offset(ma, &off))
 		return -1;
 	off *= 8;
-	if (bits && dw_attrs_udata(ma, DA_BIT_OFFSET, &bitoff)) {
+	if (bits && lbtfi_dw_attrs_udata(ma, DA_BIT_OFFSET, &bitoff)) {
 		/* DWARF 2/3 bitfields: bit_offset counts from the storage unit's
 		 * most significant bit */
-		if (!dw_attrs_udata(ma, DA_BYTE_SIZE, &bs)) {
-			struct dw_attrs ta;
-			struct dw_die t;
+		if (!lbtfi_dw_attrs_udata(ma, DA_BYTE_SIZE, &bs)) {
+			struct lbtfi_dw_attrs ta;
+			struct lbtfi_dw_die t;
 			int tbs = 0;
 
-			if (dw_type_target(u, dw_attrs_get(ma, DA_TYPE), &t)) {
-				dw_attrs_read(u, &t, &ta);
-				tbs = dw_attrs_bytesize(&ta);
+			if (lbtfi_dw_type_target(u, lbtfi_dw_attrs_get(ma, DA_TYPE), &t)) {
+				lbtfi_dw_attrs_read(u, &t, &ta);
+				tbs = lbtfi_dw_attrs_bytesize(&ta);
 			}
 			bs = tbs > 0 ? (uint64_t)tbs : 0;
 		}
@@ -86,7 +86,7 @@ static int member_layout(struct dw_unit *u, struct dw_attrs *ma, struct member *
  * for struct members past the struct's last 16 bytes only (where a member
  * that does not fit would be), to keep the common case cheap.
  */
-static bool member_fits(struct dw_unit *u, struct dw_attrs *ma, const struct member *m, int sz,
+static bool member_fits(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *ma, const struct member *m, int sz,
 			bool is_union)
 {
 	uint64_t end = is_union ? 0 : m->bit_off, size;
@@ -99,11 +99,11 @@ static bool member_fits(struct dw_unit *u, struct dw_attrs *ma, const struct mem
 		return false;
 	if (!is_union && end / 8 + 16 < (uint64_t)sz)
 		return true;
-	size = dw_type_size(u, dw_attrs_get(ma, DA_TYPE));
+	size = lbtfi_dw_type_size(u, lbtfi_dw_attrs_get(ma, DA_TYPE));
 	return end / 8 + size <= (uint64_t)sz;
 }
 
-static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uint32_t id)
+static int add_member_tags(struct lbtfi_dw_unit *u, struct member *ms, uint32_t n, uint32_t id)
 {
 	uint32_t i;
 	int err;
@@ -111,60 +111,60 @@ static int add_member_tags(struct dw_unit *u, struct member *ms, uint32_t n, uin
 	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG))
 		return 0;
 	for (i = 0; i < n; i++)
-		if ((err = dw_add_decl_tags(u, &ms[i].die, id, i)))
+		if ((err = lbtfi_dw_add_decl_tags(u, &ms[i].die, id, i)))
 			return err;
 	return 0;
 }
 
-int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
+int64_t lbtfi_dw_conv_struct(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	bool is_union = dr_tag(die) == DW_TAG_union_type;
+	bool is_union = lbtfi_dr_tag(die) == DW_TAG_union_type;
 	struct member *ms = NULL;
-	struct dw_attrs ma, da;
+	struct lbtfi_dw_attrs ma, da;
 	uint32_t n = 0, cap = 0, i;
 	int64_t id = 0, err = 0;
 	const char *name;
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 	int sz;
 
-	dw_attrs_read(u, die, &da);
-	name = dw_c_ident(u, dw_attrs_name(&da));
-	sz = dw_attrs_bytesize(&da);
-	if (dw_attrs_flag(&da, DA_DECLARATION)) {
+	lbtfi_dw_attrs_read(u, die, &da);
+	name = lbtfi_dw_c_ident(u, lbtfi_dw_attrs_name(&da));
+	sz = lbtfi_dw_attrs_bytesize(&da);
+	if (lbtfi_dw_attrs_flag(&da, DA_DECLARATION)) {
 		if (name && *name)
 			return lbtf_builder_add_fwd(u->b, name, is_union ? LBTF_FWD_UNION : LBTF_FWD_STRUCT);
 		/* a nameless FWD is invalid BTF: an empty aggregate says the same */
 		return is_union ? lbtf_builder_add_union(u->b, NULL, 0) : lbtf_builder_add_struct(u->b, NULL, 0);
 	}
-	ms = dw_scratch_take(u, &cap, sizeof(*ms));
-	if (dr_child(die, &c)) {
+	ms = lbtfi_dw_scratch_take(u, &cap, sizeof(*ms));
+	if (lbtfi_dr_child(die, &c)) {
 		do {
 			struct member *m;
-			int tag = dr_tag(&c);
+			int tag = lbtfi_dr_tag(&c);
 
 			if (tag == DW_TAG_inheritance)
-				dw_warn(u, DW_WARN_INHERITANCE);
+				lbtfi_dw_warn(u, LBTFI_DW_WARN_INHERITANCE);
 			else if (tag == DW_TAG_template_type_parameter ||
 				 tag == DW_TAG_template_value_parameter)
-				dw_warn(u, DW_WARN_TEMPLATE);
+				lbtfi_dw_warn(u, LBTFI_DW_WARN_TEMPLATE);
 			else if (tag == DW_TAG_variant_part)
-				dw_warn(u, DW_WARN_VARIANT_PART);
+				lbtfi_dw_warn(u, LBTFI_DW_WARN_VARIANT_PART);
 			if (tag != DW_TAG_member)
 				continue;
-			dw_attrs_read(u, &c, &ma);
+			lbtfi_dw_attrs_read(u, &c, &ma);
 			/* C++ static data members are declarations */
-			if (dw_attrs_flag(&ma, DA_DECLARATION) || dw_attrs_flag(&ma, DA_EXTERNAL))
+			if (lbtfi_dw_attrs_flag(&ma, DA_DECLARATION) || lbtfi_dw_attrs_flag(&ma, DA_EXTERNAL))
 				continue;
-			if ((err = dw_grow(&ms, &cap, n, sizeof(*ms), 8)))
+			if ((err = lbtfi_dw_grow(&ms, &cap, n, sizeof(*ms), 8)))
 				goto out;
 			m = &ms[n];
 			m->die = c;
-			m->name = (ma.have >> DA_NAME & 1) ? dw_c_ident(u, dw_attrs_name(&ma)) : NULL;
+			m->name = (ma.have >> DA_NAME & 1) ? lbtfi_dw_c_ident(u, lbtfi_dw_attrs_name(&ma)) : NULL;
 			if (member_layout(u, &ma, m))
 				continue; /* a member at a computed location: not describable */
 			m->type = 0;
 			m->pend = 0;
-			m->type = dw_ref_attr(u, dw_attrs_get(&ma, DA_TYPE), &m->pend);
+			m->type = lbtfi_dw_ref_attr(u, lbtfi_dw_attrs_get(&ma, DA_TYPE), &m->pend);
 			if (m->type < 0) {
 				err = m->type;
 				goto out;
@@ -172,13 +172,13 @@ int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 			if (!m->type && !m->pend)
 				continue; /* member of a type BTF cannot hold */
 			if (!member_fits(u, &ma, m, sz, is_union)) {
-				dw_warn(u, DW_WARN_MEMBER_RANGE);
+				lbtfi_dw_warn(u, LBTFI_DW_WARN_MEMBER_RANGE);
 				continue;
 			}
 			if (is_union)
 				m->bit_off = 0;
 			n++;
-		} while (dr_sibling(&c));
+		} while (lbtfi_dr_sibling(&c));
 	}
 	if (n > 0xffff)
 		n = 0xffff;
@@ -196,63 +196,63 @@ int64_t dw_conv_struct(struct dw_unit *u, struct dw_die *die)
 			err = r;
 			goto out;
 		}
-		if (ms[i].pend && (err = dw_fixup_add(u, id, W_MEMBER(i), ms[i].pend)))
+		if (ms[i].pend && (err = lbtfi_dw_fixup_add(u, id, W_MEMBER(i), ms[i].pend)))
 			goto out;
 	}
-	if (!(err = dw_add_decl_tags(u, die, id, -1)))
+	if (!(err = lbtfi_dw_add_decl_tags(u, die, id, -1)))
 		err = add_member_tags(u, ms, n, id);
 out:
-	dw_scratch_give(u, ms, cap, sizeof(*ms));
+	lbtfi_dw_scratch_give(u, ms, cap, sizeof(*ms));
 	return err < 0 ? err : id;
 }
 
 /* Enums --------------------------------------------------------------------- */
 
-static bool enum_is_signed(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
+static bool enum_is_signed(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struct lbtfi_dw_attrs *da)
 {
-	struct dw_attrs ta;
-	struct dw_die t, c;
+	struct lbtfi_dw_attrs ta;
+	struct lbtfi_dw_die t, c;
 	uint64_t enc;
 
-	if ((da->have >> DA_TYPE & 1) && dr_ref(u->rd, &da->a[DA_TYPE], &t)) {
-		while (dr_tag(&t) == DW_TAG_typedef || dr_tag(&t) == DW_TAG_const_type ||
-		       dr_tag(&t) == DW_TAG_volatile_type) {
-			dw_attrs_read(u, &t, &ta);
-			if (!dw_type_target(u, dw_attrs_get(&ta, DA_TYPE), &t))
+	if ((da->have >> DA_TYPE & 1) && lbtfi_dr_ref(u->rd, &da->a[DA_TYPE], &t)) {
+		while (lbtfi_dr_tag(&t) == DW_TAG_typedef || lbtfi_dr_tag(&t) == DW_TAG_const_type ||
+		       lbtfi_dr_tag(&t) == DW_TAG_volatile_type) {
+			lbtfi_dw_attrs_read(u, &t, &ta);
+			if (!lbtfi_dw_type_target(u, lbtfi_dw_attrs_get(&ta, DA_TYPE), &t))
 				return false;
 		}
-		dw_attrs_read(u, &t, &ta);
-		return dw_attrs_udata(&ta, DA_ENCODING, &enc) &&
+		lbtfi_dw_attrs_read(u, &t, &ta);
+		return lbtfi_dw_attrs_udata(&ta, DA_ENCODING, &enc) &&
 		       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
 	}
 	/* no underlying type (older DWARF): signed if a value is negative */
-	if (dr_child(die, &c)) {
+	if (lbtfi_dr_child(die, &c)) {
 		do {
-			const struct dw_attr *a;
+			const struct lbtfi_dw_attr *a;
 
-			if (dr_tag(&c) != DW_TAG_enumerator)
+			if (lbtfi_dr_tag(&c) != DW_TAG_enumerator)
 				continue;
-			dr_attrs(u->rd, &c, &ta, false);
-			a = dw_attrs_get(&ta, DA_CONST_VALUE);
-			if (a && dr_negative(a))
+			lbtfi_dr_attrs(u->rd, &c, &ta, false);
+			a = lbtfi_dw_attrs_get(&ta, DA_CONST_VALUE);
+			if (a && lbtfi_dr_negative(a))
 				return true;
-		} while (dr_sibling(&c));
+		} while (lbtfi_dr_sibling(&c));
 	}
 	return false;
 }
 
-int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
+int64_t lbtfi_dw_conv_enum(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	const char *name;
 	bool sgn, is64;
 	int sz, id;
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 
-	dw_attrs_read(u, die, &da);
-	name = dw_c_ident(u, dw_attrs_name(&da));
-	sz = dw_attrs_bytesize(&da);
-	if (dw_attrs_flag(&da, DA_DECLARATION) && name && *name)
+	lbtfi_dw_attrs_read(u, die, &da);
+	name = lbtfi_dw_c_ident(u, lbtfi_dw_attrs_name(&da));
+	sz = lbtfi_dw_attrs_bytesize(&da);
+	if (lbtfi_dw_attrs_flag(&da, DA_DECLARATION) && name && *name)
 		return lbtf_builder_add_fwd(u->b, name, LBTF_FWD_ENUM);
 	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
 		sz = 4;
@@ -260,22 +260,22 @@ int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
 	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
 	id = is64 ? lbtf_builder_add_enum64(u->b, name, sz, sgn)
 		  : lbtf_builder_add_enum(u->b, name, sz, sgn);
-	if (id < 0 || !dr_child(die, &c))
+	if (id < 0 || !lbtfi_dr_child(die, &c))
 		return id;
 	do {
-		const struct dw_attr *a;
+		const struct lbtfi_dw_attr *a;
 		uint64_t raw = 0;
 		const char *vn;
 		int r;
 
-		if (dr_tag(&c) != DW_TAG_enumerator)
+		if (lbtfi_dr_tag(&c) != DW_TAG_enumerator)
 			continue;
-		dw_attrs_read(u, &c, &da);
-		vn = dw_c_ident(u, dw_attrs_name(&da));
-		a = dw_attrs_get(&da, DA_CONST_VALUE);
+		lbtfi_dw_attrs_read(u, &c, &da);
+		vn = lbtfi_dw_c_ident(u, lbtfi_dw_attrs_name(&da));
+		a = lbtfi_dw_attrs_get(&da, DA_CONST_VALUE);
 		if (!vn || !a)
 			continue;
-		if (!dr_udata(a, &raw))
+		if (!lbtfi_dr_udata(a, &raw))
 			raw = 0;
 		if (is64) {
 			r = lbtf_builder_add_enum64_value(u->b, vn, raw);
@@ -295,6 +295,6 @@ int64_t dw_conv_enum(struct dw_unit *u, struct dw_die *die)
 		}
 		if (r < 0)
 			return r;
-	} while (dr_sibling(&c));
+	} while (lbtfi_dr_sibling(&c));
 	return id;
 }

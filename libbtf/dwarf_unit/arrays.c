@@ -14,7 +14,7 @@
 
 #define CLANG_INDEX "__ARRAY_SIZE_TYPE__"
 
-static void set_spelling(struct dw_array_style *s, int style)
+static void set_spelling(struct lbtfi_dw_array_style *s, int style)
 {
 	bool pahole = style == LBTF_DWARF_STYLE_PAHOLE;
 
@@ -47,7 +47,7 @@ static uint32_t base_index_type(const struct lbtf *base, bool *nested)
 	return cand;
 }
 
-void dw_array_style_init(struct dw_array_style *s, int style, const struct lbtf *base)
+void lbtfi_dw_array_style_init(struct lbtfi_dw_array_style *s, int style, const struct lbtf *base)
 {
 	const struct lbtf_type *t;
 	const char *name;

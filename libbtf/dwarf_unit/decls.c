@@ -11,39 +11,39 @@
 #include "internal.h"
 
 
-int dw_add_decl_tags(struct dw_unit *u, struct dw_die *die, uint32_t target, int component_idx)
+int lbtfi_dw_add_decl_tags(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint32_t target, int component_idx)
 {
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 
-	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || !dw_may_have_annotations(u, die) ||
-	    !dr_child(die, &c))
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || !lbtfi_dw_may_have_annotations(u, die) ||
+	    !lbtfi_dr_child(die, &c))
 		return 0;
 	do {
 		const char *v;
 		int r;
 
-		if (!dw_is_annotation(u, &c, "btf_decl_tag", &v))
+		if (!lbtfi_dw_is_annotation(u, &c, "btf_decl_tag", &v))
 			continue;
 		r = lbtf_builder_add_decl_tag(u->b, v, target, component_idx);
 		if (r < 0)
 			return r;
-	} while (dr_sibling(&c));
+	} while (lbtfi_dr_sibling(&c));
 	return 0;
 }
 
 /* The DIE that declares the function: an out-of-line or concrete instance
  * points at its abstract origin / specification, which has the prototype. */
-void dw_decl_origin(struct dw_unit *u, const struct dw_die *die, struct dw_die *out)
+void lbtfi_dw_decl_origin(struct lbtfi_dw_unit *u, const struct lbtfi_dw_die *die, struct lbtfi_dw_die *out)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	int guard = 8;
 
 	*out = *die;
 	while (guard--) {
-		dr_attrs(u->rd, out, &da, false);
-		if ((da.own >> DA_ORIGIN & 1) && dr_ref(u->rd, &da.a[DA_ORIGIN], out))
+		lbtfi_dr_attrs(u->rd, out, &da, false);
+		if ((da.own >> DA_ORIGIN & 1) && lbtfi_dr_ref(u->rd, &da.a[DA_ORIGIN], out))
 			continue;
-		if ((da.own >> DA_SPEC & 1) && dr_ref(u->rd, &da.a[DA_SPEC], out))
+		if ((da.own >> DA_SPEC & 1) && lbtfi_dr_ref(u->rd, &da.a[DA_SPEC], out))
 			continue;
 		break;
 	}
@@ -51,20 +51,20 @@ void dw_decl_origin(struct dw_unit *u, const struct dw_die *die, struct dw_die *
 
 /* The entry address of a split (hot/cold) function: where its first range
  * starts */
-static bool first_range_start(struct dw_unit *u, struct dw_die *die, uint64_t *start)
+static bool first_range_start(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64_t *start)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 
-	dw_attrs_read(u, die, &da);
-	return dw_attrs_get(&da, DA_RANGES) && dr_first_range(dw_attrs_get(&da, DA_RANGES), start);
+	lbtfi_dw_attrs_read(u, die, &da);
+	return lbtfi_dw_attrs_get(&da, DA_RANGES) && lbtfi_dr_first_range(lbtfi_dw_attrs_get(&da, DA_RANGES), start);
 }
 
-static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da);
+static int extern_function(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struct lbtfi_dw_attrs *da);
 
 /* sym if it is a global symbol, else -1 */
-uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym, bool external)
+uint32_t lbtfi_dw_func_linkage(const struct lbtfi_dw_unit *u, int64_t sym, bool external)
 {
-	const struct dw_elf_info *ei = u->g->ei;
+	const struct lbtfi_dw_elf_info *ei = u->g->ei;
 
 	if (u->g->pahole)
 		return LBTF_LINKAGE_STATIC; /* pahole v1.31: every FUNC */
@@ -77,18 +77,18 @@ uint32_t dw_func_linkage(const struct dw_unit *u, int64_t sym, bool external)
 	return ei->syms[sym].bind == STB_LOCAL ? LBTF_LINKAGE_STATIC : LBTF_LINKAGE_GLOBAL;
 }
 
-static int64_t global_only(const struct dw_elf_info *ei, int64_t sym)
+static int64_t global_only(const struct lbtfi_dw_elf_info *ei, int64_t sym)
 {
 	return sym >= 0 && ei->syms[sym].bind != STB_LOCAL ? sym : -1;
 }
 
-int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
+int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	const struct dw_elf_info *ei = u->g->ei;
-	struct dw_die origin, *pdies = NULL;
+	const struct lbtfi_dw_elf_info *ei = u->g->ei;
+	struct lbtfi_dw_die origin, *pdies = NULL;
 	uint32_t npdies = 0, i;
 	uint64_t lowpc = 0, inl;
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	const char *name;
 	int64_t sym, proto;
 	bool external, abstract;
@@ -100,37 +100,37 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 		return u->g->subprogram(u, die);
 	/* the DIE's own attributes tell most subprograms apart (declarations,
 	 * abstract inline instances) before its origin is read */
-	dr_attrs(u->rd, die, &da, false);
-	if (dw_attrs_own_flag(&da, DA_DECLARATION)) {
+	lbtfi_dr_attrs(u->rd, die, &da, false);
+	if (lbtfi_dw_attrs_own_flag(&da, DA_DECLARATION)) {
 		if (!ei->is_rel)
 			return 0;
-		dr_integrate(u->rd, &da);
+		lbtfi_dr_integrate(u->rd, &da);
 		return extern_function(u, die, &da);
 	}
 	abstract = !ei->is_rel && !(da.own & (1u << DA_LOW_PC | 1u << DA_RANGES)) &&
-		   (da.own >> DA_INLINE & 1) && dr_udata(&da.a[DA_INLINE], &inl) &&
+		   (da.own >> DA_INLINE & 1) && lbtfi_dr_udata(&da.a[DA_INLINE], &inl) &&
 		   inl != DW_INL_not_inlined;
 	/* an abstract instance: its concrete copies have addresses, except
 	 * for a global function inlined everywhere whose out-of-line copy
 	 * (exported, address taken) gcc did not describe */
-	if (abstract && !dw_attrs_own_flag(&da, DA_EXTERNAL))
+	if (abstract && !lbtfi_dw_attrs_own_flag(&da, DA_EXTERNAL))
 		return 0;
-	dr_integrate(u->rd, &da);
-	name = dw_attrs_name(&da);
+	lbtfi_dr_integrate(u->rd, &da);
+	name = lbtfi_dw_attrs_name(&da);
 	if (!name || !*name)
 		return 0;
-	external = dw_attrs_flag(&da, DA_EXTERNAL);
-	if (((da.own >> DA_LOW_PC & 1) && dr_addr(&da.a[DA_LOW_PC], &lowpc)) || ei->is_rel) {
-		sym = dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc, external);
+	external = lbtfi_dw_attrs_flag(&da, DA_EXTERNAL);
+	if (((da.own >> DA_LOW_PC & 1) && lbtfi_dr_addr(&da.a[DA_LOW_PC], &lowpc)) || ei->is_rel) {
+		sym = lbtfi_dw_sym_find(ei, name, STT_FUNC, ei->is_rel ? UINT64_MAX : lowpc, external);
 	} else {
 		if ((da.own >> DA_RANGES & 1) && first_range_start(u, die, &lowpc))
-			sym = dw_sym_find(ei, name, STT_FUNC, lowpc, external);
+			sym = lbtfi_dw_sym_find(ei, name, STT_FUNC, lowpc, external);
 		else if (abstract)
-			sym = global_only(ei, dw_sym_unique(ei, name, STT_FUNC));
+			sym = global_only(ei, lbtfi_dw_sym_unique(ei, name, STT_FUNC));
 		else
 			/* a definition gcc described without its address: trust
 			 * the symbol only when its name is unambiguous */
-			sym = dw_sym_unique(ei, name, STT_FUNC);
+			sym = lbtfi_dw_sym_unique(ei, name, STT_FUNC);
 	}
 	/* a BPF object whose static function exists only as gcc's copy
 	 * (emit.isra.0): .BTF.ext's func_info needs a FUNC for every function
@@ -138,58 +138,58 @@ int dw_convert_subprogram(struct dw_unit *u, struct dw_die *die)
 	 * parameters or return nothing: the kernel takes a static function's
 	 * BTF as unreliable then, and func_info notes it) */
 	if (sym < 0 && ei->is_bpf && ei->is_rel && (da.own >> DA_LOW_PC & 1) && !external)
-		sym = dw_sym_copy(ei, name);
+		sym = lbtfi_dw_sym_copy(ei, name);
 	if (sym < 0)
 		return 0; /* no symbol of that name (e.g. foo.isra.0): ABI may differ */
-	dw_decl_origin(u, die, &origin);
-	proto = dw_func_proto(u, &origin, true, &pdies, &npdies);
+	lbtfi_dw_decl_origin(u, die, &origin);
+	proto = lbtfi_dw_func_proto(u, &origin, true, &pdies, &npdies);
 	if (proto <= 0)
 		return proto;
-	id = lbtf_builder_add_func(u->b, name, dw_func_linkage(u, sym, external), proto);
+	id = lbtf_builder_add_func(u->b, name, lbtfi_dw_func_linkage(u, sym, external), proto);
 	if (id < 0) {
 		free(pdies);
 		return id;
 	}
 	u->nfuncs++;
-	err = dw_add_decl_tags(u, &origin, id, -1);
+	err = lbtfi_dw_add_decl_tags(u, &origin, id, -1);
 	for (i = 0; !err && i < npdies; i++)
-		err = dw_add_decl_tags(u, &pdies[i], id, i);
+		err = lbtfi_dw_add_decl_tags(u, &pdies[i], id, i);
 	free(pdies);
 	return err;
 }
 
 /* Static address of a variable (DW_OP_addr / DW_OP_addrx), false for
  * register, stack, TLS or optimized-out variables. */
-static bool var_address(struct dw_attrs *da, uint64_t *addr)
+static bool var_address(struct lbtfi_dw_attrs *da, uint64_t *addr)
 {
-	const struct dw_attr *a = &da->a[DA_LOCATION];
-	const struct dr_unit *cu = a->u;
+	const struct lbtfi_dw_attr *a = &da->a[DA_LOCATION];
+	const struct lbtfi_dr_unit *cu = a->u;
 	const uint8_t *p;
 	uint64_t len, idx;
 
 	/* A location list (a non-block form) is a local; so is any expression
 	 * but a single DW_OP_addr / DW_OP_addrx */
-	if (!(da->own >> DA_LOCATION & 1) || !dr_block(a, &p, &len) || !len)
+	if (!(da->own >> DA_LOCATION & 1) || !lbtfi_dr_block(a, &p, &len) || !len)
 		return false;
 	if (p[0] == DW_OP_addr) {
 		if (len != 1u + cu->h->addr_size)
 			return false;
-		*addr = dr_read_addr(cu, p + 1);
+		*addr = lbtfi_dr_read_addr(cu, p + 1);
 		return true;
 	}
 	if (p[0] != DW_OP_addrx && p[0] != DW_OP_GNU_addr_index)
 		return false;
-	return dr_expr_uleb(p + 1, p + len, &idx) && dr_addrx(cu, idx, addr);
+	return lbtfi_dr_expr_uleb(p + 1, p + len, &idx) && lbtfi_dr_addrx(cu, idx, addr);
 }
 
-static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
-		       enum dw_extern ext, const char *sec)
+static int add_var_rec(struct lbtfi_dw_unit *u, uint32_t id, uint32_t sym, uint32_t size,
+		       enum lbtfi_dw_extern ext, const char *sec)
 {
-	int err = dw_grow(&u->vars, &u->capvars, u->nvars, sizeof(*u->vars), 32);
+	int err = lbtfi_dw_grow(&u->vars, &u->capvars, u->nvars, sizeof(*u->vars), 32);
 
 	if (err)
 		return err;
-	u->vars[u->nvars++] = (struct dw_var){ id, sym, size, ext, sec };
+	u->vars[u->nvars++] = (struct lbtfi_dw_var){ id, sym, size, ext, sec };
 	return 0;
 }
 
@@ -198,18 +198,18 @@ static int add_var_rec(struct dw_unit *u, uint32_t id, uint32_t sym, uint32_t si
  * linkage, in the DATASEC of their section attribute (.kconfig for
  * __kconfig, .ksyms for __ksym variables and kfuncs, .maps for extern maps)
  * or, without one (externs for static linking), in no DATASEC. See
- * dw_extern_place() for how that is told.
+ * lbtfi_dw_extern_place() for how that is told.
  */
 
 /* A type of unknown size that is a function type (through typedefs and
  * qualifiers): a VAR of it is invalid BTF (the kernel: "Invalid type") */
-static bool is_function_type(struct dw_unit *u, const struct dw_attr *a)
+static bool is_function_type(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attr *a)
 {
-	struct dw_attrs ta;
-	struct dw_die t;
+	struct lbtfi_dw_attrs ta;
+	struct lbtfi_dw_die t;
 
-	for (int i = 0; i < 32 && a && dw_type_target(u, a, &t); i++) {
-		unsigned int tag = dr_tag(&t);
+	for (int i = 0; i < 32 && a && lbtfi_dw_type_target(u, a, &t); i++) {
+		unsigned int tag = lbtfi_dr_tag(&t);
 
 		if (tag == DW_TAG_subroutine_type || tag == DW_TAG_subprogram)
 			return true;
@@ -217,8 +217,8 @@ static bool is_function_type(struct dw_unit *u, const struct dw_attr *a)
 		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
 		    tag != DW_TAG_atomic_type)
 			return false;
-		dw_attrs_read(u, &t, &ta);
-		a = dw_attrs_get(&ta, DA_TYPE);
+		lbtfi_dw_attrs_read(u, &t, &ta);
+		a = lbtfi_dw_attrs_get(&ta, DA_TYPE);
 	}
 	return false;
 }
@@ -229,104 +229,104 @@ static bool is_function_type(struct dw_unit *u, const struct dw_attr *a)
  * An extern of that type is an extern map (.maps), where nothing else
  * (clang's .BTF) says.
  */
-static bool is_map_def(struct dw_unit *u, const struct dw_attr *a)
+static bool is_map_def(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attr *a)
 {
-	struct dw_attrs ta, ma;
-	struct dw_die t, c, mt;
+	struct lbtfi_dw_attrs ta, ma;
+	struct lbtfi_dw_die t, c, mt;
 	bool has_type = false;
 
-	for (int i = 0; i < 32 && a && dw_type_target(u, a, &t); i++) {
-		unsigned int tag = dr_tag(&t);
+	for (int i = 0; i < 32 && a && lbtfi_dw_type_target(u, a, &t); i++) {
+		unsigned int tag = lbtfi_dr_tag(&t);
 
 		if (tag == DW_TAG_structure_type)
 			break;
 		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type)
 			return false;
-		dw_attrs_read(u, &t, &ta);
-		a = dw_attrs_get(&ta, DA_TYPE);
+		lbtfi_dw_attrs_read(u, &t, &ta);
+		a = lbtfi_dw_attrs_get(&ta, DA_TYPE);
 	}
-	if (!a || dr_tag(&t) != DW_TAG_structure_type || !dr_child(&t, &c))
+	if (!a || lbtfi_dr_tag(&t) != DW_TAG_structure_type || !lbtfi_dr_child(&t, &c))
 		return false;
 	do {
 		const char *n;
 
-		if (dr_tag(&c) != DW_TAG_member)
+		if (lbtfi_dr_tag(&c) != DW_TAG_member)
 			continue;
-		dw_attrs_read(u, &c, &ma);
-		if (!dw_type_target(u, dw_attrs_get(&ma, DA_TYPE), &mt) || dr_tag(&mt) != DW_TAG_pointer_type)
+		lbtfi_dw_attrs_read(u, &c, &ma);
+		if (!lbtfi_dw_type_target(u, lbtfi_dw_attrs_get(&ma, DA_TYPE), &mt) || lbtfi_dr_tag(&mt) != DW_TAG_pointer_type)
 			return false;
-		n = dw_attrs_name(&ma);
+		n = lbtfi_dw_attrs_name(&ma);
 		has_type |= n && !strcmp(n, "type");
-	} while (dr_sibling(&c));
+	} while (lbtfi_dr_sibling(&c));
 	return has_type;
 }
 
-static int extern_variable(struct dw_unit *u, struct dw_attrs *da)
+static int extern_variable(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *da)
 {
-	const char *name = dw_attrs_name(da), *sec;
-	enum dw_extern ext;
+	const char *name = lbtfi_dw_attrs_name(da), *sec;
+	enum lbtfi_dw_extern ext;
 	uint64_t pend, tsize;
 	int64_t sym, type;
 	int id, err;
 
-	if (!name || (sym = dw_sym_undef(u->g->ei, name)) < 0)
+	if (!name || (sym = lbtfi_dw_sym_undef(u->g->ei, name)) < 0)
 		return 0;
-	type = dw_ref_attr(u, dw_attrs_get(da, DA_TYPE), &pend);
+	type = lbtfi_dw_ref_attr(u, lbtfi_dw_attrs_get(da, DA_TYPE), &pend);
 	if (type <= 0 && !pend)
 		return type < 0 ? (int)type : 0;
-	tsize = dw_type_size(u, dw_attrs_get(da, DA_TYPE));
-	if (!tsize && is_function_type(u, dw_attrs_get(da, DA_TYPE))) {
-		dw_warn(u, DW_WARN_VAR_FUNC);
+	tsize = lbtfi_dw_type_size(u, lbtfi_dw_attrs_get(da, DA_TYPE));
+	if (!tsize && is_function_type(u, lbtfi_dw_attrs_get(da, DA_TYPE))) {
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_VAR_FUNC);
 		return 0;
 	}
 	id = lbtf_builder_add_var(u->b, name, LBTF_LINKAGE_EXTERN, type);
 	if (id < 0)
 		return id;
-	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
+	if (pend && (err = lbtfi_dw_fixup_add(u, id, 2, pend)))
 		return err;
-	ext = dw_extern_place(u->g->ei, name, false, is_map_def(u, dw_attrs_get(da, DA_TYPE)), &sec);
+	ext = lbtfi_dw_extern_place(u->g->ei, name, false, is_map_def(u, lbtfi_dw_attrs_get(da, DA_TYPE)), &sec);
 	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)tsize, ext, sec);
 }
 
-static int extern_function(struct dw_unit *u, struct dw_die *die, struct dw_attrs *da)
+static int extern_function(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struct lbtfi_dw_attrs *da)
 {
-	const char *name = dw_attrs_name(da), *sec;
-	enum dw_extern ext;
+	const char *name = lbtfi_dw_attrs_name(da), *sec;
+	enum lbtfi_dw_extern ext;
 	int64_t sym, proto;
 	int id;
 
-	if (!name || (sym = dw_sym_undef(u->g->ei, name)) < 0)
+	if (!name || (sym = lbtfi_dw_sym_undef(u->g->ei, name)) < 0)
 		return 0;
-	proto = dw_func_proto(u, die, false, NULL, NULL);
+	proto = lbtfi_dw_func_proto(u, die, false, NULL, NULL);
 	if (proto <= 0)
 		return proto;
 	id = lbtf_builder_add_func(u->b, name, LBTF_LINKAGE_EXTERN, proto);
 	if (id < 0)
 		return id;
 	u->nfuncs++;
-	ext = dw_extern_place(u->g->ei, name, true, false, &sec);
+	ext = lbtfi_dw_extern_place(u->g->ei, name, true, false, &sec);
 	return add_var_rec(u, id, (uint32_t)sym, 0, ext, sec);
 }
 
 /* The symbol of the function-scope static da of function func (clang's
  * naming in a relocatable object), or -1 */
-static int64_t local_static_sym(struct dw_unit *u, struct dw_die *func, struct dw_attrs *da,
+static int64_t local_static_sym(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *func, struct lbtfi_dw_attrs *da,
 				uint64_t off)
 {
-	struct dw_attrs fa;
+	struct lbtfi_dw_attrs fa;
 
-	dr_attrs(u->rd, func, &fa, false);
-	dr_integrate(u->rd, &fa); /* the name may sit on its abstract origin */
-	return dw_sym_local_static(u->g->ei, dw_attrs_name(&fa), dw_attrs_name(da), off);
+	lbtfi_dr_attrs(u->rd, func, &fa, false);
+	lbtfi_dr_integrate(u->rd, &fa); /* the name may sit on its abstract origin */
+	return lbtfi_dw_sym_local_static(u->g->ei, lbtfi_dw_attrs_name(&fa), lbtfi_dw_attrs_name(da), off);
 }
 
-int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *func)
+int lbtfi_dw_convert_variable(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struct lbtfi_dw_die *func)
 {
-	const struct dw_elf_info *ei = u->g->ei;
+	const struct lbtfi_dw_elf_info *ei = u->g->ei;
 	uint32_t feat = u->g->features;
-	const struct dw_symbol *s;
+	const struct lbtfi_dw_symbol *s;
 	const char *name, *sec;
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	uint64_t pend, addr, tsize, size;
 	int64_t sym, type;
 	int id, err;
@@ -337,24 +337,24 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *fu
 	 * static address; told from the DIE's own attributes */
 	if (!(die->ab->slots & (1u << DA_LOCATION | 1u << DA_DECLARATION)))
 		return 0;
-	dr_attrs(u->rd, die, &da, false);
-	if (dw_attrs_own_flag(&da, DA_DECLARATION)) {
+	lbtfi_dr_attrs(u->rd, die, &da, false);
+	if (lbtfi_dw_attrs_own_flag(&da, DA_DECLARATION)) {
 		if (!(feat & LBTF_DWARF_FEAT_VAR) || !ei->is_rel)
 			return 0;
-		dr_integrate(u->rd, &da);
+		lbtfi_dr_integrate(u->rd, &da);
 		return extern_variable(u, &da);
 	}
 	if (!var_address(&da, &addr))
 		return 0;
-	dr_integrate(u->rd, &da);
-	name = dw_attrs_name(&da);
+	lbtfi_dr_integrate(u->rd, &da);
+	name = lbtfi_dw_attrs_name(&da);
 	if (!name || !*name)
 		return 0;
 	if (func)
 		sym = local_static_sym(u, func, &da, addr);
 	else
-		sym = dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
-				  dw_attrs_flag(&da, DA_EXTERNAL));
+		sym = lbtfi_dw_sym_find(ei, name, STT_OBJECT, ei->is_rel ? UINT64_MAX : addr,
+				  lbtfi_dw_attrs_flag(&da, DA_EXTERNAL));
 	if (sym < 0)
 		return 0;
 	s = &ei->syms[sym];
@@ -366,7 +366,7 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *fu
 		return 0;
 	if (!(feat & LBTF_DWARF_FEAT_VAR) && strcmp(sec, ".data..percpu"))
 		return 0;
-	type = dw_ref_attr(u, dw_attrs_get(&da, DA_TYPE), &pend);
+	type = lbtfi_dw_ref_attr(u, lbtfi_dw_attrs_get(&da, DA_TYPE), &pend);
 	if (type < 0)
 		return type;
 	if (!type && !pend)
@@ -376,11 +376,11 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *fu
 	 * than the map type covers, and libbpf finds those relocations by the
 	 * DATASEC entry's size (linked files keep the type's size) */
 	size = s->size;
-	if ((tsize = dw_type_size(u, dw_attrs_get(&da, DA_TYPE)))) {
+	if ((tsize = lbtfi_dw_type_size(u, lbtfi_dw_attrs_get(&da, DA_TYPE)))) {
 		if (tsize >= size || !ei->is_rel)
 			size = tsize;
-	} else if (is_function_type(u, dw_attrs_get(&da, DA_TYPE))) {
-		dw_warn(u, DW_WARN_VAR_FUNC);
+	} else if (is_function_type(u, lbtfi_dw_attrs_get(&da, DA_TYPE))) {
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_VAR_FUNC);
 		return 0;
 	}
 	if (!size || size > UINT32_MAX)
@@ -390,11 +390,11 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *fu
 				  type);
 	if (id < 0)
 		return id;
-	if (pend && (err = dw_fixup_add(u, id, 2, pend)))
+	if (pend && (err = lbtfi_dw_fixup_add(u, id, 2, pend)))
 		return err;
-	if ((err = dw_add_decl_tags(u, die, id, -1)))
+	if ((err = lbtfi_dw_add_decl_tags(u, die, id, -1)))
 		return err;
-	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, DW_EXT_NONE, NULL);
+	return add_var_rec(u, id, (uint32_t)sym, (uint32_t)size, LBTFI_DW_EXT_NONE, NULL);
 }
 
 /* Where walk() is: a unit's top, inside a function or type, or inside a
@@ -402,22 +402,22 @@ int dw_convert_variable(struct dw_unit *u, struct dw_die *die, struct dw_die *fu
 enum scope { AT_TOP, NESTED, IN_BLOCK };
 
 /* Visit every DIE that can carry a type, function or variable. */
-static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
+static int walk(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *parent, enum scope where)
 {
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 	int err = 0;
 
-	if (!dr_child(parent, &c))
+	if (!lbtfi_dr_child(parent, &c))
 		return 0;
 	do {
-		unsigned int tag = dr_tag(&c);
+		unsigned int tag = lbtfi_dr_tag(&c);
 		int64_t id;
 
 		switch (tag) {
 		case DW_TAG_subprogram:
 			if (where == IN_BLOCK)
 				break;
-			err = dw_convert_subprogram(u, &c);
+			err = lbtfi_dw_convert_subprogram(u, &c);
 			if (!err && c.ab->children)
 				err = walk(u, &c, NESTED);
 			break;
@@ -427,10 +427,10 @@ static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
 			 * clang's own .BTF has them; elsewhere (gcc's NAME.N) they
 			 * cannot be told apart by name from file-scope ones */
 			if (where == AT_TOP || (where == NESTED && !u->g->ei->is_rel))
-				err = dw_convert_variable(u, &c, NULL);
+				err = lbtfi_dw_convert_variable(u, &c, NULL);
 			else if (where == NESTED && u->g->ei->is_bpf &&
-				 dr_tag(parent) == DW_TAG_subprogram)
-				err = dw_convert_variable(u, &c, parent);
+				 lbtfi_dr_tag(parent) == DW_TAG_subprogram)
+				err = lbtfi_dw_convert_variable(u, &c, parent);
 			break;
 		case DW_TAG_lexical_block:
 			/* Entered in pahole's style only: nested blocks hold locals
@@ -444,14 +444,14 @@ static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
 				err = walk(u, &c, IN_BLOCK);
 			break;
 		case DW_TAG_namespace:
-			dw_warn(u, DW_WARN_NAMESPACE);
+			lbtfi_dw_warn(u, LBTFI_DW_WARN_NAMESPACE);
 			break;
 		case DW_TAG_imported_unit:
 			break; /* partial units are units of their own; refs resolve lazily */
 		default:
-			if (!dw_is_type_tag(tag))
+			if (!lbtfi_dw_is_type_tag(tag))
 				break;
-			id = dw_type_id(u, &c);
+			id = lbtfi_dw_type_id(u, &c);
 			if (id < 0)
 				err = id;
 			else if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
@@ -461,7 +461,7 @@ static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
 				err = walk(u, &c, where == AT_TOP ? NESTED : where);
 			break;
 		}
-	} while (!err && dr_sibling(&c));
+	} while (!err && lbtfi_dr_sibling(&c));
 	return err;
 }
 
@@ -470,10 +470,10 @@ static int walk(struct dw_unit *u, struct dw_die *parent, enum scope where)
  * program, Rust in a kernel) are skipped whole, with one warning per
  * language family. Assembler units are kept (their functions have symbols).
  */
-static bool language_ok(struct dw_unit *u, struct dw_attrs *da)
+static bool language_ok(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *da)
 {
 	uint64_t v;
-	int lang = dw_attrs_udata(da, DA_LANGUAGE, &v) && v <= INT32_MAX ? (int)v : -1;
+	int lang = lbtfi_dw_attrs_udata(da, DA_LANGUAGE, &v) && v <= INT32_MAX ? (int)v : -1;
 
 	switch (lang) {
 	case -1: /* not recorded (e.g. dwz partial units) */
@@ -491,13 +491,13 @@ static bool language_ok(struct dw_unit *u, struct dw_attrs *da)
 	case DW_LANG_C_plus_plus_14:
 	case 0x2a: /* C++17 */
 	case 0x2b: /* C++20 */
-		dw_warn(u, DW_WARN_LANG_CXX);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_LANG_CXX);
 		return false;
 	case DW_LANG_Rust:
-		dw_warn(u, DW_WARN_LANG_RUST);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_LANG_RUST);
 		return false;
 	default:
-		dw_warn(u, DW_WARN_LANG_OTHER);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_LANG_OTHER);
 		return false;
 	}
 }
@@ -508,26 +508,26 @@ static bool language_ok(struct dw_unit *u, struct dw_attrs *da)
  * children looking for type/decl tags are skipped for them. Units without
  * a producer (dwz partial units) are searched.
  */
-static const char *producer(struct dw_attrs *da)
+static const char *producer(struct lbtfi_dw_attrs *da)
 {
-	const struct dw_attr *a = dw_attrs_get(da, DA_PRODUCER);
+	const struct lbtfi_dw_attr *a = lbtfi_dw_attrs_get(da, DA_PRODUCER);
 
-	return a ? dr_string(a) : NULL;
+	return a ? lbtfi_dr_string(a) : NULL;
 }
 
-static bool producer_is_gcc(struct dw_attrs *da)
+static bool producer_is_gcc(struct lbtfi_dw_attrs *da)
 {
 	const char *p = producer(da);
 
 	return p && !strncmp(p, "GNU ", 4);
 }
 
-int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
+int lbtfi_dw_convert_unit(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *unit_die)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	int err;
 
-	dr_attrs(u->rd, unit_die, &da, false);
+	lbtfi_dr_attrs(u->rd, unit_die, &da, false);
 	if (!language_ok(u, &da))
 		return 0;
 	u->cu = unit_die->u;
@@ -535,38 +535,38 @@ int dw_convert_unit(struct dw_unit *u, struct dw_die *unit_die)
 	/* (what pahole master takes for a clang unit) */
 	u->producer_clang = producer(&da) && strstr(producer(&da), "clang");
 	u->first_id = lbtf_builder_type_cnt(u->b);
-	dr_bad_off = UINT64_MAX;
+	lbtfi_dr_bad_off = UINT64_MAX;
 	err = walk(u, unit_die, AT_TOP);
-	if (!err && dr_bad_off != UINT64_MAX)
+	if (!err && lbtfi_dr_bad_off != UINT64_MAX)
 		err = lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
-				dr_key_where(dr_bad_off),
-				(unsigned long long)(dr_bad_off & ~(DW_KEY_ALT | DW_KEY_TYPES)));
+				lbtfi_dr_key_where(lbtfi_dr_bad_off),
+				(unsigned long long)(lbtfi_dr_bad_off & ~(LBTFI_DW_KEY_ALT | LBTFI_DW_KEY_TYPES)));
 
-	if (!err && (err = dw_reuse_verify(dw_ru(u))) > 0)
+	if (!err && (err = lbtfi_dw_reuse_verify(lbtfi_dw_ru(u))) > 0)
 		return 1; /* a reused type did not hold: the caller converts again */
 	if (!err)
-		err = dw_fixups_apply(u);
+		err = lbtfi_dw_fixups_apply(u);
 	return err;
 }
 
-/* dw_type_id for the reuse, which knows the unit by its ru */
-static int64_t reuse_type_id(struct dw_reuse_unit *ru, struct dw_die *die)
+/* lbtfi_dw_type_id for the reuse, which knows the unit by its ru */
+static int64_t reuse_type_id(struct lbtfi_dw_reuse_unit *ru, struct lbtfi_dw_die *die)
 {
-	return dw_type_id((struct dw_unit *)((char *)ru - offsetof(struct dw_unit, ru)), die);
+	return lbtfi_dw_type_id((struct lbtfi_dw_unit *)((char *)ru - offsetof(struct lbtfi_dw_unit, ru)), die);
 }
 
-int dw_unit_init(struct dw_unit *u, const struct dw_global *g, struct dr_ctx *rd)
+int lbtfi_dw_unit_init(struct lbtfi_dw_unit *u, const struct lbtfi_dw_global *g, struct lbtfi_dr_ctx *rd)
 {
 	memset(u, 0, sizeof(*u));
 	u->g = g;
 	u->rd = rd;
 	u->ru.rd = rd;
 	u->ru.type_id = reuse_type_id;
-	dw_sigs_init(&u->ru.sigs);
-	return dw_dies_init(&u->ru.map);
+	lbtfi_dw_sigs_init(&u->ru.sigs);
+	return lbtfi_dw_dies_init(&u->ru.map);
 }
 
-void dw_unit_reset(struct dw_unit *u)
+void lbtfi_dw_unit_reset(struct lbtfi_dw_unit *u)
 {
 	u->b = NULL;
 	u->vars = NULL;
@@ -574,21 +574,21 @@ void dw_unit_reset(struct dw_unit *u)
 	u->array_index_id = 0;
 	u->byte_id = 0;
 	u->nfuncs = 0;
-	dw_unit_next(u);
+	lbtfi_dw_unit_next(u);
 }
 
-void dw_unit_next(struct dw_unit *u)
+void lbtfi_dw_unit_next(struct lbtfi_dw_unit *u)
 {
-	dw_dies_clear(&u->ru.map);
+	lbtfi_dw_dies_clear(&u->ru.map);
 	u->nfix = 0;
 	u->err = 0;
 	u->cu = NULL;
 	u->no_annot = false;
 	u->producer_clang = false;
-	dw_group_unit_begin(dw_ru(u));
+	lbtfi_dw_group_unit_begin(lbtfi_dw_ru(u));
 }
 
-void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m)
+void lbtfi_dw_unit_mark(const struct lbtfi_dw_unit *u, struct lbtfi_dw_unit_mark *m)
 {
 	m->nr_types = u->b->nr_types;
 	m->nwords = u->b->nwords;
@@ -597,7 +597,7 @@ void dw_unit_mark(const struct dw_unit *u, struct dw_unit_mark *m)
 	m->nfuncs = u->nfuncs;
 }
 
-void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m)
+void lbtfi_dw_unit_rollback(struct lbtfi_dw_unit *u, const struct lbtfi_dw_unit_mark *m)
 {
 	uint32_t first_new = u->b->start_id + m->nr_types;
 
@@ -609,15 +609,15 @@ void dw_unit_rollback(struct dw_unit *u, const struct dw_unit_mark *m)
 		u->array_index_id = 0;
 	if (u->byte_id >= first_new)
 		u->byte_id = 0;
-	dw_reuse_abort(dw_ru(u));
-	dw_dies_clear(&u->ru.map);
+	lbtfi_dw_reuse_abort(lbtfi_dw_ru(u));
+	lbtfi_dw_dies_clear(&u->ru.map);
 	u->nfix = 0;
 }
 
-void dw_unit_free(struct dw_unit *u)
+void lbtfi_dw_unit_free(struct lbtfi_dw_unit *u)
 {
-	dw_dies_free(&u->ru.map);
-	dw_sigs_free(&u->ru.sigs);
+	lbtfi_dw_dies_free(&u->ru.map);
+	lbtfi_dw_sigs_free(&u->ru.sigs);
 	free(u->fix);
 	free(u->vars);
 	while (u->nscr)

@@ -10,33 +10,33 @@
 
 /* Warnings ------------------------------------------------------------------ */
 
-static const char *const warning_texts[DW_WARN_NR] = {
-	[DW_WARN_CXX_REFERENCE] = "C++ reference types encoded as pointers",
-	[DW_WARN_PTR_TO_MEMBER] = "C++ pointer-to-member types skipped (no BTF kind)",
-	[DW_WARN_INHERITANCE] = "C++ base classes skipped (no BTF kind)",
-	[DW_WARN_TEMPLATE] = "C++ template parameters skipped (no BTF kind)",
-	[DW_WARN_VARIANT_PART] = "Rust enum variant parts skipped (no BTF kind)",
-	[DW_WARN_NAMESPACE] = "C++ namespaces skipped (no BTF kind)",
-	[DW_WARN_OTHER_TAG] = NULL, /* reported per tag */
-	[DW_WARN_ODD_INT] = "base types of unusual size rounded up (or stored as byte arrays)",
-	[DW_WARN_COMPLEX_FLOAT] = "complex floats encoded as arrays of two FLOATs",
-	[DW_WARN_BITFIELD_RANGE] = "bitfields wider than 255 bits encoded as plain members",
-	[DW_WARN_UNNAMED_PARAM] = "functions with unnamed parameters have no FUNC (kernel rule)",
-	[DW_WARN_LANG_CXX] = "C++ compile units skipped (BTF describes C)",
-	[DW_WARN_LANG_RUST] = "Rust compile units skipped (BTF describes C)",
-	[DW_WARN_LANG_OTHER] = "compile units in languages other than C skipped",
-	[DW_WARN_BAD_NAME] = "type names that are not C identifiers dropped (kernel rule)",
-	[DW_WARN_MEMBER_RANGE] = "members BTF cannot place dropped (past the end of their struct, or bit-fields over more than 128 bits of storage)",
-	[DW_WARN_VAR_FUNC] = "variables of function type dropped (a VAR needs a sized type)",
-	[DW_WARN_ARRAY_VOID] = "array types without an element type taken as void (members and variables of them dropped)",
+static const char *const warning_texts[LBTFI_DW_WARN_NR] = {
+	[LBTFI_DW_WARN_CXX_REFERENCE] = "C++ reference types encoded as pointers",
+	[LBTFI_DW_WARN_PTR_TO_MEMBER] = "C++ pointer-to-member types skipped (no BTF kind)",
+	[LBTFI_DW_WARN_INHERITANCE] = "C++ base classes skipped (no BTF kind)",
+	[LBTFI_DW_WARN_TEMPLATE] = "C++ template parameters skipped (no BTF kind)",
+	[LBTFI_DW_WARN_VARIANT_PART] = "Rust enum variant parts skipped (no BTF kind)",
+	[LBTFI_DW_WARN_NAMESPACE] = "C++ namespaces skipped (no BTF kind)",
+	[LBTFI_DW_WARN_OTHER_TAG] = NULL, /* reported per tag */
+	[LBTFI_DW_WARN_ODD_INT] = "base types of unusual size rounded up (or stored as byte arrays)",
+	[LBTFI_DW_WARN_COMPLEX_FLOAT] = "complex floats encoded as arrays of two FLOATs",
+	[LBTFI_DW_WARN_BITFIELD_RANGE] = "bitfields wider than 255 bits encoded as plain members",
+	[LBTFI_DW_WARN_UNNAMED_PARAM] = "functions with unnamed parameters have no FUNC (kernel rule)",
+	[LBTFI_DW_WARN_LANG_CXX] = "C++ compile units skipped (BTF describes C)",
+	[LBTFI_DW_WARN_LANG_RUST] = "Rust compile units skipped (BTF describes C)",
+	[LBTFI_DW_WARN_LANG_OTHER] = "compile units in languages other than C skipped",
+	[LBTFI_DW_WARN_BAD_NAME] = "type names that are not C identifiers dropped (kernel rule)",
+	[LBTFI_DW_WARN_MEMBER_RANGE] = "members BTF cannot place dropped (past the end of their struct, or bit-fields over more than 128 bits of storage)",
+	[LBTFI_DW_WARN_VAR_FUNC] = "variables of function type dropped (a VAR needs a sized type)",
+	[LBTFI_DW_WARN_ARRAY_VOID] = "array types without an element type taken as void (members and variables of them dropped)",
 };
 
-const char *dw_warning_text(enum dw_warning w)
+const char *lbtfi_dw_warning_text(enum lbtfi_dw_warning w)
 {
-	return w < DW_WARN_NR ? warning_texts[w] : NULL;
+	return w < LBTFI_DW_WARN_NR ? warning_texts[w] : NULL;
 }
 
-void dw_report_warnings(const struct lbtf_dwarf_opts *o, uint64_t warned,
+void lbtfi_dw_report_warnings(const struct lbtf_dwarf_opts *o, uint64_t warned,
 			    const uint32_t *tags, uint32_t ntags)
 {
 	char msg[160];
@@ -44,17 +44,17 @@ void dw_report_warnings(const struct lbtf_dwarf_opts *o, uint64_t warned,
 
 	if (!o || !o->warn)
 		return;
-	for (i = 0; i < DW_WARN_NR; i++)
+	for (i = 0; i < LBTFI_DW_WARN_NR; i++)
 		if ((warned >> i) & 1 && warning_texts[i])
 			o->warn(o->ctx, warning_texts[i]);
 	for (i = 0; i < ntags; i++) {
 		snprintf(msg, sizeof(msg), "DWARF tag 0x%x (DW_TAG_%s) skipped (no BTF kind)",
-			 tags[i], dw_tag_name(tags[i]));
+			 tags[i], lbtfi_dw_tag_name(tags[i]));
 		o->warn(o->ctx, msg);
 	}
 }
 
-void dw_merge_tags(uint32_t *all, uint32_t *n, uint32_t cap, const uint32_t *tags)
+void lbtfi_dw_merge_tags(uint32_t *all, uint32_t *n, uint32_t cap, const uint32_t *tags)
 {
 	uint32_t i, j;
 

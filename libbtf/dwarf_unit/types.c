@@ -18,29 +18,29 @@
 
 #define MAX_DEPTH 20000
 
-typedef int64_t (*conv_fn)(struct dw_unit *u, struct dw_die *die);
+typedef int64_t (*conv_fn)(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die);
 
-int dw_fixup_add(struct dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
+int lbtfi_dw_fixup_add(struct lbtfi_dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
 {
-	int err = dw_grow(&u->fix, &u->capfix, u->nfix, sizeof(*u->fix), 64);
+	int err = lbtfi_dw_grow(&u->fix, &u->capfix, u->nfix, sizeof(*u->fix), 64);
 
 	if (err)
 		return err;
-	u->fix[u->nfix++] = (struct dw_fixup){ id, word, key };
+	u->fix[u->nfix++] = (struct lbtfi_dw_fixup){ id, word, key };
 	return 0;
 }
 
-int dw_fixups_apply(struct dw_unit *u)
+int lbtfi_dw_fixups_apply(struct lbtfi_dw_unit *u)
 {
 	uint32_t i;
 
 	for (i = 0; i < u->nfix; i++) {
-		const struct dw_die_slot *d = dw_dies_get(&u->ru.map, u->fix[i].key);
+		const struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_get(&u->ru.map, u->fix[i].key);
 		struct lbtf_type *t = lbtf_builder_type_by_id(u->b, u->fix[i].id);
 
-		if (!d || d->id == DW_NONE || d->id == DW_ID_IN_PROGRESS || !t)
+		if (!d || d->id == LBTFI_DW_NONE || d->id == LBTFI_DW_ID_IN_PROGRESS || !t)
 			return lbtfi_err(EINVAL, "DWARF type cycle without a struct at DIE 0x%llx",
-					 (unsigned long long)(u->fix[i].key & ~(DW_KEY_ALT | DW_KEY_TYPES)));
+					 (unsigned long long)(u->fix[i].key & ~(LBTFI_DW_KEY_ALT | LBTFI_DW_KEY_TYPES)));
 		((uint32_t *)t)[u->fix[i].word] = d->id;
 	}
 	u->nfix = 0;
@@ -52,47 +52,47 @@ int dw_fixups_apply(struct dw_unit *u)
 /* The DIE a DW_AT_type names, through tags BTF has no record for (C11
  * _Atomic is layout-transparent). false: no type (void). */
 
-bool dw_type_target(struct dw_unit *u, const struct dw_attr *type, struct dw_die *out)
+bool lbtfi_dw_type_target(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attr *type, struct lbtfi_dw_die *out)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	int guard = 64;
 
-	if (!type || !dr_ref(u->rd, type, out))
+	if (!type || !lbtfi_dr_ref(u->rd, type, out))
 		return false;
-	dw_follow_signature(u->rd, out);
-	while (dr_tag(out) == DW_TAG_atomic_type && guard--) {
-		dw_attrs_read(u, out, &da);
-		if (!dw_type_target(u, dw_attrs_get(&da, DA_TYPE), out))
+	lbtfi_dw_follow_signature(u->rd, out);
+	while (lbtfi_dr_tag(out) == DW_TAG_atomic_type && guard--) {
+		lbtfi_dw_attrs_read(u, out, &da);
+		if (!lbtfi_dw_type_target(u, lbtfi_dw_attrs_get(&da, DA_TYPE), out))
 			return false;
 	}
 	return true;
 }
 
-static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key);
+static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64_t key);
 
 /*
  * Resolve a DW_AT_type attribute. The target is looked up by its key
  * first, without decoding it: most targets are already converted.
  */
-int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pending_key)
+int64_t lbtfi_dw_ref_attr(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attr *a, uint64_t *pending_key)
 {
 	uint64_t key, direct = 0;
-	const struct dw_die_slot *d = NULL;
-	struct dw_die t;
+	const struct lbtfi_dw_die_slot *d = NULL;
+	struct lbtfi_dw_die t;
 
 	*pending_key = 0;
 	if (!a)
 		return 0;
-	if (dr_ref_key(a, &direct) && (d = dw_dies_get(&u->ru.map, direct)) && d->id < DW_NONE)
+	if (lbtfi_dr_ref_key(a, &direct) && (d = lbtfi_dw_dies_get(&u->ru.map, direct)) && d->id < LBTFI_DW_NONE)
 		return d->id;
-	if (!dw_type_target(u, a, &t))
+	if (!lbtfi_dw_type_target(u, a, &t))
 		return 0;
-	key = dr_key(&t);
+	key = lbtfi_dr_key(&t);
 	/* looked up already unless _Atomic or a signature led elsewhere */
 	if (key != direct)
-		d = dw_dies_get(&u->ru.map, key);
-	if (d && d->id != DW_NONE) {
-		if (d->id != DW_ID_IN_PROGRESS)
+		d = lbtfi_dw_dies_get(&u->ru.map, key);
+	if (d && d->id != LBTFI_DW_NONE) {
+		if (d->id != LBTFI_DW_ID_IN_PROGRESS)
 			return d->id;
 		*pending_key = key;
 		return 0;
@@ -100,26 +100,26 @@ int64_t dw_ref_attr(struct dw_unit *u, const struct dw_attr *a, uint64_t *pendin
 	return convert(u, &t, key);
 }
 
-int64_t dw_ref_of(struct dw_unit *u, struct dw_die *die, uint64_t *pending_key)
+int64_t lbtfi_dw_ref_of(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64_t *pending_key)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 
-	dw_attrs_read(u, die, &da);
-	return dw_ref_attr(u, dw_attrs_get(&da, DA_TYPE), pending_key);
+	lbtfi_dw_attrs_read(u, die, &da);
+	return lbtfi_dw_ref_attr(u, lbtfi_dw_attrs_get(&da, DA_TYPE), pending_key);
 }
 
 /* Add a single-reference record with a possibly pending target */
-static int64_t with_fixup(struct dw_unit *u, int64_t id, uint32_t word, uint64_t pend)
+static int64_t with_fixup(struct lbtfi_dw_unit *u, int64_t id, uint32_t word, uint64_t pend)
 {
 	if (id < 0 || !pend)
 		return id;
-	return dw_fixup_add(u, id, word, pend) ?: id;
+	return lbtfi_dw_fixup_add(u, id, word, pend) ?: id;
 }
 
 /* Base types ---------------------------------------------------------------- */
 
 /* An INT the unit adds once, on first use (*slot caches its id) */
-static int64_t unit_int(struct dw_unit *u, uint32_t *slot, const char *name, uint32_t size,
+static int64_t unit_int(struct lbtfi_dw_unit *u, uint32_t *slot, const char *name, uint32_t size,
 			uint32_t flags)
 {
 	if (!*slot) {
@@ -132,20 +132,20 @@ static int64_t unit_int(struct dw_unit *u, uint32_t *slot, const char *name, uin
 	return *slot;
 }
 
-static int64_t byte_type(struct dw_unit *u)
+static int64_t byte_type(struct lbtfi_dw_unit *u)
 {
 	return unit_int(u, &u->byte_id, "unsigned char", 1, 0);
 }
 
-static int64_t array_index_type(struct dw_unit *u)
+static int64_t array_index_type(struct lbtfi_dw_unit *u)
 {
-	const struct dw_array_style *s = &u->g->arrays;
+	const struct lbtfi_dw_array_style *s = &u->g->arrays;
 
 	return unit_int(u, &u->array_index_id, s->index_name, s->index_size, s->index_flags);
 }
 
 /* An opaque blob of sz bytes (for base types BTF cannot describe) */
-static int64_t bytes_blob(struct dw_unit *u, uint64_t sz)
+static int64_t bytes_blob(struct lbtfi_dw_unit *u, uint64_t sz)
 {
 	int64_t elem = byte_type(u), idx = array_index_type(u);
 
@@ -163,20 +163,20 @@ static uint32_t pow2_at_least(uint64_t v)
 	return p;
 }
 
-static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_base(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	uint64_t enc = 0, bits = 0;
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	uint32_t flags = 0;
 	const char *name;
 	int sz;
 
-	dw_attrs_read(u, die, &da);
-	name = dw_attrs_name(&da);
-	sz = dw_attrs_bytesize(&da);
+	lbtfi_dw_attrs_read(u, die, &da);
+	name = lbtfi_dw_attrs_name(&da);
+	sz = lbtfi_dw_attrs_bytesize(&da);
 	if (!name)
 		name = "";
-	dw_attrs_udata(&da, DA_ENCODING, &enc);
+	lbtfi_dw_attrs_udata(&da, DA_ENCODING, &enc);
 	if (sz <= 0)
 		return 0; /* a size-less base type can only stand for void */
 	if (enc == DW_ATE_float && (u->g->features & LBTF_DWARF_FEAT_FLOAT) &&
@@ -186,7 +186,7 @@ static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 		/* layout-correct stand-in: two floats of half the size */
 		int64_t part, idx = array_index_type(u);
 
-		dw_warn(u, DW_WARN_COMPLEX_FLOAT);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_COMPLEX_FLOAT);
 		if (idx < 0)
 			return idx;
 		if ((u->g->features & LBTF_DWARF_FEAT_FLOAT) && (sz / 2 == 4 || sz / 2 == 8 || sz / 2 == 16))
@@ -203,17 +203,17 @@ static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 	else if (enc == DW_ATE_boolean)
 		flags = LBTF_INT_BOOL;
 	if (sz > 16) {
-		dw_warn(u, DW_WARN_ODD_INT);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_ODD_INT);
 		return bytes_blob(u, sz);
 	}
-	if (dw_attrs_udata(&da, DA_BIT_SIZE, &bits) && bits && bits <= (uint64_t)sz * 8 &&
+	if (lbtfi_dw_attrs_udata(&da, DA_BIT_SIZE, &bits) && bits && bits <= (uint64_t)sz * 8 &&
 	    bits != (uint64_t)sz * 8) {
 		/* _BitInt(N) and friends: keep the value bits, round the storage */
 	} else {
 		bits = (uint64_t)sz * 8;
 	}
 	if (pow2_at_least(sz) != (uint32_t)sz) {
-		dw_warn(u, DW_WARN_ODD_INT);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_ODD_INT);
 		sz = pow2_at_least(sz);
 	}
 	if (bits != (uint64_t)sz * 8) {
@@ -234,58 +234,58 @@ static int64_t conv_base(struct dw_unit *u, struct dw_die *die)
 
 /* Pointers, modifiers, typedefs ------------------------------------------- */
 
-bool dw_is_annotation(struct dw_unit *u, struct dw_die *c, const char *which,
+bool lbtfi_dw_is_annotation(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *c, const char *which,
 		      const char **value)
 {
-	struct dw_attrs da;
-	const struct dw_attr *a;
+	struct lbtfi_dw_attrs da;
+	const struct lbtfi_dw_attr *a;
 	const char *n;
 
-	if (dr_tag(c) != DW_TAG_LLVM_annotation)
+	if (lbtfi_dr_tag(c) != DW_TAG_LLVM_annotation)
 		return false;
-	dr_attrs(u->rd, c, &da, false);
-	n = dw_attrs_name(&da);
-	if (!n || strcmp(n, which) || !(a = dw_attrs_get(&da, DA_CONST_VALUE)))
+	lbtfi_dr_attrs(u->rd, c, &da, false);
+	n = lbtfi_dw_attrs_name(&da);
+	if (!n || strcmp(n, which) || !(a = lbtfi_dw_attrs_get(&da, DA_CONST_VALUE)))
 		return false;
-	*value = dr_string(a);
+	*value = lbtfi_dr_string(a);
 	return *value && **value;
 }
 
-static int64_t conv_pointer(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_pointer(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	uint64_t pend;
-	int64_t cur = dw_ref_of(u, die, &pend);
-	struct dw_die c;
+	int64_t cur = lbtfi_dw_ref_of(u, die, &pend);
+	struct lbtfi_dw_die c;
 
 	if (cur < 0)
 		return cur;
-	if (dr_tag(die) != DW_TAG_pointer_type)
-		dw_warn(u, DW_WARN_CXX_REFERENCE); /* C++ references: pointers in the ABI */
+	if (lbtfi_dr_tag(die) != DW_TAG_pointer_type)
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_CXX_REFERENCE); /* C++ references: pointers in the ABI */
 	/* btf_type_tag annotations: PTR -> last tag -> ... -> first tag -> pointee */
-	if ((u->g->features & LBTF_DWARF_FEAT_TYPE_TAG) && dw_may_have_annotations(u, die) &&
-	    dr_child(die, &c)) {
+	if ((u->g->features & LBTF_DWARF_FEAT_TYPE_TAG) && lbtfi_dw_may_have_annotations(u, die) &&
+	    lbtfi_dr_child(die, &c)) {
 		do {
 			const char *v;
 
-			if (!dw_is_annotation(u, &c, "btf_type_tag", &v))
+			if (!lbtfi_dw_is_annotation(u, &c, "btf_type_tag", &v))
 				continue;
 			cur = with_fixup(u, lbtf_builder_add_type_tag(u->b, v, cur), W_TYPE, pend);
 			if (cur < 0)
 				return cur;
 			pend = 0;
-		} while (dr_sibling(&c));
+		} while (lbtfi_dr_sibling(&c));
 	}
 	return with_fixup(u, lbtf_builder_add_ptr(u->b, cur), W_TYPE, pend);
 }
 
-static int64_t conv_modifier(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_modifier(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	uint64_t pend;
-	int64_t ref = dw_ref_of(u, die, &pend), id;
+	int64_t ref = lbtfi_dw_ref_of(u, die, &pend), id;
 
 	if (ref < 0)
 		return ref;
-	switch (dr_tag(die)) {
+	switch (lbtfi_dr_tag(die)) {
 	case DW_TAG_const_type:
 		id = lbtf_builder_add_const(u->b, ref);
 		break;
@@ -299,16 +299,16 @@ static int64_t conv_modifier(struct dw_unit *u, struct dw_die *die)
 	return with_fixup(u, id, W_TYPE, pend);
 }
 
-static int64_t conv_typedef(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_typedef(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 	uint64_t pend;
 	int64_t ref, id;
 	const char *name;
 
-	dw_attrs_read(u, die, &da);
-	ref = dw_ref_attr(u, dw_attrs_get(&da, DA_TYPE), &pend);
-	name = dw_c_ident(u, dw_attrs_name(&da));
+	lbtfi_dw_attrs_read(u, die, &da);
+	ref = lbtfi_dw_ref_attr(u, lbtfi_dw_attrs_get(&da, DA_TYPE), &pend);
+	name = lbtfi_dw_c_ident(u, lbtfi_dw_attrs_name(&da));
 
 	if (ref < 0)
 		return ref;
@@ -316,7 +316,7 @@ static int64_t conv_typedef(struct dw_unit *u, struct dw_die *die)
 		return ref; /* nameless typedef: transparent */
 	id = with_fixup(u, lbtf_builder_add_typedef(u->b, name, ref), W_TYPE, pend);
 	if (id >= 0) {
-		int err = dw_add_decl_tags(u, die, id, -1);
+		int err = lbtfi_dw_add_decl_tags(u, die, id, -1);
 
 		if (err)
 			return err;
@@ -326,45 +326,45 @@ static int64_t conv_typedef(struct dw_unit *u, struct dw_die *die)
 
 /* Arrays -------------------------------------------------------------------- */
 
-uint32_t dw_subrange_count(struct dw_unit *u, struct dw_die *r)
+uint32_t lbtfi_dw_subrange_count(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *r)
 {
-	const struct dw_attr *a;
+	const struct lbtfi_dw_attr *a;
 	int64_t lo = 0, hi;
 	uint64_t cnt;
-	struct dw_attrs da;
+	struct lbtfi_dw_attrs da;
 
-	dw_attrs_read(u, r, &da);
-	if ((a = dw_attrs_get(&da, DA_COUNT)))
-		return dr_udata(a, &cnt) && cnt <= UINT32_MAX ? (uint32_t)cnt : 0;
-	if (!(a = dw_attrs_get(&da, DA_UPPER_BOUND)) || !dr_sdata(a, &hi))
+	lbtfi_dw_attrs_read(u, r, &da);
+	if ((a = lbtfi_dw_attrs_get(&da, DA_COUNT)))
+		return lbtfi_dr_udata(a, &cnt) && cnt <= UINT32_MAX ? (uint32_t)cnt : 0;
+	if (!(a = lbtfi_dw_attrs_get(&da, DA_UPPER_BOUND)) || !lbtfi_dr_sdata(a, &hi))
 		return 0; /* flexible or variable length */
-	if ((a = dw_attrs_get(&da, DA_LOWER_BOUND)) && !dr_sdata(a, &lo))
+	if ((a = lbtfi_dw_attrs_get(&da, DA_LOWER_BOUND)) && !lbtfi_dr_sdata(a, &lo))
 		lo = 0;
 	if (hi < lo || hi - lo >= (int64_t)UINT32_MAX)
 		return 0; /* old compilers wrote upper bound -1 for flexible arrays */
 	return (uint32_t)(hi - lo + 1);
 }
 
-static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_array(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	uint64_t pend;
-	int64_t cur = dw_ref_of(u, die, &pend), idx;
+	int64_t cur = lbtfi_dw_ref_of(u, die, &pend), idx;
 	uint32_t dims_small[8], *dims = dims_small, n = 0, cap = 8;
-	struct dw_die c;
+	struct lbtfi_dw_die c;
 
 	if (cur < 0)
 		return cur;
 	if (!cur && !pend) {
 		/* no element type (DW_AT_type lost): an array of void is no type */
-		dw_warn(u, DW_WARN_ARRAY_VOID);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_ARRAY_VOID);
 		return 0;
 	}
 	idx = array_index_type(u);
 	if (idx < 0)
 		return idx;
-	if (dr_child(die, &c)) {
+	if (lbtfi_dr_child(die, &c)) {
 		do {
-			int tag = dr_tag(&c);
+			int tag = lbtfi_dr_tag(&c);
 
 			if (tag != DW_TAG_subrange_type && tag != DW_TAG_enumeration_type)
 				continue;
@@ -382,8 +382,8 @@ static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 				dims = p;
 				cap *= 2;
 			}
-			dims[n++] = tag == DW_TAG_subrange_type ? dw_subrange_count(u, &c) : 0;
-		} while (dr_sibling(&c));
+			dims[n++] = tag == DW_TAG_subrange_type ? lbtfi_dw_subrange_count(u, &c) : 0;
+		} while (lbtfi_dr_sibling(&c));
 	}
 	if (!n)
 		dims[n++] = 0;
@@ -409,9 +409,9 @@ static int64_t conv_array(struct dw_unit *u, struct dw_die *die)
 /* Function prototypes ----------------------------------------------------- */
 
 struct param {
-	struct dw_die die;
+	struct lbtfi_dw_die die;
 	const char *name;
-	struct dw_attr type_attr;
+	struct lbtfi_dw_attr type_attr;
 	bool has_type;
 	int64_t type;
 	uint64_t pend;
@@ -422,21 +422,21 @@ struct param {
  * returned without adding anything when a parameter has no name (the kernel
  * rejects a FUNC whose prototype has one).
  */
-int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
-		      struct dw_die **pdies, uint32_t *npdies)
+int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, bool need_names,
+		      struct lbtfi_dw_die **pdies, uint32_t *npdies)
 {
 	struct param *ps = NULL;
 	uint32_t n = 0, cap = 0, i;
 	bool varargs = false;
 	uint64_t rpend;
 	int64_t ret, id = 0, err = 0;
-	struct dw_attrs da;
-	struct dw_die c;
+	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_die c;
 
-	ps = dw_scratch_take(u, &cap, sizeof(*ps));
-	if (dr_child(die, &c)) {
+	ps = lbtfi_dw_scratch_take(u, &cap, sizeof(*ps));
+	if (lbtfi_dr_child(die, &c)) {
 		do {
-			int tag = dr_tag(&c);
+			int tag = lbtfi_dr_tag(&c);
 
 			if (tag == DW_TAG_unspecified_parameters) {
 				varargs = true;
@@ -444,31 +444,31 @@ int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 			}
 			if (tag != DW_TAG_formal_parameter)
 				continue;
-			if ((err = dw_grow(&ps, &cap, n, sizeof(*ps), 8)))
+			if ((err = lbtfi_dw_grow(&ps, &cap, n, sizeof(*ps), 8)))
 				goto out;
-			dw_attrs_read(u, &c, &da);
+			lbtfi_dw_attrs_read(u, &c, &da);
 			ps[n].die = c;
-			ps[n].name = dw_attrs_name(&da);
+			ps[n].name = lbtfi_dw_attrs_name(&da);
 			ps[n].has_type = da.have >> DA_TYPE & 1;
 			ps[n].type_attr = da.a[DA_TYPE];
 			if (need_names && (!ps[n].name || !*ps[n].name)) {
-				dw_warn(u, DW_WARN_UNNAMED_PARAM);
+				lbtfi_dw_warn(u, LBTFI_DW_WARN_UNNAMED_PARAM);
 				err = 0;
 				id = 0;
 				goto out_id;
 			}
 			n++;
-		} while (dr_sibling(&c));
+		} while (lbtfi_dr_sibling(&c));
 	}
 	for (i = 0; i < n; i++) {
 		ps[i].pend = 0;
-		ps[i].type = dw_ref_attr(u, ps[i].has_type ? &ps[i].type_attr : NULL, &ps[i].pend);
+		ps[i].type = lbtfi_dw_ref_attr(u, ps[i].has_type ? &ps[i].type_attr : NULL, &ps[i].pend);
 		if (ps[i].type < 0) {
 			err = ps[i].type;
 			goto out;
 		}
 	}
-	ret = dw_ref_of(u, die, &rpend);
+	ret = lbtfi_dw_ref_of(u, die, &rpend);
 	if (ret < 0) {
 		err = ret;
 		goto out;
@@ -485,7 +485,7 @@ int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 			err = r;
 			goto out;
 		}
-		if (ps[i].pend && (err = dw_fixup_add(u, id, W_PARAM(i), ps[i].pend)))
+		if (ps[i].pend && (err = lbtfi_dw_fixup_add(u, id, W_PARAM(i), ps[i].pend)))
 			goto out;
 	}
 	if (varargs && (err = lbtf_builder_add_func_param(u->b, NULL, 0)) < 0)
@@ -502,33 +502,33 @@ int64_t dw_func_proto(struct dw_unit *u, struct dw_die *die, bool need_names,
 		*npdies = n;
 	}
 out_id:
-	dw_scratch_give(u, ps, cap, sizeof(*ps));
+	lbtfi_dw_scratch_give(u, ps, cap, sizeof(*ps));
 	return id;
 out:
-	dw_scratch_give(u, ps, cap, sizeof(*ps));
+	lbtfi_dw_scratch_give(u, ps, cap, sizeof(*ps));
 	return err;
 }
 
-static int64_t conv_subroutine(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_subroutine(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	return dw_func_proto(u, die, false, NULL, NULL);
+	return lbtfi_dw_func_proto(u, die, false, NULL, NULL);
 }
 
 /* Tags BTF has no kind for ------------------------------------------------ */
 
-static int64_t conv_void(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_void(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	return 0; /* e.g. DW_TAG_unspecified_type (the void of asm functions) */
 }
 
-static int64_t conv_unsupported(struct dw_unit *u, struct dw_die *die)
+static int64_t conv_unsupported(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	unsigned int tag = dr_tag(die);
+	unsigned int tag = lbtfi_dr_tag(die);
 
 	if (tag == DW_TAG_ptr_to_member_type)
-		dw_warn(u, DW_WARN_PTR_TO_MEMBER);
+		lbtfi_dw_warn(u, LBTFI_DW_WARN_PTR_TO_MEMBER);
 	else
-		dw_warn_tag(u, tag);
+		lbtfi_dw_warn_tag(u, tag);
 	return 0;
 }
 
@@ -550,10 +550,10 @@ static const struct tag_desc std_tags[NR_STD_TAGS] = {
 	[DW_TAG_restrict_type] = { "restrict_type", conv_modifier },
 	[DW_TAG_typedef] = { "typedef", conv_typedef },
 	[DW_TAG_array_type] = { "array_type", conv_array },
-	[DW_TAG_structure_type] = { "structure_type", dw_conv_struct },
-	[DW_TAG_class_type] = { "class_type", dw_conv_struct },
-	[DW_TAG_union_type] = { "union_type", dw_conv_struct },
-	[DW_TAG_enumeration_type] = { "enumeration_type", dw_conv_enum },
+	[DW_TAG_structure_type] = { "structure_type", lbtfi_dw_conv_struct },
+	[DW_TAG_class_type] = { "class_type", lbtfi_dw_conv_struct },
+	[DW_TAG_union_type] = { "union_type", lbtfi_dw_conv_struct },
+	[DW_TAG_enumeration_type] = { "enumeration_type", lbtfi_dw_conv_enum },
 	[DW_TAG_subroutine_type] = { "subroutine_type", conv_subroutine },
 	[DW_TAG_unspecified_type] = { "unspecified_type", conv_void },
 	[DW_TAG_ptr_to_member_type] = { "ptr_to_member_type", conv_unsupported },
@@ -580,14 +580,14 @@ static const struct tag_desc *tag_desc(unsigned int tag)
 	return tag < NR_STD_TAGS ? &std_tags[tag] : NULL;
 }
 
-const char *dw_tag_name(unsigned int tag)
+const char *lbtfi_dw_tag_name(unsigned int tag)
 {
 	const struct tag_desc *d = tag_desc(tag);
 
 	return d && d->name ? d->name : "vendor tag";
 }
 
-bool dw_is_type_tag(unsigned int tag)
+bool lbtfi_dw_is_type_tag(unsigned int tag)
 {
 	const struct tag_desc *d = tag_desc(tag);
 
@@ -595,9 +595,9 @@ bool dw_is_type_tag(unsigned int tag)
 }
 
 /* The id of a DIE (marked in progress before: found by a lookup) */
-static inline int set_id(struct dw_unit *u, uint64_t key, uint32_t id)
+static inline int set_id(struct lbtfi_dw_unit *u, uint64_t key, uint32_t id)
 {
-	struct dw_die_slot *d = dw_dies_add(&u->ru.map, key);
+	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->ru.map, key);
 
 	if (!d)
 		return -ENOMEM;
@@ -605,24 +605,24 @@ static inline int set_id(struct dw_unit *u, uint64_t key, uint32_t id)
 	return 0;
 }
 
-static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
+static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64_t key)
 {
 	static __thread int depth;
-	unsigned int tag = dr_tag(die);
+	unsigned int tag = lbtfi_dr_tag(die);
 	const struct tag_desc *d = tag_desc(tag);
 	int64_t id;
 	int err;
 
 	if (!d || !d->conv) {
-		dw_warn_tag(u, tag);
+		lbtfi_dw_warn_tag(u, tag);
 		return set_id(u, key, 0);
 	}
 	if (depth >= MAX_DEPTH)
 		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
 				 (unsigned long long)die->off);
-	if ((err = set_id(u, key, DW_ID_IN_PROGRESS)))
+	if ((err = set_id(u, key, LBTFI_DW_ID_IN_PROGRESS)))
 		return err;
-	id = dw_reuse_find(dw_ru(u), die);
+	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die);
 	if (id)
 		return id < 0 ? id : set_id(u, key, (uint32_t)id) ?: id;
 	depth++;
@@ -630,21 +630,21 @@ static int64_t convert(struct dw_unit *u, struct dw_die *die, uint64_t key)
 	depth--;
 	if (id < 0)
 		return id;
-	if ((err = set_id(u, key, (uint32_t)id)) || (err = dw_reuse_note(dw_ru(u), die, (uint32_t)id)))
+	if ((err = set_id(u, key, (uint32_t)id)) || (err = lbtfi_dw_reuse_note(lbtfi_dw_ru(u), die, (uint32_t)id)))
 		return err;
 	return id;
 }
 
-int64_t dw_type_id(struct dw_unit *u, struct dw_die *die)
+int64_t lbtfi_dw_type_id(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	struct dw_die t = *die; /* (the caller's walk goes on from die) */
-	const struct dw_die_slot *d;
+	struct lbtfi_dw_die t = *die; /* (the caller's walk goes on from die) */
+	const struct lbtfi_dw_die_slot *d;
 	uint64_t key;
 
-	dw_follow_signature(u->rd, &t);
-	key = dr_key(&t);
-	d = dw_dies_get(&u->ru.map, key);
-	if (d && d->id != DW_NONE)
-		return d->id == DW_ID_IN_PROGRESS ? 0 : d->id;
+	lbtfi_dw_follow_signature(u->rd, &t);
+	key = lbtfi_dr_key(&t);
+	d = lbtfi_dw_dies_get(&u->ru.map, key);
+	if (d && d->id != LBTFI_DW_NONE)
+		return d->id == LBTFI_DW_ID_IN_PROGRESS ? 0 : d->id;
 	return convert(u, &t, key);
 }

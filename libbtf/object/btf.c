@@ -12,7 +12,7 @@
 #define MAX_STR_OFFSET 0x7fffffffu
 #define RESOLVE_DEPTH 32
 
-int obtf_init(struct obtf *b, const char *path, const void *data, size_t size)
+int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size)
 {
 	struct lbtf_header hdr;
 	const struct lbtf_header *h = &hdr;
@@ -71,7 +71,7 @@ int obtf_init(struct obtf *b, const char *path, const void *data, size_t size)
 	return 0;
 }
 
-void obtf_free(struct obtf *b)
+void lbtfi_obj_btf_free(struct obtf *b)
 {
 	if (b->grown) {
 		free(b->types);
@@ -82,7 +82,7 @@ void obtf_free(struct obtf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-struct lbtf_type *obtf_type(const struct obtf *b, uint32_t id)
+struct lbtf_type *lbtfi_obj_btf_type(const struct obtf *b, uint32_t id)
 {
 	static __thread struct lbtf_type void_type;
 
@@ -93,7 +93,7 @@ struct lbtf_type *obtf_type(const struct obtf *b, uint32_t id)
 	return id <= b->nr ? (struct lbtf_type *)(b->types + b->offs[id - 1]) : NULL;
 }
 
-char *obtf_str(const struct obtf *b, uint32_t off)
+char *lbtfi_obj_btf_str(const struct obtf *b, uint32_t off)
 {
 	return off < b->strs_len ? b->strs + off : NULL;
 }
@@ -124,7 +124,7 @@ static int grow(struct obtf *b)
 }
 
 /* An existing string is reused (its first copy), as libbpf's string set does. */
-int obtf_add_str(struct obtf *b, const char *s, uint32_t *off)
+int lbtfi_obj_btf_add_str(struct obtf *b, const char *s, uint32_t *off)
 {
 	size_t n = strlen(s) + 1;
 	int err;
@@ -145,7 +145,7 @@ int obtf_add_str(struct obtf *b, const char *s, uint32_t *off)
 	return 0;
 }
 
-int obtf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id)
+int lbtfi_obj_btf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id)
 {
 	int err;
 
@@ -162,12 +162,12 @@ int obtf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id)
 }
 
 /* libbpf's btf__resolve_size() with 8-byte pointers */
-int obtf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size)
+int lbtfi_obj_btf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size)
 {
 	uint64_t nelems = 1;
 
 	for (int depth = 0; depth < RESOLVE_DEPTH; depth++) {
-		const struct lbtf_type *t = obtf_type(b, id);
+		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
 
 		if (!t)
 			return -EINVAL;
@@ -199,9 +199,9 @@ int obtf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size)
 }
 
 /* libbpf's btf__align_of() with 8-byte pointers */
-int obtf_align_of(const struct obtf *b, uint32_t id)
+int lbtfi_obj_btf_align_of(const struct obtf *b, uint32_t id)
 {
-	const struct lbtf_type *t = obtf_type(b, id);
+	const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
 	int max = 1;
 
 	if (!t)
@@ -213,12 +213,12 @@ int obtf_align_of(const struct obtf *b, uint32_t id)
 		return 8;
 	case LBTF_KIND_TYPEDEF: case LBTF_KIND_VOLATILE: case LBTF_KIND_CONST:
 	case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
-		return obtf_align_of(b, t->type);
+		return lbtfi_obj_btf_align_of(b, t->type);
 	case LBTF_KIND_ARRAY:
-		return obtf_align_of(b, lbtf_array(t)->type);
+		return lbtfi_obj_btf_align_of(b, lbtf_array(t)->type);
 	case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
-			int a = obtf_align_of(b, lbtf_members(t)[i].type);
+			int a = lbtfi_obj_btf_align_of(b, lbtf_members(t)[i].type);
 
 			if (a <= 0)
 				return a;
@@ -232,10 +232,10 @@ int obtf_align_of(const struct obtf *b, uint32_t id)
 }
 
 /* The first INT of 32 bits (libbpf's find_int_btf_id), 0 if none */
-uint32_t obtf_find_int32(const struct obtf *b)
+uint32_t lbtfi_obj_btf_find_int32(const struct obtf *b)
 {
 	for (uint32_t id = 1; id <= b->nr; id++) {
-		const struct lbtf_type *t = obtf_type(b, id);
+		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
 
 		if (lbtf_kind(t) == LBTF_KIND_INT && lbtf_int_bits(t) == 32)
 			return id;
@@ -243,7 +243,7 @@ uint32_t obtf_find_int32(const struct obtf *b)
 	return 0;
 }
 
-int obtf_output(struct obtf *b, void **data, size_t *size)
+int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size)
 {
 	struct lbtf_header h = b->hdr;
 	unsigned char *p;

@@ -47,12 +47,12 @@ static bool find_var_sym(const struct octx *c, const char *name, Elf64_Sym *out)
 		const char *n;
 		int bind;
 
-		if (!oelf_sym(&c->e, i, &s) || ELF64_ST_TYPE(s.st_info) != STT_OBJECT)
+		if (!lbtfi_obj_elf_sym(&c->e, i, &s) || ELF64_ST_TYPE(s.st_info) != STT_OBJECT)
 			continue;
 		bind = ELF64_ST_BIND(s.st_info);
 		if (bind != STB_GLOBAL && bind != STB_WEAK)
 			continue;
-		n = oelf_sym_name(&c->e, &s);
+		n = lbtfi_obj_elf_sym_name(&c->e, &s);
 		if (n && !strcmp(n, name)) {
 			*out = s;
 			return true;
@@ -70,7 +70,7 @@ static bool hidden(const Elf64_Sym *s)
 
 static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 {
-	const char *sec = obtf_str(&c->b, t->name_off);
+	const char *sec = lbtfi_obj_btf_str(&c->b, t->name_off);
 	struct lbtf_var_secinfo *vsi = (struct lbtf_var_secinfo *)(t + 1), *tmp;
 	unsigned int n = lbtf_vlen(t);
 	bool offsets = false;
@@ -81,7 +81,7 @@ static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 		if (t->size == 0) {
 			uint32_t size = 0;
 
-			if (oelf_sec_size(&c->e, sec, &size) || !size)
+			if (lbtfi_obj_elf_sec_size(&c->e, sec, &size) || !size)
 				return lbtfi_err(ENOENT, "%s: sec '%s': failed to determine size from ELF",
 						 c->path, sec);
 			t->size = size;
@@ -89,7 +89,7 @@ static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 			c->fixups |= LBTF_FIXUP_DATASEC_SIZE;
 		}
 		for (unsigned int i = 0; i < n; i++) {
-			struct lbtf_type *v = obtf_type(&c->b, vsi[i].type);
+			struct lbtf_type *v = lbtfi_obj_btf_type(&c->b, vsi[i].type);
 			struct lbtf_var *var;
 			const char *name;
 			Elf64_Sym sym;
@@ -100,7 +100,7 @@ static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 			var = (struct lbtf_var *)(v + 1);
 			if (var->linkage == LBTF_LINKAGE_STATIC || var->linkage == LBTF_LINKAGE_EXTERN)
 				continue;
-			name = obtf_str(&c->b, v->name_off);
+			name = lbtfi_obj_btf_str(&c->b, v->name_off);
 			if (!name)
 				return lbtfi_err(ENOENT, "%s: sec '%s': failed to find name of DATASEC's member #%u",
 						 c->path, sec, i);
@@ -126,10 +126,10 @@ static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 	return 0;
 }
 
-int obj_fixup_datasecs(struct octx *c)
+int lbtfi_obj_fixup_datasecs(struct octx *c)
 {
 	for (uint32_t id = 1; id <= c->b.nr; id++) {
-		struct lbtf_type *t = obtf_type(&c->b, id);
+		struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, id);
 		int err;
 
 		if (lbtf_kind(t) == LBTF_KIND_DATASEC && (err = fixup_datasec(c, t)))
@@ -138,7 +138,7 @@ int obj_fixup_datasecs(struct octx *c)
 	return 0;
 }
 
-int obj_mark_static_subprogs(struct octx *c)
+int lbtfi_obj_mark_static_subprogs(struct octx *c)
 {
 	Elf64_Sym s;
 
@@ -147,17 +147,17 @@ int obj_mark_static_subprogs(struct octx *c)
 	for (size_t i = 0; i < c->e.nr_syms; i++) {
 		const char *name;
 
-		if (!oelf_sym(&c->e, i, &s) || s.st_shndx != c->e.text_shndx ||
+		if (!lbtfi_obj_elf_sym(&c->e, i, &s) || s.st_shndx != c->e.text_shndx ||
 		    ELF64_ST_TYPE(s.st_info) != STT_FUNC || ELF64_ST_BIND(s.st_info) == STB_LOCAL ||
-		    !hidden(&s) || !(name = oelf_sym_name(&c->e, &s)))
+		    !hidden(&s) || !(name = lbtfi_obj_elf_sym_name(&c->e, &s)))
 			continue;
 		for (uint32_t id = 1; id <= c->b.nr; id++) {
-			struct lbtf_type *t = obtf_type(&c->b, id);
+			struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, id);
 			const char *n;
 
 			if (lbtf_kind(t) != LBTF_KIND_FUNC || lbtf_vlen(t) != LBTF_LINKAGE_GLOBAL)
 				continue;
-			n = obtf_str(&c->b, t->name_off);
+			n = lbtfi_obj_btf_str(&c->b, t->name_off);
 			if (!n || strcmp(n, name))
 				continue;
 			t->info = lbtf_info(LBTF_KIND_FUNC, LBTF_LINKAGE_STATIC, false);

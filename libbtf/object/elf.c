@@ -26,7 +26,7 @@ static void count_programs(struct oelf *e)
 	for (size_t i = 0; i < e->nr_syms; i++) {
 		struct lbtfi_shdr sh;
 
-		if (!oelf_sym(e, i, &sym) || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
+		if (!lbtfi_obj_elf_sym(e, i, &sym) || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
 			continue;
 		if (!sym.st_shndx || !lbtfi_elf_shdr(&e->elf, sym.st_shndx, &sh) ||
 		    sh.type != SHT_PROGBITS || !(sh.flags & SHF_EXECINSTR) || !sh.size)
@@ -61,7 +61,7 @@ static bool ignored_by_name(const char *name)
 	return !strncmp(name, ".debug_", 7);
 }
 
-int oelf_open(struct oelf *e, const char *path, const void *image, size_t size)
+int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size)
 {
 	const unsigned char host_data = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
 					ELFDATA2LSB : ELFDATA2MSB;
@@ -85,7 +85,7 @@ int oelf_open(struct oelf *e, const char *path, const void *image, size_t size)
 					 "%u: invalid section", path, sh.name);
 		/* every section libbpf reads: elf_sec_data() must succeed */
 		if (name && sh.type != SHT_NOBITS && (sh.type == SHT_SYMTAB ||
-		    (!obj_ignored_section(&sh) && !ignored_by_name(name))) &&
+		    (!lbtfi_obj_ignored_section(&sh) && !ignored_by_name(name))) &&
 		    sh.size % libelf_entsize(sh.type))
 			return lbtfi_err(4001, "%s: elf: failed to get section(%zu) %s data from %s: invalid data",
 					 path, i, name, path);
@@ -95,11 +95,11 @@ int oelf_open(struct oelf *e, const char *path, const void *image, size_t size)
 			e->has_symtab = true;
 			e->symtab = sh;
 			e->symtab_shndx = i;
-		} else if (name && !obj_ignored_section(&sh) && !strcmp(name, "license") &&
+		} else if (name && !lbtfi_obj_ignored_section(&sh) && !strcmp(name, "license") &&
 			   sh.type == SHT_NOBITS) {
 			/* bpf_object__init_license(): no bytes to copy */
 			return lbtfi_err(4001, "%s: invalid license section in %s", path, path);
-		} else if (name && !obj_ignored_section(&sh) && !strcmp(name, "version") &&
+		} else if (name && !lbtfi_obj_ignored_section(&sh) && !strcmp(name, "version") &&
 			   sh.size != 4) {
 			/* bpf_object__init_kversion() */
 			return lbtfi_err(4001, "%s: invalid kver section in %s", path, path);
@@ -119,17 +119,17 @@ int oelf_open(struct oelf *e, const char *path, const void *image, size_t size)
 	return 0;
 }
 
-bool oelf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym)
+bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym)
 {
 	return i < e->nr_syms && lbtfi_elf_sym(&e->elf, &e->symtab, i, sym);
 }
 
-const char *oelf_sym_name(const struct oelf *e, const Elf64_Sym *sym)
+const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym)
 {
 	return lbtfi_elf_str(&e->elf, e->symtab.link, sym->st_name);
 }
 
-int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size)
+int lbtfi_obj_elf_sec_size(const struct oelf *e, const char *name, uint32_t *size)
 {
 	struct lbtfi_shdr sh;
 
@@ -141,7 +141,7 @@ int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size)
 
 /* ignore_elf_section() of libbpf 1.1, for the sections it looks up by
  * name: string tables and .llvm_addrsig are skipped whatever their name */
-bool obj_ignored_section(const struct lbtfi_shdr *sh)
+bool lbtfi_obj_ignored_section(const struct lbtfi_shdr *sh)
 {
 	return sh->type == SHT_STRTAB || sh->type == 0x6fff4c03 /* SHT_LLVM_ADDRSIG */;
 }

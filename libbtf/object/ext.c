@@ -135,7 +135,7 @@ static int check_ext(const unsigned char *d, uint32_t size, char *why, size_t wh
 	return 0;
 }
 
-int obj_check_btf_ext(struct octx *c)
+int lbtfi_obj_check_btf_ext(struct octx *c)
 {
 	struct lbtfi_shdr sh, ext = { 0 };
 	bool has_ext = false, needs_btf = false;
@@ -148,7 +148,7 @@ int obj_check_btf_ext(struct octx *c)
 		const char *name;
 
 		if (!lbtfi_elf_shdr(&c->e.elf, i, &sh) || !(name = lbtfi_elf_sec_name(&c->e.elf, &sh)) ||
-		    obj_ignored_section(&sh))
+		    lbtfi_obj_ignored_section(&sh))
 			continue;
 		if (!strcmp(name, ".maps") ||
 		    (!strcmp(name, ".struct_ops") && sh.type == SHT_PROGBITS && sh.size &&

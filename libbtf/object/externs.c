@@ -24,14 +24,14 @@ struct ext {
 /* type 0 or a VAR/FUNC; the kcfg types libbpf accepts (find_kcfg_type) */
 static bool kcfg_type_ok(const struct obtf *b, uint32_t id, bool elem)
 {
-	const struct lbtf_type *t = obtf_type(b, id);
+	const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
 	const char *name;
 
 	while (t && (lbtf_kind(t) == LBTF_KIND_TYPEDEF || lbtf_is_mod(t)))
-		t = obtf_type(b, t->type);
+		t = lbtfi_obj_btf_type(b, t->type);
 	if (!t)
 		return false;
-	name = obtf_str(b, t->name_off);
+	name = lbtfi_obj_btf_str(b, t->name_off);
 	switch (lbtf_kind(t)) {
 	case LBTF_KIND_INT: {
 		uint32_t enc = lbtf_int_encoding(t);
@@ -61,14 +61,14 @@ static bool sym_is_extern(const Elf64_Sym *s)
 	       ELF64_ST_TYPE(s->st_info) == STT_NOTYPE;
 }
 
-const char *obj_first_extern(const struct oelf *e)
+const char *lbtfi_obj_first_extern(const struct oelf *e)
 {
 	Elf64_Sym sym;
 	const char *name;
 
 	for (size_t i = 0; i < e->nr_syms; i++)
-		if (oelf_sym(e, i, &sym) && sym_is_extern(&sym) &&
-		    (name = oelf_sym_name(e, &sym)) && *name)
+		if (lbtfi_obj_elf_sym(e, i, &sym) && sym_is_extern(&sym) &&
+		    (name = lbtfi_obj_elf_sym_name(e, &sym)) && *name)
 			return name;
 	return NULL;
 }
@@ -77,13 +77,13 @@ const char *obj_first_extern(const struct oelf *e)
 static int find_extern_btf_id(const struct obtf *b, const char *name)
 {
 	for (uint32_t id = 1; id <= b->nr; id++) {
-		const struct lbtf_type *t = obtf_type(b, id);
+		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
 		unsigned int k = lbtf_kind(t);
 		const char *n;
 
 		if (k != LBTF_KIND_VAR && k != LBTF_KIND_FUNC)
 			continue;
-		n = obtf_str(b, t->name_off);
+		n = lbtfi_obj_btf_str(b, t->name_off);
 		if (!n || strcmp(n, name))
 			continue;
 		if (k == LBTF_KIND_VAR && lbtf_var(t)->linkage != LBTF_LINKAGE_EXTERN)
@@ -98,7 +98,7 @@ static int find_extern_btf_id(const struct obtf *b, const char *name)
 static uint32_t find_extern_sec(const struct obtf *b, uint32_t ext_id)
 {
 	for (uint32_t id = 1; id <= b->nr; id++) {
-		const struct lbtf_type *t = obtf_type(b, id);
+		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
 
 		if (lbtf_kind(t) != LBTF_KIND_DATASEC)
 			continue;
@@ -146,8 +146,8 @@ static int add_dummy_ksym(struct octx *c, uint32_t *dummy)
 
 	*dummy = 0;
 	for (uint32_t id = 1; id <= b->nr && !sec; id++) {
-		const struct lbtf_type *t = obtf_type(b, id);
-		const char *n = obtf_str(b, t->name_off);
+		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
+		const char *n = lbtfi_obj_btf_str(b, t->name_off);
 
 		if (lbtf_kind(t) == LBTF_KIND_DATASEC && n && !strcmp(n, ".ksyms"))
 			sec = t;
@@ -155,7 +155,7 @@ static int add_dummy_ksym(struct octx *c, uint32_t *dummy)
 	if (!sec)
 		return 0;
 	for (i = 0; i < lbtf_vlen(sec); i++) {
-		const struct lbtf_type *vt = obtf_type(b, lbtf_secinfos(sec)[i].type);
+		const struct lbtf_type *vt = lbtfi_obj_btf_type(b, lbtf_secinfos(sec)[i].type);
 
 		if (vt && lbtf_kind(vt) == LBTF_KIND_FUNC)
 			break;
@@ -163,29 +163,29 @@ static int add_dummy_ksym(struct octx *c, uint32_t *dummy)
 	if (i == lbtf_vlen(sec))
 		return 0;
 	rec.t.info = lbtf_info(LBTF_KIND_VAR, 0, false);
-	rec.t.type = obtf_find_int32(b);
+	rec.t.type = lbtfi_obj_btf_find_int32(b);
 	rec.v.linkage = LBTF_LINKAGE_GLOBAL;
-	if ((err = obtf_add_str(b, "dummy_ksym", &rec.t.name_off)))
+	if ((err = lbtfi_obj_btf_add_str(b, "dummy_ksym", &rec.t.name_off)))
 		return err;
-	return obtf_add_type(b, &rec, sizeof(rec), dummy);
+	return lbtfi_obj_btf_add_type(b, &rec, sizeof(rec), dummy);
 }
 
 static int fix_ksyms(struct octx *c, uint32_t sec_id, struct ext *ext, size_t n, uint32_t dummy)
 {
 	struct obtf *b = &c->b;
-	struct lbtf_type *sec = obtf_type(b, sec_id);
-	uint32_t int_id = obtf_find_int32(b), off = 0, dummy_name = obtf_type(b, dummy)->name_off;
+	struct lbtf_type *sec = lbtfi_obj_btf_type(b, sec_id);
+	uint32_t int_id = lbtfi_obj_btf_find_int32(b), off = 0, dummy_name = lbtfi_obj_btf_type(b, dummy)->name_off;
 
 	for (unsigned int i = 0; i < lbtf_vlen(sec); i++, off += 4) {
 		struct lbtf_var_secinfo *vs = (struct lbtf_var_secinfo *)(sec + 1) + i;
-		struct lbtf_type *vt = obtf_type(b, vs->type);
-		const char *name = vt ? obtf_str(b, vt->name_off) : NULL;
+		struct lbtf_type *vt = lbtfi_obj_btf_type(b, vs->type);
+		const char *name = vt ? lbtfi_obj_btf_str(b, vt->name_off) : NULL;
 
 		if (!vt || !find_ext(ext, n, name))
 			return lbtfi_err(ESRCH, "%s: failed to find extern definition for BTF '%s'",
 					 c->path, name ? name : "?");
 		if (lbtf_kind(vt) == LBTF_KIND_FUNC) {
-			struct lbtf_type *proto = obtf_type(b, vt->type);
+			struct lbtf_type *proto = lbtfi_obj_btf_type(b, vt->type);
 
 			/* (libbpf 1.1 takes any type here for a prototype and reads
 			 * past it when it is none, which nothing can mirror: only a
@@ -216,7 +216,7 @@ static int fix_ksyms(struct octx *c, uint32_t sec_id, struct ext *ext, size_t n,
 static int fix_kconfig(struct octx *c, uint32_t sec_id, struct ext *ext, size_t n)
 {
 	struct obtf *b = &c->b;
-	struct lbtf_type *sec = obtf_type(b, sec_id);
+	struct lbtf_type *sec = lbtfi_obj_btf_type(b, sec_id);
 	uint32_t off = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -228,8 +228,8 @@ static int fix_kconfig(struct octx *c, uint32_t sec_id, struct ext *ext, size_t 
 	sec->size = off;
 	for (unsigned int i = 0; i < lbtf_vlen(sec); i++) {
 		struct lbtf_var_secinfo *vs = (struct lbtf_var_secinfo *)(sec + 1) + i;
-		struct lbtf_type *t = obtf_type(b, vs->type);
-		const char *name = t ? obtf_str(b, t->name_off) : NULL;
+		struct lbtf_type *t = lbtfi_obj_btf_type(b, vs->type);
+		const char *name = t ? lbtfi_obj_btf_str(b, t->name_off) : NULL;
 		struct ext *e = find_ext(ext, n, name);
 
 		if (!e)
@@ -257,9 +257,9 @@ static int collect(struct octx *c, struct ext **out, size_t *nr, uint32_t *ksym_
 		uint32_t sec_id;
 		int id;
 
-		if (!oelf_sym(&c->e, i, &sym))
+		if (!lbtfi_obj_elf_sym(&c->e, i, &sym))
 			return lbtfi_err(4001, "%s: bad symbol %zu", c->path, i);
-		if (!sym_is_extern(&sym) || !(name = oelf_sym_name(&c->e, &sym)) || !*name)
+		if (!sym_is_extern(&sym) || !(name = lbtfi_obj_elf_sym_name(&c->e, &sym)) || !*name)
 			continue;
 		if (LBTFI_GROW(ext, cap, n + 1))
 			return lbtfi_err(ENOMEM, "out of memory");
@@ -271,24 +271,24 @@ static int collect(struct octx *c, struct ext **out, size_t *nr, uint32_t *ksym_
 		if (id <= 0)
 			return lbtfi_err(-id, "%s: failed to find BTF for extern '%s': %d", c->path,
 					 name, id);
-		t = obtf_type(b, id);
-		x->name = obtf_str(b, t->name_off);
+		t = lbtfi_obj_btf_type(b, id);
+		x->name = lbtfi_obj_btf_str(b, t->name_off);
 		sec_id = find_extern_sec(b, id);
 		if (!sec_id)
 			return lbtfi_err(ENOENT, "%s: failed to find BTF for extern '%s' [%d] section: -2",
 					 c->path, name, id);
-		sec = obtf_type(b, sec_id);
-		sname = obtf_str(b, sec->name_off);
+		sec = lbtfi_obj_btf_type(b, sec_id);
+		sname = lbtfi_obj_btf_str(b, sec->name_off);
 		if (sname && !strcmp(sname, ".kconfig")) {
 			if (lbtf_kind(t) == LBTF_KIND_FUNC)
 				return lbtfi_err(ENOTSUP, "%s: extern function %s is unsupported under .kconfig",
 						 c->path, x->name);
 			*kcfg_sec = sec_id;
 			x->type = EXT_KCFG;
-			if (obtf_resolve_size(b, t->type, &x->size) || x->size <= 0)
+			if (lbtfi_obj_btf_resolve_size(b, t->type, &x->size) || x->size <= 0)
 				return lbtfi_err(EINVAL, "%s: failed to resolve size of extern (kcfg) '%s'",
 						 c->path, name);
-			x->align = obtf_align_of(b, t->type);
+			x->align = lbtfi_obj_btf_align_of(b, t->type);
 			if (x->align <= 0)
 				return lbtfi_err(EINVAL, "%s: failed to determine alignment of extern (kcfg) '%s'",
 						 c->path, name);
@@ -306,7 +306,7 @@ static int collect(struct octx *c, struct ext **out, size_t *nr, uint32_t *ksym_
 	return 0;
 }
 
-int obj_collect_externs(struct octx *c)
+int lbtfi_obj_collect_externs(struct octx *c)
 {
 	struct ext *ext = NULL;
 	size_t n = 0;

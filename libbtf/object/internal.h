@@ -57,44 +57,44 @@ struct octx {
 };
 
 /* btf.c */
-int obtf_init(struct obtf *b, const char *path, const void *data, size_t size);
-void obtf_free(struct obtf *b);
-struct lbtf_type *obtf_type(const struct obtf *b, uint32_t id);
-char *obtf_str(const struct obtf *b, uint32_t off);
-int obtf_add_str(struct obtf *b, const char *s, uint32_t *off);
-int obtf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id);
-int obtf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size);
-int obtf_align_of(const struct obtf *b, uint32_t id);
-uint32_t obtf_find_int32(const struct obtf *b);
+int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size);
+void lbtfi_obj_btf_free(struct obtf *b);
+struct lbtf_type *lbtfi_obj_btf_type(const struct obtf *b, uint32_t id);
+char *lbtfi_obj_btf_str(const struct obtf *b, uint32_t off);
+int lbtfi_obj_btf_add_str(struct obtf *b, const char *s, uint32_t *off);
+int lbtfi_obj_btf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id);
+int lbtfi_obj_btf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size);
+int lbtfi_obj_btf_align_of(const struct obtf *b, uint32_t id);
+uint32_t lbtfi_obj_btf_find_int32(const struct obtf *b);
 /* The BTF as one buffer for the caller to free (b's own copy when no type
  * or string was added: b no longer holds it then) */
-int obtf_output(struct obtf *b, void **data, size_t *size);
+int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size);
 
 /* elf.c */
-int oelf_open(struct oelf *e, const char *path, const void *image, size_t size);
-const char *oelf_sym_name(const struct oelf *e, const Elf64_Sym *sym);
-bool oelf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
+int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size);
+const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym);
+bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
 /* first section named name: its data size (sh_size for NOBITS) */
-int oelf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
+int lbtfi_obj_elf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
 
 /* a section libbpf's ELF walk skips (bpf_object__elf_collect) */
-bool obj_ignored_section(const struct lbtfi_shdr *sh);
+bool lbtfi_obj_ignored_section(const struct lbtfi_shdr *sh);
 
 /* ext.c: the .BTF.ext as btf_ext__new() parses it (bpf_object__init_btf) */
-int obj_check_btf_ext(struct octx *c);
+int lbtfi_obj_check_btf_ext(struct octx *c);
 /* maps.c: BTF-defined maps as bpf_object__init_user_btf_maps() reads them */
-int obj_init_btf_maps(struct octx *c);
+int lbtfi_obj_init_btf_maps(struct octx *c);
 /* progs.c: programs (bpf_object__add_programs) and their relocations
- * (bpf_object__collect_prog_relos), after obj_init_btf_maps */
-int obj_collect_progs(struct octx *c);
-int obj_collect_prog_relos(struct octx *c);
+ * (bpf_object__collect_prog_relos), after lbtfi_obj_init_btf_maps */
+int lbtfi_obj_collect_progs(struct octx *c);
+int lbtfi_obj_collect_prog_relos(struct octx *c);
 
 /* externs.c, datasec.c, sanitize.c */
 /* the first symbol libbpf takes for an extern (its name), or NULL */
-const char *obj_first_extern(const struct oelf *e);
-int obj_collect_externs(struct octx *c);
-int obj_fixup_datasecs(struct octx *c);
-int obj_mark_static_subprogs(struct octx *c);
-int obj_sanitize(struct octx *c);
+const char *lbtfi_obj_first_extern(const struct oelf *e);
+int lbtfi_obj_collect_externs(struct octx *c);
+int lbtfi_obj_fixup_datasecs(struct octx *c);
+int lbtfi_obj_mark_static_subprogs(struct octx *c);
+int lbtfi_obj_sanitize(struct octx *c);
 
 #endif

@@ -38,12 +38,12 @@ static const char *kind_str(const struct lbtf_type *t)
 /* skip_mods_and_typedefs() (NULL for a missing type, where libbpf crashes) */
 static const struct lbtf_type *skip_mods(const struct octx *c, uint32_t id)
 {
-	const struct lbtf_type *t = obtf_type(&c->b, id);
+	const struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, id);
 
 	for (unsigned int depth = 0; t && (lbtf_is_mod(t) || lbtf_kind(t) == LBTF_KIND_TYPEDEF); depth++) {
 		if (depth > c->b.nr) /* a loop (libbpf would spin) */
 			return NULL;
-		t = obtf_type(&c->b, t->type);
+		t = lbtfi_obj_btf_type(&c->b, t->type);
 	}
 	return t;
 }
@@ -57,7 +57,7 @@ static int field_int(const struct octx *c, const char *map, const char *name,
 	if (!t || lbtf_kind(t) != LBTF_KIND_PTR)
 		return lbtfi_err(EINVAL, "%s: map '%s': attr '%s': expected PTR, got %s.", c->path, map,
 				 name, kind_str(t));
-	arr = obtf_type(&c->b, t->type);
+	arr = lbtfi_obj_btf_type(&c->b, t->type);
 	if (!arr)
 		return lbtfi_err(EINVAL, "%s: map '%s': attr '%s': type [%u] not found.", c->path, map,
 				 name, t->type);
@@ -83,7 +83,7 @@ static int set_size(const struct octx *c, const char *map, const char *what, uin
 static int typed_size(const struct octx *c, const char *map, const char *what,
 		      const struct lbtf_member *m, uint32_t *have)
 {
-	const struct lbtf_type *t = obtf_type(&c->b, m->type);
+	const struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, m->type);
 	int64_t sz = 0;
 	int err;
 
@@ -93,7 +93,7 @@ static int typed_size(const struct octx *c, const char *map, const char *what,
 	if (lbtf_kind(t) != LBTF_KIND_PTR)
 		return lbtfi_err(EINVAL, "%s: map '%s': %s spec is not PTR: %s.", c->path, map, what,
 				 kind_str(t));
-	if ((err = obtf_resolve_size(&c->b, t->type, &sz)) < 0)
+	if ((err = lbtfi_obj_btf_resolve_size(&c->b, t->type, &sz)) < 0)
 		return lbtfi_err(-err, "%s: map '%s': can't determine %s size for type [%u]: %d.",
 				 c->path, map, what, t->type, err);
 	return set_size(c, map, what, have, sz);
@@ -124,7 +124,7 @@ static int parse_values(const struct octx *c, const char *map, const struct lbtf
 		return lbtfi_err(EINVAL, "%s: map '%s': conflicting value size %u != 4.", c->path, map,
 				 md->value_size);
 	md->value_size = 4;
-	t = obtf_type(&c->b, m->type);
+	t = lbtfi_obj_btf_type(&c->b, m->type);
 	if (!t)
 		return lbtfi_err(EINVAL, "%s: map '%s': %s type [%d] not found.", c->path, map, desc,
 				 (int)m->type);
@@ -160,7 +160,7 @@ static int parse_def(const struct octx *c, const char *map, const struct lbtf_ty
 	int err = 0;
 
 	for (unsigned int i = 0; i < vlen && !err; i++, m++) {
-		const char *name = obtf_str(&c->b, m->name_off);
+		const char *name = lbtfi_obj_btf_str(&c->b, m->name_off);
 
 		if (!name)
 			return lbtfi_err(EINVAL, "%s: map '%s': invalid field #%u.", c->path, map, i);
@@ -213,9 +213,9 @@ static int init_map(const struct octx *c, const struct lbtf_type *sec, unsigned 
 		    uint64_t data_size)
 {
 	const struct lbtf_var_secinfo *vi = (const struct lbtf_var_secinfo *)(sec + 1) + i;
-	const struct lbtf_type *var = obtf_type(&c->b, vi->type), *def;
+	const struct lbtf_type *var = lbtfi_obj_btf_type(&c->b, vi->type), *def;
 	struct map_def md = { 0 }, inner = { 0 };
-	const char *name = var ? obtf_str(&c->b, var->name_off) : NULL;
+	const char *name = var ? lbtfi_obj_btf_str(&c->b, var->name_off) : NULL;
 
 	if (!name || !*name)
 		return lbtfi_err(EINVAL, "%s: map #%u: empty name.", c->path, i);
@@ -236,7 +236,7 @@ static int init_map(const struct octx *c, const struct lbtf_type *sec, unsigned 
 	return parse_def(c, name, def, false, &md, &inner);
 }
 
-int obj_init_btf_maps(struct octx *c)
+int lbtfi_obj_init_btf_maps(struct octx *c)
 {
 	struct lbtfi_shdr sh, maps = { 0 };
 
@@ -245,7 +245,7 @@ int obj_init_btf_maps(struct octx *c)
 	for (size_t i = 1; i < c->e.elf.shnum; i++) { /* the last .maps counts */
 		const char *name;
 
-		if (lbtfi_elf_shdr(&c->e.elf, i, &sh) && !obj_ignored_section(&sh) &&
+		if (lbtfi_elf_shdr(&c->e.elf, i, &sh) && !lbtfi_obj_ignored_section(&sh) &&
 		    (name = lbtfi_elf_sec_name(&c->e.elf, &sh)) && !strcmp(name, ".maps")) {
 			maps = sh;
 			maps_idx = i;
@@ -254,8 +254,8 @@ int obj_init_btf_maps(struct octx *c)
 	if (!maps_idx)
 		return 0;
 	for (uint32_t id = 1; id <= c->b.nr; id++) {
-		const struct lbtf_type *t = obtf_type(&c->b, id);
-		const char *name = obtf_str(&c->b, t->name_off);
+		const struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, id);
+		const char *name = lbtfi_obj_btf_str(&c->b, t->name_off);
 
 		if (lbtf_kind(t) != LBTF_KIND_DATASEC || !name || strcmp(name, ".maps"))
 			continue;

@@ -37,7 +37,7 @@ static int open_without_btf(const struct octx *c)
 		return lbtfi_err(ENOENT, "%s: no .BTF section, and libbpf needs BTF for its %s "
 				 "section (BTF is required, but is missing)", c->path, need[i]);
 	}
-	ext = obj_first_extern(&c->e);
+	ext = lbtfi_obj_first_extern(&c->e);
 	if (ext)
 		return lbtfi_err(ESRCH, "%s: no .BTF section to find extern '%s' in",
 				 c->path, ext);
@@ -61,8 +61,8 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	if (!lbtf_is_bpf_object(elf, size))
 		return lbtfi_err(EINVAL, "%s: not an ELF BPF object (ELF64 ET_REL EM_BPF)", path);
 	c.features = LBTF_KFEAT_ALL & ~o.missing_features;
-	err = oelf_open(&c.e, path, elf, size);
-	err = err ?: obj_collect_progs(&c);
+	err = lbtfi_obj_elf_open(&c.e, path, elf, size);
+	err = err ?: lbtfi_obj_collect_progs(&c);
 	if (!err && !o.btf && !lbtfi_elf_find(&c.e.elf, ".BTF", &btf_sh)) {
 		/* no BTF to load: data NULL, size 0 */
 		err = open_without_btf(&c);
@@ -78,18 +78,18 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	}
 	c.ext = o.btf_ext;
 	c.ext_size = o.btf_ext_size;
-	err = err ?: obtf_init(&c.b, path, btf, btf_size);
-	err = err ?: obj_check_btf_ext(&c);
-	err = err ?: obj_collect_externs(&c);
-	err = err ?: obj_fixup_datasecs(&c);
-	err = err ?: obj_init_btf_maps(&c);
-	err = err ?: obj_collect_prog_relos(&c);
-	err = err ?: obj_mark_static_subprogs(&c);
-	err = err ?: obj_sanitize(&c);
-	err = err ?: obtf_output(&c.b, &r.data, &r.size);
+	err = err ?: lbtfi_obj_btf_init(&c.b, path, btf, btf_size);
+	err = err ?: lbtfi_obj_check_btf_ext(&c);
+	err = err ?: lbtfi_obj_collect_externs(&c);
+	err = err ?: lbtfi_obj_fixup_datasecs(&c);
+	err = err ?: lbtfi_obj_init_btf_maps(&c);
+	err = err ?: lbtfi_obj_collect_prog_relos(&c);
+	err = err ?: lbtfi_obj_mark_static_subprogs(&c);
+	err = err ?: lbtfi_obj_sanitize(&c);
+	err = err ?: lbtfi_obj_btf_output(&c.b, &r.data, &r.size);
 	r.fixups = c.fixups;
 	r.sanitized = c.sanitized;
-	obtf_free(&c.b);
+	lbtfi_obj_btf_free(&c.b);
 	free(c.map_offs);
 	if (err)
 		return err;

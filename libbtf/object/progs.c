@@ -27,7 +27,7 @@ static bool prog_section(const struct octx *c, size_t idx, struct lbtfi_shdr *sh
 {
 	return idx && idx < c->e.elf.shnum && lbtfi_elf_shdr(&c->e.elf, idx, sh) &&
 	       sh->type == SHT_PROGBITS && (sh->flags & SHF_EXECINSTR) && sh->size &&
-	       !obj_ignored_section(sh);
+	       !lbtfi_obj_ignored_section(sh);
 }
 
 static const char *sec_name(const struct octx *c, size_t idx)
@@ -38,7 +38,7 @@ static const char *sec_name(const struct octx *c, size_t idx)
 	       lbtfi_elf_sec_name(&c->e.elf, &sh) : NULL;
 }
 
-int obj_collect_progs(struct octx *c)
+int lbtfi_obj_collect_progs(struct octx *c)
 {
 	for (size_t idx = 1; idx < c->e.elf.shnum; idx++) {
 		struct lbtfi_shdr sh;
@@ -50,10 +50,10 @@ int obj_collect_progs(struct octx *c)
 			const char *name;
 			Elf64_Sym s;
 
-			if (!oelf_sym(&c->e, i, &s) || s.st_shndx != idx ||
+			if (!lbtfi_obj_elf_sym(&c->e, i, &s) || s.st_shndx != idx ||
 			    ELF64_ST_TYPE(s.st_info) != STT_FUNC)
 				continue;
-			if (!(name = oelf_sym_name(&c->e, &s)))
+			if (!(name = lbtfi_obj_elf_sym_name(&c->e, &s)))
 				return lbtfi_err(ERRNO_FORMAT, "%s: sec '%s': failed to get symbol name for offset %llu",
 						 c->path, sname, (unsigned long long)s.st_value);
 			if (s.st_value + s.st_size > sh.size || s.st_value + s.st_size < s.st_value)
@@ -81,10 +81,10 @@ static const char *prog_at(const struct octx *c, size_t idx, uint64_t off, uint6
 	for (size_t i = 0; i < c->e.nr_syms; i++) {
 		Elf64_Sym s;
 
-		if (!oelf_sym(&c->e, i, &s) || s.st_shndx != idx || ELF64_ST_TYPE(s.st_info) != STT_FUNC)
+		if (!lbtfi_obj_elf_sym(&c->e, i, &s) || s.st_shndx != idx || ELF64_ST_TYPE(s.st_info) != STT_FUNC)
 			continue;
 		if (s.st_value <= off && (!found || s.st_value >= start)) {
-			found = off - s.st_value < s.st_size ? oelf_sym_name(&c->e, &s) : NULL;
+			found = off - s.st_value < s.st_size ? lbtfi_obj_elf_sym_name(&c->e, &s) : NULL;
 			start = s.st_value;
 		}
 	}
@@ -127,7 +127,7 @@ static int record_reloc(const struct octx *c, const struct relo *r)
 		return lbtfi_err(ERRNO_RELOC, "%s: prog '%s': invalid relo against '%s' for insns[%u].code 0x%x",
 				 c->path, r->prog, r->sym_name, (unsigned int)r->insn_idx, code);
 	if (!shndx && (bind == STB_GLOBAL || bind == STB_WEAK) && type == STT_NOTYPE)
-		return 0; /* an extern (obj_collect_externs has each) */
+		return 0; /* an extern (lbtfi_obj_collect_externs has each) */
 	if (call) {
 		if (src_reg != 1) /* BPF_PSEUDO_CALL */
 			return lbtfi_err(ERRNO_RELOC, "%s: prog '%s': incorrect bpf_call opcode", c->path, r->prog);
@@ -187,7 +187,7 @@ static int collect_relos(const struct octx *c, const struct lbtfi_shdr *rs)
 
 		memcpy(&one, rel + i * sizeof(one), sizeof(one));
 		sym_idx = ELF64_R_SYM(one.r_info);
-		if (!oelf_sym(&c->e, sym_idx, &r.sym))
+		if (!lbtfi_obj_elf_sym(&c->e, sym_idx, &r.sym))
 			return lbtfi_err(ERRNO_FORMAT, "%s: sec '%s': symbol #%zu not found for relo #%zu",
 					 c->path, r.rsec, sym_idx, i);
 		if (r.sym.st_shndx >= c->e.elf.shnum)
@@ -202,7 +202,7 @@ static int collect_relos(const struct octx *c, const struct lbtfi_shdr *rs)
 		if (ELF64_ST_TYPE(r.sym.st_info) == STT_SECTION && !r.sym.st_name)
 			r.sym_name = sec_name(c, r.sym.st_shndx);
 		else
-			r.sym_name = oelf_sym_name(&c->e, &r.sym);
+			r.sym_name = lbtfi_obj_elf_sym_name(&c->e, &r.sym);
 		r.sym_name = r.sym_name ?: "<?";
 		r.insn = text + one.r_offset;
 		r.insn_idx = (one.r_offset - start) / INSN_SZ;
@@ -212,13 +212,13 @@ static int collect_relos(const struct octx *c, const struct lbtfi_shdr *rs)
 	return 0;
 }
 
-int obj_collect_prog_relos(struct octx *c)
+int lbtfi_obj_collect_prog_relos(struct octx *c)
 {
 	for (size_t i = 1; i < c->e.elf.shnum; i++) {
 		struct lbtfi_shdr rs;
 		int err;
 
-		if (lbtfi_elf_shdr(&c->e.elf, i, &rs) && rs.type == SHT_REL && !obj_ignored_section(&rs) &&
+		if (lbtfi_elf_shdr(&c->e.elf, i, &rs) && rs.type == SHT_REL && !lbtfi_obj_ignored_section(&rs) &&
 		    (err = collect_relos(c, &rs)))
 			return err;
 	}

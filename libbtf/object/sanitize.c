@@ -21,12 +21,12 @@ static int enum64_placeholder(struct octx *c, uint32_t *id)
 
 	if (*id)
 		return 0;
-	if ((err = obtf_add_str(&c->b, "enum64_placeholder", &rec.t.name_off)))
+	if ((err = lbtfi_obj_btf_add_str(&c->b, "enum64_placeholder", &rec.t.name_off)))
 		return err;
-	return obtf_add_type(&c->b, &rec, sizeof(rec), id);
+	return lbtfi_obj_btf_add_type(&c->b, &rec, sizeof(rec), id);
 }
 
-int obj_sanitize(struct octx *c)
+int lbtfi_obj_sanitize(struct octx *c)
 {
 	uint32_t have = c->features, placeholder = 0, nr = c->b.nr;
 	bool datasec = have & LBTF_KFEAT_DATASEC, decl_tag = have & LBTF_KFEAT_DECL_TAG;
@@ -41,7 +41,7 @@ int obj_sanitize(struct octx *c)
 	/* (types added on the way, the placeholder, are visited too: libbpf's
 	 * loop re-reads the count, and an INT needs no rule) */
 	for (uint32_t id = 1; id <= nr; id++) {
-		struct lbtf_type *t = obtf_type(&c->b, id);
+		struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, id);
 		unsigned int k = lbtf_kind(t), vlen = lbtf_vlen(t);
 
 		if ((!datasec && k == LBTF_KIND_VAR) || (!decl_tag && k == LBTF_KIND_DECL_TAG)) {
@@ -52,7 +52,7 @@ int obj_sanitize(struct octx *c)
 		} else if (!datasec && k == LBTF_KIND_DATASEC) {
 			struct lbtf_var_secinfo *v = (struct lbtf_var_secinfo *)(t + 1);
 			struct lbtf_member *m = (struct lbtf_member *)(t + 1);
-			char *name = obtf_str(&c->b, t->name_off);
+			char *name = lbtfi_obj_btf_str(&c->b, t->name_off);
 
 			for (; name && *name; name++)
 				if (*name == '.')
@@ -60,7 +60,7 @@ int obj_sanitize(struct octx *c)
 			t->info = lbtf_info(LBTF_KIND_STRUCT, vlen, false);
 			for (unsigned int j = 0; j < vlen; j++, v++, m++) {
 				struct lbtf_var_secinfo s = *v;
-				const struct lbtf_type *vt = obtf_type(&c->b, s.type);
+				const struct lbtf_type *vt = lbtfi_obj_btf_type(&c->b, s.type);
 
 				m->offset = s.offset * 8;
 				m->type = s.type;
@@ -94,7 +94,7 @@ int obj_sanitize(struct octx *c)
 
 			if ((err = enum64_placeholder(c, &placeholder)))
 				return err;
-			t = obtf_type(&c->b, id); /* the buffer may have moved */
+			t = lbtfi_obj_btf_type(&c->b, id); /* the buffer may have moved */
 			m = (struct lbtf_member *)(t + 1);
 			t->info = lbtf_info(LBTF_KIND_UNION, vlen, false);
 			for (unsigned int j = 0; j < vlen; j++, m++) {

@@ -5,8 +5,8 @@
  * per-CPU-like section) has every .debug_* section byte-identical whether
  * reloc.c or libdwfl relocated it, and the relocations did change them. A
  * copy with one relocation type the code does not know is refused
- * (-ENOTSUP), and dw_handle_open then relocates it with libdwfl. The same
- * when the sections are relocated in copies (dw_reloc_apply_copied).
+ * (-ENOTSUP), and lbtfi_dw_handle_open then relocates it with libdwfl. The same
+ * when the sections are relocated in copies (lbtfi_dw_reloc_apply_copied).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,7 +94,7 @@ static const Dwfl_Callbacks cbs = {
 };
 
 /* (copied: every densely relocated section relocated in a copy that its
- * Elf_Data points to, as dw_handle_open does for big ones) */
+ * Elf_Data points to, as lbtfi_dw_handle_open does for big ones) */
 static void check_same_as_libdwfl(bool copied)
 {
 	static const char *const secs[] = { ".debug_info", ".debug_line", ".debug_loclists",
@@ -106,7 +106,7 @@ static void check_same_as_libdwfl(bool copied)
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	unsigned int compared = 0, changed = 0;
-	struct dw_reloc_copies copies = { .min_bytes = 1 };
+	struct lbtfi_dw_reloc_copies copies = { .min_bytes = 1 };
 	const char *map;
 	size_t map_len;
 
@@ -118,7 +118,7 @@ static void check_same_as_libdwfl(bool copied)
 	assert_non_null(raw);
 	if (!host_machine_handled(mine)) {
 		/* (another host: libdwfl's case, said so) */
-		assert_int_equal(dw_reloc_apply(mine), -ENOTSUP);
+		assert_int_equal(lbtfi_dw_reloc_apply(mine), -ENOTSUP);
 		elf_end(mine);
 		elf_end(raw);
 		close(fd);
@@ -126,7 +126,7 @@ static void check_same_as_libdwfl(bool copied)
 		close(fd3);
 		return;
 	}
-	assert_int_equal(copied ? dw_reloc_apply_copied(mine, &copies) : dw_reloc_apply(mine), 0);
+	assert_int_equal(copied ? lbtfi_dw_reloc_apply_copied(mine, &copies) : lbtfi_dw_reloc_apply(mine), 0);
 	map = elf_rawfile(mine, &map_len);
 	assert_non_null(map);
 	if (copied) { /* .debug_info is one of the copies, not in the mapping */
@@ -166,7 +166,7 @@ static void check_same_as_libdwfl(bool copied)
 	assert_true(changed >= 2);
 	dwfl_end(dwfl);
 	elf_end(mine);
-	dw_reloc_copies_free(&copies);
+	lbtfi_dw_reloc_copies_free(&copies);
 	elf_end(raw);
 	close(fd);
 	close(fd3);
@@ -226,7 +226,7 @@ static void make_bad_copy(void)
 
 static void test_unknown_type_goes_to_libdwfl(void **state)
 {
-	struct dw_handle h;
+	struct lbtfi_dw_handle h;
 	bool handled;
 	int fd;
 	Elf *elf;
@@ -243,18 +243,18 @@ static void test_unknown_type_goes_to_libdwfl(void **state)
 	assert_true(fd >= 0);
 	elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	assert_non_null(elf);
-	assert_int_equal(dw_reloc_apply(elf), -ENOTSUP);
+	assert_int_equal(lbtfi_dw_reloc_apply(elf), -ENOTSUP);
 	elf_end(elf);
 	close(fd);
 	/* the handle: the good object without libdwfl, the other with it */
-	assert_int_equal(dw_handle_open(&h, obj, true), 0);
+	assert_int_equal(lbtfi_dw_handle_open(&h, obj, true), 0);
 	assert_true(handled ? !h.dwfl : !!h.dwfl);
 	assert_non_null(h.dw);
-	dw_handle_close(&h);
-	assert_int_equal(dw_handle_open(&h, bad, true), 0);
+	lbtfi_dw_handle_close(&h);
+	assert_int_equal(lbtfi_dw_handle_open(&h, bad, true), 0);
 	assert_non_null(h.dwfl);
 	assert_non_null(h.dw);
-	dw_handle_close(&h);
+	lbtfi_dw_handle_close(&h);
 }
 
 int main(void)
