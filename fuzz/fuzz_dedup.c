@@ -6,15 +6,30 @@
  * give a clean error (dangling ids, reference loops), never a crash or a
  * hang; a successful dedup must serialize to BTF that parses again.
  * Byte 0 selects the mode: bit 0 appends the types twice (duplicates for
- * every type), bit 1 goes through lbtf_builder_append.
+ * every type), bit 1 goes through lbtf_builder_append. The builders write
+ * the layout format when the input has it or needs it (a 24-bit vlen).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz_common.h"
 
+/* Whether src has a type of more than 65535 elements: the parser reads
+ * the 24-bit vlen as libbpf 1.8 does, and only the layout format can
+ * write such a type back */
+static bool has_wide_vlen(const struct lbtf *src)
+{
+	for (uint32_t id = 1; id < lbtf_type_cnt(src); id++)
+		if (lbtf_vlen(lbtf_type_by_id(src, id)) > 0xffff)
+			return true;
+	return false;
+}
+
 static struct lbtf_builder *copy_all(const struct lbtf *src)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
+
+	if (b && (lbtf_header(src)->layout_len || has_wide_vlen(src)))
+		lbtf_builder_set_layout(b, true);
 
 	for (uint32_t id = 1; b && id < lbtf_type_cnt(src); id++)
 		if (lbtf_builder_add_type_copy(b, src, id) < 0) {

@@ -8,7 +8,7 @@
 BTFGEN=$B/btfgen
 # (the same program linked dynamically, which an LD_PRELOAD shim can reach:
 # $B/btfgen is static unless built with STATIC=0 or SAN=1)
-BTFGEN_DYN=$B/tests/btfgen/btfgen-dynamic
+BTFGEN_DYN=$B/tests/btfgen/btfgen-dynamic BTFDUMP_DYN=$B/tests/btfgen/btfdump-dynamic
 BTFDUMP=$B/btfdump
 # refuse CODE PATTERN FILE CMD...: exit CODE, one stderr line matching
 # PATTERN, FILE unchanged, nothing on stdout
@@ -105,7 +105,7 @@ for sig in 2 15 11; do
 	left=$(find "$T/s$sig" -mindepth 1 -printf '%f\n' | grep -v -e '^in\.o$' -e '^orig$')
 	[ -z "$left" ] || bad "signal $sig during --in-place left: $left"
 	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFGEN_DYN" -o "$T/s$sig/raw.btf" "$T/in.o" 2>/dev/null
-	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFDUMP" file "$T/base.btf" format c -o "$T/s$sig/x.h" 2>/dev/null
+	H13_SIG=$sig LD_PRELOAD=$T/sig.so "$BTFDUMP_DYN" file "$T/base.btf" format c -o "$T/s$sig/x.h" 2>/dev/null
 	left=$(find "$T/s$sig" -mindepth 1 -printf '%f\n' | grep -v -e '^in\.o$' -e '^orig$')
 	[ -z "$left" ] || bad "signal $sig during -o left: $left"
 done
