@@ -210,10 +210,17 @@ static int index_types(struct lbtf *btf)
 	/* room for as many types as the section could hold (a record is 12
 	 * bytes at least) at once: no doublings copied into fresh pages (a
 	 * module's run parses its ~100k-type vmlinux base), and the pages of
-	 * the room left over are never touched */
-	if (h->type_len >= sizeof(struct lbtf_type) &&
-	    LBTFI_GROW(offs, cap, h->type_len / sizeof(struct lbtf_type)))
-		return lbtfi_err(ENOMEM, "out of memory indexing types");
+	 * the room left over are never touched. Exactly that bound, from
+	 * plain malloc (its own mapping for a vmlinux): rounded up to a
+	 * power of two it crossed LBTFI_BIG_BYTES and became a 32 MiB
+	 * reservation on huge pages, whose first 2 MiB page was cleared
+	 * whole for the ~0.6 MB a vmlinux's offsets use */
+	if (h->type_len >= sizeof(struct lbtf_type)) {
+		cap = h->type_len / sizeof(struct lbtf_type);
+		offs = malloc((size_t)cap * sizeof(*offs));
+		if (!offs)
+			return lbtfi_err(ENOMEM, "out of memory indexing types");
+	}
 	while (off < h->type_len) {
 		const struct lbtf_type *t = (const void *)(btf->types + off);
 		size_t rec;

@@ -63,7 +63,24 @@ static inline void lbtfi_dc_puts(struct lbtfi_dc_out *o, const char *s)
 void lbtfi_dc_put_u64(struct lbtfi_dc_out *o, uint64_t v);
 void lbtfi_dc_put_i64(struct lbtfi_dc_out *o, int64_t v);
 /* lvl tabs, capped like the reference (at most 13) */
-void lbtfi_dc_indent(struct lbtfi_dc_out *o, int lvl);
+/* lvl tabs (13 at most): one 16-byte store of tabs when the buffer has
+ * room for it (the bytes past lvl are written over next), as members and
+ * enumerators each start a line with it */
+static inline void lbtfi_dc_indent(struct lbtfi_dc_out *o, int lvl)
+{
+	static const char tabs[16] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+
+	if (lvl > 13)
+		lvl = 13;
+	if (lvl <= 0)
+		return;
+	if (__builtin_expect(DC_OUT_BUF - o->len >= sizeof(tabs), 1)) {
+		__builtin_memcpy(o->buf + o->len, tabs, sizeof(tabs));
+		o->len += (size_t)lvl;
+		return;
+	}
+	lbtfi_dc_write(o, tabs, (size_t)lvl);
+}
 
 /* ---- names ------------------------------------------------------------- */
 

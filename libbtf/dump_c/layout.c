@@ -227,6 +227,45 @@ void lbtfi_dc_emit_struct_fwd(struct lbtfi_dc *d, uint32_t id, const struct lbtf
 	put_tag(d, id, t);
 }
 
+/*
+ * A member's size in bytes, as lbtf_resolve_size() gives it: the common
+ * chains (a base type, struct or pointer under typedefs, modifiers and
+ * arrays) walked here with the dumper's own inline lookups, anything else
+ * (errors, long chains, sizes past 32 bits) left to it.
+ */
+static int64_t member_size(struct lbtfi_dc *d, uint32_t root)
+{
+	uint64_t nelems = 1;
+	uint32_t id = root;
+
+	for (int depth = 0; depth < 16; depth++) {
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
+
+		switch (lbtf_kind(t)) {
+		case LBTF_KIND_INT: case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+		case LBTF_KIND_ENUM: case LBTF_KIND_ENUM64: case LBTF_KIND_FLOAT:
+			if (nelems * t->size > UINT32_MAX)
+				return lbtf_resolve_size(d->btf, root);
+			return (int64_t)(nelems * t->size);
+		case LBTF_KIND_PTR:
+			return (int64_t)nelems * d->btf->ptr_size;
+		case LBTF_KIND_TYPEDEF: case LBTF_KIND_VOLATILE: case LBTF_KIND_CONST:
+		case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case LBTF_KIND_ARRAY:
+			nelems *= lbtf_array(t)->nelems;
+			if (nelems > UINT32_MAX)
+				return lbtf_resolve_size(d->btf, root);
+			id = lbtf_array(t)->type;
+			break;
+		default:
+			return lbtf_resolve_size(d->btf, root);
+		}
+	}
+	return lbtf_resolve_size(d->btf, root);
+}
+
 /* Member i - 1's declarator is out: its bitfield size, ';' */
 static void end_member(struct lbtfi_dc *d, struct lbtfi_dc_body *b, const struct lbtf_type *t)
 {
@@ -240,7 +279,7 @@ static void end_member(struct lbtfi_dc *d, struct lbtfi_dc_body *b, const struct
 		b->off = m_off + m_sz;
 		b->prev_bitfield = true;
 	} else {
-		int64_t sz = lbtf_resolve_size(d->btf, m->type);
+		int64_t sz = member_size(d, m->type);
 
 		b->off = m_off + (sz > 0 ? sz : 0) * 8;
 		b->prev_bitfield = false;

@@ -48,15 +48,3 @@ void lbtfi_dc_put_i64(struct lbtfi_dc_out *o, int64_t v)
 		lbtfi_dc_put_u64(o, (uint64_t)v);
 	}
 }
-
-#define DC_MAX_INDENT 13
-
-void lbtfi_dc_indent(struct lbtfi_dc_out *o, int lvl)
-{
-	static const char tabs[DC_MAX_INDENT] = "\t\t\t\t\t\t\t\t\t\t\t\t\t";
-
-	if (lvl > DC_MAX_INDENT)
-		lvl = DC_MAX_INDENT;
-	if (lvl > 0)
-		lbtfi_dc_write(o, tabs, lvl);
-}

@@ -334,15 +334,34 @@ static int sort_depth(size_t n)
 	return depth;
 }
 
+static bool ids_ascend(const struct sort_key *k, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (k[i].id < k[i - 1].id)
+			return false;
+	return true;
+}
+
 /* Keys of equal rank and names: by hash, then id. The hash goes into the
- * prefix (the names are no longer needed), then the keys are sorted on it. */
+ * prefix (the names are no longer needed), then the keys are sorted on it.
+ * Hash 0 (no name anywhere below: function prototypes and pointers to
+ * them, 88% of the anonymous group of a vmlinux) sorts first: those keys
+ * go to the front in the order they had (a swap partition keeps the order
+ * of what it moves forward), and need no sort when that is id order, as
+ * in the anonymous group. */
 static void order_ties(struct lbtfi_dc *d, struct memo *m, struct sort_key *keys, size_t n)
 {
+	size_t zeros = 0;
 	int reach;
 
 	for (size_t i = 0; i < n; i++)
 		keys[i].prefix = shape_hash(d, m, keys[i].id, true, 0, &reach);
-	sort_keys(d, keys, n, sort_depth(n), true);
+	for (size_t i = 0; i < n; i++)
+		if (!keys[i].prefix)
+			swap_keys(&keys[zeros++], &keys[i]);
+	if (!ids_ascend(keys, zeros))
+		sort_keys(d, keys, zeros, sort_depth(zeros), true);
+	sort_keys(d, keys + zeros, n - zeros, sort_depth(n - zeros), true);
 }
 
 /* Anonymous types whose chain ends at no name either (struct/union
@@ -424,6 +443,8 @@ uint32_t *lbtfi_dc_sorted_ids(struct lbtfi_dc *d, uint32_t kept, uint32_t *cnt)
 		if (j - i > 1)
 			order_ties(d, &memo, keys + i, j - i);
 	}
+	/* (filled from the back: in descending id order until reversed) */
+	reverse_keys(keys + anon, n - anon);
 	order_ties(d, &memo, keys + anon, n - anon);
 	/* the group goes after every named key of a lower rank, at (its
 	 * prefix, its rank and an empty sort name, is below any other of that
