@@ -24,8 +24,9 @@ static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 /*
  * Layout: kinds and the identifier bits, then the type table, then room for
- * pass 2's records (visit mark, resolved id and size). Those are placed
- * only when pass 1 has counted the types (lbtfi_varena_pass2), right after
+ * pass 2's records (visit mark, resolved id and size) and its arg_ok bits.
+ * Those are placed only when pass 1 has counted the types
+ * (lbtfi_varena_pass2), right after
  * the part of the type table in use: the section's length gives only a
  * bound (12 bytes a record), twice the count for a vmlinux, and every huge
  * page the arrays touch is zeroed whole, so they are kept together.
@@ -43,7 +44,8 @@ int lbtfi_varena_init(struct venv *env)
 	off_ident = round8(max);
 	off_types = off_ident + ident;
 	/* the table, then pass 2's arrays for as many types (8-aligned) */
-	size = off_types + round8(max * sizeof(*env->types)) + 8 + max * sizeof(struct vres);
+	size = off_types + round8(max * sizeof(*env->types)) + 8 + round8(max * sizeof(struct vres)) +
+	       (max / 64 + 1) * sizeof(uint64_t);
 	if (size < MAP_FROM) {
 		p = calloc(1, size);
 		if (!p)
@@ -79,6 +81,7 @@ void lbtfi_varena_pass2(struct venv *env)
 
 	p += (8 - ((uintptr_t)p & 7)) & 7;
 	env->res = (struct vres *)p;
+	env->arg_ok = (uint64_t *)(p + round8(env->nr_types * sizeof(struct vres)));
 }
 
 void lbtfi_varena_free(struct venv *env)

@@ -38,7 +38,6 @@ struct vres {
 	uint32_t id;    /* resolved id */
 	uint32_t size;  /* resolved size */
 	uint8_t visit;  /* enum vvisit */
-	bool arg_ok;    /* a good FUNC_PROTO return or parameter type (resolve.c) */
 };
 
 struct vvertex {
@@ -82,6 +81,10 @@ struct venv {
 	/* pass 2: one record a type, so a type's state, resolved id and size
 	 * are one cache line away (a reference check visits a random type) */
 	struct vres *res;
+	/* bit per type: a good FUNC_PROTO return or parameter type (resolve.c);
+	 * a bitmap, not a field of res: 16 KiB for a vmlinux stays in L1 while
+	 * the protos name random types */
+	uint64_t *arg_ok;
 	enum vresolve_mode mode;
 	struct vvertex stack[VMAX_RESOLVE_DEPTH];
 	int top;

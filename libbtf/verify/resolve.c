@@ -62,14 +62,14 @@ static int resolve(struct venv *env, const struct lbtf_type *t, uint32_t id)
 
 /* A FUNC_PROTO's return and parameter types, checked when the main loop
  * reaches the proto (resolving them on demand). A good one is remembered
- * in its record (arg_ok): the verdict cannot change once it is resolved,
+ * (a bit in env->arg_ok): the verdict cannot change once it is resolved,
  * and vmlinux's 110k protos name the same few thousand types over and
  * over. Inline: called for every return and parameter type. */
 static inline bool arg_ok(const struct venv *env, uint32_t id)
 {
 	uint32_t i = id - env->start_id;
 
-	return id >= env->start_id && i < env->nr_types && env->res[i].arg_ok;
+	return id >= env->start_id && i < env->nr_types && (env->arg_ok[i / 64] >> (i % 64) & 1);
 }
 
 static inline __attribute__((always_inline)) int check_proto_type(struct venv *env, uint32_t id, bool *bad)
@@ -90,7 +90,7 @@ static inline __attribute__((always_inline)) int check_proto_type(struct venv *e
 		return err;
 	*bad = !lbtfi_vid_has_size(env, &id);
 	if (!*bad && i < env->nr_types) /* own ids only (i wraps below start_id) */
-		env->res[i].arg_ok = true;
+		env->arg_ok[i / 64] |= (uint64_t)1 << (i % 64);
 	return 0;
 }
 
