@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The verifier's per-type work arrays (type records, kinds, pass 2's visit
- * marks, resolved ids and sizes, the good-identifier bits of the strings)
+ * The verifier's per-type work arrays (type records, kinds, pass 2's per-type
+ * records, the good-identifier bits of the strings)
  * in one zeroed area sized from the header once. A vmlinux needs megabytes
  * of them: as separate heap blocks each fresh 4 KiB page costs a page
  * fault (hundreds of them, a large part of the command's time on a VM);
@@ -24,8 +24,9 @@ static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 /*
  * Layout: kinds and the identifier bits, then the type table, then room for
- * pass 2's arrays (visit marks, resolved ids and sizes). Those are placed
- * only when pass 1 has counted the types (lbtfi_varena_pass2), right after
+ * pass 2's records (visit mark, resolved id and size) and its arg_ok bits.
+ * Those are placed only when pass 1 has counted the types
+ * (lbtfi_varena_pass2), right after
  * the part of the type table in use: the section's length gives only a
  * bound (12 bytes a record), twice the count for a vmlinux, and every huge
  * page the arrays touch is zeroed whole, so they are kept together.
@@ -43,8 +44,8 @@ int lbtfi_varena_init(struct venv *env)
 	off_ident = round8(max);
 	off_types = off_ident + ident;
 	/* the table, then pass 2's arrays for as many types (8-aligned) */
-	size = off_types + round8(max * sizeof(*env->types)) + 2 * round8(max * sizeof(uint32_t)) +
-	       round8(max);
+	size = off_types + round8(max * sizeof(*env->types)) + 8 + round8(max * sizeof(struct vres)) +
+	       (max / 64 + 1) * sizeof(uint64_t);
 	if (size < MAP_FROM) {
 		p = calloc(1, size);
 		if (!p)
@@ -73,16 +74,14 @@ int lbtfi_varena_init(struct venv *env)
 	return 0;
 }
 
-/* After pass 1: pass 2's arrays, zeroed, after the nr_types entries used */
+/* After pass 1: pass 2's records, zeroed, after the nr_types entries used */
 void lbtfi_varena_pass2(struct venv *env)
 {
 	unsigned char *p = (unsigned char *)(env->types + env->nr_types);
-	size_t n = env->nr_types;
 
 	p += (8 - ((uintptr_t)p & 7)) & 7;
-	env->res_id = (uint32_t *)p;
-	env->res_size = (uint32_t *)(p + round8(n * sizeof(uint32_t)));
-	env->visit = p + 2 * round8(n * sizeof(uint32_t));
+	env->res = (struct vres *)p;
+	env->arg_ok = (uint64_t *)(p + round8(env->nr_types * sizeof(struct vres)));
 }
 
 void lbtfi_varena_free(struct venv *env)

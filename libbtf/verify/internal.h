@@ -33,6 +33,13 @@ struct vlog {
 	bool oom;
 };
 
+/* pass 2's state of one type (zeroed: NOT_VISITED, 0, 0) */
+struct vres {
+	uint32_t id;    /* resolved id */
+	uint32_t size;  /* resolved size */
+	uint8_t visit;  /* enum vvisit */
+};
+
 struct vvertex {
 	uint32_t id;
 	uint32_t next_member;       /* vlen is 24 bits wide in newer rule sets */
@@ -71,9 +78,13 @@ struct venv {
 	uint32_t types_cap;
 	uint32_t log_id;
 	enum vphase phase;
-	/* pass 2 */
-	uint8_t *visit;
-	uint32_t *res_id, *res_size;
+	/* pass 2: one record a type, so a type's state, resolved id and size
+	 * are one cache line away (a reference check visits a random type) */
+	struct vres *res;
+	/* bit per type: a good FUNC_PROTO return or parameter type (resolve.c);
+	 * a bitmap, not a field of res: 16 KiB for a vmlinux stays in L1 while
+	 * the protos name random types */
+	uint64_t *arg_ok;
 	enum vresolve_mode mode;
 	struct vvertex stack[VMAX_RESOLVE_DEPTH];
 	int top;
@@ -224,17 +235,17 @@ static inline uint32_t lbtfi_vresolved_id(const struct venv *env, uint32_t id)
 {
 	if (id < env->start_id)
 		return lbtfi_vbase_resolved_id(env, id);
-	return env->res_id[id - env->start_id];
+	return env->res[id - env->start_id].id;
 }
 static inline uint32_t lbtfi_vresolved_size(const struct venv *env, uint32_t id)
 {
 	if (id < env->start_id)
 		return lbtfi_vbase_resolved_size(env, id);
-	return env->res_size[id - env->start_id];
+	return env->res[id - env->start_id].size;
 }
 static inline bool lbtfi_vis_resolved(const struct venv *env, uint32_t id)
 {
-	return id < env->start_id || env->visit[id - env->start_id] == RESOLVED;
+	return id < env->start_id || env->res[id - env->start_id].visit == RESOLVED;
 }
 const struct lbtf_type *lbtfi_vid_size_slow(const struct venv *env, uint32_t *id, uint32_t *size);
 bool lbtfi_vint_regular(const struct lbtf_type *t);
@@ -300,7 +311,7 @@ static inline int64_t lbtfi_vid_size_index(const struct venv *env, uint32_t *id)
 		return VSIZE_ASK;
 	k = env->kinds[i];
 	if (vk_in(k, M_MODIFIER | KB(VAR))) {
-		sid = env->res_id[i];
+		sid = env->res[i].id;
 		i = sid - env->start_id;
 		if (sid < env->start_id || i >= env->nr_types)
 			return VSIZE_ASK;
@@ -326,7 +337,7 @@ static inline const struct lbtf_type *lbtfi_vid_size(const struct venv *env, uin
 		return NULL;
 	if (size)
 		*size = env->kinds[i] == LBTF_KIND_PTR ? VPTR_SIZE
-			: env->kinds[i] == LBTF_KIND_ARRAY ? env->res_size[i] : env->types[i]->size;
+			: env->kinds[i] == LBTF_KIND_ARRAY ? env->res[i].size : env->types[i]->size;
 	*id = sid;
 	return env->types[i];
 }
@@ -348,9 +359,9 @@ static inline int lbtfi_vpush(struct venv *env, const struct lbtf_type *t, uint3
 
 	if (env->top == VMAX_RESOLVE_DEPTH)
 		return -E2BIG;
-	if (id < env->start_id || env->visit[id - env->start_id] != NOT_VISITED)
+	if (id < env->start_id || env->res[id - env->start_id].visit != NOT_VISITED)
 		return -EEXIST;
-	env->visit[id - env->start_id] = VISITED;
+	env->res[id - env->start_id].visit = VISITED;
 	v = &env->stack[env->top++];
 	v->t = t;
 	v->id = id;
@@ -368,9 +379,9 @@ static inline void lbtfi_vpop_resolved(struct venv *env, uint32_t res_id, uint32
 {
 	uint32_t i = env->stack[--env->top].id - env->start_id;
 
-	env->visit[i] = RESOLVED;
-	env->res_id[i] = res_id;
-	env->res_size[i] = res_size;
+	env->res[i].visit = RESOLVED;
+	env->res[i].id = res_id;
+	env->res[i].size = res_size;
 }
 
 static inline bool lbtfi_vis_sink_k(const struct venv *env, unsigned int k)

@@ -61,12 +61,27 @@ static int resolve(struct venv *env, const struct lbtf_type *t, uint32_t id)
 }
 
 /* A FUNC_PROTO's return and parameter types, checked when the main loop
- * reaches the proto (resolving them on demand); k is the type's kind
- * (vkind_id). Inline: a vmlinux has some 110k of them. */
-static inline __attribute__((always_inline)) int check_proto_type(struct venv *env, uint32_t id, unsigned int k, bool *bad)
+ * reaches the proto (resolving them on demand). A good one is remembered
+ * (a bit in env->arg_ok): the verdict cannot change once it is resolved,
+ * and vmlinux's 110k protos name the same few thousand types over and
+ * over. Inline: called for every return and parameter type. */
+static inline bool arg_ok(const struct venv *env, uint32_t id)
 {
+	uint32_t i = id - env->start_id;
+
+	return id >= env->start_id && i < env->nr_types && (env->arg_ok[i / 64] >> (i % 64) & 1);
+}
+
+static inline __attribute__((always_inline)) int check_proto_type(struct venv *env, uint32_t id, bool *bad)
+{
+	uint32_t i = id - env->start_id;
+	unsigned int k;
 	int err;
 
+	*bad = false;
+	if (arg_ok(env, id))
+		return 0;
+	k = vkind_id(env, id);
 	*bad = k == VK_NULL || vk_in(k, M_SOURCE_ONLY);
 	if (*bad)
 		return 0;
@@ -74,6 +89,8 @@ static inline __attribute__((always_inline)) int check_proto_type(struct venv *e
 	    (err = resolve(env, lbtfi_vtype(env, id), id)))
 		return err;
 	*bad = !lbtfi_vid_has_size(env, &id);
+	if (!*bad && i < env->nr_types) /* own ids only (i wraps below start_id) */
+		env->arg_ok[i / 64] |= (uint64_t)1 << (i % 64);
 	return 0;
 }
 
@@ -85,7 +102,7 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 	int err;
 
 	if (t->type) {
-		if ((err = check_proto_type(env, t->type, vkind_id(env, t->type), &bad)))
+		if ((err = check_proto_type(env, t->type, &bad)))
 			return err;
 		if (bad) {
 			vlog_type(env, t, "Invalid return type");
@@ -102,7 +119,11 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 		n--;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned int k = vkind_id(env, p[i].type);
+		/* the kernel checks the kind and the name before resolving: both
+		 * fail with the same message, so a kind that check_proto_type()
+		 * refuses is also refused before any resolving */
+		bool ok = arg_ok(env, p[i].type);
+		unsigned int k = ok ? LBTF_KIND_INT : vkind_id(env, p[i].type);
 
 		if (k == VK_NULL || vk_in(k, M_SOURCE_ONLY) ||
 		    (p[i].name_off && (!lbtfi_vname_off_ok(env, p[i].name_off) ||
@@ -110,7 +131,9 @@ static int func_proto_check(struct venv *env, const struct lbtf_type *t)
 			vlog_type(env, t, "Invalid arg#%u", i + 1);
 			return -EINVAL;
 		}
-		if ((err = check_proto_type(env, p[i].type, k, &bad)))
+		if (ok)
+			continue;
+		if ((err = check_proto_type(env, p[i].type, &bad)))
 			return err;
 		if (bad) {
 			vlog_type(env, t, "Invalid arg#%u", i + 1);
@@ -129,11 +152,11 @@ static bool func_good(struct venv *env, const struct lbtf_type *t)
 	if (t->type < env->start_id || pi >= env->nr_types ||
 	    env->kinds[pi] != LBTF_KIND_FUNC_PROTO)
 		return !lbtfi_vfunc_bad_arg(env, t);
-	if (env->visit[pi] == PROTO_NAMED)
+	if (env->res[pi].visit == PROTO_NAMED)
 		return true;
 	if (lbtfi_vfunc_bad_arg(env, t))
 		return false;
-	env->visit[pi] = PROTO_NAMED;
+	env->res[pi].visit = PROTO_NAMED;
 	return true;
 }
 
@@ -141,7 +164,7 @@ int lbtfi_vcheck_all_types(struct venv *env)
 {
 	uint32_t n = env->nr_types;
 
-	/* visit, res_id, res_size: zeroed in the arena (arena.c) */
+	/* res: zeroed in the arena (arena.c) */
 	env->phase = PHASE_RESOLVE;
 	for (uint32_t i = env->base ? 0 : 1; i < n; i++) {
 		uint32_t id = env->start_id + i;
@@ -152,14 +175,13 @@ int lbtfi_vcheck_all_types(struct venv *env)
 		/* a good FUNC root: what resolve() makes of it, without the DFS
 		 * (one vertex, resolved to its proto); a bad one goes the whole
 		 * way for the log */
-		if (k == LBTF_KIND_FUNC && env->visit[i] == NOT_VISITED &&
+		if (k == LBTF_KIND_FUNC && env->res[i].visit == NOT_VISITED &&
 		    func_good(env, env->types[i])) {
-			env->visit[i] = RESOLVED;
-			env->res_id[i] = env->types[i]->type;
-			env->res_size[i] = 0;
+			env->res[i].visit = RESOLVED;
+			env->res[i].id = env->types[i]->type;
 			continue;
 		}
-		if (vk_in(k, M_NEEDS_RESOLVE) && env->visit[i] != RESOLVED &&
+		if (vk_in(k, M_NEEDS_RESOLVE) && env->res[i].visit != RESOLVED &&
 		    (err = resolve(env, env->types[i], id)))
 			return err;
 		if (k == LBTF_KIND_FUNC_PROTO && (err = func_proto_check(env, env->types[i])))

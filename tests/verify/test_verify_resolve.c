@@ -151,6 +151,16 @@ static void test_func_datasec_tag(void **state)
 	EXPECT(VB(STRS, INT32, T_PROTO(0, 1), P(0, 1), T_FUNC(N_F, 2, 0)), EINVAL,
 	       L_INT "[2] FUNC_PROTO (anon) return=0 args=(1 (anon))\n[3] FUNC f type_id=2\n"
 		     "[3] FUNC f type_id=2 Invalid arg#1\n");
+	/* a good parameter type is remembered (resolve.c's arg_ok): that of
+	 * its neighbour, a FWD, must still be refused */
+	EXPECT(VB(STRS, INT32, T_FWD(N_A, 0), T_PROTO(0, 1), P(N_A, 1), T_PROTO(0, 1), P(N_B, 2)), EINVAL,
+	       L_INT "[2] FWD a struct\n[3] FUNC_PROTO (anon) return=0 args=(1 a)\n"
+		     "[4] FUNC_PROTO (anon) return=0 args=(2 b)\n"
+		     "[4] FUNC_PROTO (anon) return=0 args=(2 b) Invalid arg#1\n");
+	EXPECT(VB(STRS, INT32, T_FWD(N_A, 0), T_PROTO(1, 0), T_PROTO(2, 0)), EINVAL,
+	       L_INT "[2] FWD a struct\n[3] FUNC_PROTO (anon) return=1 args=(void)\n"
+		     "[4] FUNC_PROTO (anon) return=2 args=(void)\n"
+		     "[4] FUNC_PROTO (anon) return=2 args=(void) Invalid return type\n");
 	EXPECT(VB(STRS, T_FWD(N_A, 0), T_PROTO(1, 0)), EINVAL,
 	       "[1] FWD a struct\n[2] FUNC_PROTO (anon) return=1 args=(void)\n"
 	       "[2] FUNC_PROTO (anon) return=1 args=(void) Invalid return type\n");
