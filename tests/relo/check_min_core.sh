@@ -21,12 +21,7 @@ for f in "$OBJ" "$B/btfcheck" "$B/btfgen"; do
 done
 BPFTOOL=${BTF_BENCH_CACHE:-/var/cache/btf-bench}/bpftool-newest/bpftool
 [ -x "$BPFTOOL" ] || { echo "note: no $BPFTOOL (scripts/build-bpftool.sh): sizes not compared"; BPFTOOL=; }
-make_layouts same moved gone prune split
-real=$(real_targets) || bad "real kernels' targets"
-targets="$T/same.btf $T/moved.btf $T/gone.btf $T/prune.btf $T/split.btf $real"
-if V61=$(target_61); then
-	targets="$targets $V61"
-fi
+all_targets same moved gone prune split
 objs=$(relo_objs)
 # the (section, relo#) of an object's target_type_id relocations
 type_ids() {

@@ -25,12 +25,7 @@ for f in "$OBJ" "$B/btfcheck"; do
 done
 
 need_oracle_11
-make_layouts same moved gone ambig prune signed
-real=$(real_targets) || bad "real kernels' targets"
-targets="$T/same.btf $T/moved.btf $T/gone.btf $T/ambig.btf $T/prune.btf $T/signed.btf $real"
-if V61=$(target_61); then
-	targets="$targets $V61"
-fi
+all_targets same moved gone ambig prune signed
 
 objs=$(relo_objs)
 # compare LIBBPF_ORACLE [BTFCHECK_OPTION...]: every object on every target;

@@ -134,3 +134,17 @@ target_61() {
 	fi
 	echo "$out"
 }
+
+# all_targets LAYOUT...: $targets, the paths of every target the CO-RE
+# tests compare on: the made-up layouts named (make_layouts), the real
+# kernels (real_targets) and btfgen's BTF of Debian 6.1 (target_61) when
+# cached. Not in a subshell: a failure to make one is recorded in $fail.
+all_targets() {
+	local l real v61
+	make_layouts "$@"
+	targets=
+	for l; do targets="$targets $T/$l.btf"; done
+	real=$(real_targets) || bad "real kernels' targets"
+	targets="$targets $real"
+	v61=$(target_61) && targets="$targets $v61"
+}
