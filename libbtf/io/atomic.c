@@ -165,6 +165,16 @@ static int link_unnamed(int fd, char *tmp)
 	return -EEXIST;
 }
 
+/* Gives the unnamed file fd the name target if no file has it: 0, or -1
+ * (EEXIST: a file to replace, by a rename) */
+static int link_at_target(int fd, const char *target)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, target, AT_SYMLINK_FOLLOW) ? -1 : 0;
+}
+
 static mode_t new_file_mode(unsigned int mode)
 {
 	mode_t mask = umask(0);
@@ -293,7 +303,7 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 
 static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 {
-	bool unnamed;
+	bool unnamed, named_in_place = false;
 	char *target;
 	int e;
 
@@ -309,19 +319,27 @@ static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 		err = lbtfi_err(ENOMEM, "out of memory");
 	if (!err && sync && fsync(fd))
 		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
-	/* complete: an unnamed file gets its temporary name now (a failed
-	 * one has none to remove: closing it is enough) */
+	/* complete: an unnamed file that replaces nothing is linked at its
+	 * place at once, so no moment leaves a temporary name behind; one
+	 * that replaces a file gets its temporary name now and is renamed over
+	 * it (a failed one has none to remove: closing it is enough) */
 	unnamed = is_unnamed(fd);
-	if (!err && unnamed && (e = link_unnamed(fd, tmp)))
+	if (!err && unnamed && !link_at_target(fd, target)) {
+		named_in_place = true;
+	} else if (!err && unnamed && (e = link_unnamed(fd, tmp))) {
 		err = lbtfi_err(-e, "%s: cannot link the temporary file: %s", path, strerror(-e));
-	else if (!err)
+	} else if (!err) {
 		unnamed = false; /* named from here on */
-	if (close(fd) && !err)
+	}
+	if (close(fd) && !err) {
 		err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
-	if (!err && rename(tmp, target))
+		if (named_in_place) /* a new file, replacing nothing: removed */
+			unlink(target);
+	}
+	if (!err && !named_in_place && rename(tmp, target))
 		err = lbtfi_err(errno, "%s: cannot rename the temporary file into place: %s",
 				path, strerror(errno));
-	if (err && !unnamed)
+	if (err && !unnamed && !named_in_place)
 		unlink(tmp);
 	pending_remove(tmp);
 	free(target);
