@@ -3,12 +3,14 @@
  * Output files, written so that nothing is lost: a temporary file next to
  * the target, renamed over it only when complete. The temporary file has
  * no name while it is written (O_TMPFILE): a SIGKILL, which no handler
- * sees, at any moment of a long write leaves nothing behind. It is linked
- * under a temporary name and renamed over the target only when complete
- * (no call links over an existing name: between those two calls, a
- * moment, it has a name). A named temporary file (mkstemp) is the
- * fallback where O_TMPFILE is refused (a file system or kernel without
- * it, or no /proc to link it from).
+ * sees, at any moment of a long write leaves nothing behind. When
+ * complete it is linked at the target's name if no file has it; one that
+ * replaces a file is linked under a temporary name and renamed over it (no
+ * call links over an existing name), and those two calls run in a child
+ * process, which a kill of this one does not stop: see replace_target().
+ * A named temporary file (mkstemp) is the fallback where O_TMPFILE is
+ * refused (a file system or kernel without it, or no /proc to link it
+ * from).
  *
  * An existing target keeps its mode and owner; a symbolic link is written
  * through (its target is replaced, the link stays); a file with several
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "io.h"
@@ -136,33 +139,83 @@ static bool is_unnamed(int fd)
 	return !fstat(fd, &st) && st.st_nlink == 0;
 }
 
-/*
- * Gives the unnamed file fd a name: tmp, its XXXXXX made unique (a name
- * taken is tried again with other letters). Listed as pending from then on.
- */
-static int link_unnamed(int fd, char *tmp)
+/* Makes tmp's last six letters (its XXXXXX) new ones, from the state *r */
+static void next_tmp_name(char *tmp, unsigned long *r)
 {
 	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	char *x = tmp + strlen(tmp) - 6, proc[64];
-	struct timespec ts;
-	unsigned long r;
+	char *x = tmp + strlen(tmp) - 6;
 
+	for (int i = 0; i < 6; i++) {
+		*r = *r * 6364136223846793005ul + 1442695040888963407ul;
+		x[i] = letters[(*r >> 33) % (sizeof(letters) - 1)];
+	}
+}
+
+/*
+ * The child's part of replace_target(): links proc (the unnamed file) at
+ * tmp, made unique, renames it over target, and ends with 0 or the errno
+ * of the call that failed (the temporary name removed). Only system calls
+ * and writes to its own copy of tmp: it runs on the parent's memory.
+ */
+static _Noreturn void link_and_rename(const char *proc, char *tmp, const char *target,
+				      unsigned long r)
+{
+	int err = EEXIST;
+
+	for (int tries = 0; tries < 100 && err == EEXIST; tries++) {
+		next_tmp_name(tmp, &r);
+		err = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) ? errno : 0;
+	}
+	if (!err && rename(tmp, target)) {
+		err = errno;
+		unlink(tmp);
+	}
+	_exit(err & 0xff);
+}
+
+/*
+ * Puts the complete unnamed file fd in target's place, replacing the file
+ * there: 0 or a negative errno. Linux cannot link a file over an existing
+ * name, so the file gets a temporary name (tmp, its XXXXXX made unique) and
+ * is renamed over target. A SIGKILL of this process between those two calls
+ * would leave the temporary name, and under load (a journal commit that
+ * makes linkat wait) that moment is not short: so both calls are made by a
+ * vfork'ed child, which a kill of this process does not stop, with every
+ * signal blocked. The result is read from the files, not from the child's
+ * status (a caller may reap children or ignore SIGCHLD): the target's inode
+ * is fd's, or the child failed.
+ */
+static int replace_target(int fd, char *tmp, const char *target)
+{
+	char proc[64], *child_tmp = strdup(tmp);
+	sigset_t all, old;
+	struct timespec ts;
+	struct stat sf, st;
+	int status = 0;
+	pid_t pid;
+
+	if (!child_tmp)
+		return -ENOMEM;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	clock_gettime(CLOCK_REALTIME, &ts);
-	r = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16);
-	for (int tries = 0; tries < 100; tries++) {
-		for (int i = 0; i < 6; i++) {
-			r = r * 6364136223846793005ul + 1442695040888963407ul;
-			x[i] = letters[(r >> 33) % (sizeof(letters) - 1)];
-		}
-		if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW)) {
-			pending_add(tmp);
-			return 0;
-		}
-		if (errno != EEXIST)
-			return -errno;
-	}
-	return -EEXIST;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = vfork();
+	if (pid == 0)
+		link_and_rename(proc, child_tmp, target,
+				(unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16));
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(child_tmp);
+	if (pid < 0)
+		return -errno;
+	if (!fstat(fd, &sf) && !stat(target, &st) && sf.st_dev == st.st_dev &&
+	    sf.st_ino == st.st_ino)
+		return 0;
+	/* the child failed: its status says why, if this process could reap it */
+	return WIFEXITED(status) && WEXITSTATUS(status) ? -WEXITSTATUS(status) : -EIO;
 }
 
 /* Gives the unnamed file fd the name target if no file has it: 0, or -1
@@ -303,7 +356,9 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 
 static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 {
-	bool unnamed, named_in_place = false;
+	/* where an unnamed file ended: nowhere yet, at a new name, or over a file */
+	enum { UNPLACED, PLACED_NEW, PLACED_OVER } placed = UNPLACED;
+	bool unnamed;
 	char *target;
 	int e;
 
@@ -320,26 +375,29 @@ static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 	if (!err && sync && fsync(fd))
 		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
 	/* complete: an unnamed file that replaces nothing is linked at its
-	 * place at once, so no moment leaves a temporary name behind; one
-	 * that replaces a file gets its temporary name now and is renamed over
-	 * it (a failed one has none to remove: closing it is enough) */
+	 * place at once; one that replaces a file is put there by
+	 * replace_target() (a failed one has no name to remove: closing it is
+	 * enough) */
 	unnamed = is_unnamed(fd);
-	if (!err && unnamed && !link_at_target(fd, target)) {
-		named_in_place = true;
-	} else if (!err && unnamed && (e = link_unnamed(fd, tmp))) {
-		err = lbtfi_err(-e, "%s: cannot link the temporary file: %s", path, strerror(-e));
-	} else if (!err) {
-		unnamed = false; /* named from here on */
-	}
+	if (!err && unnamed && !link_at_target(fd, target))
+		placed = PLACED_NEW;
+	else if (!err && unnamed && (e = replace_target(fd, tmp, target)))
+		err = lbtfi_err(-e, "%s: cannot put the new file in place: %s", path,
+				strerror(-e));
+	else if (!err && unnamed)
+		placed = PLACED_OVER;
 	if (close(fd) && !err) {
 		err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
-		if (named_in_place) /* a new file, replacing nothing: removed */
+		/* a new file, replacing nothing, is removed; a replaced one
+		 * cannot be brought back */
+		if (placed == PLACED_NEW)
 			unlink(target);
 	}
-	if (!err && !named_in_place && rename(tmp, target))
+	/* the named temporary file of the fallback */
+	if (!err && !unnamed && rename(tmp, target))
 		err = lbtfi_err(errno, "%s: cannot rename the temporary file into place: %s",
 				path, strerror(errno));
-	if (err && !unnamed && !named_in_place)
+	if (err && !unnamed)
 		unlink(tmp);
 	pending_remove(tmp);
 	free(target);

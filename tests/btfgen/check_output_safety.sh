@@ -109,5 +109,49 @@ for sig in 2 15 11; do
 	left=$(find "$T/s$sig" -mindepth 1 -printf '%f\n' | grep -v -e '^in\.o$' -e '^orig$')
 	[ -z "$left" ] || bad "signal $sig during -o left: $left"
 done
+
+# 5. the last step of --in-place (a temporary name, then a rename over the
+#    input) is made by a child process, which a SIGKILL of btfgen does not
+#    stop: killed while that rename is under way (the shim makes it take
+#    a second), btfgen still leaves the input converted and no other file.
+#    A rename that fails leaves the input as it was, nothing else, and one
+#    error line (exit 5).
+cat >"$T/ren.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+int rename(const char *from, const char *to)
+{
+	int (*real)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+	if (getenv("H13_FAIL")) {
+		errno = EXDEV;
+		return -1;
+	}
+	close(open(getenv("H13_MARK"), O_CREAT | O_WRONLY, 0600));
+	usleep(1000000);
+	return real(from, to);
+}
+C
+gcc -shared -fPIC -o "$T/ren.so" "$T/ren.c" -ldl || bad "cannot build the rename shim"
+mkdir "$T/k"
+cp "$T/in.o" "$T/k/in.o"
+H13_MARK=$T/mark LD_PRELOAD=$T/ren.so "$BTFGEN_DYN" --in-place "$T/k/in.o" 2>/dev/null &
+pid=$!
+for _ in $(seq 1 100); do [ -e "$T/mark" ] && break; sleep 0.05; done
+[ -e "$T/mark" ] || bad "--in-place never reached its rename"
+kill -9 $pid
+wait $pid 2>/dev/null
+for _ in $(seq 1 60); do [ -z "$(find "$T/k" -name 'in.o.tmp*')" ] && break; sleep 0.05; done
+"$BTFDUMP" file "$T/k/in.o" >/dev/null 2>&1 || bad "killed during its rename, --in-place did not leave the input converted"
+left=$(find "$T/k" -mindepth 1 -printf '%f\n' | grep -vx 'in\.o')
+[ -z "$left" ] || bad "killed during its rename, --in-place left: $left"
+cp "$T/in.o" "$T/k/in.o"
+refuse 5 "in.o: cannot put the new file in place: Invalid cross-device link" "$T/k/in.o" \
+	env H13_FAIL=1 LD_PRELOAD="$T/ren.so" "$BTFGEN_DYN" --in-place "$T/k/in.o"
+left=$(find "$T/k" -mindepth 1 -printf '%f\n' | grep -vx 'in\.o')
+[ -z "$left" ] || bad "a failed rename left: $left"
 [ $fail -eq 0 ] && echo "PASS: outputs never overwrite an input, keep mode/owner/links, leave no temporary file"
 exit $fail
