@@ -327,6 +327,13 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	if (!d)
 		return lbtfi_err(ENOMEM, "C dump: out of memory");
 	d->btf = btf;
+	d->types = btf->types;
+	d->type_offs = btf->type_offs;
+	d->strs = btf->strs;
+	d->start_id = btf->start_id;
+	d->own_types = btf->nr_types;
+	d->start_str_off = btf->start_str_off;
+	d->str_len = btf->hdr.str_len;
 	d->nr_types = lbtf_type_cnt(btf);
 	d->ptr_sz = lbtf_pointer_size(btf) > 0 ? lbtf_pointer_size(btf) : (int)sizeof(void *);
 	d->attr_type_tags = o.attr_type_tags;

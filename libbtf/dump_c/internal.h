@@ -218,6 +218,12 @@ struct lbtfi_dc_walks {
 
 struct lbtfi_dc {
 	const struct lbtf *btf;
+	/* the object's own types and strings, for the lookups below (a
+	 * million of them in a vmlinux.h: one load fewer each) */
+	const unsigned char *types;
+	const uint32_t *type_offs;
+	const char *strs;
+	uint32_t start_id, own_types, start_str_off, str_len;
 	uint32_t nr_types; /* valid ids are < nr_types */
 	int ptr_sz;
 	bool attr_type_tags; /* kflag TYPE_TAG as __attribute__((NAME)) */
@@ -248,21 +254,19 @@ struct lbtfi_dc {
  * and a split BTF's base go through the library's lookups. */
 static inline const struct lbtf_type *lbtfi_dc_type(const struct lbtfi_dc *d, uint32_t id)
 {
-	const struct lbtf *b = d->btf;
-	uint32_t i = id - b->start_id;
+	uint32_t i = id - d->start_id;
 
-	if (__builtin_expect(i < b->nr_types, 1)) /* start_id >= 1: never void */
-		return (const struct lbtf_type *)(b->types + b->type_offs[i]);
-	return lbtf_type_by_id(b, id);
+	if (__builtin_expect(i < d->own_types, 1)) /* start_id >= 1: never void */
+		return (const struct lbtf_type *)(d->types + d->type_offs[i]);
+	return lbtf_type_by_id(d->btf, id);
 }
 static inline const char *lbtfi_dc_str(const struct lbtfi_dc *d, uint32_t off)
 {
-	const struct lbtf *b = d->btf;
-	uint32_t o = off - b->start_str_off;
+	uint32_t o = off - d->start_str_off;
 
-	if (__builtin_expect(o < b->hdr.str_len, 1))
-		return b->strs + o;
-	return lbtf_name_by_offset(b, off);
+	if (__builtin_expect(o < d->str_len, 1))
+		return d->strs + o;
+	return lbtf_name_by_offset(d->btf, off);
 }
 /* Records the first error; returns it. */
 int lbtfi_dc_fail(struct lbtfi_dc *d, int err, const char *what, uint32_t id);
