@@ -325,11 +325,6 @@ static int pick_roots(struct lbtfi_dc *d, const struct lbtf_dump_c_opts *o, uint
 	return 0;
 }
 
-static uint32_t root_at(const struct roots *r, size_t i)
-{
-	return r->ids ? r->ids[i] : (uint32_t)i + 1;
-}
-
 /*
  * Orders all roots without printing, so that BTF C cannot express (a type
  * cycle, a walk over budget) is reported before any output. Ordering never
@@ -339,11 +334,7 @@ static uint32_t root_at(const struct roots *r, size_t i)
  */
 static int order_roots(struct lbtfi_dc *d, const struct roots *r)
 {
-	int err = 0;
-
-	for (size_t i = 0; i < r->cnt && !err; i++)
-		err = lbtfi_dc_order_root(d, root_at(r, i));
-	return err;
+	return lbtfi_dc_order_roots(d, r->ids, r->cnt);
 }
 
 int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts)

@@ -383,9 +383,10 @@ bool lbtfi_dc_decl_now(struct lbtfi_dc *d, uint32_t id, const char *fname, int l
 /* order.c */
 /* Emits id (and what it needs first) unless done, at top level. */
 void lbtfi_dc_top_emit(struct lbtfi_dc *d, uint32_t id);
-/* Orders root and everything it needs not ordered yet: appends what is to
- * be emitted to d->queue (nothing printed). */
-int lbtfi_dc_order_root(struct lbtfi_dc *d, uint32_t id);
+/* Orders the roots ids[0, cnt) (NULL: ids 1..cnt) in turn and everything
+ * each needs not ordered yet: appends what is to be emitted to d->queue
+ * (nothing printed); 0 or the first error. */
+int lbtfi_dc_order_roots(struct lbtfi_dc *d, const uint32_t *ids, size_t cnt);
 /* Emits the queued definitions in order. */
 void lbtfi_dc_emit_queue(struct lbtfi_dc *d);
 

@@ -430,11 +430,20 @@ out:
 	w->cnt = base;
 }
 
-int lbtfi_dc_order_root(struct lbtfi_dc *d, uint32_t id)
+int lbtfi_dc_order_roots(struct lbtfi_dc *d, const uint32_t *ids, size_t cnt)
 {
-	int err = order(d, id, false);
+	for (size_t i = 0; i < cnt; i++) {
+		uint32_t id = ids ? ids[i] : (uint32_t)i + 1;
+		int err;
 
-	return err < 0 ? err : 0;
+		/* (what is ordered, all types in --compat 7.1 past a few
+		 * thousand roots, answers at once) */
+		if (d->st[id].order == DC_ORDERED)
+			continue;
+		if ((err = order(d, id, false)) < 0)
+			return err;
+	}
+	return 0;
 }
 
 void lbtfi_dc_emit_queue(struct lbtfi_dc *d)
