@@ -268,6 +268,42 @@ static inline const char *lbtfi_dc_str(const struct lbtfi_dc *d, uint32_t off)
 		return d->strs + o;
 	return lbtf_name_by_offset(d->btf, off);
 }
+/*
+ * 8 bytes of the name at string offset off from its byte pos (pos at most
+ * its length) as an integer, the first byte the most significant, zeros
+ * from the name's end on: comparing two is comparing the names' bytes as
+ * strcmp() does. *ended: the name ends inside them. One load where 8
+ * bytes of the object's own strings are left, else byte by byte (never
+ * past the end): the same integer either way. (Sort keys and name hashes
+ * take names 8 bytes a step with it.)
+ */
+static inline uint64_t lbtfi_dc_name_chunk(const struct lbtfi_dc *d, uint32_t off, size_t pos,
+					   bool *ended)
+{
+	const char *p = lbtfi_dc_str(d, off) + pos;
+	uint32_t o = off - d->start_str_off;
+	uint64_t w = 0;
+	int i = 0;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (o < d->str_len && d->str_len - o - pos >= 8) {
+		uint64_t zero;
+
+		__builtin_memcpy(&w, p, 8);
+		/* the lowest flag is the first zero byte's: cut there */
+		zero = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+		if (zero)
+			w &= ((zero & -zero) >> 7) - 1;
+		*ended = zero != 0;
+		return __builtin_bswap64(w);
+	}
+#endif
+	for (; i < 8 && p[i]; i++)
+		w |= (uint64_t)(unsigned char)p[i] << (56 - 8 * i);
+	*ended = i < 8;
+	return w;
+}
+
 /* Records the first error; returns it. */
 int lbtfi_dc_fail(struct lbtfi_dc *d, int err, const char *what, uint32_t id);
 /* The next bytes of the arena (aligned to 8), NULL when it has no room */

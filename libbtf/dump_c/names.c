@@ -46,56 +46,16 @@ static int grow_ents(struct lbtfi_dc_names *n)
 	return 0;
 }
 
-/* The name's next up to 8 bytes as an integer, the first in the low byte,
- * zeros from its end on; *more: no end among them */
-static uint64_t bytes_of(const char *p, bool *more)
-{
-	uint64_t w = 0;
-	int i = 0;
-
-	for (; i < 8 && p[i]; i++)
-		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	*more = i == 8;
-	return w;
-}
-
-/*
- * A name's hash, 8 bytes a step (names are counted 33,000 times in a
- * vmlinux.h, a byte a step was 4M instructions). Inside the object's own
- * strings, with 8 bytes left, the step is one load; elsewhere, byte by
- * byte: the same integers either way, so equal names hash equally.
- */
+/* A name's hash, 8 bytes a step (names are counted 33,000 times in a
+ * vmlinux.h; a byte a step was 4M instructions) */
 static uint32_t name_hash(const struct lbtfi_dc *d, uint32_t off)
 {
-	const char *p = lbtfi_dc_str(d, off);
-	uint32_t o = off - d->start_str_off;
-	/* bytes after p in the own strings (0: a base's string) */
-	size_t left = o < d->str_len ? d->str_len - o : 0;
-	uint64_t h = 0x9e3779b97f4a7c15ull, w;
-	bool more = true;
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	bool ended = false;
 
-	while (more) {
-		if (left >= 8) {
-			uint64_t zero;
-
-			memcpy(&w, p, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			w = __builtin_bswap64(w);
-#endif
-			/* the lowest flag is the first zero byte's: cut there */
-			zero = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
-			if (zero) {
-				w &= ((zero & -zero) >> 7) - 1;
-				more = false;
-			}
-			left -= 8;
-		} else {
-			w = bytes_of(p, &more);
-			left = 0;
-		}
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
+	for (size_t pos = 0; !ended; pos += 8) {
+		h = (h ^ lbtfi_dc_name_chunk(d, off, pos, &ended)) * 0xff51afd7ed558ccdull;
 		h ^= h >> 32;
-		p += 8;
 	}
 	return (uint32_t)h;
 }
