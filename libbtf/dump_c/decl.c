@@ -105,7 +105,10 @@ bool lbtfi_dc_decl_typedef(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_
 
 bool lbtfi_dc_decl_ptr(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	lbtfi_dc_puts(&d->out, c->last_was_ptr ? "*" : " *"); /* `int **p`, `int *p` */
+	if (c->last_was_ptr) /* `int **p`, `int *p` */
+		lbtfi_dc_putc(&d->out, '*');
+	else
+		lbtfi_dc_write(&d->out, " *", 2);
 	return false;
 }
 

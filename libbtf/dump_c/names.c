@@ -89,13 +89,12 @@ void lbtfi_dc_names_free(struct lbtfi_dc_names *n)
 }
 
 /* Decides once per type whether its name needs a ___N suffix. */
-static void resolve(struct lbtfi_dc *d, uint32_t id, struct lbtfi_dc_names *names)
+static __attribute__((noinline)) void resolve(struct lbtfi_dc *d, uint32_t id,
+					       struct lbtfi_dc_names *names)
 {
 	const struct lbtf_type *t = lbtfi_dc_type(d, id);
 	uint32_t cnt;
 
-	if (d->st[id].name_resolved || !t->name_off)
-		return;
 	d->st[id].name_resolved = 1;
 	/* forward declarations never define anything, so never clash */
 	if (lbtf_kind(t) == LBTF_KIND_FWD || (lbtf_kind(t) == LBTF_KIND_ENUM && !lbtf_vlen(t)))
@@ -127,14 +126,15 @@ static uint32_t suffix_of(const struct lbtfi_dc *d, uint32_t id)
  * The printed name. Renamed names are capped at DC_NAME_MAX - 1 bytes, as
  * the reference does; the usual unrenamed case points into the BTF strings.
  */
-static const char *name_of(struct lbtfi_dc *d, uint32_t id, struct lbtfi_dc_names *names,
-			   char buf[DC_NAME_MAX])
+static inline __attribute__((always_inline)) const char *
+name_of(struct lbtfi_dc *d, uint32_t id, struct lbtfi_dc_names *names, char buf[DC_NAME_MAX])
 {
 	const struct lbtf_type *t = lbtfi_dc_type(d, id);
 
 	if (!t->name_off)
 		return "";
-	resolve(d, id, names);
+	if (!d->st[id].name_resolved) /* (once a type: the counting) */
+		resolve(d, id, names);
 	if (!d->st[id].renamed)
 		return lbtfi_dc_str(d, t->name_off);
 	snprintf(buf, DC_NAME_MAX, "%s___%u", lbtfi_dc_str(d, t->name_off), suffix_of(d, id));

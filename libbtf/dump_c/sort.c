@@ -445,18 +445,6 @@ static bool in_anon_group(struct lbtfi_dc *d, const struct sort_key *k, const st
 	return k->prefix == (uint64_t)RANK_LAST << 56 && !lbtfi_dc_str(d, t->name_off)[0];
 }
 
-/* FUNC, VAR, DATASEC and DECL_TAG roots print nothing and order nothing
- * (their types come out through other roots, as in bpftool), so where
- * they sort does not matter: they are left out (45% of a vmlinux's types
- * are FUNCs) */
-bool lbtfi_dc_sorts(const struct lbtf_type *t)
-{
-	unsigned int kind = lbtf_kind(t);
-
-	return kind != LBTF_KIND_FUNC && kind != LBTF_KIND_VAR && kind != LBTF_KIND_DATASEC &&
-	       kind != LBTF_KIND_DECL_TAG;
-}
-
 static uint32_t memo_size(uint32_t kept)
 {
 	uint32_t n = 1024;
