@@ -201,6 +201,7 @@ struct ord_frame {
 	uint32_t id;
 	uint32_t next;     /* next child to visit */
 	uint8_t kind;
+	uint8_t ch;        /* DC_CH_* of its kind */
 	bool through_ptr;
 	bool kids_ptr;     /* its children are seen through a pointer */
 	int strong;

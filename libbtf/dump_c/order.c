@@ -50,15 +50,10 @@ static int queue_push(struct lbtfi_dc *d, uint32_t id)
  */
 /* The n-th type id ordering and top-level emission visit below t (.children);
  * false past the last. (Members first: most children are members.) */
-static inline bool child_of(const struct lbtf_type *t, uint32_t n, uint32_t *child)
+static inline bool child_at(const struct lbtf_type *t, unsigned int ch, uint32_t n,
+			    uint32_t *child)
 {
-	if (lbtf_is_composite(t)) {
-		if (n >= lbtf_vlen(t))
-			return false;
-		*child = lbtf_members(t)[n].type;
-		return true;
-	}
-	switch (lbtfi_dc_kind_ops[lbtf_kind(t)].children) {
+	switch (ch) {
 	case DC_CH_TYPE:
 		*child = t->type;
 		return n == 0;
@@ -79,11 +74,22 @@ static inline bool child_of(const struct lbtf_type *t, uint32_t n, uint32_t *chi
 	return false;
 }
 
+static inline bool child_of(const struct lbtf_type *t, uint32_t n, uint32_t *child)
+{
+	if (lbtf_is_composite(t)) {
+		if (n >= lbtf_vlen(t))
+			return false;
+		*child = lbtf_members(t)[n].type;
+		return true;
+	}
+	return child_at(t, lbtfi_dc_kind_ops[lbtf_kind(t)].children, n, child);
+}
+
 /* The frame's next child (false when none is left); *ptr: seen through a
  * pointer (a pointer's target, or a function prototype's types behind one) */
 static inline bool next_child(struct ord_frame *f, uint32_t *child, bool *ptr)
 {
-	if (!child_of(f->t, f->next++, child))
+	if (!child_at(f->t, f->ch, f->next++, child))
 		return false;
 	*ptr = f->kids_ptr;
 	return true;
@@ -179,7 +185,8 @@ static inline __attribute__((always_inline)) int push_frame(struct lbtfi_dc *d, 
 	t = lbtfi_dc_type(d, id);
 	k = lbtf_kind(t);
 	o->v[o->cnt++] = (struct ord_frame){
-		.t = t, .id = id, .kind = (uint8_t)k, .through_ptr = through_ptr,
+		.t = t, .id = id, .kind = (uint8_t)k, .ch = lbtfi_dc_kind_ops[k].children,
+		.through_ptr = through_ptr,
 		.kids_ptr = k == LBTF_KIND_PTR ||
 			    (through_ptr && (k == LBTF_KIND_FUNC_PROTO ||
 					     lbtfi_dc_kind_ops[k].children == DC_CH_TYPE)) };
