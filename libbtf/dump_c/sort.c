@@ -199,13 +199,11 @@ static uint64_t shape_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, bool
 
 /* The first 7 bytes of the sort name under the rank: most comparisons end
  * on this one integer (bytes compared unsigned, as strcmp does). */
-static uint64_t prefix_of(int rank, const char *s)
+static uint64_t prefix_of(struct lbtfi_dc *d, int rank, uint32_t name_off)
 {
-	uint64_t p = (uint64_t)rank << 56;
+	bool ended;
 
-	for (int i = 0; i < 7 && s[i]; i++)
-		p |= (uint64_t)(unsigned char)s[i] << (48 - 8 * i);
-	return p;
+	return (uint64_t)rank << 56 | lbtfi_dc_name_chunk(d, name_off, 0, &ended) >> 8;
 }
 
 static int cmp_off(struct lbtfi_dc *d, uint32_t a, uint32_t b)
@@ -486,7 +484,7 @@ uint32_t *lbtfi_dc_sorted_ids(struct lbtfi_dc *d, uint32_t kept, uint32_t *cnt)
 			continue;
 		k.id = id;
 		rank = rank_and_sort_name(d, id, &k.sort_off);
-		k.prefix = prefix_of(rank, lbtfi_dc_str(d, k.sort_off));
+		k.prefix = prefix_of(d, rank, k.sort_off);
 		if (in_anon_group(d, &k, t))
 			keys[--anon] = k;
 		else
