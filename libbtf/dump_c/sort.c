@@ -381,6 +381,71 @@ static uint32_t own_name(struct lbtfi_dc *d, const struct sort_key *k)
 	return lbtfi_dc_type(d, k->id)->name_off;
 }
 
+/*
+ * Whether ties hash alike without hashing them: pointers and qualifiers
+ * without names (hashed as what they lead to) down to one struct, union,
+ * enum, base type or forward declaration, and no walk below reaching the
+ * depth bound (which would cut a hash by its depth). Then order_ties()
+ * would sort on equal hashes, by id, the order they are in: so ties of
+ * `struct s *`, `const struct s *`, `struct s **`... cost nothing, where
+ * hashing s's members cost 870 instructions a key.
+ */
+static int chain_to(struct lbtfi_dc *d, uint32_t id, uint32_t *end)
+{
+	int len = 0;
+
+	for (;; len++) {
+		const struct lbtf_type *t = lbtfi_dc_type(d, id);
+		unsigned int kind = lbtf_kind(t);
+
+		if ((kind != LBTF_KIND_PTR && kind != LBTF_KIND_CONST && kind != LBTF_KIND_VOLATILE &&
+		     kind != LBTF_KIND_RESTRICT) || t->name_off || len > SORT_DEPTH)
+			break;
+		id = t->type;
+	}
+	*end = id;
+	return len;
+}
+
+static bool ties_hash_alike(struct lbtfi_dc *d, const struct sort_key *k, size_t n)
+{
+	uint32_t end, other;
+	int len = chain_to(d, k[0].id, &end), below = 0;
+	const struct lbtf_type *t = lbtfi_dc_type(d, end);
+
+	for (size_t i = 1; i < n; i++) {
+		int l = chain_to(d, k[i].id, &other);
+
+		if (other != end)
+			return false;
+		len = l > len ? l : len;
+	}
+	if (lbtf_is_composite(t)) {
+		/* members' types: down chains of modifiers, typedefs, arrays */
+		for (unsigned int i = 0; i < lbtf_vlen(t) && below <= SORT_DEPTH; i++) {
+			uint32_t id = lbtf_members(t)[i].type;
+			int c = 1;
+
+			for (; c <= SORT_DEPTH; c++) {
+				const struct lbtf_type *mt = lbtfi_dc_type(d, id);
+				unsigned int kind = lbtf_kind(mt);
+
+				if (kind == LBTF_KIND_ARRAY)
+					id = lbtf_array(mt)->type;
+				else if (follows_type(kind))
+					id = mt->type;
+				else
+					break;
+			}
+			below = c > below ? c : below;
+		}
+	} else if (!lbtf_is_enum(t) && lbtf_kind(t) != LBTF_KIND_INT &&
+		   lbtf_kind(t) != LBTF_KIND_FLOAT && lbtf_kind(t) != LBTF_KIND_FWD) {
+		return false;
+	}
+	return len + below <= SORT_DEPTH;
+}
+
 /* A run too deep: its prefixes cleared, the comparisons of names decide */
 static void sort_by_names(struct lbtfi_dc *d, struct memo *m, struct sort_key *k, size_t n)
 {
@@ -413,7 +478,8 @@ static void sort_chunks(struct lbtfi_dc *d, struct memo *m, struct sort_key *k, 
 		/* a name that ends in its bytes has a zero last byte */
 		if (!(c & 0xff)) {
 			if (field == BY_OWN_NAME) {
-				order_ties(d, m, k + i, j - i);
+				if (!ties_hash_alike(d, k + i, j - i))
+					order_ties(d, m, k + i, j - i);
 				continue;
 			}
 			f = BY_OWN_NAME;

@@ -506,6 +506,47 @@ static void test_sort_long_names(void **state)
 	lbtf_free(btf);
 }
 
+/* The member line after "struct dup {" in a sorted dump of two structs
+ * named dup ({int a;}, {int b;}), in id order a first or b first, each
+ * with a pointer to it */
+static char *first_dup_member(bool a_first)
+{
+	struct blob b;
+	struct lbtf *btf;
+	char *text, *p, *line;
+	int err;
+
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (int i = 0; i < 2; i++)                                                 /* 2, 3 */
+		w(&b, 6, str(&b, "dup"), INFO(LBTF_KIND_STRUCT, 1, 0), 4,
+		  str(&b, (i == 0) == a_first ? "a" : "b"), 1, 0);
+	w(&b, 3, 0, INFO(LBTF_KIND_PTR, 0, 0), 3); /* 4, 5: ties too */
+	w(&b, 3, 0, INFO(LBTF_KIND_PTR, 0, 0), 2);
+	btf = blob_open(&b);
+	text = dump_all(btf, true, &err);
+	assert_int_equal(err, 0);
+	p = strstr(text, "struct dup {\n");
+	assert_non_null(p);
+	p += strlen("struct dup {\n");
+	line = strndup(p, strcspn(p, "\n"));
+	free(text);
+	lbtf_free(btf);
+	return line;
+}
+
+/* Same-named types sort by their shape (the hash of what they are made
+ * of), not by id: the same one is printed first, unrenamed, whichever id
+ * it has (as bpftool v7.5+ does) */
+static void test_sort_ties_by_shape(void **state)
+{
+	char *x = first_dup_member(true), *y = first_dup_member(false);
+
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+}
+
 static void test_bad_opts_and_output(void **state)
 {
 	struct blob b;
@@ -546,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_long_typedef_chain),
 		cmocka_unit_test(test_long_struct_chain),
 		cmocka_unit_test(test_sort_long_names),
+		cmocka_unit_test(test_sort_ties_by_shape),
 		cmocka_unit_test(test_bad_opts_and_output),
 	};
 
