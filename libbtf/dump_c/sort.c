@@ -262,10 +262,16 @@ static void swap_keys(struct sort_key *a, struct sort_key *b)
 	*b = t;
 }
 
+static void keys_by_id(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth);
+static void keys_by_names(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth);
+
 /* In place (no copy of the 2 MB array): quicksort, median of three,
  * insertion sort for short ranges; past a depth bound (hostile input)
- * the range goes to qsort. */
-static void sort_keys(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth, bool by_id)
+ * the range goes to qsort. One body, made twice by the compiler: the
+ * sort on prefix and id (all but the deepest runs of --sort) compares
+ * integers only. */
+static inline __attribute__((always_inline)) void
+sort_body(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth, bool by_id)
 {
 	while (n > 16) {
 		size_t m = n / 2, i, j;
@@ -299,11 +305,17 @@ static void sort_keys(struct lbtfi_dc *d, struct sort_key *k, size_t n, int dept
 		}
 		/* [0, j] <= pivot <= [j + 1, n): recurse on the smaller part */
 		if (j + 1 < n - j - 1) {
-			sort_keys(d, k, j + 1, depth, by_id);
+			if (by_id)
+				keys_by_id(d, k, j + 1, depth);
+			else
+				keys_by_names(d, k, j + 1, depth);
 			k += j + 1;
 			n -= j + 1;
 		} else {
-			sort_keys(d, k + j + 1, n - j - 1, depth, by_id);
+			if (by_id)
+				keys_by_id(d, k + j + 1, n - j - 1, depth);
+			else
+				keys_by_names(d, k + j + 1, n - j - 1, depth);
 			n = j + 1;
 		}
 	}
@@ -315,6 +327,24 @@ static void sort_keys(struct lbtfi_dc *d, struct sort_key *k, size_t n, int dept
 			k[j] = k[j - 1];
 		k[j] = x;
 	}
+}
+
+static void keys_by_id(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth)
+{
+	sort_body(d, k, n, depth, true);
+}
+
+static void keys_by_names(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth)
+{
+	sort_body(d, k, n, depth, false);
+}
+
+static void sort_keys(struct lbtfi_dc *d, struct sort_key *k, size_t n, int depth, bool by_id)
+{
+	if (by_id)
+		keys_by_id(d, k, n, depth);
+	else
+		keys_by_names(d, k, n, depth);
 }
 
 static void reverse_keys(struct sort_key *k, size_t n)
