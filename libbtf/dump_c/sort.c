@@ -144,8 +144,12 @@ static struct memo_ent *memo_at(const struct memo *m, uint32_t id)
  * member's name and the hash of its type (members not followed further);
  * array length and element; the target of modifiers and typedefs.
  * *reach: the deepest depth the walk went to. */
-static uint64_t shape_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, bool members, int depth,
-			   int *reach)
+static uint64_t type_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, int depth, int *reach);
+static uint64_t members_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, int depth, int *reach);
+
+/* (one body, made twice by the compiler: with members and without) */
+static inline __attribute__((always_inline)) uint64_t
+shape_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, bool members, int depth, int *reach)
 {
 	const struct lbtf_type *t = lbtfi_dc_type(d, id);
 	unsigned int kind = lbtf_kind(t);
@@ -171,7 +175,7 @@ static uint64_t shape_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, bool
 	if (composite && members) {
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
 			h = mix_name(d, h, lbtf_members(t)[i].name_off);
-			h = mix(h, shape_hash(d, m, lbtf_members(t)[i].type, false, depth + 1, &r));
+			h = mix(h, type_hash(d, m, lbtf_members(t)[i].type, depth + 1, &r));
 			if (r > *reach)
 				*reach = r;
 		}
@@ -183,9 +187,11 @@ static uint64_t shape_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, bool
 			h = mix_name(d, h, lbtf_enums64(t)[i].name_off);
 	} else if (kind == LBTF_KIND_ARRAY) {
 		h = mix(h, lbtf_array(t)->nelems);
-		h = mix(h, shape_hash(d, m, lbtf_array(t)->type, members, depth + 1, reach));
+		h = mix(h, members ? members_hash(d, m, lbtf_array(t)->type, depth + 1, reach)
+				   : type_hash(d, m, lbtf_array(t)->type, depth + 1, reach));
 	} else if (follows_type(kind)) {
-		h = mix(h, shape_hash(d, m, t->type, members, depth + 1, reach));
+		h = mix(h, members ? members_hash(d, m, t->type, depth + 1, reach)
+				   : type_hash(d, m, t->type, depth + 1, reach));
 	}
 	if (memo && *reach <= SORT_DEPTH && 4 * (m->cnt + 1) <= 3 * (m->mask + 1)) {
 		/* (not cut by the bound) */
@@ -195,6 +201,18 @@ static uint64_t shape_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, bool
 		*e = (struct memo_ent){ h, id, (uint32_t)(*reach - depth + 1) };
 	}
 	return h;
+}
+
+/* a member's type: its name and what it leads to, no members */
+static uint64_t type_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, int depth, int *reach)
+{
+	return shape_hash(d, m, id, false, depth, reach);
+}
+
+/* a sorted type: a struct's members too */
+static uint64_t members_hash(struct lbtfi_dc *d, struct memo *m, uint32_t id, int depth, int *reach)
+{
+	return shape_hash(d, m, id, true, depth, reach);
 }
 
 /* The first 7 bytes of the sort name under the rank: most comparisons end
@@ -383,7 +401,7 @@ static void order_ties(struct lbtfi_dc *d, struct memo *m, struct sort_key *keys
 	int reach;
 
 	for (size_t i = 0; i < n; i++)
-		keys[i].prefix = shape_hash(d, m, keys[i].id, true, 0, &reach);
+		keys[i].prefix = members_hash(d, m, keys[i].id, 0, &reach);
 	for (size_t i = 0; i < n; i++)
 		if (!keys[i].prefix)
 			swap_keys(&keys[zeros++], &keys[i]);
