@@ -105,7 +105,10 @@ bool lbtfi_dc_decl_typedef(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_
 
 bool lbtfi_dc_decl_ptr(struct lbtfi_dc *d, struct lbtfi_dc_chain *c, uint32_t id, const struct lbtf_type *t)
 {
-	lbtfi_dc_puts(&d->out, c->last_was_ptr ? "*" : " *"); /* `int **p`, `int *p` */
+	if (c->last_was_ptr) /* `int **p`, `int *p` */
+		lbtfi_dc_putc(&d->out, '*');
+	else
+		lbtfi_dc_write(&d->out, " *", 2);
 	return false;
 }
 
@@ -307,11 +310,56 @@ void lbtfi_dc_push_decl(struct lbtfi_dc *d, uint32_t id, const char *fname, int 
 		lbtfi_dc_push_job(d, &chain);
 }
 
+/*
+ * The most common declarators, a type the chain ends at (a base type,
+ * typedef, named struct/union, enum, forward declaration or void) behind
+ * none or a few pointers, printed as step_chain() prints their chain but
+ * without building it: the type's part, " *" and "*"s, the name. False
+ * for anything else (nothing printed).
+ */
+#define DC_FLAT_PTRS 4
+
+static bool decl_flat(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl)
+{
+	struct lbtfi_dc_chain c = { .start = d->stack.cnt, .fname = fname, .lvl = lvl };
+	const struct lbtf_type *t = NULL;
+	unsigned int ptrs = 0, kind = 0;
+
+	while (id) {
+		t = lbtfi_dc_type(d, id);
+		kind = lbtf_kind(t);
+		if (kind != LBTF_KIND_PTR)
+			break;
+		if (++ptrs > DC_FLAT_PTRS)
+			return false;
+		id = t->type;
+	}
+	if (id) {
+		if (lbtfi_dc_kind_ops[kind].next != DC_NEXT_END || (lbtf_is_composite(t) && !t->name_off))
+			return false;
+		lbtfi_dc_kind_ops[kind].decl(d, &c, id, t); /* (prints it all, nests nothing) */
+	} else {
+		lbtfi_dc_write(&d->out, "void", 4);
+	}
+	for (unsigned int i = 0; i < ptrs; i++) {
+		if (i)
+			lbtfi_dc_putc(&d->out, '*');
+		else
+			lbtfi_dc_write(&d->out, " *", 2);
+	}
+	put_fname(d, fname, ptrs > 0);
+	return true;
+}
+
 bool lbtfi_dc_decl_now(struct lbtfi_dc *d, uint32_t id, const char *fname, int lvl)
 {
 	struct lbtfi_dc_chain c = { .start = d->stack.cnt, .fname = fname, .lvl = lvl,
 			      .last_was_ptr = true };
-	int flat = build_chain(d, id, &c);
+	int flat;
+
+	if (decl_flat(d, id, fname, lvl))
+		return true;
+	flat = build_chain(d, id, &c);
 
 	if (flat > 0)
 		lbtfi_dc_step_chain(d, &c);

@@ -49,14 +49,24 @@ struct check_ctx {
 	uint32_t sorted; /* types the sorted order holds */
 };
 
-/* The first of t's type ids (in the order of lbtf_type_read_type_ids())
- * that is not a valid id, else 0; marks those that count as references. */
-static uint32_t scan_ids(struct lbtfi_dc *d, const struct lbtf_type *t, const struct lbtf_kind_desc *kd)
+/*
+ * t's type ids and name offsets checked: 0 when all are valid, else the
+ * first type id (in the order of lbtf_type_read_type_ids()) that is not a
+ * valid id; *bad_name when a name offset is outside the strings (end: the
+ * end of the string offsets of the BTF and its bases). Marks the ids that
+ * count as references. One pass over the vlen elements for both.
+ */
+static uint32_t scan_refs(struct lbtfi_dc *d, const struct lbtf_type *t, const struct lbtf_kind_desc *kd,
+			  uint32_t end, bool *bad_name)
 {
 	uint32_t nr = d->nr_types;
 	bool proto = lbtf_kind(t) == LBTF_KIND_FUNC_PROTO;
 	const char *e = (const char *)(t + 1) + kd->extra_size;
+	int type_at = kd->elem_type_off, name_at = kd->elem_name_off;
+	unsigned int vlen = lbtf_vlen(t), step = kd->vlen_elem_size;
+	bool bad = t->name_off >= end;
 
+	*bad_name = bad;
 	if (kd->type_field) {
 		if (t->type >= nr)
 			return t->type;
@@ -72,74 +82,63 @@ static uint32_t scan_ids(struct lbtfi_dc *d, const struct lbtf_type *t, const st
 		d->st[a->type].referenced = 1;
 		d->st[a->index_type].referenced = 1;
 	}
-	if (kd->elem_type_off < 0 || !kd->vlen_elem_size)
+	if (!step)
 		return 0;
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += kd->vlen_elem_size) {
-		uint32_t id = *(const uint32_t *)(e + kd->elem_type_off);
+	if (type_at < 0) { /* enumerators: names only */
+		for (unsigned int i = 0; name_at >= 0 && i < vlen; i++, e += step)
+			bad |= *(const uint32_t *)(e + name_at) >= end;
+		*bad_name = bad;
+		return 0;
+	}
+	for (unsigned int i = 0; i < vlen; i++, e += step) {
+		uint32_t id = *(const uint32_t *)(e + type_at);
 
 		if (id >= nr)
 			return id;
 		d->st[id].referenced = 1;
+		if (name_at >= 0)
+			bad |= *(const uint32_t *)(e + name_at) >= end;
 	}
+	*bad_name = bad;
 	return 0;
-}
-
-/* Whether every name offset of t is inside the strings (end: the end of
- * the string offsets of the BTF and its bases) */
-static bool strs_ok(const struct lbtf_type *t, const struct lbtf_kind_desc *kd, uint32_t end)
-{
-	const char *e = (const char *)(t + 1) + kd->extra_size;
-
-	if (t->name_off >= end)
-		return false;
-	if (kd->elem_name_off < 0 || !kd->vlen_elem_size)
-		return true;
-	for (unsigned int i = 0; i < lbtf_vlen(t); i++, e += kd->vlen_elem_size)
-		if (*(const uint32_t *)(e + kd->elem_name_off) >= end)
-			return false;
-	return true;
 }
 
 /* The names that may enter each namespace, at most (not FUNCs, VARs...:
  * the tables stay small), and the types a sort orders */
-static struct check_ctx count_names(struct lbtfi_dc *d)
+static void count_names(struct check_ctx *c, const struct lbtf_type *t)
 {
-	struct check_ctx c = { 0, 0, 0 };
+	unsigned int kind = lbtf_kind(t);
 
-	for (uint32_t id = 1; id < d->nr_types; id++) {
-		const struct lbtf_type *t = lbtfi_dc_type(d, id);
-
-		if (!t)
-			continue; /* (scan_types() reports it) */
-		c.sorted += lbtfi_dc_sorts(t);
-		if (lbtf_kind(t) == LBTF_KIND_TYPEDEF)
-			c.idents++;
-		else if (lbtf_is_enum(t))
-			c.idents += lbtf_vlen(t), c.tags++;
-		else if (t->name_off && (lbtf_is_composite(t) || lbtf_kind(t) == LBTF_KIND_FWD ||
-					 lbtf_kind(t) == LBTF_KIND_INT ||
-					 lbtf_kind(t) == LBTF_KIND_FLOAT))
-			c.tags++;
-	}
-	return c;
+	c->sorted += lbtfi_dc_sorts(t);
+	if (kind == LBTF_KIND_TYPEDEF)
+		c->idents++;
+	else if (lbtf_is_enum(t))
+		c->idents += lbtf_vlen(t), c->tags++;
+	else if (t->name_off && (lbtf_is_composite(t) || kind == LBTF_KIND_FWD ||
+				 kind == LBTF_KIND_INT || kind == LBTF_KIND_FLOAT))
+		c->tags++;
 }
 
 /*
  * The parser checked record bounds; the dumper follows type ids and names
  * everywhere, so check every one of them once up front. The same pass
- * marks the types other types refer to: an anonymous enum that nothing
+ * marks the types other types refer to (an anonymous enum that nothing
  * refers to is a set of global constants and is printed at top level; one
- * that is referenced is printed inline where it is used.
+ * that is referenced is printed inline where it is used) and counts what
+ * the later arrays are sized by (*c).
  */
-static int scan_types(struct lbtfi_dc *d)
+static int scan_types(struct lbtfi_dc *d, struct check_ctx *c)
 {
 	const struct lbtf *btf = d->btf;
+	const struct lbtf_kind_desc *kds[LBTF_KIND_MAX + 1];
 	uint32_t str_end = btf->start_str_off + btf->hdr.str_len;
 
+	for (unsigned int k = 0; k <= LBTF_KIND_MAX; k++)
+		kds[k] = lbtf_kind_desc(k);
 	for (uint32_t id = 1; id < d->nr_types; id++) {
 		const struct lbtf_type *t = lbtfi_dc_type(d, id);
-		const struct lbtf_kind_desc *kd;
 		uint32_t bad;
+		bool bad_name;
 
 		if (!t)
 			return lbtfi_err(EINVAL, "C dump: type id %u missing", id);
@@ -149,13 +148,13 @@ static int scan_types(struct lbtfi_dc *d)
 		if (lbtf_kind(t) == LBTF_KIND_UNKN || lbtf_kind(t) > LBTF_KIND_MAX)
 			return lbtfi_err(EINVAL, "C dump: type %u is of kind %u, unknown to this "
 					 "library: no C for it", id, lbtf_kind(t));
-		kd = lbtf_kind_desc(lbtf_kind(t));
-		if ((bad = scan_ids(d, t, kd)))
+		if ((bad = scan_refs(d, t, kds[lbtf_kind(t)], str_end, &bad_name)))
 			return lbtfi_err(EINVAL, "C dump: type %u refers to type id %u (only %u types)",
 					 id, bad, d->nr_types);
-		if (!strs_ok(t, kd, str_end))
+		if (bad_name)
 			return lbtfi_err(EINVAL, "C dump: type %u has a name offset outside the strings",
 					 id);
+		count_names(c, t);
 	}
 	return 0;
 }
@@ -166,7 +165,10 @@ static int scan_types(struct lbtfi_dc *d)
  * the sorted ids, and its memo), then, after the ids, by the queue and the
  * name entries. A vmlinux's block is under 2 MiB: one huge page, or 500
  * first touches of 4 KiB pages (microseconds each in a virtual machine)
- * instead of the 1,200 of separate arrays.
+ * instead of the 1,200 of separate arrays. The per-type state comes first
+ * (the scan marks references in it), the room is sized by what the scan
+ * counted: a kernel-sized BTF takes the huge page at once, the room fits
+ * in it; else the block is made again at its size (arena_rest()).
  */
 static size_t after_ids(uint32_t sorted)
 {
@@ -179,25 +181,60 @@ static size_t later_bytes(const struct lbtfi_dc *d, const struct check_ctx *c)
 	       ((size_t)c->tags + c->idents) * sizeof(struct lbtfi_dc_name) + 3 * 8;
 }
 
-static int alloc_arena(struct lbtfi_dc *d, const struct check_ctx *c, bool sort)
+/* A block for len bytes: from 256 KiB on, a whole huge page (a fault and
+ * a 2 MiB clear cost what 64-85 faults of 4 KiB pages do here) */
+static void *arena_block(size_t len)
 {
-	size_t nr = d->nr_types, len, room = later_bytes(d, c);
+	return lbtfi_malloc_big(len >= (256u << 10) && len < LBTFI_BIG_BYTES ? LBTFI_BIG_BYTES
+									     : len);
+}
+
+static size_t state_bytes(const struct lbtfi_dc *d)
+{
+	return 2 * (((size_t)d->nr_types + 7) & ~(size_t)7);
+}
+
+/* The per-type state and alignments, zeroed */
+static int arena_state(struct lbtfi_dc *d)
+{
+	size_t nr = d->nr_types, len = state_bytes(d);
+	/* 64 KiB of state are 32,768 types: a kernel's, its room follows */
+	size_t cap = len >= (64u << 10) && len < LBTFI_BIG_BYTES ? LBTFI_BIG_BYTES : len;
+
+	d->arena = lbtfi_malloc_big(cap);
+	if (!d->arena)
+		return -ENOMEM;
+	d->arena_len = cap;
+	d->st = lbtfi_dc_arena(d, nr * sizeof(*d->st));
+	d->align = lbtfi_dc_arena(d, nr * sizeof(*d->align));
+	memset(d->arena, 0, d->arena_used);
+	return 0;
+}
+
+/* Room after the state for the sort, the queue and the names */
+static int arena_rest(struct lbtfi_dc *d, const struct check_ctx *c, bool sort)
+{
+	size_t room = later_bytes(d, c), len;
+	char *grown;
 
 	if (sort && room + after_ids(c->sorted) < lbtfi_dc_sort_bytes(c->sorted))
 		room = lbtfi_dc_sort_bytes(c->sorted);
 	else if (sort)
 		room += after_ids(c->sorted);
-	len = 2 * ((nr + 7) & ~(size_t)7) + room;
-	/* from 256 KiB on, a whole huge page (a fault and a 2 MiB clear cost
-	 * what 64-85 faults of 4 KiB pages do here) */
-	d->arena = lbtfi_malloc_big(len >= (256u << 10) && len < LBTFI_BIG_BYTES ?
-				    LBTFI_BIG_BYTES : len);
-	if (!d->arena)
+	len = state_bytes(d) + room;
+	if (len <= d->arena_len) {
+		d->arena_len = len;
+		return 0;
+	}
+	grown = arena_block(len);
+	if (!grown)
 		return -ENOMEM;
+	memcpy(grown, d->arena, d->arena_used);
+	d->st = (struct lbtfi_dc_tstate *)(void *)(grown + ((char *)d->st - d->arena));
+	d->align = (int8_t *)(grown + ((char *)d->align - d->arena));
+	free(d->arena);
+	d->arena = grown;
 	d->arena_len = len;
-	d->st = lbtfi_dc_arena(d, nr * sizeof(*d->st));
-	d->align = lbtfi_dc_arena(d, nr * sizeof(*d->align));
-	memset(d->arena, 0, d->arena_used);
 	return 0;
 }
 
@@ -288,11 +325,6 @@ static int pick_roots(struct lbtfi_dc *d, const struct lbtf_dump_c_opts *o, uint
 	return 0;
 }
 
-static uint32_t root_at(const struct roots *r, size_t i)
-{
-	return r->ids ? r->ids[i] : (uint32_t)i + 1;
-}
-
 /*
  * Orders all roots without printing, so that BTF C cannot express (a type
  * cycle, a walk over budget) is reported before any output. Ordering never
@@ -302,11 +334,7 @@ static uint32_t root_at(const struct roots *r, size_t i)
  */
 static int order_roots(struct lbtfi_dc *d, const struct roots *r)
 {
-	int err = 0;
-
-	for (size_t i = 0; i < r->cnt && !err; i++)
-		err = lbtfi_dc_order_root(d, root_at(r, i));
-	return err;
+	return lbtfi_dc_order_roots(d, r->ids, r->cnt);
 }
 
 int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts *opts)
@@ -327,18 +355,26 @@ int lbtf_dump_c(const struct lbtf *btf, FILE *out, const struct lbtf_dump_c_opts
 	if (!d)
 		return lbtfi_err(ENOMEM, "C dump: out of memory");
 	d->btf = btf;
+	d->types = btf->types;
+	d->type_offs = btf->type_offs;
+	d->strs = btf->strs;
+	d->start_id = btf->start_id;
+	d->own_types = btf->nr_types;
+	d->start_str_off = btf->start_str_off;
+	d->str_len = btf->hdr.str_len;
 	d->nr_types = lbtf_type_cnt(btf);
 	d->ptr_sz = lbtf_pointer_size(btf) > 0 ? lbtf_pointer_size(btf) : (int)sizeof(void *);
 	d->attr_type_tags = o.attr_type_tags;
 	d->out.f = out;
 	d->out.limit = DC_OUT_LIMIT(input_size(btf));
 	d->step_limit = DC_STEP_LIMIT(d->nr_types);
-	cc = count_names(d);
-	if (alloc_arena(d, &cc, o.sort && !o.root_cnt)) {
+	if (arena_state(d)) {
 		dc_free(d);
 		return lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	}
-	err = scan_types(d);
+	err = scan_types(d, &cc);
+	if (!err && arena_rest(d, &cc, o.sort && !o.root_cnt))
+		err = lbtfi_err(ENOMEM, "C dump: out of memory for %u types", d->nr_types);
 	for (size_t i = 0; !err && i < o.root_cnt; i++)
 		if (o.root_ids[i] >= d->nr_types)
 			err = lbtfi_err(EINVAL, "C dump: root type id %u out of range",

@@ -201,6 +201,7 @@ struct ord_frame {
 	uint32_t id;
 	uint32_t next;     /* next child to visit */
 	uint8_t kind;
+	uint8_t ch;        /* DC_CH_* of its kind */
 	bool through_ptr;
 	bool kids_ptr;     /* its children are seen through a pointer */
 	int strong;
@@ -218,6 +219,12 @@ struct lbtfi_dc_walks {
 
 struct lbtfi_dc {
 	const struct lbtf *btf;
+	/* the object's own types and strings, for the lookups below (a
+	 * million of them in a vmlinux.h: one load fewer each) */
+	const unsigned char *types;
+	const uint32_t *type_offs;
+	const char *strs;
+	uint32_t start_id, own_types, start_str_off, str_len;
 	uint32_t nr_types; /* valid ids are < nr_types */
 	int ptr_sz;
 	bool attr_type_tags; /* kflag TYPE_TAG as __attribute__((NAME)) */
@@ -248,22 +255,56 @@ struct lbtfi_dc {
  * and a split BTF's base go through the library's lookups. */
 static inline const struct lbtf_type *lbtfi_dc_type(const struct lbtfi_dc *d, uint32_t id)
 {
-	const struct lbtf *b = d->btf;
-	uint32_t i = id - b->start_id;
+	uint32_t i = id - d->start_id;
 
-	if (__builtin_expect(i < b->nr_types, 1)) /* start_id >= 1: never void */
-		return (const struct lbtf_type *)(b->types + b->type_offs[i]);
-	return lbtf_type_by_id(b, id);
+	if (__builtin_expect(i < d->own_types, 1)) /* start_id >= 1: never void */
+		return (const struct lbtf_type *)(d->types + d->type_offs[i]);
+	return lbtf_type_by_id(d->btf, id);
 }
 static inline const char *lbtfi_dc_str(const struct lbtfi_dc *d, uint32_t off)
 {
-	const struct lbtf *b = d->btf;
-	uint32_t o = off - b->start_str_off;
+	uint32_t o = off - d->start_str_off;
 
-	if (__builtin_expect(o < b->hdr.str_len, 1))
-		return b->strs + o;
-	return lbtf_name_by_offset(b, off);
+	if (__builtin_expect(o < d->str_len, 1))
+		return d->strs + o;
+	return lbtf_name_by_offset(d->btf, off);
 }
+/*
+ * 8 bytes of the name at string offset off from its byte pos (pos at most
+ * its length) as an integer, the first byte the most significant, zeros
+ * from the name's end on: comparing two is comparing the names' bytes as
+ * strcmp() does. *ended: the name ends inside them. One load where 8
+ * bytes of the object's own strings are left, else byte by byte (never
+ * past the end): the same integer either way. (Sort keys and name hashes
+ * take names 8 bytes a step with it.)
+ */
+static inline uint64_t lbtfi_dc_name_chunk(const struct lbtfi_dc *d, uint32_t off, size_t pos,
+					   bool *ended)
+{
+	const char *p = lbtfi_dc_str(d, off) + pos;
+	uint32_t o = off - d->start_str_off;
+	uint64_t w = 0;
+	int i = 0;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (o < d->str_len && d->str_len - o - pos >= 8) {
+		uint64_t zero;
+
+		__builtin_memcpy(&w, p, 8);
+		/* the lowest flag is the first zero byte's: cut there */
+		zero = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+		if (zero)
+			w &= ((zero & -zero) >> 7) - 1;
+		*ended = zero != 0;
+		return __builtin_bswap64(w);
+	}
+#endif
+	for (; i < 8 && p[i]; i++)
+		w |= (uint64_t)(unsigned char)p[i] << (56 - 8 * i);
+	*ended = i < 8;
+	return w;
+}
+
 /* Records the first error; returns it. */
 int lbtfi_dc_fail(struct lbtfi_dc *d, int err, const char *what, uint32_t id);
 /* The next bytes of the arena (aligned to 8), NULL when it has no room */
@@ -379,9 +420,10 @@ bool lbtfi_dc_decl_now(struct lbtfi_dc *d, uint32_t id, const char *fname, int l
 /* order.c */
 /* Emits id (and what it needs first) unless done, at top level. */
 void lbtfi_dc_top_emit(struct lbtfi_dc *d, uint32_t id);
-/* Orders root and everything it needs not ordered yet: appends what is to
- * be emitted to d->queue (nothing printed). */
-int lbtfi_dc_order_root(struct lbtfi_dc *d, uint32_t id);
+/* Orders the roots ids[0, cnt) (NULL: ids 1..cnt) in turn and everything
+ * each needs not ordered yet: appends what is to be emitted to d->queue
+ * (nothing printed); 0 or the first error. */
+int lbtfi_dc_order_roots(struct lbtfi_dc *d, const uint32_t *ids, size_t cnt);
 /* Emits the queued definitions in order. */
 void lbtfi_dc_emit_queue(struct lbtfi_dc *d);
 
@@ -408,10 +450,20 @@ void lbtfi_dc_emit_base_aliases(struct lbtfi_dc *d, uint32_t id);
 void lbtfi_dc_put_kfunc_macros(struct lbtfi_dc *d);
 int lbtfi_dc_put_kfuncs(struct lbtfi_dc *d);
 
-/* sort.c: whether a type is sorted (a root); the arena bytes the sort of
- * kept such types needs; their ids in the diffable order (at the start of
- * the sort's room in the arena), NULL when it has no room */
-bool lbtfi_dc_sorts(const struct lbtf_type *t);
+/* Whether the sort orders t (a root). FUNC, VAR, DATASEC and DECL_TAG
+ * roots print nothing and order nothing (their types come out through
+ * other roots, as in bpftool), so where they sort does not matter: they
+ * are left out (45% of a vmlinux's types are FUNCs). */
+static inline bool lbtfi_dc_sorts(const struct lbtf_type *t)
+{
+	unsigned int kind = lbtf_kind(t);
+
+	return kind != LBTF_KIND_FUNC && kind != LBTF_KIND_VAR && kind != LBTF_KIND_DATASEC &&
+	       kind != LBTF_KIND_DECL_TAG;
+}
+/* sort.c: the arena bytes the sort of kept types needs; their ids in the
+ * diffable order (at the start of the sort's room in the arena), NULL
+ * when it has no room */
 size_t lbtfi_dc_sort_bytes(uint32_t kept);
 uint32_t *lbtfi_dc_sorted_ids(struct lbtfi_dc *d, uint32_t kept, uint32_t *cnt);
 

@@ -215,7 +215,10 @@ static void emit_padding(struct lbtfi_dc *d, uint32_t id, int64_t cur, int64_t n
 
 static void put_tag(struct lbtfi_dc *d, uint32_t id, const struct lbtf_type *t)
 {
-	lbtfi_dc_puts(&d->out, lbtf_kind(t) == LBTF_KIND_STRUCT ? "struct" : "union");
+	if (lbtf_kind(t) == LBTF_KIND_STRUCT)
+		lbtfi_dc_write(&d->out, "struct", 6);
+	else
+		lbtfi_dc_write(&d->out, "union", 5);
 	if (t->name_off) {
 		lbtfi_dc_putc(&d->out, ' ');
 		lbtfi_dc_put_type_name(d, id);

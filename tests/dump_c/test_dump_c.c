@@ -454,6 +454,99 @@ static void test_long_struct_chain(void **state)
 	check_chain_both_orders(btf, "struct s_0 {", "struct s_449999 {");
 }
 
+/* --sort orders structs by name as strcmp() does, also names that share
+ * long beginnings (the sort takes them 8 bytes a level, and past 512
+ * bytes by comparisons), end at the 7- and 8-byte steps, are equal
+ * (ties, ___2) or hold bytes past 0x7f */
+static void test_sort_long_names(void **state)
+{
+	static const char *const tails[] = { "b", "a", "ab", "", "b", "ba", "\x80", "a\x80", "aa" };
+	static const char *const shorts[] = { "a", "aaaaaaa", "aaaaaaab", "aaaaaaaa", "aaaaaab",
+					      "trace_event_raw_x", "trace_event_raw_", "trace_e",
+					      "trace_event_ra", "aaaaaaa", "z" };
+	const size_t lens[] = { 40, 600 }; /* 5 and 75 steps of 8 bytes */
+	char name[700], prev[700] = "", *text, *p;
+	size_t structs = 0, seen = 0;
+	struct lbtf *btf;
+	struct blob b;
+	int err;
+
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+		for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+			if (t == 4 && lens[l] > 200)
+				continue; /* (a tie prints as name___2, cut at 255 bytes) */
+			memset(name, 'a', lens[l]);
+			strcpy(name + lens[l], tails[t]);
+			w(&b, 6, str(&b, name), INFO(LBTF_KIND_STRUCT, 1, 0), 4, str(&b, "x"), 1, 0);
+			structs++;
+		}
+	}
+	for (size_t t = 0; t < sizeof(shorts) / sizeof(shorts[0]); t++, structs++)
+		w(&b, 6, str(&b, shorts[t]), INFO(LBTF_KIND_STRUCT, 1, 0), 4, str(&b, "x"), 1, 0);
+	btf = blob_open(&b);
+	text = dump_all(btf, true, &err);
+	assert_int_equal(err, 0);
+	for (p = text; (p = strstr(p, "\nstruct ")); p++) {
+		size_t n = strcspn(p + 8, " ");
+		char *dup;
+
+		assert_true(n < sizeof(name));
+		memcpy(name, p + 8, n);
+		name[n] = 0;
+		if ((dup = strstr(name, "___")))
+			*dup = 0; /* a tie's ___2 */
+		assert_true(strcmp(prev, name) <= 0);
+		strcpy(prev, name);
+		seen++;
+	}
+	assert_int_equal(seen, structs);
+	free(text);
+	lbtf_free(btf);
+}
+
+/* The member line after "struct dup {" in a sorted dump of two structs
+ * named dup ({int a;}, {int b;}), in id order a first or b first, each
+ * with a pointer to it */
+static char *first_dup_member(bool a_first)
+{
+	struct blob b;
+	struct lbtf *btf;
+	char *text, *p, *line;
+	int err;
+
+	blob_init(&b);
+	w(&b, 4, str(&b, "int"), INFO(LBTF_KIND_INT, 0, 0), 4, INT_ENC(32, 1)); /* 1 */
+	for (int i = 0; i < 2; i++)                                                 /* 2, 3 */
+		w(&b, 6, str(&b, "dup"), INFO(LBTF_KIND_STRUCT, 1, 0), 4,
+		  str(&b, (i == 0) == a_first ? "a" : "b"), 1, 0);
+	w(&b, 3, 0, INFO(LBTF_KIND_PTR, 0, 0), 3); /* 4, 5: ties too */
+	w(&b, 3, 0, INFO(LBTF_KIND_PTR, 0, 0), 2);
+	btf = blob_open(&b);
+	text = dump_all(btf, true, &err);
+	assert_int_equal(err, 0);
+	p = strstr(text, "struct dup {\n");
+	assert_non_null(p);
+	p += strlen("struct dup {\n");
+	line = strndup(p, strcspn(p, "\n"));
+	free(text);
+	lbtf_free(btf);
+	return line;
+}
+
+/* Same-named types sort by their shape (the hash of what they are made
+ * of), not by id: the same one is printed first, unrenamed, whichever id
+ * it has (as bpftool v7.5+ does) */
+static void test_sort_ties_by_shape(void **state)
+{
+	char *x = first_dup_member(true), *y = first_dup_member(false);
+
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+}
+
 static void test_bad_opts_and_output(void **state)
 {
 	struct blob b;
@@ -493,6 +586,8 @@ int main(void)
 		cmocka_unit_test(test_deep_declarator),
 		cmocka_unit_test(test_long_typedef_chain),
 		cmocka_unit_test(test_long_struct_chain),
+		cmocka_unit_test(test_sort_long_names),
+		cmocka_unit_test(test_sort_ties_by_shape),
 		cmocka_unit_test(test_bad_opts_and_output),
 	};
 
