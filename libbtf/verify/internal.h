@@ -3,6 +3,8 @@
 #ifndef LIBBTF_VERIFY_INTERNAL_H
 #define LIBBTF_VERIFY_INTERNAL_H
 
+#include <stddef.h>
+#include <string.h>
 #include "core/internal.h"
 #include "libbtf_verify.h"
 
@@ -143,6 +145,83 @@ void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
 #define lbtfi_vlog_member(env, ...) \
 	(lbtfi_vlog_on(env) ? (lbtfi_vlog_member)(env, __VA_ARGS__) : (void)0)
 #define lbtfi_vlog_vsi(env, ...) (lbtfi_vlog_on(env) ? (lbtfi_vlog_vsi)(env, __VA_ARGS__) : (void)0)
+/*
+ * A piece written in place (one kernel bpf_verifier_vlog() call, cut at
+ * 1023 bytes): lbtfi_vpb_open(), the vpb_* writers, lbtfi_vpb_close().
+ * The log's hot line shapes (type lines, members, enumerators, protos)
+ * use these instead of a format: millions of pieces in a vmlinux log.
+ */
+struct vpb {
+	char *p, *start, *end; /* end: the last byte a piece may hold, + 1 */
+};
+bool lbtfi_vpb_open_slow(struct vlog *log, struct vpb *b);
+void lbtfi_vpb_close_kernel(struct vlog *log, struct vpb *b);
+/* false: out of memory. Inline for a user log with room (nearly every
+ * piece); growing, flushing a stream and kernel mode go out of line. */
+static inline bool lbtfi_vpb_open(struct vlog *log, struct vpb *b)
+{
+	if (log->oom || log->kernel || log->cap - log->len < VLOG_PIECE + 8 ||
+	    (log->fn && log->len + VLOG_PIECE + 8 > VLOG_STREAM_CHUNK))
+		return lbtfi_vpb_open_slow(log, b);
+	b->start = b->p = log->buf + log->len;
+	b->end = b->start + VLOG_PIECE - 1;
+	return true;
+}
+static inline void lbtfi_vpb_close(struct vlog *log, struct vpb *b)
+{
+	if (log->kernel) {
+		lbtfi_vpb_close_kernel(log, b);
+		return;
+	}
+	log->len += b->p - b->start;
+	log->buf[log->len] = '\0';
+	log->any = true;
+}
+static inline void vpb_str(struct vpb *b, const char *s)
+{
+	while (*s && b->p < b->end)
+		*b->p++ = *s++;
+}
+/* Fixed text: a few moves when it fits, which it nearly always does */
+#define vpb_lit(b, text)                                                      \
+	do {                                                                  \
+		if ((b)->end - (b)->p >= (ptrdiff_t)sizeof(text) - 1) {        \
+			memcpy((b)->p, text, sizeof(text) - 1);               \
+			(b)->p += sizeof(text) - 1;                           \
+		} else {                                                      \
+			vpb_str(b, text);                                     \
+		}                                                             \
+	} while (0)
+/* Unsigned decimal or hex into the end of a buffer; returns the start.
+ * Constant bases: each division becomes a multiplication. */
+static inline char *lbtfi_vutoa(char *end, unsigned long long v, bool hex)
+{
+	*--end = '\0';
+	if (hex) {
+		do {
+			*--end = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		return end;
+	}
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+static inline void vpb_u(struct vpb *b, unsigned long long v)
+{
+	char tmp[24];
+
+	vpb_str(b, lbtfi_vutoa(tmp + sizeof(tmp), v, false));
+}
+static inline void vpb_d(struct vpb *b, long long v)
+{
+	if (v < 0)
+		vpb_lit(b, "-");
+	vpb_u(b, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+}
 /* Copy the log into the caller's buffer as the kernel does; returns 0,
  * -ENOSPC on a real truncation. */
 int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
