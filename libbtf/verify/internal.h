@@ -59,6 +59,23 @@ struct vrules {
 /* The rule set in force in a release (0: the default, Linux 6.15-6.18) */
 const struct vrules *lbtfi_vrules(uint32_t kernel_version);
 
+/*
+ * What the special-field pass needs, gathered by the passes before it while
+ * they hold the records (special.c): pass 1 notes the first struct of each
+ * special name and whether a kptr is possible at all (a kflag-0 TYPE_TAG
+ * named as a kptr tag), pass 2 the structs with a member of such a struct.
+ * The pass then reads those structs only, not every struct and pointer.
+ */
+#define VSF_NAMES 6
+struct vspecial {
+	uint32_t first[VSF_NAMES]; /* index of the first struct of each name, 0: none */
+	uint64_t any;              /* bit index % 64 of each of first[] */
+	bool kptr_tags;            /* a kptr may exist: the pass looks at every struct */
+	bool oom;
+	uint32_t *cand;            /* structs with a member of one of first[] (dups too) */
+	size_t ncand, cap;
+};
+
 /* The verifier's environment: the blob, the type table, resolve state, log. */
 struct venv {
 	unsigned char *mem;          /* aligned copy of the blob */
@@ -91,6 +108,7 @@ struct venv {
 	struct vvertex stack[VMAX_RESOLVE_DEPTH];
 	int top;
 	struct vlog log;
+	struct vspecial sp;
 	uint32_t flags;
 	bool env_dependent;
 	char cause[LBTF_VERIFY_CAUSE_MAX]; /* the special-field pass's refusal, named */
@@ -275,6 +293,12 @@ int lbtfi_vcheck_all_metas(struct venv *env);  /* meta.c */
 int lbtfi_vcheck_all_types(struct venv *env);  /* resolve.c */
 int lbtfi_vcheck_type_tags(struct venv *env);  /* verify.c */
 int lbtfi_vcheck_special(struct venv *env);    /* special.c */
+/* pass 1, for each STRUCT and TYPE_TAG added at index i (base BTF only) */
+void lbtfi_vsf_note_type(struct venv *env, const struct lbtf_type *t, uint32_t i);
+/* pass 2, for a struct member whose type may be a special struct (its
+ * bit is in sp.any; lbtfi_vsf_member() below tests that inline) */
+void lbtfi_vsf_note_member(struct venv *env, uint32_t struct_id, uint32_t member_type);
+
 
 /* ---- per-kind operations, referenced by the table in ops.c ---- */
 #define VKIND_META(name) int lbtfi_vmeta_##name(struct venv *env, const struct lbtf_type *t, uint32_t left)
@@ -362,6 +386,13 @@ static inline uint32_t v_rec_needed(const struct lbtf_type *t)
 static inline bool v_nosize(const struct lbtf_type *t) { return vk_in(vk(t), M_NOSIZE); }
 static inline bool v_nosize_or_null(const struct lbtf_type *t) { return !t || v_nosize(t); }
 static inline bool v_source_only(const struct lbtf_type *t) { return vk_in(vk(t), M_SOURCE_ONLY); }
+
+static inline void lbtfi_vsf_member(struct venv *env, const struct lbtf_type *st, uint32_t struct_id,
+				    uint32_t member_type)
+{
+	if ((env->sp.any >> (member_type % 64) & 1) && vk(st) == LBTF_KIND_STRUCT)
+		lbtfi_vsf_note_member(env, struct_id, member_type);
+}
 
 /* Kind of a type id without touching its record; VK_NULL past the end */
 static inline unsigned int vkind_id(const struct venv *env, uint32_t id)

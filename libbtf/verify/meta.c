@@ -18,6 +18,9 @@ static void add_type(struct venv *env, const struct lbtf_type *t)
 		return;
 	}
 	env->kinds[env->nr_types] = vk(t);
+	/* the special-field pass runs on base BTF only */
+	if (vk_in(vk(t), KB(STRUCT) | KB(TYPE_TAG)) && !env->base)
+		lbtfi_vsf_note_type(env, t, env->nr_types);
 	env->types[env->nr_types++] = t;
 }
 

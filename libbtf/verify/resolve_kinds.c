@@ -171,6 +171,7 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 	for (unsigned int i = v->next_member; i < lbtf_vlen(v->t); i++) {
 		unsigned int k = vkind_id(env, m[i].type);
 
+		lbtfi_vsf_member(env, v->t, v->id, m[i].type);
 		if (k == VK_NULL || vk_in(k, M_NOSIZE | M_SOURCE_ONLY)) {
 			lbtfi_vlog_member(env, v->t, &m[i], "Invalid member");
 			return -EINVAL;

@@ -143,6 +143,7 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 		env.log.buf = NULL;
 	}
 out:
+	free(env.sp.cand);
 	free(env.log.buf);
 	free(env.mem);
 	lbtfi_varena_free(&env);
