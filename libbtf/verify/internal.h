@@ -11,6 +11,7 @@
 #define VMAX_TYPE 0xfffffu          /* largest type id the kernel accepts */
 #define VMAX_NAME_OFFSET 0xffffffu
 #define VMAX_RESOLVE_DEPTH 32
+#define VMAX_MODIFIER_CHAIN 32     /* the type-tag check's limit (verify.c) */
 #define VKSYM_NAME_LEN 512
 #define VLOG_PIECE 1024            /* each formatted piece keeps 1023 bytes */
 #define VLOG_STREAM_CHUNK (64u << 10) /* a streamed log is handed on in chunks this big */
@@ -38,7 +39,12 @@ struct vlog {
 /* pass 2's state of one type (zeroed: NOT_VISITED, 0, 0) */
 struct vres {
 	uint32_t id;    /* resolved id */
-	uint32_t size;  /* resolved size */
+	union {
+		uint32_t size;  /* resolved size */
+		/* a modifier's (whose resolved size is 0, never read): the
+		 * modifiers in its chain, itself first (resolve_kinds.c) */
+		uint32_t chain;
+	};
 	uint8_t visit;  /* enum vvisit */
 };
 
@@ -111,6 +117,9 @@ struct venv {
 	struct vspecial sp;
 	uint32_t flags;
 	bool env_dependent;
+	/* pass 2 saw a modifier chain the type-tag check may refuse: longer
+	 * than its limit, or a tag after another modifier (verify.c) */
+	bool tags_suspect;
 	char cause[LBTF_VERIFY_CAUSE_MAX]; /* the special-field pass's refusal, named */
 };
 
