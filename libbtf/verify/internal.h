@@ -3,12 +3,15 @@
 #ifndef LIBBTF_VERIFY_INTERNAL_H
 #define LIBBTF_VERIFY_INTERNAL_H
 
+#include <stddef.h>
+#include <string.h>
 #include "core/internal.h"
 #include "libbtf_verify.h"
 
 #define VMAX_TYPE 0xfffffu          /* largest type id the kernel accepts */
 #define VMAX_NAME_OFFSET 0xffffffu
 #define VMAX_RESOLVE_DEPTH 32
+#define VMAX_MODIFIER_CHAIN 32     /* the type-tag check's limit (verify.c) */
 #define VKSYM_NAME_LEN 512
 #define VLOG_PIECE 1024            /* each formatted piece keeps 1023 bytes */
 #define VLOG_STREAM_CHUNK (64u << 10) /* a streamed log is handed on in chunks this big */
@@ -36,7 +39,12 @@ struct vlog {
 /* pass 2's state of one type (zeroed: NOT_VISITED, 0, 0) */
 struct vres {
 	uint32_t id;    /* resolved id */
-	uint32_t size;  /* resolved size */
+	union {
+		uint32_t size;  /* resolved size */
+		/* a modifier's (whose resolved size is 0, never read): the
+		 * modifiers in its chain, itself first (resolve_kinds.c) */
+		uint32_t chain;
+	};
 	uint8_t visit;  /* enum vvisit */
 };
 
@@ -56,6 +64,23 @@ struct vrules {
 };
 /* The rule set in force in a release (0: the default, Linux 6.15-6.18) */
 const struct vrules *lbtfi_vrules(uint32_t kernel_version);
+
+/*
+ * What the special-field pass needs, gathered by the passes before it while
+ * they hold the records (special.c): pass 1 notes the first struct of each
+ * special name and whether a kptr is possible at all (a kflag-0 TYPE_TAG
+ * named as a kptr tag), pass 2 the structs with a member of such a struct.
+ * The pass then reads those structs only, not every struct and pointer.
+ */
+#define VSF_NAMES 6
+struct vspecial {
+	uint32_t first[VSF_NAMES]; /* index of the first struct of each name, 0: none */
+	uint64_t any;              /* bit index % 64 of each of first[] */
+	bool kptr_tags;            /* a kptr may exist: the pass looks at every struct */
+	bool oom;
+	uint32_t *cand;            /* structs with a member of one of first[] (dups too) */
+	size_t ncand, cap;
+};
 
 /* The verifier's environment: the blob, the type table, resolve state, log. */
 struct venv {
@@ -89,8 +114,12 @@ struct venv {
 	struct vvertex stack[VMAX_RESOLVE_DEPTH];
 	int top;
 	struct vlog log;
+	struct vspecial sp;
 	uint32_t flags;
 	bool env_dependent;
+	/* pass 2 saw a modifier chain the type-tag check may refuse: longer
+	 * than its limit, or a tag after another modifier (verify.c) */
+	bool tags_suspect;
 	char cause[LBTF_VERIFY_CAUSE_MAX]; /* the special-field pass's refusal, named */
 };
 
@@ -143,6 +172,83 @@ void lbtfi_vlog_vsi(struct venv *env, const struct lbtf_type *dt,
 #define lbtfi_vlog_member(env, ...) \
 	(lbtfi_vlog_on(env) ? (lbtfi_vlog_member)(env, __VA_ARGS__) : (void)0)
 #define lbtfi_vlog_vsi(env, ...) (lbtfi_vlog_on(env) ? (lbtfi_vlog_vsi)(env, __VA_ARGS__) : (void)0)
+/*
+ * A piece written in place (one kernel bpf_verifier_vlog() call, cut at
+ * 1023 bytes): lbtfi_vpb_open(), the vpb_* writers, lbtfi_vpb_close().
+ * The log's hot line shapes (type lines, members, enumerators, protos)
+ * use these instead of a format: millions of pieces in a vmlinux log.
+ */
+struct vpb {
+	char *p, *start, *end; /* end: the last byte a piece may hold, + 1 */
+};
+bool lbtfi_vpb_open_slow(struct vlog *log, struct vpb *b);
+void lbtfi_vpb_close_kernel(struct vlog *log, struct vpb *b);
+/* false: out of memory. Inline for a user log with room (nearly every
+ * piece); growing, flushing a stream and kernel mode go out of line. */
+static inline bool lbtfi_vpb_open(struct vlog *log, struct vpb *b)
+{
+	if (log->oom || log->kernel || log->cap - log->len < VLOG_PIECE + 8 ||
+	    (log->fn && log->len + VLOG_PIECE + 8 > VLOG_STREAM_CHUNK))
+		return lbtfi_vpb_open_slow(log, b);
+	b->start = b->p = log->buf + log->len;
+	b->end = b->start + VLOG_PIECE - 1;
+	return true;
+}
+static inline void lbtfi_vpb_close(struct vlog *log, struct vpb *b)
+{
+	if (log->kernel) {
+		lbtfi_vpb_close_kernel(log, b);
+		return;
+	}
+	log->len += b->p - b->start;
+	log->buf[log->len] = '\0';
+	log->any = true;
+}
+static inline void vpb_str(struct vpb *b, const char *s)
+{
+	while (*s && b->p < b->end)
+		*b->p++ = *s++;
+}
+/* Fixed text: a few moves when it fits, which it nearly always does */
+#define vpb_lit(b, text)                                                      \
+	do {                                                                  \
+		if ((b)->end - (b)->p >= (ptrdiff_t)sizeof(text) - 1) {        \
+			memcpy((b)->p, text, sizeof(text) - 1);               \
+			(b)->p += sizeof(text) - 1;                           \
+		} else {                                                      \
+			vpb_str(b, text);                                     \
+		}                                                             \
+	} while (0)
+/* Unsigned decimal or hex into the end of a buffer; returns the start.
+ * Constant bases: each division becomes a multiplication. */
+static inline char *lbtfi_vutoa(char *end, unsigned long long v, bool hex)
+{
+	*--end = '\0';
+	if (hex) {
+		do {
+			*--end = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		return end;
+	}
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+static inline void vpb_u(struct vpb *b, unsigned long long v)
+{
+	char tmp[24];
+
+	vpb_str(b, lbtfi_vutoa(tmp + sizeof(tmp), v, false));
+}
+static inline void vpb_d(struct vpb *b, long long v)
+{
+	if (v < 0)
+		vpb_lit(b, "-");
+	vpb_u(b, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+}
 /* Copy the log into the caller's buffer as the kernel does; returns 0,
  * -ENOSPC on a real truncation. */
 int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
@@ -196,6 +302,12 @@ int lbtfi_vcheck_all_metas(struct venv *env);  /* meta.c */
 int lbtfi_vcheck_all_types(struct venv *env);  /* resolve.c */
 int lbtfi_vcheck_type_tags(struct venv *env);  /* verify.c */
 int lbtfi_vcheck_special(struct venv *env);    /* special.c */
+/* pass 1, for each STRUCT and TYPE_TAG added at index i (base BTF only) */
+void lbtfi_vsf_note_type(struct venv *env, const struct lbtf_type *t, uint32_t i);
+/* pass 2, for a struct member whose type may be a special struct (its
+ * bit is in sp.any; lbtfi_vsf_member() below tests that inline) */
+void lbtfi_vsf_note_member(struct venv *env, uint32_t struct_id, uint32_t member_type);
+
 
 /* ---- per-kind operations, referenced by the table in ops.c ---- */
 #define VKIND_META(name) int lbtfi_vmeta_##name(struct venv *env, const struct lbtf_type *t, uint32_t left)
@@ -283,6 +395,13 @@ static inline uint32_t v_rec_needed(const struct lbtf_type *t)
 static inline bool v_nosize(const struct lbtf_type *t) { return vk_in(vk(t), M_NOSIZE); }
 static inline bool v_nosize_or_null(const struct lbtf_type *t) { return !t || v_nosize(t); }
 static inline bool v_source_only(const struct lbtf_type *t) { return vk_in(vk(t), M_SOURCE_ONLY); }
+
+static inline void lbtfi_vsf_member(struct venv *env, const struct lbtf_type *st, uint32_t struct_id,
+				    uint32_t member_type)
+{
+	if ((env->sp.any >> (member_type % 64) & 1) && vk(st) == LBTF_KIND_STRUCT)
+		lbtfi_vsf_note_member(env, struct_id, member_type);
+}
 
 /* Kind of a type id without touching its record; VK_NULL past the end */
 static inline unsigned int vkind_id(const struct venv *env, uint32_t id)

@@ -10,34 +10,22 @@
 #include <string.h>
 #include "internal.h"
 
-/* Unsigned decimal/hex into the end of tmp; returns the start. */
-static char *utoa(char *end, unsigned long long v, unsigned int base)
-{
-	*--end = '\0';
-	do {
-		*--end = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
-	return end;
-}
-
 /*
  * The few printf conversions the verifier log uses (%s %u %d %x %zu %lld
- * %llu %%), written straight into dst and cut at cap - 1 bytes like the
- * kernel's 1024-byte vscnprintf. Much faster than vsnprintf for the
- * millions of small pieces of a big log.
+ * %llu %%), written straight into the piece. Much faster than vsnprintf
+ * for the millions of small pieces of a big log; the hot line shapes do
+ * without a format at all (the vpb_* helpers, internal.h).
  */
-static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+static void vformat(struct vpb *b, const char *fmt, va_list ap)
 {
-	size_t n = 0;
 	char tmp[24];
 
-	for (const char *f = fmt; *f && n < cap - 1; f++) {
+	for (const char *f = fmt; *f && b->p < b->end; f++) {
 		const char *s;
 		int lng = 0;
 
 		if (*f != '%') {
-			dst[n++] = *f;
+			*b->p++ = *f;
 			continue;
 		}
 		f++;
@@ -51,15 +39,16 @@ static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
 			break;
 		case 'u':
 		case 'x':
-			s = utoa(tmp + sizeof(tmp),
-				 lng >= 2 ? (lng == 2 && f[-1] == 'z' ? va_arg(ap, size_t)
-								      : va_arg(ap, unsigned long long))
-					  : va_arg(ap, unsigned int), *f == 'x' ? 16 : 10);
+			s = lbtfi_vutoa(tmp + sizeof(tmp),
+					lng >= 2 ? (lng == 2 && f[-1] == 'z' ? va_arg(ap, size_t)
+									     : va_arg(ap, unsigned long long))
+						 : va_arg(ap, unsigned int), *f == 'x');
 			break;
 		case 'd': {
 			long long v = lng >= 2 ? va_arg(ap, long long) : va_arg(ap, int);
-			char *digits = utoa(tmp + sizeof(tmp),
-					    v < 0 ? -(unsigned long long)v : (unsigned long long)v, 10);
+			char *digits = lbtfi_vutoa(tmp + sizeof(tmp),
+						   v < 0 ? -(unsigned long long)v : (unsigned long long)v,
+						   false);
 			if (v < 0)
 				*--digits = '-';
 			s = digits;
@@ -73,11 +62,8 @@ static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
 			if (!*f)
 				f--;
 		}
-		while (*s && n < cap - 1)
-			dst[n++] = *s++;
+		vpb_str(b, s);
 	}
-	dst[n] = '\0';
-	return n;
 }
 
 void lbtfi_vlog_flush(struct vlog *log)
@@ -89,33 +75,65 @@ void lbtfi_vlog_flush(struct vlog *log)
 	log->len = 0;
 }
 
-/* One formatted piece, as one bpf_verifier_vlog() call. */
-static void vpiece(struct vlog *log, const char *fmt, va_list ap)
+/*
+ * One piece, as one bpf_verifier_vlog() call: opened (room for the
+ * kernel's 1024-byte vscnprintf buffer, 1023 bytes of text), written, then
+ * closed (in kernel mode, printk's "BPF: " line). false: out of memory.
+ */
+bool lbtfi_vpb_open_slow(struct vlog *log, struct vpb *b)
 {
 	if (log->oom)
-		return;
+		return false;
 	/* streamed: one chunk-sized buffer, reused (no fresh pages to touch) */
 	if (log->fn && log->len + VLOG_PIECE + 8 > VLOG_STREAM_CHUNK)
 		lbtfi_vlog_flush(log);
 	if (log->cap - log->len < VLOG_PIECE + 8) {
 		if (LBTFI_GROW_FROM(log->buf, log->cap, log->len + VLOG_PIECE + 8, 1 << 16)) {
 			log->oom = true;
-			return;
+			return false;
 		}
 	}
+	b->start = log->buf + log->len;
 	if (log->kernel) {
-		/* printk("BPF: %s") of the 1023-byte piece, with a newline */
-		size_t n;
-
-		memcpy(log->buf + log->len, "BPF: ", 5);
-		n = vformat(log->buf + log->len + 5, VLOG_PIECE, fmt, ap);
-		log->len += 5 + n;
-		if (!n || log->buf[log->len - 1] != '\n')
-			log->buf[log->len++] = '\n';
-	} else {
-		log->len += vformat(log->buf + log->len, VLOG_PIECE, fmt, ap);
+		memcpy(b->start, "BPF: ", 5);
+		b->start += 5;
 	}
+	b->p = b->start;
+	b->end = b->start + VLOG_PIECE - 1;
+	return true;
+}
+
+/* printk("BPF: %s") of the piece, with a newline */
+void lbtfi_vpb_close_kernel(struct vlog *log, struct vpb *b)
+{
+	size_t n = b->p - b->start;
+
+	log->len += 5 + n;
+	if (!n || log->buf[log->len - 1] != '\n')
+		log->buf[log->len++] = '\n';
+	log->buf[log->len] = '\0';
 	log->any = true;
+}
+
+static void vpiece(struct vlog *log, const char *fmt, va_list ap)
+{
+	struct vpb b;
+
+	if (!lbtfi_vpb_open(log, &b))
+		return;
+	vformat(&b, fmt, ap);
+	lbtfi_vpb_close(log, &b);
+}
+
+/* A piece of fixed text */
+static void lit_piece(struct vlog *log, const char *text)
+{
+	struct vpb b;
+
+	if (!lbtfi_vpb_open(log, &b))
+		return;
+	vpb_str(&b, text);
+	lbtfi_vpb_close(log, &b);
 }
 
 static void piece(struct vlog *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -143,21 +161,32 @@ void (lbtfi_vlog)(struct venv *env, const char *fmt, ...)
 static void vtail(struct vlog *log, const char *fmt, va_list ap)
 {
 	if (fmt && *fmt) {
-		piece(log, " ");
+		lit_piece(log, " ");
 		vpiece(log, fmt, ap);
 	}
-	piece(log, "\n");
+	lit_piece(log, "\n");
 }
 
 void (lbtfi_vlog_type)(struct venv *env, const struct lbtf_type *t, bool details, const char *fmt,
 		     ...)
 {
+	struct vpb b;
 	va_list ap;
 
 	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
 		return;
-	piece(&env->log, "[%u] %s %s%s", env->log_id, lbtf_kind_name(vk(t)),
-	      lbtfi_vname(env, t->name_off), details ? " " : "");
+	/* "[%u] %s %s%s": id, kind, name, and a space before details */
+	if (lbtfi_vpb_open(&env->log, &b)) {
+		vpb_lit(&b, "[");
+		vpb_u(&b, env->log_id);
+		vpb_lit(&b, "] ");
+		vpb_str(&b, lbtf_kind_name(vk(t)));
+		vpb_lit(&b, " ");
+		vpb_str(&b, lbtfi_vname(env, t->name_off));
+		if (details)
+			vpb_lit(&b, " ");
+		lbtfi_vpb_close(&env->log, &b);
+	}
 	if (details)
 		lbtfi_vops(t)->log_details(env, t);
 	va_start(ap, fmt);
@@ -168,6 +197,7 @@ void (lbtfi_vlog_type)(struct venv *env, const struct lbtf_type *t, bool details
 void (lbtfi_vlog_member)(struct venv *env, const struct lbtf_type *st, const struct lbtf_member *m,
 		       const char *fmt, ...)
 {
+	struct vpb b;
 	va_list ap;
 
 	if (!lbtfi_vlog_on(env) || (env->log.kernel && !fmt))
@@ -175,13 +205,21 @@ void (lbtfi_vlog_member)(struct venv *env, const struct lbtf_type *st, const str
 	/* pass 1 already printed the struct; later, say which struct it is */
 	if (env->phase != PHASE_META)
 		vlog_type(env, st, NULL);
-	if (lbtf_kflag(st))
-		piece(&env->log, "\t%s type_id=%u bitfield_size=%u bits_offset=%u",
-		      lbtfi_vname(env, m->name_off), m->type, m->offset >> 24,
-		      m->offset & 0xffffff);
-	else
-		piece(&env->log, "\t%s type_id=%u bits_offset=%u", lbtfi_vname(env, m->name_off),
-		      m->type, m->offset);
+	/* "\t%s type_id=%u bitfield_size=%u bits_offset=%u" (kind_flag),
+	 * else "\t%s type_id=%u bits_offset=%u" */
+	if (lbtfi_vpb_open(&env->log, &b)) {
+		vpb_lit(&b, "\t");
+		vpb_str(&b, lbtfi_vname(env, m->name_off));
+		vpb_lit(&b, " type_id=");
+		vpb_u(&b, m->type);
+		if (lbtf_kflag(st)) {
+			vpb_lit(&b, " bitfield_size=");
+			vpb_u(&b, m->offset >> 24);
+		}
+		vpb_lit(&b, " bits_offset=");
+		vpb_u(&b, lbtf_kflag(st) ? m->offset & 0xffffff : m->offset);
+		lbtfi_vpb_close(&env->log, &b);
+	}
 	va_start(ap, fmt);
 	vtail(&env->log, fmt, ap);
 	va_end(ap);

@@ -18,6 +18,9 @@ static void add_type(struct venv *env, const struct lbtf_type *t)
 		return;
 	}
 	env->kinds[env->nr_types] = vk(t);
+	/* the special-field pass runs on base BTF only */
+	if (vk_in(vk(t), KB(STRUCT) | KB(TYPE_TAG)) && !env->base)
+		lbtfi_vsf_note_type(env, t, env->nr_types);
 	env->types[env->nr_types++] = t;
 }
 
@@ -289,6 +292,26 @@ static uint32_t enumerator(const struct lbtf_type *t, unsigned int i, long long 
 	return lbtf_enums(t)[i].name_off;
 }
 
+/* An enumerator's line: "\t%s val=%lld\n" (kind_flag: signed), else
+ * "\t%s val=%llu\n" */
+static void enumerator_piece(struct venv *env, const struct lbtf_type *t, uint32_t name_off,
+			     long long sval, unsigned long long uval)
+{
+	struct vpb b;
+
+	if (!lbtfi_vpb_open(&env->log, &b))
+		return;
+	vpb_lit(&b, "\t");
+	vpb_str(&b, lbtfi_vname(env, name_off));
+	vpb_lit(&b, " val=");
+	if (lbtf_kflag(t))
+		vpb_d(&b, sval);
+	else
+		vpb_u(&b, uval);
+	vpb_lit(&b, "\n");
+	lbtfi_vpb_close(&env->log, &b);
+}
+
 /* ENUM and ENUM64 */
 int lbtfi_vmeta_enum(struct venv *env, const struct lbtf_type *t, uint32_t left)
 {
@@ -309,10 +332,7 @@ int lbtfi_vmeta_enum(struct venv *env, const struct lbtf_type *t, uint32_t left)
 		}
 		if (!lbtfi_vlog_dumps(env))
 			continue;
-		if (lbtf_kflag(t))
-			lbtfi_vlog(env, "\t%s val=%lld\n", lbtfi_vname(env, name_off), sval);
-		else
-			lbtfi_vlog(env, "\t%s val=%llu\n", lbtfi_vname(env, name_off), uval);
+		enumerator_piece(env, t, name_off, sval, uval);
 	}
 	return err;
 }

@@ -125,7 +125,13 @@ void lbtfi_vdetails_int(struct venv *env, const struct lbtf_type *t)
 
 void lbtfi_vdetails_ref(struct venv *env, const struct lbtf_type *t)
 {
-	lbtfi_vlog(env, "type_id=%u", t->type);
+	struct vpb b; /* "type_id=%u" */
+
+	if (lbtfi_vpb_open(&env->log, &b)) {
+		vpb_lit(&b, "type_id=");
+		vpb_u(&b, t->type);
+		lbtfi_vpb_close(&env->log, &b);
+	}
 }
 
 void lbtfi_vdetails_fwd(struct venv *env, const struct lbtf_type *t)
@@ -137,13 +143,47 @@ void lbtfi_vdetails_array(struct venv *env, const struct lbtf_type *t)
 {
 	const struct lbtf_array *a = lbtf_array(t);
 
-	lbtfi_vlog(env, "type_id=%u index_type_id=%u nr_elems=%u", a->type, a->index_type, a->nelems);
+	struct vpb b; /* "type_id=%u index_type_id=%u nr_elems=%u" */
+
+	if (lbtfi_vpb_open(&env->log, &b)) {
+		vpb_lit(&b, "type_id=");
+		vpb_u(&b, a->type);
+		vpb_lit(&b, " index_type_id=");
+		vpb_u(&b, a->index_type);
+		vpb_lit(&b, " nr_elems=");
+		vpb_u(&b, a->nelems);
+		lbtfi_vpb_close(&env->log, &b);
+	}
 }
 
 /* STRUCT, UNION, ENUM, ENUM64, DATASEC */
 void lbtfi_vdetails_sized(struct venv *env, const struct lbtf_type *t)
 {
-	lbtfi_vlog(env, "size=%u vlen=%u", t->size, lbtf_vlen(t));
+	struct vpb b; /* "size=%u vlen=%u" */
+
+	if (lbtfi_vpb_open(&env->log, &b)) {
+		vpb_lit(&b, "size=");
+		vpb_u(&b, t->size);
+		vpb_lit(&b, " vlen=");
+		vpb_u(&b, lbtf_vlen(t));
+		lbtfi_vpb_close(&env->log, &b);
+	}
+}
+
+/* One parameter of a proto's line, its own piece: "%u %s", after the
+ * first ", %u %s" */
+static void param_piece(struct venv *env, const struct lbtf_param *p, bool comma)
+{
+	struct vpb b;
+
+	if (!lbtfi_vpb_open(&env->log, &b))
+		return;
+	if (comma)
+		vpb_lit(&b, ", ");
+	vpb_u(&b, p->type);
+	vpb_lit(&b, " ");
+	vpb_str(&b, lbtfi_vname(env, p->name_off));
+	lbtfi_vpb_close(&env->log, &b);
 }
 
 void lbtfi_vdetails_func_proto(struct venv *env, const struct lbtf_type *t)
@@ -157,13 +197,12 @@ void lbtfi_vdetails_func_proto(struct venv *env, const struct lbtf_type *t)
 	} else if (n == 1 && !p[0].type) {
 		lbtfi_vlog(env, "vararg");
 	} else {
-		lbtfi_vlog(env, "%u %s", p[0].type, lbtfi_vname(env, p[0].name_off));
+		param_piece(env, &p[0], false);
 		for (unsigned int i = 1; i + 1 < n; i++)
-			lbtfi_vlog(env, ", %u %s", p[i].type, lbtfi_vname(env, p[i].name_off));
+			param_piece(env, &p[i], true);
 		if (n > 1) {
 			if (p[n - 1].type)
-				lbtfi_vlog(env, ", %u %s", p[n - 1].type,
-					   lbtfi_vname(env, p[n - 1].name_off));
+				param_piece(env, &p[n - 1], true);
 			else
 				lbtfi_vlog(env, ", vararg");
 		}

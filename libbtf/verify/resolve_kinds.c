@@ -60,12 +60,43 @@ static int ref_target(struct venv *env, struct vvertex *v, unsigned int *next_ki
 	return 1;
 }
 
+/*
+ * A resolved modifier's chain, for the type-tag check after pass 2
+ * (verify.c): its length, and whether a TYPE_TAG follows another modifier
+ * directly (every such fault has one). A modifier target is resolved
+ * first, its chain known.
+ */
+static void note_chain(struct venv *env, const struct lbtf_type *t, uint32_t id,
+		       unsigned int next_kind)
+{
+	uint32_t len = 1, next = t->type;
+
+	if (vk_in(next_kind, M_MODIFIER)) {
+		if (next < env->start_id)
+			env->tags_suspect = true; /* through the base: not counted */
+		else
+			len += env->res[next - env->start_id].chain;
+	}
+	if (next_kind == LBTF_KIND_TYPE_TAG && vk(t) != LBTF_KIND_TYPE_TAG)
+		env->tags_suspect = true;
+	if (len > VMAX_MODIFIER_CHAIN) {
+		env->tags_suspect = true;
+		len = VMAX_MODIFIER_CHAIN + 1; /* saturated */
+	}
+	env->res[id - env->start_id].chain = len;
+}
+
 int lbtfi_vresolve_modifier(struct venv *env, struct vvertex *v)
 {
 	unsigned int next_kind;
 	int r = ref_target(env, v, &next_kind);
 
-	return r <= 0 ? r : finish_ref(env, v, next_kind, v->t->type);
+	if (r <= 0)
+		return r;
+	r = finish_ref(env, v, next_kind, v->t->type);
+	if (!r) /* popped: v still holds the vertex */
+		note_chain(env, v->t, v->id, next_kind);
+	return r;
 }
 
 int lbtfi_vresolve_ptr(struct venv *env, struct vvertex *v)
@@ -171,6 +202,7 @@ int lbtfi_vresolve_struct(struct venv *env, struct vvertex *v)
 	for (unsigned int i = v->next_member; i < lbtf_vlen(v->t); i++) {
 		unsigned int k = vkind_id(env, m[i].type);
 
+		lbtfi_vsf_member(env, v->t, v->id, m[i].type);
 		if (k == VK_NULL || vk_in(k, M_NOSIZE | M_SOURCE_ONLY)) {
 			lbtfi_vlog_member(env, v->t, &m[i], "Invalid member");
 			return -EINVAL;

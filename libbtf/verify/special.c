@@ -298,70 +298,123 @@ static bool id_in(const uint32_t *ids, int n, uint32_t id)
 	return false;
 }
 
-/* Ids of the special structs (first of each name) and of kptr pointers */
-static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
+/* Pass 1: the first struct of each special name, and whether any kptr can
+ * exist (lbtfi_vsf_find_kptr finds one only behind a kflag-0 TYPE_TAG with
+ * a kptr tag's name) */
+void lbtfi_vsf_note_type(struct venv *env, const struct lbtf_type *t, uint32_t i)
 {
 	const size_t nnames = sizeof(meta_struct_names) / sizeof(meta_struct_names[0]);
-	uint32_t first[sizeof(meta_struct_names) / sizeof(meta_struct_names[0])] = { 0 };
+	const char *s = lbtfi_vstr(env, t->name_off);
+
+	_Static_assert(sizeof(meta_struct_names) / sizeof(meta_struct_names[0]) == VSF_NAMES,
+		       "one first[] slot per special struct name");
+	if (!s)
+		return;
+	if (vk(t) == LBTF_KIND_TYPE_TAG) {
+		if (!lbtf_kflag(t) && (lbtfi_vsf_tag_type(s) & SF_KPTR))
+			env->sp.kptr_tags = true;
+		return;
+	}
+	/* "bpf_" byte by byte: a shorter name ends at its NUL */
+	if (s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_')
+		return;
+	for (size_t k = 0; k < nnames; k++) {
+		if (!env->sp.first[k] && !strcmp(s, meta_struct_names[k])) {
+			env->sp.first[k] = i;
+			env->sp.any |= 1ull << (i % 64);
+		}
+	}
+}
+
+/* Pass 2: a struct with a member whose type may be one of first[] */
+void lbtfi_vsf_note_member(struct venv *env, uint32_t struct_id, uint32_t member_type)
+{
+	struct vspecial *sp = &env->sp;
+
+	if (!id_in(sp->first, VSF_NAMES, member_type) ||
+	    (sp->ncand && sp->cand[sp->ncand - 1] == struct_id))
+		return;
+	if (LBTFI_GROW(sp->cand, sp->cap, sp->ncand + 1)) {
+		sp->oom = true;
+		return;
+	}
+	sp->cand[sp->ncand++] = struct_id;
+}
+
+/* The special structs (pass 1's first of each name), then the kptr
+ * pointers when there may be any */
+static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
+{
 	size_t cap = 0;
 	const uint8_t *kinds = env->kinds;
 	uint32_t n = env->nr_types;
 
 	*ids = NULL;
-	if (LBTFI_GROW_FROM(*ids, cap, nnames + 1, 16))
+	if (LBTFI_GROW_FROM(*ids, cap, VSF_NAMES + 1, 16))
 		return -ENOMEM;
-	for (uint32_t i = 1; i < n; i++) {
-		const struct lbtf_type *t;
+	for (size_t k = 0; k < VSF_NAMES; k++)
+		if (env->sp.first[k])
+			(*ids)[(*nids)++] = env->sp.first[k];
+	for (uint32_t i = 1; i < n && env->sp.kptr_tags; i++) {
 		struct finfo tmp;
-		const char *s;
 
-		/* the dense kinds first: only these kinds can be either */
-		if (!vk_in(kinds[i], KB(STRUCT) | KB(PTR) | KB(VOLATILE)))
+		/* the dense kinds first: only these kinds can be one */
+		if (!vk_in(kinds[i], KB(PTR) | KB(VOLATILE)) ||
+		    lbtfi_vsf_find_kptr(env, env->types[i], 0, &tmp, SF_KPTR) != FOUND)
 			continue;
-		t = env->types[i];
-		/* "bpf_" byte by byte: a shorter name ends at its NUL */
-		if (vk(t) == LBTF_KIND_STRUCT && (s = lbtfi_vstr(env, t->name_off)) &&
-		    s[0] == 'b' && s[1] == 'p' && s[2] == 'f' && s[3] == '_') {
-			for (size_t k = 0; k < nnames; k++)
-				if (!first[k] && !strcmp(s, meta_struct_names[k]))
-					first[k] = i;
-			continue;
-		}
-		if (lbtfi_vsf_find_kptr(env, t, 0, &tmp, SF_KPTR) != FOUND)
-			continue;
-		if (LBTFI_GROW(*ids, cap, (size_t)*nids + nnames + 1))
+		if (LBTFI_GROW(*ids, cap, (size_t)*nids + 1))
 			return -ENOMEM;
 		(*ids)[(*nids)++] = i;
 	}
-	for (size_t k = 0; k < nnames; k++)
-		if (first[k])
-			(*ids)[(*nids)++] = first[k];
 	return 0;
 }
 
+static bool has_special_member(const struct venv *env, const struct lbtf_type *t, uint64_t any,
+			       const uint32_t *ids, int nids)
+{
+	const struct lbtf_member *m = lbtf_members(t);
+
+	for (unsigned int j = 0; j < lbtf_vlen(t); j++)
+		if ((any >> (m[j].type % 64) & 1) && id_in(ids, nids, m[j].type))
+			return true;
+	return false;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The structs with a special member, in id order: with a kptr possible,
+ * every struct is looked at; else only those pass 2 noted (each struct's
+ * members pass through its resolve step once), which are the same.
+ */
 static int run(struct sctx *c, const uint32_t *ids, int nids)
 {
 	struct venv *env = c->env;
 	const uint8_t *kinds = env->kinds;
-	uint32_t n = env->nr_types;
+	bool all = env->sp.kptr_tags;
+	size_t n = all ? env->nr_types : env->sp.ncand;
 	uint64_t any = 0; /* bit id % 64 of each of ids: most members need no id_in() */
 	int err = 0;
 
 	for (int k = 0; k < nids; k++)
 		any |= 1ull << (ids[k] % 64);
-	for (uint32_t i = 1; i < n && nids; i++) {
+	if (!all && n)
+		qsort(env->sp.cand, n, sizeof(env->sp.cand[0]), cmp_u32);
+	for (size_t x = all; x < n && nids; x++) {
+		uint32_t i = all ? (uint32_t)x : env->sp.cand[x];
 		const struct lbtf_type *t;
-		const struct lbtf_member *m;
-		unsigned int j;
 
 		if (kinds[i] != LBTF_KIND_STRUCT) /* sf_is_struct() */
 			continue;
+		if (!all && x && env->sp.cand[x - 1] == i) /* noted twice (resumed) */
+			continue;
 		t = env->types[i];
-		m = lbtf_members(t);
-		for (j = 0; j < lbtf_vlen(t); j++)
-			if ((any >> (m[j].type % 64) & 1) && id_in(ids, nids, m[j].type))
-				break;
-		if (j == lbtf_vlen(t))
+		if (all && !has_special_member(env, t, any, ids, nids))
 			continue;
 		if (LBTFI_GROW(c->tab, c->tab_cap, (size_t)c->tab_cnt + 1))
 			return -ENOMEM;
@@ -386,6 +439,8 @@ int lbtfi_vcheck_special(struct venv *env)
 	uint32_t *ids = NULL;
 	int nids = 0, err;
 
+	if (env->sp.oom)
+		return -ENOMEM;
 	err = special_ids(env, &ids, &nids);
 	if (!err)
 		err = run(&c, ids, nids);

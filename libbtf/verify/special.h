@@ -36,6 +36,8 @@ static inline const char *sf_name(const struct venv *env, const struct lbtf_type
 
 /* First id of that kind and name (btf_find_by_name_kind), or -ENOENT */
 int lbtfi_vsf_find_by_name_kind(const struct venv *env, const char *name, unsigned int kind);
+/* The field a pointer's type tag makes (SF_KPTR_* or SF_UPTR), 0 none */
+uint32_t lbtfi_vsf_tag_type(const char *tag);
 /* A kptr: PTR (behind one VOLATILE) to a kflag-0 TYPE_TAG to a struct */
 int lbtfi_vsf_find_kptr(const struct venv *env, const struct lbtf_type *t, uint32_t off,
 			struct finfo *info, uint32_t mask);

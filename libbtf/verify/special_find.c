@@ -64,10 +64,22 @@ static const struct lbtf_type *skip_modifiers(const struct venv *env, uint32_t i
 	return t;
 }
 
+uint32_t lbtfi_vsf_tag_type(const char *tag)
+{
+	if (!strcmp(tag, "kptr_untrusted"))
+		return SF_KPTR_UNREF;
+	if (!strcmp(tag, "kptr"))
+		return SF_KPTR_REF;
+	if (!strcmp(tag, "percpu_kptr"))
+		return SF_KPTR_PERCPU;
+	if (!strcmp(tag, "uptr"))
+		return SF_UPTR;
+	return 0;
+}
+
 int lbtfi_vsf_find_kptr(const struct venv *env, const struct lbtf_type *t, uint32_t off,
 		     struct finfo *info, uint32_t mask)
 {
-	const char *tag;
 	uint32_t type, res_id;
 
 	if (vk(t) == LBTF_KIND_VOLATILE)
@@ -79,16 +91,8 @@ int lbtfi_vsf_find_kptr(const struct venv *env, const struct lbtf_type *t, uint3
 		return IGNORE;
 	if (lbtfi_vtype(env, t->type) && vk(lbtfi_vtype(env, t->type)) == LBTF_KIND_TYPE_TAG)
 		return -EINVAL; /* extra tags */
-	tag = sf_name(env, t);
-	if (!strcmp(tag, "kptr_untrusted"))
-		type = SF_KPTR_UNREF;
-	else if (!strcmp(tag, "kptr"))
-		type = SF_KPTR_REF;
-	else if (!strcmp(tag, "percpu_kptr"))
-		type = SF_KPTR_PERCPU;
-	else if (!strcmp(tag, "uptr"))
-		type = SF_UPTR;
-	else
+	type = lbtfi_vsf_tag_type(sf_name(env, t));
+	if (!type)
 		return -EINVAL;
 	if (!(type & mask))
 		return IGNORE;

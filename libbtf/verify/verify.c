@@ -143,6 +143,7 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 		env.log.buf = NULL;
 	}
 out:
+	free(env.sp.cand);
 	free(env.log.buf);
 	free(env.mem);
 	lbtfi_varena_free(&env);
@@ -209,14 +210,20 @@ int lbtfi_vcheck_type_tags(struct venv *env)
 	uint32_t n = env->start_id + env->nr_types;
 	int64_t good_id = (int64_t)first - 1;
 
+	/* base BTF after pass 2 (every modifier resolved, its chain noted):
+	 * no chain past the limit and no tag after another modifier, so the
+	 * walk below would find nothing */
+	if (!env->base && !env->tags_suspect)
+		return 0;
 	for (uint32_t i = first; i < n; i++) {
 		const struct lbtf_type *t;
 		uint32_t cur = i;
-		int limit = 32;
+		int limit = VMAX_MODIFIER_CHAIN;
 		bool in_tags;
 
-		/* the dense kind first: most types are no modifier */
-		if (!vk_in(vkind_id(env, i), M_MODIFIER))
+		/* the dense kind first: most types are no modifier (i is an
+		 * own id: first >= start_id) */
+		if (!vk_in(env->kinds[i - env->start_id], M_MODIFIER))
 			continue;
 		t = lbtfi_vtype(env, i);
 		in_tags = vk(t) == LBTF_KIND_TYPE_TAG;
