@@ -181,6 +181,13 @@ int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src
 	return 0;
 }
 
+int lbtfi_strset_reserve(struct lbtfi_strset *ss, size_t bytes, uint32_t entries)
+{
+	int err = reserve_bytes(ss, bytes);
+
+	return err ? err : reserve(ss, entries);
+}
+
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len)
 {
 	uint32_t cnt = ss->cnt;

@@ -571,6 +571,89 @@ static void test_append_and_copy(void **state)
 	lbtf_builder_free(c);
 }
 
+/* A raw blob of types (words) and strings (bytes), little-endian host */
+static struct lbtf *blob_of(const uint32_t *types, uint32_t type_len, const char *strs, uint32_t str_len)
+{
+	/* magic, version 1, flags 0; hdr_len, type_off, type_len, str_off, str_len */
+	uint32_t hdr[6] = { 0xeb9f | (1u << 16), 24, 0, type_len, type_len, str_len };
+	unsigned char buf[512];
+	struct lbtf *btf;
+
+	assert_true(24 + type_len + str_len <= sizeof(buf));
+	memcpy(buf, hdr, 24);
+	memcpy(buf + 24, types, type_len);
+	memcpy(buf + 24 + type_len, strs, str_len);
+	btf = lbtf_new(buf, 24 + type_len + str_len, NULL);
+	if (!btf)
+		fail_msg("test blob does not parse: %s", lbtf_errmsg());
+	return btf;
+}
+
+/* A type id visitor: the id of a type of the source moved up by one */
+static int add_one(uint32_t *slot, void *ctx)
+{
+	if (*slot)
+		*slot += 1;
+	return 0;
+}
+
+/*
+ * lbtf_builder_add_btf interns each distinct string offset of the source
+ * once (import.c): the same bytes and ids as copying type by type with
+ * lbtf_builder_add_type_copy and renumbering, with a string twice in the
+ * source, offsets into the middle of a string, and strings and types the
+ * builder had before.
+ */
+static void test_add_btf_import(void **state)
+{
+	/* 0 "", 1 "int", 5 "bar", 9 "foo", 13 "bar" again, 17 "x" */
+	static const char strs[] = "\0int\0bar\0foo\0bar\0x";
+	static const uint32_t types[] = {
+		1, 1u << 24, 4, 32,                       /* 1 INT int */
+		5, (4u << 24) | 2, 8, 17, 1, 0, 6, 1, 32, /* 2 STRUCT bar { x; ar (in "bar") } */
+		13, (4u << 24) | 1, 4, 9, 3, 0,           /* 3 STRUCT bar (the copy) { foo } */
+		0, 2u << 24, 2,                           /* 4 PTR -> 2 */
+		6, 8u << 24, 3,                           /* 5 TYPEDEF ar -> 3 */
+		0, (13u << 24) | 1, 1, 0, 4,              /* 6 FUNC_PROTO int (*)(4) */
+	};
+	struct lbtf *src = blob_of(types, sizeof(types), strs, sizeof(strs));
+	struct lbtf_builder *bulk = lbtf_builder_new(NULL), *one = lbtf_builder_new(NULL);
+	void *d1, *d2;
+	size_t n1, n2;
+	const struct lbtf_type *t2, *t3, *t5;
+
+	assert_int_equal(lbtf_builder_add_int(bulk, "x", 1, 0), 1);
+	assert_int_equal(lbtf_builder_add_int(one, "x", 1, 0), 1);
+	assert_int_equal(lbtf_builder_add_btf(bulk, src), 2);
+	for (uint32_t id = 1; id < lbtf_type_cnt(src); id++) {
+		int nid = lbtf_builder_add_type_copy(one, src, id);
+		assert_int_equal(nid, (int)id + 1);
+		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(one, (uint32_t)nid), add_one, NULL);
+	}
+	assert_int_equal(lbtf_builder_serialize(bulk, false, &d1, &n1), 0);
+	assert_int_equal(lbtf_builder_serialize(one, false, &d2, &n2), 0);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(d1, d2, n1);
+	/* what that means: both "bar"s one string, "ar" a string of its own
+	 * (named twice from one offset), "x" the builder's own, ids moved by 1 */
+	t2 = lbtf_builder_type_by_id(bulk, 3);
+	t3 = lbtf_builder_type_by_id(bulk, 4);
+	t5 = lbtf_builder_type_by_id(bulk, 6);
+	assert_int_equal(t2->name_off, t3->name_off);
+	assert_string_equal(lbtf_builder_str(bulk, t2->name_off), "bar");
+	assert_string_equal(lbtf_builder_str(bulk, lbtf_members(t2)[1].name_off), "ar");
+	assert_int_equal(t5->name_off, lbtf_members(t2)[1].name_off);
+	assert_int_equal(lbtf_members(t2)[0].name_off, lbtf_builder_add_str(bulk, "x"));
+	assert_int_equal(lbtf_members(t3)[0].type, 4);
+	assert_int_equal(lbtf_builder_type_by_id(bulk, 5)->type, 3);
+	assert_int_equal(t5->type, 4);
+	free(d1);
+	free(d2);
+	lbtf_builder_free(bulk);
+	lbtf_builder_free(one);
+	lbtf_free(src);
+}
+
 /* The growth path through the sizes where blocks move to huge pages
  * (a fresh aligned block and a copy, then realloc): every element kept */
 static void test_grow_big(void **state)
@@ -641,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_vlen_wide),
 		cmocka_unit_test(test_type_by_id_mutable),
 		cmocka_unit_test(test_append_and_copy),
+		cmocka_unit_test(test_add_btf_import),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
 	};
