@@ -298,7 +298,11 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->kinds = malloc(d->cnt);
 	d->map = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->map));
 	d->hypot = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot));
-	if (!d->kinds || !d->map || !d->hypot || lbtfi_htab_init(&d->tab, 2048, 2))
+	/* (the table holds the canonical types: a quarter of a raw vmlinux's
+	 * types are, and growing it there from a small one rehashed it six
+	 * times) */
+	if (!d->kinds || !d->map || !d->hypot ||
+	    lbtfi_htab_init(&d->tab, 2048 + (d->cnt - d->start_id) / 4, 2))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));
 	lbtfi_prefault(d->hypot, (size_t)d->cnt * sizeof(*d->hypot));
