@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
 
 #define MAX_TYPE_ID 0x7fffffffu
@@ -160,6 +161,14 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
 {
 	b->nr_types = nr_types;
 	b->nwords = nwords;
+}
+
+void lbtfi_builder_release_tail(struct lbtf_builder *b)
+{
+	lbtfi_madvise_inside(b->words + b->nwords, (b->cap_words - b->nwords) * sizeof(*b->words),
+			     LBTFI_BIG_BYTES, MADV_DONTNEED);
+	lbtfi_madvise_inside(b->offs + b->nr_types, (b->cap_types - b->nr_types) * sizeof(*b->offs),
+			     LBTFI_BIG_BYTES, MADV_DONTNEED);
 }
 
 /* ---- consistency of (mutable) records ---- */

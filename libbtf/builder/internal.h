@@ -185,6 +185,12 @@ int lbtfi_builder_check(const struct lbtf_builder *b);
 int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
 /* Drop types added after nr_types/nwords were as given (rollback) */
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
+/* Give back the memory of the whole huge pages past the last type's words
+ * and index entry (dedup keeps a third of a raw vmlinux's records: the
+ * output its caller writes next would otherwise come on top of the pages
+ * the dropped ones held). The capacity stays: those pages come back zeroed
+ * when written again. */
+void lbtfi_builder_release_tail(struct lbtf_builder *b);
 
 /*
  * Copying types of a parsed BTF (import.c): begin sizes the builder for

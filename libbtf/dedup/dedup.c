@@ -643,6 +643,7 @@ int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_
 	if (err)
 		goto out;
 	compact(&d, o.id_map);
+	lbtfi_builder_release_tail(b);
 	err = lbtfi_dedup_strings(b);
 	*settled = !d.struct_miss;
 out:
