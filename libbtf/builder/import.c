@@ -7,11 +7,18 @@
  * A record's strings are interned by their text, as lbtf_builder_add_str
  * does, so the builder's strings come in the order the records first name
  * them (the output's order after dedup). An import remembers what each of
- * the source's own string offsets became: a vmlinux names ~1.4M strings
- * from ~100k distinct offsets, and hashing and looking each one up again
+ * the source's own string offsets became: a raw vmlinux names 720k strings
+ * from 102k distinct offsets, and hashing and looking each one up again
  * was a third of the whole raw -> deduplicated job. A run of records is
  * copied as one block and its string and type-id words rewritten in place.
+ *
+ * A new builder importing all of a BTF whose records name its strings in
+ * the order they lie in (what every writer that interns strings makes,
+ * btfgen's raw output among them) would get the very same string section:
+ * it takes it as it is (adopt_strings), each string hashed once, no record
+ * rewritten.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -24,10 +31,7 @@ int lbtfi_import_begin(struct lbtfi_import *im, struct lbtf_builder *b, const st
 	memset(im, 0, sizeof(*im));
 	im->b = b;
 	im->src = src;
-	/* (sized for a string per 16 bytes, ~18 in a vmlinux: no rehash) */
-	if (lbtfi_offmap_init(&im->done, str_len / 16 + 16))
-		return lbtfi_err(ENOMEM, "out of memory importing types");
-	im->memo = true;
+	im->memo = true; /* (made by the first string interned) */
 	if ((err = lbtfi_builder_grow_types(b, types)) || (err = lbtfi_builder_grow_words(b, words)))
 		goto fail;
 	err = lbtfi_strset_reserve(&b->strs, str_len, str_len / 16 + 16);
@@ -44,7 +48,7 @@ fail:
 
 void lbtfi_import_end(struct lbtfi_import *im)
 {
-	if (im->memo)
+	if (im->done.tab.slots)
 		lbtfi_offmap_free(&im->done);
 	im->memo = false;
 }
@@ -59,7 +63,7 @@ static int import_str(struct lbtfi_import *im, uint32_t *slot)
 	const char *s;
 	int r;
 
-	if (own && im->memo && lbtfi_offmap_get(&im->done, rel, &got)) {
+	if (own && im->done.tab.slots && lbtfi_offmap_get(&im->done, rel, &got)) {
 		*slot = got;
 		return 0;
 	}
@@ -69,9 +73,86 @@ static int import_str(struct lbtfi_import *im, uint32_t *slot)
 	if ((r = lbtf_builder_add_str(im->b, s)) < 0)
 		return r;
 	*slot = (uint32_t)r;
-	if (own && im->memo && (r = lbtfi_offmap_put(&im->done, rel, *slot)))
+	if (!own || !im->memo)
+		return 0;
+	/* (sized for a string per 16 bytes, ~18 in a vmlinux: no rehash) */
+	if ((!im->done.tab.slots && (r = lbtfi_offmap_init(&im->done, src->hdr.str_len / 16 + 16))) ||
+	    (r = lbtfi_offmap_put(&im->done, rel, *slot)))
 		return lbtfi_err(-r, "out of memory importing types");
 	return 0;
+}
+
+/*
+ * The string words of src's records [from, to) when a fresh builder can
+ * take src's string section as it is: every word 0 or the start of a
+ * string, the strings first named in the order they lie in, none left
+ * unnamed at the end, none empty but the first. Interning them record by
+ * record would then add each string at its own offset (if none is there
+ * twice: lbtfi_strset_adopt checks). True if so.
+ */
+static bool strings_in_order(const struct lbtfi_import *im, uint32_t from, uint32_t to,
+			     const uint64_t *starts)
+{
+	const struct lbtf *src = im->src;
+	const struct lbtfi_layout *lay = im->b->lay;
+	uint32_t len = src->hdr.str_len, next = 1, first = src->start_id;
+
+	for (uint32_t id = from; id < to; id++) {
+		uint32_t at = src->type_offs[id - first];
+		uint32_t end = id + 1 < lbtf_type_cnt(src) ? src->type_offs[id + 1 - first] : src->hdr.type_len;
+		const uint32_t *w = (const uint32_t *)(src->types + at);
+		const struct lbtfi_layout *l = &lay[lbtf_kind((const struct lbtf_type *)w)];
+		size_t n = lbtfi_layout_words(lay, (const struct lbtf_type *)w);
+
+		if (!l->fixed_words || at + n * 4 != end)
+			return false; /* (the copy reports it) */
+		for (size_t e = 0; e < n;) {
+			uint32_t off = w[e];
+
+			if (off == next && next < len)
+				next += (uint32_t)strlen(src->strs + off) + 1;
+			else if (off && (off > next || !((starts[off / 64] >> (off % 64)) & 1)))
+				return false;
+			if (e == 0)
+				e = l->elem_name_word >= 0 ? l->fixed_words + (size_t)l->elem_name_word : n;
+			else
+				e += l->elem_words;
+		}
+	}
+	return next == len;
+}
+
+/* 1 if b took src's strings as they are (strings_in_order), 0 if not, <0 */
+static int adopt_strings(struct lbtfi_import *im, uint32_t from, uint32_t to)
+{
+	struct lbtf_builder *b = im->b;
+	const struct lbtf *src = im->src;
+	uint32_t len = src->hdr.str_len, cnt = 0;
+	uint64_t *starts;
+	int r = 0;
+
+	if (b->base || lbtf_base(src) || b->nr_types || b->strs.len != 1 || b->strs.cnt ||
+	    from != src->start_id || to != lbtf_type_cnt(src) || len < 2 || src->strs[0])
+		return 0;
+	if (!(starts = calloc(len / 64 + 1, sizeof(*starts))))
+		return lbtfi_err(ENOMEM, "out of memory importing types");
+	for (uint32_t off = 1; off < len; cnt++) {
+		size_t n = strlen(src->strs + off);
+
+		if (!n)
+			goto out; /* (an empty string: interned as offset 0) */
+		starts[off / 64] |= 1ull << (off % 64);
+		off += (uint32_t)n + 1;
+	}
+	if (strings_in_order(im, from, to, starts) &&
+	    (r = lbtfi_strset_adopt(&b->strs, src->strs, len, cnt)) >= 0)
+		r = !r;
+	else if (r < 0)
+		r = lbtfi_err(-r, "cannot add strings: %s",
+			      r == -E2BIG ? "string section too large" : "out of memory");
+out:
+	free(starts);
+	return r;
 }
 
 /* The string words of a record of n words (layout l): the name, then each
@@ -130,7 +211,7 @@ int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint
 	const struct lbtf *src = im->src;
 	uint32_t nr = b->nr_types, first = src->start_id, i;
 	size_t nw = b->nwords, sw, ew;
-	int err;
+	int err, adopted = 0;
 
 	if (from < first || from > to || to > lbtf_type_cnt(src))
 		return lbtfi_err(EINVAL, "type range %u..%u not in the source BTF", from, to);
@@ -141,6 +222,9 @@ int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint
 	if ((err = lbtfi_builder_grow_types(b, to - from)) ||
 	    (err = lbtfi_builder_grow_words(b, (ew - sw) / 4)))
 		return err;
+	/* (with delta 0 only: a fresh builder's first id is 1, as src's) */
+	if (!delta && (adopted = adopt_strings(im, from, to)) < 0)
+		return adopted;
 	memcpy(b->words + nw, src->types + sw, ew - sw);
 	for (i = 0; i < to - from; i++) {
 		size_t at = (src->type_offs[from - first + i] - sw) / 4, end;
@@ -160,7 +244,7 @@ int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint
 		}
 		b->offs[nr + i] = (uint32_t)(nw + at);
 		b->nr_types = nr + i + 1; /* (a string error below names this id) */
-		if ((err = import_fix(im, w, l, n, first, delta)))
+		if (!adopted && (err = import_fix(im, w, l, n, first, delta)))
 			goto fail;
 	}
 	b->nwords = nw + (ew - sw) / 4;

@@ -44,6 +44,11 @@ int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src
 /* Room for bytes more string bytes and entries more strings: 0, -ENOMEM
  * or -E2BIG */
 int lbtfi_strset_reserve(struct lbtfi_strset *ss, size_t bytes, uint32_t entries);
+/* A set holding "" alone becomes a copy of a string section of len bytes
+ * and cnt strings (a NUL first, no other empty string), at the same
+ * offsets, each string hashed once: 0, 1 when a string is there twice
+ * (the set is left with "" alone), or -ENOMEM/-E2BIG */
+int lbtfi_strset_adopt(struct lbtfi_strset *ss, const char *strs, uint32_t len, uint32_t cnt);
 /* Forget strings at offsets >= len (used to roll back a failed append) */
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
 /* The first cnt entries of seq were rewritten (still by increasing offset)

@@ -655,6 +655,69 @@ static void test_add_btf_import(void **state)
 	lbtf_free(src);
 }
 
+/*
+ * lbtf_builder_add_btf into a new builder takes the source's string
+ * section as it is when the records first name its strings in the order
+ * they lie in (import.c: adopt_strings): same bytes as the copy type by
+ * type, and then the builder's strings are the source's. Any other source
+ * (strings named out of order, a string twice, one never named, an offset
+ * into a string) goes the slow way, with the same bytes as the copy.
+ */
+static void check_add_btf_fresh(const char *strs, uint32_t str_len, uint32_t m1, uint32_t m2,
+				uint32_t td, bool adopted)
+{
+	/* INT int, STRUCT s { m1 int; m2 int }, PTR -> s, TYPEDEF td -> s */
+	const uint32_t types[] = {
+		1, 1u << 24, 4, 32,
+		5, (4u << 24) | 2, 8, m1, 1, 0, m2, 1, 32,
+		0, 2u << 24, 2,
+		td, 8u << 24, 2,
+	};
+	uint32_t type_len = sizeof(types);
+	struct lbtf *src = blob_of(types, type_len, strs, str_len);
+	struct lbtf_builder *bulk = lbtf_builder_new(NULL), *one = lbtf_builder_new(NULL);
+	void *d1, *d2;
+	size_t n1, n2;
+
+	assert_int_equal(lbtf_builder_add_btf(bulk, src), 1);
+	for (uint32_t id = 1; id < lbtf_type_cnt(src); id++)
+		assert_int_equal(lbtf_builder_add_type_copy(one, src, id), (int)id);
+	assert_int_equal(lbtf_builder_serialize(bulk, false, &d1, &n1), 0);
+	assert_int_equal(lbtf_builder_serialize(one, false, &d2, &n2), 0);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(d1, d2, n1);
+	/* the string section (after the 24-byte header and the types) */
+	if (adopted) {
+		assert_int_equal(n1, 24 + type_len + str_len);
+		assert_memory_equal((char *)d1 + 24 + type_len, strs, str_len);
+	}
+	free(d1);
+	free(d2);
+	lbtf_builder_free(bulk);
+	lbtf_builder_free(one);
+	lbtf_free(src);
+}
+
+static void test_add_btf_adopt(void **state)
+{
+	/* 1 "int", 5 "s", 7 "a", 9 "b" */
+	static const char in_order[] = "\0int\0s\0a\0b";
+	/* "int" twice: 1 and 7; 11 "b" */
+	static const char twice[] = "\0int\0s\0int\0b";
+	/* a string never named at the end */
+	static const char unnamed[] = "\0int\0s\0a\0b\0zz";
+	/* 7 "ab", and 8 "b" inside it */
+	static const char inside[] = "\0int\0s\0ab";
+
+	/* named 1, 5, 7, 9, then 7 again */
+	check_add_btf_fresh(in_order, sizeof(in_order), 7, 9, 7, true);
+	/* 9 named before 7, then 9 again */
+	check_add_btf_fresh(in_order, sizeof(in_order), 9, 7, 9, false);
+	check_add_btf_fresh(twice, sizeof(twice), 7, 11, 7, false);
+	check_add_btf_fresh(unnamed, sizeof(unnamed), 7, 9, 7, false);
+	check_add_btf_fresh(inside, sizeof(inside), 7, 8, 7, false);
+}
+
 /* Resident memory of this process in KiB (/proc/self/statm) */
 static long rss_kib(void)
 {
@@ -778,6 +841,7 @@ int main(void)
 		cmocka_unit_test(test_type_by_id_mutable),
 		cmocka_unit_test(test_append_and_copy),
 		cmocka_unit_test(test_add_btf_import),
+		cmocka_unit_test(test_add_btf_adopt),
 		cmocka_unit_test(test_dedup_gives_back_pages),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
