@@ -183,11 +183,8 @@ static uint32_t run_ours(const void *raw, size_t len)
 	void *out;
 	size_t out_len;
 
-	if (!in || !b)
+	if (!in || !b || lbtf_builder_add_btf(b, in) < 0)
 		return 0;
-	for (uint32_t id = 1; id < lbtf_type_cnt(in); id++)
-		if (lbtf_builder_add_type_copy(b, in, id) < 0)
-			return 0;
 	lbtf_free(in);
 	dedup_start();
 	if (lbtf_builder_dedup(b, NULL))

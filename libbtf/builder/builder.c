@@ -2,11 +2,12 @@
 /*
  * The builder's storage: type records in one flat, doubling array of
  * 32-bit words with a word-offset index, strings interned in a hash set.
- * Also whole-type copies from a parsed BTF and appending another builder.
+ * Also appending another builder (copies from a parsed BTF: import.c).
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
 
 #define MAX_TYPE_ID 0x7fffffffu
@@ -162,6 +163,14 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
 	b->nwords = nwords;
 }
 
+void lbtfi_builder_release_tail(struct lbtf_builder *b)
+{
+	lbtfi_madvise_inside(b->words + b->nwords, (b->cap_words - b->nwords) * sizeof(*b->words),
+			     LBTFI_BIG_BYTES, MADV_DONTNEED);
+	lbtfi_madvise_inside(b->offs + b->nr_types, (b->cap_types - b->nr_types) * sizeof(*b->offs),
+			     LBTFI_BIG_BYTES, MADV_DONTNEED);
+}
+
 /* ---- consistency of (mutable) records ---- */
 
 /* The first type-id word of record w (n words, layout l) that is >= cnt, or n */
@@ -218,103 +227,6 @@ int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
 			kinds[id] = (uint8_t)lbtf_kind(t);
 	}
 	return 0;
-}
-
-/* ---- copying records with their strings ---- */
-
-struct copy_strs_ctx {
-	struct lbtf_builder *b;
-	const struct lbtf *src;
-	int err;
-};
-
-static int copy_str(uint32_t *slot, void *ctx)
-{
-	struct copy_strs_ctx *c = ctx;
-	const char *s = lbtf_name_by_offset(c->src, *slot);
-	int off;
-
-	if (!s)
-		return c->err = lbtfi_err(EINVAL, "string offset %u out of range", *slot);
-	off = lbtf_builder_add_str(c->b, s);
-	if (off < 0)
-		return c->err = off;
-	*slot = (uint32_t)off;
-	return 0;
-}
-
-int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id)
-{
-	const struct lbtf_type *t = lbtf_type_by_id(src, src_id);
-	struct copy_strs_ctx c = { b, src, 0 };
-	uint32_t nr = b->nr_types;
-	size_t nw = b->nwords, words;
-	uint32_t *w;
-
-	if (!t || src_id == 0)
-		return lbtfi_err(EINVAL, "type id %u not in the source BTF", src_id);
-	words = lbtfi_rec_words(t);
-	if (!words)
-		return lbtfi_err(EINVAL, "type %u has unknown kind %u", src_id, lbtf_kind(t));
-	w = lbtfi_builder_reserve(b, words);
-	if (!w)
-		return -errno;
-	memcpy(w, t, words * 4);
-	if (lbtf_type_visit_str_offs((struct lbtf_type *)w, copy_str, &c)) {
-		lbtfi_builder_truncate(b, nr, nw);
-		return c.err;
-	}
-	return (int)(b->start_id + nr);
-}
-
-/* ---- appending a whole parsed BTF (libbpf's btf__add_btf) ---- */
-
-struct shift_ids {
-	uint32_t src_start; /* src's first own id: those below are void or the base's */
-	uint32_t delta;     /* new id - old id of src's own types */
-};
-
-static int shift_id(uint32_t *slot, void *ctx)
-{
-	const struct shift_ids *s = ctx;
-
-	if (*slot >= s->src_start)
-		*slot += s->delta;
-	return 0;
-}
-
-int lbtf_builder_add_btf(struct lbtf_builder *b, const struct lbtf *src)
-{
-	const struct lbtf *src_base;
-	uint32_t nr, first, cnt;
-	size_t nw, strs_len;
-	struct shift_ids s;
-	int err = 0;
-
-	if (!b || !src)
-		return lbtfi_err(EINVAL, "lbtf_builder_add_btf: NULL argument");
-	/* split BTF: its base ids and strings stay, so the base must be b's */
-	src_base = lbtf_base(src);
-	if (src_base && src_base != b->base)
-		return lbtfi_err(EOPNOTSUPP, "lbtf_builder_add_btf: split BTF over another base "
-				 "than the builder's");
-	nr = b->nr_types;
-	nw = b->nwords;
-	strs_len = b->strs.len;
-	first = b->start_id + nr;
-	s.src_start = src_base ? lbtf_type_cnt(src_base) : 1;
-	s.delta = first - s.src_start;
-	cnt = lbtf_type_cnt(src);
-	for (uint32_t id = s.src_start; id < cnt && err >= 0; id++)
-		err = lbtf_builder_add_type_copy(b, src, id);
-	for (uint32_t i = nr; err >= 0 && i < b->nr_types; i++)
-		lbtf_type_visit_type_ids((struct lbtf_type *)(b->words + b->offs[i]), shift_id, &s);
-	if (err < 0) {
-		lbtfi_builder_truncate(b, nr, nw);
-		lbtfi_strset_truncate(&b->strs, strs_len);
-		return err;
-	}
-	return cnt > s.src_start ? (int)first : (int)lbtf_builder_type_cnt(b);
 }
 
 /* ---- appending a whole builder ---- */
@@ -387,8 +299,7 @@ static int append_fix(struct append_ctx *c, uint32_t *w, const struct lbtfi_layo
 	return 0;
 }
 
-/* Reserve index room for n more types */
-static int grow_offs(struct lbtf_builder *b, uint32_t n)
+int lbtfi_builder_grow_types(struct lbtf_builder *b, uint32_t n)
 {
 	if ((uint64_t)b->start_id + b->nr_types + n >= MAX_TYPE_ID)
 		return lbtfi_err(E2BIG, "too many types");
@@ -447,7 +358,7 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 		return lbtfi_err(EINVAL, "cannot append a builder to itself");
 	if (!src->nr_types)
 		return (int)first;
-	if ((err = grow_offs(b, src->nr_types)) || (err = lbtfi_builder_grow_words(b, src->nwords)) ||
+	if ((err = lbtfi_builder_grow_types(b, src->nr_types)) || (err = lbtfi_builder_grow_words(b, src->nwords)) ||
 	    (err = append_strings(b, src)))
 		goto fail;
 	c.strmap = b->scratch;
@@ -529,7 +440,7 @@ int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder
 		return (int)first;
 	sw = src->offs[from - src->start_id];
 	ew = to - src->start_id < src->nr_types ? src->offs[to - src->start_id] : src->nwords;
-	if ((err = grow_offs(b, to - from)) || (err = lbtfi_builder_grow_words(b, ew - sw)))
+	if ((err = lbtfi_builder_grow_types(b, to - from)) || (err = lbtfi_builder_grow_words(b, ew - sw)))
 		return err;
 	memcpy(b->words + nw, src->words + sw, (ew - sw) * 4);
 	for (i = 0; i < to - from; i++) {

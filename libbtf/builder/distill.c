@@ -166,10 +166,14 @@ static struct lbtf *make_split(struct distill *d, const struct lbtf *base)
 	size_t size;
 	int err = 0;
 
+	struct lbtfi_import im;
+
 	if (!b)
 		return NULL;
-	for (uint32_t id = d->start; id < n && err >= 0; id++)
-		err = lbtf_builder_add_type_copy(b, d->src, id);
+	if (!(err = lbtfi_import_begin(&im, b, d->src, n - d->start, d->src->hdr.type_len / 4))) {
+		err = lbtfi_import_range(&im, d->start, n, 0);
+		lbtfi_import_end(&im);
+	}
 	if (err >= 0)
 		err = add_reached(d, b, false);
 	d->shift = d->start - lbtf_type_cnt(base);

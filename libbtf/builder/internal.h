@@ -41,6 +41,14 @@ int64_t lbtfi_strset_find(const struct lbtfi_strset *ss, const char *s);
 /* Intern every string of set src: map[o] = 1 + offset in ss for each entry
  * of src at offset o (other entries of map untouched) */
 int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src, uint32_t *map);
+/* Room for bytes more string bytes and entries more strings: 0, -ENOMEM
+ * or -E2BIG */
+int lbtfi_strset_reserve(struct lbtfi_strset *ss, size_t bytes, uint32_t entries);
+/* A set holding "" alone becomes a copy of a string section of len bytes
+ * and cnt strings (a NUL first, no other empty string), at the same
+ * offsets, each string hashed once: 0, 1 when a string is there twice
+ * (the set is left with "" alone), or -ENOMEM/-E2BIG */
+int lbtfi_strset_adopt(struct lbtfi_strset *ss, const char *strs, uint32_t len, uint32_t cnt);
 /* Forget strings at offsets >= len (used to roll back a failed append) */
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len);
 /* The first cnt entries of seq were rewritten (still by increasing offset)
@@ -164,6 +172,8 @@ struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src);
  * The id of the first appended type, or <0 */
 int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder *src,
 			       uint32_t from, uint32_t to);
+/* Make room for n more types in the index (errno-style negative return) */
+int lbtfi_builder_grow_types(struct lbtf_builder *b, uint32_t n);
 /* Reserve room for one type of nwords words; returns its word pointer (zeroed) */
 uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t nwords);
 /* Make room for n more words (errno-style negative return) */
@@ -180,6 +190,34 @@ int lbtfi_builder_check(const struct lbtf_builder *b);
 int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
 /* Drop types added after nr_types/nwords were as given (rollback) */
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
+/* Give back the memory of the whole huge pages past the last type's words
+ * and index entry (dedup keeps a third of a raw vmlinux's records: the
+ * output its caller writes next would otherwise come on top of the pages
+ * the dropped ones held). The capacity stays: those pages come back zeroed
+ * when written again. */
+void lbtfi_builder_release_tail(struct lbtf_builder *b);
+
+/*
+ * Copying types of a parsed BTF (import.c): begin sizes the builder for
+ * types more records of words more words and src's strings; each type or
+ * range then comes in with its strings interned once per distinct offset
+ * of src. After an error only lbtfi_import_end() is left to call.
+ */
+struct lbtfi_import {
+	struct lbtf_builder *b;
+	const struct lbtf *src;
+	struct lbtfi_offmap done; /* src's own string offset -> the builder's */
+	bool memo;                /* done is set up (not for a single record) */
+};
+int lbtfi_import_begin(struct lbtfi_import *im, struct lbtf_builder *b, const struct lbtf *src,
+		       uint32_t types, size_t words);
+void lbtfi_import_end(struct lbtfi_import *im);
+/* One record, its type ids as they are: its new id or <0 (b unchanged but
+ * for strings) */
+int lbtfi_import_type(struct lbtfi_import *im, uint32_t src_id);
+/* src's types [from, to) as one block, src's own type ids moved up by
+ * delta: the new id of from, or <0 (no type added; strings may be) */
+int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint32_t delta);
 
 /* Refuse to rewrite an ELF file whose section headers no real object has
  * (odd or huge alignments, contents over the ELF or program headers or past

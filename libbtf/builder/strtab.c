@@ -181,6 +181,36 @@ int lbtfi_strset_add_set(struct lbtfi_strset *ss, const struct lbtfi_strset *src
 	return 0;
 }
 
+int lbtfi_strset_reserve(struct lbtfi_strset *ss, size_t bytes, uint32_t entries)
+{
+	int err = reserve_bytes(ss, bytes);
+
+	return err ? err : reserve(ss, entries);
+}
+
+int lbtfi_strset_adopt(struct lbtfi_strset *ss, const char *strs, uint32_t len, uint32_t cnt)
+{
+	int err;
+
+	if ((err = reserve_bytes(ss, len - 1)) || (err = reserve(ss, cnt)))
+		return err;
+	memcpy(ss->data + 1, strs + 1, len - 1);
+	for (uint32_t off = 1; off < len;) {
+		size_t n;
+		uint32_t h = lbtfi_str_hash(ss->data + off, &n);
+
+		if (lookup(ss, ss->data + off, n, h) >= 0) {
+			ss->len = 1;
+			return rebuild_table(ss, 0) ? -ENOMEM : 1;
+		}
+		lbtfi_htab_put(&ss->tab, h, off);
+		ss->seq[ss->cnt++] = (struct lbtfi_strset_slot){ off, h };
+		off += (uint32_t)n + 1;
+	}
+	ss->len = len;
+	return 0;
+}
+
 int lbtfi_strset_truncate(struct lbtfi_strset *ss, size_t len)
 {
 	uint32_t cnt = ss->cnt;

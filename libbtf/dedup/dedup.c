@@ -298,7 +298,13 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->kinds = malloc(d->cnt);
 	d->map = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->map));
 	d->hypot = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot));
-	if (!d->kinds || !d->map || !d->hypot || lbtfi_htab_init(&d->tab, 2048, 2))
+	/* (the table holds the canonical types, about as many as the distinct
+	 * strings: 101k and 102k in a raw vmlinux, whose table grown from 2048
+	 * was rehashed six times. The types are no guide: sized for a quarter
+	 * of them, the table of 30 copies of a vmlinux was 4 times too big and
+	 * missed the cache on every probe, doubling the call) */
+	if (!d->kinds || !d->map || !d->hypot ||
+	    lbtfi_htab_init(&d->tab, 2048 + b->strs.cnt, 2))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));
 	lbtfi_prefault(d->hypot, (size_t)d->cnt * sizeof(*d->hypot));
@@ -639,6 +645,7 @@ int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_
 	if (err)
 		goto out;
 	compact(&d, o.id_map);
+	lbtfi_builder_release_tail(b);
 	err = lbtfi_dedup_strings(b);
 	*settled = !d.struct_miss;
 out:

@@ -272,6 +272,7 @@ static void keep_tags(struct bset *s)
 static struct lbtf_builder *rebuild(struct bset *s, const struct lbtf *base, int *errp)
 {
 	struct lbtf_builder *nb = lbtf_builder_new(base);
+	struct lbtfi_import im = { 0 };
 	uint32_t id, i;
 	int pass, err = 0;
 
@@ -300,17 +301,21 @@ static struct lbtf_builder *rebuild(struct bset *s, const struct lbtf *base, int
 	for (id = s->start; !err && id < s->cnt; id++)
 		if (s->newid[id - s->start])
 			err = lbtf_type_read_type_ids(type_at(s, id), plan_fwd, s);
+	if (!err)
+		err = lbtfi_import_begin(&im, nb, s->btf, s->next - s->start,
+					 lbtf_header(s->btf)->type_len / 4);
 	for (id = s->start; !err && id < s->cnt; id++) {
 		int nid;
 
 		if (!s->newid[id - s->start])
 			continue;
-		nid = lbtf_builder_add_type_copy(nb, s->btf, id);
+		nid = lbtfi_import_type(&im, id);
 		if (nid < 0)
 			err = nid;
 		else
 			lbtf_type_visit_type_ids(lbtf_builder_type_by_id(nb, nid), remap, s);
 	}
+	lbtfi_import_end(&im);
 	for (i = 0; !err && i < s->nfwds; i++) {
 		const struct lbtf_type *t = type_at(s, s->fwds[i]);
 		int nid = lbtf_builder_add_fwd(nb, lbtf_name_by_offset(s->btf, t->name_off),

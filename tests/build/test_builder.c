@@ -5,9 +5,11 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <errno.h>
 #include <cmocka.h>
 #include "libbtf.h"
@@ -571,6 +573,217 @@ static void test_append_and_copy(void **state)
 	lbtf_builder_free(c);
 }
 
+/* A raw blob of types (words) and strings (bytes), little-endian host */
+static struct lbtf *blob_of(const uint32_t *types, uint32_t type_len, const char *strs, uint32_t str_len)
+{
+	/* magic, version 1, flags 0; hdr_len, type_off, type_len, str_off, str_len */
+	uint32_t hdr[6] = { 0xeb9f | (1u << 16), 24, 0, type_len, type_len, str_len };
+	unsigned char buf[512];
+	struct lbtf *btf;
+
+	assert_true(24 + type_len + str_len <= sizeof(buf));
+	memcpy(buf, hdr, 24);
+	memcpy(buf + 24, types, type_len);
+	memcpy(buf + 24 + type_len, strs, str_len);
+	btf = lbtf_new(buf, 24 + type_len + str_len, NULL);
+	if (!btf)
+		fail_msg("test blob does not parse: %s", lbtf_errmsg());
+	return btf;
+}
+
+/* A type id visitor: the id of a type of the source moved up by one */
+static int add_one(uint32_t *slot, void *ctx)
+{
+	if (*slot)
+		*slot += 1;
+	return 0;
+}
+
+/*
+ * lbtf_builder_add_btf interns each distinct string offset of the source
+ * once (import.c): the same bytes and ids as copying type by type with
+ * lbtf_builder_add_type_copy and renumbering, with a string twice in the
+ * source, offsets into the middle of a string, and strings and types the
+ * builder had before.
+ */
+static void test_add_btf_import(void **state)
+{
+	/* 0 "", 1 "int", 5 "bar", 9 "foo", 13 "bar" again, 17 "x" */
+	static const char strs[] = "\0int\0bar\0foo\0bar\0x";
+	static const uint32_t types[] = {
+		1, 1u << 24, 4, 32,                       /* 1 INT int */
+		5, (4u << 24) | 2, 8, 17, 1, 0, 6, 1, 32, /* 2 STRUCT bar { x; ar (in "bar") } */
+		13, (4u << 24) | 1, 4, 9, 3, 0,           /* 3 STRUCT bar (the copy) { foo } */
+		0, 2u << 24, 2,                           /* 4 PTR -> 2 */
+		6, 8u << 24, 3,                           /* 5 TYPEDEF ar -> 3 */
+		0, (13u << 24) | 1, 1, 0, 4,              /* 6 FUNC_PROTO int (*)(4) */
+	};
+	struct lbtf *src = blob_of(types, sizeof(types), strs, sizeof(strs));
+	struct lbtf_builder *bulk = lbtf_builder_new(NULL), *one = lbtf_builder_new(NULL);
+	void *d1, *d2;
+	size_t n1, n2;
+	const struct lbtf_type *t2, *t3, *t5;
+
+	assert_int_equal(lbtf_builder_add_int(bulk, "x", 1, 0), 1);
+	assert_int_equal(lbtf_builder_add_int(one, "x", 1, 0), 1);
+	assert_int_equal(lbtf_builder_add_btf(bulk, src), 2);
+	for (uint32_t id = 1; id < lbtf_type_cnt(src); id++) {
+		int nid = lbtf_builder_add_type_copy(one, src, id);
+		assert_int_equal(nid, (int)id + 1);
+		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(one, (uint32_t)nid), add_one, NULL);
+	}
+	assert_int_equal(lbtf_builder_serialize(bulk, false, &d1, &n1), 0);
+	assert_int_equal(lbtf_builder_serialize(one, false, &d2, &n2), 0);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(d1, d2, n1);
+	/* what that means: both "bar"s one string, "ar" a string of its own
+	 * (named twice from one offset), "x" the builder's own, ids moved by 1 */
+	t2 = lbtf_builder_type_by_id(bulk, 3);
+	t3 = lbtf_builder_type_by_id(bulk, 4);
+	t5 = lbtf_builder_type_by_id(bulk, 6);
+	assert_int_equal(t2->name_off, t3->name_off);
+	assert_string_equal(lbtf_builder_str(bulk, t2->name_off), "bar");
+	assert_string_equal(lbtf_builder_str(bulk, lbtf_members(t2)[1].name_off), "ar");
+	assert_int_equal(t5->name_off, lbtf_members(t2)[1].name_off);
+	assert_int_equal(lbtf_members(t2)[0].name_off, lbtf_builder_add_str(bulk, "x"));
+	assert_int_equal(lbtf_members(t3)[0].type, 4);
+	assert_int_equal(lbtf_builder_type_by_id(bulk, 5)->type, 3);
+	assert_int_equal(t5->type, 4);
+	free(d1);
+	free(d2);
+	lbtf_builder_free(bulk);
+	lbtf_builder_free(one);
+	lbtf_free(src);
+}
+
+/*
+ * lbtf_builder_add_btf into a new builder takes the source's string
+ * section as it is when the records first name its strings in the order
+ * they lie in (import.c: adopt_strings): same bytes as the copy type by
+ * type, and then the builder's strings are the source's. Any other source
+ * (strings named out of order, a string twice, one never named, an offset
+ * into a string) goes the slow way, with the same bytes as the copy.
+ */
+static void check_add_btf_fresh(const char *strs, uint32_t str_len, uint32_t m1, uint32_t m2,
+				uint32_t td, bool adopted)
+{
+	/* INT int, STRUCT s { m1 int; m2 int }, PTR -> s, TYPEDEF td -> s */
+	const uint32_t types[] = {
+		1, 1u << 24, 4, 32,
+		5, (4u << 24) | 2, 8, m1, 1, 0, m2, 1, 32,
+		0, 2u << 24, 2,
+		td, 8u << 24, 2,
+	};
+	uint32_t type_len = sizeof(types);
+	struct lbtf *src = blob_of(types, type_len, strs, str_len);
+	struct lbtf_builder *bulk = lbtf_builder_new(NULL), *one = lbtf_builder_new(NULL);
+	void *d1, *d2;
+	size_t n1, n2;
+
+	assert_int_equal(lbtf_builder_add_btf(bulk, src), 1);
+	for (uint32_t id = 1; id < lbtf_type_cnt(src); id++)
+		assert_int_equal(lbtf_builder_add_type_copy(one, src, id), (int)id);
+	assert_int_equal(lbtf_builder_serialize(bulk, false, &d1, &n1), 0);
+	assert_int_equal(lbtf_builder_serialize(one, false, &d2, &n2), 0);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(d1, d2, n1);
+	/* the string section (after the 24-byte header and the types) */
+	if (adopted) {
+		assert_int_equal(n1, 24 + type_len + str_len);
+		assert_memory_equal((char *)d1 + 24 + type_len, strs, str_len);
+	}
+	free(d1);
+	free(d2);
+	lbtf_builder_free(bulk);
+	lbtf_builder_free(one);
+	lbtf_free(src);
+}
+
+static void test_add_btf_adopt(void **state)
+{
+	/* 1 "int", 5 "s", 7 "a", 9 "b" */
+	static const char in_order[] = "\0int\0s\0a\0b";
+	/* "int" twice: 1 and 7; 11 "b" */
+	static const char twice[] = "\0int\0s\0int\0b";
+	/* a string never named at the end */
+	static const char unnamed[] = "\0int\0s\0a\0b\0zz";
+	/* 7 "ab", and 8 "b" inside it */
+	static const char inside[] = "\0int\0s\0ab";
+
+	/* named 1, 5, 7, 9, then 7 again */
+	check_add_btf_fresh(in_order, sizeof(in_order), 7, 9, 7, true);
+	/* 9 named before 7, then 9 again */
+	check_add_btf_fresh(in_order, sizeof(in_order), 9, 7, 9, false);
+	check_add_btf_fresh(twice, sizeof(twice), 7, 11, 7, false);
+	check_add_btf_fresh(unnamed, sizeof(unnamed), 7, 9, 7, false);
+	check_add_btf_fresh(inside, sizeof(inside), 7, 8, 7, false);
+}
+
+/* Resident pages of [p, p + bytes) (mincore) */
+static size_t resident_pages(const void *p, size_t bytes)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n, cnt = 0;
+	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
+	uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)(pg - 1);
+	unsigned char *vec;
+
+	if (e <= a)
+		return 0;
+	n = (e - a) / pg;
+	vec = malloc(n);
+	assert_non_null(vec);
+	assert_int_equal(mincore((void *)a, e - a, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		cnt += vec[i] & 1;
+	free(vec);
+	return cnt;
+}
+
+/*
+ * Dedup gives back the pages of the records it dropped
+ * (lbtfi_builder_release_tail): 200,000 copies of one unit (17.6 MB of
+ * records) become 4 types; the record pages from 2 MB on, resident
+ * before, are not after (mincore: the process's resident size would also
+ * count what a sanitizer's allocator keeps), and the records kept, and
+ * those added after, are intact.
+ */
+static void test_dedup_gives_back_pages(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	const uint32_t *from;
+	struct lbtf *btf;
+	size_t bytes;
+
+	for (int i = 0; i < 200000; i++) {
+		uint32_t s = lbtf_builder_type_cnt(b) + 1;
+
+		assert_true(lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED) > 0);
+		assert_true(lbtf_builder_add_struct(b, "pair", 16) > 0);
+		lbtf_builder_add_field(b, "a", s - 1, 0, 0);
+		lbtf_builder_add_field(b, "b", s - 1, 32, 0);
+		lbtf_builder_add_field(b, "next", s + 1, 64, 0);
+		assert_true(lbtf_builder_add_ptr(b, s) > 0);
+		assert_true(lbtf_builder_add_typedef(b, "pair_t", s) > 0);
+	}
+	from = b->words + LBTFI_BIG_BYTES / 4;
+	bytes = (b->nwords - LBTFI_BIG_BYTES / 4) * 4;
+	assert_true(resident_pages(from, bytes) > 0);
+	assert_int_equal(lbtf_builder_dedup(b, NULL), 0);
+	assert_int_equal(lbtf_builder_type_cnt(b), 5);
+	if (resident_pages(from, bytes))
+		fail_msg("%zu pages of dropped records still resident", resident_pages(from, bytes));
+	assert_int_equal(lbtf_builder_add_struct(b, "after", 4), 5);
+	assert_int_equal(lbtf_builder_add_field(b, "x", 1, 0, 0), 5);
+	btf = to_btf_or_fail(b);
+	assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, 2)), "pair");
+	assert_int_equal(lbtf_vlen(lbtf_type_by_id(btf, 2)), 3);
+	assert_int_equal(lbtf_members(lbtf_type_by_id(btf, 2))[2].type, 3);
+	assert_int_equal(lbtf_type_by_id(btf, 4)->type, 2);
+	assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, 5)), "after");
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
 /* The growth path through the sizes where blocks move to huge pages
  * (a fresh aligned block and a copy, then realloc): every element kept */
 static void test_grow_big(void **state)
@@ -641,6 +854,9 @@ int main(void)
 		cmocka_unit_test(test_vlen_wide),
 		cmocka_unit_test(test_type_by_id_mutable),
 		cmocka_unit_test(test_append_and_copy),
+		cmocka_unit_test(test_add_btf_import),
+		cmocka_unit_test(test_add_btf_adopt),
+		cmocka_unit_test(test_dedup_gives_back_pages),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
 	};

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Copying types of a parsed BTF into a builder: one record
+ * (lbtf_builder_add_type_copy), all of them (lbtf_builder_add_btf), or a
+ * run of them through an import (lbtfi_import_*).
+ *
+ * A record's strings are interned by their text, as lbtf_builder_add_str
+ * does, so the builder's strings come in the order the records first name
+ * them (the output's order after dedup). An import remembers what each of
+ * the source's own string offsets became: a raw vmlinux names 720k strings
+ * from 102k distinct offsets, and hashing and looking each one up again
+ * was a third of the whole raw -> deduplicated job. A run of records is
+ * copied as one block and its string and type-id words rewritten in place.
+ *
+ * A new builder importing all of a BTF whose records name its strings in
+ * the order they lie in (what every writer that interns strings makes,
+ * btfgen's raw output among them) would get the very same string section:
+ * it takes it as it is (adopt_strings), each string hashed once, no record
+ * rewritten.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+int lbtfi_import_begin(struct lbtfi_import *im, struct lbtf_builder *b, const struct lbtf *src,
+		       uint32_t types, size_t words)
+{
+	uint32_t str_len = src->hdr.str_len;
+	int err;
+
+	memset(im, 0, sizeof(*im));
+	im->b = b;
+	im->src = src;
+	im->memo = true; /* (made by the first string interned) */
+	if ((err = lbtfi_builder_grow_types(b, types)) || (err = lbtfi_builder_grow_words(b, words)))
+		goto fail;
+	err = lbtfi_strset_reserve(&b->strs, str_len, str_len / 16 + 16);
+	if (err) {
+		err = lbtfi_err(-err, "cannot add strings: %s",
+				err == -E2BIG ? "string section too large" : "out of memory");
+		goto fail;
+	}
+	return 0;
+fail:
+	lbtfi_import_end(im);
+	return err;
+}
+
+void lbtfi_import_end(struct lbtfi_import *im)
+{
+	if (im->done.tab.slots)
+		lbtfi_offmap_free(&im->done);
+	im->memo = false;
+}
+
+/* A string offset of src (not 0: "" stays) as the builder's offset of the
+ * same string */
+static int import_str(struct lbtfi_import *im, uint32_t *slot)
+{
+	const struct lbtf *src = im->src;
+	uint32_t off = *slot, rel = off - src->start_str_off, got;
+	bool own = off >= src->start_str_off && rel < src->hdr.str_len;
+	const char *s;
+	int r;
+
+	if (own && im->done.tab.slots && lbtfi_offmap_get(&im->done, rel, &got)) {
+		*slot = got;
+		return 0;
+	}
+	s = own ? src->strs + rel : lbtf_name_by_offset(src, off);
+	if (!s)
+		return lbtfi_err(EINVAL, "string offset %u out of range", off);
+	if ((r = lbtf_builder_add_str(im->b, s)) < 0)
+		return r;
+	*slot = (uint32_t)r;
+	if (!own || !im->memo)
+		return 0;
+	/* (sized for a string per 16 bytes, ~18 in a vmlinux: no rehash) */
+	if ((!im->done.tab.slots && (r = lbtfi_offmap_init(&im->done, src->hdr.str_len / 16 + 16))) ||
+	    (r = lbtfi_offmap_put(&im->done, rel, *slot)))
+		return lbtfi_err(-r, "out of memory importing types");
+	return 0;
+}
+
+/*
+ * The string words of src's records [from, to) when a fresh builder can
+ * take src's string section as it is: every word 0 or the start of a
+ * string, the strings first named in the order they lie in, none left
+ * unnamed at the end, none empty but the first. Interning them record by
+ * record would then add each string at its own offset (if none is there
+ * twice: lbtfi_strset_adopt checks). True if so.
+ */
+static bool strings_in_order(const struct lbtfi_import *im, uint32_t from, uint32_t to,
+			     const uint64_t *starts)
+{
+	const struct lbtf *src = im->src;
+	const struct lbtfi_layout *lay = im->b->lay;
+	uint32_t len = src->hdr.str_len, next = 1, first = src->start_id;
+
+	for (uint32_t id = from; id < to; id++) {
+		uint32_t at = src->type_offs[id - first];
+		uint32_t end = id + 1 < lbtf_type_cnt(src) ? src->type_offs[id + 1 - first] : src->hdr.type_len;
+		const uint32_t *w = (const uint32_t *)(src->types + at);
+		const struct lbtfi_layout *l = &lay[lbtf_kind((const struct lbtf_type *)w)];
+		size_t n = lbtfi_layout_words(lay, (const struct lbtf_type *)w);
+
+		if (!l->fixed_words || at + n * 4 != end)
+			return false; /* (the copy reports it) */
+		for (size_t e = 0; e < n;) {
+			uint32_t off = w[e];
+
+			if (off == next && next < len)
+				next += (uint32_t)strlen(src->strs + off) + 1;
+			else if (off && (off > next || !((starts[off / 64] >> (off % 64)) & 1)))
+				return false;
+			if (e == 0)
+				e = l->elem_name_word >= 0 ? l->fixed_words + (size_t)l->elem_name_word : n;
+			else
+				e += l->elem_words;
+		}
+	}
+	return next == len;
+}
+
+/* 1 if b took src's strings as they are (strings_in_order), 0 if not, <0 */
+static int adopt_strings(struct lbtfi_import *im, uint32_t from, uint32_t to)
+{
+	struct lbtf_builder *b = im->b;
+	const struct lbtf *src = im->src;
+	uint32_t len = src->hdr.str_len, cnt = 0;
+	uint64_t *starts;
+	int r = 0;
+
+	if (b->base || lbtf_base(src) || b->nr_types || b->strs.len != 1 || b->strs.cnt ||
+	    from != src->start_id || to != lbtf_type_cnt(src) || len < 2 || src->strs[0])
+		return 0;
+	if (!(starts = calloc(len / 64 + 1, sizeof(*starts))))
+		return lbtfi_err(ENOMEM, "out of memory importing types");
+	for (uint32_t off = 1; off < len; cnt++) {
+		size_t n = strlen(src->strs + off);
+
+		if (!n)
+			goto out; /* (an empty string: interned as offset 0) */
+		starts[off / 64] |= 1ull << (off % 64);
+		off += (uint32_t)n + 1;
+	}
+	if (strings_in_order(im, from, to, starts) &&
+	    (r = lbtfi_strset_adopt(&b->strs, src->strs, len, cnt)) >= 0)
+		r = !r;
+	else if (r < 0)
+		r = lbtfi_err(-r, "cannot add strings: %s",
+			      r == -E2BIG ? "string section too large" : "out of memory");
+out:
+	free(starts);
+	return r;
+}
+
+/* The string words of a record of n words (layout l): the name, then each
+ * element's; src's own type ids from first on moved up by delta */
+static int import_fix(struct lbtfi_import *im, uint32_t *w, const struct lbtfi_layout *l, size_t n,
+		      uint32_t first, uint32_t delta)
+{
+	int err;
+
+	if (w[0] && (err = import_str(im, &w[0])))
+		return err;
+	if (l->elem_name_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_name_word; e < n; e += l->elem_words)
+			if (w[e] && (err = import_str(im, &w[e])))
+				return err;
+	if (!delta)
+		return 0;
+	for (unsigned int m = l->fixed_type_mask; m; m &= m - 1)
+		if (w[__builtin_ctz(m)] >= first)
+			w[__builtin_ctz(m)] += delta;
+	if (l->elem_type_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_type_word; e < n; e += l->elem_words)
+			if (w[e] >= first)
+				w[e] += delta;
+	return 0;
+}
+
+int lbtfi_import_type(struct lbtfi_import *im, uint32_t src_id)
+{
+	struct lbtf_builder *b = im->b;
+	const struct lbtf_type *t = lbtf_type_by_id(im->src, src_id);
+	uint32_t nr = b->nr_types;
+	size_t nw = b->nwords, words;
+	uint32_t *w;
+	int err;
+
+	if (!t || src_id == 0)
+		return lbtfi_err(EINVAL, "type id %u not in the source BTF", src_id);
+	words = lbtfi_layout_words(b->lay, t);
+	if (!b->lay[lbtf_kind(t)].fixed_words)
+		return lbtfi_err(EINVAL, "type %u has unknown kind %u", src_id, lbtf_kind(t));
+	w = lbtfi_builder_reserve(b, words);
+	if (!w)
+		return -errno;
+	memcpy(w, t, words * 4);
+	if ((err = import_fix(im, w, &b->lay[lbtf_kind(t)], words, 0, 0))) {
+		lbtfi_builder_truncate(b, nr, nw);
+		return err;
+	}
+	return (int)(b->start_id + nr);
+}
+
+int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint32_t delta)
+{
+	struct lbtf_builder *b = im->b;
+	const struct lbtf *src = im->src;
+	uint32_t nr = b->nr_types, first = src->start_id, i;
+	size_t nw = b->nwords, sw, ew;
+	int err, adopted = 0;
+
+	if (from < first || from > to || to > lbtf_type_cnt(src))
+		return lbtfi_err(EINVAL, "type range %u..%u not in the source BTF", from, to);
+	if (from == to)
+		return (int)lbtf_builder_type_cnt(b);
+	sw = src->type_offs[from - first];
+	ew = to - first < src->nr_types ? src->type_offs[to - first] : src->hdr.type_len;
+	if ((err = lbtfi_builder_grow_types(b, to - from)) ||
+	    (err = lbtfi_builder_grow_words(b, (ew - sw) / 4)))
+		return err;
+	/* (with delta 0 only: a fresh builder's first id is 1, as src's) */
+	if (!delta && (adopted = adopt_strings(im, from, to)) < 0)
+		return adopted;
+	memcpy(b->words + nw, src->types + sw, ew - sw);
+	for (i = 0; i < to - from; i++) {
+		size_t at = (src->type_offs[from - first + i] - sw) / 4, end;
+		uint32_t *w = b->words + nw + at;
+		const struct lbtfi_layout *l = &b->lay[lbtf_kind((struct lbtf_type *)w)];
+		size_t n = lbtfi_layout_words(b->lay, (struct lbtf_type *)w);
+
+		end = i + 1 < to - from ? (src->type_offs[from - first + i + 1] - sw) / 4 : (ew - sw) / 4;
+		if (!l->fixed_words) {
+			err = lbtfi_err(EINVAL, "type %u has unknown kind %u", from + i,
+					lbtf_kind((struct lbtf_type *)w));
+			goto fail;
+		}
+		if (at + n != end) {
+			err = lbtfi_err(EINVAL, "type %u: record size does not match its vlen", from + i);
+			goto fail;
+		}
+		b->offs[nr + i] = (uint32_t)(nw + at);
+		b->nr_types = nr + i + 1; /* (a string error below names this id) */
+		if (!adopted && (err = import_fix(im, w, l, n, first, delta)))
+			goto fail;
+	}
+	b->nwords = nw + (ew - sw) / 4;
+	return (int)(b->start_id + nr);
+fail:
+	lbtfi_builder_truncate(b, nr, nw);
+	return err;
+}
+
+int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id)
+{
+	struct lbtfi_import im = { .b = b, .src = src }; /* (no memo for one record) */
+
+	return lbtfi_import_type(&im, src_id);
+}
+
+int lbtf_builder_add_btf(struct lbtf_builder *b, const struct lbtf *src)
+{
+	struct lbtfi_import im;
+	const struct lbtf *src_base;
+	uint32_t nr, first, own, cnt;
+	size_t nw, strs_len;
+	int err;
+
+	if (!b || !src)
+		return lbtfi_err(EINVAL, "lbtf_builder_add_btf: NULL argument");
+	/* split BTF: its base ids and strings stay, so the base must be b's */
+	src_base = lbtf_base(src);
+	if (src_base && src_base != b->base)
+		return lbtfi_err(EOPNOTSUPP, "lbtf_builder_add_btf: split BTF over another base "
+				 "than the builder's");
+	nr = b->nr_types;
+	nw = b->nwords;
+	strs_len = b->strs.len;
+	first = b->start_id + nr;
+	own = src_base ? lbtf_type_cnt(src_base) : 1;
+	cnt = lbtf_type_cnt(src);
+	if (own >= cnt)
+		return (int)first;
+	if ((err = lbtfi_import_begin(&im, b, src, cnt - own, src->hdr.type_len / 4)))
+		return err;
+	err = lbtfi_import_range(&im, own, cnt, first - own);
+	lbtfi_import_end(&im);
+	if (err < 0) {
+		lbtfi_builder_truncate(b, nr, nw);
+		lbtfi_strset_truncate(&b->strs, strs_len);
+		return err;
+	}
+	return (int)first;
+}
