@@ -129,9 +129,11 @@ PROGS := btfgen btfcheck btfdump
 # a CI job can copy them anywhere. A static link takes archives in dependency
 # order, hence their own library lists. STATIC=0 links them dynamically;
 # sanitizer builds cannot be static.
-PROG_LDLIBS = $(if $($(1)_LDLIBS),$($(1)_LDLIBS),$(LDLIBS))
+PROG_LDLIBS = $(if $(filter undefined,$(origin $(1)_LDLIBS)),$(LDLIBS),$($(1)_LDLIBS))
 STATIC_PROGS := btfcheck btfgen btfdump
-btfcheck_LDLIBS := -lbpf -lelf -lz
+# btfcheck needs libc only (libbtf's kernel-id open, the one user of libbpf
+# in what it links, is core/open_id.c, which it never calls)
+btfcheck_LDLIBS :=
 btfdump_LDLIBS := -lbpf -lelf -lz
 btfgen_LDLIBS := -lbpf -ldw -lelf -llzma -lbz2 -lz -lpthread
 ifneq ($(SAN),1)
