@@ -71,6 +71,14 @@ $(VERSION_H): FORCE
 FORCE:
 # the files that include it wait for it on a clean build (later, the .d files)
 $(B)/obj/libbtf/core/version.o $(B)/obj/libbtf/pic/core/version.o: | $(VERSION_H)
+# glibc's words for each errno value, for programs linked with another libc
+# (libbtf/io/errno_words.c; the generator runs on the build machine)
+ERRNO_WORDS_H := $(B)/gen/errno_words.h
+$(ERRNO_WORDS_H): scripts/gen_errno_words.c
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)$(CC) -D_GNU_SOURCE $(CFLAGS) $(LDFLAGS) -o $(B)/gen/gen_errno_words $<
+	$(Q)$(B)/gen/gen_errno_words > $@.tmp && mv $@.tmp $@
 
 $(B)/obj/libbtf/%.o: libbtf/%.c
 	@mkdir -p $(@D)
@@ -166,6 +174,9 @@ BENCHES     :=
 FUZZERS     :=
 
 include $(sort $(wildcard */*.mk */*/*.mk))
+# every build of libbtf/io/errno_words.c (plain, PIC, fuzz, musl) waits for
+# the generated table it includes
+$(filter %/io/errno_words.o,$(LIB_OBJS) $(LIB_PIC_OBJS) $(FUZZ_LIB_OBJS) $(MUSL_LIB_OBJS)): $(ERRNO_WORDS_H)
 
 all: $(ALL_TARGETS)
 

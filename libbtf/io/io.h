@@ -102,6 +102,13 @@ int lbtfi_write_all(int fd, const void *data, size_t size);
 int lbtfi_same_file(const char *a, const char *b);
 int lbtfi_check_output(const char *out_path, const char *in_path, const char *what);
 
+/* ---- the words of an errno value (errno_words.c) ---- */
+/* strerror(err) and strerrorname_np(err) (NULL when unnamed) as glibc says
+ * them, whatever libc the program is linked with: what libbtf and its
+ * programs print about an error, so that their output is the same. */
+const char *lbtfi_strerror(int err);
+const char *lbtfi_errno_ident(int err);
+
 /* s as a JSON string on f: valid JSON whatever its bytes (control
  * characters and bytes outside valid UTF-8 as \u00XX); strict: lossless
  * too (a backslash as \\, not bpftool's \n). The JSON dumpers' quoting

@@ -127,7 +127,7 @@ static int fd_read(int fd, const char *path, const struct how *how, void **buf, 
 		if (h < 0) {
 			int e = errno;
 
-			return lbtfi_err(e, "%s: %s", path, strerror(e));
+			return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 		}
 		if ((err = stream_bound(path, head, h, &limit)))
 			return err;
@@ -170,7 +170,7 @@ static int fd_read(int fd, const char *path, const struct how *how, void **buf, 
 			int e = errno;
 			if (!rb)
 				free(p);
-			return lbtfi_err(e, "%s: %s", path, strerror(e));
+			return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 		}
 		if (r == 0)
 			break;
@@ -208,7 +208,7 @@ static int file_read(const char *path, const struct how *how, void **buf, size_t
 	int err;
 
 	if (fd < 0)
-		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+		return lbtfi_err(errno, "%s: %s", path, lbtfi_strerror(errno));
 	err = fd_read(fd, path, how, buf, len, mapped);
 	close(fd);
 	return err;
@@ -278,12 +278,12 @@ int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *l
 	*text = NULL;
 	*len = 0;
 	if (fd < 0)
-		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+		return lbtfi_err(errno, "%s: %s", path, lbtfi_strerror(errno));
 	if (fstat(fd, &st)) {
 		int e = errno;
 
 		close(fd);
-		return lbtfi_err(e, "%s: %s", path, strerror(e));
+		return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
@@ -306,7 +306,7 @@ int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *l
 
 		free(p);
 		close(fd);
-		return lbtfi_err(e, "%s: %s", path, strerror(e));
+		return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 	}
 	close(fd);
 	p[got] = '\0';
