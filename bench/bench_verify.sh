@@ -47,10 +47,15 @@ peers+=("Debian's libbpf $(dpkg-query -W -f '${Version}' libbpf1 2>/dev/null || 
 # like btfcheck, the same with static glibc, a process that only exits),
 # the corpus in one command, and the gate: every BPF object (ELF machine
 # BPF) that the build and its tests leave under $B, in one command each
-gate=()
+# (not those of another build inside it, such as build/clang: a directory
+# with its own btfcheck)
+gate=() prune=()
+for d in "$B"/*/; do
+	[ -x "$d/btfcheck" ] && prune+=(-path "${d%/}" -prune -o)
+done
 while IFS= read -r o; do
 	[ "$(od -An -tu2 -j18 -N2 "$o" 2>/dev/null | tr -d ' ')" = 247 ] && gate+=("$o")
-done < <(find "$B" -path "$B/obj" -prune -o -name '*.o' -type f -print | sort)
+done < <(find "$B" -path "$B/obj" -prune -o "${prune[@]}" -name '*.o' -type f -print | sort)
 python3 bench/verify_object_pairs.py "$B" "$RUNS" "${peers[@]}" -- "$B"/corpus/*.bpf.o "$B/corpus/link.o" -- "${gate[@]}"
 files=(/sys/kernel/btf/vmlinux)
 dbg=$(find "$CACHE" -maxdepth 1 -name 'vmlinux-*' -printf '%s %p\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)
