@@ -31,7 +31,8 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
 /*
  * The same, read into rb's buffer (grown as needed, kept by rb, never freed
  * by the unload: *data is rb's when !*mapped): a program going through many
- * small files faults its pages in once, not once a file.
+ * small files faults its pages in once, not once a file. Files of 256 KiB
+ * and more are mapped (read.c: REUSE_MAP_FROM).
  */
 struct lbtfi_readbuf {
 	void *data;

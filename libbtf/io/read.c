@@ -22,6 +22,13 @@
 #define MAP_FROM (1u << 20)
 /* the least a reused read buffer holds (BPF objects are mostly smaller) */
 #define REUSE_MIN (64u << 10)
+/*
+ * With a reused buffer (many files in turn), a file from this size on is
+ * mapped: a BPF object that large is mostly DWARF, which a read copies
+ * whole (~160 pages for a libbpf-bootstrap object of 660 KB) while its
+ * check touches only the headers, symbols and .BTF pages of a mapping.
+ */
+#define REUSE_MAP_FROM (256u << 10)
 
 /* How a file is taken in */
 struct how {
@@ -255,7 +262,7 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
 			  bool *mapped)
 {
-	const struct how how = { .map_from = MAP_FROM, .reuse = rb };
+	const struct how how = { .map_from = REUSE_MAP_FROM, .reuse = rb };
 
 	return load(path, &how, data, size, mapped);
 }
