@@ -11,9 +11,11 @@
 #     string once, nothing more: btfcheck is also given as a multiple of it.
 #  2. Object mode vs libbpf's open + BTF load (bench/libbpf_btf_load.c):
 #     libbpf 1.8 (scripts/build-libbpf.sh's cache, linked statically into
-#     the peer) and Debian's libbpf; the corpus in one command, one command
-#     per object, and the floor of the latter (a static program doing
-#     nothing, bench/hello.c: starting a process at all).
+#     the peer) and Debian's libbpf, as table rows (verify_object_pairs.py):
+#     one command per object and its floors (bench/hello.c linked like
+#     btfcheck and with static glibc, bench/exit_only.c: a process that
+#     only exits), the corpus in one command, and the gate: every BPF
+#     object the build and its tests make, in one command each.
 #  3. The in-process warm loop (bench/verify_bench.c) on the kernel's BTF
 #     and on the largest BTF btfgen produces here (a cached DWARF vmlinux).
 B=${B:-build}
@@ -40,11 +42,21 @@ done
 [ ${#peers[@]} -gt 0 ] ||
 	echo "bench_verify: no libbpf 1.8 in $CACHE (scripts/build-libbpf.sh LIBBPF_GIT master): Debian's libbpf only" >&2
 peers+=("Debian's libbpf $(dpkg-query -W -f '${Version}' libbpf1 2>/dev/null || echo '(version unknown)')=$B/bench/libbpf_btf_load")
-# object mode vs each peer, fresh processes, alternating: the corpus in one
-# command each (`btfcheck OBJ...`, what a CI gate runs), then one command per
-# object; the last row is the floor of the per-object row: a static "hello
-# world" against the same peer, i.e. starting a process at all.
-python3 bench/verify_object_pairs.py "$B" "$RUNS" "${#peers[@]}" "${peers[@]}" "$B"/corpus/*.bpf.o "$B/corpus/link.o"
+# object mode vs each peer, fresh processes, alternating, as table rows: one
+# command per corpus object and its floors (a program doing nothing linked
+# like btfcheck, the same with static glibc, a process that only exits),
+# the corpus in one command, and the gate: every BPF object (ELF machine
+# BPF) that the build and its tests leave under $B, in one command each
+# (not those of another build inside it, such as build/clang: a directory
+# with its own btfcheck)
+gate=() prune=()
+for d in "$B"/*/; do
+	[ -x "$d/btfcheck" ] && prune+=(-path "${d%/}" -prune -o)
+done
+while IFS= read -r o; do
+	[ "$(od -An -tu2 -j18 -N2 "$o" 2>/dev/null | tr -d ' ')" = 247 ] && gate+=("$o")
+done < <(find "$B" -path "$B/obj" -prune -o "${prune[@]}" -name '*.o' -type f -print | sort)
+python3 bench/verify_object_pairs.py "$B" "$RUNS" "${peers[@]}" -- "$B"/corpus/*.bpf.o "$B/corpus/link.o" -- "${gate[@]}"
 files=(/sys/kernel/btf/vmlinux)
 dbg=$(find "$CACHE" -maxdepth 1 -name 'vmlinux-*' -printf '%s %p\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)
 if [ -n "$dbg" ] && [ -x "$B/btfgen" ] && "$B/btfgen" -o "$T/btfgen-vmlinux.btf" "$dbg" >/dev/null 2>&1; then

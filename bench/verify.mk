@@ -12,11 +12,25 @@ $(B)/bench/libbpf_btf_load: bench/libbpf_btf_load.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
 BENCH_DEPS += $(B)/bench/libbpf_btf_load
-# The floor of a one-command-per-object row: a static program doing nothing
+# The floors of a one-command-per-object row: a program doing nothing linked
+# like btfcheck (with musl when btfcheck is), the same with static glibc,
+# and a process that only exits (no libc: the kernel's exec and exit)
+ifneq ($(filter btfcheck,$(MUSL_PROGS)),)
+$(B)/bench/hello: $(B)/obj/musl/bench/hello.o
+	@mkdir -p $(@D)
+	$(call MUSL_LINK,$<)
+else
 $(B)/bench/hello: bench/hello.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(btfcheck_LDFLAGS) -o $@ $<
-BENCH_DEPS += $(B)/bench/hello
+endif
+$(B)/bench/hello-glibc: bench/hello.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(if $(filter 1,$(SAN)),,-static) -o $@ $<
+$(B)/bench/exit_only: bench/exit_only.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -static -nostdlib -fno-stack-protector -o $@ $<
+BENCH_DEPS += $(B)/bench/hello $(B)/bench/hello-glibc $(B)/bench/exit_only
 # The floor of `btfcheck FILE` on raw BTF: map it, walk the types, read the strings
 $(B)/bench/btf_walk: bench/btf_walk.c $(LIBA_INTERNAL) $(LIB_PUB_HDRS)
 	@mkdir -p $(@D)

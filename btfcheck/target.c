@@ -567,13 +567,13 @@ static int expand(const char *path, char ***files, size_t *n, size_t *cap)
 	size_t first = *n;
 
 	if (stat(path, &st))
-		return cli_fail(cli_exit_for_errno(errno), prog, "%s: %s", path, strerror(errno));
+		return cli_fail(cli_exit_for_errno(errno), prog, "%s: %s", path, lbtfi_strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		d = NULL;
 		goto one;
 	}
 	if (!(d = opendir(path)))
-		return cli_fail(cli_exit_for_errno(errno), prog, "%s: %s", path, strerror(errno));
+		return cli_fail(cli_exit_for_errno(errno), prog, "%s: %s", path, lbtfi_strerror(errno));
 	while ((e = readdir(d))) {
 		char *full;
 

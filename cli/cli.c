@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "report.h"
+#include "io/io.h"
 
 int cli_exit_for_errno(int err)
 {
@@ -32,7 +33,7 @@ const char *cli_strerror(int err)
 		err = -err;
 	if (err == 524) /* the kernel's ENOTSUPP, not in libc */
 		return "ENOTSUPP (the kernel does not support this operation here)";
-	return strerror(err);
+	return lbtfi_strerror(err);
 }
 
 const char *cli_bpf_strerror(int err)
@@ -55,7 +56,7 @@ int cli_flush_stdout(const char *prog)
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		return cli_fail(CLI_EXIT_SYSTEM, prog, "write error on standard output: %s",
-				strerror(errno ? errno : EIO));
+				lbtfi_strerror(errno ? errno : EIO));
 	}
 	return CLI_EXIT_OK;
 }
@@ -77,6 +78,6 @@ int cli_finish_stdout(const char *prog)
 	/* a close that fails (NFS, a pipe's late error) lost bytes too */
 	if (fclose(stdout) && rc == CLI_EXIT_OK)
 		rc = cli_fail(CLI_EXIT_SYSTEM, prog, "write error on standard output: %s",
-			      strerror(errno ? errno : EIO));
+			      lbtfi_strerror(errno ? errno : EIO));
 	return rc;
 }

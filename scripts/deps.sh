@@ -4,7 +4,8 @@
 # Otherwise: prints the one apt-get line to run, and exits 1 if anything is missing.
 set -u
 PKGS="libelf-dev libdw-dev libbz2-dev libbpf-dev libcmocka-dev clang clang-16 llvm
-      libclang-rt-14-dev bpftool dwarves iproute2 pkg-config make gcc dwz shellcheck gcc-bpf"
+      libclang-rt-14-dev bpftool dwarves iproute2 pkg-config make gcc dwz shellcheck gcc-bpf
+      musl-dev"
 missing=()
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -150,7 +150,10 @@ const char *lbtfi_elf_str(const struct lbtfi_elf *e, size_t strndx, uint64_t off
 	if (!strndx || !lbtfi_elf_shdr(e, strndx, &sh) || sh.type != SHT_STRTAB ||
 	    off >= sh.size || !(s = lbtfi_elf_sec_data(e, &sh)))
 		return NULL;
-	/* the string must end inside its table */
+	/* the string must end inside its table: it does when the table ends
+	 * with a NUL, as tables do (a look at one byte, not a scan per call) */
+	if (!s[sh.size - 1])
+		return s + off;
 	return memchr(s + off, '\0', sh.size - off) ? s + off : NULL;
 }
 

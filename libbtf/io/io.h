@@ -31,7 +31,8 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
 /*
  * The same, read into rb's buffer (grown as needed, kept by rb, never freed
  * by the unload: *data is rb's when !*mapped): a program going through many
- * small files faults its pages in once, not once a file.
+ * small files faults its pages in once, not once a file. Files of 256 KiB
+ * and more are mapped (read.c: REUSE_MAP_FROM).
  */
 struct lbtfi_readbuf {
 	void *data;
@@ -101,6 +102,13 @@ int lbtfi_write_all(int fd, const void *data, size_t size);
  * so that an output never overwrites what it is made from. */
 int lbtfi_same_file(const char *a, const char *b);
 int lbtfi_check_output(const char *out_path, const char *in_path, const char *what);
+
+/* ---- the words of an errno value (errno_words.c) ---- */
+/* strerror(err) and strerrorname_np(err) (NULL when unnamed) as glibc says
+ * them, whatever libc the program is linked with: what libbtf and its
+ * programs print about an error, so that their output is the same. */
+const char *lbtfi_strerror(int err);
+const char *lbtfi_errno_ident(int err);
 
 /* s as a JSON string on f: valid JSON whatever its bytes (control
  * characters and bytes outside valid UTF-8 as \u00XX); strict: lossless

@@ -22,6 +22,13 @@
 #define MAP_FROM (1u << 20)
 /* the least a reused read buffer holds (BPF objects are mostly smaller) */
 #define REUSE_MIN (64u << 10)
+/*
+ * With a reused buffer (many files in turn), a file from this size on is
+ * mapped: a BPF object that large is mostly DWARF, which a read copies
+ * whole (~160 pages for a libbpf-bootstrap object of 660 KB) while its
+ * check touches only the headers, symbols and .BTF pages of a mapping.
+ */
+#define REUSE_MAP_FROM (256u << 10)
 
 /* How a file is taken in */
 struct how {
@@ -127,7 +134,7 @@ static int fd_read(int fd, const char *path, const struct how *how, void **buf, 
 		if (h < 0) {
 			int e = errno;
 
-			return lbtfi_err(e, "%s: %s", path, strerror(e));
+			return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 		}
 		if ((err = stream_bound(path, head, h, &limit)))
 			return err;
@@ -170,7 +177,7 @@ static int fd_read(int fd, const char *path, const struct how *how, void **buf, 
 			int e = errno;
 			if (!rb)
 				free(p);
-			return lbtfi_err(e, "%s: %s", path, strerror(e));
+			return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 		}
 		if (r == 0)
 			break;
@@ -208,7 +215,7 @@ static int file_read(const char *path, const struct how *how, void **buf, size_t
 	int err;
 
 	if (fd < 0)
-		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+		return lbtfi_err(errno, "%s: %s", path, lbtfi_strerror(errno));
 	err = fd_read(fd, path, how, buf, len, mapped);
 	close(fd);
 	return err;
@@ -255,7 +262,7 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
 			  bool *mapped)
 {
-	const struct how how = { .map_from = MAP_FROM, .reuse = rb };
+	const struct how how = { .map_from = REUSE_MAP_FROM, .reuse = rb };
 
 	return load(path, &how, data, size, mapped);
 }
@@ -278,12 +285,12 @@ int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *l
 	*text = NULL;
 	*len = 0;
 	if (fd < 0)
-		return lbtfi_err(errno, "%s: %s", path, strerror(errno));
+		return lbtfi_err(errno, "%s: %s", path, lbtfi_strerror(errno));
 	if (fstat(fd, &st)) {
 		int e = errno;
 
 		close(fd);
-		return lbtfi_err(e, "%s: %s", path, strerror(e));
+		return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
@@ -306,7 +313,7 @@ int lbtfi_regular_file_read(const char *path, size_t max, char **text, size_t *l
 
 		free(p);
 		close(fd);
-		return lbtfi_err(e, "%s: %s", path, strerror(e));
+		return lbtfi_err(e, "%s: %s", path, lbtfi_strerror(e));
 	}
 	close(fd);
 	p[got] = '\0';

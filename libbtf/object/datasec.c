@@ -144,10 +144,10 @@ int lbtfi_obj_mark_static_subprogs(struct octx *c)
 
 	if (!c->e.text_shndx || c->e.nr_progs < 2)
 		return 0;
-	for (size_t i = 0; i < c->e.nr_syms; i++) {
+	for (size_t k = 0; k < c->e.nr_funcs; k++) {
 		const char *name;
 
-		if (!lbtfi_obj_elf_sym(&c->e, i, &s) || s.st_shndx != c->e.text_shndx ||
+		if (!lbtfi_obj_elf_sym(&c->e, c->e.funcs[k], &s) || s.st_shndx != c->e.text_shndx ||
 		    ELF64_ST_TYPE(s.st_info) != STT_FUNC || ELF64_ST_BIND(s.st_info) == STB_LOCAL ||
 		    !hidden(&s) || !(name = lbtfi_obj_elf_sym_name(&c->e, &s)))
 			continue;

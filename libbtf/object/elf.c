@@ -2,6 +2,7 @@
 /* The ELF facts libbpf's fixups read: section sizes, symbols, programs. */
 #include <endian.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -17,22 +18,33 @@ bool lbtf_is_bpf_object(const void *data, size_t size)
 	return be16toh(eh->e_type) == ET_REL && be16toh(eh->e_machine) == EM_BPF;
 }
 
-/* libbpf 1.1 counts a program for every STT_FUNC symbol in a non-empty
+/* The STT_FUNC symbols, where programs and subprograms are: listed once
+ * (e->funcs), for the fixups that look for them per section and per
+ * relocation. libbpf 1.1 counts a program for every one in a non-empty
  * executable PROGBITS section (bpf_object__add_programs). */
-static void count_programs(struct oelf *e)
+static int index_funcs(struct oelf *e, const char *path)
 {
 	Elf64_Sym sym;
+	size_t n = 0;
 
+	for (size_t i = 0; i < e->nr_syms; i++)
+		n += lbtfi_obj_elf_sym(e, i, &sym) && ELF64_ST_TYPE(sym.st_info) == STT_FUNC;
+	if (!n)
+		return 0;
+	if (!(e->funcs = malloc(n * sizeof(*e->funcs))))
+		return lbtfi_err(ENOMEM, "%s: out of memory", path);
 	for (size_t i = 0; i < e->nr_syms; i++) {
 		struct lbtfi_shdr sh;
 
 		if (!lbtfi_obj_elf_sym(e, i, &sym) || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
 			continue;
+		e->funcs[e->nr_funcs++] = i;
 		if (!sym.st_shndx || !lbtfi_elf_shdr(&e->elf, sym.st_shndx, &sh) ||
 		    sh.type != SHT_PROGBITS || !(sh.flags & SHF_EXECINSTR) || !sh.size)
 			continue;
 		e->nr_progs++;
 	}
+	return 0;
 }
 
 /* The entry size libelf's elf_getdata() converts a section of this type in
@@ -114,14 +126,30 @@ int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size
 		if (!lbtfi_elf_sec_data(&e->elf, &e->symtab))
 			return lbtfi_err(4001, "%s: cannot read the symbol table", path);
 		e->nr_syms = lbtfi_elf_nr_syms(&e->elf, &e->symtab);
-		count_programs(e);
+		e->syms = lbtfi_elf_sec_data(&e->elf, &e->symtab);
+		return index_funcs(e, path);
 	}
 	return 0;
 }
 
+void lbtfi_obj_elf_free(struct oelf *e)
+{
+	free(e->funcs);
+	e->funcs = NULL;
+	e->nr_funcs = 0;
+}
+
+/* The object is ELF64 in the host's byte order (lbtf_is_bpf_object and the
+ * check above) with whole Elf64_Sym entries (entsize checked above): a
+ * symbol is the table's bytes as they are. The fixups look symbols up in
+ * loops over all of them, per section, variable and relocation: a copy
+ * here, not lbtfi_elf_sym's bounds checks and field-by-field reads. */
 bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym)
 {
-	return i < e->nr_syms && lbtfi_elf_sym(&e->elf, &e->symtab, i, sym);
+	if (i >= e->nr_syms)
+		return false;
+	memcpy(sym, e->syms + i * sizeof(*sym), sizeof(*sym));
+	return true;
 }
 
 const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym)

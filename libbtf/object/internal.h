@@ -38,6 +38,9 @@ struct oelf {
 	struct lbtfi_shdr symtab;
 	size_t symtab_shndx;
 	size_t nr_syms;
+	const unsigned char *syms; /* the symbol table's nr_syms Elf64_Sym */
+	uint32_t *funcs;         /* the indexes of its STT_FUNC symbols, in order */
+	size_t nr_funcs;
 	size_t text_shndx;       /* 0: no .text */
 	size_t nr_progs;         /* program symbols, as libbpf counts them */
 };
@@ -72,6 +75,7 @@ int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size);
 
 /* elf.c */
 int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size);
+void lbtfi_obj_elf_free(struct oelf *e);
 const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym);
 bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
 /* first section named name: its data size (sh_size for NOBITS) */

@@ -66,6 +66,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	if (!err && !o.btf && !lbtfi_elf_find(&c.e.elf, ".BTF", &btf_sh)) {
 		/* no BTF to load: data NULL, size 0 */
 		err = open_without_btf(&c);
+		lbtfi_obj_elf_free(&c.e);
 		if (!err && res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))
 			lbtfi_result_copy(res, &r, sizeof(r));
 		return err;
@@ -90,6 +91,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	r.fixups = c.fixups;
 	r.sanitized = c.sanitized;
 	lbtfi_obj_btf_free(&c.b);
+	lbtfi_obj_elf_free(&c.e);
 	free(c.map_offs);
 	if (err)
 		return err;

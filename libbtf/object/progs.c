@@ -46,11 +46,11 @@ int lbtfi_obj_collect_progs(struct octx *c)
 
 		if (!prog_section(c, idx, &sh) || !(sname = lbtfi_elf_sec_name(&c->e.elf, &sh)))
 			continue;
-		for (size_t i = 0; i < c->e.nr_syms; i++) {
+		for (size_t k = 0; k < c->e.nr_funcs; k++) {
 			const char *name;
 			Elf64_Sym s;
 
-			if (!lbtfi_obj_elf_sym(&c->e, i, &s) || s.st_shndx != idx ||
+			if (!lbtfi_obj_elf_sym(&c->e, c->e.funcs[k], &s) || s.st_shndx != idx ||
 			    ELF64_ST_TYPE(s.st_info) != STT_FUNC)
 				continue;
 			if (!(name = lbtfi_obj_elf_sym_name(&c->e, &s)))
@@ -78,10 +78,11 @@ static const char *prog_at(const struct octx *c, size_t idx, uint64_t off, uint6
 	const char *found = NULL;
 	uint64_t start = 0;
 
-	for (size_t i = 0; i < c->e.nr_syms; i++) {
+	for (size_t k = 0; k < c->e.nr_funcs; k++) {
 		Elf64_Sym s;
 
-		if (!lbtfi_obj_elf_sym(&c->e, i, &s) || s.st_shndx != idx || ELF64_ST_TYPE(s.st_info) != STT_FUNC)
+		if (!lbtfi_obj_elf_sym(&c->e, c->e.funcs[k], &s) || s.st_shndx != idx ||
+		    ELF64_ST_TYPE(s.st_info) != STT_FUNC)
 			continue;
 		if (s.st_value <= off && (!found || s.st_value >= start)) {
 			found = off - s.st_value < s.st_size ? lbtfi_obj_elf_sym_name(&c->e, &s) : NULL;

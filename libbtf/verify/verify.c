@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "io/io.h"
 
 /*
  * lbtf_verify(): the stages of the kernel's btf_parse() in their order:
@@ -178,7 +179,7 @@ void lbtf_verify_result_free(struct lbtf_verify_result *res)
 
 const char *lbtf_errno_name(int err)
 {
-	/* what glibc cannot name: the kernel's internal ENOTSUPP that leaks to
+	/* what glibc cannot name (lbtfi_errno_ident gives glibc's names): the kernel's internal ENOTSUPP that leaks to
 	 * user space, and libbpf's own codes its open fails with */
 	static const struct { int e; const char *n; } names[] = {
 		{ 0, "0" }, { LBTF_ENOTSUPP, "ENOTSUPP" },
@@ -192,7 +193,7 @@ const char *lbtf_errno_name(int err)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].e == err)
 			return names[i].n;
-	n = strerrorname_np(err);
+	n = lbtfi_errno_ident(err);
 	if (n)
 		return n;
 	snprintf(buf, sizeof(buf), "E%d", err);

@@ -16,6 +16,8 @@ $(RELO_DIR)/struct_ops.bpf.o: tests/relo/struct_ops.bpf.c tests/relo/relo_types.
 	$(call msg,CLANG,$@)
 	$(Q)$(BPF_CLANG) $(CORPUS_CFLAGS) -Itests/relo -c -o $@ $<
 RELO_ALL := $(RELO_DIR)/cases.bpf.o $(RELO_DIR)/externs.bpf.o $(RELO_DIR)/struct_ops.bpf.o
+# bench_verify.sh's gate row checks every BPF object the build makes
+BENCH_DEPS += $(RELO_ALL)
 CHECK_DEPS += $(RELO_ALL)
 relo: $(RELO_ALL)
 .PHONY: relo

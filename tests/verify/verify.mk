@@ -10,3 +10,9 @@ $(LIBBPF_BTF): tests/verify/libbpf_btf.c $(LIBA_INTERNAL) $(LIB_PUB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA_INTERNAL) $(LDLIBS)
 CHECK_DEPS += $(LIBBPF_BTF)
+# the words of an errno value: a white-box test of libbtf/io/errno_words.c
+WHITEBOX_TESTS += $(B)/tests/verify/test_errno_words
+$(B)/tests/verify/test_errno_words: $(LIBA_INTERNAL)
+# btfcheck linked with glibc, dynamically ($(B)/tests/btfgen/btfcheck-dynamic):
+# check_btfcheck_libc.sh's reference for what $(B)/btfcheck (musl) prints
+$(eval $(call dynamic_prog_rule,btfcheck))
