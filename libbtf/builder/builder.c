@@ -165,10 +165,15 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
 
 void lbtfi_builder_release_tail(struct lbtf_builder *b)
 {
-	lbtfi_madvise_inside(b->words + b->nwords, (b->cap_words - b->nwords) * sizeof(*b->words),
-			     LBTFI_BIG_BYTES, MADV_DONTNEED);
-	lbtfi_madvise_inside(b->offs + b->nr_types, (b->cap_types - b->nr_types) * sizeof(*b->offs),
-			     LBTFI_BIG_BYTES, MADV_DONTNEED);
+	/* (a builder that never held a record has no arrays) */
+	if (b->words)
+		lbtfi_madvise_inside(b->words + b->nwords,
+				     (b->cap_words - b->nwords) * sizeof(*b->words),
+				     LBTFI_BIG_BYTES, MADV_DONTNEED);
+	if (b->offs)
+		lbtfi_madvise_inside(b->offs + b->nr_types,
+				     (b->cap_types - b->nr_types) * sizeof(*b->offs),
+				     LBTFI_BIG_BYTES, MADV_DONTNEED);
 }
 
 /* ---- consistency of (mutable) records ---- */
