@@ -248,8 +248,10 @@ static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 	for (i = w->m->start; i < g->nents; i++) {
 		struct name_ent *e = &g->ents[i];
 
-		if (e->name_off != t->name_off || e->flavor != flavor || e->id == id)
+		if (e->name_off != t->name_off || e->flavor != flavor)
 			continue;
+		if (e->id == id)
+			return; /* (in the map: each name once, see map_lookup) */
 		switch (lbtfi_eq_named(flavor, e->fwd, fwd)) {
 		case LBTFI_EQ_SAME: /* two definitions: never reused */
 			w->m->ambiguous = true;
@@ -317,12 +319,18 @@ static uint32_t name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
 	return w.err ? NO_MAP : g->nmaps - 1;
 }
 
-/* The map's entry for the edge's struct/union, or NULL */
+/*
+ * The map's entry for the edge's struct/union, or NULL. A map holds each
+ * name and flavour once (add_name), so where the search starts changes
+ * nothing found: it starts after the entry found last (*hint), as a
+ * signature's edges mostly come in the order of the map's entries, which
+ * makes a type's check linear in its edges rather than quadratic.
+ */
 static const struct name_ent *map_lookup(struct lbtfi_dw_reuse_unit *u, const struct name_map *m,
-					 struct lbtfi_dw_edge *e)
+					 struct lbtfi_dw_edge *e, uint32_t *hint)
 {
-	const struct lbtfi_dw_group *g = u->grp;
-	uint32_t i;
+	const struct name_ent *ents = u->grp->ents + m->start;
+	uint32_t i, k;
 
 	if (!e->name_off) {
 		int64_t off = lbtfi_strset_find(&u->b->strs, e->name);
@@ -331,9 +339,11 @@ static const struct name_ent *map_lookup(struct lbtfi_dw_reuse_unit *u, const st
 	}
 	if (e->name_off == UINT32_MAX)
 		return NULL;
-	for (i = m->start; i < m->start + m->n; i++)
-		if (g->ents[i].name_off == e->name_off && g->ents[i].flavor == e->flavor)
-			return &g->ents[i];
+	for (k = 0, i = *hint < m->n ? *hint : 0; k < m->n; k++, i = i + 1 < m->n ? i + 1 : 0)
+		if (ents[i].name_off == e->name_off && ents[i].flavor == e->flavor) {
+			*hint = i + 1;
+			return &ents[i];
+		}
 	return NULL;
 }
 
@@ -393,14 +403,14 @@ static int try_rep(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, cons
 		   const struct name_map *m)
 {
 	struct lbtfi_dw_group *g = u->grp;
-	uint32_t i, first_want = g->nwants, first_pair = g->npairs;
+	uint32_t i, first_want = g->nwants, first_pair = g->npairs, hint = 0;
 	int err;
 
 	if (m->ambiguous)
 		return 0;
 	for (i = 0; i < s->nedges; i++) {
 		struct lbtfi_dw_edge *e = &u->sigs.named[u->sigs.edge[s->edges + i]];
-		const struct name_ent *ne = map_lookup(u, m, e);
+		const struct name_ent *ne = map_lookup(u, m, e, &hint);
 		enum lbtfi_eq_named r;
 		struct want w;
 		const struct lbtfi_dw_die_slot *d;
