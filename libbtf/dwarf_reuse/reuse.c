@@ -112,6 +112,9 @@ struct lbtfi_dw_group {
 	uint32_t npairs, cappairs, unit_pairs; /* group's, then the unit's from unit_pairs */
 	struct lbtfi_dw_diemap paired;    /* the group's, as a set (name_off << 1 | is_enum) */
 	struct lbtfi_dw_diemap fwd_to;    /* FWD id -> the struct/union it resolves to */
+	/* a name's address -> its offset in the group's builder, for the
+	 * names found there (each unit looks the same ones up again) */
+	struct lbtfi_dw_diemap name_offs;
 	struct fwd_res { uint32_t fwd, def; } *fwd_log; /* resolutions, in order */
 	uint32_t nfwd_log, capfwd_log, unit_fwds; /* (unit_fwds: before this unit) */
 	bool on;                    /* reuse in the current unit */
@@ -126,7 +129,8 @@ struct lbtfi_dw_group *lbtfi_dw_group_new(void)
 	g->tab = calloc(REP_TAB_FIRST, sizeof(*g->tab));
 	g->mask = REP_TAB_FIRST - 1;
 	if (!g->tab || lbtfi_dw_diemap_init(&g->map_idx) || lbtfi_dw_diemap_init(&g->visited) ||
-	    lbtfi_dw_diemap_init(&g->fwd_to) || lbtfi_dw_diemap_init(&g->paired)) {
+	    lbtfi_dw_diemap_init(&g->fwd_to) || lbtfi_dw_diemap_init(&g->paired) ||
+	    lbtfi_dw_diemap_init(&g->name_offs)) {
 		lbtfi_dw_group_free(g);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	}
@@ -142,6 +146,7 @@ void lbtfi_dw_group_free(struct lbtfi_dw_group *g)
 	lbtfi_dw_diemap_free(&g->visited);
 	lbtfi_dw_diemap_free(&g->fwd_to);
 	lbtfi_dw_diemap_free(&g->paired);
+	lbtfi_dw_diemap_free(&g->name_offs);
 	free(g->pairs);
 	free(g->fwd_log);
 	free(g->maps);
@@ -333,9 +338,18 @@ static const struct name_ent *map_lookup(struct lbtfi_dw_reuse_unit *u, const st
 	uint32_t i, k;
 
 	if (!e->name_off) {
-		int64_t off = lbtfi_strset_find(&u->b->strs, e->name);
+		uint32_t *known = lbtfi_dw_diemap_get(&u->grp->name_offs, (uintptr_t)e->name);
+		int64_t off;
 
-		e->name_off = off < 0 ? UINT32_MAX : (uint32_t)off + u->b->start_str_off;
+		if (known) {
+			e->name_off = *known;
+		} else if ((off = lbtfi_strset_find(&u->b->strs, e->name)) < 0) {
+			e->name_off = UINT32_MAX;
+		} else {
+			e->name_off = (uint32_t)off + u->b->start_str_off;
+			/* (not remembered when out of memory: looked up again) */
+			lbtfi_dw_diemap_put(&u->grp->name_offs, (uintptr_t)e->name, e->name_off);
+		}
 	}
 	if (e->name_off == UINT32_MAX)
 		return NULL;
@@ -564,6 +578,8 @@ void lbtfi_dw_reuse_abort(struct lbtfi_dw_reuse_unit *u)
 	g->npending = g->nwants = 0;
 	g->npairs = g->unit_pairs;
 	g->on = false;
+	/* (the unit's strings are gone from the builder) */
+	lbtfi_dw_diemap_clear(&g->name_offs);
 	if (g->nfwd_log == g->unit_fwds)
 		return;
 	/* forget the unit's FWD resolutions (a map has no delete: rebuilt) */
