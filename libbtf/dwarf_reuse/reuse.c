@@ -112,6 +112,9 @@ struct lbtfi_dw_group {
 	uint32_t npairs, cappairs, unit_pairs; /* group's, then the unit's from unit_pairs */
 	struct lbtfi_dw_diemap paired;    /* the group's, as a set (name_off << 1 | is_enum) */
 	struct lbtfi_dw_diemap fwd_to;    /* FWD id -> the struct/union it resolves to */
+	/* a name's address -> its offset in the group's builder, for the
+	 * names found there (each unit looks the same ones up again) */
+	struct lbtfi_dw_diemap name_offs;
 	struct fwd_res { uint32_t fwd, def; } *fwd_log; /* resolutions, in order */
 	uint32_t nfwd_log, capfwd_log, unit_fwds; /* (unit_fwds: before this unit) */
 	bool on;                    /* reuse in the current unit */
@@ -126,7 +129,8 @@ struct lbtfi_dw_group *lbtfi_dw_group_new(void)
 	g->tab = calloc(REP_TAB_FIRST, sizeof(*g->tab));
 	g->mask = REP_TAB_FIRST - 1;
 	if (!g->tab || lbtfi_dw_diemap_init(&g->map_idx) || lbtfi_dw_diemap_init(&g->visited) ||
-	    lbtfi_dw_diemap_init(&g->fwd_to) || lbtfi_dw_diemap_init(&g->paired)) {
+	    lbtfi_dw_diemap_init(&g->fwd_to) || lbtfi_dw_diemap_init(&g->paired) ||
+	    lbtfi_dw_diemap_init(&g->name_offs)) {
 		lbtfi_dw_group_free(g);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	}
@@ -142,6 +146,7 @@ void lbtfi_dw_group_free(struct lbtfi_dw_group *g)
 	lbtfi_dw_diemap_free(&g->visited);
 	lbtfi_dw_diemap_free(&g->fwd_to);
 	lbtfi_dw_diemap_free(&g->paired);
+	lbtfi_dw_diemap_free(&g->name_offs);
 	free(g->pairs);
 	free(g->fwd_log);
 	free(g->maps);
@@ -248,8 +253,10 @@ static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 	for (i = w->m->start; i < g->nents; i++) {
 		struct name_ent *e = &g->ents[i];
 
-		if (e->name_off != t->name_off || e->flavor != flavor || e->id == id)
+		if (e->name_off != t->name_off || e->flavor != flavor)
 			continue;
+		if (e->id == id)
+			return; /* (in the map: each name once, see map_lookup) */
 		switch (lbtfi_eq_named(flavor, e->fwd, fwd)) {
 		case LBTFI_EQ_SAME: /* two definitions: never reused */
 			w->m->ambiguous = true;
@@ -317,23 +324,40 @@ static uint32_t name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
 	return w.err ? NO_MAP : g->nmaps - 1;
 }
 
-/* The map's entry for the edge's struct/union, or NULL */
+/*
+ * The map's entry for the edge's struct/union, or NULL. A map holds each
+ * name and flavour once (add_name), so where the search starts changes
+ * nothing found: it starts after the entry found last (*hint), as a
+ * signature's edges mostly come in the order of the map's entries, which
+ * makes a type's check linear in its edges rather than quadratic.
+ */
 static const struct name_ent *map_lookup(struct lbtfi_dw_reuse_unit *u, const struct name_map *m,
-					 struct lbtfi_dw_edge *e)
+					 struct lbtfi_dw_edge *e, uint32_t *hint)
 {
-	const struct lbtfi_dw_group *g = u->grp;
-	uint32_t i;
+	const struct name_ent *ents = u->grp->ents + m->start;
+	uint32_t i, k;
 
 	if (!e->name_off) {
-		int64_t off = lbtfi_strset_find(&u->b->strs, e->name);
+		uint32_t *known = lbtfi_dw_diemap_get(&u->grp->name_offs, (uintptr_t)e->name);
+		int64_t off;
 
-		e->name_off = off < 0 ? UINT32_MAX : (uint32_t)off + u->b->start_str_off;
+		if (known) {
+			e->name_off = *known;
+		} else if ((off = lbtfi_strset_find(&u->b->strs, e->name)) < 0) {
+			e->name_off = UINT32_MAX;
+		} else {
+			e->name_off = (uint32_t)off + u->b->start_str_off;
+			/* (not remembered when out of memory: looked up again) */
+			lbtfi_dw_diemap_put(&u->grp->name_offs, (uintptr_t)e->name, e->name_off);
+		}
 	}
 	if (e->name_off == UINT32_MAX)
 		return NULL;
-	for (i = m->start; i < m->start + m->n; i++)
-		if (g->ents[i].name_off == e->name_off && g->ents[i].flavor == e->flavor)
-			return &g->ents[i];
+	for (k = 0, i = *hint < m->n ? *hint : 0; k < m->n; k++, i = i + 1 < m->n ? i + 1 : 0)
+		if (ents[i].name_off == e->name_off && ents[i].flavor == e->flavor) {
+			*hint = i + 1;
+			return &ents[i];
+		}
 	return NULL;
 }
 
@@ -393,14 +417,14 @@ static int try_rep(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, cons
 		   const struct name_map *m)
 {
 	struct lbtfi_dw_group *g = u->grp;
-	uint32_t i, first_want = g->nwants, first_pair = g->npairs;
+	uint32_t i, first_want = g->nwants, first_pair = g->npairs, hint = 0;
 	int err;
 
 	if (m->ambiguous)
 		return 0;
 	for (i = 0; i < s->nedges; i++) {
 		struct lbtfi_dw_edge *e = &u->sigs.named[u->sigs.edge[s->edges + i]];
-		const struct name_ent *ne = map_lookup(u, m, e);
+		const struct name_ent *ne = map_lookup(u, m, e, &hint);
 		enum lbtfi_eq_named r;
 		struct want w;
 		const struct lbtfi_dw_die_slot *d;
@@ -554,6 +578,8 @@ void lbtfi_dw_reuse_abort(struct lbtfi_dw_reuse_unit *u)
 	g->npending = g->nwants = 0;
 	g->npairs = g->unit_pairs;
 	g->on = false;
+	/* (the unit's strings are gone from the builder) */
+	lbtfi_dw_diemap_clear(&g->name_offs);
 	if (g->nfwd_log == g->unit_fwds)
 		return;
 	/* forget the unit's FWD resolutions (a map has no delete: rebuilt) */
