@@ -574,6 +574,11 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 
 		err = take_result(d, out, r, old, i < kept, c);
 		release_unit(d, r);
+		/* (what the units before it read once is not read again:
+		 * out of the peak memory; a worker's current unit may read
+		 * a few of those pages again) */
+		if (workers && d->has_shared)
+			lbtfi_dw_drop_read_once(&d->shared);
 		/* (not with externs: extern FUNCs may merge, so they could not
 		 * be found again in order the way VARs are) */
 		if (!err && !d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
