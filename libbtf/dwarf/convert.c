@@ -617,7 +617,7 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
  * The free pages of the heap given back: what the workers freed (their
  * units, die maps, reuse tables and group builders, 17 MB of a kernel at
  * -j1) stays resident in glibc's arenas otherwise, under the dedup that
- * follows, which is the peak.
+ * follows; and what dedup and prune freed, under what follows them.
  */
 static void release_free_pages(void)
 {
@@ -849,6 +849,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		free(c.vars);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
 			err = dedup_all(out);
+		release_free_pages(); /* (dedup's tables: 15 MB of a kernel) */
 		if (err || !paired || round == 2)
 			break;
 		bad = check_pairings(d, out, false);
@@ -1156,6 +1157,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		err = convert_groups(&r);
 	if (!err)
 		err = prune(&r);
+	release_free_pages();
 	if (!err)
 		r.st.types_out = lbtf_builder_type_cnt(r.out) -
 				 (r.d.g.base ? lbtf_type_cnt(r.d.g.base) : 1);
