@@ -169,7 +169,9 @@ static void convert_group(struct driver *d, struct lbtfi_dw_unit *u, uint32_t gi
 		err = -ENOMEM;
 	for (; !err && i < end; i++) {
 		err = convert_unit(d, u, i);
-		/* units prepared for this one (dwz partial units are shared) */
+		/* units prepared for this one (dwz partial units are shared);
+		 * not the unit itself (its bytes, abbreviations) */
+		lbtfi_dr_ctx_forget(u->rd, u->rd->main, d->ul.die_offs[i]);
 		lbtfi_dr_ctx_trim(u->rd, 8);
 	}
 	if (!err)
@@ -711,6 +713,9 @@ static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t
 			d->early[i] = true;
 			a->groups[a->n++] = i;
 		}
+	/* (the thread's arena is new memory beside the workers' own: what
+	 * they freed so far goes back first) */
+	release_free_pages();
 	bad = pthread_create(&a->tid, NULL, again_thread, a);
 	if (bad)
 		return lbtfi_err(bad, "cannot start a thread: %s", strerror(bad));
@@ -1039,6 +1044,10 @@ static int load_elf(struct run *r)
 	if (r->ei.pfuncs)
 		g->subprogram = lbtfi_dw_funcs_subprogram;
 	g->big_endian = gelf_getehdr(r->ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	/* (the symbol table is read into ei: its pages, 3 MB of a kernel,
+	 * out of the conversion's memory; the names' pages come back as
+	 * they are looked up) */
+	lbtfi_dw_drop_file_pages(r->ei.elf);
 	return 0;
 }
 
