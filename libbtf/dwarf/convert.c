@@ -38,6 +38,7 @@
  *   run_free       one cleanup for every outcome
  */
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,7 +169,9 @@ static void convert_group(struct driver *d, struct lbtfi_dw_unit *u, uint32_t gi
 		err = -ENOMEM;
 	for (; !err && i < end; i++) {
 		err = convert_unit(d, u, i);
-		/* units prepared for this one (dwz partial units are shared) */
+		/* units prepared for this one (dwz partial units are shared);
+		 * not the unit itself (its bytes, abbreviations) */
+		lbtfi_dr_ctx_forget(u->rd, u->rd->main, d->ul.die_offs[i]);
 		lbtfi_dr_ctx_trim(u->rd, 8);
 	}
 	if (!err)
@@ -305,6 +308,7 @@ static void free_result(struct unit_result *r)
 struct again {
 	struct driver *d;
 	uint32_t *groups;
+	bool *reuse;     /* per entry of groups: converted with reuse (NULL: none is) */
 	uint32_t n;
 	pthread_t tid;
 	bool started;
@@ -329,28 +333,33 @@ static void *again_thread(void *arg)
 			finish(d, i, &r);
 			continue;
 		}
-		convert_group(d, &c.u, i, false);
+		convert_group(d, &c.u, i, a->reuse && a->reuse[k]);
 	}
 	if (!err)
 		converter_close(&c);
 	return NULL;
 }
 
-/* Starts converting the redo groups again: their results are emptied here,
- * before anybody waits for them */
-static int again_start(struct driver *d, struct again *a)
+/* Starts converting the redo groups again (all: every group, the others
+ * with reuse as the first time): their results are emptied here, before
+ * anybody waits for them */
+static int again_start(struct driver *d, struct again *a, bool all)
 {
+	size_t n = d->ngroups ? d->ngroups : 1;
 	uint32_t i;
 	int err;
 
 	memset(a, 0, sizeof(*a));
 	a->d = d;
-	a->groups = malloc((d->ngroups ? d->ngroups : 1) * sizeof(*a->groups));
-	if (!a->groups)
+	a->groups = malloc(n * sizeof(*a->groups));
+	a->reuse = all ? malloc(n * sizeof(*a->reuse)) : NULL;
+	if (!a->groups || (all && !a->reuse))
 		return lbtfi_err(ENOMEM, "out of memory");
 	for (i = 0; i < d->ngroups; i++) {
-		if (d->early[i] || !d->res[i].redo)
+		if (!all && (d->early[i] || !d->res[i].redo))
 			continue;
+		if (all)
+			a->reuse[a->n] = (d->g.features & LBTF_DWARF_FEAT_REUSE) && !d->res[i].redo;
 		free_result(&d->res[i]);
 		a->groups[a->n++] = i;
 	}
@@ -368,6 +377,7 @@ static void again_join(struct again *a)
 	if (a->started)
 		pthread_join(a->tid, NULL);
 	free(a->groups);
+	free(a->reuse);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -574,6 +584,11 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 
 		err = take_result(d, out, r, old, i < kept, c);
 		release_unit(d, r);
+		/* (what the units before it read once is not read again:
+		 * out of the peak memory; a worker's current unit may read
+		 * a few of those pages again) */
+		if (workers && d->has_shared)
+			lbtfi_dw_drop_read_once(&d->shared);
 		/* (not with externs: extern FUNCs may merge, so they could not
 		 * be found again in order the way VARs are) */
 		if (!err && !d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
@@ -600,20 +615,17 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 	return err;
 }
 
-/* A copy of raw's types (the same ids) */
-static struct lbtf_builder *copy_of(const struct lbtf_builder *raw)
+/*
+ * The free pages of the heap given back: what the workers freed (their
+ * units, die maps, reuse tables and group builders, 17 MB of a kernel at
+ * -j1) stays resident in glibc's arenas otherwise, under the dedup that
+ * follows; and what dedup and prune freed, under what follows them.
+ */
+static void release_free_pages(void)
 {
-	struct lbtf_builder *b = lbtfi_builder_new_strs_of(raw);
-	int err;
-
-	if (!b)
-		return NULL;
-	err = lbtfi_builder_append_range(b, raw, raw->start_id, lbtf_builder_type_cnt(raw));
-	if (err < 0) {
-		lbtf_builder_free(b);
-		return NULL;
-	}
-	return b;
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 static int dedup_all(struct lbtf_builder *out)
@@ -701,6 +713,9 @@ static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t
 			d->early[i] = true;
 			a->groups[a->n++] = i;
 		}
+	/* (the thread's arena is new memory beside the workers' own: what
+	 * they freed so far goes back first) */
+	release_free_pages();
 	bad = pthread_create(&a->tid, NULL, again_thread, a);
 	if (bad)
 		return lbtfi_err(bad, "cannot start a thread: %s", strerror(bad));
@@ -770,15 +785,16 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf
 /*
  * Converted, put together, deduplicated; with reuse, checked and done
  * again without reuse for the groups that paired a name with several
- * definitions (dwarf_reuse/reuse.c says why not with reuse minus that name). The raw
- * builder stays for the next look (split_at_redo). The definitions of different
- * shapes are seen before dedup, which then runs once in the usual case (a
- * kernel has a few such names).
+ * definitions (dwarf_reuse/reuse.c says why not with reuse minus that name).
+ * Before dedup the raw builder stays for the next look (split_at_redo);
+ * after it, only its strings do (every group is converted again). The
+ * definitions of different shapes are seen before dedup, which then runs
+ * once in the usual case (a kernel has a few such names).
  */
 static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwarf_opts *o,
 					struct lbtf_dwarf_stats *st, int *errp)
 {
-	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL;
+	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL, *strs = NULL;
 	struct again again = { 0 }, early = { 0 };
 	int round, err = 0, bad;
 	uint32_t kept = 0;
@@ -804,21 +820,28 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		lbtfi_dw_drop_file_pages(d->g.ei->elf);
 		lbtf_builder_free(old);
 		old = NULL;
+		release_free_pages();
 		paired = !err && d->keep && any_pairing(d);
 		if (paired && round < 2 && (bad = check_pairings(d, raw, true)) != 0) {
 			err = bad < 0 ? bad : split_at_redo(d, raw, &old, &kept);
 			if (!err)
-				err = again_start(d, &again);
+				err = again_start(d, &again, false);
 			free(c.vars);
 			continue;
 		}
-		if (paired) { /* (raw stays for another look) */
-			out = copy_of(raw);
-		} else {
-			out = raw;
-			raw = NULL;
-		}
-		if (!out && !err)
+		/* For another look after dedup, only raw's strings are kept
+		 * (strs), not a copy of its types: dedup works on raw itself.
+		 * A look that fails converts every group again onto those
+		 * strings, which puts raw together as it was (the same types
+		 * at the same ids, the same string offsets): a second
+		 * conversion, in that rare case. A kernel's look holds: the
+		 * copy beside the dedup was 21 MB of its peak. (No group is
+		 * an early one here: they fail the look before dedup.) */
+		lbtf_builder_free(strs);
+		strs = paired ? lbtfi_builder_new_strs_of(raw) : NULL;
+		out = raw;
+		raw = NULL;
+		if ((!out || (paired && !strs)) && !err)
 			err = lbtfi_err(ENOMEM, "out of memory");
 		st->units = d->ul.n;
 		st->funcs = c.funcs;
@@ -831,21 +854,24 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		free(c.vars);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
 			err = dedup_all(out);
-		if (err || !raw || round == 2)
+		release_free_pages(); /* (dedup's tables: 15 MB of a kernel) */
+		if (err || !paired || round == 2)
 			break;
 		bad = check_pairings(d, out, false);
 		if (bad <= 0) {
 			err = bad;
 			break;
 		}
-		err = split_at_redo(d, raw, &old, &kept);
-		if (!err)
-			err = again_start(d, &again);
+		raw = strs;
+		strs = NULL;
+		kept = 0;
+		err = again_start(d, &again, true);
 	}
 	again_join(&again);
 	again_join(&early);
 	lbtf_builder_free(old);
 	lbtf_builder_free(raw);
+	lbtf_builder_free(strs);
 	*errp = err;
 	return out;
 }
@@ -1018,6 +1044,10 @@ static int load_elf(struct run *r)
 	if (r->ei.pfuncs)
 		g->subprogram = lbtfi_dw_funcs_subprogram;
 	g->big_endian = gelf_getehdr(r->ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	/* (the symbol table is read into ei: its pages, 3 MB of a kernel,
+	 * out of the conversion's memory; the names' pages come back as
+	 * they are looked up) */
+	lbtfi_dw_drop_file_pages(r->ei.elf);
 	return 0;
 }
 
@@ -1136,6 +1166,7 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		err = convert_groups(&r);
 	if (!err)
 		err = prune(&r);
+	release_free_pages();
 	if (!err)
 		r.st.types_out = lbtf_builder_type_cnt(r.out) -
 				 (r.d.g.base ? lbtf_type_cnt(r.d.g.base) : 1);

@@ -52,7 +52,7 @@ static bool name_seen(struct lbtfi_htab *set, uint32_t key)
 
 	LBTFI_HTAB_FOR_EACH(set, h, i, v)
 		return true;
-	lbtfi_htab_put(set, h, 0); /* sized for every type: never full */
+	lbtfi_htab_put(set, h, 0); /* sized for every key (count_keys): never full */
 	return false;
 }
 
@@ -249,9 +249,39 @@ static int compact(struct prune *p)
 	return lbtfi_dedup_strings(b);
 }
 
+/*
+ * The most keys each set gets: the FUNCs (seen); the named structs and
+ * unions and every FWD (aggrs). The sets are sized for those, not for every
+ * type (two tables of 4 MB for a kernel's 147k types, which made prune
+ * the peak memory after dedup).
+ */
+static void count_keys(const struct prune *p, uint32_t *funcs, uint32_t *aggrs)
+{
+	uint32_t id;
+
+	*funcs = *aggrs = 0;
+	for (id = p->start; id < p->cnt; id++) {
+		const struct lbtf_type *t = lbtfi_btype(p->b, id);
+
+		switch (lbtf_kind(t)) {
+		case LBTF_KIND_FUNC:
+			++*funcs;
+			break;
+		case LBTF_KIND_STRUCT:
+		case LBTF_KIND_UNION:
+			*aggrs += t->name_off != 0;
+			break;
+		case LBTF_KIND_FWD: /* (looked up, and so added, named or not) */
+			++*aggrs;
+			break;
+		}
+	}
+}
+
 int lbtfi_dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped)
 {
 	struct prune p = { .b = b, .pahole = pahole };
+	uint32_t funcs, aggrs;
 	size_t n;
 	int err = 0;
 
@@ -263,8 +293,9 @@ int lbtfi_dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint3
 	p.refs = calloc(n + 1, sizeof(*p.refs));
 	p.newid = calloc(n + 1, sizeof(*p.newid));
 	p.stack = calloc(n + 1, sizeof(*p.stack));
-	if (!p.drop || !p.refs || !p.newid || !p.stack || lbtfi_htab_init(&p.seen, (uint32_t)n, 2) ||
-	    lbtfi_htab_init(&p.aggrs, (uint32_t)n, 2)) {
+	count_keys(&p, &funcs, &aggrs);
+	if (!p.drop || !p.refs || !p.newid || !p.stack || lbtfi_htab_init(&p.seen, funcs, 2) ||
+	    lbtfi_htab_init(&p.aggrs, aggrs, 2)) {
 		err = lbtfi_err(ENOMEM, "out of memory");
 		goto out;
 	}

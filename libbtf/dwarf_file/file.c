@@ -70,14 +70,55 @@ static int open_rel(struct lbtfi_dw_handle *h, const char *path)
 }
 
 /*
- * Whether .debug_info is the file's own bytes, where libelf hands out the
- * file's image itself (not a decompressed or converted copy): its units can
- * then be read from the file (pread at info_foff).
+ * Whether [p, p + size) lies in one mapping of a file (/proc/self/maps: an
+ * inode). libelf reads a file it cannot map into memory of its own, which
+ * dropped pages would leave zeroed: only a file's pages are read again.
  */
-static void find_mapped_info(struct lbtfi_dw_handle *h)
+static bool file_mapping(const char *p, size_t size)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long long lo, hi, ino;
+	char line[512];
+	bool file = false;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %llu", &lo, &hi, &ino) == 3 &&
+		    (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+			file = ino != 0 && (uintptr_t)p + size <= hi;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return file;
+}
+
+/* Sections read once, unit after unit (lbtfi_dw_drop_read_once) */
+static const char *const read_once[] = {
+	".debug_abbrev", ".debug_loclists", ".debug_loc", ".debug_rnglists",
+	".debug_ranges", ".debug_line", ".debug_info",
+};
+_Static_assert(sizeof(read_once) / sizeof(*read_once) <= LBTFI_DW_ONCE_MAX, "room for them");
+
+static bool is_read_once(const char *name)
+{
+	for (size_t i = 0; i < sizeof(read_once) / sizeof(*read_once); i++)
+		if (!strcmp(name, read_once[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Where the sections are the file's own bytes, where libelf hands out the
+ * file's image itself (not a decompressed or converted copy): .debug_info's
+ * units can then be read from the file (pread at info_foff), and when the
+ * image is a mapping of the file, the pages of the sections read once can
+ * be dropped (h->once).
+ */
+static void find_mapped_sections(struct lbtfi_dw_handle *h)
 {
 	size_t shstrndx, fsize;
 	const char *raw = elf_rawfile(h->elf, &fsize);
+	bool mapped = raw && file_mapping(raw, fsize);
 	Elf_Scn *scn = NULL;
 
 	if (!raw || elf_getshdrstrndx(h->elf, &shstrndx))
@@ -90,15 +131,18 @@ static void find_mapped_info(struct lbtfi_dw_handle *h)
 		if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
 			continue;
 		name = elf_strptr(h->elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".debug_info"))
+		if (!name || !is_read_once(name))
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (d && d->d_buf && (const char *)d->d_buf >= raw &&
-		    (const char *)d->d_buf + d->d_size <= raw + fsize) {
+		if (!d || !d->d_buf || (const char *)d->d_buf < raw ||
+		    (const char *)d->d_buf + d->d_size > raw + fsize)
+			continue;
+		if (!strcmp(name, ".debug_info")) {
 			h->info_in_file = true;
 			h->info_foff = (uint64_t)((const char *)d->d_buf - raw);
 		}
-		return;
+		if (mapped && h->nonce < LBTFI_DW_ONCE_MAX)
+			h->once[h->nonce++] = (struct lbtfi_dw_span){ d->d_buf, d->d_size };
 	}
 }
 
@@ -141,31 +185,8 @@ int lbtfi_dw_handle_open(struct lbtfi_dw_handle *h, const char *path, bool is_re
 	h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
 	if (!h->dw)
 		return no_dwarf(path);
-	find_mapped_info(h);
+	find_mapped_sections(h);
 	return 0;
-}
-
-/*
- * Whether [p, p + size) lies in one mapping of a file (/proc/self/maps: an
- * inode). libelf reads a file it cannot map into memory of its own, which
- * dropped pages would leave zeroed: only a file's pages are read again.
- */
-static bool file_mapping(const char *p, size_t size)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	unsigned long long lo, hi, ino;
-	char line[512];
-	bool file = false;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %llu", &lo, &hi, &ino) == 3 &&
-		    (uintptr_t)p >= lo && (uintptr_t)p < hi) {
-			file = ino != 0 && (uintptr_t)p + size <= hi;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return file;
 }
 
 void lbtfi_dw_drop_file_pages(Elf *elf)
@@ -175,6 +196,12 @@ void lbtfi_dw_drop_file_pages(Elf *elf)
 
 	if (raw && file_mapping(raw, size))
 		lbtfi_madvise_inside(raw, size, 0, MADV_DONTNEED);
+}
+
+void lbtfi_dw_drop_read_once(const struct lbtfi_dw_handle *h)
+{
+	for (unsigned int i = 0; i < h->nonce; i++)
+		lbtfi_madvise_inside(h->once[i].p, h->once[i].len, 0, MADV_DONTNEED);
 }
 
 void lbtfi_dw_handle_close(struct lbtfi_dw_handle *h)

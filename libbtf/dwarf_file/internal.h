@@ -104,6 +104,8 @@ int64_t lbtfi_dw_sym_copy(const struct lbtfi_dw_elf_info *ei, const char *name);
 
 /* ---- one DWARF handle per thread (file.c) ------------------------- */
 
+#define LBTFI_DW_ONCE_MAX 8
+
 struct lbtfi_dw_handle {
 	int fd;
 	Elf *elf;
@@ -113,6 +115,13 @@ struct lbtfi_dw_handle {
 	 * its unit headers and units are read from fd (lbtfi_dr_ctx_read_units) */
 	bool info_in_file;
 	uint64_t info_foff;
+	/* the sections read once, unit after unit, where they are pages of
+	 * the file's mapping (lbtfi_dw_drop_read_once) */
+	struct lbtfi_dw_span {
+		const char *p;
+		size_t len;
+	} once[LBTFI_DW_ONCE_MAX];
+	unsigned int nonce;
 	struct lbtfi_dw_reloc_copies {  /* debug sections relocated in copies */
 		void **bufs;
 		size_t n, cap;
@@ -134,6 +143,15 @@ void lbtfi_dw_handle_close(struct lbtfi_dw_handle *h);
 /* The resident pages of elf's mapping of its file dropped (read from the
  * file again if touched): between conversions, when they are not needed */
 void lbtfi_dw_drop_file_pages(Elf *elf);
+/*
+ * The resident pages of h's sections that a conversion reads once, unit
+ * after unit (abbreviations, location and range lists, line programs),
+ * dropped: they are read again from the file if touched. Called as units
+ * are done, it keeps them out of the peak memory (a kernel's location
+ * lists alone are 23 MB). Nothing for a file that is not mapped (libelf's
+ * own copy) or is relocated (the pages are the relocated ones).
+ */
+void lbtfi_dw_drop_read_once(const struct lbtfi_dw_handle *h);
 /* reloc.c: the debug sections of an ET_REL file relocated in place (opened
  * ELF_C_READ_MMAP_PRIVATE); -ENOTSUP is libdwfl's case (another machine,
  * byte order, relocation or symbol kind): that Elf is then dropped, since

@@ -210,6 +210,10 @@ void lbtfi_dr_ctx_init(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *main)
 void lbtfi_dr_ctx_read_units(struct lbtfi_dr_ctx *c, int fd, uint64_t foff);
 /* Drop prepared units not used lately (between converted units) */
 void lbtfi_dr_ctx_trim(struct lbtfi_dr_ctx *c, uint32_t keep);
+/* Drop the prepared unit of file f holding section offset off, if any (a
+ * unit converted, which no later one reads again unless it refers to it:
+ * kept by lbtfi_dr_ctx_trim, it stayed resident for 8 units more) */
+void lbtfi_dr_ctx_forget(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *f, uint64_t off);
 void lbtfi_dr_ctx_free(struct lbtfi_dr_ctx *c);
 /* The DIE at section offset off of file f (main, alternate, types). 0 or <0 */
 int lbtfi_dr_die_at(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *f, uint64_t off, struct lbtfi_dw_die *out);

@@ -827,6 +827,22 @@ void lbtfi_dr_ctx_trim(struct lbtfi_dr_ctx *c, uint32_t keep)
 		free_unit(c, c->units[--c->nunits]);
 }
 
+void lbtfi_dr_ctx_forget(struct lbtfi_dr_ctx *c, const struct lbtfi_dr_file *f, uint64_t off)
+{
+	int64_t idx = f ? lbtfi_dr_unit_index(f, off) : -1;
+	uint32_t i;
+
+	if (idx < 0)
+		return;
+	for (i = 0; i < c->nunits; i++) {
+		if (c->units[i]->h != &f->units[idx])
+			continue;
+		free_unit(c, c->units[i]);
+		c->units[i] = c->units[--c->nunits];
+		return;
+	}
+}
+
 void lbtfi_dr_ctx_free(struct lbtfi_dr_ctx *c)
 {
 	lbtfi_dr_ctx_trim(c, 0);

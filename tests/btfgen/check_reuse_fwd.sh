@@ -93,6 +93,20 @@ run fwd_ptr_orphans \
 	'struct a { struct b **q; }; struct b { struct a *r; }; struct a v2;' \
 	'struct a { struct b **q; }; struct a v3;'
 
+# the same four units after 50 others (a group of 48 units before theirs):
+# the look after dedup fails here, and dedup worked on the raw types
+# themselves, so every group is converted again, the first one with reuse
+# (convert.c, convert_all)
+fillers=()
+for k in $(seq 50); do
+	fillers+=("struct a { volatile struct b *p; }; struct f$k { struct a *pa; }; struct f$k v$k;")
+done
+run fwd_ptr_orphans_groups "${fillers[@]}" \
+	'struct a { volatile struct b *p; }; struct a w0;' \
+	'struct a { volatile struct b *p; }; struct b { struct a *r; }; struct a w1;' \
+	'struct a { struct b **q; }; struct b { struct a *r; }; struct a w2;' \
+	'struct a { struct b **q; }; struct a w3;'
+
 # no ODR conflict in the source at all: clang-16 and gcc name `long long`
 # differently, so struct b has two BTF definitions; unit 1 only declares b.
 # Exact dedup pairs unit 1's struct s with unit 0's (the first); reuse pairs
