@@ -19,7 +19,7 @@
  * layout (header, types, strings), as libbpf's btf__raw_data() then does. */
 struct obtf {
 	unsigned char *raw;
-	size_t raw_size;
+	size_t raw_size, raw_cap; /* raw_cap: its block's size (util/keep.h) */
 	struct lbtf_header hdr;
 	unsigned char *types;
 	size_t types_len, types_cap;
@@ -72,6 +72,8 @@ uint32_t lbtfi_obj_btf_find_int32(const struct obtf *b);
 /* The BTF as one buffer for the caller to free (b's own copy when no type
  * or string was added: b no longer holds it then) */
 int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size);
+/* Done with what lbtfi_obj_btf_output gave (size bytes; NULL: nothing) */
+void lbtfi_obj_btf_data_give(void *data, size_t size);
 
 /* elf.c */
 int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size);

@@ -98,7 +98,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	if (res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))
 		lbtfi_result_copy(res, &r, sizeof(r));
 	else
-		free(r.data); /* the caller cannot receive it */
+		lbtfi_obj_btf_data_give(r.data, r.size); /* the caller cannot receive it */
 	return 0;
 }
 
@@ -106,7 +106,7 @@ void lbtf_object_btf_free(struct lbtf_object_btf *res)
 {
 	if (!res)
 		return;
-	free(res->data);
+	lbtfi_obj_btf_data_give(res->data, res->size);
 	res->data = NULL;
 	res->size = 0;
 }
