@@ -7,8 +7,9 @@
 #include "internal.h"
 #include "util/keep.h"
 
-/* the block of the section table, kept for the thread's next object */
-static __thread struct lbtfi_keep kept_secs;
+/* the blocks of the section table and of the function symbols' indexes,
+ * kept for the thread's next object */
+static __thread struct lbtfi_keep kept_secs, kept_funcs;
 
 bool lbtf_is_bpf_object(const void *data, size_t size)
 {
@@ -35,7 +36,7 @@ static int index_funcs(struct oelf *e, const char *path)
 		n += lbtfi_obj_elf_sym(e, i, &sym) && ELF64_ST_TYPE(sym.st_info) == STT_FUNC;
 	if (!n)
 		return 0;
-	if (!(e->funcs = malloc(n * sizeof(*e->funcs))))
+	if (!(e->funcs = lbtfi_keep_take(&kept_funcs, n * sizeof(*e->funcs), &e->funcs_cap)))
 		return lbtfi_err(ENOMEM, "%s: out of memory", path);
 	for (size_t i = 0; i < e->nr_syms; i++) {
 		struct lbtfi_shdr sh;
@@ -163,7 +164,7 @@ void lbtfi_obj_elf_free(struct oelf *e)
 {
 	lbtfi_keep_give(&kept_secs, e->secs, e->secs_cap);
 	e->secs = NULL;
-	free(e->funcs);
+	lbtfi_keep_give(&kept_funcs, e->funcs, e->funcs_cap);
 	e->funcs = NULL;
 	e->nr_funcs = 0;
 }

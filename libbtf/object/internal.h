@@ -50,6 +50,7 @@ struct oelf {
 	const char *sym_strs;    /* its string table's bytes (NULL: none usable) */
 	size_t sym_strs_len;
 	uint32_t *funcs;         /* the indexes of its STT_FUNC symbols, in order */
+	size_t funcs_cap;        /* their block's size in bytes (util/keep.h) */
 	size_t nr_funcs;
 	size_t text_shndx;       /* 0: no .text */
 	size_t nr_progs;         /* program symbols, as libbpf counts them */
