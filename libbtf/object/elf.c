@@ -7,9 +7,9 @@
 #include "internal.h"
 #include "util/keep.h"
 
-/* the blocks of the section table and of the function symbols' indexes,
- * kept for the thread's next object */
-static __thread struct lbtfi_keep kept_secs, kept_funcs;
+/* the blocks of the section table and of the symbol indexes, kept for the
+ * thread's next object */
+static __thread struct lbtfi_keep kept_secs, kept_funcs, kept_vars;
 
 bool lbtf_is_bpf_object(const void *data, size_t size)
 {
@@ -23,25 +23,39 @@ bool lbtf_is_bpf_object(const void *data, size_t size)
 	return be16toh(eh->e_type) == ET_REL && be16toh(eh->e_machine) == EM_BPF;
 }
 
-/* The STT_FUNC symbols, where programs and subprograms are: listed once
- * (e->funcs), for the fixups that look for them per section and per
- * relocation. libbpf 1.1 counts a program for every one in a non-empty
- * executable PROGBITS section (bpf_object__add_programs). */
-static int index_funcs(struct oelf *e, const char *path)
+/* A global or weak STT_OBJECT symbol: what a DATASEC's VAR is looked up in */
+static bool global_var(const Elf64_Sym *sym)
+{
+	int bind = ELF64_ST_BIND(sym->st_info);
+
+	return ELF64_ST_TYPE(sym->st_info) == STT_OBJECT && (bind == STB_GLOBAL || bind == STB_WEAK);
+}
+
+/* The STT_FUNC symbols, where programs and subprograms are, and the global
+ * variables' symbols: listed once (e->funcs, e->vars), for the fixups that
+ * look for them per section, variable and relocation. libbpf 1.1 counts a
+ * program for every function in a non-empty executable PROGBITS section
+ * (bpf_object__add_programs). */
+static int index_syms(struct oelf *e, const char *path)
 {
 	Elf64_Sym sym;
-	size_t n = 0;
+	size_t nf = 0, nv = 0;
 
-	for (size_t i = 0; i < e->nr_syms; i++)
-		n += lbtfi_obj_elf_sym(e, i, &sym) && ELF64_ST_TYPE(sym.st_info) == STT_FUNC;
-	if (!n)
-		return 0;
-	if (!(e->funcs = lbtfi_keep_take(&kept_funcs, n * sizeof(*e->funcs), &e->funcs_cap)))
+	for (size_t i = 0; i < e->nr_syms; i++) {
+		lbtfi_obj_elf_sym(e, i, &sym);
+		nf += ELF64_ST_TYPE(sym.st_info) == STT_FUNC;
+		nv += global_var(&sym);
+	}
+	if ((nf && !(e->funcs = lbtfi_keep_take(&kept_funcs, nf * sizeof(*e->funcs), &e->funcs_cap))) ||
+	    (nv && !(e->vars = lbtfi_keep_take(&kept_vars, nv * sizeof(*e->vars), &e->vars_cap))))
 		return lbtfi_err(ENOMEM, "%s: out of memory", path);
 	for (size_t i = 0; i < e->nr_syms; i++) {
 		struct lbtfi_shdr sh;
 
-		if (!lbtfi_obj_elf_sym(e, i, &sym) || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
+		lbtfi_obj_elf_sym(e, i, &sym);
+		if (global_var(&sym))
+			e->vars[e->nr_vars++] = i;
+		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
 			continue;
 		e->funcs[e->nr_funcs++] = i;
 		if (!sym.st_shndx || !lbtfi_obj_elf_sec(e, sym.st_shndx, &sh) ||
@@ -155,7 +169,7 @@ int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size
 		e->nr_syms = lbtfi_elf_nr_syms(&e->elf, &e->symtab);
 		e->syms = lbtfi_elf_sec_data(&e->elf, &e->symtab);
 		sym_strtab(e);
-		return index_funcs(e, path);
+		return index_syms(e, path);
 	}
 	return 0;
 }
@@ -166,6 +180,9 @@ void lbtfi_obj_elf_free(struct oelf *e)
 	e->secs = NULL;
 	lbtfi_keep_give(&kept_funcs, e->funcs, e->funcs_cap);
 	e->funcs = NULL;
+	lbtfi_keep_give(&kept_vars, e->vars, e->vars_cap);
+	e->vars = NULL;
+	e->nr_vars = 0;
 	e->nr_funcs = 0;
 }
 

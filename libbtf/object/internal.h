@@ -51,6 +51,8 @@ struct oelf {
 	size_t sym_strs_len;
 	uint32_t *funcs;         /* the indexes of its STT_FUNC symbols, in order */
 	size_t funcs_cap;        /* their block's size in bytes (util/keep.h) */
+	uint32_t *vars;          /* the indexes of its global/weak STT_OBJECT symbols */
+	size_t nr_vars, vars_cap;
 	size_t nr_funcs;
 	size_t text_shndx;       /* 0: no .text */
 	size_t nr_progs;         /* program symbols, as libbpf counts them */
