@@ -26,6 +26,7 @@ struct input {
 	const void *dist;        /* a module's .BTF.base (distilled base), or NULL */
 	size_t dist_size;
 	unsigned char *owned;    /* data, when we had to make it */
+	bool owned_by_object;    /* owned is lbtf_object_btf's: given back to it */
 };
 
 /* The last complete line of a log, for the one-line verdict. */
@@ -158,6 +159,7 @@ static int read_input(const struct cfg *c, const char *path, bool last, struct i
 				return 0;
 			}
 			in->data = in->owned = ob.data;
+			in->owned_by_object = true;
 			in->size = ob.size;
 			rep->no_btf = !ob.data;
 			rep->fixups = ob.fixups;
@@ -469,7 +471,14 @@ out:
 	free(reason);
 	free(hint);
 	free(buf);
-	free(in.owned);
+	if (in.owned_by_object) {
+		/* its block is kept for the next object's BTF */
+		struct lbtf_object_btf ob = { .sz = sizeof(ob), .data = in.owned, .size = in.size };
+
+		lbtf_object_btf_free(&ob);
+	} else {
+		free(in.owned);
+	}
 	/*
 	 * Page faults and munmap are what a check of a small BPF object costs
 	 * most on the VMs we measure. The process exits after its last input:

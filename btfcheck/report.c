@@ -17,13 +17,34 @@ static void version_str(char *buf, size_t n, uint32_t v)
 }
 
 /* "a, b, c" of the set bits, named by name() */
+/* s after the len bytes of buf (n bytes), cut as snprintf would cut it;
+ * the new length */
+static size_t append(char *buf, size_t n, size_t len, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (k > n - 1 - len)
+		k = n - 1 - len;
+	memcpy(buf + len, s, k);
+	buf[len + k] = 0;
+	return len + k;
+}
+
 static void bit_list(char *buf, size_t n, uint32_t bits, const char *(*name)(uint32_t))
 {
+	size_t len = 0;
+
+	/* appended, not snprintf'ed: printed for every object of a gate */
 	*buf = 0;
-	for (unsigned int i = 0; i < 32; i++)
-		if ((bits & (1u << i)) && name(1u << i))
-			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? ", " : "",
-				 name(1u << i));
+	for (unsigned int i = 0; i < 32; i++) {
+		const char *s;
+
+		if (!(bits & (1u << i)) || !(s = name(1u << i)))
+			continue;
+		if (len)
+			len = append(buf, n, len, ", ");
+		len = append(buf, n, len, s);
+	}
 }
 
 static void print_mink_text(const struct btfcheck_report *r)

@@ -8,9 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/keep.h"
 
 #define MAX_STR_OFFSET 0x7fffffffu
 #define RESOLVE_DEPTH 32
+
+/*
+ * The blocks of .BTF's copy and of its type offsets, kept for the thread's
+ * next object (util/keep.h); the copy handed out last (to be given back by
+ * lbtf_object_btf_free) and its block's size
+ */
+static __thread struct lbtfi_keep kept_raw, kept_offs;
+static __thread struct lbtfi_keep handed;
 
 int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size)
 {
@@ -40,7 +49,7 @@ int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_
 	if (h->hdr_len % 4)
 		return lbtfi_err(EINVAL, "%s: .BTF: header length %u not a multiple of 4", path,
 				 h->hdr_len);
-	b->raw = malloc(size);
+	b->raw = lbtfi_keep_take(&kept_raw, size, &b->raw_cap);
 	if (!b->raw)
 		return lbtfi_err(ENOMEM, "%s: out of memory", path);
 	memcpy(b->raw, data, size);
@@ -53,6 +62,13 @@ int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_
 	if (!b->strs_len || b->strs_len - 1 > MAX_STR_OFFSET || b->strs[b->strs_len - 1] ||
 	    b->strs[0])
 		return lbtfi_err(EINVAL, "%s: .BTF: invalid string section", path);
+	/* room for as many types as the section can hold (12 bytes the
+	 * least record), so the walk below never grows the array */
+	b->offs = lbtfi_keep_take(&kept_offs, (b->types_len / sizeof(struct lbtf_type) + 1) *
+					      sizeof(*b->offs), &b->offs_cap);
+	if (!b->offs)
+		return lbtfi_err(ENOMEM, "%s: out of memory", path);
+	b->offs_cap /= sizeof(*b->offs);
 	while (off + sizeof(struct lbtf_type) <= b->types_len) {
 		size_t rec = lbtf_type_rec_size((const struct lbtf_type *)(b->types + off));
 
@@ -77,8 +93,8 @@ void lbtfi_obj_btf_free(struct obtf *b)
 		free(b->types);
 		free(b->strs);
 	}
-	free(b->raw);
-	free(b->offs);
+	lbtfi_keep_give(&kept_raw, b->raw, b->raw_cap);
+	lbtfi_keep_give(&kept_offs, b->offs, b->offs_cap * sizeof(*b->offs));
 	memset(b, 0, sizeof(*b));
 }
 
@@ -253,6 +269,8 @@ int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size)
 		/* unchanged in size: the fixed copy itself, handed over */
 		*data = b->raw;
 		*size = b->raw_size;
+		handed.p = b->raw;
+		handed.cap = b->raw_cap;
 		b->raw = NULL;
 		return 0;
 	}
@@ -271,4 +289,14 @@ int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size)
 	*data = p;
 	*size = n;
 	return 0;
+}
+
+void lbtfi_obj_btf_data_give(void *data, size_t size)
+{
+	/* the copy handed out last has a block perhaps larger than its BTF */
+	size_t cap = data && data == handed.p ? handed.cap : size;
+
+	if (data == handed.p)
+		handed.p = NULL;
+	lbtfi_keep_give(&kept_raw, data, cap);
 }

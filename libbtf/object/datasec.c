@@ -42,21 +42,13 @@ static bool sort_vsi(struct lbtf_var_secinfo *v, size_t n, struct lbtf_var_secin
 /* The first global or weak STT_OBJECT symbol of that name */
 static bool find_var_sym(const struct octx *c, const char *name, Elf64_Sym *out)
 {
-	for (size_t i = 0; i < c->e.nr_syms; i++) {
-		Elf64_Sym s;
+	for (size_t k = 0; k < c->e.nr_vars; k++) {
 		const char *n;
-		int bind;
 
-		if (!lbtfi_obj_elf_sym(&c->e, i, &s) || ELF64_ST_TYPE(s.st_info) != STT_OBJECT)
-			continue;
-		bind = ELF64_ST_BIND(s.st_info);
-		if (bind != STB_GLOBAL && bind != STB_WEAK)
-			continue;
-		n = lbtfi_obj_elf_sym_name(&c->e, &s);
-		if (n && !strcmp(n, name)) {
-			*out = s;
+		lbtfi_obj_elf_sym(&c->e, c->e.vars[k], out);
+		n = lbtfi_obj_elf_sym_name(&c->e, out);
+		if (n && !strcmp(n, name))
 			return true;
-		}
 	}
 	return false;
 }

@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/keep.h"
+
+/* the blocks of the section table and of the symbol indexes, kept for the
+ * thread's next object */
+static __thread struct lbtfi_keep kept_secs, kept_funcs, kept_vars;
 
 bool lbtf_is_bpf_object(const void *data, size_t size)
 {
@@ -18,28 +23,42 @@ bool lbtf_is_bpf_object(const void *data, size_t size)
 	return be16toh(eh->e_type) == ET_REL && be16toh(eh->e_machine) == EM_BPF;
 }
 
-/* The STT_FUNC symbols, where programs and subprograms are: listed once
- * (e->funcs), for the fixups that look for them per section and per
- * relocation. libbpf 1.1 counts a program for every one in a non-empty
- * executable PROGBITS section (bpf_object__add_programs). */
-static int index_funcs(struct oelf *e, const char *path)
+/* A global or weak STT_OBJECT symbol: what a DATASEC's VAR is looked up in */
+static bool global_var(const Elf64_Sym *sym)
+{
+	int bind = ELF64_ST_BIND(sym->st_info);
+
+	return ELF64_ST_TYPE(sym->st_info) == STT_OBJECT && (bind == STB_GLOBAL || bind == STB_WEAK);
+}
+
+/* The STT_FUNC symbols, where programs and subprograms are, and the global
+ * variables' symbols: listed once (e->funcs, e->vars), for the fixups that
+ * look for them per section, variable and relocation. libbpf 1.1 counts a
+ * program for every function in a non-empty executable PROGBITS section
+ * (bpf_object__add_programs). */
+static int index_syms(struct oelf *e, const char *path)
 {
 	Elf64_Sym sym;
-	size_t n = 0;
+	size_t nf = 0, nv = 0;
 
-	for (size_t i = 0; i < e->nr_syms; i++)
-		n += lbtfi_obj_elf_sym(e, i, &sym) && ELF64_ST_TYPE(sym.st_info) == STT_FUNC;
-	if (!n)
-		return 0;
-	if (!(e->funcs = malloc(n * sizeof(*e->funcs))))
+	for (size_t i = 0; i < e->nr_syms; i++) {
+		lbtfi_obj_elf_sym(e, i, &sym);
+		nf += ELF64_ST_TYPE(sym.st_info) == STT_FUNC;
+		nv += global_var(&sym);
+	}
+	if ((nf && !(e->funcs = lbtfi_keep_take(&kept_funcs, nf * sizeof(*e->funcs), &e->funcs_cap))) ||
+	    (nv && !(e->vars = lbtfi_keep_take(&kept_vars, nv * sizeof(*e->vars), &e->vars_cap))))
 		return lbtfi_err(ENOMEM, "%s: out of memory", path);
 	for (size_t i = 0; i < e->nr_syms; i++) {
 		struct lbtfi_shdr sh;
 
-		if (!lbtfi_obj_elf_sym(e, i, &sym) || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
+		lbtfi_obj_elf_sym(e, i, &sym);
+		if (global_var(&sym))
+			e->vars[e->nr_vars++] = i;
+		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
 			continue;
 		e->funcs[e->nr_funcs++] = i;
-		if (!sym.st_shndx || !lbtfi_elf_shdr(&e->elf, sym.st_shndx, &sh) ||
+		if (!sym.st_shndx || !lbtfi_obj_elf_sec(e, sym.st_shndx, &sh) ||
 		    sh.type != SHT_PROGBITS || !(sh.flags & SHF_EXECINSTR) || !sh.size)
 			continue;
 		e->nr_progs++;
@@ -73,6 +92,19 @@ static bool ignored_by_name(const char *name)
 	return !strncmp(name, ".debug_", 7);
 }
 
+/* The symbols' string table, found once: a name is then an offset into it
+ * (lbtfi_elf_str would find and check the table's header for each one) */
+static void sym_strtab(struct oelf *e)
+{
+	struct lbtfi_shdr sh;
+
+	if (!e->symtab.link || !lbtfi_elf_shdr(&e->elf, e->symtab.link, &sh) ||
+	    sh.type != SHT_STRTAB || !sh.size)
+		return;
+	e->sym_strs = lbtfi_elf_sec_data(&e->elf, &sh);
+	e->sym_strs_len = e->sym_strs ? sh.size : 0;
+}
+
 int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size)
 {
 	const unsigned char host_data = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
@@ -85,12 +117,21 @@ int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size
 	if (((const unsigned char *)image)[EI_DATA] != host_data)
 		return lbtfi_err(4003, "%s: endianness mismatch (libbpf opens only its own byte order)",
 				 path);
+	if (e->elf.shnum) {
+		e->secs = lbtfi_keep_take(&kept_secs, e->elf.shnum * sizeof(*e->secs), &e->secs_cap);
+		if (!e->secs)
+			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		lbtfi_elf_shdr(&e->elf, 0, &e->secs[0].sh);
+		e->secs[0].name = lbtfi_elf_sec_name(&e->elf, &e->secs[0].sh);
+	}
 	for (size_t i = 1; i < e->elf.shnum; i++) {
 		struct lbtfi_shdr sh;
 		const char *name;
 
 		lbtfi_elf_shdr(&e->elf, i, &sh);
 		name = lbtfi_elf_sec_name(&e->elf, &sh);
+		e->secs[i].sh = sh;
+		e->secs[i].name = name;
 		/* libbpf's elf_collect names every section first */
 		if (!name)
 			return lbtfi_err(4001, "%s: elf: failed to get section name string at offset "
@@ -127,15 +168,21 @@ int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size
 			return lbtfi_err(4001, "%s: cannot read the symbol table", path);
 		e->nr_syms = lbtfi_elf_nr_syms(&e->elf, &e->symtab);
 		e->syms = lbtfi_elf_sec_data(&e->elf, &e->symtab);
-		return index_funcs(e, path);
+		sym_strtab(e);
+		return index_syms(e, path);
 	}
 	return 0;
 }
 
 void lbtfi_obj_elf_free(struct oelf *e)
 {
-	free(e->funcs);
+	lbtfi_keep_give(&kept_secs, e->secs, e->secs_cap);
+	e->secs = NULL;
+	lbtfi_keep_give(&kept_funcs, e->funcs, e->funcs_cap);
 	e->funcs = NULL;
+	lbtfi_keep_give(&kept_vars, e->vars, e->vars_cap);
+	e->vars = NULL;
+	e->nr_vars = 0;
 	e->nr_funcs = 0;
 }
 
@@ -152,16 +199,47 @@ bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym)
 	return true;
 }
 
+/* What lbtfi_elf_str(symtab.link, st_name) gives: NULL past the table or
+ * for a name that does not end inside it */
 const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym)
 {
-	return lbtfi_elf_str(&e->elf, e->symtab.link, sym->st_name);
+	const char *s = e->sym_strs;
+	size_t n = e->sym_strs_len, off = sym->st_name;
+
+	if (!s || off >= n)
+		return NULL;
+	return !s[n - 1] || memchr(s + off, '\0', n - off) ? s + off : NULL;
+}
+
+bool lbtfi_obj_elf_sec(const struct oelf *e, size_t i, struct lbtfi_shdr *sh)
+{
+	if (i >= e->elf.shnum)
+		return false;
+	*sh = e->secs[i].sh;
+	return true;
+}
+
+const char *lbtfi_obj_elf_sec_name(const struct oelf *e, size_t i)
+{
+	return i < e->elf.shnum ? e->secs[i].name : NULL;
+}
+
+size_t lbtfi_obj_elf_find(const struct oelf *e, const char *name, struct lbtfi_shdr *sh)
+{
+	for (size_t i = 1; i < e->elf.shnum; i++) {
+		if (e->secs[i].name && !strcmp(e->secs[i].name, name)) {
+			*sh = e->secs[i].sh;
+			return i;
+		}
+	}
+	return 0;
 }
 
 int lbtfi_obj_elf_sec_size(const struct oelf *e, const char *name, uint32_t *size)
 {
 	struct lbtfi_shdr sh;
 
-	if (!lbtfi_elf_find(&e->elf, name, &sh))
+	if (!lbtfi_obj_elf_find(e, name, &sh))
 		return -ENOENT;
 	*size = (uint32_t)sh.size;
 	return 0;

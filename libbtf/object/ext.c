@@ -147,7 +147,7 @@ int lbtfi_obj_check_btf_ext(struct octx *c)
 	for (size_t i = 1; i < c->e.elf.shnum; i++) {
 		const char *name;
 
-		if (!lbtfi_elf_shdr(&c->e.elf, i, &sh) || !(name = lbtfi_elf_sec_name(&c->e.elf, &sh)) ||
+		if (!lbtfi_obj_elf_sec(&c->e, i, &sh) || !(name = lbtfi_obj_elf_sec_name(&c->e, i)) ||
 		    lbtfi_obj_ignored_section(&sh))
 			continue;
 		if (!strcmp(name, ".maps") ||

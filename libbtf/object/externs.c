@@ -147,9 +147,12 @@ static int add_dummy_ksym(struct octx *c, uint32_t *dummy)
 	*dummy = 0;
 	for (uint32_t id = 1; id <= b->nr && !sec; id++) {
 		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
-		const char *n = lbtfi_obj_btf_str(b, t->name_off);
+		const char *n;
 
-		if (lbtf_kind(t) == LBTF_KIND_DATASEC && n && !strcmp(n, ".ksyms"))
+		if (lbtf_kind(t) != LBTF_KIND_DATASEC) /* the name of DATASECs only */
+			continue;
+		n = lbtfi_obj_btf_str(b, t->name_off);
+		if (n && !strcmp(n, ".ksyms"))
 			sec = t;
 	}
 	if (!sec)

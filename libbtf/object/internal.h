@@ -19,7 +19,7 @@
  * layout (header, types, strings), as libbpf's btf__raw_data() then does. */
 struct obtf {
 	unsigned char *raw;
-	size_t raw_size;
+	size_t raw_size, raw_cap; /* raw_cap: its block's size (util/keep.h) */
 	struct lbtf_header hdr;
 	unsigned char *types;
 	size_t types_len, types_cap;
@@ -31,15 +31,28 @@ struct obtf {
 	bool grown;              /* types/strs are our own buffers */
 };
 
+/* A section header and its name, read once by lbtfi_obj_elf_open */
+struct osec {
+	struct lbtfi_shdr sh;
+	const char *name;        /* NULL: none readable */
+};
+
 /* The ELF object's sections and symbols */
 struct oelf {
 	struct lbtfi_elf elf;
+	struct osec *secs;       /* elf.shnum of them (NULL: none) */
+	size_t secs_cap;         /* their block's size in bytes (util/keep.h) */
 	bool has_symtab;
 	struct lbtfi_shdr symtab;
 	size_t symtab_shndx;
 	size_t nr_syms;
 	const unsigned char *syms; /* the symbol table's nr_syms Elf64_Sym */
+	const char *sym_strs;    /* its string table's bytes (NULL: none usable) */
+	size_t sym_strs_len;
 	uint32_t *funcs;         /* the indexes of its STT_FUNC symbols, in order */
+	size_t funcs_cap;        /* their block's size in bytes (util/keep.h) */
+	uint32_t *vars;          /* the indexes of its global/weak STT_OBJECT symbols */
+	size_t nr_vars, vars_cap;
 	size_t nr_funcs;
 	size_t text_shndx;       /* 0: no .text */
 	size_t nr_progs;         /* program symbols, as libbpf counts them */
@@ -72,6 +85,8 @@ uint32_t lbtfi_obj_btf_find_int32(const struct obtf *b);
 /* The BTF as one buffer for the caller to free (b's own copy when no type
  * or string was added: b no longer holds it then) */
 int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size);
+/* Done with what lbtfi_obj_btf_output gave (size bytes; NULL: nothing) */
+void lbtfi_obj_btf_data_give(void *data, size_t size);
 
 /* elf.c */
 int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size);
@@ -80,6 +95,14 @@ const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym);
 bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
 /* first section named name: its data size (sh_size for NOBITS) */
 int lbtfi_obj_elf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
+/* Section i's header (a copy) and its name from the table the open read:
+ * what lbtfi_elf_shdr and lbtfi_elf_sec_name give, without reading and
+ * checking the header and the name table's again; false/NULL past it */
+bool lbtfi_obj_elf_sec(const struct oelf *e, size_t i, struct lbtfi_shdr *sh);
+const char *lbtfi_obj_elf_sec_name(const struct oelf *e, size_t i);
+/* lbtfi_elf_find from that table: the first section named name (its index,
+ * its header in *sh), 0: none */
+size_t lbtfi_obj_elf_find(const struct oelf *e, const char *name, struct lbtfi_shdr *sh);
 
 /* a section libbpf's ELF walk skips (bpf_object__elf_collect) */
 bool lbtfi_obj_ignored_section(const struct lbtfi_shdr *sh);

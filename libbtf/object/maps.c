@@ -245,8 +245,8 @@ int lbtfi_obj_init_btf_maps(struct octx *c)
 	for (size_t i = 1; i < c->e.elf.shnum; i++) { /* the last .maps counts */
 		const char *name;
 
-		if (lbtfi_elf_shdr(&c->e.elf, i, &sh) && !lbtfi_obj_ignored_section(&sh) &&
-		    (name = lbtfi_elf_sec_name(&c->e.elf, &sh)) && !strcmp(name, ".maps")) {
+		if (lbtfi_obj_elf_sec(&c->e, i, &sh) && !lbtfi_obj_ignored_section(&sh) &&
+		    (name = lbtfi_obj_elf_sec_name(&c->e, i)) && !strcmp(name, ".maps")) {
 			maps = sh;
 			maps_idx = i;
 		}

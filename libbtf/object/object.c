@@ -29,7 +29,7 @@ static int open_without_btf(const struct octx *c)
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
 		struct lbtfi_shdr sh;
 
-		if (!lbtfi_elf_find(&c->e.elf, need[i], &sh))
+		if (!lbtfi_obj_elf_find(&c->e, need[i], &sh))
 			continue;
 		/* libbpf takes .struct_ops only as non-empty data */
 		if (i == 1 && (sh.type != SHT_PROGBITS || !sh.size || (sh.flags & SHF_EXECINSTR)))
@@ -63,7 +63,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	c.features = LBTF_KFEAT_ALL & ~o.missing_features;
 	err = lbtfi_obj_elf_open(&c.e, path, elf, size);
 	err = err ?: lbtfi_obj_collect_progs(&c);
-	if (!err && !o.btf && !lbtfi_elf_find(&c.e.elf, ".BTF", &btf_sh)) {
+	if (!err && !o.btf && !lbtfi_obj_elf_find(&c.e, ".BTF", &btf_sh)) {
 		/* no BTF to load: data NULL, size 0 */
 		err = open_without_btf(&c);
 		lbtfi_obj_elf_free(&c.e);
@@ -98,7 +98,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	if (res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))
 		lbtfi_result_copy(res, &r, sizeof(r));
 	else
-		free(r.data); /* the caller cannot receive it */
+		lbtfi_obj_btf_data_give(r.data, r.size); /* the caller cannot receive it */
 	return 0;
 }
 
@@ -106,7 +106,7 @@ void lbtf_object_btf_free(struct lbtf_object_btf *res)
 {
 	if (!res)
 		return;
-	free(res->data);
+	lbtfi_obj_btf_data_give(res->data, res->size);
 	res->data = NULL;
 	res->size = 0;
 }

@@ -25,17 +25,14 @@
 /* A section libbpf collects programs from: executable PROGBITS with data */
 static bool prog_section(const struct octx *c, size_t idx, struct lbtfi_shdr *sh)
 {
-	return idx && idx < c->e.elf.shnum && lbtfi_elf_shdr(&c->e.elf, idx, sh) &&
+	return idx && lbtfi_obj_elf_sec(&c->e, idx, sh) &&
 	       sh->type == SHT_PROGBITS && (sh->flags & SHF_EXECINSTR) && sh->size &&
 	       !lbtfi_obj_ignored_section(sh);
 }
 
 static const char *sec_name(const struct octx *c, size_t idx)
 {
-	struct lbtfi_shdr sh;
-
-	return idx < c->e.elf.shnum && lbtfi_elf_shdr(&c->e.elf, idx, &sh) ?
-	       lbtfi_elf_sec_name(&c->e.elf, &sh) : NULL;
+	return lbtfi_obj_elf_sec_name(&c->e, idx);
 }
 
 int lbtfi_obj_collect_progs(struct octx *c)
@@ -44,7 +41,7 @@ int lbtfi_obj_collect_progs(struct octx *c)
 		struct lbtfi_shdr sh;
 		const char *sname;
 
-		if (!prog_section(c, idx, &sh) || !(sname = lbtfi_elf_sec_name(&c->e.elf, &sh)))
+		if (!prog_section(c, idx, &sh) || !(sname = lbtfi_obj_elf_sec_name(&c->e, idx)))
 			continue;
 		for (size_t k = 0; k < c->e.nr_funcs; k++) {
 			const char *name;
@@ -99,7 +96,7 @@ static bool data_section(const struct octx *c, size_t idx)
 	const char *n = sec_name(c, idx);
 	struct lbtfi_shdr sh;
 
-	if (!n || !lbtfi_elf_shdr(&c->e.elf, idx, &sh))
+	if (!n || !lbtfi_obj_elf_sec(&c->e, idx, &sh))
 		return false;
 	if (sh.type == SHT_PROGBITS && sh.size && !(sh.flags & SHF_EXECINSTR))
 		return !strcmp(n, ".data") || !strncmp(n, ".data.", 6) || !strcmp(n, ".rodata") ||
@@ -167,7 +164,7 @@ static int record_reloc(const struct octx *c, const struct relo *r)
 }
 
 /* bpf_object__collect_prog_relos() for one relocation section */
-static int collect_relos(const struct octx *c, const struct lbtfi_shdr *rs)
+static int collect_relos(const struct octx *c, size_t idx, const struct lbtfi_shdr *rs)
 {
 	const unsigned char *rel = lbtfi_elf_sec_data(&c->e.elf, rs), *text;
 	struct lbtfi_shdr ts;
@@ -175,7 +172,7 @@ static int collect_relos(const struct octx *c, const struct lbtfi_shdr *rs)
 
 	if (!prog_section(c, rs->info, &ts) || !(text = lbtfi_elf_sec_data(&c->e.elf, &ts)))
 		return 0;
-	r.rsec = lbtfi_elf_sec_name(&c->e.elf, rs);
+	r.rsec = lbtfi_obj_elf_sec_name(&c->e, idx);
 	if (!r.rsec || !sec_name(c, rs->info))
 		return lbtfi_err(EINVAL, "%s: relocation section %u: no name", c->path, rs->name);
 	if (!rel || rs->entsize != sizeof(Elf64_Rel))
@@ -219,8 +216,8 @@ int lbtfi_obj_collect_prog_relos(struct octx *c)
 		struct lbtfi_shdr rs;
 		int err;
 
-		if (lbtfi_elf_shdr(&c->e.elf, i, &rs) && rs.type == SHT_REL && !lbtfi_obj_ignored_section(&rs) &&
-		    (err = collect_relos(c, &rs)))
+		if (lbtfi_obj_elf_sec(&c->e, i, &rs) && rs.type == SHT_REL && !lbtfi_obj_ignored_section(&rs) &&
+		    (err = collect_relos(c, i, &rs)))
 			return err;
 	}
 	return 0;

@@ -9,16 +9,21 @@
  * takes a couple. The area is our own mapping, unmapped when done:
  * advising the caller's heap instead made its later allocations an order
  * of magnitude slower (libbpf's btf__new in the same process). Small BTF
- * (objects) stays on the heap.
+ * (objects) stays on the heap, in a block kept for the thread's next
+ * verify (util/keep.h): a command over many objects zeroes the same pages.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "util/keep.h"
 
 #define HUGE_SIZE (2u << 20)
-#define MAP_FROM (1u << 20) /* below this, one calloc */
+#define MAP_FROM (1u << 20) /* below this, one heap block */
+
+/* the heap block of the thread's last verify, for its next */
+static __thread struct lbtfi_keep kept;
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
@@ -47,9 +52,10 @@ int lbtfi_varena_init(struct venv *env)
 	size = off_types + round8(max * sizeof(*env->types)) + 8 + round8(max * sizeof(struct vres)) +
 	       (max / 64 + 1) * sizeof(uint64_t);
 	if (size < MAP_FROM) {
-		p = calloc(1, size);
+		p = lbtfi_keep_take(&kept, size, &env->arena_cap);
 		if (!p)
 			return -ENOMEM;
+		memset(p, 0, size);
 	} else {
 		/* 2 MiB aligned inside a larger mapping, the rest unmapped */
 		size_t len = (size + HUGE_SIZE - 1) & ~(size_t)(HUGE_SIZE - 1);
@@ -89,6 +95,6 @@ void lbtfi_varena_free(struct venv *env)
 	if (env->arena_len)
 		munmap(env->arena, env->arena_len);
 	else
-		free(env->arena);
+		lbtfi_keep_give(&kept, env->arena, env->arena_cap);
 	env->arena = NULL;
 }

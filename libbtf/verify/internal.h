@@ -93,6 +93,7 @@ struct venv {
 	const char *strs;
 	void *arena;                 /* the per-type arrays below (arena.c) */
 	size_t arena_len;            /* mapped length, 0: from the heap */
+	size_t arena_cap;            /* from the heap: its block's size */
 	uint64_t *ident_ok;          /* bit per string offset: a valid identifier */
 	const struct lbtf *base;     /* split BTF, or NULL */
 	uint32_t start_id;           /* 0 for base BTF (types[0] is void) */

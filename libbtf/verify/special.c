@@ -348,8 +348,13 @@ static int special_ids(const struct venv *env, uint32_t **ids, int *nids)
 	size_t cap = 0;
 	const uint8_t *kinds = env->kinds;
 	uint32_t n = env->nr_types;
+	bool some = env->sp.kptr_tags;
 
 	*ids = NULL;
+	for (size_t k = 0; k < VSF_NAMES; k++)
+		some |= env->sp.first[k] != 0;
+	if (!some)
+		return 0; /* none (most BTF): an empty list, no block for it */
 	if (LBTFI_GROW_FROM(*ids, cap, VSF_NAMES + 1, 16))
 		return -ENOMEM;
 	for (size_t k = 0; k < VSF_NAMES; k++)

@@ -60,6 +60,9 @@ static void setup_base(struct venv *env, const struct lbtf *base)
 	env->start_str_off = base->start_str_off + base->hdr.str_len;
 }
 
+/* the least string section judged whole before pass 1 (lbtfi_vidents_scan) */
+#define VSCAN_STRS_FROM (64u << 10)
+
 static int run_stages(struct venv *env)
 {
 	int err;
@@ -69,7 +72,16 @@ static int run_stages(struct venv *env)
 		return err;
 	if ((err = lbtfi_varena_init(env)))
 		return err;
-	lbtfi_vidents_scan(env);
+	/*
+	 * All strings judged at once pays for a large BTF whose strings are
+	 * mostly names, as kernel BTF's (vmlinux: 3.2 MB of types, 2.3 MB of
+	 * strings). A BPF object's BTF is small, its strings mostly the source
+	 * lines of its .BTF.ext line info, and a rejection often comes at its
+	 * first types: its few names are judged when asked instead (the same
+	 * answer, lbtfi_vname_ident_slow).
+	 */
+	if (env->hdr.str_len >= VSCAN_STRS_FROM && env->hdr.type_len >= env->hdr.str_len)
+		lbtfi_vidents_scan(env);
 	if (!env->base) {
 		if (env->hdr.type_off & 3) {
 			lbtfi_vlog(env, "Unaligned type_off");
