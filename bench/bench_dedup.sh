@@ -12,8 +12,8 @@
 #    builder interns them as types are added (in the copy below);
 #  - "raw -> deduplicated": the whole job from a raw blob in memory to the
 #    deduplicated blob (btf__new + btf__dedup + btf__raw_data; a builder
-#    filled with lbtf_builder_add_btf + lbtf_builder_dedup +
-#    lbtf_builder_serialize): the fair comparison. Its memory: the peak RSS
+#    taking the malloc'ed blob over, lbtf_builder_adopt_raw, then
+#    lbtf_builder_dedup + lbtf_builder_serialize): the fair comparison. Its memory: the peak RSS
 #    of the process minus the RSS just before the run, with the program and
 #    the raw input already in memory (the same for both); the whole peak RSS
 #    beside it.

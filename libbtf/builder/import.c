@@ -205,11 +205,49 @@ int lbtfi_import_type(struct lbtfi_import *im, uint32_t src_id)
 	return (int)(b->start_id + nr);
 }
 
+/*
+ * Index and fix src's records [from, to), already in place at b->words + nw
+ * as they lie in src from its word sw on (copied, or the adopted blob
+ * itself): each record's kind and size checked, its strings interned (none
+ * when adopted: b took src's string section), its own type ids moved up by
+ * delta. 0 or <0 (b's count then says how far it got: the caller rolls
+ * back)
+ */
+static int place_records(struct lbtfi_import *im, uint32_t from, uint32_t to, uint32_t delta,
+			 bool adopted, size_t sw, size_t ew)
+{
+	struct lbtf_builder *b = im->b;
+	const struct lbtf *src = im->src;
+	uint32_t nr = b->nr_types, first = src->start_id;
+	size_t nw = b->nwords;
+	int err;
+
+	for (uint32_t i = 0; i < to - from; i++) {
+		size_t at = (src->type_offs[from - first + i] - sw) / 4, end;
+		uint32_t *w = b->words + nw + at;
+		const struct lbtfi_layout *l = &b->lay[lbtf_kind((struct lbtf_type *)w)];
+		size_t n = lbtfi_layout_words(b->lay, (struct lbtf_type *)w);
+
+		end = i + 1 < to - from ? (src->type_offs[from - first + i + 1] - sw) / 4 : (ew - sw) / 4;
+		if (!l->fixed_words)
+			return lbtfi_err(EINVAL, "type %u has unknown kind %u", from + i,
+					 lbtf_kind((struct lbtf_type *)w));
+		if (at + n != end)
+			return lbtfi_err(EINVAL, "type %u: record size does not match its vlen", from + i);
+		b->offs[nr + i] = (uint32_t)(nw + at);
+		b->nr_types = nr + i + 1; /* (a string error below names this id) */
+		if (!adopted && (err = import_fix(im, w, l, n, first, delta)))
+			return err;
+	}
+	b->nwords = nw + (ew - sw) / 4;
+	return 0;
+}
+
 int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint32_t delta)
 {
 	struct lbtf_builder *b = im->b;
 	const struct lbtf *src = im->src;
-	uint32_t nr = b->nr_types, first = src->start_id, i;
+	uint32_t nr = b->nr_types, first = src->start_id;
 	size_t nw = b->nwords, sw, ew;
 	int err, adopted = 0;
 
@@ -226,32 +264,11 @@ int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint
 	if (!delta && (adopted = adopt_strings(im, from, to)) < 0)
 		return adopted;
 	memcpy(b->words + nw, src->types + sw, ew - sw);
-	for (i = 0; i < to - from; i++) {
-		size_t at = (src->type_offs[from - first + i] - sw) / 4, end;
-		uint32_t *w = b->words + nw + at;
-		const struct lbtfi_layout *l = &b->lay[lbtf_kind((struct lbtf_type *)w)];
-		size_t n = lbtfi_layout_words(b->lay, (struct lbtf_type *)w);
-
-		end = i + 1 < to - from ? (src->type_offs[from - first + i + 1] - sw) / 4 : (ew - sw) / 4;
-		if (!l->fixed_words) {
-			err = lbtfi_err(EINVAL, "type %u has unknown kind %u", from + i,
-					lbtf_kind((struct lbtf_type *)w));
-			goto fail;
-		}
-		if (at + n != end) {
-			err = lbtfi_err(EINVAL, "type %u: record size does not match its vlen", from + i);
-			goto fail;
-		}
-		b->offs[nr + i] = (uint32_t)(nw + at);
-		b->nr_types = nr + i + 1; /* (a string error below names this id) */
-		if (!adopted && (err = import_fix(im, w, l, n, first, delta)))
-			goto fail;
+	if ((err = place_records(im, from, to, delta, adopted, sw, ew))) {
+		lbtfi_builder_truncate(b, nr, nw);
+		return err;
 	}
-	b->nwords = nw + (ew - sw) / 4;
 	return (int)(b->start_id + nr);
-fail:
-	lbtfi_builder_truncate(b, nr, nw);
-	return err;
 }
 
 int lbtf_builder_add_type_copy(struct lbtf_builder *b, const struct lbtf *src, uint32_t src_id)
@@ -294,4 +311,75 @@ int lbtf_builder_add_btf(struct lbtf_builder *b, const struct lbtf *src)
 		return err;
 	}
 	return (int)first;
+}
+
+/* The blob is b's words as they lie, moved to its start: src reads data
+ * itself (not a converted copy) and its strings lie after its types */
+static bool adoptable(const struct lbtf *src, const void *data)
+{
+	const struct lbtf_header *h = &src->hdr;
+
+	return !lbtf_is_swapped(src) && src->nr_types &&
+	       src->types == (const unsigned char *)data + h->hdr_len + h->type_off &&
+	       (uint64_t)h->type_off + h->type_len <= h->str_off;
+}
+
+/* src's records edited in place in data (adoptable), which b takes over */
+static int adopt_records(struct lbtf_builder *b, const struct lbtf *src, void *data, size_t size)
+{
+	struct lbtfi_import im;
+	uint32_t cnt = lbtf_type_cnt(src), len = src->hdr.type_len;
+	int adopted, err;
+
+	if ((err = lbtfi_import_begin(&im, b, src, cnt - 1, 0)))
+		return err;
+	/* (before the move: the check reads src's records) */
+	if ((adopted = adopt_strings(&im, 1, cnt)) < 0) {
+		lbtfi_import_end(&im);
+		return adopted;
+	}
+	/* (the strings, read while interning, lie past the types' end) */
+	memmove(data, src->types, len);
+	b->words = data;
+	b->cap_words = size / 4;
+	err = place_records(&im, 1, cnt, 0, adopted, 0, len);
+	lbtfi_import_end(&im);
+	return err;
+}
+
+struct lbtf_builder *lbtf_builder_adopt_raw(void *data, size_t size)
+{
+	struct lbtf_builder *b = NULL;
+	struct lbtf *src;
+	uint32_t *words;
+	int err = 0;
+
+	if (!data)
+		return lbtfi_err_ptr(EINVAL, "lbtf_builder_adopt_raw: NULL data");
+	if (!(src = lbtf_new_borrowed(data, size, NULL)) || !(b = lbtf_builder_new(NULL)))
+		goto fail;
+	if (!adoptable(src, data)) {
+		if (lbtf_builder_add_btf(b, src) < 0)
+			goto fail;
+		lbtf_free(src);
+		free(data);
+		return b;
+	}
+	if ((err = adopt_records(b, src, data, size)))
+		goto fail;
+	lbtf_free(src);
+	/* the header's room and the strings past the types are not needed */
+	if ((words = realloc(b->words, b->nwords * 4))) {
+		b->words = words;
+		b->cap_words = b->nwords;
+	}
+	return b;
+fail:
+	err = errno;
+	lbtf_free(src);
+	if (!b || b->words != data)
+		free(data);
+	lbtf_builder_free(b);
+	errno = err;
+	return NULL;
 }

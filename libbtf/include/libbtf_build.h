@@ -100,6 +100,21 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src);
  * src has none), or a negative errno (b unchanged).
  */
 int lbtf_builder_add_btf(struct lbtf_builder *b, const struct lbtf *src);
+/*
+ * A new builder (no base) holding the BTF of a raw blob of size bytes that
+ * the caller malloc'ed and hands over: the builder edits the records in
+ * place instead of copying them, and when the records name the strings in
+ * the order they lie in (what every writer that interns strings makes) it
+ * takes the string section as it is. Dedup then works on the blob's own
+ * memory: the whole raw -> deduplicated job needs no second copy of the
+ * types. The same BTF as lbtf_builder_add_btf into lbtf_builder_new(NULL)
+ * (an opposite-endian blob, or one with its strings before its types, is
+ * copied that way). data belongs to libbtf from the call on, whatever the
+ * outcome: the builder frees it (after realloc'ing it down to the types),
+ * and on failure it is already freed. The builder, or NULL with errno and
+ * lbtf_errmsg() set (EINVAL: not valid BTF, ENOMEM).
+ */
+struct lbtf_builder *lbtf_builder_adopt_raw(void *data, size_t size);
 
 /*
  * Split BTF over a distilled base, as libbpf's btf__distill_base() makes it
