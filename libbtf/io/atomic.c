@@ -21,6 +21,7 @@
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,7 +192,7 @@ static int replace_target(int fd, char *tmp, const char *target)
 	sigset_t all, old;
 	struct timespec ts;
 	struct stat sf, st;
-	int status = 0;
+	int status = 0, fork_err;
 	pid_t pid;
 
 	if (!child_tmp)
@@ -199,18 +200,19 @@ static int replace_target(int fd, char *tmp, const char *target)
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pid = vfork();
 	if (pid == 0)
 		link_and_rename(proc, child_tmp, target,
 				(unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16));
+	fork_err = pid < 0 ? errno : 0;
 	if (pid > 0)
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	free(child_tmp);
 	if (pid < 0)
-		return -errno;
+		return -fork_err;
 	if (!fstat(fd, &sf) && !stat(target, &st) && sf.st_dev == st.st_dev &&
 	    sf.st_ino == st.st_ino)
 		return 0;
