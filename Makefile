@@ -166,12 +166,13 @@ ifneq ($(STATIC),0)
 ifneq ($(MUSL),0)
 ifneq ($(wildcard $(MUSL_LIBDIR)/libc.a),)
 MUSL_PROGS := btfcheck
+# (asked of the compiler once, not at each of the objects' compiles)
+MUSL_CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include) -isystem $(MUSL_INCDIR) \
+		 -idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch)
 endif
 endif
 endif
 endif
-MUSL_CPPFLAGS = -nostdinc -isystem $(shell $(CC) -print-file-name=include) -isystem $(MUSL_INCDIR) \
-		-idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch)
 MUSL_LIB_OBJS := $(patsubst libbtf/%.c,$(B)/obj/musl/libbtf/%.o,$(LIB_SRCS))
 MUSL_CLI_OBJS := $(patsubst cli/%.c,$(B)/obj/musl/cli/%.o,$(wildcard cli/*.c))
 MUSL_LIBA := $(B)/obj/musl/libbtf-internal.a
