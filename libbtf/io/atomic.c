@@ -105,6 +105,13 @@ int lbtfi_check_output(const char *out_path, const char *in_path, const char *wh
 	return 0;
 }
 
+/* The name by which the open file fd can be linked (linkat with
+ * AT_SYMLINK_FOLLOW through /proc) */
+static void proc_fd_path(char proc[static 32], int fd)
+{
+	snprintf(proc, 32, "/proc/self/fd/%d", fd);
+}
+
 /*
  * An unnamed file in target's directory (O_TMPFILE), or -1: refused by
  * the file system or the kernel, or no /proc/self/fd to link it from at
@@ -115,7 +122,7 @@ static int open_unnamed(const char *target)
 	const char *slash = strrchr(target, '/');
 	char *dir = slash ? strndup(target, slash == target ? 1 : (size_t)(slash - target))
 			  : strdup(".");
-	char proc[64];
+	char proc[32];
 	int fd;
 
 	if (!dir)
@@ -124,7 +131,7 @@ static int open_unnamed(const char *target)
 	free(dir);
 	if (fd < 0)
 		return -1;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	proc_fd_path(proc, fd);
 	if (access(proc, F_OK)) {
 		close(fd);
 		return -1;
@@ -188,7 +195,7 @@ static _Noreturn void link_and_rename(const char *proc, char *tmp, const char *t
  */
 static int replace_target(int fd, char *tmp, const char *target)
 {
-	char proc[64], *child_tmp = strdup(tmp);
+	char proc[32], *child_tmp = strdup(tmp);
 	sigset_t all, old;
 	struct timespec ts;
 	struct stat sf, st;
@@ -197,7 +204,7 @@ static int replace_target(int fd, char *tmp, const char *target)
 
 	if (!child_tmp)
 		return -ENOMEM;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	proc_fd_path(proc, fd);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -224,9 +231,9 @@ static int replace_target(int fd, char *tmp, const char *target)
  * (EEXIST: a file to replace, by a rename) */
 static int link_at_target(int fd, const char *target)
 {
-	char proc[64];
+	char proc[32];
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	proc_fd_path(proc, fd);
 	return linkat(AT_FDCWD, proc, AT_FDCWD, target, AT_SYMLINK_FOLLOW) ? -1 : 0;
 }
 
@@ -297,7 +304,7 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 		/* a device or FIFO: written directly, renaming over it would replace it */
 		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		if (fd < 0)
-			return lbtfi_err(errno, "%s: cannot open: %s", path, strerror(errno));
+			return lbtfi_err(errno, "%s: cannot open: %s", path, lbtfi_strerror(errno));
 		return fd;
 	}
 	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
@@ -305,7 +312,7 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 		target = link_target(path);
 		if (!target)
 			return lbtfi_err(errno, "%s: is a symbolic link whose target cannot be "
-					 "resolved: %s", path, strerror(errno));
+					 "resolved: %s", path, lbtfi_strerror(errno));
 	}
 	if (exists && (err = check_existing(path, &st))) {
 		free(target);
@@ -329,7 +336,7 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 			err = errno;
 			free(tmp);
 			return lbtfi_err(err, "%s: cannot create a temporary file: %s", path,
-					 strerror(err));
+					 lbtfi_strerror(err));
 		}
 		pending_add(tmp);
 	}
@@ -344,7 +351,7 @@ int lbtfi_atomic_open(const char *path, char **tmp_path, unsigned int mode)
 		err = fchmod(fd, new_file_mode(mode));
 	}
 	if (err) {
-		err = lbtfi_err(errno, "%s: cannot set the mode: %s", path, strerror(errno));
+		err = lbtfi_err(errno, "%s: cannot set the mode: %s", path, lbtfi_strerror(errno));
 		if (!is_unnamed(fd))
 			unlink(tmp);
 		close(fd);
@@ -366,7 +373,7 @@ static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 
 	if (!tmp) { /* not a regular file: written in place */
 		if (close(fd) && !err)
-			err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
+			err = lbtfi_err(errno, "%s: cannot close: %s", path, lbtfi_strerror(errno));
 		return err;
 	}
 	/* the file replaced is the one the temporary name was made from (a
@@ -375,7 +382,7 @@ static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 	if (!target && !err)
 		err = lbtfi_err(ENOMEM, "out of memory");
 	if (!err && sync && fsync(fd))
-		err = lbtfi_err(errno, "%s: cannot sync: %s", path, strerror(errno));
+		err = lbtfi_err(errno, "%s: cannot sync: %s", path, lbtfi_strerror(errno));
 	/* complete: an unnamed file that replaces nothing is linked at its
 	 * place at once; one that replaces a file is put there by
 	 * replace_target() (a failed one has no name to remove: closing it is
@@ -385,11 +392,11 @@ static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 		placed = PLACED_NEW;
 	else if (!err && unnamed && (e = replace_target(fd, tmp, target)))
 		err = lbtfi_err(-e, "%s: cannot put the new file in place: %s", path,
-				strerror(-e));
+				lbtfi_strerror(-e));
 	else if (!err && unnamed)
 		placed = PLACED_OVER;
 	if (close(fd) && !err) {
-		err = lbtfi_err(errno, "%s: cannot close: %s", path, strerror(errno));
+		err = lbtfi_err(errno, "%s: cannot close: %s", path, lbtfi_strerror(errno));
 		/* a new file, replacing nothing, is removed; a replaced one
 		 * cannot be brought back */
 		if (placed == PLACED_NEW)
@@ -398,7 +405,7 @@ static int commit(int fd, char *tmp, const char *path, int err, bool sync)
 	/* the named temporary file of the fallback */
 	if (!err && !unnamed && rename(tmp, target))
 		err = lbtfi_err(errno, "%s: cannot rename the temporary file into place: %s",
-				path, strerror(errno));
+				path, lbtfi_strerror(errno));
 	if (err && !unnamed)
 		unlink(tmp);
 	pending_remove(tmp);
@@ -443,6 +450,6 @@ int lbtfi_write_file_atomic(const char *path, const void *data, size_t size)
 		return fd;
 	err = lbtfi_write_all(fd, data, size);
 	if (err)
-		err = lbtfi_err(-err, "%s: cannot write: %s", path, strerror(-err));
+		err = lbtfi_err(-err, "%s: cannot write: %s", path, lbtfi_strerror(-err));
 	return lbtfi_atomic_commit(fd, tmp, path, err);
 }
