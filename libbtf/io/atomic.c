@@ -170,6 +170,10 @@ static _Noreturn void link_and_rename(const char *proc, char *tmp, const char *t
 {
 	int err = EEXIST;
 
+	/* a group of its own: a SIGKILL sent to the parent's whole process
+	 * group (kill -9 -PGID, a job control or a supervisor stopping a
+	 * build) does not reach it either */
+	setpgid(0, 0);
 	for (int tries = 0; tries < 100 && err == EEXIST; tries++) {
 		next_tmp_name(tmp, &r);
 		err = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) ? errno : 0;
@@ -188,8 +192,8 @@ static _Noreturn void link_and_rename(const char *proc, char *tmp, const char *t
  * is renamed over target. A SIGKILL of this process between those two calls
  * would leave the temporary name, and under load (a journal commit that
  * makes linkat wait) that moment is not short: so both calls are made by a
- * vfork'ed child, which a kill of this process does not stop, with every
- * signal blocked. The result is read from the files, not from the child's
+ * vfork'ed child, in a process group of its own, which a kill of this
+ * process or of its group does not stop, with every signal blocked. The result is read from the files, not from the child's
  * status (a caller may reap children or ignore SIGCHLD): the target's inode
  * is fd's, or the child failed.
  */

@@ -121,6 +121,7 @@ cat >"$T/ren.c" <<'C'
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 int rename(const char *from, const char *to)
@@ -130,7 +131,14 @@ int rename(const char *from, const char *to)
 		errno = EXDEV;
 		return -1;
 	}
-	close(open(getenv("H13_MARK"), O_CREAT | O_WRONLY, 0600));
+	/* (called by the child that renames: the mark holds its parent,
+	 * btfgen, and btfgen's process group) */
+	char line[64];
+	int fd = open(getenv("H13_MARK"), O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	int n = snprintf(line, sizeof(line), "%d %d\n", (int)getppid(), (int)getpgid(getppid()));
+	if (fd >= 0 && write(fd, line, (size_t)n) != n)
+		abort();
+	close(fd);
 	usleep(1000000);
 	return real(from, to);
 }
@@ -148,6 +156,26 @@ for _ in $(seq 1 60); do [ -z "$(find "$T/k" -name 'in.o.tmp*')" ] && break; sle
 "$BTFDUMP" file "$T/k/in.o" >/dev/null 2>&1 || bad "killed during its rename, --in-place did not leave the input converted"
 left=$(find "$T/k" -mindepth 1 -printf '%f\n' | grep -vx 'in\.o')
 [ -z "$left" ] || bad "killed during its rename, --in-place left: $left"
+# the same with the whole process group killed (btfgen leads a group of its
+# own under setsid, so that the kill reaches nothing else)
+cp "$T/in.o" "$T/k/in.o"
+rm -f "$T/mark"
+H13_MARK=$T/mark LD_PRELOAD=$T/ren.so setsid "$BTFGEN_DYN" --in-place "$T/k/in.o" 2>/dev/null &
+pid=$!
+for _ in $(seq 1 100); do [ -s "$T/mark" ] && break; sleep 0.05; done
+[ -s "$T/mark" ] || bad "--in-place (own group) never reached its rename"
+read -r bpid bpgid <"$T/mark"
+if [ "$bpgid" != "$bpid" ] || [ "$bpgid" = "$(ps -o pgid= $$ | tr -d ' ')" ]; then
+	bad "btfgen under setsid does not lead its own process group ($bpid in $bpgid)"
+	kill -9 "$bpid"
+else
+	kill -9 -- "-$bpgid"
+fi
+wait $pid 2>/dev/null
+for _ in $(seq 1 60); do [ -z "$(find "$T/k" -name 'in.o.tmp*')" ] && break; sleep 0.05; done
+"$BTFDUMP" file "$T/k/in.o" >/dev/null 2>&1 || bad "group killed during its rename, --in-place did not leave the input converted"
+left=$(find "$T/k" -mindepth 1 -printf '%f\n' | grep -vx 'in\.o')
+[ -z "$left" ] || bad "group killed during its rename, --in-place left: $left"
 cp "$T/in.o" "$T/k/in.o"
 refuse 5 "in.o: cannot put the new file in place: Invalid cross-device link" "$T/k/in.o" \
 	env H13_FAIL=1 LD_PRELOAD="$T/ren.so" "$BTFGEN_DYN" --in-place "$T/k/in.o"
