@@ -248,6 +248,8 @@ static void test_fwd_func(void **state)
 	EXPECT(VB(STRS, T_FUNC(N_1A, 0, 0)), EINVAL, "[1] FUNC 1a type_id=0 Invalid name\n");
 	EXPECT(VB(STRS, T_FUNC(N_F, 0, 2)), EINVAL, "[1] FUNC f type_id=0 Invalid func linkage\n");
 	EXPECT(VB(STRS, N_F, INFO(12, 1, 0), 0), EINVAL, "[1] FUNC f type_id=0 Invalid btf_info kind_flag\n");
+	/* both: the kernel's order, linkage first */
+	EXPECT(VB(STRS, N_F, INFO(12, 1, 2), 0), EINVAL, "[1] FUNC f type_id=0 Invalid func linkage\n");
 	EXPECT(VB(STRS, N_F, INFO(13, 0, 0), 0), EINVAL, "[1] FUNC_PROTO f return=0 args=(void) Invalid name\n");
 	EXPECT(VB(STRS, 0, INFO(13, 1, 0), 0), EINVAL,
 	       "[1] FUNC_PROTO (anon) return=0 args=(void) Invalid btf_info kind_flag\n");
