@@ -43,6 +43,17 @@ for level in (0, 1):
           (level, med(x[0] for x in res[c]) / 1e6, med(x[1] for x in res[c]) / 1e6,
            med(x[1] for x in res[k]) / 1e6, med(x[2] for x in res[k]) / 1e6,
            ratio(c, k, 0), ratio(c, k, 1), med([x[0] / y[2] for x, y in zip(res[c], res[k])])))
+
+def spread(k):
+    """10th percentile, median, 90th percentile of a command's CPU, ms"""
+    v = sorted(x[1] / 1e6 for x in res[k])
+    return v[len(v) // 10], med(v), v[len(v) * 9 // 10]
+
+# the kernel's command moves with the machine (28-46 ms across sessions):
+# its spread and the load at the end say how steady this run was
+print("  CPU spread (10th percentile / median / 90th): btfcheck level 0 %.1f / %.1f / %.1f ms, "
+      "kernel command level 0 %.1f / %.1f / %.1f ms; load average at the end %s" %
+      (spread("check0") + spread("kernel0") + (" ".join(open("/proc/loadavg").read().split()[:3]),)))
 print("  floor (btf_walk: map, walk the types, read the strings): %.1f ms CPU; floor/kernel "
       "command level 0: wall %.2fx, CPU %.2fx; btfcheck level 0 is %.1fx the floor (CPU)" %
       (med(x[1] for x in res["walk"]) / 1e6, ratio("walk", "kernel0", 0), ratio("walk", "kernel0", 1),

@@ -200,60 +200,101 @@ static bool ident_rest_ok_fast(const unsigned char *s, const unsigned char *end)
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* Bit masks of the 16 bytes at p: the NULs, and the bytes that are neither
- * an ASCII ident character nor NUL (Latin-1 letters count as bad here: the
- * names holding them are left to the scalar check) */
-static inline void classify16(const unsigned char *p, unsigned int *nul, unsigned int *bad)
+/* 0xff in each byte of c in [lo, lo + n) (n < 128): c - lo + 0x80 wraps
+ * that range onto the lowest signed values, one add and one compare */
+static inline __m128i in_range(__m128i c, unsigned char lo, unsigned char n)
+{
+	return _mm_cmplt_epi8(_mm_add_epi8(c, _mm_set1_epi8((char)(0x80 - lo))),
+			      _mm_set1_epi8((char)(0x80 + n)));
+}
+
+/* Bit masks of the 16 bytes at p: the NULs, the digits, and the bytes
+ * that are neither an ASCII ident character nor NUL (Latin-1 letters count
+ * as bad here: the names holding them are left to the scalar check) */
+struct vclass { uint64_t nul, digit, bad; };
+
+static inline void classify16(const unsigned char *p, int shift, struct vclass *cl)
 {
 	__m128i c = _mm_loadu_si128((const __m128i *)p);
-	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
-	/* signed compares: bytes >= 0x80 are negative, in no range */
-	__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
-				   _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+	__m128i digit = in_range(c, '0', 10);
+	/* bytes >= 0x80 fall in neither range */
+	__m128i ok = _mm_or_si128(in_range(_mm_or_si128(c, _mm_set1_epi8(0x20)), 'a', 26), digit);
 	__m128i z = _mm_cmpeq_epi8(c, _mm_setzero_si128());
 
-	ok = _mm_or_si128(ok, _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-					    _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1))));
 	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(c, _mm_set1_epi8('_')));
 	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(c, _mm_set1_epi8('.')));
-	*nul = (unsigned int)_mm_movemask_epi8(z);
-	*bad = ~((unsigned int)_mm_movemask_epi8(_mm_or_si128(ok, z))) & 0xffff;
+	cl->nul |= (uint64_t)(unsigned int)_mm_movemask_epi8(z) << shift;
+	cl->digit |= (uint64_t)(unsigned int)_mm_movemask_epi8(digit) << shift;
+	cl->bad |= (uint64_t)(~(unsigned int)_mm_movemask_epi8(_mm_or_si128(ok, z)) & 0xffff) << shift;
+}
+
+/* The string [start, its NUL at i + j] is a name when no stop byte lies in
+ * it: none of the block's at or before j, none before i after start */
+static inline void judge_string(struct venv *env, uint32_t start, uint32_t i, unsigned int j,
+				uint64_t stop, uint32_t stop_end)
+{
+	uint64_t m = stop & (~0ull >> (63 - j)); /* bits 0..j */
+	uint32_t pos = i + j, se = m ? i + 64 - __builtin_clzll(m) : stop_end;
+	uint64_t ok = se <= start && pos - start <= VKSYM_NAME_LEN;
+
+	env->ident_ok[start / 64] |= ok << (start % 64);
 }
 
 /*
- * Every own string judged at once, 16 bytes a step: each one that is a
+ * Every own string judged at once, 64 bytes a step: each one that is a
  * valid identifier gets its bit in ident_ok, as lbtfi_vname_ident() would
- * set it when asked. Strings with Latin-1 bytes, the last bytes of the
- * section and names that start inside a string are left to that check.
- * Almost every string of a BTF is a name that pass 1 or 2 asks about; this
- * reads them as one stream instead of one call each.
+ * set it when asked. Strings with Latin-1 bytes, those ending in the
+ * section's last (up to 63) bytes and names that start inside a string are
+ * left to that check. Almost every string of a BTF is a name that pass 1
+ * or 2 asks about; this reads them as one stream instead of one call each.
+ *
+ * A string [start, its NUL] is a name when none of its bytes is a "stop":
+ * a bad byte anywhere, a digit or a NUL (an empty string) where a string
+ * starts. A block (one word of ident_ok: blocks start at multiples of 64)
+ * without a stop byte, as most are, has every string that starts and ends
+ * in it a name: their bits are the block's NULs but the last, shifted by
+ * one. Only the string that ends at its first NUL, begun before, is judged
+ * alone; a block with a stop byte judges each string.
  */
 void lbtfi_vidents_scan(struct venv *env)
 {
 	const unsigned char *s = (const unsigned char *)env->strs;
 	uint32_t n = env->hdr.str_len, start = 0;
-	uint32_t bad_end = 0; /* just after the last bad byte seen, 0: none */
+	uint32_t stop_end = 0; /* just after the last stop byte seen, 0: none */
+	uint64_t carry = 1;    /* the block's first byte starts a string */
 
 	if (!env->ident_ok)
 		return;
-	for (uint32_t i = 0; n >= 16 && i <= n - 16; i += 16) {
-		unsigned int nul, badm;
+	for (uint32_t i = 0; n >= 64 && i <= n - 64; i += 64) {
+		struct vclass cl = { 0, 0, 0 };
+		uint64_t stop, nul;
 
-		classify16(s + i, &nul, &badm);
-		while (nul) {
-			unsigned int j = __builtin_ctz(nul), m = badm & ((1u << j) - 1);
-			uint32_t pos = i + j, be = m ? i + 32 - __builtin_clz(m) : bad_end;
+		classify16(s + i, 0, &cl);
+		classify16(s + i + 16, 16, &cl);
+		classify16(s + i + 32, 32, &cl);
+		classify16(s + i + 48, 48, &cl);
+		stop = cl.bad | ((cl.digit | cl.nul) & (cl.nul << 1 | carry));
+		carry = cl.nul >> 63;
+		nul = cl.nul;
+		if (nul) {
+			judge_string(env, start, i, __builtin_ctzll(nul), stop, stop_end);
+			if (!stop) {
+				unsigned int last = 63 - __builtin_clzll(nul);
 
-			/* no bad byte from start to the NUL, not empty, not too long,
-			 * no digit first */
-			if (be <= start && pos > start && pos - start <= VKSYM_NAME_LEN &&
-			    !(ctype[s[start]] & C_DIGIT))
-				env->ident_ok[start / 64] |= 1ull << (start % 64);
-			start = pos + 1;
-			nul &= nul - 1;
+				env->ident_ok[i / 64] |= (nul ^ 1ull << last) << 1;
+				start = i + last + 1;
+			} else {
+				start = i + __builtin_ctzll(nul) + 1;
+				for (nul &= nul - 1; nul; nul &= nul - 1) {
+					unsigned int j = __builtin_ctzll(nul);
+
+					judge_string(env, start, i, j, stop, stop_end);
+					start = i + j + 1;
+				}
+			}
 		}
-		if (badm)
-			bad_end = i + 32 - __builtin_clz(badm);
+		if (stop)
+			stop_end = i + 64 - __builtin_clzll(stop);
 	}
 }
 #else

@@ -312,8 +312,10 @@ void lbtfi_vsf_note_member(struct venv *env, uint32_t struct_id, uint32_t member
 
 /* ---- per-kind operations, referenced by the table in ops.c ---- */
 #define VKIND_META(name) int lbtfi_vmeta_##name(struct venv *env, const struct lbtf_type *t, uint32_t left)
-/* rows: the kinds whose checks are all rows of meta.c's table */
-VKIND_META(rows); VKIND_META(int); VKIND_META(struct); VKIND_META(enum); VKIND_META(datasec);
+/* the kinds whose checks are all rows (meta.c's ROWS_FN), then the others */
+VKIND_META(modifier); VKIND_META(typedef); VKIND_META(type_tag); VKIND_META(array); VKIND_META(fwd);
+VKIND_META(func); VKIND_META(func_proto); VKIND_META(var); VKIND_META(float); VKIND_META(decl_tag);
+VKIND_META(int); VKIND_META(struct); VKIND_META(enum); VKIND_META(datasec);
 #define VKIND_DETAILS(name) void lbtfi_vdetails_##name(struct venv *env, const struct lbtf_type *t)
 VKIND_DETAILS(int); VKIND_DETAILS(ref); VKIND_DETAILS(fwd); VKIND_DETAILS(array); VKIND_DETAILS(sized);
 VKIND_DETAILS(func_proto); VKIND_DETAILS(var); VKIND_DETAILS(float); VKIND_DETAILS(decl_tag);

@@ -91,26 +91,20 @@ int lbtfi_vcheck_all_metas(struct venv *env)
  * entries) when it passes, or the first problem found.
  *
  * Most checks are "a predicate on the type record, and the text the kernel
- * logs when it holds"; they are rows of per-kind lists (meta_rows below),
- * run in order by run_rows(). Only what needs more than one record (members,
- * enumerators, section entries) or a formatted message is code.
+ * logs when it holds"; they are rows (ROW below) of per-kind lists, each
+ * list expanded in order into one function (META_ROWS), so that a row costs
+ * an inline test: every type of a vmlinux goes through 2-6 of them. Only
+ * what needs more than one record (members, enumerators, section entries)
+ * or a formatted message is code.
  */
 #define INT_MASK 0x0fffffffu
 
 static bool type_id_ok(uint32_t id) { return id <= VMAX_TYPE; }
 static uint32_t bits_roundup_bytes(uint32_t bits) { return (bits >> 3) + !!(bits & 7); }
 
-/* One check: when bad() holds, the type is logged with msg and err is
- * returned (0 stands for -EINVAL). A list ends with a row without bad. */
-struct meta_row {
-	bool (*bad)(struct venv *env, const struct lbtf_type *t);
-	const char *msg;
-	int err;
-};
-
 /* ---- predicates on the record (true: the check fails) ---- */
 #define PRED(name, expr) \
-	static bool name(struct venv *env, const struct lbtf_type *t) { (void)env; return (expr); }
+	static inline bool name(struct venv *env, const struct lbtf_type *t) { (void)env; return (expr); }
 
 static bool bad_str(struct venv *env, uint32_t off)
 {
@@ -151,93 +145,72 @@ PRED(float_size_bad, t->size != 2 && t->size != 4 && t->size != 8 && t->size != 
 		     t->size != 16)
 PRED(component_bad, lbtf_decl_tag(t)->component_idx < -1)
 
+/* A failed row: the type is logged with msg, err returned (0: -EINVAL) */
+static int row_failed(struct venv *env, const struct lbtf_type *t, const char *msg, int err)
+{
+	vlog_type(env, t, "%s", msg);
+	return err ? err : -EINVAL;
+}
+
+/* One row: when bad holds (for env and t), the check fails with msg */
+#define ROW(bad, msg, err)                                \
+	do {                                              \
+		if (bad(env, t))                          \
+			return row_failed(env, t, msg, err); \
+	} while (0);
+
 /* the rows most kinds share */
-#define VLEN { has_vlen, "vlen != 0", 0 }
-#define KFLAG { has_kflag, "Invalid btf_info kind_flag", 0 }
-#define NONAME { has_name, "Invalid name", 0 }
-#define IDENT { name_not_ident, "Invalid name", 0 }
-#define OPT_IDENT { opt_name_not_ident, "Invalid name", 0 }
-#define END { NULL, NULL, 0 }
+#define VLEN ROW(has_vlen, "vlen != 0", 0)
+#define KFLAG ROW(has_kflag, "Invalid btf_info kind_flag", 0)
+#define NONAME ROW(has_name, "Invalid name", 0)
+#define IDENT ROW(name_not_ident, "Invalid name", 0)
+#define OPT_IDENT ROW(opt_name_not_ident, "Invalid name", 0)
+#define TYPE_ID ROW(type_bad, "Invalid type_id", 0)
 
-/* The first failing row's message and error, or 0 (nothing logged). */
-static inline __attribute__((always_inline)) int first_bad(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
-{
-	for (; r->bad; r++) {
-		if (r->bad(env, t)) {
-			vlog_type(env, t, "%s", r->msg);
-			return r->err ? r->err : -EINVAL;
-		}
+/* A function running rows in order: all pass, the type is logged as
+ * accepted. Each kind checked by its rows alone has one, named in the ops
+ * table (ops.c). */
+#define ROWS_FN(fn, rows)                                                            \
+	int fn(struct venv *env, const struct lbtf_type *t, uint32_t left)           \
+	{                                                                            \
+		rows                                                                 \
+		vlog_type(env, t, NULL);                                             \
+		return 0;                                                            \
 	}
-	return 0;
-}
 
-/* All rows pass: the type is logged as accepted. */
-static inline __attribute__((always_inline)) int run_rows(struct venv *env, const struct lbtf_type *t, const struct meta_row *r)
-{
-	int err = first_bad(env, t, r);
-
-	if (!err)
-		vlog_type(env, t, NULL);
-	return err;
-}
-
-#define ROWS(...) ((const struct meta_row[]){ __VA_ARGS__, END })
-#define PLAIN_MODIFIER ROWS(VLEN, KFLAG, { type_bad, "Invalid type_id", 0 }, NONAME)
-
-/* The kinds checked by their rows alone (lbtfi_vmeta_rows) */
-static const struct meta_row *const meta_rows[LBTF_NR_KINDS] = {
-	[LBTF_KIND_PTR] = PLAIN_MODIFIER,
-	[LBTF_KIND_VOLATILE] = PLAIN_MODIFIER,
-	[LBTF_KIND_CONST] = PLAIN_MODIFIER,
-	[LBTF_KIND_RESTRICT] = PLAIN_MODIFIER,
-	[LBTF_KIND_TYPEDEF] = ROWS(VLEN, KFLAG, { type_bad, "Invalid type_id", 0 }, IDENT),
-	/* a type tag may have kind_flag (an attribute tag) */
-	[LBTF_KIND_TYPE_TAG] = ROWS(VLEN, { type_bad, "Invalid type_id", 0 },
-				    { name_empty, "Invalid name", 0 }),
-	[LBTF_KIND_ARRAY] = ROWS(NONAME, VLEN, KFLAG, { has_size, "size != 0", 0 },
-				 { elem_bad, "Invalid elem", 0 }, { index_bad, "Invalid index", 0 }),
-	[LBTF_KIND_FWD] = ROWS(VLEN, { has_type, "type != 0", 0 }, IDENT),
-	[LBTF_KIND_FUNC] = ROWS(IDENT, { func_linkage_bad, "Invalid func linkage", 0 }, KFLAG),
-	[LBTF_KIND_FUNC_PROTO] = ROWS(NONAME, KFLAG),
-	[LBTF_KIND_VAR] = ROWS(VLEN, KFLAG, IDENT, { type_missing, "Invalid type_id", 0 },
-			       { var_linkage_bad, "Linkage not supported", 0 }),
-	[LBTF_KIND_FLOAT] = ROWS(VLEN, KFLAG, { float_size_bad, "Invalid type_size", 0 }),
-	[LBTF_KIND_DECL_TAG] = ROWS({ name_empty, "Invalid value", 0 }, VLEN,
-				    { component_bad, "Invalid component_idx", 0 }),
-};
-
-/* PTR, modifiers, TYPE_TAG, ARRAY, FWD, FUNC, FUNC_PROTO, VAR, FLOAT, DECL_TAG */
-int lbtfi_vmeta_rows(struct venv *env, const struct lbtf_type *t, uint32_t left)
-{
-	return run_rows(env, t, meta_rows[vk(t)]);
-}
-
-/* The rows of the kinds that go on in code */
-static const struct meta_row int_head[] = { VLEN, KFLAG, END };
-static const struct meta_row int_tail[] = {
-	{ int_too_wide, "nr_bits exceeds 128", 0 },
-	{ int_over_size, "nr_bits exceeds type_size", 0 },
-	{ int_enc_unsupported, "Unsupported encoding", -LBTF_ENOTSUPP },
-	END
-};
-static const struct meta_row struct_head[] = { OPT_IDENT, END };
-static const struct meta_row enum_head[] = { { enum_size_bad, "Unexpected size", 0 }, OPT_IDENT, END };
-static const struct meta_row datasec_head[] = {
-	{ no_size, "size == 0", 0 }, KFLAG, { name_not_section, "Invalid name", 0 }, END
-};
+/* PTR, VOLATILE, CONST, RESTRICT */
+ROWS_FN(lbtfi_vmeta_modifier, VLEN KFLAG TYPE_ID NONAME)
+ROWS_FN(lbtfi_vmeta_typedef, VLEN KFLAG TYPE_ID IDENT)
+/* a type tag may have kind_flag (an attribute tag) */
+ROWS_FN(lbtfi_vmeta_type_tag, VLEN TYPE_ID ROW(name_empty, "Invalid name", 0))
+ROWS_FN(lbtfi_vmeta_array, NONAME VLEN KFLAG ROW(has_size, "size != 0", 0)
+	ROW(elem_bad, "Invalid elem", 0) ROW(index_bad, "Invalid index", 0))
+ROWS_FN(lbtfi_vmeta_fwd, VLEN ROW(has_type, "type != 0", 0) IDENT)
+ROWS_FN(lbtfi_vmeta_func, IDENT ROW(func_linkage_bad, "Invalid func linkage", 0) KFLAG)
+ROWS_FN(lbtfi_vmeta_func_proto, NONAME KFLAG)
+ROWS_FN(lbtfi_vmeta_var, VLEN KFLAG IDENT ROW(type_missing, "Invalid type_id", 0)
+	ROW(var_linkage_bad, "Linkage not supported", 0))
+ROWS_FN(lbtfi_vmeta_float, VLEN KFLAG ROW(float_size_bad, "Invalid type_size", 0))
+ROWS_FN(lbtfi_vmeta_decl_tag, ROW(name_empty, "Invalid value", 0) VLEN
+	ROW(component_bad, "Invalid component_idx", 0))
+/* the rows of the kinds that go on in code */
+static ROWS_FN(struct_head, OPT_IDENT)
+static ROWS_FN(enum_head, ROW(enum_size_bad, "Unexpected size", 0) OPT_IDENT)
+static ROWS_FN(datasec_head, ROW(no_size, "size == 0", 0) KFLAG ROW(name_not_section, "Invalid name", 0))
 
 int lbtfi_vmeta_int(struct venv *env, const struct lbtf_type *t, uint32_t left)
 {
-	int err = first_bad(env, t, int_head);
-
-	if (err)
-		return err;
+	VLEN KFLAG
 	if (v_int_data(t) & ~INT_MASK) {
 		/* the kernel logs this one without the type's details */
 		vlog_basic(env, t, "Invalid int_data:%x", v_int_data(t));
 		return -EINVAL;
 	}
-	return run_rows(env, t, int_tail);
+	ROW(int_too_wide, "nr_bits exceeds 128", 0)
+	ROW(int_over_size, "nr_bits exceeds type_size", 0)
+	ROW(int_enc_unsupported, "Unsupported encoding", -LBTF_ENOTSUPP)
+	vlog_type(env, t, NULL);
+	return 0;
 }
 
 int lbtfi_vmeta_struct(struct venv *env, const struct lbtf_type *t, uint32_t left)
@@ -245,7 +218,7 @@ int lbtfi_vmeta_struct(struct venv *env, const struct lbtf_type *t, uint32_t lef
 	bool is_union = vk(t) == LBTF_KIND_UNION;
 	const struct lbtf_member *m = lbtf_members(t);
 	uint32_t last = 0;
-	int err = run_rows(env, t, struct_head);
+	int err = struct_head(env, t, left);
 
 	for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++, m++) {
 		uint32_t off = lbtf_kflag(t) ? m->offset & 0xffffff : m->offset;
@@ -315,7 +288,7 @@ static void enumerator_piece(struct venv *env, const struct lbtf_type *t, uint32
 /* ENUM and ENUM64 */
 int lbtfi_vmeta_enum(struct venv *env, const struct lbtf_type *t, uint32_t left)
 {
-	int err = run_rows(env, t, enum_head);
+	int err = enum_head(env, t, left);
 
 	for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++) {
 		long long sval;
@@ -341,7 +314,7 @@ int lbtfi_vmeta_datasec(struct venv *env, const struct lbtf_type *t, uint32_t le
 {
 	const struct lbtf_var_secinfo *vsi = lbtf_secinfos(t);
 	uint64_t last_end = 0, sum = 0;
-	int err = run_rows(env, t, datasec_head);
+	int err = datasec_head(env, t, left);
 
 	for (unsigned int i = 0; !err && i < lbtf_vlen(t); i++, vsi++) {
 		if (!vsi->type || !type_id_ok(vsi->type)) {

@@ -11,8 +11,8 @@
  * btf_kind_operations. Layout facts (record sizes) come from the shared
  * kind table (lbtf_kind_desc); this table holds only behaviour.
  */
-#define MODIFIER_OPS                                                                   \
-	{ .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_modifier,               \
+#define MODIFIER_OPS(meta)                                                             \
+	{ .check_meta = lbtfi_vmeta_##meta, .resolve = lbtfi_vresolve_modifier,             \
 	  .check_member = lbtfi_vmember_modifier,                                           \
 	  .check_kflag_member = lbtfi_vmember_modifier_kflag, .log_details = lbtfi_vdetails_ref }
 /* kinds that can never be a member's type */
@@ -30,11 +30,11 @@ const struct vkind_ops lbtfi_vops_table[LBTF_NR_KINDS + 13] = {
 			    .check_member = lbtfi_vmember_int,
 			    .check_kflag_member = lbtfi_vmember_int_kflag,
 			    .log_details = lbtfi_vdetails_int },
-	[LBTF_KIND_PTR] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_ptr,
+	[LBTF_KIND_PTR] = { .check_meta = lbtfi_vmeta_modifier, .resolve = lbtfi_vresolve_ptr,
 			    .check_member = lbtfi_vmember_ptr,
 			    .check_kflag_member = lbtfi_vmember_generic_kflag,
 			    .log_details = lbtfi_vdetails_ref },
-	[LBTF_KIND_ARRAY] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_array,
+	[LBTF_KIND_ARRAY] = { .check_meta = lbtfi_vmeta_array, .resolve = lbtfi_vresolve_array,
 			      .check_member = lbtfi_vmember_array,
 			      .check_kflag_member = lbtfi_vmember_generic_kflag,
 			      .log_details = lbtfi_vdetails_array },
@@ -50,29 +50,29 @@ const struct vkind_ops lbtfi_vops_table[LBTF_NR_KINDS + 13] = {
 			     .check_member = lbtfi_vmember_enum,
 			     .check_kflag_member = lbtfi_vmember_enum_kflag,
 			     .log_details = lbtfi_vdetails_sized },
-	[LBTF_KIND_FWD] = { .check_meta = lbtfi_vmeta_rows, NO_MEMBER,
+	[LBTF_KIND_FWD] = { .check_meta = lbtfi_vmeta_fwd, NO_MEMBER,
 			    .log_details = lbtfi_vdetails_fwd },
-	[LBTF_KIND_TYPEDEF] = MODIFIER_OPS,
-	[LBTF_KIND_VOLATILE] = MODIFIER_OPS,
-	[LBTF_KIND_CONST] = MODIFIER_OPS,
-	[LBTF_KIND_RESTRICT] = MODIFIER_OPS,
-	[LBTF_KIND_FUNC] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_func,
+	[LBTF_KIND_TYPEDEF] = MODIFIER_OPS(typedef),
+	[LBTF_KIND_VOLATILE] = MODIFIER_OPS(modifier),
+	[LBTF_KIND_CONST] = MODIFIER_OPS(modifier),
+	[LBTF_KIND_RESTRICT] = MODIFIER_OPS(modifier),
+	[LBTF_KIND_FUNC] = { .check_meta = lbtfi_vmeta_func, .resolve = lbtfi_vresolve_func,
 			     NO_MEMBER, .log_details = lbtfi_vdetails_ref },
-	[LBTF_KIND_FUNC_PROTO] = { .check_meta = lbtfi_vmeta_rows, NO_MEMBER,
+	[LBTF_KIND_FUNC_PROTO] = { .check_meta = lbtfi_vmeta_func_proto, NO_MEMBER,
 				   .log_details = lbtfi_vdetails_func_proto },
-	[LBTF_KIND_VAR] = { .check_meta = lbtfi_vmeta_rows, .resolve = lbtfi_vresolve_var,
+	[LBTF_KIND_VAR] = { .check_meta = lbtfi_vmeta_var, .resolve = lbtfi_vresolve_var,
 			    NO_MEMBER, .log_details = lbtfi_vdetails_var },
 	[LBTF_KIND_DATASEC] = { .check_meta = lbtfi_vmeta_datasec,
 				.resolve = lbtfi_vresolve_datasec, NO_MEMBER,
 				.log_details = lbtfi_vdetails_sized },
-	[LBTF_KIND_FLOAT] = { .check_meta = lbtfi_vmeta_rows,
+	[LBTF_KIND_FLOAT] = { .check_meta = lbtfi_vmeta_float,
 			      .check_member = lbtfi_vmember_float,
 			      .check_kflag_member = lbtfi_vmember_generic_kflag,
 			      .log_details = lbtfi_vdetails_float },
-	[LBTF_KIND_DECL_TAG] = { .check_meta = lbtfi_vmeta_rows,
+	[LBTF_KIND_DECL_TAG] = { .check_meta = lbtfi_vmeta_decl_tag,
 				 .resolve = lbtfi_vresolve_decl_tag, NO_MEMBER,
 				 .log_details = lbtfi_vdetails_decl_tag },
-	[LBTF_KIND_TYPE_TAG] = MODIFIER_OPS,
+	[LBTF_KIND_TYPE_TAG] = MODIFIER_OPS(type_tag),
 	[LBTF_KIND_ENUM64] = { .check_meta = lbtfi_vmeta_enum,
 			       .check_member = lbtfi_vmember_enum,
 			       .check_kflag_member = lbtfi_vmember_enum_kflag,

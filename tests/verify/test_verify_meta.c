@@ -248,6 +248,8 @@ static void test_fwd_func(void **state)
 	EXPECT(VB(STRS, T_FUNC(N_1A, 0, 0)), EINVAL, "[1] FUNC 1a type_id=0 Invalid name\n");
 	EXPECT(VB(STRS, T_FUNC(N_F, 0, 2)), EINVAL, "[1] FUNC f type_id=0 Invalid func linkage\n");
 	EXPECT(VB(STRS, N_F, INFO(12, 1, 0), 0), EINVAL, "[1] FUNC f type_id=0 Invalid btf_info kind_flag\n");
+	/* both: the kernel's order, linkage first */
+	EXPECT(VB(STRS, N_F, INFO(12, 1, 2), 0), EINVAL, "[1] FUNC f type_id=0 Invalid func linkage\n");
 	EXPECT(VB(STRS, N_F, INFO(13, 0, 0), 0), EINVAL, "[1] FUNC_PROTO f return=0 args=(void) Invalid name\n");
 	EXPECT(VB(STRS, 0, INFO(13, 1, 0), 0), EINVAL,
 	       "[1] FUNC_PROTO (anon) return=0 args=(void) Invalid btf_info kind_flag\n");
@@ -401,6 +403,77 @@ static void test_names_in_bulk(void **state)
 	free(b.p);
 }
 
+/*
+ * The same names where the whole string section is judged at once, 64
+ * bytes a step (a section of 64 KiB and more, no longer than the types:
+ * libbtf/verify/env.c): the name at every offset of a step and across the
+ * next, after a string that is a name or not (a block with or without a
+ * bad byte before it), and followed by 64 KiB of names so that it is not
+ * in the section's last bytes. The TYPEDEF naming it comes first, then
+ * enough TYPEDEFs named "p" to make the types as long as the strings.
+ */
+static void test_names_scanned(void **state)
+{
+	static const struct { const char *name; int len; bool ok; } cases[] = {
+		{ "_9", 2, true }, { ".x", 2, true }, { "9abc", 4, false }, { "", 0, false },
+		{ "ab-cd", 5, false }, { "abc ", 4, false }, { "aaaaaaaaaaaaaaa-", 16, false },
+		{ "aaaaaaaaaaaaaaaa\x7f", 17, false }, { "\xc0z", 2, true }, { "a\xd7", 2, false },
+		{ "a\xff", 2, true }, { "A_z.0", 5, true }, { "x", 1, true }, { "-", 1, false },
+		{ "a\x80" "b", 3, false }, { "0", 1, false },
+	};
+	enum { NCASES = sizeof(cases) / sizeof(cases[0]), SCAN_LEN = 68 << 10 };
+	size_t nt = SCAN_LEN / 12 + 2, nw = nt * 3 + 1;
+	uint32_t *w = malloc(nw * sizeof(*w));
+	char *s = malloc(SCAN_LEN);
+	struct vblob b;
+
+	assert_non_null(w);
+	assert_non_null(s);
+	for (size_t i = 0; i < nt; i++) {
+		uint32_t t[] = { T_TYPEDEF(1, 0) };
+
+		memcpy(w + 3 * i, t, sizeof(t));
+	}
+	w[nw - 1] = W_END;
+	for (size_t c = 0; c < NCASES + 3; c++) {
+		for (int before = 0; before < 2; before++) {
+			for (int align = 0; align <= 72; align++) {
+				/* "\0p\0", a string of align bytes ("x" or "-" first
+				 * then "x"), the name, names of 40 bytes to the end */
+				size_t n = 3, name_off;
+				int len;
+				bool ok;
+
+				memset(s, 0, SCAN_LEN);
+				s[1] = 'p';
+				if (align) {
+					memset(s + n, 'x', align);
+					s[n] = before ? '-' : 'x';
+					n += align + 1;
+				}
+				name_off = n;
+				if (c < NCASES) {
+					len = cases[c].len;
+					memcpy(s + n, cases[c].name, len);
+					ok = cases[c].ok;
+				} else { /* 511 and 512 bytes are fine, 513 too long */
+					len = 511 + (int)(c - NCASES);
+					memset(s + n, 'n', len);
+					ok = len <= 512;
+				}
+				for (n += len + 1; n + 41 <= SCAN_LEN; n += 41)
+					memset(s + n, 'p', 40);
+				w[0] = name_off;
+				b = vb_make(w, s, SCAN_LEN);
+				assert_int_equal(lbtf_verify(b.p, b.len, NULL, NULL), ok ? 0 : -EINVAL);
+				free(b.p);
+			}
+		}
+	}
+	free(s);
+	free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,7 +485,7 @@ int main(void)
 		cmocka_unit_test(test_enum),    cmocka_unit_test(test_fwd_func),
 		cmocka_unit_test(test_var_datasec), cmocka_unit_test(test_float_tag),
 		cmocka_unit_test(test_names),   cmocka_unit_test(test_name_length),
-		cmocka_unit_test(test_names_in_bulk),
+		cmocka_unit_test(test_names_in_bulk), cmocka_unit_test(test_names_scanned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
