@@ -4,6 +4,15 @@
 #include <stdlib.h>
 #include "keep.h"
 
+/*
+ * The least a new block holds: the small index arrays (functions, global
+ * variables, maps) then fit the next objects too instead of growing one
+ * size class at a time, each growth a block in a new group of fresh pages
+ * under musl's malloc. Larger minimums measured worse (18 objects: 70
+ * faults at 64-512 bytes, 84 at 1 KiB, 109 at 4 KiB).
+ */
+#define KEEP_MIN ((size_t)256)
+
 /* the keeps this thread has filled, freed by thread_exit() */
 static __thread struct lbtfi_keep *listed;
 static pthread_key_t exit_key;
@@ -61,7 +70,9 @@ void *lbtfi_keep_take(struct lbtfi_keep *k, size_t n, size_t *cap)
 		return p;
 	}
 	/* too small: the kept one stays for a smaller request */
-	p = malloc(n ? n : 1);
+	if (n < KEEP_MIN)
+		n = KEEP_MIN;
+	p = malloc(n);
 	*cap = p ? n : 0;
 	return p;
 }
