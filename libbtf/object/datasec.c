@@ -47,7 +47,7 @@ static bool find_var_sym(const struct octx *c, const char *name, Elf64_Sym *out)
 
 		lbtfi_obj_elf_sym(&c->e, c->e.vars[k], out);
 		n = lbtfi_obj_elf_sym_name(&c->e, out);
-		if (n && !strcmp(n, name))
+		if (n && n[0] == name[0] && !strcmp(n, name)) /* (a variable per symbol) */
 			return true;
 	}
 	return false;

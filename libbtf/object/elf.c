@@ -222,7 +222,9 @@ const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym)
 size_t lbtfi_obj_elf_find(const struct oelf *e, const char *name, struct lbtfi_shdr *sh)
 {
 	for (size_t i = 1; i < e->elf.shnum; i++) {
-		if (e->secs[i].name && !strcmp(e->secs[i].name, name)) {
+		const char *n = e->secs[i].name;
+
+		if (n && n[0] == name[0] && !strcmp(n, name)) {
 			*sh = e->secs[i].sh;
 			return i;
 		}

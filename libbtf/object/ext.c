@@ -148,7 +148,7 @@ int lbtfi_obj_check_btf_ext(struct octx *c)
 		const char *name;
 
 		if (!lbtfi_obj_elf_sec(&c->e, i, &sh) || !(name = lbtfi_obj_elf_sec_name(&c->e, i)) ||
-		    lbtfi_obj_ignored_section(&sh))
+		    lbtfi_obj_ignored_section(&sh) || name[0] != '.')
 			continue;
 		if (!strcmp(name, ".maps") ||
 		    (!strcmp(name, ".struct_ops") && sh.type == SHT_PROGBITS && sh.size &&
