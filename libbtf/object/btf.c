@@ -22,6 +22,17 @@
 static __thread struct lbtfi_keep kept_raw, kept_offs;
 static __thread struct lbtfi_keep handed;
 
+/* lbtf_type_rec_size(t) from the kind table's rows looked up once per
+ * walk (desc[kind], NULL for LBTF_KIND_UNKN): the walk sizes every record
+ * of .BTF, two calls a record otherwise */
+static size_t rec_size(const struct lbtf_kind_desc *const *desc, const struct lbtf_type *t)
+{
+	unsigned int k = lbtf_kind(t);
+	const struct lbtf_kind_desc *d = k <= LBTF_KIND_MAX ? desc[k] : NULL;
+
+	return d ? sizeof(*t) + d->extra_size + (size_t)d->vlen_elem_size * lbtf_vlen(t) : 0;
+}
+
 /* DATASEC id appended to b->dsecs; -ENOMEM */
 static int note_datasec(struct obtf *b, uint32_t id)
 {
@@ -48,9 +59,12 @@ int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_
 {
 	struct lbtf_header hdr;
 	const struct lbtf_header *h = &hdr;
+	const struct lbtf_kind_desc *desc[LBTF_NR_KINDS];
 	size_t off = 0;
 
 	memset(b, 0, sizeof(*b));
+	for (unsigned int k = 0; k < LBTF_NR_KINDS; k++)
+		desc[k] = k == LBTF_KIND_UNKN ? NULL : lbtf_kind_desc(k);
 	/* libbpf 1.1's header: up to str_len */
 	if (size < LBTF_HDR_LEN_V1)
 		return lbtfi_err(EINVAL, "%s: .BTF: header not found", path);
@@ -93,7 +107,7 @@ int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_
 		return lbtfi_err(ENOMEM, "%s: out of memory", path);
 	b->offs_cap /= sizeof(*b->offs);
 	while (off + sizeof(struct lbtf_type) <= b->types_len) {
-		size_t rec = lbtf_type_rec_size((const struct lbtf_type *)(b->types + off));
+		size_t rec = rec_size(desc, (const struct lbtf_type *)(b->types + off));
 
 		if (!rec)
 			return lbtfi_err(EINVAL, "%s: .BTF: unsupported kind %u", path,
