@@ -80,6 +80,17 @@ static uint64_t libelf_entsize(uint32_t type)
 	}
 }
 
+/* strncmp(s, p, strlen(p)) == 0, inline: libc's is a call and a loop
+ * set up for any length, for every DWARF section of every object */
+static bool has_prefix(const char *s, const char *p)
+{
+	while (*p && *s == *p) {
+		s++;
+		p++;
+	}
+	return !*p;
+}
+
 /* The sections bpf_object__elf_collect() skips by name: DWARF and the
  * relocations of DWARF, .BTF and .BTF.ext (ignore_elf_section()). The
  * first bytes are looked at before any compare: this runs for every
@@ -93,7 +104,7 @@ static bool ignored_by_name(const char *name)
 		if (!strcmp(name, ".BTF") || !strcmp(name, ".BTF.ext"))
 			return true;
 	}
-	return name[1] == 'd' && !strncmp(name, ".debug_", 7);
+	return name[1] == 'd' && has_prefix(name, ".debug_");
 }
 
 /* The string at off of a string table's n bytes s (NULL: none), or NULL

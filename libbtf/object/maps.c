@@ -250,7 +250,8 @@ int lbtfi_obj_init_btf_maps(struct octx *c)
 		const char *name;
 
 		if (lbtfi_obj_elf_sec(&c->e, i, &sh) && !lbtfi_obj_ignored_section(&sh) &&
-		    (name = lbtfi_obj_elf_sec_name(&c->e, i)) && !strcmp(name, ".maps")) {
+		    (name = lbtfi_obj_elf_sec_name(&c->e, i)) && name[0] == '.' && name[1] == 'm' &&
+		    !strcmp(name, ".maps")) {
 			maps = sh;
 			maps_idx = i;
 		}
