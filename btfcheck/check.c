@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "report.h"
 #include "btfcheck.h"
 #include "cli.h"
@@ -131,16 +132,41 @@ static int fail(const struct cfg *c, const char *path, int err, const char *msg)
 	return cli_fail_msg(prog, path, msg, err);
 }
 
+/*
+ * Inputs of this size and more are mapped and their mappings left to exit
+ * (at most MAPS_LEFT of them): a BPF object that large is mostly DWARF,
+ * which a read would copy whole into fresh pages of the read buffer (a
+ * page fault each) while the check touches only the headers, symbols and
+ * .BTF of a mapping. A smaller one is read: its mapping would cost more
+ * than the copy. A stat that fails says nothing: the read reports.
+ */
+#define MAP_FROM_SIZE (32u << 10)
+#define MAPS_LEFT 256
+
+static bool large_input(const char *path)
+{
+	static unsigned int mapped;
+	struct stat st;
+
+	if (mapped >= MAPS_LEFT || stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size < MAP_FROM_SIZE)
+		return false;
+	mapped++;
+	return true;
+}
+
 /* Reads the file and finds the BTF in it; 0 or an exit status (reported) */
 static int read_input(const struct cfg *c, const char *path, bool last, struct input *in,
 		      struct btfcheck_report *rep, char **reason)
 {
-	/* the last input is mapped and left to exit, the others read into
-	 * one buffer: see btfcheck_one() */
-	if (last ? lbtfi_file_load_mapped(path, &in->file, &in->file_size, &in->mapped)
-		 : lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
+	/* the last input and large ones are mapped and left to exit, the
+	 * others read into one buffer: see btfcheck_one() */
+	bool map = last || large_input(path);
+
+	if (map ? lbtfi_file_load_mapped(path, &in->file, &in->file_size, &in->mapped)
+		: lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
 		return fail(c, path, errno, lbtf_errmsg());
-	in->kept = last ? in->mapped : !in->mapped;
+	in->kept = map ? in->mapped : !in->mapped;
 	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {
 		const void *btf;
 		size_t n;

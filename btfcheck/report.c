@@ -90,21 +90,27 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 			fputc('\n', stderr);
 	}
 	fflush(stderr);
+	/* the verdict line of every object of a gate: put, not formatted */
+	fputs(r->file, stdout);
 	if (r->open_failed)
-		fprintf(stdout, "%s: rejected: libbpf would not open it: %s (%s)", r->file,
-			r->reason, lbtf_errno_name(res->err));
-	else if (!res->err)
-		fprintf(stdout, "%s: OK", r->file);
-	else
-		fprintf(stdout, "%s: rejected: %s (%s)", r->file, r->reason,
+		fprintf(stdout, ": rejected: libbpf would not open it: %s (%s)", r->reason,
 			lbtf_errno_name(res->err));
+	else if (!res->err)
+		fputs(": OK", stdout);
+	else
+		fprintf(stdout, ": rejected: %s (%s)", r->reason, lbtf_errno_name(res->err));
 	if (r->no_btf) {
-		fprintf(stdout, " [BPF object without .BTF: libbpf opens and loads it without BTF]");
+		fputs(" [BPF object without .BTF: libbpf opens and loads it without BTF]", stdout);
 	} else if (r->object && !r->open_failed) {
 		bit_list(fix, sizeof(fix), r->fixups, cli_fixup_name);
-		fprintf(stdout, " [BPF object: the BTF libbpf loads; fixups: %s", *fix ? fix : "none");
+		fputs(" [BPF object: the BTF libbpf loads; fixups: ", stdout);
+		fputs(*fix ? fix : "none", stdout);
 		bit_list(fix, sizeof(fix), r->sanitized, lbtf_kfeat_name);
-		fprintf(stdout, "%s%s]", *fix ? "; sanitized: " : "", fix);
+		if (*fix) {
+			fputs("; sanitized: ", stdout);
+			fputs(fix, stdout);
+		}
+		fputc(']', stdout);
 	}
 	if (r->distilled)
 		fprintf(stdout, " [module BTF over its .BTF.base%s]",

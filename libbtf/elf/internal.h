@@ -60,6 +60,9 @@ size_t lbtfi_elf_find(const struct lbtfi_elf *e, const char *name, struct lbtfi_
  */
 int lbtfi_elf_section_data(const struct lbtfi_elf *e, const char *path, const char *name,
 			   const void **data, size_t *size);
+/* The same for a section already found (sh, named name) */
+int lbtfi_elf_shdr_data(const struct lbtfi_elf *e, const char *path, const char *name,
+			const struct lbtfi_shdr *sh, const void **data, size_t *size);
 /* Symbol i of the symbol table symtab, widened to Elf64_Sym, host order */
 bool lbtfi_elf_sym(const struct lbtfi_elf *e, const struct lbtfi_shdr *symtab, size_t i,
 		   Elf64_Sym *sym);

@@ -40,7 +40,20 @@ static void read_shdr(const struct lbtfi_elf *e, size_t i, struct lbtfi_shdr *sh
 {
 	const unsigned char *p = e->img + e->shoff + i * e->shentsize;
 
-	if (e->is64) {
+	if (e->is64 && !e->swap) { /* a BPF object's: the header as it is */
+		Elf64_Shdr s;
+
+		memcpy(&s, p, sizeof(s));
+		sh->name = s.sh_name;
+		sh->type = s.sh_type;
+		sh->flags = s.sh_flags;
+		sh->addr = s.sh_addr;
+		sh->offset = s.sh_offset;
+		sh->size = s.sh_size;
+		sh->link = s.sh_link;
+		sh->info = s.sh_info;
+		sh->entsize = s.sh_entsize;
+	} else if (e->is64) {
 		sh->name = rd32(e, p + F(Elf64_Shdr, sh_name));
 		sh->type = rd32(e, p + F(Elf64_Shdr, sh_type));
 		sh->flags = rd64(e, p + F(Elf64_Shdr, sh_flags));
@@ -181,14 +194,20 @@ int lbtfi_elf_section_data(const struct lbtfi_elf *e, const char *path, const ch
 
 	if (!lbtfi_elf_find(e, name, &sh))
 		return lbtfi_err(ENODATA, "%s: no %s section", path, name);
-	if (sh.type == SHT_NOBITS)
+	return lbtfi_elf_shdr_data(e, path, name, &sh, data, size);
+}
+
+int lbtfi_elf_shdr_data(const struct lbtfi_elf *e, const char *path, const char *name,
+			const struct lbtfi_shdr *sh, const void **data, size_t *size)
+{
+	if (sh->type == SHT_NOBITS)
 		return lbtfi_err(ENODATA, "%s: %s section has no data (NOBITS, stripped file?)", path,
 				 name);
-	if (!(*data = lbtfi_elf_sec_data(e, &sh)))
+	if (!(*data = lbtfi_elf_sec_data(e, sh)))
 		return lbtfi_err(EINVAL, "%s: %s section is truncated (offset %llu, size %llu, file %zu bytes)",
-				 path, name, (unsigned long long)sh.offset, (unsigned long long)sh.size,
+				 path, name, (unsigned long long)sh->offset, (unsigned long long)sh->size,
 				 e->len);
-	*size = sh.size;
+	*size = sh->size;
 	return 0;
 }
 

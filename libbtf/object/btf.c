@@ -5,6 +5,7 @@
  * records in place; adding a type or string switches to own buffers and
  * the canonical layout, as libbpf's btf_ensure_modifiable() does.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -21,13 +22,49 @@
 static __thread struct lbtfi_keep kept_raw, kept_offs;
 static __thread struct lbtfi_keep handed;
 
+/* lbtf_type_rec_size(t) from the kind table's rows looked up once per
+ * walk (desc[kind], NULL for LBTF_KIND_UNKN): the walk sizes every record
+ * of .BTF, two calls a record otherwise */
+static size_t rec_size(const struct lbtf_kind_desc *const *desc, const struct lbtf_type *t)
+{
+	unsigned int k = lbtf_kind(t);
+	const struct lbtf_kind_desc *d = k <= LBTF_KIND_MAX ? desc[k] : NULL;
+
+	return d ? sizeof(*t) + d->extra_size + (size_t)d->vlen_elem_size * lbtf_vlen(t) : 0;
+}
+
+/* DATASEC id appended to b->dsecs; -ENOMEM */
+static int note_datasec(struct obtf *b, uint32_t id)
+{
+	if (!b->dsecs) {
+		b->dsecs = b->dsecs_here;
+		b->dsecs_cap = sizeof(b->dsecs_here) / sizeof(b->dsecs_here[0]);
+	}
+	if (b->nr_dsecs == b->dsecs_cap) {
+		uint32_t *d = malloc(b->dsecs_cap * 2 * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		memcpy(d, b->dsecs, b->nr_dsecs * sizeof(*d));
+		if (b->dsecs != b->dsecs_here)
+			free(b->dsecs);
+		b->dsecs = d;
+		b->dsecs_cap *= 2;
+	}
+	b->dsecs[b->nr_dsecs++] = id;
+	return 0;
+}
+
 int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size)
 {
 	struct lbtf_header hdr;
 	const struct lbtf_header *h = &hdr;
+	const struct lbtf_kind_desc *desc[LBTF_NR_KINDS];
 	size_t off = 0;
 
 	memset(b, 0, sizeof(*b));
+	for (unsigned int k = 0; k < LBTF_NR_KINDS; k++)
+		desc[k] = k == LBTF_KIND_UNKN ? NULL : lbtf_kind_desc(k);
 	/* libbpf 1.1's header: up to str_len */
 	if (size < LBTF_HDR_LEN_V1)
 		return lbtfi_err(EINVAL, "%s: .BTF: header not found", path);
@@ -70,16 +107,17 @@ int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_
 		return lbtfi_err(ENOMEM, "%s: out of memory", path);
 	b->offs_cap /= sizeof(*b->offs);
 	while (off + sizeof(struct lbtf_type) <= b->types_len) {
-		size_t rec = lbtf_type_rec_size((const struct lbtf_type *)(b->types + off));
+		size_t rec = rec_size(desc, (const struct lbtf_type *)(b->types + off));
 
 		if (!rec)
 			return lbtfi_err(EINVAL, "%s: .BTF: unsupported kind %u", path,
 					 lbtf_kind((const struct lbtf_type *)(b->types + off)));
 		if (rec > b->types_len - off)
 			return lbtfi_err(EINVAL, "%s: .BTF: type [%u] is malformed", path, b->nr + 1);
-		if (LBTFI_GROW(b->offs, b->offs_cap, (size_t)b->nr + 1))
+		b->offs[b->nr++] = off; /* room: see above */
+		if (lbtf_kind((const struct lbtf_type *)(b->types + off)) == LBTF_KIND_DATASEC &&
+		    note_datasec(b, b->nr))
 			return lbtfi_err(ENOMEM, "%s: out of memory", path);
-		b->offs[b->nr++] = off;
 		off += rec;
 	}
 	if (off != b->types_len)
@@ -95,18 +133,17 @@ void lbtfi_obj_btf_free(struct obtf *b)
 	}
 	lbtfi_keep_give(&kept_raw, b->raw, b->raw_cap);
 	lbtfi_keep_give(&kept_offs, b->offs, b->offs_cap * sizeof(*b->offs));
+	if (b->dsecs != b->dsecs_here)
+		free(b->dsecs);
 	memset(b, 0, sizeof(*b));
 }
 
-struct lbtf_type *lbtfi_obj_btf_type(const struct obtf *b, uint32_t id)
+struct lbtf_type *lbtfi_obj_btf_void(void)
 {
 	static __thread struct lbtf_type void_type;
 
-	if (id == 0) {
-		memset(&void_type, 0, sizeof(void_type));
-		return &void_type;
-	}
-	return id <= b->nr ? (struct lbtf_type *)(b->types + b->offs[id - 1]) : NULL;
+	memset(&void_type, 0, sizeof(void_type));
+	return &void_type;
 }
 
 char *lbtfi_obj_btf_str(const struct obtf *b, uint32_t off)
@@ -174,6 +211,8 @@ int lbtfi_obj_btf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t
 	b->offs[b->nr++] = b->types_len;
 	b->types_len += len;
 	*id = b->nr;
+	if (lbtf_kind(rec) == LBTF_KIND_DATASEC && note_datasec(b, b->nr))
+		return lbtfi_err(ENOMEM, "out of memory");
 	return 0;
 }
 

@@ -47,7 +47,7 @@ static bool find_var_sym(const struct octx *c, const char *name, Elf64_Sym *out)
 
 		lbtfi_obj_elf_sym(&c->e, c->e.vars[k], out);
 		n = lbtfi_obj_elf_sym_name(&c->e, out);
-		if (n && !strcmp(n, name))
+		if (n && n[0] == name[0] && !strcmp(n, name)) /* (a variable per symbol) */
 			return true;
 	}
 	return false;
@@ -63,7 +63,7 @@ static bool hidden(const Elf64_Sym *s)
 static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 {
 	const char *sec = lbtfi_obj_btf_str(&c->b, t->name_off);
-	struct lbtf_var_secinfo *vsi = (struct lbtf_var_secinfo *)(t + 1), *tmp;
+	struct lbtf_var_secinfo *vsi = (struct lbtf_var_secinfo *)(t + 1), *tmp, here[64];
 	unsigned int n = lbtf_vlen(t);
 	bool offsets = false;
 
@@ -109,22 +109,24 @@ static int fixup_datasec(struct octx *c, struct lbtf_type *t)
 			}
 		}
 	}
-	tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	/* the merge sort's room: on the stack for the usual few variables
+	 * (a malloc per DATASEC size can start a new group of fresh pages) */
+	tmp = n <= sizeof(here) / sizeof(here[0]) ? here : malloc(n * sizeof(*tmp));
 	if (!tmp)
 		return lbtfi_err(ENOMEM, "out of memory");
 	if (sort_vsi(vsi, n, tmp))
 		c->fixups |= LBTF_FIXUP_SORT;
-	free(tmp);
+	if (tmp != here)
+		free(tmp);
 	return 0;
 }
 
 int lbtfi_obj_fixup_datasecs(struct octx *c)
 {
-	for (uint32_t id = 1; id <= c->b.nr; id++) {
-		struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, id);
-		int err;
+	for (size_t k = 0; k < c->b.nr_dsecs; k++) {
+		int err = fixup_datasec(c, lbtfi_obj_btf_type(&c->b, c->b.dsecs[k]));
 
-		if (lbtf_kind(t) == LBTF_KIND_DATASEC && (err = fixup_datasec(c, t)))
+		if (err)
 			return err;
 	}
 	return 0;

@@ -80,35 +80,71 @@ static uint64_t libelf_entsize(uint32_t type)
 	}
 }
 
+/* strncmp(s, p, strlen(p)) == 0, inline: libc's is a call and a loop
+ * set up for any length, for every DWARF section of every object */
+static bool has_prefix(const char *s, const char *p)
+{
+	while (*p && *s == *p) {
+		s++;
+		p++;
+	}
+	return !*p;
+}
+
 /* The sections bpf_object__elf_collect() skips by name: DWARF and the
- * relocations of DWARF, .BTF and .BTF.ext (ignore_elf_section()) */
+ * relocations of DWARF, .BTF and .BTF.ext (ignore_elf_section()). The
+ * first bytes are looked at before any compare: this runs for every
+ * section of every object. */
 static bool ignored_by_name(const char *name)
 {
-	if (!strncmp(name, ".rel", 4)) {
+	if (name[0] != '.')
+		return false;
+	if (name[1] == 'r' && name[2] == 'e' && name[3] == 'l') {
 		name += 4;
 		if (!strcmp(name, ".BTF") || !strcmp(name, ".BTF.ext"))
 			return true;
 	}
-	return !strncmp(name, ".debug_", 7);
+	return name[1] == 'd' && has_prefix(name, ".debug_");
+}
+
+/* The string at off of a string table's n bytes s (NULL: none), or NULL
+ * past it or when it does not end inside it: lbtfi_elf_str's answer for a
+ * table found once, not looked up again per name */
+static const char *table_str(const char *s, size_t n, size_t off)
+{
+	if (!s || off >= n)
+		return NULL;
+	return !s[n - 1] || memchr(s + off, '\0', n - off) ? s + off : NULL;
+}
+
+/* A string table section's bytes as lbtfi_elf_str finds them (NULL and 0:
+ * none usable) */
+static const char *strtab(const struct lbtfi_elf *elf, size_t ndx, size_t *n)
+{
+	struct lbtfi_shdr sh;
+	const char *s;
+
+	*n = 0;
+	if (!ndx || !lbtfi_elf_shdr(elf, ndx, &sh) || sh.type != SHT_STRTAB || !sh.size ||
+	    !(s = lbtfi_elf_sec_data(elf, &sh)))
+		return NULL;
+	*n = sh.size;
+	return s;
 }
 
 /* The symbols' string table, found once: a name is then an offset into it
  * (lbtfi_elf_str would find and check the table's header for each one) */
 static void sym_strtab(struct oelf *e)
 {
-	struct lbtfi_shdr sh;
-
-	if (!e->symtab.link || !lbtfi_elf_shdr(&e->elf, e->symtab.link, &sh) ||
-	    sh.type != SHT_STRTAB || !sh.size)
-		return;
-	e->sym_strs = lbtfi_elf_sec_data(&e->elf, &sh);
-	e->sym_strs_len = e->sym_strs ? sh.size : 0;
+	e->sym_strs = strtab(&e->elf, e->symtab.link, &e->sym_strs_len);
 }
 
 int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size)
 {
 	const unsigned char host_data = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
 					ELFDATA2LSB : ELFDATA2MSB;
+	const char *names = NULL;
+	size_t names_len = 0;
 	int err;
 
 	memset(e, 0, sizeof(*e));
@@ -121,15 +157,16 @@ int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size
 		e->secs = lbtfi_keep_take(&kept_secs, e->elf.shnum * sizeof(*e->secs), &e->secs_cap);
 		if (!e->secs)
 			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		names = strtab(&e->elf, e->elf.shstrndx, &names_len);
 		lbtfi_elf_shdr(&e->elf, 0, &e->secs[0].sh);
-		e->secs[0].name = lbtfi_elf_sec_name(&e->elf, &e->secs[0].sh);
+		e->secs[0].name = table_str(names, names_len, e->secs[0].sh.name);
 	}
 	for (size_t i = 1; i < e->elf.shnum; i++) {
 		struct lbtfi_shdr sh;
 		const char *name;
 
 		lbtfi_elf_shdr(&e->elf, i, &sh);
-		name = lbtfi_elf_sec_name(&e->elf, &sh);
+		name = table_str(names, names_len, sh.name); /* lbtfi_elf_sec_name's */
 		e->secs[i].sh = sh;
 		e->secs[i].name = name;
 		/* libbpf's elf_collect names every section first */
@@ -148,16 +185,16 @@ int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size
 			e->has_symtab = true;
 			e->symtab = sh;
 			e->symtab_shndx = i;
-		} else if (name && !lbtfi_obj_ignored_section(&sh) && !strcmp(name, "license") &&
-			   sh.type == SHT_NOBITS) {
+		} else if (name[0] == 'l' && !lbtfi_obj_ignored_section(&sh) &&
+			   !strcmp(name, "license") && sh.type == SHT_NOBITS) {
 			/* bpf_object__init_license(): no bytes to copy */
 			return lbtfi_err(4001, "%s: invalid license section in %s", path, path);
-		} else if (name && !lbtfi_obj_ignored_section(&sh) && !strcmp(name, "version") &&
-			   sh.size != 4) {
+		} else if (name[0] == 'v' && !lbtfi_obj_ignored_section(&sh) &&
+			   !strcmp(name, "version") && sh.size != 4) {
 			/* bpf_object__init_kversion() */
 			return lbtfi_err(4001, "%s: invalid kver section in %s", path, path);
-		} else if (name && !strcmp(name, ".text") && sh.type == SHT_PROGBITS &&
-			   (sh.flags & SHF_EXECINSTR) && sh.size) {
+		} else if (sh.type == SHT_PROGBITS && (sh.flags & SHF_EXECINSTR) && sh.size &&
+			   !strcmp(name, ".text")) {
 			e->text_shndx = i;
 		}
 	}
@@ -186,48 +223,19 @@ void lbtfi_obj_elf_free(struct oelf *e)
 	e->nr_funcs = 0;
 }
 
-/* The object is ELF64 in the host's byte order (lbtf_is_bpf_object and the
- * check above) with whole Elf64_Sym entries (entsize checked above): a
- * symbol is the table's bytes as they are. The fixups look symbols up in
- * loops over all of them, per section, variable and relocation: a copy
- * here, not lbtfi_elf_sym's bounds checks and field-by-field reads. */
-bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym)
-{
-	if (i >= e->nr_syms)
-		return false;
-	memcpy(sym, e->syms + i * sizeof(*sym), sizeof(*sym));
-	return true;
-}
-
 /* What lbtfi_elf_str(symtab.link, st_name) gives: NULL past the table or
  * for a name that does not end inside it */
 const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym)
 {
-	const char *s = e->sym_strs;
-	size_t n = e->sym_strs_len, off = sym->st_name;
-
-	if (!s || off >= n)
-		return NULL;
-	return !s[n - 1] || memchr(s + off, '\0', n - off) ? s + off : NULL;
-}
-
-bool lbtfi_obj_elf_sec(const struct oelf *e, size_t i, struct lbtfi_shdr *sh)
-{
-	if (i >= e->elf.shnum)
-		return false;
-	*sh = e->secs[i].sh;
-	return true;
-}
-
-const char *lbtfi_obj_elf_sec_name(const struct oelf *e, size_t i)
-{
-	return i < e->elf.shnum ? e->secs[i].name : NULL;
+	return table_str(e->sym_strs, e->sym_strs_len, sym->st_name);
 }
 
 size_t lbtfi_obj_elf_find(const struct oelf *e, const char *name, struct lbtfi_shdr *sh)
 {
 	for (size_t i = 1; i < e->elf.shnum; i++) {
-		if (e->secs[i].name && !strcmp(e->secs[i].name, name)) {
+		const char *n = e->secs[i].name;
+
+		if (n && n[0] == name[0] && !strcmp(n, name)) {
 			*sh = e->secs[i].sh;
 			return i;
 		}

@@ -148,13 +148,14 @@ int lbtfi_obj_check_btf_ext(struct octx *c)
 		const char *name;
 
 		if (!lbtfi_obj_elf_sec(&c->e, i, &sh) || !(name = lbtfi_obj_elf_sec_name(&c->e, i)) ||
-		    lbtfi_obj_ignored_section(&sh))
+		    lbtfi_obj_ignored_section(&sh) || name[0] != '.')
 			continue;
-		if (!strcmp(name, ".maps") ||
-		    (!strcmp(name, ".struct_ops") && sh.type == SHT_PROGBITS && sh.size &&
-		     !(sh.flags & SHF_EXECINSTR))) {
+		/* (name[1] first: this runs for every section of every object) */
+		if ((name[1] == 'm' && !strcmp(name, ".maps")) ||
+		    (name[1] == 's' && !strcmp(name, ".struct_ops") && sh.type == SHT_PROGBITS &&
+		     sh.size && !(sh.flags & SHF_EXECINSTR))) {
 			needs_btf = true;
-		} else if (!strcmp(name, ".BTF.ext")) {
+		} else if (name[1] == 'B' && !strcmp(name, ".BTF.ext")) {
 			if (sh.type != SHT_PROGBITS) /* (libbpf says nothing) */
 				return lbtfi_err(4001, "%s: .BTF.ext is not SHT_PROGBITS (type %u)",
 						 c->path, sh.type);

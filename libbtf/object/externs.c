@@ -97,11 +97,10 @@ static int find_extern_btf_id(const struct obtf *b, const char *name)
 
 static uint32_t find_extern_sec(const struct obtf *b, uint32_t ext_id)
 {
-	for (uint32_t id = 1; id <= b->nr; id++) {
+	for (size_t k = 0; k < b->nr_dsecs; k++) {
+		uint32_t id = b->dsecs[k];
 		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
 
-		if (lbtf_kind(t) != LBTF_KIND_DATASEC)
-			continue;
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
 			if (lbtf_secinfos(t)[i].type == ext_id)
 				return id;
@@ -145,12 +144,10 @@ static int add_dummy_ksym(struct octx *c, uint32_t *dummy)
 	int err;
 
 	*dummy = 0;
-	for (uint32_t id = 1; id <= b->nr && !sec; id++) {
-		const struct lbtf_type *t = lbtfi_obj_btf_type(b, id);
+	for (size_t k = 0; k < b->nr_dsecs && !sec; k++) { /* the name of DATASECs only */
+		const struct lbtf_type *t = lbtfi_obj_btf_type(b, b->dsecs[k]);
 		const char *n;
 
-		if (lbtf_kind(t) != LBTF_KIND_DATASEC) /* the name of DATASECs only */
-			continue;
 		n = lbtfi_obj_btf_str(b, t->name_off);
 		if (n && !strcmp(n, ".ksyms"))
 			sec = t;

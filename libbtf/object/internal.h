@@ -9,6 +9,7 @@
 #define LIBBTF_OBJECT_INTERNAL_H
 
 #include <stdbool.h>
+#include <string.h>
 #include "core/internal.h"
 #include "elf/internal.h"
 #include "libbtf_object.h"
@@ -27,6 +28,12 @@ struct obtf {
 	size_t strs_len, strs_cap;
 	uint32_t *offs;          /* offs[id - 1]: offset of type id in types */
 	size_t offs_cap;
+	/* the DATASECs' ids in order, as read and added: the fixups look for
+	 * sections among these, not among all types (sanitizing, the last
+	 * step, may turn them into other kinds) */
+	uint32_t *dsecs;         /* dsecs_here, or malloc'ed past its room */
+	size_t nr_dsecs, dsecs_cap;
+	uint32_t dsecs_here[16]; /* objects have a few (no allocation, no fresh page) */
 	uint32_t nr;             /* types, without void */
 	bool grown;              /* types/strs are our own buffers */
 };
@@ -69,13 +76,22 @@ struct octx {
 	size_t ext_size;
 	size_t maps_shndx;       /* the .maps section (0: none) */
 	uint32_t *map_offs;      /* its maps' offsets, as DATASEC '.maps' has them */
+	size_t map_offs_cap;     /* their block's size in bytes (util/keep.h) */
 	size_t nr_maps;
 };
 
 /* btf.c */
 int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size);
 void lbtfi_obj_btf_free(struct obtf *b);
-struct lbtf_type *lbtfi_obj_btf_type(const struct obtf *b, uint32_t id);
+/* Type id (a zeroed void record for 0, writable), or NULL past the last:
+ * inline, the fixups' walks call it for every type they look at */
+struct lbtf_type *lbtfi_obj_btf_void(void);
+static inline struct lbtf_type *lbtfi_obj_btf_type(const struct obtf *b, uint32_t id)
+{
+	if (id - 1 < b->nr)
+		return (struct lbtf_type *)(b->types + b->offs[id - 1]);
+	return id ? NULL : lbtfi_obj_btf_void();
+}
 char *lbtfi_obj_btf_str(const struct obtf *b, uint32_t off);
 int lbtfi_obj_btf_add_str(struct obtf *b, const char *s, uint32_t *off);
 int lbtfi_obj_btf_add_type(struct obtf *b, const void *rec, size_t len, uint32_t *id);
@@ -92,14 +108,36 @@ void lbtfi_obj_btf_data_give(void *data, size_t size);
 int lbtfi_obj_elf_open(struct oelf *e, const char *path, const void *image, size_t size);
 void lbtfi_obj_elf_free(struct oelf *e);
 const char *lbtfi_obj_elf_sym_name(const struct oelf *e, const Elf64_Sym *sym);
-bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym);
+
+/* The object is ELF64 in the host's byte order (lbtf_is_bpf_object and the
+ * open's check) with whole Elf64_Sym entries (entsize checked): a symbol is
+ * the table's bytes as they are. The fixups look symbols up in loops over
+ * all of them, per section, variable and relocation: a copy here (inline),
+ * not lbtfi_elf_sym's bounds checks and field-by-field reads. */
+static inline bool lbtfi_obj_elf_sym(const struct oelf *e, size_t i, Elf64_Sym *sym)
+{
+	if (i >= e->nr_syms)
+		return false;
+	memcpy(sym, e->syms + i * sizeof(*sym), sizeof(*sym));
+	return true;
+}
 /* first section named name: its data size (sh_size for NOBITS) */
 int lbtfi_obj_elf_sec_size(const struct oelf *e, const char *name, uint32_t *size);
 /* Section i's header (a copy) and its name from the table the open read:
  * what lbtfi_elf_shdr and lbtfi_elf_sec_name give, without reading and
  * checking the header and the name table's again; false/NULL past it */
-bool lbtfi_obj_elf_sec(const struct oelf *e, size_t i, struct lbtfi_shdr *sh);
-const char *lbtfi_obj_elf_sec_name(const struct oelf *e, size_t i);
+static inline bool lbtfi_obj_elf_sec(const struct oelf *e, size_t i, struct lbtfi_shdr *sh)
+{
+	if (i >= e->elf.shnum)
+		return false;
+	*sh = e->secs[i].sh;
+	return true;
+}
+
+static inline const char *lbtfi_obj_elf_sec_name(const struct oelf *e, size_t i)
+{
+	return i < e->elf.shnum ? e->secs[i].name : NULL;
+}
 /* lbtfi_elf_find from that table: the first section named name (its index,
  * its header in *sh), 0: none */
 size_t lbtfi_obj_elf_find(const struct oelf *e, const char *name, struct lbtfi_shdr *sh);
@@ -111,6 +149,7 @@ bool lbtfi_obj_ignored_section(const struct lbtfi_shdr *sh);
 int lbtfi_obj_check_btf_ext(struct octx *c);
 /* maps.c: BTF-defined maps as bpf_object__init_user_btf_maps() reads them */
 int lbtfi_obj_init_btf_maps(struct octx *c);
+void lbtfi_obj_maps_free(struct octx *c);
 /* progs.c: programs (bpf_object__add_programs) and their relocations
  * (bpf_object__collect_prog_relos), after lbtfi_obj_init_btf_maps */
 int lbtfi_obj_collect_progs(struct octx *c);

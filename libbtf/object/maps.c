@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/keep.h"
+
+/* the block of the maps' offsets, kept for the thread's next object */
+static __thread struct lbtfi_keep kept_map_offs;
 
 #define MAP_TYPE_PROG_ARRAY 3
 #define MAP_TYPE_ARRAY_OF_MAPS 12
@@ -246,24 +250,26 @@ int lbtfi_obj_init_btf_maps(struct octx *c)
 		const char *name;
 
 		if (lbtfi_obj_elf_sec(&c->e, i, &sh) && !lbtfi_obj_ignored_section(&sh) &&
-		    (name = lbtfi_obj_elf_sec_name(&c->e, i)) && !strcmp(name, ".maps")) {
+		    (name = lbtfi_obj_elf_sec_name(&c->e, i)) && name[0] == '.' && name[1] == 'm' &&
+		    !strcmp(name, ".maps")) {
 			maps = sh;
 			maps_idx = i;
 		}
 	}
 	if (!maps_idx)
 		return 0;
-	for (uint32_t id = 1; id <= c->b.nr; id++) {
-		const struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, id);
+	for (size_t k = 0; k < c->b.nr_dsecs; k++) {
+		const struct lbtf_type *t = lbtfi_obj_btf_type(&c->b, c->b.dsecs[k]);
 		const char *name = lbtfi_obj_btf_str(&c->b, t->name_off);
 
-		if (lbtf_kind(t) != LBTF_KIND_DATASEC || !name || strcmp(name, ".maps"))
+		if (!name || strcmp(name, ".maps"))
 			continue;
 		const struct lbtf_var_secinfo *vi = (const struct lbtf_var_secinfo *)(t + 1);
 
 		/* where the maps are: their relocations must find them (progs.c) */
 		c->maps_shndx = maps_idx;
-		c->map_offs = malloc((lbtf_vlen(t) ?: 1) * sizeof(*c->map_offs));
+		c->map_offs = lbtfi_keep_take(&kept_map_offs, (lbtf_vlen(t) ?: 1) * sizeof(*c->map_offs),
+					      &c->map_offs_cap);
 		if (!c->map_offs)
 			return lbtfi_err(ENOMEM, "out of memory");
 		for (unsigned int i = 0; i < lbtf_vlen(t); i++) {
@@ -276,4 +282,10 @@ int lbtfi_obj_init_btf_maps(struct octx *c)
 		return 0;
 	}
 	return lbtfi_err(ENOENT, "%s: DATASEC '.maps' not found.", c->path);
+}
+
+void lbtfi_obj_maps_free(struct octx *c)
+{
+	lbtfi_keep_give(&kept_map_offs, c->map_offs, c->map_offs_cap);
+	c->map_offs = NULL;
 }

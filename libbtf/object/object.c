@@ -50,7 +50,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	struct lbtf_object_opts o;
 	struct lbtf_object_btf r = { .sz = sizeof(r) };
 	struct octx c = { .path = path };
-	struct lbtfi_shdr btf_sh;
+	struct lbtfi_shdr btf_sh = { 0 };
 	const void *btf;
 	size_t btf_size;
 	int err;
@@ -75,7 +75,8 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 		btf = o.btf;
 		btf_size = o.btf_size;
 	} else {
-		err = err ?: lbtf_elf_btf(path, elf, size, &btf, &btf_size);
+		/* what lbtf_elf_btf() gives, from the section found above */
+		err = err ?: lbtfi_elf_shdr_data(&c.e.elf, path, ".BTF", &btf_sh, &btf, &btf_size);
 	}
 	c.ext = o.btf_ext;
 	c.ext_size = o.btf_ext_size;
@@ -92,7 +93,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	r.sanitized = c.sanitized;
 	lbtfi_obj_btf_free(&c.b);
 	lbtfi_obj_elf_free(&c.e);
-	free(c.map_offs);
+	lbtfi_obj_maps_free(&c);
 	if (err)
 		return err;
 	if (res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))

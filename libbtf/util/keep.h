@@ -11,10 +11,16 @@
  *
  *	static __thread struct lbtfi_keep kept;
  *	p = lbtfi_keep_take(&kept, n, &cap);   ... lbtfi_keep_give(&kept, p, cap);
+ *
+ * The keeps a thread has filled are on a list of that thread's, and a
+ * pthread key's destructor frees their blocks when the thread exits: a
+ * library user whose threads come and go leaks nothing. The process's
+ * main thread keeps its blocks until exit (no destructor runs there).
  */
 #ifndef LIBBTF_UTIL_KEEP_H
 #define LIBBTF_UTIL_KEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define LBTFI_KEEP_MAX ((size_t)256 << 10)
@@ -22,6 +28,8 @@
 struct lbtfi_keep {
 	void *p;    /* the kept block, or NULL */
 	size_t cap; /* its size in bytes */
+	struct lbtfi_keep *next; /* the thread's other filled keeps */
+	bool listed;             /* on the thread's list */
 };
 
 /* A block of at least n bytes (contents undefined), *cap its size: the kept
@@ -31,7 +39,12 @@ void *lbtfi_keep_take(struct lbtfi_keep *k, size_t n, size_t *cap);
 
 /* Done with p (cap bytes, from lbtfi_keep_take or malloc; NULL: nothing):
  * kept for the next take when it is no larger than LBTFI_KEEP_MAX and
- * larger than the block kept, which is freed; else freed */
+ * larger than the block kept, which is freed; else freed (also when the
+ * thread's exit could not be arranged to free it) */
 void lbtfi_keep_give(struct lbtfi_keep *k, void *p, size_t cap);
+
+/* Bytes kept by all threads now (for tests: a thread's exit gives its
+ * blocks back) */
+size_t lbtfi_keep_held(void);
 
 #endif
