@@ -510,6 +510,12 @@ static inline bool lbtfi_dr_uleb(const uint8_t **pp, const uint8_t *e, uint64_t 
 	unsigned int shift;
 	uint8_t last;
 
+	/* (one byte, as nearly every abbreviation code, tag, attribute and
+	 * form is: ~4 instructions rather than ~15) */
+	if (*pp < e && **pp < 0x80) {
+		*out = *(*pp)++;
+		return true;
+	}
 	return lbtfi_dr_leb(pp, e, out, &shift, &last);
 }
 

@@ -344,6 +344,23 @@ static inline void put_attr(struct lbtfi_dw_attr *a, const struct lbtfi_dr_spec 
 	a->u = u;
 }
 
+/* The wanted attributes of an abbreviation without variable-size ones,
+ * whose attributes start at p */
+static inline void put_fixed(const struct lbtfi_dr_abbrev *ab, const struct lbtfi_dr_unit *u, const uint8_t *p,
+			     struct lbtfi_dw_attrs *da)
+{
+	const struct lbtfi_dr_want *w = ab->want, *we = w + ab->nwant;
+
+	for (; w < we; w++) {
+		struct lbtfi_dw_attr *a = &da->a[w->slot];
+
+		a->form = w->form;
+		a->p = p + w->off;
+		a->implicit = w->implicit;
+		a->u = u;
+	}
+}
+
 /* One pass over d's attributes into the slots of da */
 static bool gather(struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da)
 {
@@ -370,14 +387,7 @@ static bool gather(struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da)
 			return false;
 		}
 		if (!ab->nvar) {
-			for (; w < we; w++) {
-				struct lbtfi_dw_attr *a = &da->a[w->slot];
-
-				a->form = w->form;
-				a->p = p + w->off;
-				a->implicit = w->implicit;
-				a->u = u;
-			}
+			put_fixed(ab, u, p, da);
 		} else {
 			for (; w < we; w++) {
 				struct lbtfi_dw_attr *a = &da->a[w->slot];
@@ -428,6 +438,17 @@ static bool gather(struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da)
 
 void lbtfi_dr_gather(struct lbtfi_dw_die *d, struct lbtfi_dw_attrs *da)
 {
+	const struct lbtfi_dr_abbrev *ab = d->ab;
+
+	/* (every attribute of a fixed size, as most DIEs have: here, where
+	 * no call is made, rather than in gather, whose other paths keep
+	 * more registers to save: ~17 instructions a DIE) */
+	if (!ab->nvar && ab->tail <= d->u->end - d->p) {
+		put_fixed(ab, d->u, d->p, da);
+		d->end = d->p + ab->tail;
+		da->have = da->own = ab->slots;
+		return;
+	}
 	gather(d, da);
 	da->own = da->have;
 }
