@@ -644,6 +644,7 @@ static void compile_abbrev(struct lbtfi_dr_abbrev *ab, struct lbtfi_dr_var *var,
 	ab->var = var;
 	ab->want = want;
 	ab->nvar = LBTFI_DR_GENERIC;
+	ab->sib_ref4 = -1;
 	for (i = 0; i < ab->nspecs; i++) {
 		const struct lbtfi_dr_spec *s = &ab->specs[i];
 
@@ -671,6 +672,8 @@ static void compile_abbrev(struct lbtfi_dr_abbrev *ab, struct lbtfi_dr_var *var,
 	for (i = 0; i < nwant; i++)
 		if (want[i].slot == DA_SIBLING) {
 			ab->sib = (int16_t)i;
+			if (!want[i].seg && want[i].form == DW_FORM_ref4)
+				ab->sib_ref4 = want[i].off;
 			break;
 		}
 	for (i = 0; i < nwant; i++)

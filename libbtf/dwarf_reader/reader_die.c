@@ -217,7 +217,7 @@ static inline const uint8_t *attrs_end(struct lbtfi_dw_die *d)
 	return attrs_end_slow(d);
 }
 
-bool lbtfi_dr_child(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out)
+bool lbtfi_dr_child_slow(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out)
 {
 	const uint8_t *p, *next;
 
@@ -287,11 +287,9 @@ static const uint8_t *after_children(struct lbtfi_dw_die *d)
 	const struct lbtfi_dr_abbrev *ab = d->ab;
 	const uint8_t *p = NULL;
 
-	if (ab->sib >= 0 && ab->nvar != LBTFI_DR_GENERIC && !ab->want[ab->sib].seg &&
-	    ab->want[ab->sib].form == DW_FORM_ref4 && ab->want[ab->sib].off <= d->u->end - d->p - 4) {
+	if (ab->sib_ref4 >= 0 && ab->sib_ref4 <= d->u->end - d->p - 4) {
 		/* (gcc's DW_AT_sibling, at a fixed place) */
-		uint64_t v = lbtfi_dr_read(d->u->f->big_endian, d->p + ab->want[ab->sib].off, 4) +
-			     d->u->h->off;
+		uint64_t v = lbtfi_dr_read(d->u->f->big_endian, d->p + ab->sib_ref4, 4) + d->u->h->off;
 
 		p = v > d->off && v < d->u->h->end ? d->u->info + v : NULL;
 	} else if (ab->slots >> DA_SIBLING & 1) {

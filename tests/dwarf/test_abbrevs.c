@@ -7,6 +7,12 @@
  * specification pool), its codes defined out of order and with gaps. Each
  * DIE reads back with its own tag and attribute values; a DIE with a code
  * in a gap is refused; a table defining a code twice is refused.
+ *
+ * And the inline step over a DIE with children by its DW_AT_sibling
+ * (lbtfi_dr_sibling, gcc's ref4 at a fixed place): in a unit that is not
+ * the section's first, the sibling attribute after another attribute,
+ * the walk lands on the next DIE, not on a child; and the inline step to
+ * a first child over attributes of a fixed size.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,12 +226,126 @@ static void test_code_twice(void **state)
 	lbtfi_dr_ctx_free(&c);
 }
 
+/* Unit 0 (a lone unit DIE), then unit 1: its unit DIE holds a struct
+ * (byte_size data1, sibling ref4: attributes of a fixed size) with two
+ * members, then a base type; bad_sib: the struct's sibling points past
+ * the unit */
+static void build_sib(struct bytes *in, struct bytes *a, struct lbtfi_dr_unit_hdr *h, bool bad_sib)
+{
+	static const uint8_t tags[][2] = { { 1, DW_TAG_compile_unit }, { 2, DW_TAG_structure_type },
+					   { 3, DW_TAG_member }, { 4, DW_TAG_base_type } };
+	size_t u1, sib_at;
+	uint32_t v;
+
+	memset(in, 0, sizeof(*in));
+	memset(a, 0, sizeof(*a));
+	for (unsigned int i = 0; i < 4; i++) {
+		uleb(a, tags[i][0]);
+		uleb(a, tags[i][1]);
+		put(a, i < 2 ? DW_CHILDREN_yes : DW_CHILDREN_no);
+		if (i == 1) {
+			uleb(a, DW_AT_byte_size);
+			uleb(a, DW_FORM_data1);
+			uleb(a, DW_AT_sibling);
+			uleb(a, DW_FORM_ref4);
+		}
+		if (i != 1) {
+			uleb(a, DW_AT_name);
+			uleb(a, DW_FORM_string);
+		}
+		put(a, 0);
+		put(a, 0);
+	}
+	put(a, 0);
+	for (unsigned int k = 0; k < 2; k++) {
+		size_t start = in->n;
+
+		in->n += 4;
+		put(in, 4);
+		put(in, 0);
+		for (unsigned int i = 0; i < 4; i++)
+			put(in, 0);
+		put(in, 8);
+		h[k] = (struct lbtfi_dr_unit_hdr){ .off = start, .die_off = in->n, .version = 4,
+						   .addr_size = 8, .offset_size = 4,
+						   .unit_type = DW_UT_compile, .tag = DW_TAG_compile_unit };
+		uleb(in, 1);
+		put(in, 'u');
+		put(in, 0);
+		if (k == 1) {
+			u1 = start;
+			uleb(in, 2);
+			put(in, 3); /* (byte_size 3: a member's code, read as one
+				     * by a child step that forgot the attributes) */
+			sib_at = in->n;
+			in->n += 4;
+			for (unsigned int m = 0; m < 2; m++) {
+				uleb(in, 3);
+				put(in, 'a' + m);
+				put(in, 0);
+			}
+			put(in, 0);
+			v = bad_sib ? 0x10000 : (uint32_t)(in->n - u1);
+			memcpy(in->b + sib_at, &v, 4);
+			uleb(in, 4);
+			put(in, 'T');
+			put(in, 0);
+		}
+		put(in, 0);
+		v = (uint32_t)(in->n - start - 4);
+		memcpy(in->b + start, &v, 4);
+		h[k].end = in->n;
+	}
+}
+
+static void test_sibling_inline(void **state)
+{
+	static struct lbtfi_dr_unit_hdr h[2];
+	struct lbtfi_dr_file f;
+	struct lbtfi_dr_ctx c;
+	struct lbtfi_dw_die cu, d, m;
+	struct lbtfi_dw_attrs da;
+
+	(void)state;
+	for (int bad_sib = 0; bad_sib < 2; bad_sib++) {
+		build_sib(&info, &ab, h, bad_sib);
+		file_of(&f);
+		f.units = h;
+		f.nunits = 2;
+		lbtfi_dr_ctx_init(&c, &f);
+		assert_int_equal(lbtfi_dr_die_at(&c, &f, h[1].die_off, &cu), 0);
+		assert_true(lbtfi_dr_child(&cu, &d));
+		assert_int_equal(lbtfi_dr_tag(&d), DW_TAG_structure_type);
+		/* (the abbreviation is one the inline step takes) */
+		assert_int_equal(d.ab->sib_ref4, 1);
+		/* its members by the inline first-child step (attributes of a
+		 * fixed size, not gathered) */
+		assert_true(lbtfi_dr_child(&d, &m));
+		assert_int_equal(lbtfi_dr_tag(&m), DW_TAG_member);
+		lbtfi_dr_gather(&m, &da);
+		assert_string_equal(lbtfi_dw_attrs_name(&da), "a");
+		assert_true(lbtfi_dr_sibling(&m));
+		lbtfi_dr_gather(&m, &da);
+		assert_string_equal(lbtfi_dw_attrs_name(&da), "b");
+		assert_false(lbtfi_dr_sibling(&m));
+		assert_true(lbtfi_dr_sibling(&d));
+		assert_int_equal(lbtfi_dr_tag(&d), DW_TAG_base_type);
+		lbtfi_dr_gather(&d, &da);
+		assert_string_equal(lbtfi_dw_attrs_name(&da), "T");
+		assert_false(lbtfi_dr_sibling(&d));
+		/* a sibling past the unit: the children are walked over instead */
+		assert_int_equal(lbtfi_dr_bad_off, UINT64_MAX);
+		lbtfi_dr_ctx_free(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grown_tables),
 		cmocka_unit_test(test_code_in_gap),
 		cmocka_unit_test(test_code_twice),
+		cmocka_unit_test(test_sibling_inline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
