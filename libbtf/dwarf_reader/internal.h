@@ -141,6 +141,8 @@ struct lbtfi_dr_abbrev {
 	struct lbtfi_dr_var *var;
 	struct lbtfi_dr_want *want;
 	int16_t sib;     /* want of the first DW_AT_sibling, -1 none */
+	int32_t sib_ref4; /* where that DW_AT_sibling is from the first attribute
+			   * when it is a ref4 at a fixed place (gcc's), else -1 */
 	uint8_t nbyslot;
 	uint8_t byslot[27]; /* wants by ascending slot, each slot once (its last) */
 	uint8_t ntypeslots; /* of those, the slots up to DA_LOWER_BOUND (a type's
@@ -224,7 +226,7 @@ const char *lbtfi_dr_key_where(uint64_t key);
  * entry ends the walk and its offset (key) goes to lbtfi_dr_bad_off, which stays
  * UINT64_MAX while everything read was well formed. */
 extern __thread uint64_t lbtfi_dr_bad_off;
-bool lbtfi_dr_child(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out);
+bool lbtfi_dr_child_slow(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out);
 bool lbtfi_dr_sibling_slow(struct lbtfi_dw_die *d);
 
 /* The DIE at p (inside u) when its abbreviation code is one byte and one
@@ -244,6 +246,22 @@ static inline bool lbtfi_dr_short_entry(const struct lbtfi_dr_unit *u, const uin
 	return true;
 }
 
+static inline bool lbtfi_dr_child(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out)
+{
+	const struct lbtfi_dr_abbrev *ab = d->ab;
+	const uint8_t *p = d->end;
+
+	/* (inline: attributes read or of a fixed size, and a first child
+	 * with a one-byte abbreviation code, as walks mostly meet) */
+	if (!ab->children)
+		return false;
+	if (!p && !ab->nvar && ab->tail <= d->u->end - d->p)
+		p = d->end = d->p + ab->tail;
+	if (p && p < d->u->end && lbtfi_dr_short_entry(d->u, p, out))
+		return true;
+	return lbtfi_dr_child_slow(d, out);
+}
+
 static inline bool lbtfi_dr_sibling(struct lbtfi_dw_die *d)
 {
 	const struct lbtfi_dr_unit *u = d->u;
@@ -251,10 +269,27 @@ static inline bool lbtfi_dr_sibling(struct lbtfi_dw_die *d)
 	const uint8_t *p = d->end;
 
 	/* (inline: a childless DIE whose attributes were read or have a
-	 * fixed size, followed by a DIE with a one-byte abbreviation code or
-	 * by the null entry that ends the siblings, as walks mostly meet) */
-	if (ab->children)
+	 * fixed size, or a DIE with children and gcc's DW_AT_sibling, followed
+	 * by a DIE with a one-byte abbreviation code or by the null entry that
+	 * ends the siblings, as walks mostly meet) */
+	if (ab->children) {
+		if (ab->sib_ref4 >= 0 && ab->sib_ref4 <= u->end - d->p - 4) {
+			uint32_t x;
+			uint64_t v;
+
+			memcpy(&x, d->p + ab->sib_ref4, 4);
+			v = (uint64_t)(u->f->big_endian ? be32toh(x) : le32toh(x)) + u->h->off;
+
+			if (v > d->off && v < u->h->end) {
+				p = u->info + v;
+				if (!*p)
+					return false;
+				if (lbtfi_dr_short_entry(u, p, d))
+					return true;
+			}
+		}
 		return lbtfi_dr_sibling_slow(d);
+	}
 	if (!p && !ab->nvar && ab->tail <= u->end - d->p)
 		p = d->p + ab->tail;
 	if (p && p < u->end) {
@@ -510,6 +545,12 @@ static inline bool lbtfi_dr_uleb(const uint8_t **pp, const uint8_t *e, uint64_t 
 	unsigned int shift;
 	uint8_t last;
 
+	/* (one byte, as nearly every abbreviation code, tag, attribute and
+	 * form is: ~4 instructions rather than ~15) */
+	if (*pp < e && **pp < 0x80) {
+		*out = *(*pp)++;
+		return true;
+	}
 	return lbtfi_dr_leb(pp, e, out, &shift, &last);
 }
 

@@ -516,23 +516,72 @@ int lbtfi_dr_form_size(const struct lbtfi_dr_unit_hdr *h, unsigned int form)
 	}
 }
 
+/*
+ * The abbreviation table read in one pass, into arrays that grow as it
+ * goes (a table's length is only known at its end): a first pass to
+ * count, and a zeroed array of every code, cost a kernel ~0.2G
+ * instructions over its ~2,400 units. Codes are mostly dense, so only
+ * the gaps between them are zeroed (an undefined code has no specs).
+ */
 struct abbrev_scan {
 	const uint8_t *p, *e;
-	uint32_t nspecs, maxcode;
+	uint32_t nspecs, capspecs, capcodes;
 };
 
-/* One pass over the table: counts, or (with u->byc set) fills */
+/* Room for code (1-based) in u->byc, the entries up to it that were not
+ * defined zeroed */
+static int abbrev_code_room(struct lbtfi_dr_unit *u, struct abbrev_scan *sc, uint32_t code)
+{
+	if (code > sc->capcodes) {
+		uint32_t cap = sc->capcodes * 2;
+		struct lbtfi_dr_abbrev *n;
+
+		if (cap < code)
+			cap = code;
+		n = realloc(u->byc, (size_t)cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		u->byc = n;
+		sc->capcodes = cap;
+	}
+	if (code > u->nbyc) {
+		memset(&u->byc[u->nbyc], 0, (size_t)(code - u->nbyc) * sizeof(*u->byc));
+		u->nbyc = code;
+	}
+	return 0;
+}
+
+/* Room for one more spec in u->pool; the abbreviations' specs pointers
+ * follow the pool when it moves */
+static int abbrev_spec_room(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
+{
+	struct lbtfi_dr_spec *n;
+	uint32_t i;
+
+	if (sc->nspecs < sc->capspecs)
+		return 0;
+	n = malloc((size_t)sc->capspecs * 2 * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	memcpy(n, u->pool, (size_t)sc->nspecs * sizeof(*n));
+	for (i = 0; i < u->nbyc; i++)
+		if (u->byc[i].specs)
+			u->byc[i].specs = n + (u->byc[i].specs - u->pool);
+	free(u->pool);
+	u->pool = n;
+	sc->capspecs *= 2;
+	return 0;
+}
+
 static int scan_abbrevs(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
 {
 	const uint8_t *p = sc->p, *e = sc->e;
-	struct lbtfi_dr_spec *pool = u->pool;
-	uint32_t nspecs = 0;
 
-	sc->maxcode = 0;
 	for (;;) {
 		uint64_t code, tag, at, form;
-		struct lbtfi_dr_abbrev *ab = NULL;
+		struct lbtfi_dr_abbrev *ab;
 		uint8_t children;
+		int err;
 
 		if (!lbtfi_dr_uleb(&p, e, &code))
 			return -1;
@@ -541,15 +590,17 @@ static int scan_abbrevs(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
 		if (!lbtfi_dr_uleb(&p, e, &tag) || p >= e || code > (1u << 20))
 			return -1;
 		children = *p++;
-		if (u->byc) {
-			ab = &u->byc[code - 1];
-			if (ab->specs)
-				return -1; /* a code defined twice */
-			*ab = (struct lbtfi_dr_abbrev){ .tag = tag, .children = children == DW_CHILDREN_yes,
-						  .specs = pool + nspecs, .fixed = 0 };
-		}
+		if ((err = abbrev_code_room(u, sc, (uint32_t)code)))
+			return err;
+		ab = &u->byc[code - 1];
+		if (ab->specs)
+			return -1; /* a code defined twice */
+		*ab = (struct lbtfi_dr_abbrev){ .tag = tag, .children = children == DW_CHILDREN_yes,
+					  .specs = u->pool + sc->nspecs, .fixed = 0 };
 		for (;;) {
 			int64_t implicit = 0;
+			struct lbtfi_dr_spec *s;
+			int size;
 
 			if (!lbtfi_dr_uleb(&p, e, &at) || !lbtfi_dr_uleb(&p, e, &form))
 				return -1;
@@ -557,32 +608,28 @@ static int scan_abbrevs(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
 				break;
 			if (form == DW_FORM_implicit_const && !lbtfi_dr_sleb(&p, e, &implicit))
 				return -1;
-			if (ab) {
-				struct lbtfi_dr_spec *s = &pool[nspecs];
-				int size = lbtfi_dr_form_size(u->h, form);
-
-				if (size == -2)
-					return -1;
-				s->at = at;
-				s->form = form;
-				s->size = size;
-				s->slot = at < sizeof(attr_slot) ? attr_slot[at] : 0;
-				s->implicit = implicit;
-				s->off = ab->fixed;
-				if (s->slot)
-					ab->slots |= 1u << (s->slot - 1);
-				if (size < 0 || ab->fixed < 0)
-					ab->fixed = -1;
-				else
-					ab->fixed += size;
-				ab->nspecs++;
-			}
-			nspecs++;
+			size = lbtfi_dr_form_size(u->h, form);
+			if (size == -2)
+				return -1;
+			if ((err = abbrev_spec_room(u, sc)))
+				return err;
+			ab = &u->byc[code - 1]; /* (specs may have moved) */
+			s = &u->pool[sc->nspecs++];
+			s->at = at;
+			s->form = form;
+			s->size = size;
+			s->slot = at < sizeof(attr_slot) ? attr_slot[at] : 0;
+			s->implicit = implicit;
+			s->off = ab->fixed;
+			if (s->slot)
+				ab->slots |= 1u << (s->slot - 1);
+			if (size < 0 || ab->fixed < 0)
+				ab->fixed = -1;
+			else
+				ab->fixed += size;
+			ab->nspecs++;
 		}
-		if (code > sc->maxcode)
-			sc->maxcode = code;
 	}
-	sc->nspecs = nspecs;
 	return 0;
 }
 
@@ -597,6 +644,7 @@ static void compile_abbrev(struct lbtfi_dr_abbrev *ab, struct lbtfi_dr_var *var,
 	ab->var = var;
 	ab->want = want;
 	ab->nvar = LBTFI_DR_GENERIC;
+	ab->sib_ref4 = -1;
 	for (i = 0; i < ab->nspecs; i++) {
 		const struct lbtfi_dr_spec *s = &ab->specs[i];
 
@@ -624,37 +672,46 @@ static void compile_abbrev(struct lbtfi_dr_abbrev *ab, struct lbtfi_dr_var *var,
 	for (i = 0; i < nwant; i++)
 		if (want[i].slot == DA_SIBLING) {
 			ab->sib = (int16_t)i;
+			if (!want[i].seg && want[i].form == DW_FORM_ref4)
+				ab->sib_ref4 = want[i].off;
 			break;
 		}
 	for (i = 0; i < nwant; i++)
 		last[want[i].slot] = (uint8_t)i;
 	ab->nbyslot = 0;
-	for (m = ab->slots; m; m &= m - 1)
-		ab->byslot[ab->nbyslot++] = last[__builtin_ctz(m)];
-	ab->ntypeslots = (uint8_t)__builtin_popcount(ab->slots & ((2u << DA_LOWER_BOUND) - 1));
+	ab->ntypeslots = 0;
+	/* (counted here: __builtin_popcount is a libgcc call without -mpopcnt) */
+	for (m = ab->slots; m; m &= m - 1) {
+		unsigned int slot = (unsigned int)__builtin_ctz(m);
+
+		ab->byslot[ab->nbyslot++] = last[slot];
+		ab->ntypeslots += slot <= DA_LOWER_BOUND;
+	}
 }
 
 static int prepare_abbrevs(struct lbtfi_dr_unit *u)
 {
 	const struct lbtfi_dr_sect *s = &u->f->s[DS_ABBREV];
-	struct abbrev_scan sc;
-	uint32_t i;
+	struct abbrev_scan sc = { .capspecs = 1024, .capcodes = 256 };
+	uint32_t i, n;
+	int err;
 
 	if (u->h->abbrev_off >= s->len)
 		return -1;
 	sc.p = s->p + u->h->abbrev_off;
 	sc.e = s->p + s->len;
-	if (scan_abbrevs(u, &sc))
-		return -1;
-	u->byc = calloc(sc.maxcode ? sc.maxcode : 1, sizeof(*u->byc));
-	u->pool = malloc((sc.nspecs ? sc.nspecs : 1) * sizeof(*u->pool));
-	u->vpool = malloc((sc.nspecs ? sc.nspecs : 1) * sizeof(*u->vpool));
-	u->wpool = malloc((sc.nspecs ? sc.nspecs : 1) * sizeof(*u->wpool));
-	if (!u->byc || !u->pool || !u->vpool || !u->wpool)
+	/* (first guesses: a kernel unit's table has ~150-250 codes) */
+	u->byc = malloc(sc.capcodes * sizeof(*u->byc));
+	u->pool = malloc(sc.capspecs * sizeof(*u->pool));
+	if (!u->byc || !u->pool)
 		return -ENOMEM;
-	u->nbyc = sc.maxcode;
-	if (scan_abbrevs(u, &sc))
-		return -1;
+	if ((err = scan_abbrevs(u, &sc)))
+		return err;
+	n = sc.nspecs ? sc.nspecs : 1;
+	u->vpool = malloc(n * sizeof(*u->vpool));
+	u->wpool = malloc(n * sizeof(*u->wpool));
+	if (!u->vpool || !u->wpool)
+		return -ENOMEM;
 	for (i = 0; i < u->nbyc; i++) {
 		struct lbtfi_dr_abbrev *ab = &u->byc[i];
 
