@@ -11,7 +11,8 @@ TEST_HELPER_HDRS := $(wildcard tests/*/*.h)
 # (test_builder: also the atomic file writer of libbtf/io)
 WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder \
 		  $(B)/tests/build/test_dedup_settled \
-		  $(B)/tests/dwarf/test_reloc $(B)/tests/dwarf/test_dies $(B)/tests/dwarf/test_read_once
+		  $(B)/tests/dwarf/test_reloc $(B)/tests/dwarf/test_dies $(B)/tests/dwarf/test_read_once \
+		  $(B)/tests/dwarf/test_sig_plan
 TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))
 $(WHITEBOX_TESTS): $(LIBA_INTERNAL)
 $(B)/tests/%: tests/%.c $(LIBA) $(LIB_PUB_HDRS) $(TEST_HELPER_HDRS)

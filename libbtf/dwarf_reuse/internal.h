@@ -184,6 +184,73 @@ struct lbtfi_dw_sig {
 };
 
 
+/*
+ * A hashing plan (plan.c): what a signature takes from a DIE of one
+ * abbreviation, compiled once per abbreviation of the unit being
+ * converted. The words it gives are exactly those of the reading through
+ * the attribute accessors (sig.c's mix_attr), so that a DIE hashes the same
+ * with a plan and without one (the DIEs of other units, abbreviations the
+ * reader does not compile): a value is hashed by what it is, not by its form.
+ */
+#define LBTFI_DW_HASHED_SLOTS ((2u << DA_LOWER_BOUND) - 1) /* name, type, values */
+
+enum lbtfi_dw_plan_kind {
+	LBTFI_PLAN_STRP4,        /* a name through .debug_str, 4-byte offset */
+	LBTFI_PLAN_REF4,         /* a DW_AT_type as ref4 */
+	LBTFI_PLAN_DATA1,        /* constants of 1..8 bytes */
+	LBTFI_PLAN_DATA2,
+	LBTFI_PLAN_DATA4,
+	LBTFI_PLAN_DATA8,
+	LBTFI_PLAN_FLAG,
+	LBTFI_PLAN_FLAG_PRESENT,
+	LBTFI_PLAN_ANY,          /* anything else: through the accessors */
+};
+
+struct lbtfi_dw_plan_op {
+	uint8_t kind;            /* enum lbtfi_dw_plan_kind */
+	uint8_t seg;             /* the attribute's segment (lbtfi_dr_place) */
+	uint16_t arg;            /* its offset there; LBTFI_PLAN_ANY: its want */
+};
+
+struct lbtfi_dw_plan {
+	const struct lbtfi_dr_abbrev *ab; /* compiled from (NULL: none) */
+	uint32_t gen;            /* the table's gen: valid */
+	uint8_t nops;
+	uint64_t shape;          /* the DIE's first word: tag, children, slots */
+	struct lbtfi_dw_plan_op op[DA_LOWER_BOUND + 1]; /* by ascending slot */
+};
+
+/* The plans of one unit's abbreviations, by index in its byc */
+struct lbtfi_dw_plans {
+	const struct lbtfi_dr_unit_hdr *h; /* the unit (its abbreviations are
+					    * those of its header for good) */
+	struct lbtfi_dw_plan *p;
+	uint32_t cap, gen;       /* gen never 0 (a fresh entry's) */
+};
+
+/* Compile the plan of ab, an abbreviation of unit u, into pl */
+void lbtfi_dw_plan_compile(const struct lbtfi_dr_unit *u, const struct lbtfi_dr_abbrev *ab,
+			   struct lbtfi_dw_plan *pl);
+/* The plans are those of unit u's abbreviations from now on (the table
+ * sized for all of them: a plan is never moved while it is in use) */
+void lbtfi_dw_plans_use(struct lbtfi_dw_plans *ps, const struct lbtfi_dr_unit *u);
+/* The plan of die's abbreviation, compiled when the table has none: in
+ * the table for a DIE of its unit, else (or out of memory) in *tmp */
+const struct lbtfi_dw_plan *lbtfi_dw_plan_make(struct lbtfi_dw_plans *ps, const struct lbtfi_dw_die *die,
+					       struct lbtfi_dw_plan *tmp);
+/* The plan of die's abbreviation in the table, or NULL */
+static inline const struct lbtfi_dw_plan *lbtfi_dw_plan_get(const struct lbtfi_dw_plans *ps,
+							    const struct lbtfi_dw_die *die)
+{
+	uintptr_t i = ((uintptr_t)die->ab - (uintptr_t)die->u->byc) / sizeof(*die->ab);
+	const struct lbtfi_dw_plan *pl;
+
+	if (die->u->h == ps->h && i < ps->cap && (pl = &ps->p[i])->ab == die->ab && pl->gen == ps->gen)
+		return pl;
+	return NULL;
+}
+void lbtfi_dw_plans_free(struct lbtfi_dw_plans *ps);
+
 /* A unit's signatures, memoised by DIE key (lbtfi_dw_die_slot.sig) */
 struct lbtfi_dw_sigs {
 	struct lbtfi_dw_sig *sig;
@@ -197,6 +264,7 @@ struct lbtfi_dw_sigs {
 	uint32_t nstack, capstack;
 	struct lbtfi_dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
+	struct lbtfi_dw_plans plans;  /* of the unit's abbreviations */
 	/* (what a reference led to is lbtfi_dw_die_slot.ref of the key it names,
 	 * before any DW_AT_signature) */
 };
