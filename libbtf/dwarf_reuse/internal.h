@@ -171,6 +171,7 @@ struct lbtfi_dw_edge {
 	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
 				 * UINT32_MAX not there (the name of a type of
 				 * an earlier unit: found or not for the unit) */
+	uint32_t round;         /* the last edge collection listing it (sig.c) */
 	uint8_t flavor;         /* enum lbtfi_flavor (equiv/internal.h) */
 	bool is_def;            /* a definition, not a declaration */
 	bool name_inline;       /* DW_FORM_string */
@@ -226,6 +227,10 @@ struct lbtfi_dw_plans {
 					    * those of its header for good) */
 	struct lbtfi_dw_plan *p;
 	uint32_t cap, gen;       /* gen never 0 (a fresh entry's) */
+	/* the plan found last, and its abbreviation (a struct's members
+	 * mostly share one): NULL when the table changes units */
+	const struct lbtfi_dr_abbrev *last_ab;
+	const struct lbtfi_dw_plan *last;
 };
 
 /* Compile the plan of ab, an abbreviation of unit u, into pl */
@@ -239,14 +244,21 @@ void lbtfi_dw_plans_use(struct lbtfi_dw_plans *ps, const struct lbtfi_dr_unit *u
 const struct lbtfi_dw_plan *lbtfi_dw_plan_make(struct lbtfi_dw_plans *ps, const struct lbtfi_dw_die *die,
 					       struct lbtfi_dw_plan *tmp);
 /* The plan of die's abbreviation in the table, or NULL */
-static inline const struct lbtfi_dw_plan *lbtfi_dw_plan_get(const struct lbtfi_dw_plans *ps,
+static inline const struct lbtfi_dw_plan *lbtfi_dw_plan_get(struct lbtfi_dw_plans *ps,
 							    const struct lbtfi_dw_die *die)
 {
-	uintptr_t i = ((uintptr_t)die->ab - (uintptr_t)die->u->byc) / sizeof(*die->ab);
+	uintptr_t i;
 	const struct lbtfi_dw_plan *pl;
 
-	if (die->u->h == ps->h && i < ps->cap && (pl = &ps->p[i])->ab == die->ab && pl->gen == ps->gen)
-		return pl;
+	if (die->u->h != ps->h)
+		return NULL;
+	if (die->ab == ps->last_ab)
+		return ps->last;
+	i = ((uintptr_t)die->ab - (uintptr_t)die->u->byc) / sizeof(*die->ab);
+	if (i < ps->cap && (pl = &ps->p[i])->ab == die->ab && pl->gen == ps->gen) {
+		ps->last_ab = die->ab;
+		return ps->last = pl;
+	}
 	return NULL;
 }
 void lbtfi_dw_plans_free(struct lbtfi_dw_plans *ps);
@@ -264,6 +276,7 @@ struct lbtfi_dw_sigs {
 	uint32_t nstack, capstack;
 	struct lbtfi_dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
+	uint32_t round;         /* of edge collection (lbtfi_dw_edge.round) */
 	struct lbtfi_dw_plans plans;  /* of the unit's abbreviations */
 	/* (what a reference led to is lbtfi_dw_die_slot.ref of the key it names,
 	 * before any DW_AT_signature) */

@@ -67,6 +67,7 @@ void lbtfi_dw_plans_use(struct lbtfi_dw_plans *ps, const struct lbtfi_dr_unit *u
 	if (ps->h == u->h)
 		return;
 	ps->h = u->h;
+	ps->last_ab = NULL;
 	if (++ps->gen == 0) {
 		if (ps->p)
 			memset(ps->p, 0, (size_t)ps->cap * sizeof(*ps->p));
@@ -95,6 +96,7 @@ const struct lbtfi_dw_plan *lbtfi_dw_plan_make(struct lbtfi_dw_plans *ps, const 
 	uintptr_t i = ((uintptr_t)die->ab - (uintptr_t)u->byc) / sizeof(*die->ab);
 	struct lbtfi_dw_plan *pl = tmp;
 
+	ps->last_ab = NULL; /* (an entry may change) */
 	if (u->h == ps->h && i < u->nbyc && i < ps->cap && &u->byc[i] == die->ab)
 		pl = &ps->p[i];
 	lbtfi_dw_plan_compile(u, die->ab, pl);

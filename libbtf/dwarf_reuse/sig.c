@@ -23,7 +23,6 @@
 #include "internal.h"
 
 #define SIG_MAX_DEPTH 256
-#define EDGE_SET_SIZE 4096 /* per-thread dedup table of edge keys (power of two) */
 
 enum { SIG_BUSY = 1, SIG_DONE, SIG_NONE };
 
@@ -197,13 +196,14 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	e->die = *t;
 	e->key = lbtfi_dr_key(t);
 	e->name_off = 0;
+	e->round = 0; /* (never a round: rounds start at 1) */
 	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
 		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
 	e->is_def = !lbtfi_dw_attrs_flag(&da, DA_DECLARATION);
 	return true;
 }
 
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth);
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth, bool ref);
 
 /* A reference to the named aggregate named[i] */
 static int mix_named(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t i)
@@ -275,8 +275,14 @@ static int mix_new_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const s
 			return mix_named(u, h, s->nnamed++);
 		}
 	}
-	if ((err = sig_at(u, &t, &sub, depth + 1)) || (err = note_ref(u, cache, direct, sub)))
+	/* (a reference by the target's own key, nearly all: noted by sig_at
+	 * in the slot it finds, without a second lookup) */
+	if (cache && direct == lbtfi_dr_key(&t)) {
+		if ((err = sig_at(u, &t, &sub, depth + 1, true)))
+			return err;
+	} else if ((err = sig_at(u, &t, &sub, depth + 1, false)) || (err = note_ref(u, cache, direct, sub))) {
 		return err;
+	}
 	return mix_sub(u, h, sub, none);
 }
 
@@ -475,38 +481,16 @@ static int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtf
 	return 0;
 }
 
-/* Per-thread set of edge keys, cleared by bumping the generation: one
- * clear per signature computed, so a clear must be O(1), which the shared
- * table (util/htab.h) is not; fixed size, and when full it just admits
- * duplicates (only slower) */
-static __thread struct {
-	uint64_t key[EDGE_SET_SIZE];
-	uint32_t gen[EDGE_SET_SIZE];
-	uint32_t cur, used;
-} edge_set;
-
-static bool edge_new(uint64_t key)
+/* Each named aggregate once in a signature's edges: an entry met in the
+ * signature being collected bears its round (a named entry stands for one
+ * reference key, so that entries are the keys; two entries of one struct,
+ * reached through two DW_AT_signature stubs, are both listed: a check
+ * twice, only slower) */
+static inline int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
 {
-	uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (EDGE_SET_SIZE - 1);
-
-	if (edge_set.used >= EDGE_SET_SIZE / 2)
-		return true; /* full: duplicates are harmless, only slower */
-	for (;; i = (i + 1) & (EDGE_SET_SIZE - 1)) {
-		if (edge_set.gen[i] != edge_set.cur) {
-			edge_set.gen[i] = edge_set.cur;
-			edge_set.key[i] = key;
-			edge_set.used++;
-			return true;
-		}
-		if (edge_set.key[i] == key)
-			return false;
-	}
-}
-
-static int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
-{
-	if (!edge_new(s->named[named].key))
+	if (s->named[named].round == s->round)
 		return 0;
+	s->named[named].round = s->round;
 	if (lbtfi_dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
 		return -ENOMEM;
 	s->edge[s->nedge++] = named;
@@ -528,11 +512,11 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 		g->nedges = s->sig[s->stack[from]].nedges;
 		return 0;
 	}
-	if (++edge_set.cur == 0) {
-		memset(edge_set.gen, 0, sizeof(edge_set.gen));
-		edge_set.cur = 1;
+	if (++s->round == 0) { /* (wrapped: no entry may bear the new round) */
+		for (i = 0; i < s->nnamed; i++)
+			s->named[i].round = 0;
+		s->round = 1;
 	}
-	edge_set.used = 0;
 	g->edges = s->nedge;
 	for (i = from; i < s->nstack; i++) {
 		uint32_t it = s->stack[i];
@@ -550,7 +534,10 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 	return 0;
 }
 
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth)
+/* The signature of die (index in s->sig, *idx); ref: a reference to die
+ * by its key led here (noted in its slot at once: a reference to it met
+ * in its own hash finds it in progress, as it would find the signature) */
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth, bool ref)
 {
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	uint64_t key = lbtfi_dr_key(die);
@@ -565,6 +552,8 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 		return -ENOMEM;
 	if (d->sig != LBTFI_DW_NONE) {
 		*idx = d->sig;
+		if (ref)
+			d->ref = *idx;
 		if (s->sig[*idx].state == SIG_BUSY)
 			s->sig[*idx].state = SIG_NONE; /* a cycle with no name on it */
 		return 0;
@@ -574,6 +563,8 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	*idx = s->n++;
 	s->sig[*idx].state = SIG_BUSY;
 	d->sig = *idx;
+	if (ref)
+		d->ref = *idx;
 	err = mix_die(u, &h, die, depth, &none);
 	g = &s->sig[*idx];
 	if (!err && !none && g->state == SIG_BUSY) {
@@ -593,8 +584,9 @@ const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct
 {
 	uint32_t idx;
 
-	lbtfi_dw_plans_use(&u->sigs.plans, die->u);
-	*err = sig_at(u, die, &idx, 0);
+	if (die->u->h != u->sigs.plans.h)
+		lbtfi_dw_plans_use(&u->sigs.plans, die->u);
+	*err = sig_at(u, die, &idx, 0, false);
 	if (*err || u->sigs.sig[idx].state != SIG_DONE)
 		return NULL;
 	return &u->sigs.sig[idx];

@@ -7,7 +7,8 @@
  * has the same signature, also when its int is another unit's (hashed by a
  * plan made apart from the table, which holds the plans of S's unit); a
  * struct that differs in a member's offset, a member's type, a base type's
- * size or a name has another.
+ * size or a name has another. A named struct reached several times is one
+ * edge of a signature.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -124,13 +125,24 @@ static uint64_t unit_begin(struct dwarf *d)
 	return h->off;
 }
 
+/* The unit ends after S's last member: the ends of S's children and of
+ * the unit's */
 static void unit_end(struct dwarf *d)
 {
 	struct lbtfi_dr_unit_hdr *h = &d->units[d->nunits++];
-	uint32_t len = (uint32_t)(d->info.n - h->off - 4);
+	uint32_t len;
 
+	u8(&d->info, 0);
+	u8(&d->info, 0);
+	len = (uint32_t)(d->info.n - h->off - 4);
 	h->end = d->info.n;
 	memcpy(d->info.b + h->off, &len, 4);
+}
+
+/* A member DIE of abbreviation code (name strp, type ref4/ref_addr, offset data1) */
+static void member(struct dwarf *d, unsigned int code, uint32_t name, uint64_t type, unsigned int off)
+{
+	u8(&d->info, code), u32(&d->info, name), u32(&d->info, (uint32_t)type), u8(&d->info, off);
 }
 
 /* A unit in the first layout: abbreviation codes 1..5 in tree order, the
@@ -155,11 +167,9 @@ static void unit_first(struct dwarf *d, const struct shape *s)
 	u8(&d->info, 2), u32(&d->info, STR_CHAR), u8(&d->info, 1), u8(&d->info, DW_ATE_signed_char);
 	d->s_off[d->nunits] = d->info.n;
 	u8(&d->info, 3), u32(&d->info, STR_S), u8(&d->info, 8), u8(&d->info, 42);
-	u8(&d->info, 4), u32(&d->info, s->a_name), u32(&d->info, (uint32_t)int_off), u8(&d->info, 0);
+	member(d, 4, s->a_name, int_off, 0);
 	u8(&d->info, 4), u32(&d->info, STR_B), u32(&d->info, (uint32_t)(s->b_type == STR_INT ? int_off : char_off));
 	u8(&d->info, s->b_off);
-	u8(&d->info, 0); /* S's members end */
-	u8(&d->info, 0); /* the unit's DIEs end */
 	unit_end(d);
 }
 
@@ -192,8 +202,6 @@ static void unit_second(struct dwarf *d, const struct shape *s)
 	u8(&d->info, 2), u32(&d->info, (uint32_t)int_off), u32(&d->info, STR_A);
 	u8(&d->info, 9), u16(&d->info, 1000), u16(&d->info, s->b_off), u32(&d->info, (uint32_t)int_off);
 	u32(&d->info, STR_B);
-	u8(&d->info, 0);
-	u8(&d->info, 0);
 	unit_end(d);
 }
 
@@ -277,10 +285,8 @@ static void unit_ref_other(struct dwarf *d, uint64_t int_sec)
 	u8(&d->info, 1);
 	d->s_off[d->nunits] = d->info.n;
 	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 8);
-	u8(&d->info, 3), u32(&d->info, STR_A), u32(&d->info, (uint32_t)int_sec), u8(&d->info, 0);
-	u8(&d->info, 3), u32(&d->info, STR_B), u32(&d->info, (uint32_t)int_sec), u8(&d->info, 4);
-	u8(&d->info, 0);
-	u8(&d->info, 0);
+	member(d, 3, STR_A, int_sec, 0);
+	member(d, 3, STR_B, int_sec, 4);
 	unit_end(d);
 }
 
@@ -342,12 +348,64 @@ static void test_differences_differ(void **state)
 	dwarf_close(&d);
 }
 
+/* A unit whose S holds a T by value twice and points to it twice (one
+ * pointer type): T, a named struct, is S's only edge, listed once */
+static void unit_edges(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), t_off, ptr_off;
+
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
+	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	t_off = d->info.n - base; /* struct T { } (named "int": any name) */
+	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, 4);
+	u8(&d->info, 0);
+	ptr_off = d->info.n - base;
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)t_off);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 24);
+	member(d, 3, STR_A, t_off, 0);
+	member(d, 3, STR_B, t_off, 4);
+	member(d, 3, STR_A, ptr_off, 8);
+	member(d, 3, STR_B, ptr_off, 16);
+	unit_end(d);
+}
+
+/* A named struct reached four times (twice by value, twice through one
+ * pointer) is one edge of the signature; so again in the next unit's
+ * collection (each collection its own) */
+static void test_edges_once(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_sig s;
+	uint32_t k;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_edges(&d);
+	unit_edges(&d);
+	dwarf_open(&d);
+	for (k = 0; k < 2; k++) {
+		s = sig_of_unit(&d, k);
+		assert_int_equal(s.nedges, 1);
+		assert_int_equal(d.ru.sigs.named[d.ru.sigs.edge[s.edges]].key, d.units[k].die_off + 1);
+	}
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms_agree),
 		cmocka_unit_test(test_plan_of_another_unit),
 		cmocka_unit_test(test_differences_differ),
+		cmocka_unit_test(test_edges_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
