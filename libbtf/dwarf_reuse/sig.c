@@ -370,19 +370,21 @@ static inline int mix_ref4(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, con
 static inline int run_plan(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struct lbtfi_dw_die *die,
 			   const struct lbtfi_dw_plan *pl, const uint8_t *const *seg, int depth, bool *none)
 {
-	const struct lbtfi_dr_sect *str;
-	unsigned int i;
+	const struct lbtfi_dr_sect *str = &die->u->f->s[DS_STR];
+	/* (the ops walked by pointer and each read into a local: the calls
+	 * for references would otherwise make the compiler read the plan's
+	 * count and each op again) */
+	const struct lbtfi_dw_plan_op *op = pl->op, *end = pl->op + pl->nops;
 	uint64_t v;
 	int err;
 
 	mix(h, pl->shape);
-	for (i = 0; i < pl->nops; i++) {
-		const struct lbtfi_dw_plan_op *op = &pl->op[i];
-		const uint8_t *p = seg[op->seg] + op->arg;
+	for (; op < end; op++) {
+		const struct lbtfi_dw_plan_op o = *op;
+		const uint8_t *p = seg[o.seg] + o.arg;
 
-		switch (op->kind) {
+		switch (o.kind) {
 		case LBTFI_PLAN_STRP4: /* (as mix_string has it) */
-			str = &die->u->f->s[DS_STR];
 			memcpy(&v, p, 4);
 			v = le32toh((uint32_t)v);
 			mix(h, v < str->len ? (uintptr_t)(str->p + v) : 0);
@@ -410,7 +412,7 @@ static inline int run_plan(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, con
 			mix(h, 0xf1a6 | 1ull << 32);
 			break;
 		default: {
-			const struct lbtfi_dr_want *w = &die->ab->want[op->arg];
+			const struct lbtfi_dr_want *w = &die->ab->want[o.arg];
 			struct lbtfi_dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, die->u };
 
 			if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
