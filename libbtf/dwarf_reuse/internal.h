@@ -171,6 +171,7 @@ struct lbtfi_dw_edge {
 	uint32_t name_off;      /* in the group's builder: 0 not looked up yet,
 				 * UINT32_MAX not there (the name of a type of
 				 * an earlier unit: found or not for the unit) */
+	uint32_t round;         /* the last edge collection listing it (sig.c) */
 	uint8_t flavor;         /* enum lbtfi_flavor (equiv/internal.h) */
 	bool is_def;            /* a definition, not a declaration */
 	bool name_inline;       /* DW_FORM_string */
@@ -183,6 +184,84 @@ struct lbtfi_dw_sig {
 	uint8_t state;
 };
 
+
+/*
+ * A hashing plan (plan.c): what a signature takes from a DIE of one
+ * abbreviation, compiled once per abbreviation of the unit being
+ * converted. The words it gives are exactly those of the reading through
+ * the attribute accessors (sig.c's mix_attr), so that a DIE hashes the same
+ * with a plan and without one (the DIEs of other units, abbreviations the
+ * reader does not compile): a value is hashed by what it is, not by its form.
+ */
+#define LBTFI_DW_HASHED_SLOTS ((2u << DA_LOWER_BOUND) - 1) /* name, type, values */
+
+enum lbtfi_dw_plan_kind {
+	LBTFI_PLAN_STRP4,        /* a name through .debug_str, 4-byte offset */
+	LBTFI_PLAN_REF4,         /* a DW_AT_type as ref4 */
+	LBTFI_PLAN_DATA1,        /* constants of 1..8 bytes */
+	LBTFI_PLAN_DATA2,
+	LBTFI_PLAN_DATA4,
+	LBTFI_PLAN_DATA8,
+	LBTFI_PLAN_FLAG,
+	LBTFI_PLAN_FLAG_PRESENT,
+	LBTFI_PLAN_ANY,          /* anything else: through the accessors */
+};
+
+struct lbtfi_dw_plan_op {
+	uint8_t kind;            /* enum lbtfi_dw_plan_kind */
+	uint8_t seg;             /* the attribute's segment (lbtfi_dr_place) */
+	uint16_t arg;            /* its offset there; LBTFI_PLAN_ANY: its want */
+};
+
+struct lbtfi_dw_plan {
+	const struct lbtfi_dr_abbrev *ab; /* compiled from (NULL: none) */
+	uint32_t gen;            /* the table's gen: valid */
+	uint8_t nops;
+	uint64_t shape;          /* the DIE's first word: tag, children, slots */
+	struct lbtfi_dw_plan_op op[DA_LOWER_BOUND + 1]; /* by ascending slot */
+};
+
+/* The plans of one unit's abbreviations, by index in its byc */
+struct lbtfi_dw_plans {
+	const struct lbtfi_dr_unit_hdr *h; /* the unit (its abbreviations are
+					    * those of its header for good) */
+	struct lbtfi_dw_plan *p;
+	uint32_t cap, gen;       /* gen never 0 (a fresh entry's) */
+	/* the plan found last, and its abbreviation (a struct's members
+	 * mostly share one): NULL when the table changes units */
+	const struct lbtfi_dr_abbrev *last_ab;
+	const struct lbtfi_dw_plan *last;
+};
+
+/* Compile the plan of ab, an abbreviation of unit u, into pl */
+void lbtfi_dw_plan_compile(const struct lbtfi_dr_unit *u, const struct lbtfi_dr_abbrev *ab,
+			   struct lbtfi_dw_plan *pl);
+/* The plans are those of unit u's abbreviations from now on (the table
+ * sized for all of them: a plan is never moved while it is in use) */
+void lbtfi_dw_plans_use(struct lbtfi_dw_plans *ps, const struct lbtfi_dr_unit *u);
+/* The plan of die's abbreviation, compiled when the table has none: in
+ * the table for a DIE of its unit, else (or out of memory) in *tmp */
+const struct lbtfi_dw_plan *lbtfi_dw_plan_make(struct lbtfi_dw_plans *ps, const struct lbtfi_dw_die *die,
+					       struct lbtfi_dw_plan *tmp);
+/* The plan of die's abbreviation in the table, or NULL */
+static inline const struct lbtfi_dw_plan *lbtfi_dw_plan_get(struct lbtfi_dw_plans *ps,
+							    const struct lbtfi_dw_die *die)
+{
+	uintptr_t i;
+	const struct lbtfi_dw_plan *pl;
+
+	if (die->u->h != ps->h)
+		return NULL;
+	if (die->ab == ps->last_ab)
+		return ps->last;
+	i = ((uintptr_t)die->ab - (uintptr_t)die->u->byc) / sizeof(*die->ab);
+	if (i < ps->cap && (pl = &ps->p[i])->ab == die->ab && pl->gen == ps->gen) {
+		ps->last_ab = die->ab;
+		return ps->last = pl;
+	}
+	return NULL;
+}
+void lbtfi_dw_plans_free(struct lbtfi_dw_plans *ps);
 
 /* A unit's signatures, memoised by DIE key (lbtfi_dw_die_slot.sig) */
 struct lbtfi_dw_sigs {
@@ -197,6 +276,8 @@ struct lbtfi_dw_sigs {
 	uint32_t nstack, capstack;
 	struct lbtfi_dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
+	uint32_t round;         /* of edge collection (lbtfi_dw_edge.round) */
+	struct lbtfi_dw_plans plans;  /* of the unit's abbreviations */
 	/* (what a reference led to is lbtfi_dw_die_slot.ref of the key it names,
 	 * before any DW_AT_signature) */
 };

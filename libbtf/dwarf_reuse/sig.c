@@ -23,7 +23,6 @@
 #include "internal.h"
 
 #define SIG_MAX_DEPTH 256
-#define EDGE_SET_SIZE 4096 /* per-thread dedup table of edge keys (power of two) */
 
 enum { SIG_BUSY = 1, SIG_DONE, SIG_NONE };
 
@@ -31,12 +30,36 @@ struct hash128 {
 	uint64_t a, b;
 };
 
+/*
+ * Two 64-bit lanes, each a hash of the words of its own: a word is taken by
+ * xor in one, by addition in the other, each then multiplied by an odd
+ * constant of its own (a bijection: the lane's state and the word give the
+ * next state, and two words differ there) and rotated by its own count (so
+ * that the high bits, where a product gathers its mixing, feed the low
+ * ones of the next step). A signature is the pair: two types share it
+ * only when both lanes collide at once (~2^-128 for words unrelated to the
+ * constants), the strength reuse.c relies on to reuse a type on a match.
+ */
+#define LANE_A 0x9e3779b97f4a7c15ull
+#define LANE_B 0xbf58476d1ce4e5b9ull
+
+static inline uint64_t rotl64(uint64_t x, unsigned int r)
+{
+	return x << r | x >> (64 - r);
+}
+
 static inline void mix(struct hash128 *h, uint64_t v)
 {
-	h->a = (h->a ^ v) * 0x9e3779b97f4a7c15ull;
-	h->a ^= h->a >> 29;
-	h->b = ((h->b + v) ^ (h->b >> 31)) * 0xbf58476d1ce4e5b9ull;
-	h->b = (h->b << 23) | (h->b >> 41);
+	h->a = rotl64((h->a ^ v) * LANE_A, 29);
+	h->b = rotl64((h->b + v) * LANE_B, 23);
+}
+
+/* Another signature's lanes, each into its own (a word each: what a lane
+ * takes is already a 64-bit hash of the other's words) */
+static inline void mix_pair(struct hash128 *h, uint64_t a, uint64_t b)
+{
+	h->a = rotl64((h->a ^ a) * LANE_A, 29);
+	h->b = rotl64((h->b + b) * LANE_B, 23);
 }
 
 static void mix_bytes(struct hash128 *h, const uint8_t *p, size_t n)
@@ -65,17 +88,10 @@ static inline void mix_string(struct hash128 *h, const struct lbtfi_dw_attr *a)
 		mix(h, (uintptr_t)s); /* .debug_str: one address per string */
 }
 
-/* Slots hashed by value */
-#define VALUE_SLOTS                                                                        \
-	(1u << DA_BYTE_SIZE | 1u << DA_BIT_SIZE | 1u << DA_DATA_BIT_OFFSET |                \
-	 1u << DA_MEMBER_LOC | 1u << DA_BIT_OFFSET | 1u << DA_DECLARATION |                 \
-	 1u << DA_EXTERNAL | 1u << DA_ENCODING | 1u << DA_CONST_VALUE | 1u << DA_COUNT |     \
-	 1u << DA_UPPER_BOUND | 1u << DA_LOWER_BOUND)
-
-#define HASHED_SLOTS (1u << DA_NAME | VALUE_SLOTS | 1u << DA_TYPE)
+#define HASHED_SLOTS LBTFI_DW_HASHED_SLOTS
 /* (the slots hashed are the lowest ones: a DIE's run of them in ascending
  * order ends at the first slot that is not) */
-_Static_assert(HASHED_SLOTS == (1u << (DA_LOWER_BOUND + 1)) - 1, "hashed slots come first");
+_Static_assert(DA_NAME == 0 && DA_TYPE == 1 && DA_LOWER_BOUND == 13, "hashed slots come first");
 
 /*
  * A value as the converter can read it: through every accessor, not by its
@@ -145,15 +161,20 @@ static inline int push(struct lbtfi_dw_sigs *s, uint32_t it)
 	return 0;
 }
 
+static inline bool aggregate_tag(unsigned int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_enumeration_type;
+}
+
+/* Whether t (of an aggregate tag) is a named one: then e is set, every
+ * field of it */
 static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *t, struct lbtfi_dw_edge *e)
 {
 	unsigned int tag = lbtfi_dr_tag(t);
 	struct lbtfi_dw_attrs da;
 	const char *name;
 
-	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type &&
-	    tag != DW_TAG_enumeration_type)
-		return false;
 	lbtfi_dr_attrs(u->rd, t, &da, true);
 	name = lbtfi_dw_attrs_name(&da);
 	/* (e untouched: an anonymous one is hashed deeply; an empty name
@@ -175,13 +196,14 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	e->die = *t;
 	e->key = lbtfi_dr_key(t);
 	e->name_off = 0;
+	e->round = 0; /* (never a round: rounds start at 1) */
 	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
 		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
 	e->is_def = !lbtfi_dw_attrs_flag(&da, DA_DECLARATION);
 	return true;
 }
 
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth);
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth, bool ref);
 
 /* A reference to the named aggregate named[i] */
 static int mix_named(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t i)
@@ -199,8 +221,7 @@ static int mix_sub(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t su
 		*none = true;
 		return 0;
 	}
-	mix(h, u->sigs.sig[sub].a);
-	mix(h, u->sigs.sig[sub].b);
+	mix_pair(h, u->sigs.sig[sub].a, u->sigs.sig[sub].b);
 	return push(&u->sigs, sub);
 }
 
@@ -244,17 +265,24 @@ static int mix_new_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const s
 		return 0;
 	}
 	lbtfi_dw_follow_signature(u->rd, &t);
-	if (lbtfi_dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
-	    s->nnamed >= LBTFI_DW_SIG_NAMED - 2) /* (not to be LBTFI_DW_NONE with the flag) */
-		return -ENOMEM;
-	memset(&s->named[s->nnamed], 0, sizeof(*s->named));
-	if (named_aggregate(u, &t, &s->named[s->nnamed])) {
-		if ((err = note_ref(u, cache, direct, LBTFI_DW_SIG_NAMED | s->nnamed)))
-			return err;
-		return mix_named(u, h, s->nnamed++);
+	if (aggregate_tag(lbtfi_dr_tag(&t))) {
+		if (lbtfi_dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
+		    s->nnamed >= LBTFI_DW_SIG_NAMED - 2) /* (not to be LBTFI_DW_NONE with the flag) */
+			return -ENOMEM;
+		if (named_aggregate(u, &t, &s->named[s->nnamed])) {
+			if ((err = note_ref(u, cache, direct, LBTFI_DW_SIG_NAMED | s->nnamed)))
+				return err;
+			return mix_named(u, h, s->nnamed++);
+		}
 	}
-	if ((err = sig_at(u, &t, &sub, depth + 1)) || (err = note_ref(u, cache, direct, sub)))
+	/* (a reference by the target's own key, nearly all: noted by sig_at
+	 * in the slot it finds, without a second lookup) */
+	if (cache && direct == lbtfi_dr_key(&t)) {
+		if ((err = sig_at(u, &t, &sub, depth + 1, true)))
+			return err;
+	} else if ((err = sig_at(u, &t, &sub, depth + 1, false)) || (err = note_ref(u, cache, direct, sub))) {
 		return err;
+	}
 	return mix_sub(u, h, sub, none);
 }
 
@@ -318,55 +346,116 @@ static __attribute__((noinline)) int mix_gathered(struct lbtfi_dw_reuse_unit *u,
 	return 0;
 }
 
-/* A DIE's attributes (not its children), into h */
-static inline int mix_attrs(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
-			    bool *none)
+/* A DW_AT_type as ref4 at p (die's): mix_ref without an lbtfi_dw_attr, for
+ * the form of nearly every DW_AT_type, ~6.5 million in a kernel (the key as
+ * lbtfi_dr_ref_key reads a ref4) */
+static inline int mix_ref4(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struct lbtfi_dw_die *die,
+			   const uint8_t *p, int depth, bool *none)
 {
-	const struct lbtfi_dr_abbrev *ab = die->ab;
-	const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
-	unsigned int i;
+	const struct lbtfi_dw_die_slot *d;
+	struct lbtfi_dw_attr a;
+	uint64_t direct;
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	direct = (le32toh(v) + die->u->h->off) | die->u->key_base;
+	if ((d = lbtfi_dw_dies_get(&u->map, direct)) && d->ref != LBTFI_DW_NONE)
+		return mix_known(u, h, d->ref, none);
+	a = (struct lbtfi_dw_attr){ DW_FORM_ref4, p, 0, die->u };
+	return mix_new_ref(u, h, &a, true, direct, depth, none);
+}
+
+/* The attributes placed at seg, by plan pl (plan.c), each kind giving the
+ * words mix_attr gives (always inline: a frame of its own, inside
+ * mix_attrs's, cost ~25 instructions a DIE) */
+static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struct lbtfi_dw_die *die,
+			   const struct lbtfi_dw_plan *pl, const uint8_t *const *seg, int depth, bool *none)
+{
+	const struct lbtfi_dr_sect *str = &die->u->f->s[DS_STR];
+	/* (the ops walked by pointer and each read into a local: the calls
+	 * for references would otherwise make the compiler read the plan's
+	 * count and each op again) */
+	const struct lbtfi_dw_plan_op *op = pl->op, *end = pl->op + pl->nops;
+	uint64_t v;
 	int err;
 
-	if (ab->nvar == LBTFI_DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
-		return mix_gathered(u, h, die, depth, none);
-	/* (nothing to integrate) the attributes read in place, in the
-	 * abbreviation's slot order, without gathering them */
-	if (!lbtfi_dr_place(die, seg)) {
-		mix(h, die_word(die, 0));
-		return 0;
-	}
-	mix(h, die_word(die, ab->slots & HASHED_SLOTS));
-	for (i = 0; i < ab->ntypeslots; i++) {
-		const struct lbtfi_dr_want *w = &ab->want[ab->byslot[i]];
-		const uint8_t *p = seg[w->seg] + w->off;
+	mix(h, pl->shape);
+	for (; op < end; op++) {
+		const struct lbtfi_dw_plan_op o = *op;
+		const uint8_t *p = seg[o.seg] + o.arg;
 
-		if (w->slot == DA_TYPE && w->form == DW_FORM_ref4 && !die->u->f->big_endian) {
-			/* (mix_ref in the loop, for the form of nearly every
-			 * DW_AT_type, ~6.5 million in a kernel; the key as
-			 * lbtfi_dr_ref_key reads a ref4) */
-			uint64_t direct;
-			const struct lbtfi_dw_die_slot *d;
-			uint32_t v;
-
+		switch (o.kind) {
+		case LBTFI_PLAN_STRP4: /* (as mix_string has it) */
 			memcpy(&v, p, 4);
-			direct = (le32toh(v) + die->u->h->off) | die->u->key_base;
-			if ((d = lbtfi_dw_dies_get(&u->map, direct)) && d->ref != LBTFI_DW_NONE) {
-				err = mix_known(u, h, d->ref, none);
-			} else {
-				struct lbtfi_dw_attr a = { w->form, p, w->implicit, die->u };
-
-				err = mix_new_ref(u, h, &a, true, direct, depth, none);
-			}
-			if (err)
+			v = le32toh((uint32_t)v);
+			mix(h, v < str->len ? (uintptr_t)(str->p + v) : 0);
+			break;
+		case LBTFI_PLAN_REF4:
+			if ((err = mix_ref4(u, h, die, p, depth, none)))
 				return err;
-		} else {
-			struct lbtfi_dw_attr a = { w->form, p, w->implicit, die->u };
+			break;
+		case LBTFI_PLAN_DATA1: /* (the constants as mix_value has them) */
+			mix_const(h, 0xc0, p[0]);
+			break;
+		case LBTFI_PLAN_DATA2:
+			mix_const(h, 0xc0, lbtfi_dr_read(false, p, 2));
+			break;
+		case LBTFI_PLAN_DATA4:
+			mix_const(h, 0xc0, lbtfi_dr_read(false, p, 4));
+			break;
+		case LBTFI_PLAN_DATA8:
+			mix_const(h, 0xc0, lbtfi_dr_read(false, p, 8));
+			break;
+		case LBTFI_PLAN_FLAG:
+			mix(h, 0xf1a6 | (uint64_t)(p[0] != 0) << 32);
+			break;
+		case LBTFI_PLAN_FLAG_PRESENT:
+			mix(h, 0xf1a6 | 1ull << 32);
+			break;
+		default: {
+			const struct lbtfi_dr_want *w = &die->ab->want[o.arg];
+			struct lbtfi_dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, die->u };
 
 			if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
 				return err;
 		}
+		}
 	}
 	return 0;
+}
+
+/* A DIE whose abbreviation has no plan in the table (of another unit, or
+ * out of memory): by one made for it (apart: its room would weigh on the
+ * common case's frame) */
+static __attribute__((noinline)) int run_new_plan(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+						  const struct lbtfi_dw_die *die, const uint8_t *const *seg,
+						  int depth, bool *none)
+{
+	struct lbtfi_dw_plan tmp;
+
+	return run_plan(u, h, die, lbtfi_dw_plan_make(&u->sigs.plans, die, &tmp), seg, depth, none);
+}
+
+/* A DIE's attributes (not its children), into h (always inline: into
+ * mix_die, for the DIE and for each child without children, most of the
+ * DIEs hashed; each call's frame cost ~20 instructions) */
+static inline __attribute__((always_inline)) int mix_attrs(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
+			    bool *none)
+{
+	const struct lbtfi_dr_abbrev *ab = die->ab;
+	const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
+	const struct lbtfi_dw_plan *pl;
+
+	if (ab->nvar == LBTFI_DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+		return mix_gathered(u, h, die, depth, none);
+	/* (nothing to integrate) the attributes read in place */
+	if (!lbtfi_dr_place(die, seg)) {
+		mix(h, die_word(die, 0));
+		return 0;
+	}
+	if (!(pl = lbtfi_dw_plan_get(&u->sigs.plans, die)))
+		return run_new_plan(u, h, die, seg, depth, none);
+	return run_plan(u, h, die, pl, seg, depth, none);
 }
 
 /* One DIE and its children, into h */
@@ -397,38 +486,16 @@ static int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtf
 	return 0;
 }
 
-/* Per-thread set of edge keys, cleared by bumping the generation: one
- * clear per signature computed, so a clear must be O(1), which the shared
- * table (util/htab.h) is not; fixed size, and when full it just admits
- * duplicates (only slower) */
-static __thread struct {
-	uint64_t key[EDGE_SET_SIZE];
-	uint32_t gen[EDGE_SET_SIZE];
-	uint32_t cur, used;
-} edge_set;
-
-static bool edge_new(uint64_t key)
+/* Each named aggregate once in a signature's edges: an entry met in the
+ * signature being collected bears its round (a named entry stands for one
+ * reference key, so that entries are the keys; two entries of one struct,
+ * reached through two DW_AT_signature stubs, are both listed: a check
+ * twice, only slower) */
+static inline int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
 {
-	uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (EDGE_SET_SIZE - 1);
-
-	if (edge_set.used >= EDGE_SET_SIZE / 2)
-		return true; /* full: duplicates are harmless, only slower */
-	for (;; i = (i + 1) & (EDGE_SET_SIZE - 1)) {
-		if (edge_set.gen[i] != edge_set.cur) {
-			edge_set.gen[i] = edge_set.cur;
-			edge_set.key[i] = key;
-			edge_set.used++;
-			return true;
-		}
-		if (edge_set.key[i] == key)
-			return false;
-	}
-}
-
-static int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
-{
-	if (!edge_new(s->named[named].key))
+	if (s->named[named].round == s->round)
 		return 0;
+	s->named[named].round = s->round;
 	if (lbtfi_dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
 		return -ENOMEM;
 	s->edge[s->nedge++] = named;
@@ -450,11 +517,11 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 		g->nedges = s->sig[s->stack[from]].nedges;
 		return 0;
 	}
-	if (++edge_set.cur == 0) {
-		memset(edge_set.gen, 0, sizeof(edge_set.gen));
-		edge_set.cur = 1;
+	if (++s->round == 0) { /* (wrapped: no entry may bear the new round) */
+		for (i = 0; i < s->nnamed; i++)
+			s->named[i].round = 0;
+		s->round = 1;
 	}
-	edge_set.used = 0;
 	g->edges = s->nedge;
 	for (i = from; i < s->nstack; i++) {
 		uint32_t it = s->stack[i];
@@ -472,7 +539,10 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 	return 0;
 }
 
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth)
+/* The signature of die (index in s->sig, *idx); ref: a reference to die
+ * by its key led here (noted in its slot at once: a reference to it met
+ * in its own hash finds it in progress, as it would find the signature) */
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth, bool ref)
 {
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	uint64_t key = lbtfi_dr_key(die);
@@ -487,6 +557,8 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 		return -ENOMEM;
 	if (d->sig != LBTFI_DW_NONE) {
 		*idx = d->sig;
+		if (ref)
+			d->ref = *idx;
 		if (s->sig[*idx].state == SIG_BUSY)
 			s->sig[*idx].state = SIG_NONE; /* a cycle with no name on it */
 		return 0;
@@ -496,6 +568,8 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	*idx = s->n++;
 	s->sig[*idx].state = SIG_BUSY;
 	d->sig = *idx;
+	if (ref)
+		d->ref = *idx;
 	err = mix_die(u, &h, die, depth, &none);
 	g = &s->sig[*idx];
 	if (!err && !none && g->state == SIG_BUSY) {
@@ -515,7 +589,9 @@ const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct
 {
 	uint32_t idx;
 
-	*err = sig_at(u, die, &idx, 0);
+	if (die->u->h != u->sigs.plans.h)
+		lbtfi_dw_plans_use(&u->sigs.plans, die->u);
+	*err = sig_at(u, die, &idx, 0, false);
 	if (*err || u->sigs.sig[idx].state != SIG_DONE)
 		return NULL;
 	return &u->sigs.sig[idx];
@@ -537,5 +613,6 @@ void lbtfi_dw_sigs_free(struct lbtfi_dw_sigs *s)
 	free(s->sig);
 	free(s->edge);
 	free(s->stack);
+	lbtfi_dw_plans_free(&s->plans);
 	memset(s, 0, sizeof(*s));
 }

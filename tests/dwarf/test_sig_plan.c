@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Structural signatures read through hashing plans (libbtf/dwarf_reuse/
+ * plan.c, sig.c), over units written here byte by byte: the same struct in
+ * units with other abbreviation codes, attribute orders and forms (data1,
+ * data2, udata, implicit_const, attributes the signature does not read)
+ * has the same signature, also when its int is another unit's (hashed by a
+ * plan made apart from the table, which holds the plans of S's unit); a
+ * struct that differs in a member's offset, a member's type, a base type's
+ * size or a name has another. A named struct reached several times is one
+ * edge of a signature.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "dwarf_reuse/internal.h"
+
+/* .debug_str: the names, at fixed offsets */
+static const char strs[] = "\0S\0a\0b\0int\0char";
+enum { STR_S = 1, STR_A = 3, STR_B = 5, STR_INT = 7, STR_CHAR = 11 };
+
+struct buf {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void u8(struct buf *b, unsigned int v)
+{
+	assert_true(b->n < sizeof(b->b));
+	b->b[b->n++] = (uint8_t)v;
+}
+
+static void u16(struct buf *b, unsigned int v)
+{
+	u8(b, v & 0xff);
+	u8(b, v >> 8);
+}
+
+static void u32(struct buf *b, uint32_t v)
+{
+	u16(b, v & 0xffff);
+	u16(b, v >> 16);
+}
+
+/* LEB128 (signed when sleb; small values only here) */
+static void leb(struct buf *b, int64_t v, bool sleb)
+{
+	for (;;) {
+		uint8_t byte = v & 0x7f;
+
+		v >>= 7;
+		if ((!sleb && !v) || (sleb && ((!v && !(byte & 0x40)) || (v == -1 && (byte & 0x40))))) {
+			u8(b, byte);
+			return;
+		}
+		u8(b, byte | 0x80);
+	}
+}
+
+/* An abbreviation: code, tag, children, then (attribute, form) pairs
+ * ending with 0, 0 (an implicit_const's value follows its form) */
+static void abbrev(struct buf *b, unsigned int code, unsigned int tag, int children, ...)
+{
+	va_list ap;
+	unsigned int at, form;
+
+	leb(b, code, false);
+	leb(b, tag, false);
+	u8(b, (unsigned int)children);
+	va_start(ap, children);
+	do {
+		at = va_arg(ap, unsigned int);
+		form = va_arg(ap, unsigned int);
+		leb(b, at, false);
+		leb(b, form, false);
+		if (form == DW_FORM_implicit_const)
+			leb(b, va_arg(ap, int), true);
+	} while (at || form);
+	va_end(ap);
+}
+
+/* What a unit's struct S is made of */
+struct shape {
+	unsigned int b_off;     /* member b's offset */
+	unsigned int b_type;    /* STR_INT or STR_CHAR: which base type b is */
+	unsigned int int_size;  /* of the base type named int */
+	unsigned int a_name;    /* member a's name */
+};
+
+static const struct shape plain = { 4, STR_INT, 4, STR_A };
+
+/* The units' sections and headers */
+struct dwarf {
+	struct buf info, abbrev;
+	struct lbtfi_dr_unit_hdr units[8];
+	uint32_t nunits;
+	uint64_t s_off[8];      /* struct S of each unit */
+	uint64_t int_sec[8];    /* its int (section offsets) */
+	struct lbtfi_dr_file f;
+	struct lbtfi_dr_ctx c;
+	struct lbtfi_dw_reuse_unit ru;
+};
+
+static uint64_t unit_begin(struct dwarf *d)
+{
+	struct lbtfi_dr_unit_hdr *h = &d->units[d->nunits];
+
+	memset(h, 0, sizeof(*h));
+	h->off = d->info.n;
+	h->abbrev_off = d->abbrev.n;
+	h->version = 5;
+	h->addr_size = 8;
+	h->offset_size = 4;
+	h->unit_type = DW_UT_compile;
+	h->tag = DW_TAG_compile_unit;
+	u32(&d->info, 0); /* (length, set at the end) */
+	u16(&d->info, 5);
+	u8(&d->info, DW_UT_compile);
+	u8(&d->info, 8);
+	u32(&d->info, (uint32_t)h->abbrev_off);
+	h->die_off = d->info.n;
+	return h->off;
+}
+
+/* The unit ends after S's last member: the ends of S's children and of
+ * the unit's */
+static void unit_end(struct dwarf *d)
+{
+	struct lbtfi_dr_unit_hdr *h = &d->units[d->nunits++];
+	uint32_t len;
+
+	u8(&d->info, 0);
+	u8(&d->info, 0);
+	len = (uint32_t)(d->info.n - h->off - 4);
+	h->end = d->info.n;
+	memcpy(d->info.b + h->off, &len, 4);
+}
+
+/* A member DIE of abbreviation code (name strp, type ref4/ref_addr, offset data1) */
+static void member(struct dwarf *d, unsigned int code, uint32_t name, uint64_t type, unsigned int off)
+{
+	u8(&d->info, code), u32(&d->info, name), u32(&d->info, (uint32_t)type), u8(&d->info, off);
+}
+
+/* A unit in the first layout: abbreviation codes 1..5 in tree order, the
+ * common forms */
+static void unit_first(struct dwarf *d, const struct shape *s)
+{
+	uint64_t base = unit_begin(d), int_off, char_off;
+
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_base_type, false, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, DW_AT_encoding, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 3, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, DW_AT_decl_line, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	int_off = d->info.n - base;
+	d->int_sec[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, s->int_size), u8(&d->info, DW_ATE_signed);
+	char_off = d->info.n - base;
+	u8(&d->info, 2), u32(&d->info, STR_CHAR), u8(&d->info, 1), u8(&d->info, DW_ATE_signed_char);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 3), u32(&d->info, STR_S), u8(&d->info, 8), u8(&d->info, 42);
+	member(d, 4, s->a_name, int_off, 0);
+	u8(&d->info, 4), u32(&d->info, STR_B), u32(&d->info, (uint32_t)(s->b_type == STR_INT ? int_off : char_off));
+	u8(&d->info, s->b_off);
+	unit_end(d);
+}
+
+/* The same types with other codes, attribute orders and forms: the
+ * struct's size as udata (a variable-size attribute: the others after it
+ * in a segment of their own), the base type's as data2, the first member's
+ * offset as an implicit_const, the second's as data2, a decl_line between */
+static void unit_second(struct dwarf *d, const struct shape *s)
+{
+	uint64_t base = unit_begin(d), int_off;
+
+	abbrev(&d->abbrev, 9, DW_TAG_member, false, DW_AT_decl_line, DW_FORM_data2,
+	       DW_AT_data_member_location, DW_FORM_data2, DW_AT_type, DW_FORM_ref4, DW_AT_name,
+	       DW_FORM_strp, 0, 0);
+	abbrev(&d->abbrev, 7, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 5, DW_TAG_structure_type, true, DW_AT_byte_size, DW_FORM_udata,
+	       DW_AT_name, DW_FORM_strp, 0, 0);
+	abbrev(&d->abbrev, 3, DW_TAG_base_type, false, DW_AT_encoding, DW_FORM_data1,
+	       DW_AT_byte_size, DW_FORM_data2, DW_AT_name, DW_FORM_strp, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_member, false, DW_AT_type, DW_FORM_ref4, DW_AT_name, DW_FORM_strp,
+	       DW_AT_data_member_location, DW_FORM_implicit_const, 0, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 7);
+	u8(&d->info, 0x55); /* (padding a DIE could not start at: offsets differ) */
+	int_off = d->info.n - base;
+	d->int_sec[d->nunits] = d->info.n;
+	u8(&d->info, 3), u8(&d->info, DW_ATE_signed), u16(&d->info, 4), u32(&d->info, STR_INT);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 5), leb(&d->info, 8, false), u32(&d->info, STR_S);
+	u8(&d->info, 2), u32(&d->info, (uint32_t)int_off), u32(&d->info, STR_A);
+	u8(&d->info, 9), u16(&d->info, 1000), u16(&d->info, s->b_off), u32(&d->info, (uint32_t)int_off);
+	u32(&d->info, STR_B);
+	unit_end(d);
+}
+
+static void dwarf_open(struct dwarf *d)
+{
+	d->f.s[DS_INFO] = (struct lbtfi_dr_sect){ d->info.b, d->info.n };
+	d->f.s[DS_ABBREV] = (struct lbtfi_dr_sect){ d->abbrev.b, d->abbrev.n };
+	d->f.s[DS_STR] = (struct lbtfi_dr_sect){ (const uint8_t *)strs, sizeof(strs) };
+	d->f.root = &d->f;
+	d->f.units = d->units;
+	d->f.nunits = d->nunits;
+	lbtfi_dr_ctx_init(&d->c, &d->f);
+	d->ru.rd = &d->c;
+	assert_int_equal(lbtfi_dw_dies_init(&d->ru.map), 0);
+	lbtfi_dw_sigs_init(&d->ru.sigs);
+}
+
+static void dwarf_close(struct dwarf *d)
+{
+	lbtfi_dw_sigs_free(&d->ru.sigs);
+	lbtfi_dw_dies_free(&d->ru.map);
+	lbtfi_dr_ctx_free(&d->c);
+}
+
+/* The signature of unit k's struct S, as a unit's conversion computes it
+ * (the DIE table and signatures cleared for the unit) */
+static struct lbtfi_dw_sig sig_of_unit(struct dwarf *d, uint32_t k)
+{
+	const struct lbtfi_dw_sig *s;
+	struct lbtfi_dw_die die;
+	int err;
+
+	lbtfi_dw_dies_clear(&d->ru.map);
+	lbtfi_dw_sigs_clear(&d->ru.sigs);
+	assert_int_equal(lbtfi_dr_die_at(&d->c, &d->f, d->s_off[k], &die), 0);
+	assert_int_equal(lbtfi_dr_tag(&die), DW_TAG_structure_type);
+	s = lbtfi_dw_sig_of(&d->ru, &die, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(s);
+	return *s;
+}
+
+static bool same(const struct lbtfi_dw_sig *x, const struct lbtfi_dw_sig *y)
+{
+	return x->a == y->a && x->b == y->b;
+}
+
+/* One struct in two layouts of abbreviations and forms: one signature */
+static void test_forms_agree(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_sig s0, s1, again;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_first(&d, &plain);
+	unit_second(&d, &plain);
+	dwarf_open(&d);
+	s0 = sig_of_unit(&d, 0);
+	s1 = sig_of_unit(&d, 1);
+	assert_true(same(&s0, &s1));
+	/* (compiled once per unit: the second reading of unit 0 goes
+	 * through the plans its first one made, for its own unit) */
+	again = sig_of_unit(&d, 0);
+	assert_true(same(&s0, &again));
+	assert_ptr_equal(d.ru.sigs.plans.h, &d.units[0]);
+	dwarf_close(&d);
+}
+
+/* A unit whose S refers to the int of another unit (DW_FORM_ref_addr, at
+ * section offset int_sec) */
+static void unit_ref_other(struct dwarf *d, uint64_t int_sec)
+{
+	unit_begin(d);
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref_addr,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 8);
+	member(d, 3, STR_A, int_sec, 0);
+	member(d, 3, STR_B, int_sec, 4);
+	unit_end(d);
+}
+
+/* A DIE of a unit whose plans the table does not hold (the int of another
+ * unit, which a reference leads to) is hashed by a plan made for it: the
+ * same signature as with the int of S's own unit */
+static void test_plan_of_another_unit(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_sig s0, s2;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_first(&d, &plain);
+	unit_second(&d, &plain);
+	unit_ref_other(&d, d.int_sec[1]);
+	dwarf_open(&d);
+	s0 = sig_of_unit(&d, 0);
+	s2 = sig_of_unit(&d, 2);
+	assert_ptr_equal(d.ru.sigs.plans.h, &d.units[2]); /* (not unit 1's) */
+	assert_true(same(&s0, &s2));
+	dwarf_close(&d);
+}
+
+/* What the converter would make differently gives another signature, in
+ * either layout */
+static void test_differences_differ(void **state)
+{
+	static const struct shape diff[] = {
+		{ 0, STR_INT, 4, STR_A },     /* b's offset */
+		{ 4, STR_CHAR, 4, STR_A },    /* b's type */
+		{ 4, STR_INT, 8, STR_A },     /* int's size */
+		{ 4, STR_INT, 4, STR_B },     /* a's name */
+	};
+	static struct dwarf d;
+	struct lbtfi_dw_sig s0, s1, sd;
+	unsigned int i;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_first(&d, &plain);
+	unit_second(&d, &plain);
+	for (i = 0; i < 4; i++)
+		unit_first(&d, &diff[i]);
+	/* (the second layout has no char: its b's offset only) */
+	unit_second(&d, &diff[0]);
+	dwarf_open(&d);
+	s0 = sig_of_unit(&d, 0);
+	s1 = sig_of_unit(&d, 1);
+	assert_true(same(&s0, &s1));
+	for (i = 2; i < d.nunits; i++) {
+		sd = sig_of_unit(&d, i);
+		assert_false(same(&s0, &sd));
+	}
+	/* (the two with b at 0, in either layout, agree with each other) */
+	s0 = sig_of_unit(&d, 2);
+	s1 = sig_of_unit(&d, 6);
+	assert_true(same(&s0, &s1));
+	dwarf_close(&d);
+}
+
+/* A unit whose S holds a T by value twice and points to it twice (one
+ * pointer type): T, a named struct, is S's only edge, listed once */
+static void unit_edges(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), t_off, ptr_off;
+
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
+	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	t_off = d->info.n - base; /* struct T { } (named "int": any name) */
+	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, 4);
+	u8(&d->info, 0);
+	ptr_off = d->info.n - base;
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)t_off);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 24);
+	member(d, 3, STR_A, t_off, 0);
+	member(d, 3, STR_B, t_off, 4);
+	member(d, 3, STR_A, ptr_off, 8);
+	member(d, 3, STR_B, ptr_off, 16);
+	unit_end(d);
+}
+
+/* A named struct reached four times (twice by value, twice through one
+ * pointer) is one edge of the signature; so again in the next unit's
+ * collection (each collection its own) */
+static void test_edges_once(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_sig s;
+	uint32_t k;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_edges(&d);
+	unit_edges(&d);
+	dwarf_open(&d);
+	for (k = 0; k < 2; k++) {
+		s = sig_of_unit(&d, k);
+		assert_int_equal(s.nedges, 1);
+		assert_int_equal(d.ru.sigs.named[d.ru.sigs.edge[s.edges]].key, d.units[k].die_off + 1);
+	}
+	dwarf_close(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forms_agree),
+		cmocka_unit_test(test_plan_of_another_unit),
+		cmocka_unit_test(test_differences_differ),
+		cmocka_unit_test(test_edges_once),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
