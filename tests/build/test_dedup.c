@@ -209,6 +209,51 @@ static void test_different_kept_apart(void **state)
 	lbtf_builder_free(b);
 }
 
+/*
+ * Differences the equivalence walk finds below the struct it starts from,
+ * in the words past name and info that are not type ids: a struct's size
+ * behind a pointer, an array's length behind a pointer in a member's
+ * struct (the hashes of O and A do not see them: only the walk does).
+ */
+static void test_kept_apart_in_walk(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+
+	lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
+	lbtf_builder_add_struct(b, "I", 4);                    /* 2: I { int x; }, 4 bytes */
+	lbtf_builder_add_field(b, "x", 1, 0, 0);
+	lbtf_builder_add_ptr(b, 2);                            /* 3 */
+	lbtf_builder_add_struct(b, "O", 8);                    /* 4: O { struct I *p; } */
+	lbtf_builder_add_field(b, "p", 3, 0, 0);
+	lbtf_builder_add_struct(b, "I", 8);                    /* 5: I { int x; }, 8 bytes */
+	lbtf_builder_add_field(b, "x", 1, 0, 0);
+	lbtf_builder_add_ptr(b, 5);                            /* 6 */
+	lbtf_builder_add_struct(b, "O", 8);                    /* 7: O { struct I *p; } */
+	lbtf_builder_add_field(b, "p", 6, 0, 0);
+	lbtf_builder_add_array(b, 1, 1, 4);                    /* 8: int[4] */
+	lbtf_builder_add_ptr(b, 8);                            /* 9 */
+	lbtf_builder_add_struct(b, "W", 8);                    /* 10: W { int (*q)[4]; } */
+	lbtf_builder_add_field(b, "q", 9, 0, 0);
+	lbtf_builder_add_ptr(b, 10);                           /* 11 */
+	lbtf_builder_add_struct(b, "A", 8);                    /* 12: A { struct W *w; } */
+	lbtf_builder_add_field(b, "w", 11, 0, 0);
+	lbtf_builder_add_array(b, 1, 1, 8);                    /* 13: int[8] */
+	lbtf_builder_add_ptr(b, 13);                           /* 14 */
+	lbtf_builder_add_struct(b, "W", 8);                    /* 15: W { int (*q)[8]; } */
+	lbtf_builder_add_field(b, "q", 14, 0, 0);
+	lbtf_builder_add_ptr(b, 15);                           /* 16 */
+	lbtf_builder_add_struct(b, "A", 8);                    /* 17: A { struct W *w; } */
+	lbtf_builder_add_field(b, "w", 16, 0, 0);
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 8);
+	assert_int_equal(count_kind(btf, LBTF_KIND_ARRAY), 2);
+	assert_int_equal(lbtf_type_cnt(btf), 18);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
 static void test_unambiguous_fwd(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -607,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_mutual_cycle),
 		cmocka_unit_test(test_fwd_resolved_in_graph),
 		cmocka_unit_test(test_different_kept_apart),
+		cmocka_unit_test(test_kept_apart_in_walk),
 		cmocka_unit_test(test_unambiguous_fwd),
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_vars_never_merged),
