@@ -540,6 +540,47 @@ static void assert_same_blob(struct lbtf_builder *b1, struct lbtf_builder *b2)
 	free(d2);
 }
 
+/*
+ * Every string referenced (as in a raw vmlinux, whose duplicate types name
+ * the same strings): the strings stay as they are, and the set still
+ * interns; one unreferenced one-letter string is enough to compact.
+ */
+static void test_strings_all_kept(void **state)
+{
+	for (int drop = 0; drop <= 1; drop++) {
+		struct lbtf_builder *b = lbtf_builder_new(NULL);
+		struct lbtf_dedup_stats st = { .sz = sizeof(st) };
+		int i1, i2, s1;
+		struct lbtf *btf;
+		uint32_t len;
+
+		i1 = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+		if (drop)
+			lbtf_builder_add_str(b, "z");
+		s1 = lbtf_builder_add_struct(b, "S", 4);
+		lbtf_builder_add_field(b, "x", (uint32_t)i1, 0, 0);
+		i2 = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+		lbtf_builder_add_struct(b, "S", 4);
+		lbtf_builder_add_field(b, "x", (uint32_t)i2, 0, 0);
+		dedup_ok(b, &st);
+		assert_int_equal(st.types_out, 2);
+		/* "", "int", ["z",] "S", "x" */
+		assert_int_equal(st.strs_in_bytes, 1 + 4 + 2 * drop + 2 + 2);
+		assert_int_equal(st.strs_out_bytes, 1 + 4 + 2 + 2);
+		btf = to_btf(b, NULL);
+		lbtf_strings(btf, &len);
+		assert_int_equal(len, 1 + 4 + 2 + 2);
+		assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, (uint32_t)s1)), "S");
+		assert_string_equal(lbtf_name_by_offset(btf, lbtf_members(lbtf_type_by_id(btf, 2))->name_off), "x");
+		assert_int_equal(lbtf_builder_add_str(b, "int"), (int)lbtf_type_by_id(btf, 1)->name_off);
+		assert_int_equal(lbtf_builder_add_str(b, "x"),
+				 (int)lbtf_members(lbtf_type_by_id(btf, 2))->name_off);
+		assert_int_equal(lbtf_builder_add_str(b, "z"), (int)len); /* new: at the end */
+		lbtf_free(btf);
+		lbtf_builder_free(b);
+	}
+}
+
 static void test_deterministic(void **state)
 {
 	struct lbtf_builder *b1 = lbtf_builder_new(NULL), *b2 = lbtf_builder_new(NULL);
@@ -648,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_prims_merged),
 		cmocka_unit_test(test_string_compaction),
+		cmocka_unit_test(test_strings_all_kept),
 		cmocka_unit_test(test_graph_duplicates),
 		cmocka_unit_test(test_mutual_cycle),
 		cmocka_unit_test(test_fwd_resolved_in_graph),
