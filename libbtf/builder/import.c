@@ -90,34 +90,41 @@ static int import_str(struct lbtfi_import *im, uint32_t *slot)
  * record would then add each string at its own offset (if none is there
  * twice: lbtfi_strset_adopt checks). True if so.
  */
+/* One string word of the walk below: the next string in order (next moves
+ * past it), an empty name, or a string named before */
+static inline bool string_in_order(const struct lbtf *src, uint32_t off, uint32_t *next,
+				   uint32_t len, const uint64_t *starts)
+{
+	if (off == *next && *next < len) {
+		*next += (uint32_t)strlen(src->strs + off) + 1;
+		return true;
+	}
+	return !off || (off <= *next && ((starts[off / 64] >> (off % 64)) & 1));
+}
+
 static bool strings_in_order(const struct lbtfi_import *im, uint32_t from, uint32_t to,
 			     const uint64_t *starts)
 {
 	const struct lbtf *src = im->src;
 	const struct lbtfi_layout *lay = im->b->lay;
-	uint32_t len = src->hdr.str_len, next = 1, first = src->start_id;
+	uint32_t len = src->hdr.str_len, next = 1, first = src->start_id, cnt = lbtf_type_cnt(src);
 
 	for (uint32_t id = from; id < to; id++) {
 		uint32_t at = src->type_offs[id - first];
-		uint32_t end = id + 1 < lbtf_type_cnt(src) ? src->type_offs[id + 1 - first] : src->hdr.type_len;
+		uint32_t end = id + 1 < cnt ? src->type_offs[id + 1 - first] : src->hdr.type_len;
 		const uint32_t *w = (const uint32_t *)(src->types + at);
 		const struct lbtfi_layout *l = &lay[lbtf_kind((const struct lbtf_type *)w)];
 		size_t n = lbtfi_layout_words(lay, (const struct lbtf_type *)w);
 
 		if (!l->fixed_words || at + n * 4 != end)
 			return false; /* (the copy reports it) */
-		for (size_t e = 0; e < n;) {
-			uint32_t off = w[e];
-
-			if (off == next && next < len)
-				next += (uint32_t)strlen(src->strs + off) + 1;
-			else if (off && (off > next || !((starts[off / 64] >> (off % 64)) & 1)))
+		if (!string_in_order(src, w[0], &next, len, starts))
+			return false;
+		if (l->elem_name_word < 0)
+			continue;
+		for (size_t e = l->fixed_words + (size_t)l->elem_name_word; e < n; e += l->elem_words)
+			if (!string_in_order(src, w[e], &next, len, starts))
 				return false;
-			if (e == 0)
-				e = l->elem_name_word >= 0 ? l->fixed_words + (size_t)l->elem_name_word : n;
-			else
-				e += l->elem_words;
-		}
 	}
 	return next == len;
 }
