@@ -198,12 +198,27 @@ int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
  */
 void lbtfi_dedup_merge_hypot(struct dedup *d)
 {
-	for (uint32_t i = 0; i < d->hypot_cnt; i++) {
-		uint32_t canon = d->hypot_list[i];
-		uint32_t c_id = d_resolve(d, canon);
-		uint32_t t_id = d_resolve(d, d->hypot[canon]);
-		unsigned int ck = d_kind(d, c_id), tk = d_kind(d, t_id);
+	/*
+	 * Only pairs with a FWD or a struct or union change anything below.
+	 * In a walk that succeeded a pair is of one kind, or a FWD and a
+	 * struct or union, and merging keeps kinds but for a FWD (resolved
+	 * to a struct or union): so a candidate of another kind (most: the
+	 * walk's pointers, qualifiers, prototypes) is passed over without
+	 * resolving either side.
+	 */
+	const uint32_t cand_kinds = (1u << LBTF_KIND_FWD) | (1u << LBTF_KIND_STRUCT) |
+				    (1u << LBTF_KIND_UNION);
 
+	for (uint32_t i = 0; i < d->hypot_cnt; i++) {
+		uint32_t canon = d->hypot_list[i], cand = d->hypot[canon], c_id, t_id;
+		unsigned int ck, tk;
+
+		if (!((1u << d_kind(d, cand)) & cand_kinds))
+			continue;
+		c_id = d_resolve(d, canon);
+		t_id = d_resolve(d, cand);
+		ck = d_kind(d, c_id);
+		tk = d_kind(d, t_id);
 		if (c_id == t_id)
 			continue;
 		if (!is_fwd_kind(tk) && is_fwd_kind(ck)) {

@@ -254,6 +254,43 @@ static void test_kept_apart_in_walk(void **state)
 	lbtf_builder_free(b);
 }
 
+/*
+ * A FWD met in a walk opposite a struct of its name resolves to it even
+ * when the name is ambiguous (pass 3 would leave it): the walk's merge
+ * does it, for the FWD on the candidate's side and on the canonical's.
+ */
+static void test_fwd_merged_by_walk(void **state)
+{
+	for (int fwd_first = 0; fwd_first <= 1; fwd_first++) {
+		struct lbtf_builder *b = lbtf_builder_new(NULL);
+		struct lbtf *btf;
+		int i, s, f, p;
+
+		i = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+		lbtf_builder_add_struct(b, "S", 8);                   /* another S: ambiguous */
+		lbtf_builder_add_field(b, "y", (uint32_t)i, 0, 0);
+		for (int cu = 0; cu < 2; cu++) {
+			if (cu == fwd_first) {
+				f = lbtf_builder_add_fwd(b, "S", LBTF_FWD_STRUCT);
+				p = lbtf_builder_add_ptr(b, (uint32_t)f);
+			} else {
+				s = lbtf_builder_add_struct(b, "S", 4);
+				lbtf_builder_add_field(b, "x", (uint32_t)i, 0, 0);
+				p = lbtf_builder_add_ptr(b, (uint32_t)s);
+			}
+			lbtf_builder_add_struct(b, "O", 8);           /* O { struct S *p; } */
+			lbtf_builder_add_field(b, "p", (uint32_t)p, 0, 0);
+		}
+		dedup_ok(b, NULL);
+		btf = to_btf(b, NULL);
+		assert_int_equal(count_kind(btf, LBTF_KIND_FWD), 0);
+		assert_int_equal(count_kind(btf, LBTF_KIND_PTR), 1);
+		assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 3); /* S, S, O */
+		lbtf_free(btf);
+		lbtf_builder_free(b);
+	}
+}
+
 static void test_unambiguous_fwd(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -696,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_different_kept_apart),
 		cmocka_unit_test(test_kept_apart_in_walk),
 		cmocka_unit_test(test_unambiguous_fwd),
+		cmocka_unit_test(test_fwd_merged_by_walk),
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_vars_never_merged),
 		cmocka_unit_test(test_identical_copies),
