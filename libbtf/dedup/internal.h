@@ -83,11 +83,13 @@ static inline uint32_t d_resolve(const struct dedup *d, uint32_t id)
 	return id;
 }
 
-/* The type-id words of a record of kind k and vlen v, by index i */
+/* The type-id words of a record of kind k and vlen v, by index i (the
+ * plan read once: the loop bodies store words the compiler cannot tell
+ * from it) */
 #define D_FOR_EACH_TYPE_WORD(d, k, v, i)                                                   \
-	for (size_t i = (d)->tw[k].first,                                                  \
+	for (size_t i = (d)->tw[k].first, _step = (d)->tw[k].stride,                       \
 		    _left = (d)->tw[k].fixed + (size_t)(d)->tw[k].per_elem * (v);          \
-	     _left; _left--, i += (d)->tw[k].stride)
+	     _left; _left--, i += _step)
 
 int lbtfi_dedup_type_words_init(struct dedup *d);
 
