@@ -76,36 +76,12 @@ static __attribute__((noinline)) int visit_again(const struct dedup *d, uint32_t
 	return identical(d, h, cand_id, IDENTICAL_MAX_DEPTH, &budget);
 }
 
-/* A pair met for the first time: compare the two records */
-static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
-					       struct dedup_frame *f)
+/* A new pair of records of other kinds or infos, or two enums */
+static __attribute__((noinline)) int visit_odd(struct dedup *d, const struct lbtf_type *ct,
+					       const struct lbtf_type *nt, uint32_t canon_id)
 {
-	const struct lbtf_type *ct, *nt;
-	const struct d_type_words *tw;
-	unsigned int ck, nk;
+	unsigned int ck = lbtf_kind(ct), nk = lbtf_kind(nt);
 
-	hypot_add(d, canon_id, cand_id);
-
-	ct = dtype(d, cand_id);
-	nt = dtype(d, canon_id);
-	if (ct->name_off != nt->name_off)
-		return 0;
-	ck = lbtf_kind(ct);
-	nk = lbtf_kind(nt);
-	if (ct->info == nt->info && !lbtf_is_enum(ct)) { /* the common case: one kind */
-		if (!d_same_plain_words(d, ck, (const uint32_t *)ct, (const uint32_t *)nt,
-					d_rec_words(d, ct)) ||
-		    ck == LBTF_KIND_VAR || ck == LBTF_KIND_DATASEC || ck == LBTF_KIND_DECL_TAG)
-			return 0; /* (those never part of a struct graph, never deduplicated) */
-		/* records do not move during dedup: the pointers stay valid */
-		tw = &d->tw[ck];
-		f->left = tw->fixed + tw->per_elem * lbtf_vlen(ct);
-		f->stride = tw->stride;
-		f->cw = (const uint32_t *)ct + tw->first;
-		f->nw = (const uint32_t *)nt + tw->first;
-		return f->left ? 2 : 1;
-	}
-	/* kinds or infos differ, or two enums */
 	if ((is_fwd_kind(ck) || is_fwd_kind(nk)) && ck != nk) {
 		/* a FWD and a definition: of one flavour, the FWD resolves */
 		if (lbtfi_eq_flavor(ct) != lbtfi_eq_flavor(nt) ||
@@ -119,6 +95,35 @@ static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id
 	if (lbtf_is_enum(ct) && lbtf_is_enum(nt))
 		return lbtfi_eq_enums(ct, nt);
 	return 0;
+}
+
+/* A pair met for the first time: compare the two records */
+static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
+					       struct dedup_frame *f)
+{
+	const struct lbtf_type *ct, *nt;
+	const struct d_type_words *tw;
+	unsigned int k;
+
+	hypot_add(d, canon_id, cand_id);
+	ct = dtype(d, cand_id);
+	nt = dtype(d, canon_id);
+	if (ct->name_off != nt->name_off)
+		return 0;
+	if (ct->info != nt->info || lbtf_is_enum(ct))
+		return visit_odd(d, ct, nt, canon_id);
+	/* the common case: one kind and info */
+	k = lbtf_kind(ct);
+	if (!d_same_plain_words(d, k, (const uint32_t *)ct, (const uint32_t *)nt, d_rec_words(d, ct)) ||
+	    k == LBTF_KIND_VAR || k == LBTF_KIND_DATASEC || k == LBTF_KIND_DECL_TAG)
+		return 0; /* (those never part of a struct graph, never deduplicated) */
+	/* records do not move during dedup: the pointers stay valid */
+	tw = &d->tw[k];
+	f->left = tw->fixed + tw->per_elem * lbtf_vlen(ct);
+	f->stride = tw->stride;
+	f->cw = (const uint32_t *)ct + tw->first;
+	f->nw = (const uint32_t *)nt + tw->first;
+	return f->left ? 2 : 1;
 }
 
 /*
