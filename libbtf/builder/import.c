@@ -217,16 +217,19 @@ int lbtfi_import_type(struct lbtfi_import *im, uint32_t src_id)
  * as they lie in src from its word sw on (copied, or the adopted blob
  * itself): each record's kind and size checked, its strings interned (none
  * when adopted: b took src's string section), its own type ids moved up by
- * delta. 0 or <0 (b's count then says how far it got: the caller rolls
- * back)
+ * delta. With ids_ok, also whether every type id is one of b's (then every
+ * record is as lbtfi_builder_check wants it: the kind and size checked
+ * here, the strings checked in order or interned). 0 or <0 (b's count then
+ * says how far it got: the caller rolls back)
  */
 static int place_records(struct lbtfi_import *im, uint32_t from, uint32_t to, uint32_t delta,
-			 bool adopted, size_t sw, size_t ew)
+			 bool adopted, size_t sw, size_t ew, bool *ids_ok)
 {
 	struct lbtf_builder *b = im->b;
 	const struct lbtf *src = im->src;
-	uint32_t nr = b->nr_types, first = src->start_id;
+	uint32_t nr = b->nr_types, first = src->start_id, cnt = b->start_id + nr + (to - from);
 	size_t nw = b->nwords;
+	bool check = ids_ok; /* (until a bad id) */
 	int err;
 
 	for (uint32_t i = 0; i < to - from; i++) {
@@ -245,7 +248,12 @@ static int place_records(struct lbtfi_import *im, uint32_t from, uint32_t to, ui
 		b->nr_types = nr + i + 1; /* (a string error below names this id) */
 		if (!adopted && (err = import_fix(im, w, l, n, first, delta)))
 			return err;
+		/* (the record is in the cache now: no second walk to check) */
+		if (check && lbtfi_bad_id_word(w, l, n, cnt) < n)
+			check = false;
 	}
+	if (ids_ok)
+		*ids_ok = check;
 	b->nwords = nw + (ew - sw) / 4;
 	return 0;
 }
@@ -271,7 +279,7 @@ int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint
 	if (!delta && (adopted = adopt_strings(im, from, to)) < 0)
 		return adopted;
 	memcpy(b->words + nw, src->types + sw, ew - sw);
-	if ((err = place_records(im, from, to, delta, adopted, sw, ew))) {
+	if ((err = place_records(im, from, to, delta, adopted, sw, ew, NULL))) {
 		lbtfi_builder_truncate(b, nr, nw);
 		return err;
 	}
@@ -336,6 +344,7 @@ static int adopt_records(struct lbtf_builder *b, const struct lbtf *src, void *d
 {
 	struct lbtfi_import im;
 	uint32_t cnt = lbtf_type_cnt(src), len = src->hdr.type_len;
+	bool ids_ok = true;
 	int adopted, err;
 
 	if ((err = lbtfi_import_begin(&im, b, src, cnt - 1, 0)))
@@ -349,8 +358,10 @@ static int adopt_records(struct lbtf_builder *b, const struct lbtf *src, void *d
 	memmove(data, src->types, len);
 	b->words = data;
 	b->cap_words = size / 4;
-	err = place_records(&im, 1, cnt, 0, adopted, 0, len);
+	err = place_records(&im, 1, cnt, 0, adopted, 0, len, &ids_ok);
 	lbtfi_import_end(&im);
+	if (!err && ids_ok) /* (dedup and serialize need not check again) */
+		lbtfi_builder_checked_now(b);
 	return err;
 }
 

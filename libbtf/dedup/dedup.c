@@ -322,6 +322,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	 * fills the kinds, in the same pass over the records */
 	if ((err = lbtfi_builder_check_kinds(b, d->kinds)))
 		return err;
+	lbtfi_builder_checked_forget(b); /* (the passes rewrite records) */
 	for (uint32_t id = d->start_id; id < d->cnt; id++)
 		d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
 	return 0;
@@ -639,6 +640,10 @@ int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_
 	lbtfi_builder_release_tail(b);
 	err = lbtfi_dedup_strings(b);
 	*settled = !d.struct_miss;
+	/* (checked records, their ids and strings remapped to kept ones:
+	 * serializing or deduplicating them again need not check them) */
+	if (!err)
+		lbtfi_builder_checked_now(b);
 out:
 	dedup_free(&d);
 	if (!err) {
