@@ -6,8 +6,11 @@
  * give a clean error (dangling ids, reference loops), never a crash or a
  * hang; a successful dedup must serialize to BTF that parses again.
  * Byte 0 selects the mode: bit 0 appends the types twice (duplicates for
- * every type), bit 1 goes through lbtf_builder_append. The builders write
- * the layout format when the input has it or needs it (a 24-bit vlen).
+ * every type), bit 1 goes through lbtf_builder_append, bit 2 makes the
+ * first builder with lbtf_builder_adopt_raw over a copy of the input (whose
+ * walk, when it finds the records good, spares dedup and serialize their
+ * check: a record taken as checked wrongly crashes here). The builders
+ * write the layout format when the input has it or needs it (a 24-bit vlen).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +27,16 @@ static bool has_wide_vlen(const struct lbtf *src)
 	return false;
 }
 
+static bool needs_layout(const struct lbtf *src)
+{
+	return lbtf_header(src)->layout_len || has_wide_vlen(src);
+}
+
 static struct lbtf_builder *copy_all(const struct lbtf *src)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
 
-	if (b && (lbtf_header(src)->layout_len || has_wide_vlen(src)))
+	if (b && needs_layout(src))
 		lbtf_builder_set_layout(b, true);
 
 	for (uint32_t id = 1; b && id < lbtf_type_cnt(src); id++)
@@ -53,7 +61,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = lbtf_new(data + 1, size - 1, NULL);
 	if (!in)
 		return 0;
-	b = copy_all(in);
+	if (mode & 4) {
+		void *raw = malloc(size - 1);
+
+		b = raw ? lbtf_builder_adopt_raw(memcpy(raw, data + 1, size - 1), size - 1) : NULL;
+		if (b && needs_layout(in))
+			lbtf_builder_set_layout(b, true);
+	} else {
+		b = copy_all(in);
+	}
 	if (b && (mode & 1)) {
 		twice = copy_all(in);
 		if (twice && (mode & 2)) {

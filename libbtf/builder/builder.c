@@ -113,6 +113,7 @@ struct lbtf_type *lbtf_builder_type_by_id(struct lbtf_builder *b, uint32_t id)
 {
 	if (id < b->start_id || id - b->start_id >= b->nr_types)
 		return NULL;
+	lbtfi_builder_checked_forget(b); /* (the caller may edit it) */
 	return lbtfi_btype(b, id);
 }
 
@@ -129,6 +130,7 @@ const struct lbtf_type *lbtfi_builder_any_type(const struct lbtf_builder *b, uin
 
 int lbtfi_builder_grow_words(struct lbtf_builder *b, size_t n)
 {
+	lbtfi_builder_checked_forget(b); /* (words to be added) */
 	if (b->nwords + n > UINT32_MAX)
 		return lbtfi_err(E2BIG, "type section too large");
 	if (LBTFI_GROW_FROM(b->words, b->cap_words, b->nwords + n, 8192))
@@ -140,6 +142,7 @@ uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t n)
 {
 	uint32_t *w;
 
+	lbtfi_builder_checked_forget(b);
 	if ((uint64_t)b->start_id + b->nr_types >= MAX_TYPE_ID) {
 		lbtfi_err(E2BIG, "too many types");
 		return NULL;
@@ -159,6 +162,7 @@ uint32_t *lbtfi_builder_reserve(struct lbtf_builder *b, size_t n)
 
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords)
 {
+	lbtfi_builder_checked_forget(b);
 	b->nr_types = nr_types;
 	b->nwords = nwords;
 }
@@ -177,19 +181,6 @@ void lbtfi_builder_release_tail(struct lbtf_builder *b)
 }
 
 /* ---- consistency of (mutable) records ---- */
-
-/* The first type-id word of record w (n words, layout l) that is >= cnt, or n */
-static size_t bad_id_word(const uint32_t *w, const struct lbtfi_layout *l, size_t n, uint32_t cnt)
-{
-	for (unsigned int m = l->fixed_type_mask; m; m &= m - 1)
-		if (w[__builtin_ctz(m)] >= cnt)
-			return (size_t)__builtin_ctz(m);
-	if (l->elem_type_word >= 0)
-		for (size_t e = l->fixed_words + (size_t)l->elem_type_word; e < n; e += l->elem_words)
-			if (w[e] >= cnt)
-				return e;
-	return n;
-}
 
 /* The first string-offset word of record w that is >= end, or n */
 static size_t bad_str_word(const uint32_t *w, const struct lbtfi_layout *l, size_t n, uint32_t end)
@@ -212,6 +203,11 @@ int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
 {
 	uint32_t cnt = lbtf_builder_type_cnt(b), str_end = b->start_str_off + (uint32_t)b->strs.len;
 
+	if (lbtfi_builder_checked_known(b)) {
+		for (uint32_t i = 0; kinds && i < b->nr_types; i++)
+			kinds[b->start_id + i] = (uint8_t)lbtf_kind(lbtfi_btype(b, b->start_id + i));
+		return 0;
+	}
 	for (uint32_t i = 0; i < b->nr_types; i++) {
 		const uint32_t *w = b->words + b->offs[i];
 		const struct lbtf_type *t = (const struct lbtf_type *)w;
@@ -224,7 +220,7 @@ int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
 			return lbtfi_err(EINVAL, "type %u has unknown kind %u", id, lbtf_kind(t));
 		if (b->offs[i] + n != end)
 			return lbtfi_err(EINVAL, "type %u: record size does not match its vlen", id);
-		if ((bad = bad_id_word(w, l, n, cnt)) < n)
+		if ((bad = lbtfi_bad_id_word(w, l, n, cnt)) < n)
 			return lbtfi_err(EINVAL, "type %u refers to missing type %u", id, w[bad]);
 		if ((bad = bad_str_word(w, l, n, str_end)) < n)
 			return lbtfi_err(EINVAL, "type %u has string offset %u out of range", id, w[bad]);
@@ -306,6 +302,7 @@ static int append_fix(struct append_ctx *c, uint32_t *w, const struct lbtfi_layo
 
 int lbtfi_builder_grow_types(struct lbtf_builder *b, uint32_t n)
 {
+	lbtfi_builder_checked_forget(b); /* (types to be added) */
 	if ((uint64_t)b->start_id + b->nr_types + n >= MAX_TYPE_ID)
 		return lbtfi_err(E2BIG, "too many types");
 	if (LBTFI_GROW_FROM(b->offs, b->cap_types, (size_t)b->nr_types + n, 1024))

@@ -90,67 +90,110 @@ static int import_str(struct lbtfi_import *im, uint32_t *slot)
  * record would then add each string at its own offset (if none is there
  * twice: lbtfi_strset_adopt checks). True if so.
  */
+/* One string word of the walk below: the next string in order (next moves
+ * past it), an empty name, or a string named before */
+static inline bool string_in_order(const struct lbtf *src, uint32_t off, uint32_t *next,
+				   uint32_t len, const uint64_t *starts)
+{
+	if (off == *next && *next < len) {
+		*next += (uint32_t)strlen(src->strs + off) + 1;
+		return true;
+	}
+	return !off || (off <= *next && ((starts[off / 64] >> (off % 64)) & 1));
+}
+
+/* The string words of one record of n words (layout l), in the walk of
+ * string_in_order */
+static inline bool record_strings_in_order(const struct lbtf *src, const uint32_t *w,
+					   const struct lbtfi_layout *l, size_t n, uint32_t *next,
+					   uint32_t len, const uint64_t *starts)
+{
+	if (!string_in_order(src, w[0], next, len, starts))
+		return false;
+	if (l->elem_name_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_name_word; e < n; e += l->elem_words)
+			if (!string_in_order(src, w[e], next, len, starts))
+				return false;
+	return true;
+}
+
 static bool strings_in_order(const struct lbtfi_import *im, uint32_t from, uint32_t to,
 			     const uint64_t *starts)
 {
 	const struct lbtf *src = im->src;
 	const struct lbtfi_layout *lay = im->b->lay;
-	uint32_t len = src->hdr.str_len, next = 1, first = src->start_id;
+	uint32_t len = src->hdr.str_len, next = 1, first = src->start_id, cnt = lbtf_type_cnt(src);
 
 	for (uint32_t id = from; id < to; id++) {
 		uint32_t at = src->type_offs[id - first];
-		uint32_t end = id + 1 < lbtf_type_cnt(src) ? src->type_offs[id + 1 - first] : src->hdr.type_len;
+		uint32_t end = id + 1 < cnt ? src->type_offs[id + 1 - first] : src->hdr.type_len;
 		const uint32_t *w = (const uint32_t *)(src->types + at);
 		const struct lbtfi_layout *l = &lay[lbtf_kind((const struct lbtf_type *)w)];
 		size_t n = lbtfi_layout_words(lay, (const struct lbtf_type *)w);
 
 		if (!l->fixed_words || at + n * 4 != end)
 			return false; /* (the copy reports it) */
-		for (size_t e = 0; e < n;) {
-			uint32_t off = w[e];
-
-			if (off == next && next < len)
-				next += (uint32_t)strlen(src->strs + off) + 1;
-			else if (off && (off > next || !((starts[off / 64] >> (off % 64)) & 1)))
-				return false;
-			if (e == 0)
-				e = l->elem_name_word >= 0 ? l->fixed_words + (size_t)l->elem_name_word : n;
-			else
-				e += l->elem_words;
-		}
+		if (!record_strings_in_order(src, w, l, n, &next, len, starts))
+			return false;
 	}
 	return next == len;
+}
+
+/*
+ * Whether a fresh builder may take src's strings as they are when its
+ * records [from, to) name them in order: 1 with *starts (a bit per
+ * string's first byte, to free) and *cnt strings, 0 if not (a base, an
+ * empty string past the first...), or <0
+ */
+static int string_starts(const struct lbtfi_import *im, uint32_t from, uint32_t to,
+			 uint64_t **starts, uint32_t *cnt)
+{
+	const struct lbtf_builder *b = im->b;
+	const struct lbtf *src = im->src;
+	uint32_t len = src->hdr.str_len;
+
+	*starts = NULL;
+	*cnt = 0;
+	if (b->base || lbtf_base(src) || b->nr_types || b->strs.len != 1 || b->strs.cnt ||
+	    from != src->start_id || to != lbtf_type_cnt(src) || len < 2 || src->strs[0])
+		return 0;
+	if (!(*starts = calloc(len / 64 + 1, sizeof(**starts))))
+		return lbtfi_err(ENOMEM, "out of memory importing types");
+	for (uint32_t off = 1; off < len; (*cnt)++) {
+		size_t n = strlen(src->strs + off);
+
+		if (!n) { /* (an empty string: interned as offset 0) */
+			free(*starts);
+			*starts = NULL;
+			return 0;
+		}
+		(*starts)[off / 64] |= 1ull << (off % 64);
+		off += (uint32_t)n + 1;
+	}
+	return 1;
+}
+
+/* b takes src's cnt strings as they are (found in order): 1, 0 if one is
+ * there twice, <0 */
+static int take_strings(struct lbtfi_import *im, uint32_t cnt)
+{
+	int r = lbtfi_strset_adopt(&im->b->strs, im->src->strs, im->src->hdr.str_len, cnt);
+
+	if (r < 0)
+		return lbtfi_err(-r, "cannot add strings: %s",
+				 r == -E2BIG ? "string section too large" : "out of memory");
+	return !r;
 }
 
 /* 1 if b took src's strings as they are (strings_in_order), 0 if not, <0 */
 static int adopt_strings(struct lbtfi_import *im, uint32_t from, uint32_t to)
 {
-	struct lbtf_builder *b = im->b;
-	const struct lbtf *src = im->src;
-	uint32_t len = src->hdr.str_len, cnt = 0;
 	uint64_t *starts;
-	int r = 0;
+	uint32_t cnt;
+	int r = string_starts(im, from, to, &starts, &cnt);
 
-	if (b->base || lbtf_base(src) || b->nr_types || b->strs.len != 1 || b->strs.cnt ||
-	    from != src->start_id || to != lbtf_type_cnt(src) || len < 2 || src->strs[0])
-		return 0;
-	if (!(starts = calloc(len / 64 + 1, sizeof(*starts))))
-		return lbtfi_err(ENOMEM, "out of memory importing types");
-	for (uint32_t off = 1; off < len; cnt++) {
-		size_t n = strlen(src->strs + off);
-
-		if (!n)
-			goto out; /* (an empty string: interned as offset 0) */
-		starts[off / 64] |= 1ull << (off % 64);
-		off += (uint32_t)n + 1;
-	}
-	if (strings_in_order(im, from, to, starts) &&
-	    (r = lbtfi_strset_adopt(&b->strs, src->strs, len, cnt)) >= 0)
-		r = !r;
-	else if (r < 0)
-		r = lbtfi_err(-r, "cannot add strings: %s",
-			      r == -E2BIG ? "string section too large" : "out of memory");
-out:
+	if (r > 0)
+		r = strings_in_order(im, from, to, starts) ? take_strings(im, cnt) : 0;
 	free(starts);
 	return r;
 }
@@ -210,15 +253,27 @@ int lbtfi_import_type(struct lbtfi_import *im, uint32_t src_id)
  * as they lie in src from its word sw on (copied, or the adopted blob
  * itself): each record's kind and size checked, its strings interned (none
  * when adopted: b took src's string section), its own type ids moved up by
- * delta. 0 or <0 (b's count then says how far it got: the caller rolls
- * back)
+ * delta. With chk (adopt_raw's records, in b's own memory), also whether
+ * every type id is one of b's and whether the strings are named in order
+ * (strings_in_order's test, made while each record is in the cache).
+ * 0 or <0 (b's count then says how far it got: the caller rolls back)
  */
+struct place_check {
+	const uint64_t *starts; /* string starts (string_starts); NULL: not in order */
+	uint32_t next;          /* the next string expected (string_in_order) */
+	bool ids_ok;            /* no type id >= the count: with the kind, size and
+				 * strings, as lbtfi_builder_check wants them */
+};
+
 static int place_records(struct lbtfi_import *im, uint32_t from, uint32_t to, uint32_t delta,
-			 bool adopted, size_t sw, size_t ew)
+			 bool adopted, size_t sw, size_t ew, struct place_check *chk)
 {
 	struct lbtf_builder *b = im->b;
 	const struct lbtf *src = im->src;
-	uint32_t nr = b->nr_types, first = src->start_id;
+	uint32_t nr = b->nr_types, first = src->start_id, cnt = b->start_id + nr + (to - from);
+	uint32_t len = src->hdr.str_len, next = chk ? chk->next : 0;
+	const uint64_t *starts = chk ? chk->starts : NULL;
+	bool ids = chk && chk->ids_ok; /* (until a bad id) */
 	size_t nw = b->nwords;
 	int err;
 
@@ -238,6 +293,15 @@ static int place_records(struct lbtfi_import *im, uint32_t from, uint32_t to, ui
 		b->nr_types = nr + i + 1; /* (a string error below names this id) */
 		if (!adopted && (err = import_fix(im, w, l, n, first, delta)))
 			return err;
+		/* (the record is in the cache now: no second walk to check) */
+		if (ids && lbtfi_bad_id_word(w, l, n, cnt) < n)
+			ids = false;
+		if (starts && !record_strings_in_order(src, w, l, n, &next, len, starts))
+			starts = NULL;
+	}
+	if (chk) {
+		chk->ids_ok = ids;
+		chk->starts = starts && next == len ? starts : NULL;
 	}
 	b->nwords = nw + (ew - sw) / 4;
 	return 0;
@@ -264,7 +328,7 @@ int lbtfi_import_range(struct lbtfi_import *im, uint32_t from, uint32_t to, uint
 	if (!delta && (adopted = adopt_strings(im, from, to)) < 0)
 		return adopted;
 	memcpy(b->words + nw, src->types + sw, ew - sw);
-	if ((err = place_records(im, from, to, delta, adopted, sw, ew))) {
+	if ((err = place_records(im, from, to, delta, adopted, sw, ew, NULL))) {
 		lbtfi_builder_truncate(b, nr, nw);
 		return err;
 	}
@@ -324,25 +388,45 @@ static bool adoptable(const struct lbtf *src, const void *data)
 	       (uint64_t)h->type_off + h->type_len <= h->str_off;
 }
 
-/* src's records edited in place in data (adoptable), which b takes over */
+/*
+ * src's records edited in place in data (adoptable), which b takes over.
+ * One walk over them (place_records) also finds whether b can take src's
+ * strings as they are; if not, a second one interns them record by record
+ * (the same strings at the same offsets as the copy).
+ */
 static int adopt_records(struct lbtf_builder *b, const struct lbtf *src, void *data, size_t size)
 {
 	struct lbtfi_import im;
-	uint32_t cnt = lbtf_type_cnt(src), len = src->hdr.type_len;
-	int adopted, err;
+	struct place_check chk = { .next = 1, .ids_ok = true };
+	uint64_t *starts = NULL;
+	uint32_t cnt = lbtf_type_cnt(src), len = src->hdr.type_len, nstr;
+	int adopted = 0, err;
 
 	if ((err = lbtfi_import_begin(&im, b, src, cnt - 1, 0)))
 		return err;
-	/* (before the move: the check reads src's records) */
-	if ((adopted = adopt_strings(&im, 1, cnt)) < 0) {
-		lbtfi_import_end(&im);
-		return adopted;
-	}
+	if ((err = string_starts(&im, 1, cnt, &starts, &nstr)) < 0)
+		goto out;
+	chk.starts = starts;
 	/* (the strings, read while interning, lie past the types' end) */
 	memmove(data, src->types, len);
 	b->words = data;
 	b->cap_words = size / 4;
-	err = place_records(&im, 1, cnt, 0, adopted, 0, len);
+	if ((err = place_records(&im, 1, cnt, 0, true, 0, len, &chk)))
+		goto out;
+	if (chk.starts && (adopted = take_strings(&im, nstr)) < 0) {
+		err = adopted;
+		goto out;
+	}
+	for (uint32_t id = 1; !adopted && id < cnt && !err; id++) {
+		uint32_t *w = (uint32_t *)lbtfi_btype(b, id);
+		const struct lbtf_type *t = (const struct lbtf_type *)w;
+
+		err = import_fix(&im, w, &b->lay[lbtf_kind(t)], lbtfi_layout_words(b->lay, t), 1, 0);
+	}
+	if (!err && chk.ids_ok) /* (dedup and serialize need not check again) */
+		lbtfi_builder_checked_now(b);
+out:
+	free(starts);
 	lbtfi_import_end(&im);
 	return err;
 }

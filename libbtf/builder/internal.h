@@ -154,6 +154,12 @@ struct lbtf_builder {
 	struct lbtfi_strcache_slot *base_cache; /* lbtfi_strindex_find_cached() */
 	const struct lbtfi_layout *lay; /* lbtfi_layouts() */
 	bool layout_sec;                /* serialize with a layout section */
+	/* Every record was checked as lbtfi_builder_check() would when the
+	 * builder held these many types, words and string bytes, and none was
+	 * handed out or added since (lbtfi_builder_checked_known): set by
+	 * lbtf_builder_adopt_raw, whose walk over the records checks them.
+	 * types == 0: not known */
+	struct lbtfi_checked { uint32_t types; size_t words, strs_len; } checked;
 };
 
 static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)
@@ -186,6 +192,38 @@ static inline size_t lbtfi_rec_words(const struct lbtf_type *t)
 /* Every record has a known kind and the size its vlen says, and refers to
  * existing type ids and string offsets (records are mutable by callers) */
 int lbtfi_builder_check(const struct lbtf_builder *b);
+/* The first type-id word of record w (n words, layout l) that is >= cnt, or n */
+static inline size_t lbtfi_bad_id_word(const uint32_t *w, const struct lbtfi_layout *l, size_t n,
+				       uint32_t cnt)
+{
+	for (unsigned int m = l->fixed_type_mask; m; m &= m - 1)
+		if (w[__builtin_ctz(m)] >= cnt)
+			return (size_t)__builtin_ctz(m);
+	if (l->elem_type_word >= 0)
+		for (size_t e = l->fixed_words + (size_t)l->elem_type_word; e < n; e += l->elem_words)
+			if (w[e] >= cnt)
+				return e;
+	return n;
+}
+/* b's records as they were when checked (b->checked): no need to check
+ * them again */
+static inline bool lbtfi_builder_checked_known(const struct lbtf_builder *b)
+{
+	return b->checked.types && b->checked.types == b->nr_types &&
+	       b->checked.words == b->nwords && b->checked.strs_len == b->strs.len;
+}
+/* b's records, as they are now, are known to be as lbtfi_builder_check
+ * wants them (the caller checked them, or made them from checked ones) */
+static inline void lbtfi_builder_checked_now(struct lbtf_builder *b)
+{
+	b->checked = (struct lbtfi_checked){ b->nr_types, b->nwords, b->strs.len };
+}
+/* Forget that b's records were checked: a record is added, dropped or
+ * handed out for editing */
+static inline void lbtfi_builder_checked_forget(struct lbtf_builder *b)
+{
+	b->checked.types = 0;
+}
 /* The same, also storing each type's kind at kinds[id] (its own ids only) */
 int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
 /* Drop types added after nr_types/nwords were as given (rollback) */

@@ -197,13 +197,17 @@ int lbtfi_strset_adopt(struct lbtfi_strset *ss, const char *strs, uint32_t len, 
 	memcpy(ss->data + 1, strs + 1, len - 1);
 	for (uint32_t off = 1; off < len;) {
 		size_t n;
-		uint32_t h = lbtfi_str_hash(ss->data + off, &n);
+		uint32_t h = lbtfi_str_hash(ss->data + off, &n), i = h & ss->tab.mask, v;
 
-		if (lookup(ss, ss->data + off, n, h) >= 0) {
-			ss->len = 1;
-			return rebuild_table(ss, 0) ? -ENOMEM : 1;
-		}
-		lbtfi_htab_put(&ss->tab, h, off);
+		/* (lookup and lbtfi_htab_put in one probe: the string goes to
+		 * the free slot that ends the search for it) */
+		for (; (v = ss->tab.slots[i].val) != LBTFI_HTAB_FREE; i = (i + 1) & ss->tab.mask)
+			if (ss->tab.slots[i].hash == h && !memcmp(ss->data + v, ss->data + off, n + 1)) {
+				ss->len = 1;
+				return rebuild_table(ss, 0) ? -ENOMEM : 1;
+			}
+		ss->tab.slots[i] = (struct lbtfi_hslot){ h, off };
+		ss->tab.cnt++;
 		ss->seq[ss->cnt++] = (struct lbtfi_strset_slot){ off, h };
 		off += (uint32_t)n + 1;
 	}

@@ -51,14 +51,16 @@ uint32_t lbtfi_dedup_rec_hash(const struct dedup *d, const struct lbtf_type *t)
 
 uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t)
 {
-	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
+	const struct d_type_words *tw = &d->tw[lbtf_kind(t)];
 	const uint32_t *w = (const uint32_t *)t;
-	size_t n = d_rec_words(d, t), tw = d_type_word_first(l, n);
+	size_t n = d_rec_words(d, t), next = tw->first;
+	size_t left = tw->fixed + (size_t)tw->per_elem * lbtf_vlen(t);
 	uint32_t h = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (i == tw) {
-			tw = d_type_word_next(l, tw, n);
+		if (left && i == next) { /* a type id */
+			next += tw->stride;
+			left--;
 			continue;
 		}
 		h = lbtfi_hash_mix(h, w[i]);
@@ -75,43 +77,9 @@ bool lbtfi_dedup_rec_equal(const struct dedup *d, const struct lbtf_type *a,
 bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 			     const struct lbtf_type *b)
 {
-	const struct lbtfi_layout *l = &d->lay[lbtf_kind(a)];
-	const uint32_t *wa = (const uint32_t *)a, *wb = (const uint32_t *)b;
-	size_t n;
-
-	if (a->info != b->info)
-		return false;
-	/* fixed words (the name is never a type id, info is equal), then the
-	 * elements word by word: a plain loop per part instead of asking for
-	 * the next type word each time */
-	if (wa[0] != wb[0])
-		return false;
-	for (size_t i = 2; i < l->fixed_words; i++)
-		if (wa[i] != wb[i] && !(l->fixed_type_mask & (1u << i)))
-			return false;
-	n = d_rec_words(d, a);
-	if (l->elem_type_word < 0)
-		return !memcmp(wa + l->fixed_words, wb + l->fixed_words, (n - l->fixed_words) * 4);
-	/* members (name, type, offset) and parameters (name, type): the
-	 * struct walk compares these by the hundred thousand, so without the
-	 * generic loop's test of each word's index */
-	if (l->elem_type_word == 1 && l->elem_words == 3) {
-		for (size_t e = l->fixed_words; e < n; e += 3)
-			if ((wa[e] ^ wb[e]) | (wa[e + 2] ^ wb[e + 2]))
-				return false;
-		return true;
-	}
-	if (l->elem_type_word == 1 && l->elem_words == 2) {
-		for (size_t e = l->fixed_words; e < n; e += 2)
-			if (wa[e] != wb[e])
-				return false;
-		return true;
-	}
-	for (size_t e = l->fixed_words; e < n; e += l->elem_words)
-		for (size_t j = 0; j < l->elem_words; j++)
-			if (wa[e + j] != wb[e + j] && j != (size_t)l->elem_type_word)
-				return false;
-	return true;
+	return a->info == b->info && a->name_off == b->name_off &&
+	       d_same_plain_words(d, lbtf_kind(a), (const uint32_t *)a, (const uint32_t *)b,
+				  d_rec_words(d, a));
 }
 
 /* Enums hash by name so that a forward declaration meets its full enum;
@@ -173,6 +141,34 @@ static int table_add(struct dedup *d, uint32_t hash, uint32_t id)
 }
 
 /* ---- setup ---- */
+
+int lbtfi_dedup_type_words_init(struct dedup *d)
+{
+	for (unsigned int k = 0; k < LBTFI_KIND_SLOTS; k++) {
+		const struct lbtfi_layout *l = &d->lay[k];
+		struct d_type_words *tw = &d->tw[k];
+		unsigned int at[10], n = 0; /* the first type-id words, two elements' worth */
+
+		for (unsigned int m = l->fixed_type_mask; m; m &= m - 1)
+			at[n++] = (unsigned int)__builtin_ctz(m);
+		tw->fixed = (uint8_t)n;
+		tw->per_elem = l->elem_type_word >= 0;
+		if (tw->per_elem) {
+			unsigned int e = l->fixed_words + (unsigned int)l->elem_type_word;
+
+			at[n++] = e;
+			at[n++] = e + l->elem_words;
+		}
+		tw->plain = (uint8_t)(((1u << l->fixed_words) - 1) & ~3u & ~(unsigned int)l->fixed_type_mask);
+		tw->first = (uint8_t)(n ? at[0] : 0);
+		tw->stride = (uint8_t)(n > 1 ? at[1] - at[0] : 1);
+		for (unsigned int i = 2; i < n; i++)
+			if (at[i] - at[i - 1] != tw->stride)
+				return lbtfi_err(EINVAL, "dedup: kind %u's type ids are not evenly spaced",
+						 k);
+	}
+	return 0;
+}
 
 static void dedup_free(struct dedup *d)
 {
@@ -295,15 +291,18 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->start_id = b->start_id;
 	d->cnt = lbtf_builder_type_cnt(b);
 	d->lay = b->lay;
+	if ((err = lbtfi_dedup_type_words_init(d)))
+		return err;
 	d->kinds = malloc(d->cnt);
 	d->map = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->map));
 	d->hypot = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot));
+	d->hypot_list = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot_list));
 	/* (the table holds the canonical types, about as many as the distinct
 	 * strings: 101k and 102k in a raw vmlinux, whose table grown from 2048
 	 * was rehashed six times. The types are no guide: sized for a quarter
 	 * of them, the table of 30 copies of a vmlinux was 4 times too big and
 	 * missed the cache on every probe, doubling the call) */
-	if (!d->kinds || !d->map || !d->hypot ||
+	if (!d->kinds || !d->map || !d->hypot || !d->hypot_list ||
 	    lbtfi_htab_init(&d->tab, 2048 + b->strs.cnt, 2))
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));
@@ -323,6 +322,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	 * fills the kinds, in the same pass over the records */
 	if ((err = lbtfi_builder_check_kinds(b, d->kinds)))
 		return err;
+	lbtfi_builder_checked_forget(b); /* (the passes rewrite records) */
 	for (uint32_t id = d->start_id; id < d->cnt; id++)
 		d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
 	return 0;
@@ -487,11 +487,9 @@ static int resolve_fwds(struct dedup *d)
 static int dedup_ref_finish(struct dedup *d, uint32_t id)
 {
 	struct lbtf_type *t = lbtfi_btype(d->b, id);
-	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
 	uint32_t *w = (uint32_t *)t, h, canon = id;
-	size_t n = d_rec_words(d, t);
 
-	D_FOR_EACH_TYPE_WORD(l, n, i) {
+	D_FOR_EACH_TYPE_WORD(d, lbtf_kind(t), lbtf_vlen(t), i) {
 		if (d->map[w[i]] == D_IN_PROGRESS)
 			return lbtfi_err(ELOOP, "type %u: reference loop through type %u", id, w[i]);
 		w[i] = d_resolve(d, w[i]);
@@ -525,9 +523,7 @@ static int dedup_refs(struct dedup *d)
 		while (sp && !err) {
 			uint32_t id = stack[sp - 1];
 			const struct lbtf_type *t;
-			const struct lbtfi_layout *l;
 			const uint32_t *w;
-			size_t n;
 
 			if (d_mapped(d, id)) {
 				sp--;
@@ -540,10 +536,8 @@ static int dedup_refs(struct dedup *d)
 			}
 			d->map[id] = D_IN_PROGRESS;
 			t = dtype(d, id);
-			l = &d->lay[lbtf_kind(t)];
 			w = (const uint32_t *)t;
-			n = d_rec_words(d, t);
-			D_FOR_EACH_TYPE_WORD(l, n, i) {
+			D_FOR_EACH_TYPE_WORD(d, lbtf_kind(t), lbtf_vlen(t), i) {
 				if (d->map[w[i]] != D_UNPROCESSED)
 					continue;
 				if (LBTFI_GROW(stack, cap, sp + 1)) {
@@ -584,20 +578,18 @@ static void compact(struct dedup *d, uint32_t *id_map)
 		if (d->map[id] == id)
 			new_id[id] = next++;
 	for (uint32_t id = d->start_id; id < d->cnt; id++) {
-		const struct lbtfi_layout *l;
 		uint32_t *w;
 		size_t n;
 
 		if (d->map[id] != id)
 			continue;
 		w = (uint32_t *)lbtfi_btype(b, id);
-		l = &d->lay[d->kinds[id]];
 		n = d_rec_words(d, (const struct lbtf_type *)w);
 		memmove(b->words + nw, w, n * 4);
 		b->offs[kept++] = (uint32_t)nw;
 		w = b->words + nw;
 		nw += n;
-		D_FOR_EACH_TYPE_WORD(l, n, i)
+		D_FOR_EACH_TYPE_WORD(d, d->kinds[id], lbtf_vlen((const struct lbtf_type *)w), i)
 			w[i] = final_id(d, new_id, w[i]);
 	}
 	b->nr_types = kept;
@@ -648,6 +640,10 @@ int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_
 	lbtfi_builder_release_tail(b);
 	err = lbtfi_dedup_strings(b);
 	*settled = !d.struct_miss;
+	/* (checked records, their ids and strings remapped to kept ones:
+	 * serializing or deduplicating them again need not check them) */
+	if (!err)
+		lbtfi_builder_checked_now(b);
 out:
 	dedup_free(&d);
 	if (!err) {

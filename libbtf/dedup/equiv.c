@@ -25,8 +25,6 @@ static bool is_fwd_kind(unsigned int k)
 static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int depth, int *budget)
 {
 	const struct lbtf_type *t1, *t2;
-	const struct lbtfi_layout *l;
-	size_t n;
 
 	if (id1 == id2 || d_resolve(d, id1) == d_resolve(d, id2))
 		return true;
@@ -37,21 +35,17 @@ static bool identical(const struct dedup *d, uint32_t id1, uint32_t id2, int dep
 	t2 = dtype(d, id2);
 	if (t1->info != t2->info || !lbtfi_dedup_shape_equal(d, t1, t2))
 		return false;
-	l = &d->lay[lbtf_kind(t1)];
-	n = d_rec_words(d, t1);
-	D_FOR_EACH_TYPE_WORD(l, n, i)
+	D_FOR_EACH_TYPE_WORD(d, lbtf_kind(t1), lbtf_vlen(t1), i)
 		if (!identical(d, ((const uint32_t *)t1)[i], ((const uint32_t *)t2)[i], depth - 1, budget))
 			return false;
 	return true;
 }
 
-static int hypot_add(struct dedup *d, uint32_t canon, uint32_t cand)
+/* (hypot_list has room for every id: a canonical id is added once per walk) */
+static void hypot_add(struct dedup *d, uint32_t canon, uint32_t cand)
 {
-	if (LBTFI_GROW_FROM(d->hypot_list, d->hypot_cap, d->hypot_cnt + 1, 256))
-		return lbtfi_err(ENOMEM, "out of memory in dedup");
 	d->hypot_list[d->hypot_cnt++] = canon;
 	d->hypot[canon] = cand;
-	return 0;
 }
 
 void lbtfi_dedup_clear_hypot(struct dedup *d)
@@ -82,23 +76,12 @@ static __attribute__((noinline)) int visit_again(const struct dedup *d, uint32_t
 	return identical(d, h, cand_id, IDENTICAL_MAX_DEPTH, &budget);
 }
 
-/* A pair met for the first time: compare the two records */
-static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
-					       struct dedup_frame *f)
+/* A new pair of records of other kinds or infos, or two enums */
+static __attribute__((noinline)) int visit_odd(struct dedup *d, const struct lbtf_type *ct,
+					       const struct lbtf_type *nt, uint32_t canon_id)
 {
-	const struct lbtf_type *ct, *nt;
-	unsigned int ck, nk;
-	int err;
+	unsigned int ck = lbtf_kind(ct), nk = lbtf_kind(nt);
 
-	if ((err = hypot_add(d, canon_id, cand_id)))
-		return err;
-
-	ct = dtype(d, cand_id);
-	nt = dtype(d, canon_id);
-	if (ct->name_off != nt->name_off)
-		return 0;
-	ck = lbtf_kind(ct);
-	nk = lbtf_kind(nt);
 	if ((is_fwd_kind(ck) || is_fwd_kind(nk)) && ck != nk) {
 		/* a FWD and a definition: of one flavour, the FWD resolves */
 		if (lbtfi_eq_flavor(ct) != lbtfi_eq_flavor(nt) ||
@@ -111,17 +94,36 @@ static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id
 	}
 	if (lbtf_is_enum(ct) && lbtf_is_enum(nt))
 		return lbtfi_eq_enums(ct, nt);
-	if (ck != nk || ct->info != nt->info || !lbtfi_dedup_shape_equal(d, ct, nt))
+	return 0;
+}
+
+/* A pair met for the first time: compare the two records */
+static __attribute__((noinline)) int visit_new(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
+					       struct dedup_frame *f)
+{
+	const struct lbtf_type *ct, *nt;
+	const struct d_type_words *tw;
+	unsigned int k;
+
+	hypot_add(d, canon_id, cand_id);
+	ct = dtype(d, cand_id);
+	nt = dtype(d, canon_id);
+	if (ct->name_off != nt->name_off)
 		return 0;
-	if (ck == LBTF_KIND_VAR || ck == LBTF_KIND_DATASEC || ck == LBTF_KIND_DECL_TAG)
-		return 0; /* never part of a struct graph; never deduplicated */
+	if (ct->info != nt->info || lbtf_is_enum(ct))
+		return visit_odd(d, ct, nt, canon_id);
+	/* the common case: one kind and info */
+	k = lbtf_kind(ct);
+	if (!d_same_plain_words(d, k, (const uint32_t *)ct, (const uint32_t *)nt, d_rec_words(d, ct)) ||
+	    k == LBTF_KIND_VAR || k == LBTF_KIND_DATASEC || k == LBTF_KIND_DECL_TAG)
+		return 0; /* (those never part of a struct graph, never deduplicated) */
 	/* records do not move during dedup: the pointers stay valid */
-	f->cw = (const uint32_t *)ct;
-	f->nw = (const uint32_t *)nt;
-	f->l = &d->lay[ck];
-	f->n = (uint32_t)d_rec_words(d, ct);
-	f->i = (uint32_t)d_type_word_first(f->l, f->n);
-	return 2;
+	tw = &d->tw[k];
+	f->left = tw->fixed + tw->per_elem * lbtf_vlen(ct);
+	f->stride = tw->stride;
+	f->cw = (const uint32_t *)ct + tw->first;
+	f->nw = (const uint32_t *)nt + tw->first;
+	return f->left ? 2 : 1;
 }
 
 /*
@@ -157,40 +159,41 @@ static inline int visit(struct dedup *d, uint32_t cand_id, uint32_t canon_id, st
  */
 int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 {
-	uint32_t sp = 0;
+	struct dedup_frame cur, next; /* the pair whose type ids are being visited */
+	uint32_t sp = 0;              /* frames waiting on the stack below it */
 	int r;
 
-	if (!d->eq_cap) {
-		d->eq_stack = malloc(64 * sizeof(*d->eq_stack));
-		if (!d->eq_stack)
-			return lbtfi_err(ENOMEM, "out of memory in dedup");
-		d->eq_cap = 64;
-	}
-	r = visit(d, cand_id, canon_id, &d->eq_stack[0]);
+	r = visit(d, cand_id, canon_id, &cur);
 	if (r != 2)
 		return r;
-	sp = 1;
-	while (sp) {
-		struct dedup_frame *f = &d->eq_stack[sp - 1];
-		uint32_t i = f->i;
+	for (;;) {
+		uint32_t cand = *cur.cw, canon = *cur.nw;
 
-		if (i >= f->n) {
-			sp--;
+		cur.cw += cur.stride;
+		cur.nw += cur.stride;
+		cur.left--;
+		r = visit(d, cand, canon, &next);
+		if (r == 2) {
+			/* a frame with no type ids left is done: not kept (a
+			 * pointer's target, a struct's last member), so a chain
+			 * of references does not deepen the stack */
+			if (cur.left) {
+				if (sp == d->eq_cap &&
+				    LBTFI_GROW_FROM(d->eq_stack, d->eq_cap, sp + 1, 64))
+					return lbtfi_err(ENOMEM, "out of memory in dedup");
+				d->eq_stack[sp++] = cur;
+			}
+			cur = next;
 			continue;
 		}
-		f->i = (uint32_t)d_type_word_next(f->l, i, f->n);
-		if (sp == d->eq_cap) {
-			if (LBTFI_GROW(d->eq_stack, d->eq_cap, sp + 1))
-				return lbtfi_err(ENOMEM, "out of memory in dedup");
-			f = &d->eq_stack[sp - 1];
-		}
-		r = visit(d, f->cw[i], f->nw[i], &d->eq_stack[sp]);
-		if (r == 2)
-			sp++;
-		else if (r <= 0)
+		if (r <= 0)
 			return r;
+		if (!cur.left) {
+			if (!sp)
+				return 1;
+			cur = d->eq_stack[--sp];
+		}
 	}
-	return 1;
 }
 
 /*
@@ -200,12 +203,27 @@ int lbtfi_dedup_is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
  */
 void lbtfi_dedup_merge_hypot(struct dedup *d)
 {
-	for (uint32_t i = 0; i < d->hypot_cnt; i++) {
-		uint32_t canon = d->hypot_list[i];
-		uint32_t c_id = d_resolve(d, canon);
-		uint32_t t_id = d_resolve(d, d->hypot[canon]);
-		unsigned int ck = d_kind(d, c_id), tk = d_kind(d, t_id);
+	/*
+	 * Only pairs with a FWD or a struct or union change anything below.
+	 * In a walk that succeeded a pair is of one kind, or a FWD and a
+	 * struct or union, and merging keeps kinds but for a FWD (resolved
+	 * to a struct or union): so a candidate of another kind (most: the
+	 * walk's pointers, qualifiers, prototypes) is passed over without
+	 * resolving either side.
+	 */
+	const uint32_t cand_kinds = (1u << LBTF_KIND_FWD) | (1u << LBTF_KIND_STRUCT) |
+				    (1u << LBTF_KIND_UNION);
 
+	for (uint32_t i = 0; i < d->hypot_cnt; i++) {
+		uint32_t canon = d->hypot_list[i], cand = d->hypot[canon], c_id, t_id;
+		unsigned int ck, tk;
+
+		if (!((1u << d_kind(d, cand)) & cand_kinds))
+			continue;
+		c_id = d_resolve(d, canon);
+		t_id = d_resolve(d, cand);
+		ck = d_kind(d, c_id);
+		tk = d_kind(d, t_id);
 		if (c_id == t_id)
 			continue;
 		if (!is_fwd_kind(tk) && is_fwd_kind(ck)) {

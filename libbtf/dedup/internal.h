@@ -3,6 +3,7 @@
 #ifndef LIBBTF_DEDUP_INTERNAL_H
 #define LIBBTF_DEDUP_INTERNAL_H
 
+#include <string.h>
 #include "equiv/internal.h"
 
 /* map[] values that are not type ids */
@@ -11,11 +12,23 @@
 #define D_MAX_ID 0x7fffffffu
 #define D_NONE 0xffffffffu /* empty hypothetical map entry */
 
-/* One pair of records being compared by the equivalence walk */
+/*
+ * Where a record's type ids are: fixed + per_elem * vlen of them, the first
+ * at word first, each next one stride words on. Every kind's layout spaces
+ * them evenly (a FUNC_PROTO's return type, then its parameters' types two
+ * words apart; an ARRAY's two; a member's type three words apart), which
+ * dedup_init checks: the passes walk them as one strided run.
+ */
+struct d_type_words {
+	uint8_t first, stride, fixed, per_elem;
+	uint8_t plain; /* bit i: fixed word i (past name and info) is no type id */
+};
+
+/* One pair of records being compared by the equivalence walk: the type-id
+ * words of both still to visit */
 struct dedup_frame {
-	const uint32_t *cw, *nw; /* candidate's and canonical's record words */
-	const struct lbtfi_layout *l;
-	uint32_t n, i;           /* record words; next type-id word to compare */
+	const uint32_t *cw, *nw; /* candidate's and canonical's next type-id word */
+	uint32_t left, stride;
 };
 
 struct dedup {
@@ -26,7 +39,7 @@ struct dedup {
 				      * that only need the kind) */
 	uint32_t *map;               /* id -> (possibly non-final) canonical id */
 	uint32_t *hypot;             /* canonical id -> candidate id (D_NONE) */
-	uint32_t *hypot_list, hypot_cnt, hypot_cap;
+	uint32_t *hypot_list, hypot_cnt; /* the canonical ids in hypot (room for cnt) */
 	bool hypot_adjust_canon;     /* equivalence needs an immutable base FWD resolved */
 	bool eq_conflict;            /* the last walk failed on a canonical id met with
 				      * two candidates that did not compare identical */
@@ -37,6 +50,7 @@ struct dedup {
 	 * probed before tab (or NULL: tab holds them too) */
 	const struct lbtfi_htab *base_tab;
 	const struct lbtfi_layout *lay; /* the builder's */
+	struct d_type_words tw[LBTFI_KIND_SLOTS]; /* from lay */
 	struct dedup_frame *eq_stack;   /* the equivalence walk's stack */
 	uint32_t eq_cap;
 };
@@ -61,37 +75,23 @@ static inline bool d_mapped(const struct dedup *d, uint32_t id)
 /* Follow map[] to the current canonical id */
 static inline uint32_t d_resolve(const struct dedup *d, uint32_t id)
 {
-	while (d_mapped(d, id) && d->map[id] != id)
-		id = d->map[id];
+	const uint32_t *map = d->map;
+	uint32_t to;
+
+	while ((to = map[id]) != id && to <= D_MAX_ID)
+		id = to;
 	return id;
 }
 
-/*
- * Type-id words of a record of n words, in order: first with
- * d_type_word_first(), then d_type_word_next(); done when the index is >= n.
- * (No division: this runs for every record the dedup touches.)
- */
-static inline size_t d_elem_first(const struct lbtfi_layout *l, size_t n)
-{
-	return l->elem_type_word >= 0 ? l->fixed_words + (size_t)l->elem_type_word : n;
-}
+/* The type-id words of a record of kind k and vlen v, by index i (the
+ * plan read once: the loop bodies store words the compiler cannot tell
+ * from it) */
+#define D_FOR_EACH_TYPE_WORD(d, k, v, i)                                                   \
+	for (size_t i = (d)->tw[k].first, _step = (d)->tw[k].stride,                       \
+		    _left = (d)->tw[k].fixed + (size_t)(d)->tw[k].per_elem * (v);          \
+	     _left; _left--, i += _step)
 
-static inline size_t d_type_word_first(const struct lbtfi_layout *l, size_t n)
-{
-	return l->fixed_type_mask ? (size_t)__builtin_ctz(l->fixed_type_mask) : d_elem_first(l, n);
-}
-
-static inline size_t d_type_word_next(const struct lbtfi_layout *l, size_t i, size_t n)
-{
-	if (i < l->fixed_words) {
-		unsigned int rest = l->fixed_type_mask & ~((2u << i) - 1);
-		return rest ? (size_t)__builtin_ctz(rest) : d_elem_first(l, n);
-	}
-	return i + l->elem_words;
-}
-
-#define D_FOR_EACH_TYPE_WORD(l, n, i) \
-	for (size_t i = d_type_word_first(l, n); i < (n); i = d_type_word_next(l, i, n))
+int lbtfi_dedup_type_words_init(struct dedup *d);
 
 /* Words in a record (kinds were validated when dedup started) */
 static inline size_t d_rec_words(const struct dedup *d, const struct lbtf_type *t)
@@ -99,6 +99,47 @@ static inline size_t d_rec_words(const struct dedup *d, const struct lbtf_type *
 	const struct lbtfi_layout *l = &d->lay[lbtf_kind(t)];
 
 	return l->fixed_words + (size_t)l->elem_words * lbtf_vlen(t);
+}
+
+/*
+ * The words of two records of one kind and info past name and info equal,
+ * type ids aside (n: their words). Inlined in the equivalence walk, which
+ * compares records by the hundred thousand.
+ */
+static inline bool d_same_plain_words(const struct dedup *d, unsigned int k, const uint32_t *wa,
+				      const uint32_t *wb, size_t n)
+{
+	const struct lbtfi_layout *l = &d->lay[k];
+
+	for (unsigned int m = d->tw[k].plain; m; m &= m - 1) {
+		unsigned int i = (unsigned int)__builtin_ctz(m);
+
+		if (wa[i] != wb[i])
+			return false;
+	}
+	if (n == l->fixed_words)
+		return true;
+	if (l->elem_type_word < 0)
+		return !memcmp(wa + l->fixed_words, wb + l->fixed_words, (n - l->fixed_words) * 4);
+	/* members (name, type, offset) and parameters (name, type) without
+	 * the generic loop's test of each word's index */
+	if (l->elem_type_word == 1 && l->elem_words == 3) {
+		for (size_t e = l->fixed_words; e < n; e += 3)
+			if ((wa[e] ^ wb[e]) | (wa[e + 2] ^ wb[e + 2]))
+				return false;
+		return true;
+	}
+	if (l->elem_type_word == 1 && l->elem_words == 2) {
+		for (size_t e = l->fixed_words; e < n; e += 2)
+			if (wa[e] != wb[e])
+				return false;
+		return true;
+	}
+	for (size_t e = l->fixed_words; e < n; e += l->elem_words)
+		for (size_t j = 0; j < l->elem_words; j++)
+			if (wa[e + j] != wb[e + j] && j != (size_t)l->elem_type_word)
+				return false;
+	return true;
 }
 
 /* Hash of every word, or of every word that is not a type id */

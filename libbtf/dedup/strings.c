@@ -78,7 +78,7 @@ static inline size_t str_word_next(const struct lbtfi_layout *l, size_t i, size_
 int lbtfi_dedup_strings(struct lbtf_builder *b)
 {
 	struct lbtfi_strset *ss = &b->strs;
-	size_t len = ss->len, blocks = (len + 63) / 64 + 1, out = 0;
+	size_t len = ss->len, blocks = (len + 63) / 64 + 1, out = 0, kept_bytes = 0;
 	struct strs_ctx c = { .b = b };
 	uint32_t cnt = 0;
 	int err;
@@ -101,9 +101,15 @@ int lbtfi_dedup_strings(struct lbtf_builder *b)
 		for (size_t i = 0; i < n; i = str_word_next(l, i, n))
 			mark(&c, w[i]);
 	}
-	for (size_t k = 0, sum = 0; k < blocks; k++) {
-		c.before[k] = (uint32_t)sum;
-		sum += popcount64(c.keep[k]);
+	for (size_t k = 0; k < blocks; k++) {
+		c.before[k] = (uint32_t)kept_bytes;
+		kept_bytes += popcount64(c.keep[k]);
+	}
+	if (kept_bytes == len) { /* every string referenced (a raw vmlinux after
+				   * dedup): offsets, bytes and entries stay */
+		free(c.keep);
+		free(c.before);
+		return 0;
 	}
 	/* the entries again, in order: a kept string start keeps its entry */
 	for (uint32_t i = 0; i < ss->cnt; i++)

@@ -209,6 +209,88 @@ static void test_different_kept_apart(void **state)
 	lbtf_builder_free(b);
 }
 
+/*
+ * Differences the equivalence walk finds below the struct it starts from,
+ * in the words past name and info that are not type ids: a struct's size
+ * behind a pointer, an array's length behind a pointer in a member's
+ * struct (the hashes of O and A do not see them: only the walk does).
+ */
+static void test_kept_apart_in_walk(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	struct lbtf *btf;
+
+	lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);    /* 1 */
+	lbtf_builder_add_struct(b, "I", 4);                    /* 2: I { int x; }, 4 bytes */
+	lbtf_builder_add_field(b, "x", 1, 0, 0);
+	lbtf_builder_add_ptr(b, 2);                            /* 3 */
+	lbtf_builder_add_struct(b, "O", 8);                    /* 4: O { struct I *p; } */
+	lbtf_builder_add_field(b, "p", 3, 0, 0);
+	lbtf_builder_add_struct(b, "I", 8);                    /* 5: I { int x; }, 8 bytes */
+	lbtf_builder_add_field(b, "x", 1, 0, 0);
+	lbtf_builder_add_ptr(b, 5);                            /* 6 */
+	lbtf_builder_add_struct(b, "O", 8);                    /* 7: O { struct I *p; } */
+	lbtf_builder_add_field(b, "p", 6, 0, 0);
+	lbtf_builder_add_array(b, 1, 1, 4);                    /* 8: int[4] */
+	lbtf_builder_add_ptr(b, 8);                            /* 9 */
+	lbtf_builder_add_struct(b, "W", 8);                    /* 10: W { int (*q)[4]; } */
+	lbtf_builder_add_field(b, "q", 9, 0, 0);
+	lbtf_builder_add_ptr(b, 10);                           /* 11 */
+	lbtf_builder_add_struct(b, "A", 8);                    /* 12: A { struct W *w; } */
+	lbtf_builder_add_field(b, "w", 11, 0, 0);
+	lbtf_builder_add_array(b, 1, 1, 8);                    /* 13: int[8] */
+	lbtf_builder_add_ptr(b, 13);                           /* 14 */
+	lbtf_builder_add_struct(b, "W", 8);                    /* 15: W { int (*q)[8]; } */
+	lbtf_builder_add_field(b, "q", 14, 0, 0);
+	lbtf_builder_add_ptr(b, 15);                           /* 16 */
+	lbtf_builder_add_struct(b, "A", 8);                    /* 17: A { struct W *w; } */
+	lbtf_builder_add_field(b, "w", 16, 0, 0);
+	dedup_ok(b, NULL);
+	btf = to_btf(b, NULL);
+	assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 8);
+	assert_int_equal(count_kind(btf, LBTF_KIND_ARRAY), 2);
+	assert_int_equal(lbtf_type_cnt(btf), 18);
+	lbtf_free(btf);
+	lbtf_builder_free(b);
+}
+
+/*
+ * A FWD met in a walk opposite a struct of its name resolves to it even
+ * when the name is ambiguous (pass 3 would leave it): the walk's merge
+ * does it, for the FWD on the candidate's side and on the canonical's.
+ */
+static void test_fwd_merged_by_walk(void **state)
+{
+	for (int fwd_first = 0; fwd_first <= 1; fwd_first++) {
+		struct lbtf_builder *b = lbtf_builder_new(NULL);
+		struct lbtf *btf;
+		int i, s, f, p;
+
+		i = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+		lbtf_builder_add_struct(b, "S", 8);                   /* another S: ambiguous */
+		lbtf_builder_add_field(b, "y", (uint32_t)i, 0, 0);
+		for (int cu = 0; cu < 2; cu++) {
+			if (cu == fwd_first) {
+				f = lbtf_builder_add_fwd(b, "S", LBTF_FWD_STRUCT);
+				p = lbtf_builder_add_ptr(b, (uint32_t)f);
+			} else {
+				s = lbtf_builder_add_struct(b, "S", 4);
+				lbtf_builder_add_field(b, "x", (uint32_t)i, 0, 0);
+				p = lbtf_builder_add_ptr(b, (uint32_t)s);
+			}
+			lbtf_builder_add_struct(b, "O", 8);           /* O { struct S *p; } */
+			lbtf_builder_add_field(b, "p", (uint32_t)p, 0, 0);
+		}
+		dedup_ok(b, NULL);
+		btf = to_btf(b, NULL);
+		assert_int_equal(count_kind(btf, LBTF_KIND_FWD), 0);
+		assert_int_equal(count_kind(btf, LBTF_KIND_PTR), 1);
+		assert_int_equal(count_kind(btf, LBTF_KIND_STRUCT), 3); /* S, S, O */
+		lbtf_free(btf);
+		lbtf_builder_free(b);
+	}
+}
+
 static void test_unambiguous_fwd(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -495,6 +577,47 @@ static void assert_same_blob(struct lbtf_builder *b1, struct lbtf_builder *b2)
 	free(d2);
 }
 
+/*
+ * Every string referenced (as in a raw vmlinux, whose duplicate types name
+ * the same strings): the strings stay as they are, and the set still
+ * interns; one unreferenced one-letter string is enough to compact.
+ */
+static void test_strings_all_kept(void **state)
+{
+	for (int drop = 0; drop <= 1; drop++) {
+		struct lbtf_builder *b = lbtf_builder_new(NULL);
+		struct lbtf_dedup_stats st = { .sz = sizeof(st) };
+		int i1, i2, s1;
+		struct lbtf *btf;
+		uint32_t len;
+
+		i1 = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+		if (drop)
+			lbtf_builder_add_str(b, "z");
+		s1 = lbtf_builder_add_struct(b, "S", 4);
+		lbtf_builder_add_field(b, "x", (uint32_t)i1, 0, 0);
+		i2 = lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED);
+		lbtf_builder_add_struct(b, "S", 4);
+		lbtf_builder_add_field(b, "x", (uint32_t)i2, 0, 0);
+		dedup_ok(b, &st);
+		assert_int_equal(st.types_out, 2);
+		/* "", "int", ["z",] "S", "x" */
+		assert_int_equal(st.strs_in_bytes, 1 + 4 + 2 * drop + 2 + 2);
+		assert_int_equal(st.strs_out_bytes, 1 + 4 + 2 + 2);
+		btf = to_btf(b, NULL);
+		lbtf_strings(btf, &len);
+		assert_int_equal(len, 1 + 4 + 2 + 2);
+		assert_string_equal(lbtf_type_name(btf, lbtf_type_by_id(btf, (uint32_t)s1)), "S");
+		assert_string_equal(lbtf_name_by_offset(btf, lbtf_members(lbtf_type_by_id(btf, 2))->name_off), "x");
+		assert_int_equal(lbtf_builder_add_str(b, "int"), (int)lbtf_type_by_id(btf, 1)->name_off);
+		assert_int_equal(lbtf_builder_add_str(b, "x"),
+				 (int)lbtf_members(lbtf_type_by_id(btf, 2))->name_off);
+		assert_int_equal(lbtf_builder_add_str(b, "z"), (int)len); /* new: at the end */
+		lbtf_free(btf);
+		lbtf_builder_free(b);
+	}
+}
+
 static void test_deterministic(void **state)
 {
 	struct lbtf_builder *b1 = lbtf_builder_new(NULL), *b2 = lbtf_builder_new(NULL);
@@ -603,11 +726,14 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_prims_merged),
 		cmocka_unit_test(test_string_compaction),
+		cmocka_unit_test(test_strings_all_kept),
 		cmocka_unit_test(test_graph_duplicates),
 		cmocka_unit_test(test_mutual_cycle),
 		cmocka_unit_test(test_fwd_resolved_in_graph),
 		cmocka_unit_test(test_different_kept_apart),
+		cmocka_unit_test(test_kept_apart_in_walk),
 		cmocka_unit_test(test_unambiguous_fwd),
+		cmocka_unit_test(test_fwd_merged_by_walk),
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_vars_never_merged),
 		cmocka_unit_test(test_identical_copies),
