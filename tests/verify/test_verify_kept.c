@@ -144,6 +144,7 @@ static void test_log_comes_back(void **state)
 	held = lbtfi_keep_held();
 	lbtf_verify_result_free(&r);
 	assert_true(lbtfi_keep_held() > held);
+	free(bad.p);
 }
 
 int main(void)
