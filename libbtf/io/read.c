@@ -182,6 +182,15 @@ static int fd_read(int fd, const char *path, const struct how *how, void **buf, 
 		if (r == 0)
 			break;
 		n += r;
+		/*
+		 * A regular file: all fstat said, and the read asked for more
+		 * (room is at least st_size + 1 bytes), so it stopped at the
+		 * end: no second read() to see the end again. A file that grew
+		 * filled the room and one that shrank stops short of st_size:
+		 * both read on until read() gives 0.
+		 */
+		if (S_ISREG(st.st_mode) && n == (size_t)st.st_size)
+			break;
 	}
 	if (!p)
 		return lbtfi_err(ENOMEM, "%s: out of memory", path);
@@ -211,7 +220,9 @@ int lbtfi_fd_read_private(int fd, const char *path, void **buf, size_t *len, boo
 static int file_read(const char *path, const struct how *how, void **buf, size_t *len,
 		     bool *mapped)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* openat, not open: musl's open() follows O_CLOEXEC with an fcntl
+	 * setting it again (for kernels before 2.6.23), its openat does not */
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	int err;
 
 	if (fd < 0)

@@ -2,7 +2,8 @@
 /*
  * The verifier's per-type work arrays (type records, kinds, pass 2's per-type
  * records, the good-identifier bits of the strings)
- * in one zeroed area sized from the header once. A vmlinux needs megabytes
+ * in one area sized from the header once, zeroed where it is read before
+ * it is written. A vmlinux needs megabytes
  * of them: as separate heap blocks each fresh 4 KiB page costs a page
  * fault (hundreds of them, a large part of the command's time on a VM);
  * one area mapped 2 MiB aligned and advised onto transparent huge pages
@@ -55,7 +56,11 @@ int lbtfi_varena_init(struct venv *env)
 		p = lbtfi_keep_take(&kept, size, &env->arena_cap);
 		if (!p)
 			return -ENOMEM;
-		memset(p, 0, size);
+		/* only the identifier bits start zeroed: kinds and the type
+		 * table are written before they are read (meta.c's add_type),
+		 * pass 2's records are zeroed for the types counted
+		 * (lbtfi_varena_pass2), not for the section's bound */
+		memset(p + off_ident, 0, ident);
 	} else {
 		/* 2 MiB aligned inside a larger mapping, the rest unmapped */
 		size_t len = (size + HUGE_SIZE - 1) & ~(size_t)(HUGE_SIZE - 1);
@@ -84,10 +89,15 @@ int lbtfi_varena_init(struct venv *env)
 void lbtfi_varena_pass2(struct venv *env)
 {
 	unsigned char *p = (unsigned char *)(env->types + env->nr_types);
+	size_t res_len = round8(env->nr_types * sizeof(struct vres));
 
 	p += (8 - ((uintptr_t)p & 7)) & 7;
 	env->res = (struct vres *)p;
-	env->arg_ok = (uint64_t *)(p + round8(env->nr_types * sizeof(struct vres)));
+	env->arg_ok = (uint64_t *)(p + res_len);
+	/* a fresh mapping is zero already; a kept heap block holds the last
+	 * verify's records */
+	if (!env->arena_len)
+		memset(p, 0, res_len + (env->nr_types / 64 + 1) * sizeof(uint64_t));
 }
 
 void lbtfi_varena_free(struct venv *env)

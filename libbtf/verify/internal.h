@@ -256,6 +256,14 @@ int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
 			struct lbtf_verify_result *res);
 /* A streamed log: hand what is buffered to the caller's log_fn */
 void lbtfi_vlog_flush(struct vlog *log);
+/* The whole log as a NUL-terminated string the caller owns (free() it, or
+ * better lbtfi_vlog_free_taken), NULL when out of memory */
+char *lbtfi_vlog_take(struct vlog *log);
+/* Done with the log's buffer: kept for the thread's next verify */
+void lbtfi_vlog_release(struct vlog *log);
+/* Done with a log lbtfi_vlog_take gave (or any malloc'ed text): the
+ * buffer kept for the thread's next verify when it is the last one given */
+void lbtfi_vlog_free_taken(char *text);
 
 /* ---- the per-type work arrays, zeroed, sized from the header (arena.c) ---- */
 int lbtfi_varena_init(struct venv *env);

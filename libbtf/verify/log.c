@@ -9,6 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/keep.h"
+
+/*
+ * The log's buffer, kept for the thread's next verify (util/keep.h). A
+ * command over many objects logs again for each one it rejects (btfcheck
+ * asks for a level-1 log to name the reason): a fresh block each time was
+ * an mmap and an munmap of musl's malloc per object. The first block is
+ * whatever the keep holds, else its least (a few hundred bytes: most logs
+ * of a rejected object are a few lines), grown by doubling for a long one.
+ * Larger first blocks measured worse (18 objects: 63-65 faults at 1 and
+ * 4 KiB, 61 so).
+ */
+static __thread struct lbtfi_keep kept;
+#define VLOG_FIRST 1 /* bytes: any block (util/keep.c: KEEP_MIN at least) */
+/*
+ * The buffer handed to the caller last as result.full_log
+ * (LBTF_VERIFY_KEEP_LOG) and its size: lbtf_verify_result_free() gives it
+ * back to the keep instead of freeing it (btfcheck frees each rejected
+ * object's log so). Every hand-over sets it; a log freed with free()
+ * instead is never seen again, as no later hand-over can have its address
+ * without setting this anew.
+ */
+static __thread struct { char *p; size_t cap; } handed;
 
 /*
  * The few printf conversions the verifier log uses (%s %u %d %x %zu %lld
@@ -87,8 +110,15 @@ bool lbtfi_vpb_open_slow(struct vlog *log, struct vpb *b)
 	/* streamed: one chunk-sized buffer, reused (no fresh pages to touch) */
 	if (log->fn && log->len + VLOG_PIECE + 8 > VLOG_STREAM_CHUNK)
 		lbtfi_vlog_flush(log);
+	if (!log->buf) {
+		log->buf = lbtfi_keep_take(&kept, VLOG_FIRST, &log->cap);
+		if (!log->buf) {
+			log->oom = true;
+			return false;
+		}
+	}
 	if (log->cap - log->len < VLOG_PIECE + 8) {
-		if (LBTFI_GROW_FROM(log->buf, log->cap, log->len + VLOG_PIECE + 8, 1 << 16)) {
+		if (LBTFI_GROW(log->buf, log->cap, log->len + VLOG_PIECE + 8)) {
 			log->oom = true;
 			return false;
 		}
@@ -266,4 +296,41 @@ int lbtfi_vlog_finalize(struct venv *env, const struct lbtf_verify_opts *o,
 	if (o->log_buf && true_size > o->log_size)
 		return -ENOSPC;
 	return 0;
+}
+
+char *lbtfi_vlog_take(struct vlog *log)
+{
+	char *text;
+
+	handed.p = NULL;
+	/* no log written (level 0): an empty one, in the kept buffer too, as
+	 * malloc'ing one byte per verify churned a group of musl's malloc */
+	if (!log->buf)
+		log->buf = lbtfi_keep_take(&kept, VLOG_FIRST, &log->cap);
+	text = log->buf;
+	if (!text)
+		return NULL;
+	text[log->len] = '\0';
+	handed.p = text;
+	handed.cap = log->cap;
+	log->buf = NULL;
+	log->cap = 0;
+	return text;
+}
+
+void lbtfi_vlog_release(struct vlog *log)
+{
+	lbtfi_keep_give(&kept, log->buf, log->cap);
+	log->buf = NULL;
+	log->cap = 0;
+}
+
+void lbtfi_vlog_free_taken(char *text)
+{
+	if (text && text == handed.p) {
+		handed.p = NULL;
+		lbtfi_keep_give(&kept, text, handed.cap);
+		return;
+	}
+	free(text);
 }

@@ -149,15 +149,12 @@ static int verify(const void *data, size_t size, const struct lbtf_verify_opts *
 	res->env_dependent = env.env_dependent;
 	memcpy(res->cause, env.cause, sizeof(res->cause));
 	if ((o->flags & LBTF_VERIFY_KEEP_LOG) && !o->log_fn) {
-		res->full_log = env.log.buf ? env.log.buf : strdup("");
+		res->full_log = lbtfi_vlog_take(&env.log);
 		res->full_log_len = env.log.len;
-		if (env.log.buf)
-			env.log.buf[env.log.len] = '\0';
-		env.log.buf = NULL;
 	}
 out:
 	free(env.sp.cand);
-	free(env.log.buf);
+	lbtfi_vlog_release(&env.log);
 	free(env.mem);
 	lbtfi_varena_free(&env);
 	return err;
@@ -176,7 +173,7 @@ int lbtf_verify(const void *data, size_t size, const struct lbtf_verify_opts *op
 	err = verify(data, size, &o, &r);
 	/* a caller whose struct has no room for the log cannot free it */
 	if (!LBTFI_RESULT_HAS(res, full_log_len))
-		free(r.full_log);
+		lbtfi_vlog_free_taken(r.full_log);
 	lbtfi_result_copy(res, &r, sizeof(r));
 	return err;
 }
@@ -185,7 +182,7 @@ void lbtf_verify_result_free(struct lbtf_verify_result *res)
 {
 	if (!res)
 		return;
-	free(res->full_log);
+	lbtfi_vlog_free_taken(res->full_log);
 	res->full_log = NULL;
 }
 
