@@ -193,9 +193,10 @@ static _Noreturn void link_and_rename(const char *proc, char *tmp, const char *t
  * would leave the temporary name, and under load (a journal commit that
  * makes linkat wait) that moment is not short: so both calls are made by a
  * vfork'ed child, in a process group of its own, which a kill of this
- * process or of its group does not stop, with every signal blocked. The result is read from the files, not from the child's
- * status (a caller may reap children or ignore SIGCHLD): the target's inode
- * is fd's, or the child failed.
+ * process or of its group does not stop, with every signal blocked. The
+ * result is read from the files, not from the child's status (a caller may
+ * reap children or ignore SIGCHLD): the target's inode is fd's, or the
+ * child failed.
  */
 static int replace_target(int fd, char *tmp, const char *target)
 {
