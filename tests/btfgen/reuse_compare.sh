@@ -81,7 +81,11 @@ reuse_convert() {
 	local d=$1 n=$2
 	"$B/btfgen" -v -j "$5" --features "$4" -o "$d/$n.btf" "$3" 2>"$d/$n.log" ||
 		{ echo "FAIL: btfgen --features $4 -j $5 $3"; cat "$d/$n.log"; return 1; }
-	"$B/tests/btfgen/btfsig" "$d/$n.btf" | sort >"$d/$n.sig"
+	# (not through a pipe: a btfsig that fails or is missing must fail the test)
+	"$B/tests/btfgen/btfsig" "$d/$n.btf" >"$d/$n.sig.unsorted" ||
+		{ echo "FAIL: btfsig $d/$n.btf"; return 1; }
+	[ -s "$d/$n.sig.unsorted" ] || { echo "FAIL: btfsig printed nothing for $d/$n.btf"; return 1; }
+	sort "$d/$n.sig.unsorted" >"$d/$n.sig"
 	dump "$d/$n.btf" >"$d/$n.raw" || { echo "FAIL: dump $d/$n.btf"; return 1; }
 	sed -n 's/.* types before dedup, \([0-9]*\) after.*/\1/p' "$d/$n.log" >"$d/$n.cnt"
 	[ -s "$d/$n.cnt" ] || { echo "FAIL: no type count in btfgen -v output"; cat "$d/$n.log"; return 1; }
