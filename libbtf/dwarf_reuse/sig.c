@@ -155,6 +155,10 @@ static inline bool mix_value(struct hash128 *h, const struct lbtfi_dw_attr *a)
 
 static inline int push(struct lbtfi_dw_sigs *s, uint32_t it)
 {
+	/* (the one listed last by the same signature, as its members' types
+	 * often are: its edges are in already) */
+	if (s->nstack > s->base && s->stack[s->nstack - 1] == it)
+		return 0;
 	if (lbtfi_dw_grow(&s->stack, &s->capstack, s->nstack, sizeof(*s->stack), 256))
 		return -ENOMEM;
 	s->stack[s->nstack++] = it;
@@ -222,7 +226,9 @@ static int mix_sub(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t su
 		return 0;
 	}
 	mix_pair(h, u->sigs.sig[sub].a, u->sigs.sig[sub].b);
-	return push(&u->sigs, sub);
+	/* (a signature without edges, a base type's or most pointers' to
+	 * one, gives the edges nothing: not listed) */
+	return u->sigs.sig[sub].nedges ? push(&u->sigs, sub) : 0;
 }
 
 /* What the reference by key direct leads to, remembered (cache: it has a
@@ -509,10 +515,15 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 	uint32_t i, j;
 	int err;
 
+	if (s->nstack == from) { /* (nothing used has an edge) */
+		g->edges = s->nedge;
+		g->nedges = 0;
+		return 0;
+	}
 	if (s->nstack - from == 1 && !(s->stack[from] & LBTFI_DW_SIG_NAMED)) {
-		/* one signature used (a pointer, typedef, qualifier of a type
-		 * that is not a named aggregate): its edges, already each
-		 * once, are the same range */
+		/* one signature with edges used (a pointer, typedef,
+		 * qualifier of a type that is not a named aggregate): its
+		 * edges, already each once, are the same range */
 		g->edges = s->sig[s->stack[from]].edges;
 		g->nedges = s->sig[s->stack[from]].nedges;
 		return 0;
@@ -548,7 +559,7 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	uint64_t key = lbtfi_dr_key(die);
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
 	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->map, key);
-	uint32_t base = s->nstack;
+	uint32_t base = s->nstack, outer = s->base;
 	bool none = false;
 	struct lbtfi_dw_sig *g;
 	int err;
@@ -570,7 +581,9 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	d->sig = *idx;
 	if (ref)
 		d->ref = *idx;
+	s->base = base;
 	err = mix_die(u, &h, die, depth, &none);
+	s->base = outer;
 	g = &s->sig[*idx];
 	if (!err && !none && g->state == SIG_BUSY) {
 		g->a = h.a;
@@ -604,7 +617,7 @@ void lbtfi_dw_sigs_init(struct lbtfi_dw_sigs *s)
 
 void lbtfi_dw_sigs_clear(struct lbtfi_dw_sigs *s)
 {
-	s->n = s->nedge = s->nstack = s->nnamed = 0;
+	s->n = s->nedge = s->nstack = s->base = s->nnamed = 0;
 }
 
 void lbtfi_dw_sigs_free(struct lbtfi_dw_sigs *s)

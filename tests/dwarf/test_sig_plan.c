@@ -8,7 +8,7 @@
  * plan made apart from the table, which holds the plans of S's unit); a
  * struct that differs in a member's offset, a member's type, a base type's
  * size or a name has another. A named struct reached several times is one
- * edge of a signature.
+ * edge of a signature; edges come through the signatures used, in order.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -399,6 +399,91 @@ static void test_edges_once(void **state)
 	dwarf_close(&d);
 }
 
+/* A unit whose S holds, in order: a pointer to T; an anonymous struct A
+ * of a pointer to T and a pointer to U; a void pointer (a signature without
+ * edges); a pointer to U. Returns A's section offset. */
+static uint64_t unit_nested_edges(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), t_off, u_off, pt_off, pu_off, void_off, a_off;
+
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
+	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	abbrev(&d->abbrev, 5, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 6, DW_TAG_structure_type, true, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	t_off = d->info.n - base; /* struct T { } (named "int": any name) */
+	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, 4);
+	u8(&d->info, 0);
+	u_off = d->info.n - base; /* struct U { } (named "char") */
+	u8(&d->info, 2), u32(&d->info, STR_CHAR), u8(&d->info, 4);
+	u8(&d->info, 0);
+	pt_off = d->info.n - base;
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)t_off);
+	pu_off = d->info.n - base;
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)u_off);
+	void_off = d->info.n - base;
+	u8(&d->info, 5), u8(&d->info, 8);
+	a_off = d->info.n - base;
+	u8(&d->info, 6), u8(&d->info, 16);
+	member(d, 3, STR_A, pt_off, 0);
+	member(d, 3, STR_B, pu_off, 8);
+	u8(&d->info, 0);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 40);
+	member(d, 3, STR_A, pt_off, 0);
+	member(d, 3, STR_B, a_off, 8);
+	member(d, 3, STR_A, void_off, 24);
+	member(d, 3, STR_B, pu_off, 32);
+	unit_end(d);
+	return base + a_off;
+}
+
+/* The named struct of edge i of signature s: its key */
+static uint64_t edge_key(const struct dwarf *d, const struct lbtfi_dw_sig *s, uint32_t i)
+{
+	return d->ru.sigs.named[d->ru.sigs.edge[s->edges + i]].key;
+}
+
+/* Edges through signatures used, several of them, one inside another and
+ * one without edges: S's are T, U in the order met, and so are those of the
+ * anonymous struct inside it, whose first member's type is the one S used
+ * just before (the anonymous one's own use, not S's) */
+static void test_edges_nested(void **state)
+{
+	static struct dwarf d;
+	const struct lbtfi_dw_sig *a;
+	struct lbtfi_dw_sig s;
+	struct lbtfi_dw_die die;
+	uint64_t a_off, t_key, u_key;
+	int err;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	a_off = unit_nested_edges(&d);
+	dwarf_open(&d);
+	t_key = d.units[0].die_off + 1;
+	u_key = t_key + 7;
+	s = sig_of_unit(&d, 0);
+	assert_int_equal(s.nedges, 2);
+	assert_int_equal(edge_key(&d, &s, 0), t_key);
+	assert_int_equal(edge_key(&d, &s, 1), u_key);
+	/* (A's signature, memoised while S's was computed) */
+	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, a_off, &die), 0);
+	a = lbtfi_dw_sig_of(&d.ru, &die, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(a);
+	assert_int_equal(a->nedges, 2);
+	assert_int_equal(edge_key(&d, a, 0), t_key);
+	assert_int_equal(edge_key(&d, a, 1), u_key);
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_plan_of_another_unit),
 		cmocka_unit_test(test_differences_differ),
 		cmocka_unit_test(test_edges_once),
+		cmocka_unit_test(test_edges_nested),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
