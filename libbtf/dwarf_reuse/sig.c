@@ -171,23 +171,77 @@ static inline bool aggregate_tag(unsigned int tag)
 	       tag == DW_TAG_enumeration_type;
 }
 
+/* t's name (false: it has none) and whether it is a declaration, its
+ * attributes gathered with their origins (apart: the attribute array would
+ * weigh on the common case's frame) */
+static __attribute__((noinline)) bool gathered_name(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *t,
+						    struct lbtfi_dw_attr *name, bool *decl)
+{
+	struct lbtfi_dw_attrs da;
+
+	lbtfi_dr_attrs(rd, t, &da, true);
+	if (!(da.have >> DA_NAME & 1))
+		return false;
+	*name = da.a[DA_NAME];
+	*decl = lbtfi_dw_attrs_flag(&da, DA_DECLARATION);
+	return true;
+}
+
+/* The attribute of want i of t's abbreviation, t placed at seg */
+static inline struct lbtfi_dw_attr attr_placed(const struct lbtfi_dw_die *t, const uint8_t *const *seg,
+					       unsigned int i)
+{
+	const struct lbtfi_dr_want *w = &t->ab->want[i];
+
+	return (struct lbtfi_dw_attr){ w->form, seg[w->seg] + w->off, w->implicit, t->u };
+}
+
+/* gathered_name's answer read in place, when there is nothing to integrate
+ * (nearly all): the two attributes only, not every one of the DIE */
+static inline bool aggregate_name(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *t, struct lbtfi_dw_attr *name,
+				  bool *decl)
+{
+	const struct lbtfi_dr_abbrev *ab = t->ab;
+	const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
+	struct lbtfi_dw_attr a;
+	unsigned int i = 0;
+	uint32_t m;
+
+	if (ab->nvar == LBTFI_DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+		return gathered_name(rd, t, name, decl);
+	if (!lbtfi_dr_place(t, seg) || !(ab->slots >> DA_NAME & 1))
+		return false;
+	/* (byslot lists the wants by ascending slot: the name's is first) */
+	*name = attr_placed(t, seg, ab->byslot[0]);
+	*decl = false;
+	if (ab->slots >> DA_DECLARATION & 1) {
+		for (m = ab->slots & ((1u << DA_DECLARATION) - 1); m; m &= m - 1)
+			i++;
+		a = attr_placed(t, seg, ab->byslot[i]);
+		*decl = lbtfi_dr_flag(&a);
+	}
+	return true;
+}
+
 /* Whether t (of an aggregate tag) is a named one: then e is set, every
  * field of it */
 static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *t, struct lbtfi_dw_edge *e)
 {
 	unsigned int tag = lbtfi_dr_tag(t);
-	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_attr a;
 	const char *name;
+	bool decl;
 
-	lbtfi_dr_attrs(u->rd, t, &da, true);
-	name = lbtfi_dw_attrs_name(&da);
+	if (!aggregate_name(u->rd, t, &a, &decl))
+		return false;
+	name = lbtfi_dr_string(&a);
 	/* (e untouched: an anonymous one is hashed deeply; an empty name
 	 * through .debug_str is not looked at here, its type then simply
 	 * has no name for the reuse to find) */
-	if (!name || (da.a[DA_NAME].form == DW_FORM_string && !*name))
+	if (!name || (a.form == DW_FORM_string && !*name))
 		return false;
 	e->name = name;
-	if (da.a[DA_NAME].form == DW_FORM_string) {
+	if (a.form == DW_FORM_string) {
 		struct hash128 h = { 0, 0 };
 
 		mix_bytes(&h, (const uint8_t *)e->name, strlen(e->name));
@@ -203,7 +257,7 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	e->round = 0; /* (never a round: rounds start at 1) */
 	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
 		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
-	e->is_def = !lbtfi_dw_attrs_flag(&da, DA_DECLARATION);
+	e->is_def = !decl;
 	return true;
 }
 

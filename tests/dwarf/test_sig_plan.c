@@ -8,7 +8,8 @@
  * plan made apart from the table, which holds the plans of S's unit); a
  * struct that differs in a member's offset, a member's type, a base type's
  * size or a name has another. A named struct reached several times is one
- * edge of a signature; edges come through the signatures used, in order.
+ * edge of a signature; edges come through the signatures used, in order,
+ * each with its name and whether it is a declaration.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -484,6 +485,64 @@ static void test_edges_nested(void **state)
 	dwarf_close(&d);
 }
 
+/* A unit whose S points to D, a declaration, and to E, a definition with
+ * DW_AT_declaration 0 (as DW_FORM_flag), both with a size as udata before
+ * the name: the two named structs are read in place, attributes not in
+ * the abbreviation's order, the first placed after a variable-size one */
+static void unit_declarations(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), d_off, e_off, pd_off, pe_off;
+
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
+	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	abbrev(&d->abbrev, 5, DW_TAG_structure_type, false, DW_AT_byte_size, DW_FORM_udata,
+	       DW_AT_declaration, DW_FORM_flag, DW_AT_name, DW_FORM_strp, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	d_off = d->info.n - base; /* struct D (named "int"), a declaration */
+	u8(&d->info, 5), leb(&d->info, 300, false), u8(&d->info, 1), u32(&d->info, STR_INT);
+	e_off = d->info.n - base; /* struct E (named "char"), declaration 0 */
+	u8(&d->info, 5), leb(&d->info, 4, false), u8(&d->info, 0), u32(&d->info, STR_CHAR);
+	pd_off = d->info.n - base;
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)d_off);
+	pe_off = d->info.n - base;
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)e_off);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 16);
+	member(d, 3, STR_A, pd_off, 0);
+	member(d, 3, STR_B, pe_off, 8);
+	unit_end(d);
+}
+
+/* A named struct's edge has its name, and is a declaration or not as its
+ * DW_AT_declaration says */
+static void test_edge_declaration(void **state)
+{
+	static struct dwarf d;
+	const struct lbtfi_dw_edge *e;
+	struct lbtfi_dw_sig s;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_declarations(&d);
+	dwarf_open(&d);
+	s = sig_of_unit(&d, 0);
+	assert_int_equal(s.nedges, 2);
+	e = &d.ru.sigs.named[d.ru.sigs.edge[s.edges]];
+	assert_int_equal(e->key, d.units[0].die_off + 1);
+	assert_string_equal(e->name, "int");
+	assert_false(e->is_def);
+	e = &d.ru.sigs.named[d.ru.sigs.edge[s.edges + 1]];
+	assert_string_equal(e->name, "char");
+	assert_true(e->is_def);
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_differences_differ),
 		cmocka_unit_test(test_edges_once),
 		cmocka_unit_test(test_edges_nested),
+		cmocka_unit_test(test_edge_declaration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
