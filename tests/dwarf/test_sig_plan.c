@@ -349,12 +349,11 @@ static void test_differences_differ(void **state)
 	dwarf_close(&d);
 }
 
-/* A unit whose S holds a T by value twice and points to it twice (one
- * pointer type): T, a named struct, is S's only edge, listed once */
-static void unit_edges(struct dwarf *d)
+/* The abbreviations of the edge tests' units: 1 the unit, 2 a named
+ * struct (name strp, size data1), 3 a member (as member() writes it), 4 a
+ * pointer (size, type ref4); the unit's own ones follow */
+static void edge_abbrevs(struct dwarf *d)
 {
-	uint64_t base = unit_begin(d), t_off, ptr_off;
-
 	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
 	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
 	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
@@ -362,13 +361,30 @@ static void unit_edges(struct dwarf *d)
 	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
 	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
 	       DW_AT_type, DW_FORM_ref4, 0, 0);
+}
+
+/* A pointer (abbreviation 4) to the DIE at unit offset target: its offset */
+static uint64_t pointer(struct dwarf *d, uint64_t base, uint64_t target)
+{
+	uint64_t off = d->info.n - base;
+
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)target);
+	return off;
+}
+
+/* A unit whose S holds a T by value twice and points to it twice (one
+ * pointer type): T, a named struct, is S's only edge, listed once */
+static void unit_edges(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), t_off, ptr_off;
+
+	edge_abbrevs(d);
 	u8(&d->abbrev, 0);
 	u8(&d->info, 1);
 	t_off = d->info.n - base; /* struct T { } (named "int": any name) */
 	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, 4);
 	u8(&d->info, 0);
-	ptr_off = d->info.n - base;
-	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)t_off);
+	ptr_off = pointer(d, base, t_off);
 	d->s_off[d->nunits] = d->info.n;
 	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 24);
 	member(d, 3, STR_A, t_off, 0);
@@ -407,13 +423,7 @@ static uint64_t unit_nested_edges(struct dwarf *d)
 {
 	uint64_t base = unit_begin(d), t_off, u_off, pt_off, pu_off, void_off, a_off;
 
-	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
-	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
-	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
-	abbrev(&d->abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
-	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
-	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
-	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	edge_abbrevs(d);
 	abbrev(&d->abbrev, 5, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1, 0, 0);
 	abbrev(&d->abbrev, 6, DW_TAG_structure_type, true, DW_AT_byte_size, DW_FORM_data1, 0, 0);
 	u8(&d->abbrev, 0);
@@ -424,10 +434,8 @@ static uint64_t unit_nested_edges(struct dwarf *d)
 	u_off = d->info.n - base; /* struct U { } (named "char") */
 	u8(&d->info, 2), u32(&d->info, STR_CHAR), u8(&d->info, 4);
 	u8(&d->info, 0);
-	pt_off = d->info.n - base;
-	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)t_off);
-	pu_off = d->info.n - base;
-	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)u_off);
+	pt_off = pointer(d, base, t_off);
+	pu_off = pointer(d, base, u_off);
 	void_off = d->info.n - base;
 	u8(&d->info, 5), u8(&d->info, 8);
 	a_off = d->info.n - base;
@@ -493,13 +501,7 @@ static void unit_declarations(struct dwarf *d)
 {
 	uint64_t base = unit_begin(d), d_off, e_off, pd_off, pe_off;
 
-	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
-	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
-	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
-	abbrev(&d->abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
-	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
-	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
-	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	edge_abbrevs(d);
 	abbrev(&d->abbrev, 5, DW_TAG_structure_type, false, DW_AT_byte_size, DW_FORM_udata,
 	       DW_AT_declaration, DW_FORM_flag, DW_AT_name, DW_FORM_strp, 0, 0);
 	u8(&d->abbrev, 0);
@@ -508,10 +510,8 @@ static void unit_declarations(struct dwarf *d)
 	u8(&d->info, 5), leb(&d->info, 300, false), u8(&d->info, 1), u32(&d->info, STR_INT);
 	e_off = d->info.n - base; /* struct E (named "char"), declaration 0 */
 	u8(&d->info, 5), leb(&d->info, 4, false), u8(&d->info, 0), u32(&d->info, STR_CHAR);
-	pd_off = d->info.n - base;
-	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)d_off);
-	pe_off = d->info.n - base;
-	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)e_off);
+	pd_off = pointer(d, base, d_off);
+	pe_off = pointer(d, base, e_off);
 	d->s_off[d->nunits] = d->info.n;
 	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 16);
 	member(d, 3, STR_A, pd_off, 0);
