@@ -274,6 +274,7 @@ struct lbtfi_dw_sigs {
 	 * index in named (an edge of their own) */
 	uint32_t *stack;
 	uint32_t nstack, capstack;
+	uint32_t base;          /* where the innermost one's part of stack starts */
 	struct lbtfi_dw_edge *named;  /* the named aggregates references led to */
 	uint32_t nnamed, capnamed;
 	uint32_t round;         /* of edge collection (lbtfi_dw_edge.round) */

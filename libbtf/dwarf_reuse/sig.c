@@ -155,6 +155,10 @@ static inline bool mix_value(struct hash128 *h, const struct lbtfi_dw_attr *a)
 
 static inline int push(struct lbtfi_dw_sigs *s, uint32_t it)
 {
+	/* (the one listed last by the same signature, as its members' types
+	 * often are: its edges are in already) */
+	if (s->nstack > s->base && s->stack[s->nstack - 1] == it)
+		return 0;
 	if (lbtfi_dw_grow(&s->stack, &s->capstack, s->nstack, sizeof(*s->stack), 256))
 		return -ENOMEM;
 	s->stack[s->nstack++] = it;
@@ -167,23 +171,77 @@ static inline bool aggregate_tag(unsigned int tag)
 	       tag == DW_TAG_enumeration_type;
 }
 
+/* t's name (false: it has none) and whether it is a declaration, its
+ * attributes gathered with their origins (apart: the attribute array would
+ * weigh on the common case's frame) */
+static __attribute__((noinline)) bool gathered_name(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *t,
+						    struct lbtfi_dw_attr *name, bool *decl)
+{
+	struct lbtfi_dw_attrs da;
+
+	lbtfi_dr_attrs(rd, t, &da, true);
+	if (!(da.have >> DA_NAME & 1))
+		return false;
+	*name = da.a[DA_NAME];
+	*decl = lbtfi_dw_attrs_flag(&da, DA_DECLARATION);
+	return true;
+}
+
+/* The attribute of want i of t's abbreviation, t placed at seg */
+static inline struct lbtfi_dw_attr attr_placed(const struct lbtfi_dw_die *t, const uint8_t *const *seg,
+					       unsigned int i)
+{
+	const struct lbtfi_dr_want *w = &t->ab->want[i];
+
+	return (struct lbtfi_dw_attr){ w->form, seg[w->seg] + w->off, w->implicit, t->u };
+}
+
+/* gathered_name's answer read in place, when there is nothing to integrate
+ * (nearly all): the two attributes only, not every one of the DIE */
+static inline bool aggregate_name(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *t, struct lbtfi_dw_attr *name,
+				  bool *decl)
+{
+	const struct lbtfi_dr_abbrev *ab = t->ab;
+	const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
+	struct lbtfi_dw_attr a;
+	unsigned int i = 0;
+	uint32_t m;
+
+	if (ab->nvar == LBTFI_DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+		return gathered_name(rd, t, name, decl);
+	if (!lbtfi_dr_place(t, seg) || !(ab->slots >> DA_NAME & 1))
+		return false;
+	/* (byslot lists the wants by ascending slot: the name's is first) */
+	*name = attr_placed(t, seg, ab->byslot[0]);
+	*decl = false;
+	if (ab->slots >> DA_DECLARATION & 1) {
+		for (m = ab->slots & ((1u << DA_DECLARATION) - 1); m; m &= m - 1)
+			i++;
+		a = attr_placed(t, seg, ab->byslot[i]);
+		*decl = lbtfi_dr_flag(&a);
+	}
+	return true;
+}
+
 /* Whether t (of an aggregate tag) is a named one: then e is set, every
  * field of it */
 static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *t, struct lbtfi_dw_edge *e)
 {
 	unsigned int tag = lbtfi_dr_tag(t);
-	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_attr a;
 	const char *name;
+	bool decl;
 
-	lbtfi_dr_attrs(u->rd, t, &da, true);
-	name = lbtfi_dw_attrs_name(&da);
+	if (!aggregate_name(u->rd, t, &a, &decl))
+		return false;
+	name = lbtfi_dr_string(&a);
 	/* (e untouched: an anonymous one is hashed deeply; an empty name
 	 * through .debug_str is not looked at here, its type then simply
 	 * has no name for the reuse to find) */
-	if (!name || (da.a[DA_NAME].form == DW_FORM_string && !*name))
+	if (!name || (a.form == DW_FORM_string && !*name))
 		return false;
 	e->name = name;
-	if (da.a[DA_NAME].form == DW_FORM_string) {
+	if (a.form == DW_FORM_string) {
 		struct hash128 h = { 0, 0 };
 
 		mix_bytes(&h, (const uint8_t *)e->name, strlen(e->name));
@@ -199,7 +257,7 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	e->round = 0; /* (never a round: rounds start at 1) */
 	e->flavor = tag == DW_TAG_union_type ? LBTFI_FLAVOR_UNION :
 		    tag == DW_TAG_enumeration_type ? LBTFI_FLAVOR_ENUM : LBTFI_FLAVOR_STRUCT;
-	e->is_def = !lbtfi_dw_attrs_flag(&da, DA_DECLARATION);
+	e->is_def = !decl;
 	return true;
 }
 
@@ -222,7 +280,9 @@ static int mix_sub(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t su
 		return 0;
 	}
 	mix_pair(h, u->sigs.sig[sub].a, u->sigs.sig[sub].b);
-	return push(&u->sigs, sub);
+	/* (a signature without edges, a base type's or most pointers' to
+	 * one, gives the edges nothing: not listed) */
+	return u->sigs.sig[sub].nedges ? push(&u->sigs, sub) : 0;
 }
 
 /* What the reference by key direct leads to, remembered (cache: it has a
@@ -509,10 +569,15 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 	uint32_t i, j;
 	int err;
 
+	if (s->nstack == from) { /* (nothing used has an edge) */
+		g->edges = s->nedge;
+		g->nedges = 0;
+		return 0;
+	}
 	if (s->nstack - from == 1 && !(s->stack[from] & LBTFI_DW_SIG_NAMED)) {
-		/* one signature used (a pointer, typedef, qualifier of a type
-		 * that is not a named aggregate): its edges, already each
-		 * once, are the same range */
+		/* one signature with edges used (a pointer, typedef,
+		 * qualifier of a type that is not a named aggregate): its
+		 * edges, already each once, are the same range */
 		g->edges = s->sig[s->stack[from]].edges;
 		g->nedges = s->sig[s->stack[from]].nedges;
 		return 0;
@@ -548,7 +613,7 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	uint64_t key = lbtfi_dr_key(die);
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
 	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->map, key);
-	uint32_t base = s->nstack;
+	uint32_t base = s->nstack, outer = s->base;
 	bool none = false;
 	struct lbtfi_dw_sig *g;
 	int err;
@@ -570,7 +635,9 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	d->sig = *idx;
 	if (ref)
 		d->ref = *idx;
+	s->base = base;
 	err = mix_die(u, &h, die, depth, &none);
+	s->base = outer;
 	g = &s->sig[*idx];
 	if (!err && !none && g->state == SIG_BUSY) {
 		g->a = h.a;
@@ -604,7 +671,7 @@ void lbtfi_dw_sigs_init(struct lbtfi_dw_sigs *s)
 
 void lbtfi_dw_sigs_clear(struct lbtfi_dw_sigs *s)
 {
-	s->n = s->nedge = s->nstack = s->nnamed = 0;
+	s->n = s->nedge = s->nstack = s->base = s->nnamed = 0;
 }
 
 void lbtfi_dw_sigs_free(struct lbtfi_dw_sigs *s)

@@ -8,7 +8,8 @@
  * plan made apart from the table, which holds the plans of S's unit); a
  * struct that differs in a member's offset, a member's type, a base type's
  * size or a name has another. A named struct reached several times is one
- * edge of a signature.
+ * edge of a signature; edges come through the signatures used, in order,
+ * each with its name and whether it is a declaration.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -348,12 +349,11 @@ static void test_differences_differ(void **state)
 	dwarf_close(&d);
 }
 
-/* A unit whose S holds a T by value twice and points to it twice (one
- * pointer type): T, a named struct, is S's only edge, listed once */
-static void unit_edges(struct dwarf *d)
+/* The abbreviations of the edge tests' units: 1 the unit, 2 a named
+ * struct (name strp, size data1), 3 a member (as member() writes it), 4 a
+ * pointer (size, type ref4); the unit's own ones follow */
+static void edge_abbrevs(struct dwarf *d)
 {
-	uint64_t base = unit_begin(d), t_off, ptr_off;
-
 	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
 	abbrev(&d->abbrev, 2, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
 	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
@@ -361,13 +361,30 @@ static void unit_edges(struct dwarf *d)
 	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
 	abbrev(&d->abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
 	       DW_AT_type, DW_FORM_ref4, 0, 0);
+}
+
+/* A pointer (abbreviation 4) to the DIE at unit offset target: its offset */
+static uint64_t pointer(struct dwarf *d, uint64_t base, uint64_t target)
+{
+	uint64_t off = d->info.n - base;
+
+	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)target);
+	return off;
+}
+
+/* A unit whose S holds a T by value twice and points to it twice (one
+ * pointer type): T, a named struct, is S's only edge, listed once */
+static void unit_edges(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), t_off, ptr_off;
+
+	edge_abbrevs(d);
 	u8(&d->abbrev, 0);
 	u8(&d->info, 1);
 	t_off = d->info.n - base; /* struct T { } (named "int": any name) */
 	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, 4);
 	u8(&d->info, 0);
-	ptr_off = d->info.n - base;
-	u8(&d->info, 4), u8(&d->info, 8), u32(&d->info, (uint32_t)t_off);
+	ptr_off = pointer(d, base, t_off);
 	d->s_off[d->nunits] = d->info.n;
 	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 24);
 	member(d, 3, STR_A, t_off, 0);
@@ -399,6 +416,133 @@ static void test_edges_once(void **state)
 	dwarf_close(&d);
 }
 
+/* A unit whose S holds, in order: a pointer to T; an anonymous struct A
+ * of a pointer to T and a pointer to U; a void pointer (a signature without
+ * edges); a pointer to U. Returns A's section offset. */
+static uint64_t unit_nested_edges(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), t_off, u_off, pt_off, pu_off, void_off, a_off;
+
+	edge_abbrevs(d);
+	abbrev(&d->abbrev, 5, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 6, DW_TAG_structure_type, true, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	t_off = d->info.n - base; /* struct T { } (named "int": any name) */
+	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, 4);
+	u8(&d->info, 0);
+	u_off = d->info.n - base; /* struct U { } (named "char") */
+	u8(&d->info, 2), u32(&d->info, STR_CHAR), u8(&d->info, 4);
+	u8(&d->info, 0);
+	pt_off = pointer(d, base, t_off);
+	pu_off = pointer(d, base, u_off);
+	void_off = d->info.n - base;
+	u8(&d->info, 5), u8(&d->info, 8);
+	a_off = d->info.n - base;
+	u8(&d->info, 6), u8(&d->info, 16);
+	member(d, 3, STR_A, pt_off, 0);
+	member(d, 3, STR_B, pu_off, 8);
+	u8(&d->info, 0);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 40);
+	member(d, 3, STR_A, pt_off, 0);
+	member(d, 3, STR_B, a_off, 8);
+	member(d, 3, STR_A, void_off, 24);
+	member(d, 3, STR_B, pu_off, 32);
+	unit_end(d);
+	return base + a_off;
+}
+
+/* The named struct of edge i of signature s: its key */
+static uint64_t edge_key(const struct dwarf *d, const struct lbtfi_dw_sig *s, uint32_t i)
+{
+	return d->ru.sigs.named[d->ru.sigs.edge[s->edges + i]].key;
+}
+
+/* Edges through signatures used, several of them, one inside another and
+ * one without edges: S's are T, U in the order met, and so are those of the
+ * anonymous struct inside it, whose first member's type is the one S used
+ * just before (the anonymous one's own use, not S's) */
+static void test_edges_nested(void **state)
+{
+	static struct dwarf d;
+	const struct lbtfi_dw_sig *a;
+	struct lbtfi_dw_sig s;
+	struct lbtfi_dw_die die;
+	uint64_t a_off, t_key, u_key;
+	int err;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	a_off = unit_nested_edges(&d);
+	dwarf_open(&d);
+	t_key = d.units[0].die_off + 1;
+	u_key = t_key + 7;
+	s = sig_of_unit(&d, 0);
+	assert_int_equal(s.nedges, 2);
+	assert_int_equal(edge_key(&d, &s, 0), t_key);
+	assert_int_equal(edge_key(&d, &s, 1), u_key);
+	/* (A's signature, memoised while S's was computed) */
+	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, a_off, &die), 0);
+	a = lbtfi_dw_sig_of(&d.ru, &die, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(a);
+	assert_int_equal(a->nedges, 2);
+	assert_int_equal(edge_key(&d, a, 0), t_key);
+	assert_int_equal(edge_key(&d, a, 1), u_key);
+	dwarf_close(&d);
+}
+
+/* A unit whose S points to D, a declaration, and to E, a definition with
+ * DW_AT_declaration 0 (as DW_FORM_flag), both with a size as udata before
+ * the name: the two named structs are read in place, attributes not in
+ * the abbreviation's order, the first placed after a variable-size one */
+static void unit_declarations(struct dwarf *d)
+{
+	uint64_t base = unit_begin(d), d_off, e_off, pd_off, pe_off;
+
+	edge_abbrevs(d);
+	abbrev(&d->abbrev, 5, DW_TAG_structure_type, false, DW_AT_byte_size, DW_FORM_udata,
+	       DW_AT_declaration, DW_FORM_flag, DW_AT_name, DW_FORM_strp, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	d_off = d->info.n - base; /* struct D (named "int"), a declaration */
+	u8(&d->info, 5), leb(&d->info, 300, false), u8(&d->info, 1), u32(&d->info, STR_INT);
+	e_off = d->info.n - base; /* struct E (named "char"), declaration 0 */
+	u8(&d->info, 5), leb(&d->info, 4, false), u8(&d->info, 0), u32(&d->info, STR_CHAR);
+	pd_off = pointer(d, base, d_off);
+	pe_off = pointer(d, base, e_off);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 16);
+	member(d, 3, STR_A, pd_off, 0);
+	member(d, 3, STR_B, pe_off, 8);
+	unit_end(d);
+}
+
+/* A named struct's edge has its name, and is a declaration or not as its
+ * DW_AT_declaration says */
+static void test_edge_declaration(void **state)
+{
+	static struct dwarf d;
+	const struct lbtfi_dw_edge *e;
+	struct lbtfi_dw_sig s;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_declarations(&d);
+	dwarf_open(&d);
+	s = sig_of_unit(&d, 0);
+	assert_int_equal(s.nedges, 2);
+	e = &d.ru.sigs.named[d.ru.sigs.edge[s.edges]];
+	assert_int_equal(e->key, d.units[0].die_off + 1);
+	assert_string_equal(e->name, "int");
+	assert_false(e->is_def);
+	e = &d.ru.sigs.named[d.ru.sigs.edge[s.edges + 1]];
+	assert_string_equal(e->name, "char");
+	assert_true(e->is_def);
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +550,8 @@ int main(void)
 		cmocka_unit_test(test_plan_of_another_unit),
 		cmocka_unit_test(test_differences_differ),
 		cmocka_unit_test(test_edges_once),
+		cmocka_unit_test(test_edges_nested),
+		cmocka_unit_test(test_edge_declaration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
