@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <stdint.h>
 #include "report.h"
 #include "btfcheck.h"
 #include "cli.h"
@@ -138,35 +138,29 @@ static int fail(const struct cfg *c, const char *path, int err, const char *msg)
  * which a read would copy whole into fresh pages of the read buffer (a
  * page fault each) while the check touches only the headers, symbols and
  * .BTF of a mapping. A smaller one is read: its mapping would cost more
- * than the copy. A stat that fails says nothing: the read reports.
+ * than the copy. io chooses by the size its one fstat gives
+ * (lbtfi_readbuf.map_from).
  */
 #define MAP_FROM_SIZE (32u << 10)
 #define MAPS_LEFT 256
-
-static bool large_input(const char *path)
-{
-	static unsigned int mapped;
-	struct stat st;
-
-	if (mapped >= MAPS_LEFT || stat(path, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size < MAP_FROM_SIZE)
-		return false;
-	mapped++;
-	return true;
-}
 
 /* Reads the file and finds the BTF in it; 0 or an exit status (reported) */
 static int read_input(const struct cfg *c, const char *path, bool last, struct input *in,
 		      struct btfcheck_report *rep, char **reason)
 {
-	/* the last input and large ones are mapped and left to exit, the
-	 * others read into one buffer: see btfcheck_one() */
-	bool map = last || large_input(path);
+	static unsigned int maps_left;
 
-	if (map ? lbtfi_file_load_mapped(path, &in->file, &in->file_size, &in->mapped)
-		: lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
+	/* the last input is mapped, the others read into one buffer or, when
+	 * large, mapped: all are left to exit (see btfcheck_one()) but a
+	 * last one read from a pipe */
+	if (!c->inbuf->map_from)
+		c->inbuf->map_from = MAP_FROM_SIZE;
+	if (last ? lbtfi_file_load_mapped(path, &in->file, &in->file_size, &in->mapped)
+		 : lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
 		return fail(c, path, errno, lbtf_errmsg());
-	in->kept = map ? in->mapped : !in->mapped;
+	in->kept = last ? in->mapped : true;
+	if (!last && in->mapped && ++maps_left == MAPS_LEFT)
+		c->inbuf->map_from = SIZE_MAX; /* enough mappings left: read the rest */
 	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {
 		const void *btf;
 		size_t n;

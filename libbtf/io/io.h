@@ -31,12 +31,14 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
 /*
  * The same, read into rb's buffer (grown as needed, kept by rb, never freed
  * by the unload: *data is rb's when !*mapped): a program going through many
- * small files faults its pages in once, not once a file. Files of 256 KiB
- * and more are mapped (read.c: REUSE_MAP_FROM).
+ * small files faults its pages in once, not once a file. Regular files of
+ * map_from bytes and more are mapped instead (0: 256 KiB, read.c's
+ * REUSE_MAP_FROM; SIZE_MAX: never), sized by the one fstat the read makes.
  */
 struct lbtfi_readbuf {
 	void *data;
 	size_t cap;
+	size_t map_from;
 };
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
 			  bool *mapped);

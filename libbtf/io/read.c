@@ -273,7 +273,7 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
 			  bool *mapped)
 {
-	const struct how how = { .map_from = REUSE_MAP_FROM, .reuse = rb };
+	const struct how how = { .map_from = rb->map_from ? rb->map_from : REUSE_MAP_FROM, .reuse = rb };
 
 	return load(path, &how, data, size, mapped);
 }

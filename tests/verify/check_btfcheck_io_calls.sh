@@ -2,22 +2,28 @@
 # btfcheck takes each input in with the fewest system calls (libbtf/io/read.c):
 # a regular file read into its buffer (the inputs before the last, under
 # 32 KiB) in one read(), sized from fstat, with no second read() to find
-# the end; opened with O_CLOEXEC by openat, with no fcntl() after it (musl's
-# open() adds one). A pipe (standard input) is still read to its end. The
-# verdicts are those of the same files given one by one.
+# the end; a larger one (bpf_flow.o, mostly DWARF) and the last one mapped,
+# not read; opened with O_CLOEXEC by openat, with no fcntl() after it (musl's
+# open() adds one) and no stat() of the path beside the fstat. A pipe
+# (standard input) is still read to its end. The verdicts are those of the
+# same files given one by one.
 . "$(dirname "$0")/../lib.sh"
 BC=$B/btfcheck
-[ -x "$BC" ] && [ -e "$B/corpus/maps_tc.bpf.o" ] || { echo "FAIL: $BC or $B/corpus missing (build first)"; exit 1; }
+[ -x "$BC" ] && [ -e "$B/corpus/maps_tc.bpf.o" ] && [ -e "$B/bpf/bpf_flow.o" ] || { echo "FAIL: $BC or $B/corpus missing (build first)"; exit 1; }
 need_tools strace
-objs=("$B/corpus/maps_tc.bpf.o" "$B/corpus/link_b.bpf.o" "$B/corpus/tailcall_xdp.bpf.o" "$B/corpus/ringbuf_kfunc.bpf.o")
+objs=("$B/corpus/maps_tc.bpf.o" "$B/bpf/bpf_flow.o" "$B/corpus/link_b.bpf.o" "$B/corpus/tailcall_xdp.bpf.o" "$B/corpus/ringbuf_kfunc.bpf.o")
 # (LeakSanitizer, in a SAN=1 build, cannot work under ptrace)
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	strace -e trace=open,openat,read,fcntl -o "$T/st" "$BC" "${objs[@]}" >"$T/out" 2>"$T/err"
+	strace -e trace=open,openat,read,fcntl,%stat -o "$T/st" "$BC" "${objs[@]}" >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] || bad "btfcheck ${objs[*]}: exit $rc: $(head -c 300 "$T/err")"
 # per input file: the reads and fcntls on its descriptor, until the next open
 awk -v objs="${objs[*]}" '
 	BEGIN { n = split(objs, o, " "); for (i = 1; i <= n; i++) want[o[i]] = 1 }
+	# a stat-family call naming an input by its path (fstat names none)
+	/^[a-z0-9]*stat[a-z0-9]*\(/ && match($0, /"[^"]*"/) && (substr($0, RSTART + 1, RLENGTH - 2) in want) {
+		stats[substr($0, RSTART + 1, RLENGTH - 2)]++; next
+	}
 	/^open(at)?\(/ {
 		cur = ""; fd = ""
 		if (match($0, /"[^"]*"/)) cur = substr($0, RSTART + 1, RLENGTH - 2)
@@ -26,16 +32,18 @@ awk -v objs="${objs[*]}" '
 	}
 	cur != "" && index($0, "read(" fd ",") == 1 { reads[cur]++; next }
 	cur != "" && index($0, "fcntl(" fd ",") == 1 { fcntls[cur]++; next }
-	END { for (i = 1; i <= k; i++) print order[i], reads[order[i]], fcntls[order[i]] }
+	END { for (i = 1; i <= k; i++) print order[i], reads[order[i]], fcntls[order[i]], stats[order[i]] + 0 }
 ' "$T/st" >"$T/calls"
 [ "$(wc -l <"$T/calls")" -eq ${#objs[@]} ] || bad "strace saw $(wc -l <"$T/calls") of ${#objs[@]} inputs opened: $(cat "$T/calls")"
 last=${objs[${#objs[@]} - 1]}
-while read -r f r c; do
-	# the last input is mapped (no read at all), the others read once
+while read -r f r c s; do
+	# the last input and those of 32 KiB and more are mapped (no read at
+	# all), the others read once
 	want=1
-	[ "$f" = "$last" ] && want=0
+	[ "$f" = "$last" ] || [ "$(stat -c %s "$f")" -ge 32768 ] && want=0
 	[ "$r" -eq $want ] || bad "$f: $r read() calls, want $want"
 	[ "$c" -eq 0 ] || bad "$f: $c fcntl() calls after its open"
+	[ "$s" -eq 0 ] || bad "$f: $s stat() calls naming it (the fstat of the read says its size)"
 done <"$T/calls"
 # the same verdicts as one command each
 : >"$T/one"
@@ -48,5 +56,5 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	got=$(cat /sys/kernel/btf/vmlinux | "$BC" - 2>&1; echo "rc=$?")
 	[ "${got/#-: /}" = "${want/#\/sys\/kernel\/btf\/vmlinux: /}" ] || bad "a pipe: '$got', the file: '$want'"
 fi
-[ $fail = 0 ] && echo "ok: ${#objs[@]} inputs, each read in one read() (the last mapped), no fcntl after open; a pipe read to its end"
+[ $fail = 0 ] && echo "ok: ${#objs[@]} inputs, each read in one read() (the last and a large one mapped), no fcntl after open, no stat by path; a pipe read to its end"
 exit $fail
