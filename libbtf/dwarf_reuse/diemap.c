@@ -2,28 +2,25 @@
 /*
  * Maps on 64-bit keys (DIE keys, type ids) with a 32-bit value, and the
  * unit's DIE table (struct lbtfi_dw_dies: a DIE's BTF id, signature and where a
- * reference to it led, in one 24-byte slot, placed by the DIE's offset):
- * open addressing, reused (cleared, not freed) from one unit to the next
- * by a worker.
+ * reference to it led, in one 24-byte slot, found through an index by the
+ * DIE's offset in its unit; the map below as its side table). Both are
+ * reused (cleared, not freed) from one unit to the next by a worker.
  *
- * Not libbtf's shared table (util/htab.h), on purpose: every DIE reference
- * the converter follows is a lookup here (lbtfi_dw_diemap_get and put are a hot
- * spot of btfgen's profile on a kernel), and the shared table
- * keeps no keys, so a 64-bit key would cost an indirection (a cache miss)
- * per probe; here key, value and generation sit in one 16-byte slot. A
- * clear bumps the generation (slots of another one are empty): the maps are
- * cleared per unit and per name-map walk, and a memset of a table grown
- * by the largest unit, that often, would cost more than the lookups.
- * At most half full: lookups that miss are common.
+ * The map is open addressing, not libbtf's shared table (util/htab.h), on
+ * purpose: the shared table keeps no keys, so a 64-bit key would cost an
+ * indirection (a cache miss) per probe; here key, value and generation sit
+ * in one 16-byte slot. A clear bumps the generation (slots of another one
+ * are empty): the maps are cleared per unit and per name-map walk, and a
+ * memset of a table grown by the largest unit, that often, would cost
+ * more than the lookups. At most half full: lookups that miss are common.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
 /*
- * Both tables mark a slot in use by the generation it was written in, so
- * that a clear is O(1). Their slot layouts differ; these two steps they
- * share: size slots of slot bytes, zeroed (generation 0: empty), and a
+ * A slot is in use when it bears the map's generation, so that a clear is
+ * O(1): size slots of slot bytes, zeroed (generation 0: empty), and a
  * clear (a new generation; the slots zeroed again only when it wraps).
  */
 static void *gen_alloc(uint32_t size, size_t slot, uint32_t *mask, uint32_t *cnt)
@@ -124,70 +121,87 @@ int lbtfi_dw_diemap_put(struct lbtfi_dw_diemap *m, uint64_t key, uint32_t val)
 
 /* The unit's DIE table ----------------------------------------------------- */
 
-static int dies_alloc(struct lbtfi_dw_dies *m, uint32_t size)
-{
-	m->slots = gen_alloc(size, sizeof(*m->slots), &m->mask, &m->cnt);
-	return m->slots ? 0 : -ENOMEM;
-}
-
 int lbtfi_dw_dies_init(struct lbtfi_dw_dies *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->gen = 1;
-	return dies_alloc(m, 1024);
+	return lbtfi_dw_diemap_init(&m->side);
 }
 
+/* O(slots in use): the index entries they hold zeroed one by one */
 void lbtfi_dw_dies_clear(struct lbtfi_dw_dies *m)
 {
-	m->hashed = false;
-	gen_clear(m->slots, m->mask, &m->cnt, &m->gen, sizeof(*m->slots));
+	uint32_t i;
+
+	for (i = 0; i < m->cnt; i++) {
+		uint64_t o = m->slots[i].key - m->lo;
+
+		/* (a key of the window may be in the side table, its entry
+		 * another key's: zeroed by that one, or already) */
+		if (o < m->span)
+			m->at[o >> 1] = 0;
+	}
+	m->cnt = 0;
+	lbtfi_dw_diemap_clear(&m->side);
+}
+
+int lbtfi_dw_dies_begin(struct lbtfi_dw_dies *m, uint64_t lo, uint64_t hi)
+{
+	uint64_t need = hi > lo ? (hi - lo + 1) / 2 : 0;
+
+	lbtfi_dw_dies_clear(m);
+	m->lo = lo;
+	m->span = 0;
+	if (need > m->capat) {
+		/* (calloc: the pages of a large index come zeroed from the
+		 * kernel and count only once touched) */
+		uint32_t *at = calloc(need, sizeof(*at));
+
+		if (!at)
+			return lbtfi_err(ENOMEM, "out of memory");
+		free(m->at);
+		m->at = at;
+		m->capat = need;
+	}
+	m->span = hi - lo;
+	return 0;
 }
 
 void lbtfi_dw_dies_free(struct lbtfi_dw_dies *m)
 {
+	free(m->at);
 	free(m->slots);
+	lbtfi_dw_diemap_free(&m->side);
 	memset(m, 0, sizeof(*m));
 }
 
-/* The slots again, size times as many, placed as m->hashed says */
-static int dies_rebuild(struct lbtfi_dw_dies *m, uint32_t size)
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_get_side(const struct lbtfi_dw_dies *m, uint64_t key)
 {
-	struct lbtfi_dw_dies old = *m;
-	uint32_t i;
-	int err = dies_alloc(m, size);
+	const uint32_t *v = lbtfi_dw_diemap_get(&m->side, key);
 
-	if (err) {
-		*m = old;
-		return err;
-	}
-	for (i = 0; i <= old.mask; i++) {
-		uint32_t h;
-
-		if (old.slots[i].gen != old.gen)
-			continue;
-		for (h = lbtfi_dw_dies_slot_of(m, old.slots[i].key); m->slots[h].gen == m->gen;
-		     h = (h + 1) & m->mask)
-			;
-		m->slots[h] = old.slots[i];
-		m->cnt++;
-	}
-	free(old.slots);
-	return 0;
+	return v ? &m->slots[*v] : NULL;
 }
 
-int lbtfi_dw_dies_grow(struct lbtfi_dw_dies *m)
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_new_slot(struct lbtfi_dw_dies *m, uint64_t key)
 {
-	return dies_rebuild(m, (m->mask + 1) * 2);
-}
+	uint64_t o = key - m->lo;
+	struct lbtfi_dw_die_slot *e;
 
-struct lbtfi_dw_die_slot *lbtfi_dw_dies_add_hashed(struct lbtfi_dw_dies *m, uint64_t key)
-{
-	m->hashed = true;
-	if (dies_rebuild(m, m->mask + 1)) {
-		m->hashed = false;
+	if (lbtfi_dw_grow(&m->slots, &m->cap, m->cnt, sizeof(*m->slots), 1024))
 		return NULL;
-	}
-	return lbtfi_dw_dies_add(m, key);
+	if (o < m->span && !m->at[o >> 1])
+		m->at[o >> 1] = m->cnt + 1;
+	else if (lbtfi_dw_diemap_put(&m->side, key, m->cnt))
+		return NULL;
+	e = &m->slots[m->cnt++];
+	*e = (struct lbtfi_dw_die_slot){ key, LBTFI_DW_NONE, LBTFI_DW_NONE, LBTFI_DW_NONE };
+	return e;
+}
+
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_add_side(struct lbtfi_dw_dies *m, uint64_t key)
+{
+	struct lbtfi_dw_die_slot *e = lbtfi_dw_dies_get_side(m, key);
+
+	return e ? e : lbtfi_dw_dies_new_slot(m, key);
 }
 
 int lbtfi_dw_grow_slow(void *arr, uint32_t *cap, uint32_t n, size_t elem_size, uint32_t first_cap)

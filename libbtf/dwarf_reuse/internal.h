@@ -79,12 +79,25 @@ int lbtfi_dw_diemap_put(struct lbtfi_dw_diemap *m, uint64_t key, uint32_t val);
 
 /*
  * What a unit knows of each DIE it met, by key (diemap.c): its BTF id, its
- * signature, what a reference to it led the signatures to. One table for
+ * signature, what a reference to it led the signatures to. One slot for
  * the three, so that a DIE costs one cache miss where it cost one per map.
- * Cleared with the unit (the signatures' arrays are cleared with it).
- * Open addressing of its own, as lbtfi_dw_diemap's, and placed by the DIE's
- * offset rather than a hash (lbtfi_dw_dies_slot_of), which util/htab.h's
- * hash-only slots cannot do.
+ *
+ * The slots sit in one array in the order they were made; a DIE of the
+ * unit being converted (the window, lbtfi_dw_dies_begin) finds its slot
+ * through an index by its offset in the unit, halved (at[(key - lo) >> 1]:
+ * a slot number + 1, 0 none): a load of the index, then the slot, with
+ * no probing and no hash. Two DIEs one byte apart (a DIE of one byte,
+ * such as a DW_TAG_unspecified_parameters, then another) share an index
+ * entry: the second, and every key outside the window (another unit's
+ * DIEs, the dwz alternate file, .debug_types), go to a hashed side table
+ * (side, key -> slot number). An index entry is never emptied while the
+ * unit lasts, so an empty one also says that the side table does not
+ * have the key.
+ *
+ * Cleared per unit in O(slots made): each slot's entry is zeroed by its key,
+ * not the whole index (sized by the largest unit met, a memset per unit
+ * would cost more than the lookups). A byte of the unit costs 2 bytes of
+ * index (4 bytes per 2), touched only where the unit has DIEs looked up.
  */
 #define LBTFI_DW_NONE (UINT32_MAX - 1) /* a field not known (yet) */
 
@@ -94,69 +107,67 @@ struct lbtfi_dw_die_slot {
 	uint32_t sig;    /* index in lbtfi_dw_sigs.sig, or LBTFI_DW_NONE */
 	uint32_t ref;    /* a reference to the DIE in a signature: an entry as
 			  * on lbtfi_dw_sigs.stack, or LBTFI_DW_NONE */
-	uint32_t gen;    /* the table's gen: in use; else empty */
 };
 
 struct lbtfi_dw_dies {
+	uint32_t *at;            /* by (key - lo) >> 1: slot number + 1, or 0 */
+	uint64_t lo, span;       /* the window: keys lo .. lo + span - 1 */
+	uint64_t capat;          /* entries at has room for */
 	struct lbtfi_dw_die_slot *slots;
-	uint32_t mask, cnt;
-	uint32_t gen;    /* never 0 (a fresh slot's) */
-	bool hashed;     /* slots by a hash of the key, not by its offset */
+	uint32_t cnt, cap;       /* slots in use, room */
+	struct lbtfi_dw_diemap side; /* keys not in the index -> slot number */
 };
 int lbtfi_dw_dies_init(struct lbtfi_dw_dies *m);
+/* Empty (the window stays) */
 void lbtfi_dw_dies_clear(struct lbtfi_dw_dies *m);
+/* Empty, with the window [lo, hi) (the keys of the unit being converted);
+ * 0 or -ENOMEM (the error set; the table then has no window, and works) */
+int lbtfi_dw_dies_begin(struct lbtfi_dw_dies *m, uint64_t lo, uint64_t hi);
 void lbtfi_dw_dies_free(struct lbtfi_dw_dies *m);
-int lbtfi_dw_dies_grow(struct lbtfi_dw_dies *m);
-struct lbtfi_dw_die_slot *lbtfi_dw_dies_add_hashed(struct lbtfi_dw_dies *m, uint64_t key);
-
-/*
- * Where a probe for key starts. By its offset: DIEs near each other in the
- * file, often met together, are near each other in the table, and a
- * unit's DIEs, a few bytes apart each, seldom collide. A table where that
- * makes a long run of slots (tiny DIEs, several units' keys on the same
- * slots) is hashed for the rest of the unit.
- */
-#define LBTFI_DW_DIES_MAX_RUN 256
-
-static inline uint32_t lbtfi_dw_dies_slot_of(const struct lbtfi_dw_dies *m, uint64_t key)
-{
-	if (m->hashed)
-		return lbtfi_dw_diemap_slot_of(key, m->mask);
-	return (uint32_t)((key >> 2) ^ (key >> 60)) & m->mask;
-}
+/* (the rare paths of lbtfi_dw_dies_get and _add, out of line) */
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_get_side(const struct lbtfi_dw_dies *m, uint64_t key);
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_add_side(struct lbtfi_dw_dies *m, uint64_t key);
+struct lbtfi_dw_die_slot *lbtfi_dw_dies_new_slot(struct lbtfi_dw_dies *m, uint64_t key);
 
 /* The slot of key, or NULL */
 static inline struct lbtfi_dw_die_slot *lbtfi_dw_dies_get(const struct lbtfi_dw_dies *m, uint64_t key)
 {
-	struct lbtfi_dw_die_slot *e;
-	uint32_t h;
+	uint64_t o = key - m->lo;
 
-	for (h = lbtfi_dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
-	     h = (h + 1) & m->mask)
-		if (e->key == key)
-			return e;
-	return NULL;
+	if (o < m->span) {
+		uint32_t i = m->at[o >> 1];
+
+		if (!i)
+			return NULL; /* (not in the side table either) */
+		if (m->slots[i - 1].key == key)
+			return &m->slots[i - 1];
+	}
+	return m->side.cnt ? lbtfi_dw_dies_get_side(m, key) : NULL;
 }
 
 /* The slot of key, made (every field LBTFI_DW_NONE) if there is none; NULL when
  * out of memory (error set). Any add may move every slot. */
 static inline struct lbtfi_dw_die_slot *lbtfi_dw_dies_add(struct lbtfi_dw_dies *m, uint64_t key)
 {
-	struct lbtfi_dw_die_slot *e;
-	uint32_t h, run = 0;
+	uint64_t o = key - m->lo;
 
-	if ((m->cnt + 1) * 2 > m->mask + 1 && lbtfi_dw_dies_grow(m))
-		return NULL;
-	for (h = lbtfi_dw_dies_slot_of(m, key); (e = &m->slots[h])->gen == m->gen;
-	     h = (h + 1) & m->mask) {
-		if (e->key == key)
-			return e;
-		if (++run == LBTFI_DW_DIES_MAX_RUN && !m->hashed)
-			return lbtfi_dw_dies_add_hashed(m, key);
+	if (o < m->span) {
+		uint32_t *at = &m->at[o >> 1];
+		struct lbtfi_dw_die_slot *e;
+
+		if (*at) {
+			if (m->slots[*at - 1].key == key)
+				return &m->slots[*at - 1];
+			return lbtfi_dw_dies_add_side(m, key);
+		}
+		if (m->cnt == m->cap)
+			return lbtfi_dw_dies_new_slot(m, key);
+		e = &m->slots[m->cnt++];
+		*e = (struct lbtfi_dw_die_slot){ key, LBTFI_DW_NONE, LBTFI_DW_NONE, LBTFI_DW_NONE };
+		*at = m->cnt;
+		return e;
 	}
-	*e = (struct lbtfi_dw_die_slot){ key, LBTFI_DW_NONE, LBTFI_DW_NONE, LBTFI_DW_NONE, m->gen };
-	m->cnt++;
-	return e;
+	return lbtfi_dw_dies_add_side(m, key);
 }
 
 /* ---- reuse of types converted in earlier units (sig.c, reuse.c) */

@@ -531,6 +531,10 @@ int lbtfi_dw_convert_unit(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *unit_die
 	if (!language_ok(u, &da))
 		return 0;
 	u->cu = unit_die->u;
+	/* (the DIE table indexes the unit's own DIEs by offset) */
+	if ((err = lbtfi_dw_dies_begin(&u->ru.map, u->cu->h->off | u->cu->key_base,
+				       u->cu->h->end | u->cu->key_base)))
+		return err;
 	u->no_annot = producer_is_gcc(&da);
 	/* (what pahole master takes for a clang unit) */
 	u->producer_clang = producer(&da) && strstr(producer(&da), "clang");

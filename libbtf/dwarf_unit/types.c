@@ -594,18 +594,13 @@ bool lbtfi_dw_is_type_tag(unsigned int tag)
 	return d && d->conv;
 }
 
-/* The id of a DIE (marked in progress before: found by a lookup) */
-static inline int set_id(struct lbtfi_dw_unit *u, uint64_t key, uint32_t id)
-{
-	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->ru.map, key);
-
-	if (!d)
-		return -ENOMEM;
-	d->id = id;
-	return 0;
-}
-
-static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64_t key)
+/*
+ * Convert die, whose slot in the DIE table is number sn. The slot
+ * is named by its number, not a pointer: the conversion adds slots, which
+ * may move them all; a number stays (the table is cleared only between
+ * units), so the id is set without another lookup.
+ */
+static int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint32_t sn)
 {
 	static __thread int depth;
 	unsigned int tag = lbtfi_dr_tag(die);
@@ -615,36 +610,51 @@ static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64
 
 	if (!d || !d->conv) {
 		lbtfi_dw_warn_tag(u, tag);
-		return set_id(u, key, 0);
+		u->ru.map.slots[sn].id = 0;
+		return 0;
 	}
 	if (depth >= MAX_DEPTH)
 		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
 				 (unsigned long long)die->off);
-	if ((err = set_id(u, key, LBTFI_DW_ID_IN_PROGRESS)))
-		return err;
+	u->ru.map.slots[sn].id = LBTFI_DW_ID_IN_PROGRESS;
 	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die);
-	if (id)
-		return id < 0 ? id : set_id(u, key, (uint32_t)id) ?: id;
+	if (id) {
+		if (id > 0)
+			u->ru.map.slots[sn].id = (uint32_t)id;
+		return id;
+	}
 	depth++;
 	id = d->conv(u, die);
 	depth--;
 	if (id < 0)
 		return id;
-	if ((err = set_id(u, key, (uint32_t)id)) || (err = lbtfi_dw_reuse_note(lbtfi_dw_ru(u), die, (uint32_t)id)))
+	u->ru.map.slots[sn].id = (uint32_t)id;
+	if ((err = lbtfi_dw_reuse_note(lbtfi_dw_ru(u), die, (uint32_t)id)))
 		return err;
 	return id;
+}
+
+static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64_t key)
+{
+	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->ru.map, key);
+
+	if (!d)
+		return -ENOMEM;
+	return convert_slot(u, die, (uint32_t)(d - u->ru.map.slots));
 }
 
 int64_t lbtfi_dw_type_id(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	struct lbtfi_dw_die t = *die; /* (the caller's walk goes on from die) */
-	const struct lbtfi_dw_die_slot *d;
+	struct lbtfi_dw_die_slot *d;
 	uint64_t key;
 
 	lbtfi_dw_follow_signature(u->rd, &t);
 	key = lbtfi_dr_key(&t);
-	d = lbtfi_dw_dies_get(&u->ru.map, key);
-	if (d && d->id != LBTFI_DW_NONE)
+	/* (made when missing: convert_slot's, found by this one lookup) */
+	if (!(d = lbtfi_dw_dies_add(&u->ru.map, key)))
+		return -ENOMEM;
+	if (d->id != LBTFI_DW_NONE)
 		return d->id == LBTFI_DW_ID_IN_PROGRESS ? 0 : d->id;
-	return convert(u, &t, key);
+	return convert_slot(u, &t, (uint32_t)(d - u->ru.map.slots));
 }
