@@ -59,6 +59,7 @@ struct unit_result {
 	uint32_t first, end;      /* then its types in the driver's raw builder */
 	char *paired;             /* lbtfi_dw_group_paired_names() */
 	size_t paired_len;
+	struct lbtfi_dw_group_defs defs; /* found when first appended (keep) */
 	bool redo;                /* to be converted again */
 	struct lbtfi_dw_var *vars;
 	uint32_t nvars, nfuncs;
@@ -295,6 +296,7 @@ static void free_result(struct unit_result *r)
 	free(r->vars);
 	free(r->errmsg);
 	free(r->paired);
+	lbtfi_dw_group_defs_free(&r->defs);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -451,7 +453,20 @@ struct collected {
 	uint64_t warned;
 	uint32_t tags[32], ntags;
 	uint32_t funcs;
+	/* (keep) the definitions of the groups appended so far, by shape:
+	 * the pairing check's table, grown group by group (group_defs.c) */
+	struct lbtfi_dw_defs pairs;
+	bool pairs_on;
 };
+
+static void collected_free(struct collected *c)
+{
+	free(c->vars);
+	c->vars = NULL;
+	if (c->pairs_on)
+		lbtfi_dw_defs_free(&c->pairs);
+	c->pairs_on = false;
+}
 
 /* Append group r to out (its builder, or its types in old: see
  * split_at_redo) and collect its VARs with their new ids; in_place: its
@@ -477,6 +492,12 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	n = in_place ? r->end - r->first : lbtf_builder_type_cnt(out) - first;
 	r->first = first;
 	r->end = first + n;
+	if (c->pairs_on) {
+		int err = lbtfi_dw_group_defs_add(&c->pairs.defs, out, r->first, r->end, &r->defs);
+
+		if (err)
+			return err;
+	}
 	c->raw_since_dedup += n;
 	c->types_raw += n;
 	c->funcs += r->nfuncs;
@@ -553,7 +574,7 @@ static uint32_t early_point(const struct driver *d)
 {
 	return d->ngroups > 9 ? d->ngroups - 8 : d->ngroups - 1;
 }
-static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t upto,
+static int early_redo(struct driver *d, const struct lbtfi_dw_defs *defs, uint32_t upto,
 		      struct again *a);
 
 static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
@@ -569,6 +590,12 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		jobs = 1;
 	if ((uint32_t)jobs > d->ngroups)
 		jobs = d->ngroups ? d->ngroups : 1;
+	if (d->keep) {
+		c->pairs.out = out;
+		if ((err = lbtfi_eq_defs_init(&c->pairs.defs)))
+			return err;
+		c->pairs_on = true;
+	}
 	if (workers) {
 		/* Room for the workers to keep converting while the appender
 		 * runs a batch dedup, so the stages overlap instead of taking
@@ -604,7 +631,7 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		/* (at a point that depends on the input only: see early_redo) */
 		if (!err && workers && d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
 		    d->ngroups >= 3 && i + 1 == early_point(d) && any_pairing_upto(d, i + 1))
-			err = early_redo(d, out, i + 1, early);
+			err = early_redo(d, &c->pairs, i + 1, early);
 	}
 	if (workers) {
 		stop_workers(d, tids, started);
@@ -648,25 +675,22 @@ static int dedup_all(struct lbtf_builder *out)
 	return err;
 }
 
-/* Marks the groups [0, upto) whose pairings do not hold in out: before
- * dedup (shapes), those that cannot hold; how many, <0 error (a group
- * converted again early stays marked: its pairings did not hold in part
- * of out, so they do not in all of it) */
-static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out, bool shapes,
-			       uint32_t upto)
+/* Marks the groups [0, upto) whose pairings do not hold in the output
+ * whose definitions defs holds: before dedup (by shape, the groups' own
+ * table: collected.pairs), those that cannot hold; how many, <0 error (a
+ * group converted again early stays marked: its pairings did not hold in
+ * part of the output, so they do not in all of it) */
+static int check_pairings_upto(struct driver *d, const struct lbtfi_dw_defs *defs, uint32_t upto)
 {
-	struct lbtfi_dw_defs defs;
 	uint32_t i;
 	int n = 0, bad;
 
-	if ((bad = lbtfi_dw_defs_init(&defs, out, shapes)))
-		return bad;
 	for (i = 0; i < upto; i++) {
 		if (d->early[i]) { /* (its result is the other thread's now) */
 			n++;
 			continue;
 		}
-		bad = lbtfi_dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len);
+		bad = lbtfi_dw_defs_check(defs, d->res[i].paired, d->res[i].paired_len);
 		if (bad < 0) {
 			n = bad;
 			break;
@@ -674,13 +698,20 @@ static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out,
 		d->res[i].redo = bad > 0;
 		n += bad > 0;
 	}
-	lbtfi_dw_defs_free(&defs);
 	return n;
 }
 
-static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool shapes)
+/* The same for every group, against a deduplicated output (by id) */
+static int check_pairings_deduped(struct driver *d, const struct lbtf_builder *out)
 {
-	return check_pairings_upto(d, out, shapes, d->ngroups);
+	struct lbtfi_dw_defs defs;
+	int n;
+
+	if ((n = lbtfi_dw_defs_init(&defs, out, false)))
+		return n;
+	n = check_pairings_upto(d, &defs, d->ngroups);
+	lbtfi_dw_defs_free(&defs);
+	return n;
 }
 
 /*
@@ -694,10 +725,10 @@ static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool
  * after the last group counts them again, with any others; which groups
  * are converted again, and how, is as before: the output is the same.
  */
-static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t upto,
+static int early_redo(struct driver *d, const struct lbtfi_dw_defs *defs, uint32_t upto,
 		      struct again *a)
 {
-	int bad = check_pairings_upto(d, raw, true, upto);
+	int bad = check_pairings_upto(d, defs, upto);
 	uint32_t i;
 
 	if (bad <= 0)
@@ -822,11 +853,12 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		old = NULL;
 		release_free_pages();
 		paired = !err && d->keep && any_pairing(d);
-		if (paired && round < 2 && (bad = check_pairings(d, raw, true)) != 0) {
+		if (paired && round < 2 &&
+		    (bad = check_pairings_upto(d, &c.pairs, d->ngroups)) != 0) {
 			err = bad < 0 ? bad : split_at_redo(d, raw, &old, &kept);
 			if (!err)
 				err = again_start(d, &again, false);
-			free(c.vars);
+			collected_free(&c);
 			continue;
 		}
 		/* For another look after dedup, only raw's strings are kept
@@ -851,13 +883,13 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		if (!err)
 			err = lbtfi_dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n, &st->datasecs, &st->vars);
 		st->types_raw += st->datasecs;
-		free(c.vars);
+		collected_free(&c);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
 			err = dedup_all(out);
 		release_free_pages(); /* (dedup's tables: 15 MB of a kernel) */
 		if (err || !paired || round == 2)
 			break;
-		bad = check_pairings(d, out, false);
+		bad = check_pairings_deduped(d, out);
 		if (bad <= 0) {
 			err = bad;
 			break;
