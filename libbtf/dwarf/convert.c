@@ -806,8 +806,16 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf
 			d->res[i].first -= shift;
 			d->res[i].end -= shift;
 		}
-	if (from < cnt)
+	if (from < cnt) {
+		bool known = lbtfi_builder_checked_known(raw);
+
 		lbtfi_builder_truncate(raw, from - raw->start_id, raw->offs[from - raw->start_id]);
+		/* (still checked: the groups kept refer to their own types and
+		 * the base only, as the appends put them, never to the types
+		 * cut; dedup need not check them again) */
+		if (known)
+			lbtfi_builder_checked_now(raw);
+	}
 	*old = rest;
 	*kept = k;
 	return 0;
@@ -880,8 +888,17 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		st->types_raw = c.types_raw;
 		if (!err && c.deduped)
 			err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
-		if (!err)
-			err = lbtfi_dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n, &st->datasecs, &st->vars);
+		if (!err) {
+			/* (the appends kept out checked: the DATASECs are checked
+			 * now, so that dedup does not check every type again) */
+			uint32_t nr = out->nr_types;
+			bool known = lbtfi_builder_checked_or_empty(out);
+
+			err = lbtfi_dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n,
+						    &st->datasecs, &st->vars);
+			if (!err && known)
+				err = lbtfi_builder_check_added(out, nr);
+		}
 		st->types_raw += st->datasecs;
 		collected_free(&c);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
