@@ -29,10 +29,11 @@
  *                  the separate debug file it names)
  *   listing_start  the unit list read on a thread of its own, meanwhile
  *   load_elf       the ELF's sections and symbols; the features in effect,
- *                  pahole's function table, the byte order
+ *                  the byte order
  *   list_done      the unit list joined; the reuse policy it decides
- *   convert_groups the threads, the appending, the redo of groups whose
- *                  pairings did not hold (convert_all)
+ *   convert_groups the threads, pahole's function table loaded while they
+ *                  start (pfuncs_gate), the appending, the redo of groups
+ *                  whose pairings did not hold (convert_all)
  *   prune          after dedup: first FUNC of each name, unreferenced
  *                  DW_OP_convert types, a BPF object's type set
  *   run_free       one cleanup for every outcome
@@ -40,6 +41,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +72,27 @@ struct unit_result {
 	bool done;
 };
 
+/*
+ * pahole's function table (lbtfi_dw_pfuncs_load, from the symbols) is
+ * loaded by the calling thread once the workers run, instead of before
+ * they start (57M instructions of a kernel, the longest of the serial work
+ * at the start): a worker that meets its first subprogram before the table
+ * is loaded waits for it here (subprogram_when_loaded). The output is the
+ * same: the table is whole before any subprogram is converted.
+ */
+struct pfuncs_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool pending;             /* to be loaded (load_pfuncs) */
+	bool ready;               /* loaded, or failed (err) */
+	int err;
+	struct lbtfi_dw_elf_info *ei;
+};
+
 struct driver {
 	const char *path;
 	struct lbtfi_dw_global g;
+	struct pfuncs_gate *gate; /* (a pointer: workers see the driver const) */
 	struct lbtfi_dr_file units;     /* unit headers, read once, shared by the workers */
 	struct lbtfi_dw_unit_list ul;
 	struct unit_result *res;  /* per group */
@@ -201,6 +221,48 @@ static void convert_group(struct driver *d, struct lbtfi_dw_unit *u, uint32_t gi
 	u->warned = 0;
 	memset(u->other_tags, 0, sizeof(u->other_tags));
 	finish(d, gi, &r);
+}
+
+/* lbtfi_dw_global.subprogram while the table is loaded (pfuncs_gate) */
+static int subprogram_when_loaded(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
+{
+	const struct driver *d = (const struct driver *)((const char *)u->g -
+							 offsetof(struct driver, g));
+	struct pfuncs_gate *gate = d->gate;
+	int err;
+
+	if (!__atomic_load_n(&gate->ready, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&gate->mu);
+		while (!gate->ready)
+			pthread_cond_wait(&gate->cv, &gate->mu);
+		pthread_mutex_unlock(&gate->mu);
+	}
+	err = gate->err;
+	if (err) /* (the calling thread reports the cause) */
+		return lbtfi_err(-err, "pahole's function table was not loaded");
+	return lbtfi_dw_funcs_subprogram(u, die);
+}
+
+/* The table loaded, the workers waiting for it let go (also on failure:
+ * their groups fail, the load's error is the run's) */
+static int load_pfuncs(struct pfuncs_gate *gate, uint32_t features)
+{
+	int err;
+
+	if (!gate->pending)
+		return 0;
+	gate->pending = false;
+	err = lbtfi_dw_pfuncs_load(gate->ei, features);
+	/* (the symbol table's pages, 3 MB of a kernel, out of the
+	 * conversion's memory; the names' pages come back as they are
+	 * looked up) */
+	lbtfi_dw_drop_file_pages(gate->ei->elf);
+	pthread_mutex_lock(&gate->mu);
+	gate->err = err;
+	__atomic_store_n(&gate->ready, true, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&gate->cv);
+	pthread_mutex_unlock(&gate->mu);
+	return err;
 }
 
 /* What a thread converts with: its own DWARF handle, reader and unit */
@@ -605,6 +667,8 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		if (!tids)
 			return lbtfi_err(ENOMEM, "out of memory");
 		err = start_workers(d, tids, jobs, &started);
+		if (!err)
+			err = load_pfuncs(d->gate, d->g.features);
 	}
 	for (i = 0; !err && i < d->ngroups; i++) {
 		struct unit_result *r = wait_unit(d, i);
@@ -1034,6 +1098,7 @@ struct run {
 	struct listing l;
 	pthread_t lt;
 	bool listing;             /* list_units runs on lt, to be joined */
+	struct pfuncs_gate gate;
 	struct lbtf_builder *out;
 };
 
@@ -1087,16 +1152,18 @@ static int load_elf(struct run *r)
 	g->pahole = r->o.style == LBTF_DWARF_STYLE_PAHOLE;
 	lbtfi_dw_array_style_init(&g->arrays, r->o.style, r->o.base);
 	g->features = effective_features(&r->o, &r->ei);
-	if ((g->features & LBTFI_DW_PAHOLE_FUNCS) && !r->ei.is_bpf &&
-	    (err = lbtfi_dw_pfuncs_load(&r->ei, g->features)))
-		return err;
-	if (r->ei.pfuncs)
-		g->subprogram = lbtfi_dw_funcs_subprogram;
+	/* (pahole's function table: loaded while the workers run) */
+	r->d.gate = &r->gate;
+	r->gate.ei = &r->ei;
+	r->gate.pending = (g->features & LBTFI_DW_PAHOLE_FUNCS) && !r->ei.is_bpf;
+	if (r->gate.pending)
+		g->subprogram = subprogram_when_loaded;
 	g->big_endian = gelf_getehdr(r->ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	/* (the symbol table is read into ei: its pages, 3 MB of a kernel,
 	 * out of the conversion's memory; the names' pages come back as
 	 * they are looked up) */
-	lbtfi_dw_drop_file_pages(r->ei.elf);
+	if (!r->gate.pending)
+		lbtfi_dw_drop_file_pages(r->ei.elf);
 	return 0;
 }
 
@@ -1143,10 +1210,17 @@ static int convert_groups(struct run *r)
 	pthread_mutex_init(&d->mu, NULL);
 	pthread_cond_init(&d->cv_done, NULL);
 	pthread_cond_init(&d->cv_room, NULL);
+	pthread_mutex_init(&r->gate.mu, NULL);
+	pthread_cond_init(&r->gate.cv, NULL);
 	r->out = convert_all(d, &r->o, &r->st, &err);
+	/* (no worker started: loaded for what follows, which reads it) */
+	if (!err)
+		err = load_pfuncs(&r->gate, d->g.features);
 	pthread_mutex_destroy(&d->mu);
 	pthread_cond_destroy(&d->cv_done);
 	pthread_cond_destroy(&d->cv_room);
+	pthread_mutex_destroy(&r->gate.mu);
+	pthread_cond_destroy(&r->gate.cv);
 	for (uint32_t i = 0; i < d->ngroups; i++)
 		free_result(&d->res[i]);
 	if (d->has_spare) /* (no converter took it) */
