@@ -13,7 +13,7 @@ WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
 		  $(B)/tests/build/test_dedup_settled \
 		  $(B)/tests/dwarf/test_reloc $(B)/tests/dwarf/test_dies $(B)/tests/dwarf/test_read_once \
 		  $(B)/tests/object/test_keep $(B)/tests/dwarf/test_abbrevs \
-		  $(B)/tests/dwarf/test_sig_plan
+		  $(B)/tests/dwarf/test_sig_plan $(B)/tests/dwarf/test_group_defs
 TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))
 $(WHITEBOX_TESTS): $(LIBA_INTERNAL)
 $(B)/tests/%: tests/%.c $(LIBA) $(LIB_PUB_HDRS) $(TEST_HELPER_HDRS)

@@ -199,16 +199,13 @@ int lbtfi_builder_check(const struct lbtf_builder *b)
 	return lbtfi_builder_check_kinds(b, NULL);
 }
 
-int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
+/* Records [from, nr_types) as lbtfi_builder_check wants them, against the
+ * builder's types and strings as they are now; their kinds into kinds */
+static int check_records(const struct lbtf_builder *b, uint32_t from, uint8_t *kinds)
 {
 	uint32_t cnt = lbtf_builder_type_cnt(b), str_end = b->start_str_off + (uint32_t)b->strs.len;
 
-	if (lbtfi_builder_checked_known(b)) {
-		for (uint32_t i = 0; kinds && i < b->nr_types; i++)
-			kinds[b->start_id + i] = (uint8_t)lbtf_kind(lbtfi_btype(b, b->start_id + i));
-		return 0;
-	}
-	for (uint32_t i = 0; i < b->nr_types; i++) {
+	for (uint32_t i = from; i < b->nr_types; i++) {
 		const uint32_t *w = b->words + b->offs[i];
 		const struct lbtf_type *t = (const struct lbtf_type *)w;
 		const struct lbtfi_layout *l = &b->lay[lbtf_kind(t)];
@@ -228,6 +225,25 @@ int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
 			kinds[id] = (uint8_t)lbtf_kind(t);
 	}
 	return 0;
+}
+
+int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds)
+{
+	if (lbtfi_builder_checked_known(b)) {
+		for (uint32_t i = 0; kinds && i < b->nr_types; i++)
+			kinds[b->start_id + i] = (uint8_t)lbtf_kind(lbtfi_btype(b, b->start_id + i));
+		return 0;
+	}
+	return check_records(b, 0, kinds);
+}
+
+int lbtfi_builder_check_added(struct lbtf_builder *b, uint32_t nr_known)
+{
+	int err = check_records(b, nr_known, NULL);
+
+	if (!err)
+		lbtfi_builder_checked_now(b);
+	return err;
 }
 
 /* ---- appending a whole builder ---- */
@@ -352,6 +368,7 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 	struct append_ctx c = { .b = b, .src = src };
 	uint32_t nr = b->nr_types, first = lbtf_builder_type_cnt(b);
 	size_t nw = b->nwords, strs_len = b->strs.len;
+	bool known = lbtfi_builder_checked_or_empty(b);
 	int err;
 
 	if (src->base != b->base || src->start_id != b->start_id)
@@ -389,6 +406,11 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 	b->nr_types = nr + src->nr_types;
 	b->nwords = nw + src->nwords;
 	clear_scratch(b, src);
+	/* (each record was checked on the way in as lbtfi_builder_check
+	 * would: its kind and size, its ids and string offsets mapped into
+	 * range; so a builder checked before is checked now) */
+	if (known)
+		lbtfi_builder_checked_now(b);
 	return (int)first;
 fail:
 	clear_scratch(b, src);
@@ -432,6 +454,9 @@ int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder
 	uint32_t nr = b->nr_types, first = lbtf_builder_type_cnt(b), i;
 	size_t nw = b->nwords, sw, ew;
 	struct range_ctx c = { src->start_id, from, to, first - from, 0 };
+	/* (src's records checked, their ids checked in range below, its
+	 * strings b's at the same offsets: b stays checked) */
+	bool known = lbtfi_builder_checked_or_empty(b) && lbtfi_builder_checked_or_empty(src);
 	int err;
 
 	if (src->base != b->base || src->start_id != b->start_id || b->strs.len < src->strs.len)
@@ -474,5 +499,7 @@ int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder
 	}
 	b->nr_types = nr + (to - from);
 	b->nwords = nw + (ew - sw);
+	if (known)
+		lbtfi_builder_checked_now(b);
 	return (int)first;
 }

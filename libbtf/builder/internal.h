@@ -157,8 +157,9 @@ struct lbtf_builder {
 	/* Every record was checked as lbtfi_builder_check() would when the
 	 * builder held these many types, words and string bytes, and none was
 	 * handed out or added since (lbtfi_builder_checked_known): set by
-	 * lbtf_builder_adopt_raw, whose walk over the records checks them.
-	 * types == 0: not known */
+	 * lbtf_builder_adopt_raw, whose walk over the records checks them,
+	 * kept by the appends (lbtfi_builder_checked_or_empty) and by
+	 * lbtfi_builder_check_added. types == 0: not known */
 	struct lbtfi_checked { uint32_t types; size_t words, strs_len; } checked;
 };
 
@@ -226,6 +227,17 @@ static inline void lbtfi_builder_checked_forget(struct lbtf_builder *b)
 }
 /* The same, also storing each type's kind at kinds[id] (its own ids only) */
 int lbtfi_builder_check_kinds(const struct lbtf_builder *b, uint8_t *kinds);
+/* Known checked, or without records (nothing to check). Appends keep a
+ * builder so (lbtf_builder_append checks each record it copies;
+ * lbtfi_builder_append_range, from a source so) */
+static inline bool lbtfi_builder_checked_or_empty(const struct lbtf_builder *b)
+{
+	return !b->nr_types || lbtfi_builder_checked_known(b);
+}
+/* b's first nr_known records were checked and none was changed since,
+ * types were only added: those added are checked, and b is noted checked
+ * when they pass. 0 or the check's error */
+int lbtfi_builder_check_added(struct lbtf_builder *b, uint32_t nr_known);
 /* Drop types added after nr_types/nwords were as given (rollback) */
 void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nwords);
 /* Give back the memory of the whole huge pages past the last type's words

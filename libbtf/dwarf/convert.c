@@ -29,10 +29,11 @@
  *                  the separate debug file it names)
  *   listing_start  the unit list read on a thread of its own, meanwhile
  *   load_elf       the ELF's sections and symbols; the features in effect,
- *                  pahole's function table, the byte order
+ *                  the byte order
  *   list_done      the unit list joined; the reuse policy it decides
- *   convert_groups the threads, the appending, the redo of groups whose
- *                  pairings did not hold (convert_all)
+ *   convert_groups the threads, pahole's function table loaded while they
+ *                  start (pfuncs_gate), the appending, the redo of groups
+ *                  whose pairings did not hold (convert_all)
  *   prune          after dedup: first FUNC of each name, unreferenced
  *                  DW_OP_convert types, a BPF object's type set
  *   run_free       one cleanup for every outcome
@@ -40,6 +41,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,7 @@ struct unit_result {
 	uint32_t first, end;      /* then its types in the driver's raw builder */
 	char *paired;             /* lbtfi_dw_group_paired_names() */
 	size_t paired_len;
+	struct lbtfi_dw_group_defs defs; /* found when first appended (keep) */
 	bool redo;                /* to be converted again */
 	struct lbtfi_dw_var *vars;
 	uint32_t nvars, nfuncs;
@@ -69,9 +72,27 @@ struct unit_result {
 	bool done;
 };
 
+/*
+ * pahole's function table (lbtfi_dw_pfuncs_load, from the symbols) is
+ * loaded by the calling thread once the workers run, instead of before
+ * they start (57M instructions of a kernel, the longest of the serial work
+ * at the start): a worker that meets its first subprogram before the table
+ * is loaded waits for it here (subprogram_when_loaded). The output is the
+ * same: the table is whole before any subprogram is converted.
+ */
+struct pfuncs_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool pending;             /* to be loaded (load_pfuncs) */
+	bool ready;               /* loaded, or failed (err) */
+	int err;
+	struct lbtfi_dw_elf_info *ei;
+};
+
 struct driver {
 	const char *path;
 	struct lbtfi_dw_global g;
+	struct pfuncs_gate *gate; /* (a pointer: workers see the driver const) */
 	struct lbtfi_dr_file units;     /* unit headers, read once, shared by the workers */
 	struct lbtfi_dw_unit_list ul;
 	struct unit_result *res;  /* per group */
@@ -202,6 +223,48 @@ static void convert_group(struct driver *d, struct lbtfi_dw_unit *u, uint32_t gi
 	finish(d, gi, &r);
 }
 
+/* lbtfi_dw_global.subprogram while the table is loaded (pfuncs_gate) */
+static int subprogram_when_loaded(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
+{
+	const struct driver *d = (const struct driver *)((const char *)u->g -
+							 offsetof(struct driver, g));
+	struct pfuncs_gate *gate = d->gate;
+	int err;
+
+	if (!__atomic_load_n(&gate->ready, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&gate->mu);
+		while (!gate->ready)
+			pthread_cond_wait(&gate->cv, &gate->mu);
+		pthread_mutex_unlock(&gate->mu);
+	}
+	err = gate->err;
+	if (err) /* (the calling thread reports the cause) */
+		return lbtfi_err(-err, "pahole's function table was not loaded");
+	return lbtfi_dw_funcs_subprogram(u, die);
+}
+
+/* The table loaded, the workers waiting for it let go (also on failure:
+ * their groups fail, the load's error is the run's) */
+static int load_pfuncs(struct pfuncs_gate *gate, uint32_t features)
+{
+	int err;
+
+	if (!gate->pending)
+		return 0;
+	gate->pending = false;
+	err = lbtfi_dw_pfuncs_load(gate->ei, features);
+	/* (the symbol table's pages, 3 MB of a kernel, out of the
+	 * conversion's memory; the names' pages come back as they are
+	 * looked up) */
+	lbtfi_dw_drop_file_pages(gate->ei->elf);
+	pthread_mutex_lock(&gate->mu);
+	gate->err = err;
+	__atomic_store_n(&gate->ready, true, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&gate->cv);
+	pthread_mutex_unlock(&gate->mu);
+	return err;
+}
+
 /* What a thread converts with: its own DWARF handle, reader and unit */
 struct converter {
 	struct lbtfi_dw_handle h;         /* its own (ET_REL), and its file f */
@@ -295,6 +358,7 @@ static void free_result(struct unit_result *r)
 	free(r->vars);
 	free(r->errmsg);
 	free(r->paired);
+	lbtfi_dw_group_defs_free(&r->defs);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -451,7 +515,20 @@ struct collected {
 	uint64_t warned;
 	uint32_t tags[32], ntags;
 	uint32_t funcs;
+	/* (keep) the definitions of the groups appended so far, by shape:
+	 * the pairing check's table, grown group by group (group_defs.c) */
+	struct lbtfi_dw_defs pairs;
+	bool pairs_on;
 };
+
+static void collected_free(struct collected *c)
+{
+	free(c->vars);
+	c->vars = NULL;
+	if (c->pairs_on)
+		lbtfi_dw_defs_free(&c->pairs);
+	c->pairs_on = false;
+}
 
 /* Append group r to out (its builder, or its types in old: see
  * split_at_redo) and collect its VARs with their new ids; in_place: its
@@ -477,6 +554,12 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	n = in_place ? r->end - r->first : lbtf_builder_type_cnt(out) - first;
 	r->first = first;
 	r->end = first + n;
+	if (c->pairs_on) {
+		int err = lbtfi_dw_group_defs_add(&c->pairs.defs, out, r->first, r->end, &r->defs);
+
+		if (err)
+			return err;
+	}
 	c->raw_since_dedup += n;
 	c->types_raw += n;
 	c->funcs += r->nfuncs;
@@ -553,7 +636,7 @@ static uint32_t early_point(const struct driver *d)
 {
 	return d->ngroups > 9 ? d->ngroups - 8 : d->ngroups - 1;
 }
-static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t upto,
+static int early_redo(struct driver *d, const struct lbtfi_dw_defs *defs, uint32_t upto,
 		      struct again *a);
 
 static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
@@ -569,6 +652,12 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		jobs = 1;
 	if ((uint32_t)jobs > d->ngroups)
 		jobs = d->ngroups ? d->ngroups : 1;
+	if (d->keep) {
+		c->pairs.out = out;
+		if ((err = lbtfi_eq_defs_init(&c->pairs.defs)))
+			return err;
+		c->pairs_on = true;
+	}
 	if (workers) {
 		/* Room for the workers to keep converting while the appender
 		 * runs a batch dedup, so the stages overlap instead of taking
@@ -578,6 +667,8 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		if (!tids)
 			return lbtfi_err(ENOMEM, "out of memory");
 		err = start_workers(d, tids, jobs, &started);
+		if (!err)
+			err = load_pfuncs(d->gate, d->g.features);
 	}
 	for (i = 0; !err && i < d->ngroups; i++) {
 		struct unit_result *r = wait_unit(d, i);
@@ -604,7 +695,7 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		/* (at a point that depends on the input only: see early_redo) */
 		if (!err && workers && d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
 		    d->ngroups >= 3 && i + 1 == early_point(d) && any_pairing_upto(d, i + 1))
-			err = early_redo(d, out, i + 1, early);
+			err = early_redo(d, &c->pairs, i + 1, early);
 	}
 	if (workers) {
 		stop_workers(d, tids, started);
@@ -648,25 +739,22 @@ static int dedup_all(struct lbtf_builder *out)
 	return err;
 }
 
-/* Marks the groups [0, upto) whose pairings do not hold in out: before
- * dedup (shapes), those that cannot hold; how many, <0 error (a group
- * converted again early stays marked: its pairings did not hold in part
- * of out, so they do not in all of it) */
-static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out, bool shapes,
-			       uint32_t upto)
+/* Marks the groups [0, upto) whose pairings do not hold in the output
+ * whose definitions defs holds: before dedup (by shape, the groups' own
+ * table: collected.pairs), those that cannot hold; how many, <0 error (a
+ * group converted again early stays marked: its pairings did not hold in
+ * part of the output, so they do not in all of it) */
+static int check_pairings_upto(struct driver *d, const struct lbtfi_dw_defs *defs, uint32_t upto)
 {
-	struct lbtfi_dw_defs defs;
 	uint32_t i;
 	int n = 0, bad;
 
-	if ((bad = lbtfi_dw_defs_init(&defs, out, shapes)))
-		return bad;
 	for (i = 0; i < upto; i++) {
 		if (d->early[i]) { /* (its result is the other thread's now) */
 			n++;
 			continue;
 		}
-		bad = lbtfi_dw_defs_check(&defs, d->res[i].paired, d->res[i].paired_len);
+		bad = lbtfi_dw_defs_check(defs, d->res[i].paired, d->res[i].paired_len);
 		if (bad < 0) {
 			n = bad;
 			break;
@@ -674,13 +762,20 @@ static int check_pairings_upto(struct driver *d, const struct lbtf_builder *out,
 		d->res[i].redo = bad > 0;
 		n += bad > 0;
 	}
-	lbtfi_dw_defs_free(&defs);
 	return n;
 }
 
-static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool shapes)
+/* The same for every group, against a deduplicated output (by id) */
+static int check_pairings_deduped(struct driver *d, const struct lbtf_builder *out)
 {
-	return check_pairings_upto(d, out, shapes, d->ngroups);
+	struct lbtfi_dw_defs defs;
+	int n;
+
+	if ((n = lbtfi_dw_defs_init(&defs, out, false)))
+		return n;
+	n = check_pairings_upto(d, &defs, d->ngroups);
+	lbtfi_dw_defs_free(&defs);
+	return n;
 }
 
 /*
@@ -694,10 +789,10 @@ static int check_pairings(struct driver *d, const struct lbtf_builder *out, bool
  * after the last group counts them again, with any others; which groups
  * are converted again, and how, is as before: the output is the same.
  */
-static int early_redo(struct driver *d, const struct lbtf_builder *raw, uint32_t upto,
+static int early_redo(struct driver *d, const struct lbtfi_dw_defs *defs, uint32_t upto,
 		      struct again *a)
 {
-	int bad = check_pairings_upto(d, raw, true, upto);
+	int bad = check_pairings_upto(d, defs, upto);
 	uint32_t i;
 
 	if (bad <= 0)
@@ -775,8 +870,16 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf
 			d->res[i].first -= shift;
 			d->res[i].end -= shift;
 		}
-	if (from < cnt)
+	if (from < cnt) {
+		bool known = lbtfi_builder_checked_known(raw);
+
 		lbtfi_builder_truncate(raw, from - raw->start_id, raw->offs[from - raw->start_id]);
+		/* (still checked: the groups kept refer to their own types and
+		 * the base only, as the appends put them, never to the types
+		 * cut; dedup need not check them again) */
+		if (known)
+			lbtfi_builder_checked_now(raw);
+	}
 	*old = rest;
 	*kept = k;
 	return 0;
@@ -822,11 +925,12 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		old = NULL;
 		release_free_pages();
 		paired = !err && d->keep && any_pairing(d);
-		if (paired && round < 2 && (bad = check_pairings(d, raw, true)) != 0) {
+		if (paired && round < 2 &&
+		    (bad = check_pairings_upto(d, &c.pairs, d->ngroups)) != 0) {
 			err = bad < 0 ? bad : split_at_redo(d, raw, &old, &kept);
 			if (!err)
 				err = again_start(d, &again, false);
-			free(c.vars);
+			collected_free(&c);
 			continue;
 		}
 		/* For another look after dedup, only raw's strings are kept
@@ -848,16 +952,25 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		st->types_raw = c.types_raw;
 		if (!err && c.deduped)
 			err = rebind_vars(out, d->g.ei, &c, d->g.base ? lbtf_type_cnt(d->g.base) : 1);
-		if (!err)
-			err = lbtfi_dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n, &st->datasecs, &st->vars);
+		if (!err) {
+			/* (the appends kept out checked: the DATASECs are checked
+			 * now, so that dedup does not check every type again) */
+			uint32_t nr = out->nr_types;
+			bool known = lbtfi_builder_checked_or_empty(out);
+
+			err = lbtfi_dw_add_datasecs(out, d->g.ei, d->g.pahole, c.vars, c.n,
+						    &st->datasecs, &st->vars);
+			if (!err && known)
+				err = lbtfi_builder_check_added(out, nr);
+		}
 		st->types_raw += st->datasecs;
-		free(c.vars);
+		collected_free(&c);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
 			err = dedup_all(out);
 		release_free_pages(); /* (dedup's tables: 15 MB of a kernel) */
 		if (err || !paired || round == 2)
 			break;
-		bad = check_pairings(d, out, false);
+		bad = check_pairings_deduped(d, out);
 		if (bad <= 0) {
 			err = bad;
 			break;
@@ -985,6 +1098,7 @@ struct run {
 	struct listing l;
 	pthread_t lt;
 	bool listing;             /* list_units runs on lt, to be joined */
+	struct pfuncs_gate gate;
 	struct lbtf_builder *out;
 };
 
@@ -1038,16 +1152,18 @@ static int load_elf(struct run *r)
 	g->pahole = r->o.style == LBTF_DWARF_STYLE_PAHOLE;
 	lbtfi_dw_array_style_init(&g->arrays, r->o.style, r->o.base);
 	g->features = effective_features(&r->o, &r->ei);
-	if ((g->features & LBTFI_DW_PAHOLE_FUNCS) && !r->ei.is_bpf &&
-	    (err = lbtfi_dw_pfuncs_load(&r->ei, g->features)))
-		return err;
-	if (r->ei.pfuncs)
-		g->subprogram = lbtfi_dw_funcs_subprogram;
+	/* (pahole's function table: loaded while the workers run) */
+	r->d.gate = &r->gate;
+	r->gate.ei = &r->ei;
+	r->gate.pending = (g->features & LBTFI_DW_PAHOLE_FUNCS) && !r->ei.is_bpf;
+	if (r->gate.pending)
+		g->subprogram = subprogram_when_loaded;
 	g->big_endian = gelf_getehdr(r->ei.elf, &eh) && eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	/* (the symbol table is read into ei: its pages, 3 MB of a kernel,
 	 * out of the conversion's memory; the names' pages come back as
 	 * they are looked up) */
-	lbtfi_dw_drop_file_pages(r->ei.elf);
+	if (!r->gate.pending)
+		lbtfi_dw_drop_file_pages(r->ei.elf);
 	return 0;
 }
 
@@ -1094,10 +1210,17 @@ static int convert_groups(struct run *r)
 	pthread_mutex_init(&d->mu, NULL);
 	pthread_cond_init(&d->cv_done, NULL);
 	pthread_cond_init(&d->cv_room, NULL);
+	pthread_mutex_init(&r->gate.mu, NULL);
+	pthread_cond_init(&r->gate.cv, NULL);
 	r->out = convert_all(d, &r->o, &r->st, &err);
+	/* (no worker started: loaded for what follows, which reads it) */
+	if (!err)
+		err = load_pfuncs(&r->gate, d->g.features);
 	pthread_mutex_destroy(&d->mu);
 	pthread_cond_destroy(&d->cv_done);
 	pthread_cond_destroy(&d->cv_room);
+	pthread_mutex_destroy(&r->gate.mu);
+	pthread_cond_destroy(&r->gate.cv);
 	for (uint32_t i = 0; i < d->ngroups; i++)
 		free_result(&d->res[i]);
 	if (d->has_spare) /* (no converter took it) */

@@ -25,4 +25,21 @@ int lbtfi_dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint3
 int lbtfi_dw_bpf_typeset(struct lbtf_builder **pb, const char *path, const struct lbtf *base,
 		   uint32_t *dropped);
 
+/* A converted group's definitions (structs, unions and enums with a body)
+ * with their shapes, found once per conversion of the group (group_defs.c) */
+struct lbtfi_dw_group_def {
+	uint32_t rel;   /* its id - the group's first id in the output */
+	uint32_t shape; /* lbtfi_eq_def_shape */
+};
+struct lbtfi_dw_group_defs {
+	struct lbtfi_dw_group_def *v;
+	uint32_t n, cap;
+	bool known;     /* v is found (else it is at the next add) */
+};
+/* The group's definitions, its types [first, end) of out, into table (a
+ * pairing check's, keyed by shape): found first unless known. 0, <0 ENOMEM */
+int lbtfi_dw_group_defs_add(struct lbtfi_eq_defs *table, const struct lbtf_builder *out,
+			    uint32_t first, uint32_t end, struct lbtfi_dw_group_defs *gd);
+void lbtfi_dw_group_defs_free(struct lbtfi_dw_group_defs *gd);
+
 #endif

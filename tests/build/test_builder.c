@@ -808,6 +808,83 @@ static void test_adopt_raw_checked(void **state)
 	lbtf_builder_free(b);
 }
 
+/* int, a pointer to it, struct s { int *p; } */
+static struct lbtf_builder *small_unit(void)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL);
+	int i, p, s;
+
+	assert_non_null(b);
+	i = lbtf_builder_add_int(b, "int", 4, 1);
+	p = lbtf_builder_add_ptr(b, (uint32_t)i);
+	s = lbtf_builder_add_struct(b, "s", 8);
+	assert_true(i > 0 && p > 0 && s > 0);
+	assert_true(lbtf_builder_add_field(b, "p", (uint32_t)p, 0, 0) >= 0);
+	return b;
+}
+
+/*
+ * An append checks every record it copies (kind, size, ids, strings), so
+ * a builder put together by appends from an empty one is taken as checked
+ * and dedup does not check it again (btfgen's raw output); so is one that
+ * lbtfi_builder_append_range fills from a checked source, and one whose
+ * added records lbtfi_builder_check_added checked. Never one that was not
+ * checked before: a record edited to a missing id stays refused after an
+ * append, and an added record with a missing id fails check_added.
+ */
+static void test_append_checked(void **state)
+{
+	struct lbtf_builder *out = lbtf_builder_new(NULL), *unit = small_unit(), *rest;
+	uint32_t nr;
+	int first;
+
+	assert_non_null(out);
+	assert_false(lbtfi_builder_checked_known(unit)); /* (made by adds) */
+	assert_true(lbtf_builder_append(out, unit) > 0);
+	assert_true(lbtfi_builder_checked_known(out));
+	first = lbtf_builder_append(out, unit);
+	assert_true(first > 0);
+	assert_true(lbtfi_builder_checked_known(out));
+
+	/* a range of it into a builder of its strings: checked */
+	rest = lbtfi_builder_new_strs_of(out);
+	assert_non_null(rest);
+	assert_true(lbtfi_builder_append_range(rest, out, (uint32_t)first,
+					       lbtf_builder_type_cnt(out)) > 0);
+	assert_true(lbtfi_builder_checked_known(rest));
+	lbtf_builder_free(rest);
+
+	/* types added and checked: checked; one with a missing id: refused */
+	nr = out->nr_types;
+	assert_true(lbtf_builder_add_ptr(out, 1) > 0);
+	assert_false(lbtfi_builder_checked_known(out));
+	assert_int_equal(lbtfi_builder_check_added(out, nr), 0);
+	assert_true(lbtfi_builder_checked_known(out));
+	nr = out->nr_types;
+	assert_true(lbtf_builder_add_ptr(out, 999) > 0);
+	assert_int_equal(lbtfi_builder_check_added(out, nr), -EINVAL);
+	assert_false(lbtfi_builder_checked_known(out));
+	lbtf_builder_free(out);
+
+	/* an edited record: not taken as checked after appends, nor is a
+	 * range of it */
+	out = lbtf_builder_new(NULL);
+	assert_non_null(out);
+	assert_true(lbtf_builder_append(out, unit) > 0);
+	lbtf_builder_type_by_id(out, 2)->type = 99;
+	assert_true(lbtf_builder_append(out, unit) > 0);
+	assert_false(lbtfi_builder_checked_known(out));
+	rest = lbtfi_builder_new_strs_of(out);
+	assert_non_null(rest);
+	/* (the range refers to its own types only: it is copied) */
+	assert_true(lbtfi_builder_append_range(rest, out, 4, lbtf_builder_type_cnt(out)) > 0);
+	assert_false(lbtfi_builder_checked_known(rest));
+	lbtf_builder_free(rest);
+	assert_records_refused(out);
+	lbtf_builder_free(out);
+	lbtf_builder_free(unit);
+}
+
 /* A blob lbtf_builder_adopt_raw cannot parse: NULL with EINVAL, the blob
  * freed by it (the sanitizer build sees a leak or a double free) */
 static void test_adopt_raw_bad(void **state)
@@ -960,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_add_btf_adopt),
 		cmocka_unit_test(test_adopt_raw_bad),
 		cmocka_unit_test(test_adopt_raw_checked),
+		cmocka_unit_test(test_append_checked),
 		cmocka_unit_test(test_dedup_gives_back_pages),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
