@@ -594,7 +594,7 @@ bool lbtfi_dw_is_type_tag(unsigned int tag)
 	return d && d->conv;
 }
 
-/* The id of a DIE (marked in progress before: found by a lookup) */
+/* The id of a DIE */
 static inline int set_id(struct lbtfi_dw_unit *u, uint64_t key, uint32_t id)
 {
 	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->ru.map, key);
@@ -620,11 +620,14 @@ static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64
 	if (depth >= MAX_DEPTH)
 		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
 				 (unsigned long long)die->off);
-	if ((err = set_id(u, key, LBTFI_DW_ID_IN_PROGRESS)))
-		return err;
+	/* A reused type is given its id in one step: the search converts
+	 * nothing (it needs no "in progress" mark, and takes a reference to
+	 * the DIE itself as one to the type it would be given) */
 	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die);
 	if (id)
 		return id < 0 ? id : set_id(u, key, (uint32_t)id) ?: id;
+	if ((err = set_id(u, key, LBTFI_DW_ID_IN_PROGRESS)))
+		return err;
 	depth++;
 	id = d->conv(u, die);
 	depth--;
