@@ -408,12 +408,12 @@ static int64_t conv_array(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 
 /* Function prototypes ----------------------------------------------------- */
 
+/* (bp first: the parameters go to the builder in one call) */
 struct param {
+	struct lbtfi_builder_elem bp;
 	struct lbtfi_dw_die die;
-	const char *name;
 	struct lbtfi_dw_attr type_attr;
 	bool has_type;
-	int64_t type;
 	uint64_t pend;
 };
 
@@ -448,10 +448,10 @@ int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, b
 				goto out;
 			lbtfi_dw_attrs_read(u, &c, &da);
 			ps[n].die = c;
-			ps[n].name = lbtfi_dw_attrs_name(&da);
+			ps[n].bp = (struct lbtfi_builder_elem){ lbtfi_dw_attrs_name(&da), 0, 0, 0 };
 			ps[n].has_type = da.have >> DA_TYPE & 1;
 			ps[n].type_attr = da.a[DA_TYPE];
-			if (need_names && (!ps[n].name || !*ps[n].name)) {
+			if (need_names && (!ps[n].bp.name || !*ps[n].bp.name)) {
 				lbtfi_dw_warn(u, LBTFI_DW_WARN_UNNAMED_PARAM);
 				err = 0;
 				id = 0;
@@ -461,12 +461,15 @@ int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, b
 		} while (lbtfi_dr_sibling(&c));
 	}
 	for (i = 0; i < n; i++) {
+		int64_t type;
+
 		ps[i].pend = 0;
-		ps[i].type = lbtfi_dw_ref_attr(u, ps[i].has_type ? &ps[i].type_attr : NULL, &ps[i].pend);
-		if (ps[i].type < 0) {
-			err = ps[i].type;
+		type = lbtfi_dw_ref_attr(u, ps[i].has_type ? &ps[i].type_attr : NULL, &ps[i].pend);
+		if (type < 0) {
+			err = type;
 			goto out;
 		}
+		ps[i].bp.type = (uint32_t)type; /* (an id: below 2^31) */
 	}
 	ret = lbtfi_dw_ref_of(u, die, &rpend);
 	if (ret < 0) {
@@ -478,16 +481,11 @@ int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, b
 		err = id;
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		int r = lbtf_builder_add_func_param(u->b, ps[i].name, ps[i].type);
-
-		if (r < 0) {
-			err = r;
-			goto out;
-		}
+	if ((err = lbtfi_builder_add_elems(u->b, n ? &ps[0].bp : NULL, n, sizeof(*ps))) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
 		if (ps[i].pend && (err = lbtfi_dw_fixup_add(u, id, W_PARAM(i), ps[i].pend)))
 			goto out;
-	}
 	if (varargs && (err = lbtf_builder_add_func_param(u->b, NULL, 0)) < 0)
 		goto out;
 	err = 0;
