@@ -463,6 +463,8 @@ static int try_rep(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, cons
 
 			if (have == LBTFI_DW_ID_IN_PROGRESS)
 				err = w.kind == WANT_RESOLVES ? 2 : 0;
+			else if (w.kind == WANT_SAME) /* (most: no call) */
+				err = have == w.id;
 			else
 				err = want_holds(u, &w, have, false);
 			if (err < 0)
