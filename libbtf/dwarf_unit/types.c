@@ -9,7 +9,7 @@
  * records (struct, enum, func proto) are added only after all their member
  * types exist, because the builder appends members to the last type.
  *
- * One converter per DWARF tag, in a table indexed by tag (std_tags[]);
+ * One converter per DWARF tag, in a table indexed by tag (lbtfi_dw_std_tags[]);
  * structs, unions and enums are in aggr.c.
  */
 #include <stdlib.h>
@@ -17,8 +17,6 @@
 #include "internal.h"
 
 #define MAX_DEPTH 20000
-
-typedef int64_t (*conv_fn)(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die);
 
 int lbtfi_dw_fixup_add(struct lbtfi_dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
 {
@@ -532,13 +530,7 @@ static int64_t conv_unsupported(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *di
 
 /* The tag table ------------------------------------------------------------ */
 
-struct tag_desc {
-	const char *name;
-	conv_fn conv; /* NULL: not a type */
-};
-
-#define NR_STD_TAGS 0x4c
-static const struct tag_desc std_tags[NR_STD_TAGS] = {
+const struct lbtfi_dw_tag_desc lbtfi_dw_std_tags[LBTFI_DW_NR_STD_TAGS] = {
 	[DW_TAG_base_type] = { "base_type", conv_base },
 	[DW_TAG_pointer_type] = { "pointer_type", conv_pointer },
 	[DW_TAG_reference_type] = { "reference_type", conv_pointer },
@@ -573,23 +565,16 @@ static const struct tag_desc std_tags[NR_STD_TAGS] = {
 	[DW_TAG_inheritance] = { "inheritance", NULL },
 };
 
-static const struct tag_desc *tag_desc(unsigned int tag)
+static const struct lbtfi_dw_tag_desc *tag_desc(unsigned int tag)
 {
-	return tag < NR_STD_TAGS ? &std_tags[tag] : NULL;
+	return tag < LBTFI_DW_NR_STD_TAGS ? &lbtfi_dw_std_tags[tag] : NULL;
 }
 
 const char *lbtfi_dw_tag_name(unsigned int tag)
 {
-	const struct tag_desc *d = tag_desc(tag);
+	const struct lbtfi_dw_tag_desc *d = tag_desc(tag);
 
 	return d && d->name ? d->name : "vendor tag";
-}
-
-bool lbtfi_dw_is_type_tag(unsigned int tag)
-{
-	const struct tag_desc *d = tag_desc(tag);
-
-	return d && d->conv;
 }
 
 /* The id of a DIE */
@@ -607,7 +592,7 @@ static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64
 {
 	static __thread int depth;
 	unsigned int tag = lbtfi_dr_tag(die);
-	const struct tag_desc *d = tag_desc(tag);
+	const struct lbtfi_dw_tag_desc *d = tag_desc(tag);
 	int64_t id;
 	int err;
 
