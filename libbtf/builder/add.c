@@ -201,18 +201,22 @@ static struct lbtf_type *last_of(struct lbtf_builder *b, unsigned int k1, unsign
  * Append one element of n words to the last type (which must be at the end
  * of the word array); returns the element's words or NULL.
  */
-static uint32_t *append_elem(struct lbtf_builder *b, size_t n)
+static uint32_t *take_elem(struct lbtf_builder *b, size_t n)
 {
-	uint32_t *w;
+	uint32_t *w = b->words + b->nwords;
 	struct lbtf_type *t;
 
-	if (lbtfi_builder_grow_words(b, n))
-		return NULL;
-	w = b->words + b->nwords;
 	b->nwords += n;
 	t = lbtfi_btype(b, b->start_id + b->nr_types - 1);
 	t->info = lbtf_info(lbtf_kind(t), lbtf_vlen(t) + 1, lbtf_kflag(t));
 	return w;
+}
+
+static uint32_t *append_elem(struct lbtf_builder *b, size_t n)
+{
+	if (lbtfi_builder_grow_words(b, n))
+		return NULL;
+	return take_elem(b, n);
 }
 
 static int last_id(const struct lbtf_builder *b)
@@ -275,6 +279,92 @@ int lbtf_builder_add_field(struct lbtf_builder *b, const char *name, uint32_t ty
 	if (id > 0 && bitfield)
 		lbtfi_btype(b, (uint32_t)id)->info |= 1u << 31;
 	return id;
+}
+
+/* The i-th of elements stride bytes apart, from first */
+static inline const struct lbtfi_builder_elem *nth(const struct lbtfi_builder_elem *first, size_t stride,
+						   uint32_t i)
+{
+	return (const void *)((const char *)first + i * stride);
+}
+
+/*
+ * Whether elements e can be appended to t at once without a check of the
+ * one-element call failing on the way: the vlen, ids in range; for
+ * parameters, no named void; for members, bitfield sizes, union offsets,
+ * and offsets that fit the bitfield encoding when one of them is a
+ * bitfield (or t already has the kind flag)
+ */
+static bool elems_plain(const struct lbtf_builder *b, const struct lbtf_type *t, bool fields,
+			const struct lbtfi_builder_elem *e, uint32_t n, size_t stride)
+{
+	bool is_union = lbtf_kind(t) == LBTF_KIND_UNION, bits = fields && lbtf_kflag(t);
+	uint32_t i, big = 0;
+
+	if ((uint64_t)lbtf_vlen(t) + n > (b->layout_sec ? LBTF_MAX_VLEN : MAX_VLEN_16))
+		return false;
+	for (i = 0; fields && i < lbtf_vlen(t); i++)
+		big |= lbtf_members(t)[i].offset >= (1u << 24);
+	for (i = 0; i < n; i++) {
+		const struct lbtfi_builder_elem *m = nth(e, stride, i);
+
+		if (m->type > MAX_TYPE_ID || (!fields && !m->type && !empty(m->name)))
+			return false;
+		if (fields && (m->bit_size > 255 || (is_union && m->bit_offset)))
+			return false;
+		bits |= fields && m->bit_size > 0;
+		big |= m->bit_offset >= (1u << 24);
+	}
+	return !(bits && big);
+}
+
+/*
+ * The words made room for once, each element's name interned and its
+ * words written in place, the checks of the one-element calls made once
+ * up front (elems_plain); when one would fail, the one-element calls add
+ * them, to fail as they do at the element that fails (the elements before
+ * it are in).
+ */
+int lbtfi_builder_add_elems(struct lbtf_builder *b, const struct lbtfi_builder_elem *e, uint32_t n,
+			    size_t stride)
+{
+	bool fields = !b->nr_types || lbtf_kind(lbtfi_btype(b, (uint32_t)last_id(b))) != LBTF_KIND_FUNC_PROTO;
+	const struct lbtf_type *t = fields ? last_of(b, LBTF_KIND_STRUCT, LBTF_KIND_UNION, "field")
+					   : last_of(b, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO, "parameter");
+	size_t words = fields ? 3 : 2;
+	bool plain;
+	uint32_t i;
+	int err;
+
+	if (!t)
+		return -errno;
+	plain = elems_plain(b, t, fields, e, n, stride);
+	if (plain && (err = lbtfi_builder_grow_words(b, n * words)))
+		return err;
+	for (i = 0; i < n; i++) {
+		const struct lbtfi_builder_elem *m = nth(e, stride, i);
+		int name_off;
+		uint32_t *w;
+
+		if (!plain) {
+			err = fields ? lbtf_builder_add_field(b, m->name, m->type, m->bit_offset, m->bit_size)
+				     : lbtf_builder_add_func_param(b, m->name, m->type);
+			if (err < 0)
+				return err;
+			continue;
+		}
+		if ((name_off = lbtf_builder_add_str(b, m->name)) < 0) /* (another buffer) */
+			return name_off;
+		w = take_elem(b, words);
+		w[0] = (uint32_t)name_off;
+		w[1] = m->type;
+		if (!fields)
+			continue;
+		w[2] = m->bit_size ? (m->bit_size << 24) | m->bit_offset : m->bit_offset;
+		if (m->bit_size) /* (no member is too far for it: elems_plain) */
+			lbtfi_btype(b, (uint32_t)last_id(b))->info |= 1u << 31;
+	}
+	return last_id(b);
 }
 
 static int add_enum_kind(struct lbtf_builder *b, unsigned int kind, const char *name,

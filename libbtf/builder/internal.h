@@ -109,6 +109,21 @@ const struct lbtfi_strindex *lbtfi_strindex_of(const struct lbtf *btf);
 /* TYPE_TAG with kind_flag: value is an attribute (address_space(1)), as
  * libbpf's btf__add_type_attr */
 int lbtfi_builder_add_type_attr(struct lbtf_builder *b, const char *value, uint32_t ref);
+/* A member or parameter for lbtfi_builder_add_elems: the arguments of
+ * lbtf_builder_add_field (a parameter's bit_offset and bit_size are 0) */
+struct lbtfi_builder_elem {
+	const char *name;
+	uint32_t type, bit_offset, bit_size;
+};
+/*
+ * n members of the last type (a struct or union), or n parameters of it
+ * (a FUNC_PROTO), appended as n calls of lbtf_builder_add_field or
+ * lbtf_builder_add_func_param would append them, with the same errors;
+ * the elements are stride bytes apart (each starts with its struct
+ * lbtfi_builder_elem). The last type's id or <0.
+ */
+int lbtfi_builder_add_elems(struct lbtf_builder *b, const struct lbtfi_builder_elem *e, uint32_t n,
+			    size_t stride);
 
 /*
  * Where a kind's record keeps its type ids and string offsets, in 32-bit

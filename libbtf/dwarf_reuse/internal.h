@@ -345,7 +345,8 @@ struct lbtfi_dw_group *lbtfi_dw_group_new(void);
 void lbtfi_dw_group_free(struct lbtfi_dw_group *g);
 /* Start a unit (its builder is u->b, shared by the group) */
 void lbtfi_dw_group_unit_begin(struct lbtfi_dw_reuse_unit *u);
-/* Id of an earlier equal type, 0 if none, <0 error */
+/* Id of an earlier equal type, 0 if none, <0 error (die has no id yet, not
+ * even "in progress": a reference to itself is taken as one to that type) */
 int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die);
 /* die (already signed by lbtfi_dw_reuse_find) was converted to id in this unit */
 int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t id);

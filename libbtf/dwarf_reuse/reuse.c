@@ -230,18 +230,10 @@ static int rep_add(struct lbtfi_dw_group *g, const struct rep *r)
 
 struct walk {
 	struct lbtfi_dw_group *g;
-	struct lbtf_builder *b;
+	const struct lbtf_builder *b;
 	struct name_map *m;
 	int err;
 };
-
-static void walk_type(struct walk *w, uint32_t id, bool root);
-
-static int walk_slot(uint32_t *slot, void *ctx)
-{
-	walk_type(ctx, *slot, false);
-	return 0;
-}
 
 static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 {
@@ -279,19 +271,24 @@ static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 	g->ents[g->nents++] = (struct name_ent){ t->name_off, id, flavor, fwd };
 }
 
-/* Down to the named structs/unions (and FWDs) the type refers to */
+/*
+ * Down to the named structs/unions (and FWDs) the type refers to. The
+ * type-id words are read through the builder's layout of the kind, in the
+ * order lbtf_type_visit_type_ids gives them (the fixed words, then each
+ * element's), without a callback per word; the records are only read.
+ */
 static void walk_type(struct walk *w, uint32_t id, bool root)
 {
-	struct lbtf_type *t;
-	unsigned int k;
+	const struct lbtf_builder *b = w->b;
+	const struct lbtfi_layout *l;
+	const struct lbtf_type *t;
+	const uint32_t *words;
+	uint32_t m, i, n;
 
-	if (w->err || id < w->b->start_id)
+	if (w->err || id < b->start_id || id - b->start_id >= b->nr_types)
 		return; /* void and base types name no struct of this builder */
-	t = lbtf_builder_type_by_id(w->b, id);
-	if (!t)
-		return;
-	k = lbtf_kind(t);
-	if (!root && lbtfi_eq_flavor(t) != LBTFI_FLAVOR_NONE && (t->name_off || k == LBTF_KIND_FWD)) {
+	t = lbtfi_btype(b, id);
+	if (!root && lbtfi_eq_flavor(t) != LBTFI_FLAVOR_NONE && (t->name_off || lbtf_kind(t) == LBTF_KIND_FWD)) {
 		add_name(w, t, id);
 		return;
 	}
@@ -301,7 +298,15 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 		w->err = -ENOMEM;
 		return;
 	}
-	lbtf_type_visit_type_ids(t, walk_slot, w);
+	l = &b->lay[lbtf_kind(t)];
+	words = (const uint32_t *)t;
+	for (m = l->fixed_type_mask; m; m &= m - 1)
+		walk_type(w, words[__builtin_ctz(m)], false);
+	if (l->elem_type_word < 0)
+		return;
+	words += l->fixed_words + l->elem_type_word;
+	for (i = 0, n = lbtf_vlen(t); i < n; i++, words += l->elem_words)
+		walk_type(w, *words, false);
 }
 
 /* The name map of type id (index in maps, NO_MAP when out of memory) */
@@ -379,12 +384,16 @@ static uint32_t fwd_target(const struct lbtfi_dw_group *g, uint32_t id)
 static int want_holds(struct lbtfi_dw_reuse_unit *u, const struct want *w, uint32_t have, bool commit)
 {
 	struct lbtfi_dw_group *g = u->grp;
-	uint32_t fwd = w->kind == WANT_RESOLVES ? w->id : have;
-	uint32_t def = w->kind == WANT_RESOLVES ? have : w->id, to;
-	const struct lbtf_type *t = lbtf_builder_type_by_id(u->b, fwd);
+	const struct lbtf_builder *b = u->b;
+	uint32_t fwd, def, to;
 	int err;
 
-	if (w->kind == WANT_SAME || !t || lbtf_kind(t) != LBTF_KIND_FWD)
+	if (w->kind == WANT_SAME)
+		return have == w->id; /* (the common case: no record read) */
+	fwd = w->kind == WANT_RESOLVES ? w->id : have;
+	def = w->kind == WANT_RESOLVES ? have : w->id;
+	if (fwd < b->start_id || fwd - b->start_id >= b->nr_types ||
+	    lbtf_kind(lbtfi_btype(b, fwd)) != LBTF_KIND_FWD)
 		return have == w->id;
 	to = fwd_target(g, fwd);
 	if (to)
@@ -418,6 +427,7 @@ static int try_rep(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, cons
 {
 	struct lbtfi_dw_group *g = u->grp;
 	uint32_t i, first_want = g->nwants, first_pair = g->npairs, hint = 0;
+	uint64_t key = lbtfi_dr_key(die);
 	int err;
 
 	if (m->ambiguous)
@@ -443,16 +453,18 @@ static int try_rep(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, cons
 			continue; /* nothing to resolve */
 		w.id = ne->id;
 		w.kind = r == LBTFI_EQ_SAME ? WANT_SAME : ne->fwd ? WANT_RESOLVES : WANT_RESOLVED;
-		d = lbtfi_dw_dies_get(&u->map, e->key);
-		if (d && d->id != LBTFI_DW_NONE) {
-			/* in progress: the DIE itself (to be id), else a type
-			 * being converted anew: not the one there, but what a
-			 * FWD there may still resolve to */
-			uint32_t have = d->id == LBTFI_DW_ID_IN_PROGRESS && e->key == lbtfi_dr_key(die) ?
-						id : d->id;
+		/* the DIE itself (to be id; the converter marks nothing
+		 * before it asks), else its id if it has one: in progress, a
+		 * type being converted anew: not the one there, but what a
+		 * FWD there may still resolve to */
+		d = e->key == key ? NULL : lbtfi_dw_dies_get(&u->map, e->key);
+		if (e->key == key || (d && d->id != LBTFI_DW_NONE)) {
+			uint32_t have = d ? d->id : id;
 
 			if (have == LBTFI_DW_ID_IN_PROGRESS)
 				err = w.kind == WANT_RESOLVES ? 2 : 0;
+			else if (w.kind == WANT_SAME) /* (most: no call) */
+				err = have == w.id;
 			else
 				err = want_holds(u, &w, have, false);
 			if (err < 0)

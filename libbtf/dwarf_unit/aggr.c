@@ -10,12 +10,11 @@
 
 /* Structs and unions -------------------------------------------------------- */
 
+/* (f first: the members go to the builder in one call) */
 struct member {
+	struct lbtfi_builder_elem f;
 	struct lbtfi_dw_die die;
-	const char *name;
-	int64_t type;
 	uint64_t pend;
-	uint32_t bit_off, bit_size;
 };
 
 static bool member_byte_offset(struct lbtfi_dw_attrs *ma, uint64_t *off)
@@ -43,11 +42,11 @@ static int member_layout(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *ma, str
 		lbtfi_dw_warn(u, LBTFI_DW_WARN_BITFIELD_RANGE);
 		bits = 0;
 	}
-	out->bit_size = bits;
+	out->f.bit_size = bits;
 	if (lbtfi_dw_attrs_udata(ma, DA_DATA_BIT_OFFSET, &off)) {
 		if (off > UINT32_MAX)
 			return -1;
-		out->bit_off = off;
+		out->f.bit_offset = off;
 		return 0;
 	}
 	if (!member_byte_offset(ma, &off))
@@ -75,7 +74,7 @@ static int member_layout(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *ma, str
 	}
 	if (off > UINT32_MAX)
 		return -1;
-	out->bit_off = off;
+	out->f.bit_offset = off;
 	return 0;
 }
 
@@ -89,12 +88,12 @@ static int member_layout(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *ma, str
 static bool member_fits(struct lbtfi_dw_unit *u, struct lbtfi_dw_attrs *ma, const struct member *m, int sz,
 			bool is_union)
 {
-	uint64_t end = is_union ? 0 : m->bit_off, size;
+	uint64_t end = is_union ? 0 : m->f.bit_offset, size;
 
 	if (sz < 0)
 		return true; /* no size: a declaration-like aggregate */
-	if (m->bit_size)
-		return m->bit_size + (end & 7) <= 128 && end + m->bit_size <= (uint64_t)sz * 8;
+	if (m->f.bit_size)
+		return m->f.bit_size + (end & 7) <= 128 && end + m->f.bit_size <= (uint64_t)sz * 8;
 	if (end > (uint64_t)sz * 8)
 		return false;
 	if (!is_union && end / 8 + 16 < (uint64_t)sz)
@@ -122,7 +121,7 @@ int64_t lbtfi_dw_conv_struct(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 	struct member *ms = NULL;
 	struct lbtfi_dw_attrs ma, da;
 	uint32_t n = 0, cap = 0, i;
-	int64_t id = 0, err = 0;
+	int64_t id = 0, err = 0, type;
 	const char *name;
 	struct lbtfi_dw_die c;
 	int sz;
@@ -159,24 +158,24 @@ int64_t lbtfi_dw_conv_struct(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 				goto out;
 			m = &ms[n];
 			m->die = c;
-			m->name = (ma.have >> DA_NAME & 1) ? lbtfi_dw_c_ident(u, lbtfi_dw_attrs_name(&ma)) : NULL;
+			m->f.name = (ma.have >> DA_NAME & 1) ? lbtfi_dw_c_ident(u, lbtfi_dw_attrs_name(&ma)) : NULL;
 			if (member_layout(u, &ma, m))
 				continue; /* a member at a computed location: not describable */
-			m->type = 0;
 			m->pend = 0;
-			m->type = lbtfi_dw_ref_attr(u, lbtfi_dw_attrs_get(&ma, DA_TYPE), &m->pend);
-			if (m->type < 0) {
-				err = m->type;
+			type = lbtfi_dw_ref_attr(u, lbtfi_dw_attrs_get(&ma, DA_TYPE), &m->pend);
+			if (type < 0) {
+				err = type;
 				goto out;
 			}
-			if (!m->type && !m->pend)
+			if (!type && !m->pend)
 				continue; /* member of a type BTF cannot hold */
+			m->f.type = (uint32_t)type; /* (an id: below 2^31) */
 			if (!member_fits(u, &ma, m, sz, is_union)) {
 				lbtfi_dw_warn(u, LBTFI_DW_WARN_MEMBER_RANGE);
 				continue;
 			}
 			if (is_union)
-				m->bit_off = 0;
+				m->f.bit_offset = 0;
 			n++;
 		} while (lbtfi_dr_sibling(&c));
 	}
@@ -189,16 +188,12 @@ int64_t lbtfi_dw_conv_struct(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 		err = id;
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		int r = lbtf_builder_add_field(u->b, ms[i].name, ms[i].type, ms[i].bit_off, ms[i].bit_size);
-
-		if (r < 0) {
-			err = r;
-			goto out;
-		}
+	if ((err = lbtfi_builder_add_elems(u->b, n ? &ms[0].f : NULL, n, sizeof(*ms))) < 0)
+		goto out;
+	err = 0;
+	for (i = 0; i < n; i++)
 		if (ms[i].pend && (err = lbtfi_dw_fixup_add(u, id, W_MEMBER(i), ms[i].pend)))
 			goto out;
-	}
 	if (!(err = lbtfi_dw_add_decl_tags(u, die, id, -1)))
 		err = add_member_tags(u, ms, n, id);
 out:

@@ -180,7 +180,18 @@ bool lbtfi_dw_is_annotation(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *c, con
 		      const char **value);
 int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, bool need_names,
 		      struct lbtfi_dw_die **pdies, uint32_t *npdies);
-bool lbtfi_dw_is_type_tag(unsigned int tag);
+/* The converters by DWARF tag (types.c), the tag's name for messages */
+struct lbtfi_dw_tag_desc {
+	const char *name;
+	int64_t (*conv)(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die); /* NULL: not a type */
+};
+#define LBTFI_DW_NR_STD_TAGS 0x4c
+extern const struct lbtfi_dw_tag_desc lbtfi_dw_std_tags[LBTFI_DW_NR_STD_TAGS];
+/* (inline: the unit walk asks for every DIE) */
+static inline bool lbtfi_dw_is_type_tag(unsigned int tag)
+{
+	return tag < LBTFI_DW_NR_STD_TAGS && lbtfi_dw_std_tags[tag].conv;
+}
 /* Aggregates (aggr.c) */
 int64_t lbtfi_dw_conv_struct(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die);
 int64_t lbtfi_dw_conv_enum(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die);

@@ -9,7 +9,7 @@
  * records (struct, enum, func proto) are added only after all their member
  * types exist, because the builder appends members to the last type.
  *
- * One converter per DWARF tag, in a table indexed by tag (std_tags[]);
+ * One converter per DWARF tag, in a table indexed by tag (lbtfi_dw_std_tags[]);
  * structs, unions and enums are in aggr.c.
  */
 #include <stdlib.h>
@@ -17,8 +17,6 @@
 #include "internal.h"
 
 #define MAX_DEPTH 20000
-
-typedef int64_t (*conv_fn)(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die);
 
 int lbtfi_dw_fixup_add(struct lbtfi_dw_unit *u, uint32_t id, uint32_t word, uint64_t key)
 {
@@ -408,12 +406,12 @@ static int64_t conv_array(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 
 /* Function prototypes ----------------------------------------------------- */
 
+/* (bp first: the parameters go to the builder in one call) */
 struct param {
+	struct lbtfi_builder_elem bp;
 	struct lbtfi_dw_die die;
-	const char *name;
 	struct lbtfi_dw_attr type_attr;
 	bool has_type;
-	int64_t type;
 	uint64_t pend;
 };
 
@@ -448,10 +446,10 @@ int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, b
 				goto out;
 			lbtfi_dw_attrs_read(u, &c, &da);
 			ps[n].die = c;
-			ps[n].name = lbtfi_dw_attrs_name(&da);
+			ps[n].bp = (struct lbtfi_builder_elem){ lbtfi_dw_attrs_name(&da), 0, 0, 0 };
 			ps[n].has_type = da.have >> DA_TYPE & 1;
 			ps[n].type_attr = da.a[DA_TYPE];
-			if (need_names && (!ps[n].name || !*ps[n].name)) {
+			if (need_names && (!ps[n].bp.name || !*ps[n].bp.name)) {
 				lbtfi_dw_warn(u, LBTFI_DW_WARN_UNNAMED_PARAM);
 				err = 0;
 				id = 0;
@@ -461,12 +459,15 @@ int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, b
 		} while (lbtfi_dr_sibling(&c));
 	}
 	for (i = 0; i < n; i++) {
+		int64_t type;
+
 		ps[i].pend = 0;
-		ps[i].type = lbtfi_dw_ref_attr(u, ps[i].has_type ? &ps[i].type_attr : NULL, &ps[i].pend);
-		if (ps[i].type < 0) {
-			err = ps[i].type;
+		type = lbtfi_dw_ref_attr(u, ps[i].has_type ? &ps[i].type_attr : NULL, &ps[i].pend);
+		if (type < 0) {
+			err = type;
 			goto out;
 		}
+		ps[i].bp.type = (uint32_t)type; /* (an id: below 2^31) */
 	}
 	ret = lbtfi_dw_ref_of(u, die, &rpend);
 	if (ret < 0) {
@@ -478,16 +479,11 @@ int64_t lbtfi_dw_func_proto(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, b
 		err = id;
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		int r = lbtf_builder_add_func_param(u->b, ps[i].name, ps[i].type);
-
-		if (r < 0) {
-			err = r;
-			goto out;
-		}
+	if ((err = lbtfi_builder_add_elems(u->b, n ? &ps[0].bp : NULL, n, sizeof(*ps))) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
 		if (ps[i].pend && (err = lbtfi_dw_fixup_add(u, id, W_PARAM(i), ps[i].pend)))
 			goto out;
-	}
 	if (varargs && (err = lbtf_builder_add_func_param(u->b, NULL, 0)) < 0)
 		goto out;
 	err = 0;
@@ -534,13 +530,7 @@ static int64_t conv_unsupported(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *di
 
 /* The tag table ------------------------------------------------------------ */
 
-struct tag_desc {
-	const char *name;
-	conv_fn conv; /* NULL: not a type */
-};
-
-#define NR_STD_TAGS 0x4c
-static const struct tag_desc std_tags[NR_STD_TAGS] = {
+const struct lbtfi_dw_tag_desc lbtfi_dw_std_tags[LBTFI_DW_NR_STD_TAGS] = {
 	[DW_TAG_base_type] = { "base_type", conv_base },
 	[DW_TAG_pointer_type] = { "pointer_type", conv_pointer },
 	[DW_TAG_reference_type] = { "reference_type", conv_pointer },
@@ -575,23 +565,16 @@ static const struct tag_desc std_tags[NR_STD_TAGS] = {
 	[DW_TAG_inheritance] = { "inheritance", NULL },
 };
 
-static const struct tag_desc *tag_desc(unsigned int tag)
+static const struct lbtfi_dw_tag_desc *tag_desc(unsigned int tag)
 {
-	return tag < NR_STD_TAGS ? &std_tags[tag] : NULL;
+	return tag < LBTFI_DW_NR_STD_TAGS ? &lbtfi_dw_std_tags[tag] : NULL;
 }
 
 const char *lbtfi_dw_tag_name(unsigned int tag)
 {
-	const struct tag_desc *d = tag_desc(tag);
+	const struct lbtfi_dw_tag_desc *d = tag_desc(tag);
 
 	return d && d->name ? d->name : "vendor tag";
-}
-
-bool lbtfi_dw_is_type_tag(unsigned int tag)
-{
-	const struct tag_desc *d = tag_desc(tag);
-
-	return d && d->conv;
 }
 
 /*
@@ -604,7 +587,7 @@ static int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, u
 {
 	static __thread int depth;
 	unsigned int tag = lbtfi_dr_tag(die);
-	const struct tag_desc *d = tag_desc(tag);
+	const struct lbtfi_dw_tag_desc *d = tag_desc(tag);
 	int64_t id;
 	int err;
 
@@ -616,13 +599,16 @@ static int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, u
 	if (depth >= MAX_DEPTH)
 		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
 				 (unsigned long long)die->off);
-	u->ru.map.slots[sn].id = LBTFI_DW_ID_IN_PROGRESS;
+	/* A reused type is given its id in one step: the search converts
+	 * nothing (it needs no "in progress" mark, and takes a reference to
+	 * the DIE itself as one to the type it would be given) */
 	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die);
 	if (id) {
 		if (id > 0)
 			u->ru.map.slots[sn].id = (uint32_t)id;
 		return id;
 	}
+	u->ru.map.slots[sn].id = LBTFI_DW_ID_IN_PROGRESS;
 	depth++;
 	id = d->conv(u, die);
 	depth--;

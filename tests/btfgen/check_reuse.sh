@@ -293,6 +293,25 @@ done
 cmp -s "$T/many_on1.btf" "$T/many_on2.btf" ||
 	{ echo "FAIL: $m units with reuse: -j 1 and -j 2 give different bytes"; fail=1; }
 
+# ---- the reuse does happen -----------------------------------------------------
+# Above, a reuse that never applies would pass (the exact conversion is the
+# reference). Six units of the common types only (one group, nothing
+# ambiguous): before dedup (-dedup), each type that refers to named structs
+# (struct rec: struct inner, itself; union shared_u: struct rec) must be
+# there once, its edges checked through the first unit's name map.
+# shellcheck disable=SC2046 # object paths in a mktemp dir: no spaces
+gcc -shared -o "$T/common.so" $(ls "$T"/m00[1-6].o) || { echo "FAIL: gcc -shared common.so"; exit 1; }
+"$B/btfgen" -j 1 --features "$ON,-dedup" -o "$T/common_on.btf" "$T/common.so" &&
+	dump "$T/common_on.btf" >"$T/common_on.raw" || { echo "FAIL: btfgen -dedup on common.so"; exit 1; }
+"$B/btfgen" -j 1 --features "$OFF,-dedup" -o "$T/common_off.btf" "$T/common.so" &&
+	dump "$T/common_off.btf" >"$T/common_off.raw" || { echo "FAIL: btfgen -dedup,-reuse on common.so"; exit 1; }
+for t in "STRUCT 'rec'" "STRUCT 'inner'" "UNION 'shared_u'" "TYPEDEF 'crec_t'"; do
+	c=$(grep -c "^\[[0-9]*\] $t " "$T/common_on.raw")
+	[ "$c" -eq 1 ] || { echo "FAIL: $c $t before dedup with reuse in 6 units of one group, expected 1"; fail=1; }
+	c=$(grep -c "^\[[0-9]*\] $t " "$T/common_off.raw")
+	[ "$c" -eq 6 ] || { echo "FAIL: self-check: $c $t before dedup without reuse, expected 6"; fail=1; }
+done
+
 # ---- btfgen's own binary ------------------------------------------------------
 self=""
 if readelf -S "$B/btfgen" 2>/dev/null | grep -q '\.debug_info'; then

@@ -37,6 +37,76 @@ static struct lbtf *to_btf_or_fail(struct lbtf_builder *b)
 	return roundtrip(b, NULL, false);
 }
 
+/*
+ * lbtfi_builder_add_elems against one lbtf_builder_add_field or
+ * lbtf_builder_add_func_param per element: the same return, error text,
+ * words and strings, on sets that take the one-step path and on sets
+ * where an element has an error (found by the one-by-one path).
+ */
+enum elem_owner { IN_STRUCT, IN_UNION, IN_PROTO };
+
+static int add_owner(struct lbtf_builder *b, enum elem_owner o)
+{
+	assert_true(lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED) > 0);
+	return o == IN_PROTO ? lbtf_builder_add_func_proto(b, 1) :
+	       o == IN_UNION ? lbtf_builder_add_union(b, "u", 8) : lbtf_builder_add_struct(b, "s", 8);
+}
+
+static void elems_both_ways(enum elem_owner o, const struct lbtfi_builder_elem *e, uint32_t n)
+{
+	struct lbtf_builder *one = lbtf_builder_new(NULL), *all = lbtf_builder_new(NULL);
+	int r1, r2;
+	char msg1[256] = "";
+
+	assert_non_null(one);
+	assert_non_null(all);
+	r1 = add_owner(one, o); /* (no element: the owner's id) */
+	assert_true(r1 > 0);
+	assert_int_equal(add_owner(all, o), r1);
+	for (uint32_t i = 0; i < n && r1 >= 0; i++)
+		r1 = o == IN_PROTO ? lbtf_builder_add_func_param(one, e[i].name, e[i].type) :
+		     lbtf_builder_add_field(one, e[i].name, e[i].type, e[i].bit_offset, e[i].bit_size);
+	if (r1 < 0)
+		snprintf(msg1, sizeof(msg1), "%s", lbtf_errmsg());
+	r2 = lbtfi_builder_add_elems(all, e, n, sizeof(e[0]));
+	assert_int_equal(r2, r1);
+	if (r1 < 0)
+		assert_string_equal(lbtf_errmsg(), msg1);
+	assert_int_equal(all->nwords, one->nwords);
+	assert_memory_equal(all->words, one->words, one->nwords * sizeof(uint32_t));
+	assert_int_equal(all->strs.len, one->strs.len);
+	assert_memory_equal(all->strs.data, one->strs.data, one->strs.len);
+	lbtf_builder_free(one);
+	lbtf_builder_free(all);
+}
+
+static void test_elems_at_once(void **state)
+{
+	static const struct { enum elem_owner o; uint32_t n; struct lbtfi_builder_elem e[4]; } cases[] = {
+		{ IN_STRUCT, 3, { { "a", 1, 0, 0 }, { "b", 1, 32, 0 }, { NULL, 2, 64, 0 } } },
+		/* a bitfield: the kind flag, the earlier member re-read under it */
+		{ IN_STRUCT, 3, { { "a", 1, 0, 0 }, { "b", 1, 32, 3 }, { "c", 1, 35, 5 } } },
+		{ IN_UNION, 2, { { "x", 1, 0, 0 }, { "y", 1, 0, 7 } } },
+		/* far members without bitfields: the plain encoding holds them */
+		{ IN_STRUCT, 2, { { "a", 1, 0, 0 }, { "far", 1, 1u << 25, 0 } } },
+		{ IN_STRUCT, 0, { { NULL, 0, 0, 0 } } },
+		{ IN_PROTO, 3, { { "a", 1, 0, 0 }, { NULL, 1, 0, 0 }, { "c", 1, 0, 0 } } },
+		{ IN_PROTO, 0, { { NULL, 0, 0, 0 } } },
+		{ IN_PROTO, 2, { { "a", 1, 0, 0 }, { NULL, 0, 0, 0 } } }, /* varargs */
+		/* errors, each at its element */
+		{ IN_STRUCT, 3, { { "a", 1, 1u << 25, 0 }, { "b", 1, 32, 0 }, { "bf", 1, 64, 3 } } },
+		{ IN_STRUCT, 3, { { "a", 1, 0, 3 }, { "b", 1, 32, 0 }, { "far", 1, 1u << 25, 0 } } },
+		{ IN_UNION, 2, { { "x", 1, 0, 0 }, { "y", 1, 8, 0 } } },
+		{ IN_STRUCT, 2, { { "a", 1, 0, 0 }, { "wide", 1, 8, 256 } } },
+		{ IN_STRUCT, 2, { { "a", 1, 0, 0 }, { "bad", 0x80000000u, 8, 0 } } },
+		{ IN_PROTO, 3, { { "a", 1, 0, 0 }, { "v", 0, 0, 0 }, { "c", 1, 0, 0 } } },
+		{ IN_PROTO, 2, { { "a", 1, 0, 0 }, { "b", 0x80000000u, 0, 0 } } },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		elems_both_ways(cases[i].o, cases[i].e, cases[i].n);
+}
+
 static void test_strings(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -1041,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_dedup_gives_back_pages),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
+		cmocka_unit_test(test_elems_at_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
