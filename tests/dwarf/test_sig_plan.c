@@ -96,10 +96,10 @@ static const struct shape plain = { 4, STR_INT, 4, STR_A };
 /* The units' sections and headers */
 struct dwarf {
 	struct buf info, abbrev;
-	struct lbtfi_dr_unit_hdr units[9];
+	struct lbtfi_dr_unit_hdr units[12];
 	uint32_t nunits;
-	uint64_t s_off[9];      /* struct S of each unit */
-	uint64_t int_sec[9];    /* its int (section offsets) */
+	uint64_t s_off[12];      /* struct S of each unit */
+	uint64_t int_sec[12];    /* its int (section offsets) */
 	struct lbtfi_dr_file f;
 	struct lbtfi_dr_ctx c;
 	struct lbtfi_dw_reuse_unit ru;
@@ -586,8 +586,9 @@ static void int_abbrevs(struct dwarf *d)
 	       DW_AT_byte_size, DW_FORM_data1, DW_AT_encoding, DW_FORM_data1, 0, 0);
 }
 
-/* struct S { int a: bits; } with the bit size as data1 (layout 0) or as
- * an implicit_const, the other attributes in another order and forms (1) */
+/* struct S { int a: bits; } with the bit size as data1 (layout 0), as
+ * an implicit_const, the other attributes in another order and forms (1),
+ * or as DW_FORM_indirect data1 (2: an abbreviation read by gathering) */
 static void unit_bitfield(struct dwarf *d, unsigned int bits, int layout)
 {
 	uint64_t base = unit_begin(d), int_off;
@@ -598,6 +599,9 @@ static void unit_bitfield(struct dwarf *d, unsigned int bits, int layout)
 	if (layout == 0)
 		abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
 		       DW_AT_data_member_location, DW_FORM_data1, DW_AT_bit_size, DW_FORM_data1, 0, 0);
+	else if (layout == 2)
+		abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+		       DW_AT_data_member_location, DW_FORM_data1, DW_AT_bit_size, DW_FORM_indirect, 0, 0);
 	else
 		abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_type, DW_FORM_ref4, DW_AT_bit_size,
 		       DW_FORM_implicit_const, (int)bits, DW_AT_name, DW_FORM_strp,
@@ -609,6 +613,8 @@ static void unit_bitfield(struct dwarf *d, unsigned int bits, int layout)
 	u8(&d->info, 3), u32(&d->info, STR_S), u8(&d->info, 4);
 	if (layout == 0)
 		member(d, 4, STR_A, int_off, 0), u8(&d->info, bits);
+	else if (layout == 2)
+		member(d, 4, STR_A, int_off, 0), u8(&d->info, DW_FORM_data1), u8(&d->info, bits);
 	else
 		u8(&d->info, 4), u32(&d->info, (uint32_t)int_off), u32(&d->info, STR_A), u16(&d->info, 0);
 	unit_end(d);
@@ -625,16 +631,21 @@ static void test_bit_size_differs(void **state)
 	unit_bitfield(&d, 3, 1);
 	unit_bitfield(&d, 4, 0);
 	unit_bitfield(&d, 4, 1);
+	unit_bitfield(&d, 3, 2);
+	unit_bitfield(&d, 4, 2);
 	dwarf_open(&d);
 	expect_same(&d, 0, 1, true);
 	expect_same(&d, 2, 3, true);
 	expect_same(&d, 0, 2, false);
 	expect_same(&d, 1, 3, false);
+	expect_same(&d, 0, 4, true);
+	expect_same(&d, 3, 5, true);
+	expect_same(&d, 4, 5, false);
 	dwarf_close(&d);
 }
 
 /* enum S { a = v0, b = v1 } with the values as data1 before the name
- * (layout 0) or as data2 after it (1) */
+ * (layout 0), as data2 (1), data4 (2) or udata (3) after it */
 static void unit_enum(struct dwarf *d, unsigned int v0, unsigned int v1, int layout)
 {
 	unit_begin(d);
@@ -646,7 +657,8 @@ static void unit_enum(struct dwarf *d, unsigned int v0, unsigned int v1, int lay
 		       DW_AT_name, DW_FORM_strp, 0, 0);
 	else
 		abbrev(&d->abbrev, 3, DW_TAG_enumerator, false, DW_AT_name, DW_FORM_strp,
-		       DW_AT_const_value, DW_FORM_data2, 0, 0);
+		       DW_AT_const_value, layout == 1 ? DW_FORM_data2 : layout == 2 ? DW_FORM_data4 : DW_FORM_udata,
+		       0, 0);
 	u8(&d->abbrev, 0);
 	u8(&d->info, 1);
 	d->s_off[d->nunits] = d->info.n;
@@ -654,15 +666,21 @@ static void unit_enum(struct dwarf *d, unsigned int v0, unsigned int v1, int lay
 	if (layout == 0) {
 		u8(&d->info, 3), u8(&d->info, v0), u32(&d->info, STR_A);
 		u8(&d->info, 3), u8(&d->info, v1), u32(&d->info, STR_B);
-	} else {
+	} else if (layout == 1) {
 		u8(&d->info, 3), u32(&d->info, STR_A), u16(&d->info, v0);
 		u8(&d->info, 3), u32(&d->info, STR_B), u16(&d->info, v1);
+	} else if (layout == 2) {
+		u8(&d->info, 3), u32(&d->info, STR_A), u32(&d->info, v0);
+		u8(&d->info, 3), u32(&d->info, STR_B), u32(&d->info, v1);
+	} else {
+		u8(&d->info, 3), u32(&d->info, STR_A), leb(&d->info, v0, false);
+		u8(&d->info, 3), u32(&d->info, STR_B), leb(&d->info, v1, false);
 	}
 	unit_end(d);
 }
 
 /* Each enumerator's value is hashed (the first's and the last's),
- * whatever its form */
+ * whatever its form, on either side of 2^16 */
 static void test_enumerator_value_differs(void **state)
 {
 	static struct dwarf d;
@@ -674,12 +692,24 @@ static void test_enumerator_value_differs(void **state)
 	unit_enum(&d, 1, 3, 0);
 	unit_enum(&d, 1, 3, 1);
 	unit_enum(&d, 0, 2, 1);
+	unit_enum(&d, 0xffff, 2, 1);
+	unit_enum(&d, 0xffff, 2, 2);
+	unit_enum(&d, 0x10000, 2, 2);
+	unit_enum(&d, 0x10000, 0x10000, 2);
+	unit_enum(&d, 0x10000, 2, 3);
+	unit_enum(&d, 0xffff, 2, 3);
 	dwarf_open(&d);
 	expect_same(&d, 0, 1, true);
 	expect_same(&d, 2, 3, true);
 	expect_same(&d, 0, 2, false);
 	expect_same(&d, 1, 3, false);
 	expect_same(&d, 1, 4, false);
+	expect_same(&d, 5, 6, true);
+	expect_same(&d, 6, 7, false);
+	expect_same(&d, 7, 8, false);
+	expect_same(&d, 4, 7, false);
+	expect_same(&d, 7, 9, true);
+	expect_same(&d, 5, 10, true);
 	dwarf_close(&d);
 }
 
