@@ -645,18 +645,21 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 
 		if (!ab->children && depth <= SIG_MAX_DEPTH) {
 			const uint8_t *seg[1] = { c->p };
-			const struct lbtfi_dw_plan *pl;
+			const struct lbtfi_dw_plan *pl = last_pl;
 
-			if (ab->nvar || (ab->slots & INTEGRATED) || ab->tail > cu->end - c->p) {
+			/* (the previous child's abbreviation, as members mostly
+			 * share one: its plan, its checks passed) */
+			if (ab != last_ab && !ab->nvar && !(ab->slots & INTEGRATED) &&
+			    (pl = lbtfi_dw_plan_get(&u->sigs.plans, c)))
+				last_ab = ab, last_pl = pl;
+			if (ab == last_ab && ab->tail <= cu->end - c->p) {
+				c->end = c->p + ab->tail;
+				err = run_plan(u, h, cu, ab, pl, seg, depth, none);
+			} else if (ab->nvar || (ab->slots & INTEGRATED) || ab->tail > cu->end - c->p) {
 				struct hash128 t = *h;
 
 				err = mix_attrs(u, &t, c, depth, none);
 				*h = t;
-			} else if (ab == last_ab || (pl = lbtfi_dw_plan_get(&u->sigs.plans, c))) {
-				if (ab != last_ab)
-					last_ab = ab, last_pl = pl;
-				c->end = c->p + ab->tail;
-				err = run_plan(u, h, cu, ab, last_pl, seg, depth, none);
 			} else {
 				struct hash128 t = *h;
 
@@ -682,8 +685,14 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 				*after = linear ? next + 1 : NULL;
 				break;
 			}
-			if (lbtfi_dr_short_entry(cu, next, c))
+			if (*next < 0x80 && *next <= cu->nbyc && cu->byc[*next - 1].specs) {
+				/* (lbtfi_dr_short_entry's step, c->u the same) */
+				c->ab = &cu->byc[*next - 1];
+				c->p = next + 1;
+				c->off = (uint64_t)(next - cu->info);
+				c->end = NULL;
 				continue;
+			}
 		}
 		/* (the reader's step: where it is, the walk no longer knows) */
 		linear = false;
