@@ -263,26 +263,66 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 
 static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth, bool ref);
 
-/* A reference to the named aggregate named[i] */
-static int mix_named(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t i)
-{
-	const struct lbtfi_dw_edge *e = &u->sigs.named[i];
+/*
+ * What a reference adds to a signature, as words: a named aggregate's
+ * flavour and name (two words, mixed in turn), a sub-signature's lanes
+ * (each into its own lane), the word of a reference that leads nowhere, or
+ * nothing (the sub-signature has none: neither has the referrer). The
+ * references are resolved apart from the hash they go into, so that the
+ * hash stays in registers in the loops of mix_children and run_plan
+ * rather than in memory for every call a reference may make.
+ */
+enum { REF_PAIR, REF_NAMED, REF_WORD, REF_NONE };
 
-	mix(h, 0x4e000000u | e->flavor | (uint32_t)e->name_inline << 8);
-	mix(h, e->name_id);
-	return push(&u->sigs, LBTFI_DW_SIG_NAMED | i);
+struct ref_words {
+	uint64_t a, b;
+	int how;
+};
+
+static inline void mix_ref_words(struct hash128 *h, const struct ref_words *r, bool *none)
+{
+	switch (r->how) {
+	case REF_PAIR:
+		mix_pair(h, r->a, r->b);
+		break;
+	case REF_NAMED:
+		mix(h, r->a);
+		mix(h, r->b);
+		break;
+	case REF_WORD:
+		mix(h, r->a);
+		break;
+	default:
+		*none = true;
+	}
 }
 
-static int mix_sub(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t sub, bool *none)
+/* A reference to the named aggregate named[i] */
+static inline int ref_named(struct lbtfi_dw_sigs *s, uint32_t i, struct ref_words *r)
 {
-	if (u->sigs.sig[sub].state != SIG_DONE) {
-		*none = true;
+	const struct lbtfi_dw_edge *e = &s->named[i];
+
+	r->a = 0x4e000000u | e->flavor | (uint32_t)e->name_inline << 8;
+	r->b = e->name_id;
+	r->how = REF_NAMED;
+	return push(s, LBTFI_DW_SIG_NAMED | i);
+}
+
+/* A reference to signature sub (none unless it is done) */
+static inline int ref_sub(struct lbtfi_dw_sigs *s, uint32_t sub, struct ref_words *r)
+{
+	const struct lbtfi_dw_sig *g = &s->sig[sub];
+
+	if (g->state != SIG_DONE) {
+		r->how = REF_NONE;
 		return 0;
 	}
-	mix_pair(h, u->sigs.sig[sub].a, u->sigs.sig[sub].b);
+	r->a = g->a;
+	r->b = g->b;
+	r->how = REF_PAIR;
 	/* (a signature without edges, a base type's or most pointers' to
 	 * one, gives the edges nothing: not listed) */
-	return u->sigs.sig[sub].nedges ? push(&u->sigs, sub) : 0;
+	return g->nedges ? push(s, sub) : 0;
 }
 
 /* What the reference by key direct leads to, remembered (cache: it has a
@@ -300,20 +340,35 @@ static inline int note_ref(struct lbtfi_dw_reuse_unit *u, bool cache, uint64_t d
 }
 
 /* A reference to a key the unit's signatures met before: what it led to
- * (lbtfi_dw_die_slot.ref), into h */
-static inline int mix_known(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, uint32_t sub, bool *none)
+ * (lbtfi_dw_die_slot.ref), into h (mixed here, not through ref_words: h
+ * and the words stay in registers) */
+static inline __attribute__((always_inline)) int mix_known(struct lbtfi_dw_sigs *s, struct hash128 *h, uint32_t it,
+							    bool *none)
 {
-	if (sub & LBTFI_DW_SIG_NAMED)
-		return mix_named(u, h, sub & ~LBTFI_DW_SIG_NAMED);
+	const struct lbtfi_dw_sig *g;
+
+	if (it & LBTFI_DW_SIG_NAMED) {
+		const struct lbtfi_dw_edge *e = &s->named[it & ~LBTFI_DW_SIG_NAMED];
+
+		mix(h, 0x4e000000u | e->flavor | (uint32_t)e->name_inline << 8);
+		mix(h, e->name_id);
+		return push(s, it);
+	}
+	g = &s->sig[it];
 	/* (as sig_at finds a memoised one) */
-	if (u->sigs.sig[sub].state == SIG_BUSY)
-		u->sigs.sig[sub].state = SIG_NONE; /* a cycle with no name on it */
-	return mix_sub(u, h, sub, none);
+	if (g->state == SIG_BUSY)
+		s->sig[it].state = SIG_NONE; /* a cycle with no name on it */
+	if (g->state != SIG_DONE) {
+		*none = true;
+		return 0;
+	}
+	mix_pair(h, g->a, g->b);
+	return g->nedges ? push(s, it) : 0;
 }
 
 /* A reference met for the first time (by key direct, when cache) */
-static int mix_new_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struct lbtfi_dw_attr *a,
-		       bool cache, uint64_t direct, int depth, bool *none)
+static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, const struct lbtfi_dw_attr *a,
+					     bool cache, uint64_t direct, int depth, struct ref_words *r)
 {
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	struct lbtfi_dw_die t;
@@ -321,7 +376,8 @@ static int mix_new_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const s
 	int err;
 
 	if (!lbtfi_dr_ref(u->rd, a, &t)) {
-		mix(h, 0x7e7e);
+		r->a = 0x7e7e;
+		r->how = REF_WORD;
 		return 0;
 	}
 	lbtfi_dw_follow_signature(u->rd, &t);
@@ -332,7 +388,7 @@ static int mix_new_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const s
 		if (named_aggregate(u, &t, &s->named[s->nnamed])) {
 			if ((err = note_ref(u, cache, direct, LBTFI_DW_SIG_NAMED | s->nnamed)))
 				return err;
-			return mix_named(u, h, s->nnamed++);
+			return ref_named(s, s->nnamed++, r);
 		}
 	}
 	/* (a reference by the target's own key, nearly all: noted by sig_at
@@ -343,7 +399,7 @@ static int mix_new_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const s
 	} else if ((err = sig_at(u, &t, &sub, depth + 1, false)) || (err = note_ref(u, cache, direct, sub))) {
 		return err;
 	}
-	return mix_sub(u, h, sub, none);
+	return ref_sub(s, sub, r);
 }
 
 /*
@@ -358,10 +414,14 @@ static int mix_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struc
 	uint64_t direct;
 	bool cache = lbtfi_dr_ref_key(a, &direct);
 	struct lbtfi_dw_die_slot *d;
+	struct ref_words r;
+	int err;
 
 	if (cache && (d = lbtfi_dw_dies_get(&u->map, direct)) && d->ref != LBTFI_DW_NONE)
-		return mix_known(u, h, d->ref, none);
-	return mix_new_ref(u, h, a, cache, direct, depth, none);
+		return mix_known(&u->sigs, h, d->ref, none);
+	if (!(err = ref_new(u, a, cache, direct, depth, &r)))
+		mix_ref_words(h, &r, none);
+	return err;
 }
 
 /* The attribute of slot s (hashed: name, type, values) */
@@ -406,32 +466,41 @@ static __attribute__((noinline)) int mix_gathered(struct lbtfi_dw_reuse_unit *u,
 	return 0;
 }
 
-/* A DW_AT_type as ref4 at p (die's): mix_ref without an lbtfi_dw_attr, for
- * the form of nearly every DW_AT_type, ~6.5 million in a kernel (the key as
- * lbtfi_dr_ref_key reads a ref4) */
-static inline int mix_ref4(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struct lbtfi_dw_die *die,
-			   const uint8_t *p, int depth, bool *none)
+/* A DW_AT_type as ref4 at p (of unit cu): mix_ref without an
+ * lbtfi_dw_attr, for the form of nearly every DW_AT_type, ~6.5 million in
+ * a kernel (the key as lbtfi_dr_ref_key reads a ref4) */
+static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							   const struct lbtfi_dr_unit *cu, const uint8_t *p,
+							   int depth, bool *none)
 {
 	const struct lbtfi_dw_die_slot *d;
 	struct lbtfi_dw_attr a;
+	struct ref_words r;
 	uint64_t direct;
 	uint32_t v;
+	int err;
 
 	memcpy(&v, p, 4);
-	direct = (le32toh(v) + die->u->h->off) | die->u->key_base;
+	direct = (le32toh(v) + cu->h->off) | cu->key_base;
 	if ((d = lbtfi_dw_dies_get(&u->map, direct)) && d->ref != LBTFI_DW_NONE)
-		return mix_known(u, h, d->ref, none);
-	a = (struct lbtfi_dw_attr){ DW_FORM_ref4, p, 0, die->u };
-	return mix_new_ref(u, h, &a, true, direct, depth, none);
+		return mix_known(&u->sigs, h, d->ref, none);
+	a = (struct lbtfi_dw_attr){ DW_FORM_ref4, p, 0, cu };
+	if (!(err = ref_new(u, &a, true, direct, depth, &r)))
+		mix_ref_words(h, &r, none);
+	return err;
 }
 
-/* The attributes placed at seg, by plan pl (plan.c), each kind giving the
- * words mix_attr gives (always inline: a frame of its own, inside
- * mix_attrs's, cost ~25 instructions a DIE) */
-static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struct lbtfi_dw_die *die,
-			   const struct lbtfi_dw_plan *pl, const uint8_t *const *seg, int depth, bool *none)
+/* The attributes of a DIE of abbreviation ab (of unit cu) placed at seg,
+ * by plan pl (plan.c), each kind giving the words mix_attr gives (always
+ * inline: a frame of its own cost ~25 instructions a DIE; h a local of the
+ * caller's, kept in registers) */
+static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							   const struct lbtfi_dr_unit *cu,
+							   const struct lbtfi_dr_abbrev *ab,
+							   const struct lbtfi_dw_plan *pl, const uint8_t *const *seg,
+							   int depth, bool *none)
 {
-	const struct lbtfi_dr_sect *str = &die->u->f->s[DS_STR];
+	const struct lbtfi_dr_sect *str = &cu->f->s[DS_STR];
 	/* (the ops walked by pointer and each read into a local: the calls
 	 * for references would otherwise make the compiler read the plan's
 	 * count and each op again) */
@@ -451,7 +520,7 @@ static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_
 			mix(h, v < str->len ? (uintptr_t)(str->p + v) : 0);
 			break;
 		case LBTFI_PLAN_REF4:
-			if ((err = mix_ref4(u, h, die, p, depth, none)))
+			if ((err = mix_ref4(u, h, cu, p, depth, none)))
 				return err;
 			break;
 		case LBTFI_PLAN_DATA1: /* (the constants as mix_value has them) */
@@ -473,10 +542,13 @@ static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_
 			mix(h, 0xf1a6 | 1ull << 32);
 			break;
 		default: {
-			const struct lbtfi_dr_want *w = &die->ab->want[o.arg];
-			struct lbtfi_dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, die->u };
+			const struct lbtfi_dr_want *w = &ab->want[o.arg];
+			struct lbtfi_dw_attr a = { w->form, seg[w->seg] + w->off, w->implicit, cu };
+			struct hash128 t = *h;
 
-			if ((err = mix_attr(u, h, w->slot, &a, depth, none)))
+			err = mix_attr(u, &t, w->slot, &a, depth, none);
+			*h = t;
+			if (err)
 				return err;
 		}
 		}
@@ -493,20 +565,23 @@ static __attribute__((noinline)) int run_new_plan(struct lbtfi_dw_reuse_unit *u,
 {
 	struct lbtfi_dw_plan tmp;
 
-	return run_plan(u, h, die, lbtfi_dw_plan_make(&u->sigs.plans, die, &tmp), seg, depth, none);
+	return run_plan(u, h, die->u, die->ab, lbtfi_dw_plan_make(&u->sigs.plans, die, &tmp), seg, depth, none);
 }
 
+/* Whether a DIE of ab has attributes to integrate (read by gathering) */
+#define INTEGRATED (1u << DA_ORIGIN | 1u << DA_SPEC)
+
 /* A DIE's attributes (not its children), into h (always inline: into
- * mix_die, for the DIE and for each child without children, most of the
- * DIEs hashed; each call's frame cost ~20 instructions) */
+ * mix_tree for the DIE, into mix_children for the children out of its
+ * common case; each call's frame cost ~20 instructions) */
 static inline __attribute__((always_inline)) int mix_attrs(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
-			    bool *none)
+		     bool *none)
 {
 	const struct lbtfi_dr_abbrev *ab = die->ab;
 	const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
 	const struct lbtfi_dw_plan *pl;
 
-	if (ab->nvar == LBTFI_DR_GENERIC || (ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+	if (ab->nvar == LBTFI_DR_GENERIC || (ab->slots & INTEGRATED))
 		return mix_gathered(u, h, die, depth, none);
 	/* (nothing to integrate) the attributes read in place */
 	if (!lbtfi_dr_place(die, seg)) {
@@ -515,35 +590,150 @@ static inline __attribute__((always_inline)) int mix_attrs(struct lbtfi_dw_reuse
 	}
 	if (!(pl = lbtfi_dw_plan_get(&u->sigs.plans, die)))
 		return run_new_plan(u, h, die, seg, depth, none);
-	return run_plan(u, h, die, pl, seg, depth, none);
+	return run_plan(u, h, die->u, ab, pl, seg, depth, none);
+}
+
+/* Whether the entry after c (a DIE with children), as the reader's
+ * sibling step finds it, is at after, where the walk of c's children
+ * ended: by c's DW_AT_sibling (gcc's ref4 at a fixed place), or, without
+ * one, by the walk of its subtree that the step would make again */
+static inline bool sibling_at(const struct lbtfi_dw_die *c, const uint8_t *after)
+{
+	const struct lbtfi_dr_unit *cu = c->u;
+	const struct lbtfi_dr_abbrev *ab = c->ab;
+	uint64_t v;
+
+	if (ab->sib_ref4 < 0)
+		return !(ab->slots >> DA_SIBLING & 1);
+	if (ab->sib_ref4 > cu->end - c->p - 4)
+		return false;
+	v = lbtfi_dr_read(cu->f->big_endian, c->p + ab->sib_ref4, 4) + cu->h->off;
+	return v > c->off && v < cu->h->end && cu->info + v == after;
+}
+
+static int mix_tree(struct lbtfi_dw_reuse_unit *u, struct hash128 *hp, struct lbtfi_dw_die *die, int depth,
+		    bool *none, const uint8_t **after);
+
+/*
+ * The children of a DIE, from the first, c, at depth, into h; *after: where
+ * the entry after their terminating null entry is, when each step was to
+ * the end of the previous entry (and its own children), else NULL.
+ *
+ * One loop over the children with the hash in registers: a child without
+ * children of a fixed-size abbreviation (members, enumerators, parameters,
+ * subranges: nearly all) is placed, hashed by its plan (the last child's
+ * when it has the same abbreviation) and stepped over where its
+ * attributes end; a child with children by mix_tree, which gives where its
+ * own children ended, where the next child starts unless its
+ * DW_AT_sibling says otherwise (then the reader's step, as for anything
+ * else out of the common case). The words are those of the general path.
+ */
+static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							       struct lbtfi_dw_die *c, int depth, bool *none,
+							       const uint8_t **after)
+{
+	const struct lbtfi_dr_unit *cu = c->u;
+	const struct lbtfi_dr_abbrev *last_ab = NULL;
+	const struct lbtfi_dw_plan *last_pl = NULL;
+	bool linear = true;
+	int err;
+
+	*after = NULL;
+	for (;;) {
+		const struct lbtfi_dr_abbrev *ab = c->ab;
+		const uint8_t *next;
+
+		if (!ab->children && depth <= SIG_MAX_DEPTH) {
+			const uint8_t *seg[1] = { c->p };
+			const struct lbtfi_dw_plan *pl = last_pl;
+
+			/* (the previous child's abbreviation, as members mostly
+			 * share one: its plan, its checks passed) */
+			if (ab != last_ab && !ab->nvar && !(ab->slots & INTEGRATED) &&
+			    (pl = lbtfi_dw_plan_get(&u->sigs.plans, c)))
+				last_ab = ab, last_pl = pl;
+			if (ab == last_ab && ab->tail <= cu->end - c->p) {
+				c->end = c->p + ab->tail;
+				err = run_plan(u, h, cu, ab, pl, seg, depth, none);
+			} else if (ab->nvar || (ab->slots & INTEGRATED) || ab->tail > cu->end - c->p) {
+				struct hash128 t = *h;
+
+				err = mix_attrs(u, &t, c, depth, none);
+				*h = t;
+			} else {
+				struct hash128 t = *h;
+
+				c->end = c->p + ab->tail;
+				err = run_new_plan(u, &t, c, seg, depth, none);
+				*h = t;
+			}
+			next = c->end;
+		} else {
+			struct hash128 t = *h;
+			const uint8_t *end;
+
+			err = mix_tree(u, &t, c, depth, none, &end);
+			*h = t;
+			next = linear && end && sibling_at(c, end) ? end : NULL;
+		}
+		if (err)
+			return err;
+		if (*none)
+			break;
+		if (next && next < cu->end) {
+			if (!*next) {
+				*after = linear ? next + 1 : NULL;
+				break;
+			}
+			if (*next < 0x80 && *next <= cu->nbyc && cu->byc[*next - 1].specs) {
+				/* (lbtfi_dr_short_entry's step, c->u the same) */
+				c->ab = &cu->byc[*next - 1];
+				c->p = next + 1;
+				c->off = (uint64_t)(next - cu->info);
+				c->end = NULL;
+				continue;
+			}
+		}
+		/* (the reader's step: where it is, the walk no longer knows) */
+		linear = false;
+		if (!lbtfi_dr_sibling(c))
+			break;
+	}
+	mix(h, 0xc0ffee);
+	return 0;
+}
+
+/* One DIE and its children, into hp; *after as mix_children's (NULL
+ * without children) */
+static int mix_tree(struct lbtfi_dw_reuse_unit *u, struct hash128 *hp, struct lbtfi_dw_die *die, int depth,
+		    bool *none, const uint8_t **after)
+{
+	struct lbtfi_dw_die c;
+	struct hash128 h;
+	int err;
+
+	*after = NULL;
+	if (depth > SIG_MAX_DEPTH) {
+		*none = true;
+		return 0;
+	}
+	if ((err = mix_attrs(u, hp, die, depth, none)))
+		return err;
+	if (!die->ab->children || !lbtfi_dr_child(die, &c))
+		return 0;
+	h = *hp;
+	err = mix_children(u, &h, &c, depth + 1, none, after);
+	*hp = h;
+	return err;
 }
 
 /* One DIE and its children, into h */
 static int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
 		   bool *none)
 {
-	struct lbtfi_dw_die c;
-	int err;
+	const uint8_t *after;
 
-	if (depth > SIG_MAX_DEPTH) {
-		*none = true;
-		return 0;
-	}
-	if ((err = mix_attrs(u, h, die, depth, none)))
-		return err;
-	if (!die->ab->children || !lbtfi_dr_child(die, &c))
-		return 0;
-	do {
-		/* (a child without children, most of them, without a call) */
-		if (!c.ab->children && depth + 1 <= SIG_MAX_DEPTH)
-			err = mix_attrs(u, h, &c, depth + 1, none);
-		else
-			err = mix_die(u, h, &c, depth + 1, none);
-		if (err)
-			return err;
-	} while (!*none && lbtfi_dr_sibling(&c));
-	mix(h, 0xc0ffee);
-	return 0;
+	return mix_tree(u, h, die, depth, none, &after);
 }
 
 /* Each named aggregate once in a signature's edges: an entry met in the

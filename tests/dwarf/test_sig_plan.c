@@ -96,10 +96,10 @@ static const struct shape plain = { 4, STR_INT, 4, STR_A };
 /* The units' sections and headers */
 struct dwarf {
 	struct buf info, abbrev;
-	struct lbtfi_dr_unit_hdr units[8];
+	struct lbtfi_dr_unit_hdr units[12];
 	uint32_t nunits;
-	uint64_t s_off[8];      /* struct S of each unit */
-	uint64_t int_sec[8];    /* its int (section offsets) */
+	uint64_t s_off[12];      /* struct S of each unit */
+	uint64_t int_sec[12];    /* its int (section offsets) */
 	struct lbtfi_dr_file f;
 	struct lbtfi_dr_ctx c;
 	struct lbtfi_dw_reuse_unit ru;
@@ -543,6 +543,312 @@ static void test_edge_declaration(void **state)
 	dwarf_close(&d);
 }
 
+/* The signature of the DIE at section offset off, as sig_of_unit's */
+static struct lbtfi_dw_sig sig_at_off(struct dwarf *d, uint64_t off)
+{
+	const struct lbtfi_dw_sig *s;
+	struct lbtfi_dw_die die;
+	int err;
+
+	lbtfi_dw_dies_clear(&d->ru.map);
+	lbtfi_dw_sigs_clear(&d->ru.sigs);
+	assert_int_equal(lbtfi_dr_die_at(&d->c, &d->f, off, &die), 0);
+	s = lbtfi_dw_sig_of(&d->ru, &die, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(s);
+	return *s;
+}
+
+/* Units i and j's DIEs (s_off) have one signature when want, else two */
+static void expect_same(struct dwarf *d, uint32_t i, uint32_t j, bool want)
+{
+	struct lbtfi_dw_sig si = sig_at_off(d, d->s_off[i]), sj = sig_at_off(d, d->s_off[j]);
+
+	if (same(&si, &sj) != want)
+		fail_msg("units %u and %u: %s expected", i, j, want ? "one signature" : "two signatures");
+}
+
+/* An int (abbreviation 2: name strp, size data1, encoding data1) at the
+ * unit's current end: its unit offset */
+static uint64_t base_int(struct dwarf *d, uint64_t base)
+{
+	uint64_t off = d->info.n - base;
+
+	u8(&d->info, 2), u32(&d->info, STR_INT), u8(&d->info, 4), u8(&d->info, DW_ATE_signed);
+	return off;
+}
+
+/* Abbreviations 1 (the unit) and 2 (base_int's) */
+static void int_abbrevs(struct dwarf *d)
+{
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_base_type, false, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, DW_AT_encoding, DW_FORM_data1, 0, 0);
+}
+
+/* struct S { int a: bits; } with the bit size as data1 (layout 0), as
+ * an implicit_const, the other attributes in another order and forms (1),
+ * or as DW_FORM_indirect data1 (2: an abbreviation read by gathering) */
+static void unit_bitfield(struct dwarf *d, unsigned int bits, int layout)
+{
+	uint64_t base = unit_begin(d), int_off;
+
+	int_abbrevs(d);
+	abbrev(&d->abbrev, 3, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	if (layout == 0)
+		abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+		       DW_AT_data_member_location, DW_FORM_data1, DW_AT_bit_size, DW_FORM_data1, 0, 0);
+	else if (layout == 2)
+		abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+		       DW_AT_data_member_location, DW_FORM_data1, DW_AT_bit_size, DW_FORM_indirect, 0, 0);
+	else
+		abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_type, DW_FORM_ref4, DW_AT_bit_size,
+		       DW_FORM_implicit_const, (int)bits, DW_AT_name, DW_FORM_strp,
+		       DW_AT_data_member_location, DW_FORM_data2, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	int_off = base_int(d, base);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 3), u32(&d->info, STR_S), u8(&d->info, 4);
+	if (layout == 0)
+		member(d, 4, STR_A, int_off, 0), u8(&d->info, bits);
+	else if (layout == 2)
+		member(d, 4, STR_A, int_off, 0), u8(&d->info, DW_FORM_data1), u8(&d->info, bits);
+	else
+		u8(&d->info, 4), u32(&d->info, (uint32_t)int_off), u32(&d->info, STR_A), u16(&d->info, 0);
+	unit_end(d);
+}
+
+/* A member's bit size is hashed, whatever its form */
+static void test_bit_size_differs(void **state)
+{
+	static struct dwarf d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_bitfield(&d, 3, 0);
+	unit_bitfield(&d, 3, 1);
+	unit_bitfield(&d, 4, 0);
+	unit_bitfield(&d, 4, 1);
+	unit_bitfield(&d, 3, 2);
+	unit_bitfield(&d, 4, 2);
+	dwarf_open(&d);
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 2, 3, true);
+	expect_same(&d, 0, 2, false);
+	expect_same(&d, 1, 3, false);
+	expect_same(&d, 0, 4, true);
+	expect_same(&d, 3, 5, true);
+	expect_same(&d, 4, 5, false);
+	dwarf_close(&d);
+}
+
+/* enum S { a = v0, b = v1 } with the values as data1 before the name
+ * (layout 0), as data2 (1), data4 (2) or udata (3) after it */
+static void unit_enum(struct dwarf *d, unsigned int v0, unsigned int v1, int layout)
+{
+	unit_begin(d);
+	abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d->abbrev, 2, DW_TAG_enumeration_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	if (layout == 0)
+		abbrev(&d->abbrev, 3, DW_TAG_enumerator, false, DW_AT_const_value, DW_FORM_data1,
+		       DW_AT_name, DW_FORM_strp, 0, 0);
+	else
+		abbrev(&d->abbrev, 3, DW_TAG_enumerator, false, DW_AT_name, DW_FORM_strp,
+		       DW_AT_const_value, layout == 1 ? DW_FORM_data2 : layout == 2 ? DW_FORM_data4 : DW_FORM_udata,
+		       0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 2), u32(&d->info, STR_S), u8(&d->info, 4);
+	if (layout == 0) {
+		u8(&d->info, 3), u8(&d->info, v0), u32(&d->info, STR_A);
+		u8(&d->info, 3), u8(&d->info, v1), u32(&d->info, STR_B);
+	} else if (layout == 1) {
+		u8(&d->info, 3), u32(&d->info, STR_A), u16(&d->info, v0);
+		u8(&d->info, 3), u32(&d->info, STR_B), u16(&d->info, v1);
+	} else if (layout == 2) {
+		u8(&d->info, 3), u32(&d->info, STR_A), u32(&d->info, v0);
+		u8(&d->info, 3), u32(&d->info, STR_B), u32(&d->info, v1);
+	} else {
+		u8(&d->info, 3), u32(&d->info, STR_A), leb(&d->info, v0, false);
+		u8(&d->info, 3), u32(&d->info, STR_B), leb(&d->info, v1, false);
+	}
+	unit_end(d);
+}
+
+/* Each enumerator's value is hashed (the first's and the last's),
+ * whatever its form, on either side of 2^16 */
+static void test_enumerator_value_differs(void **state)
+{
+	static struct dwarf d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_enum(&d, 1, 2, 0);
+	unit_enum(&d, 1, 2, 1);
+	unit_enum(&d, 1, 3, 0);
+	unit_enum(&d, 1, 3, 1);
+	unit_enum(&d, 0, 2, 1);
+	unit_enum(&d, 0xffff, 2, 1);
+	unit_enum(&d, 0xffff, 2, 2);
+	unit_enum(&d, 0x10000, 2, 2);
+	unit_enum(&d, 0x10000, 0x10000, 2);
+	unit_enum(&d, 0x10000, 2, 3);
+	unit_enum(&d, 0xffff, 2, 3);
+	dwarf_open(&d);
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 2, 3, true);
+	expect_same(&d, 0, 2, false);
+	expect_same(&d, 1, 3, false);
+	expect_same(&d, 1, 4, false);
+	expect_same(&d, 5, 6, true);
+	expect_same(&d, 6, 7, false);
+	expect_same(&d, 7, 8, false);
+	expect_same(&d, 4, 7, false);
+	expect_same(&d, 7, 9, true);
+	expect_same(&d, 5, 10, true);
+	dwarf_close(&d);
+}
+
+/* int (*)(params): a subroutine type returning int, its parameters'
+ * types given as 'i' (int) or 'c' (char), each with a decl_line the
+ * signature does not read (layout 1) or not (0) */
+static void unit_proto(struct dwarf *d, const char *params, int layout)
+{
+	uint64_t base = unit_begin(d), int_off, char_off;
+
+	int_abbrevs(d);
+	abbrev(&d->abbrev, 3, DW_TAG_subroutine_type, true, DW_AT_prototyped, DW_FORM_flag_present,
+	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	if (layout == 0)
+		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_type, DW_FORM_ref4, 0, 0);
+	else
+		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_decl_line, DW_FORM_data2,
+		       DW_AT_type, DW_FORM_ref4, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	int_off = base_int(d, base);
+	char_off = d->info.n - base;
+	u8(&d->info, 2), u32(&d->info, STR_CHAR), u8(&d->info, 1), u8(&d->info, DW_ATE_signed_char);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 3), u32(&d->info, (uint32_t)int_off);
+	for (; *params; params++) {
+		u8(&d->info, 4);
+		if (layout == 1)
+			u16(&d->info, 77);
+		u32(&d->info, (uint32_t)(*params == 'i' ? int_off : char_off));
+	}
+	unit_end(d);
+}
+
+/* Each parameter is hashed: one of another type, one more or one fewer
+ * gives another signature */
+static void test_parameter_differs(void **state)
+{
+	static struct dwarf d;
+	uint32_t k;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_proto(&d, "ic", 0);
+	unit_proto(&d, "ic", 1);
+	unit_proto(&d, "ii", 0);
+	unit_proto(&d, "icc", 1);
+	unit_proto(&d, "i", 0);
+	unit_proto(&d, "", 1);
+	dwarf_open(&d);
+	expect_same(&d, 0, 1, true);
+	for (k = 2; k < d.nunits; k++)
+		expect_same(&d, 1, k, false);
+	dwarf_close(&d);
+}
+
+/*
+ * struct S { union { int x; }; int c; } with c at c_off, the union as
+ * how says: 's' with a DW_AT_sibling (ref4) at c, 'n' without one, 'h'
+ * with one past c (to S's null entry: c is not one of S's children as a
+ * reader steps over them), 'd' without one and inside an anonymous struct
+ * without one (S { struct { union { int x; }; }; int c; }), 'e' as 'n'
+ * without c, 'i' as 'n' with c in the union.
+ */
+static void unit_nested(struct dwarf *d, char how, unsigned int c_off)
+{
+	uint64_t base = unit_begin(d), int_off, sib = 0;
+
+	int_abbrevs(d);
+	abbrev(&d->abbrev, 3, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 5, DW_TAG_union_type, true, DW_AT_byte_size, DW_FORM_data1,
+	       DW_AT_sibling, DW_FORM_ref4, 0, 0);
+	abbrev(&d->abbrev, 6, DW_TAG_union_type, true, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 7, DW_TAG_structure_type, true, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	int_off = base_int(d, base);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 3), u32(&d->info, STR_S), u8(&d->info, 8);
+	if (how == 'd')
+		u8(&d->info, 7), u8(&d->info, 4);
+	if (how == 's' || how == 'h') {
+		u8(&d->info, 5), u8(&d->info, 4);
+		sib = d->info.n;
+		u32(&d->info, 0); /* (set below) */
+	} else {
+		u8(&d->info, 6), u8(&d->info, 4);
+	}
+	member(d, 4, STR_A, int_off, 0);
+	if (how == 'i')
+		member(d, 4, STR_B, int_off, c_off);
+	u8(&d->info, 0);
+	if (how == 'd')
+		u8(&d->info, 0);
+	if (how == 's')
+		memcpy(d->info.b + sib, &(uint32_t){ (uint32_t)(d->info.n - base) }, 4);
+	if (how != 'e' && how != 'i')
+		member(d, 4, STR_B, int_off, c_off);
+	if (how == 'h')
+		memcpy(d->info.b + sib, &(uint32_t){ (uint32_t)(d->info.n - base) }, 4);
+	unit_end(d);
+}
+
+/* The children after one with children of its own are hashed, wherever
+ * the step over it comes from (a DW_AT_sibling or the walk of its
+ * children, also two levels down), and apart from its children; a
+ * DW_AT_sibling that skips a child is followed, as the converter's reader
+ * follows it */
+static void test_after_nested_children(void **state)
+{
+	static struct dwarf d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_nested(&d, 's', 4);
+	unit_nested(&d, 'n', 4);
+	unit_nested(&d, 's', 5);
+	unit_nested(&d, 'n', 5);
+	unit_nested(&d, 'h', 4);
+	unit_nested(&d, 'e', 0);
+	unit_nested(&d, 'd', 4);
+	unit_nested(&d, 'd', 5);
+	unit_nested(&d, 'i', 4);
+	dwarf_open(&d);
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 2, 3, true);
+	expect_same(&d, 0, 2, false);
+	expect_same(&d, 1, 3, false);
+	expect_same(&d, 4, 5, true);
+	expect_same(&d, 0, 4, false);
+	expect_same(&d, 6, 7, false);
+	expect_same(&d, 0, 6, false);
+	expect_same(&d, 1, 8, false);
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +858,10 @@ int main(void)
 		cmocka_unit_test(test_edges_once),
 		cmocka_unit_test(test_edges_nested),
 		cmocka_unit_test(test_edge_declaration),
+		cmocka_unit_test(test_bit_size_differs),
+		cmocka_unit_test(test_enumerator_value_differs),
+		cmocka_unit_test(test_parameter_differs),
+		cmocka_unit_test(test_after_nested_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
