@@ -174,9 +174,9 @@ static void multi_ops(struct parm_loc *l, const uint8_t *const *ops, int nops, i
 			set_reg(l, *ops[i]);
 }
 
-static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
+/* One location expression of a parameter: its register, if it names one */
+static void parm_expr(struct parm_loc *l, const uint8_t *p, uint64_t len)
 {
-	struct parm_loc *l = ctx;
 	const uint8_t *ops[MAX_OPS], *e = p + len, *q;
 	int nops = 0, loc = l->n++;
 	uint64_t n;
@@ -184,19 +184,19 @@ static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
 
 	while (p < e) {
 		if (nops == MAX_OPS)
-			return true;
+			return;
 		ops[nops++] = p;
 		if (!(p = op_end(p, e, l->addr_size, l->off_size)))
-			return true;
+			return;
 	}
 	if (!nops)
-		return true;
+		return;
 	stack_value = *ops[nops - 1] == DW_OP_stack_value;
 	if (nops == 2 && stack_value)
 		nops = 1;
 	if (nops != 1) {
 		multi_ops(l, ops, nops, loc);
-		return true;
+		return;
 	}
 	q = ops[0];
 	if (is_reg(*q)) {
@@ -210,7 +210,18 @@ static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
 		if (lbtfi_dw_leb_next(&q, e, &n) && n == 1 && q < e && is_reg(*q))
 			set_reg(l, *q);
 	}
-	return true;
+}
+
+/* The list's expressions until one names the register: the first met is
+ * the parameter's (set_reg keeps it), so the rest of a list (most of a
+ * kernel's lists are long: a parameter moves as the function runs) cannot
+ * change it and is not decoded */
+static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
+{
+	struct parm_loc *l = ctx;
+
+	parm_expr(l, p, len);
+	return l->reg < 0;
 }
 
 /* What funcs_abi reads of one parameter DIE */
