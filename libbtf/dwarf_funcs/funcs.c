@@ -71,6 +71,7 @@ struct dw_pfunc {
 	bool ambiguous;
 	bool kfunc;
 	bool dotted;        /* one of its symbols has a '.' suffix (a clone) */
+	bool one_place;     /* all its symbols defined, at sym's address */
 };
 
 /* A symbol of a name with clones: pahole master's rules ask which of the
@@ -265,7 +266,8 @@ static void add_symbol(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info
 		uint32_t b = k->hash >> (32 - t->fbits);
 
 		t->f[t->n] = (struct dw_pfunc){ .name = s->name, .len = len, .sym = i,
-						.dotted = s->name[len] == '.' };
+						.dotted = s->name[len] == '.',
+						.one_place = s->shndx != SHN_UNDEF };
 		ld->last[t->n] = s->value;
 		if (ld->lastname == UINT32_MAX || pf_cmp_key(s->name, len, &t->f[ld->lastname]) > 0)
 			ld->lastname = t->n;
@@ -276,6 +278,9 @@ static void add_symbol(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info
 		return;
 	}
 	ld->name_of[i] = (uint32_t)(f - t->f);
+	/* (against the symbol sym names before it may change: a name
+	 * without clones keeps its first) */
+	f->one_place &= s->shndx != SHN_UNDEF && s->value == ei->syms[f->sym].value;
 	if (ld->last[f - t->f] && ld->last[f - t->f] != s->value)
 		f->ambiguous = true;
 	f->dotted |= s->name[len] == '.';
@@ -386,10 +391,17 @@ static void syms_at(const struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_i
 	}
 }
 
-/* A name without clones: whether its symbol (or one of them) is at addr */
+/* A name without clones: whether its symbol (or one of them) is at addr.
+ * Its symbols are the function symbols of exactly its name: when they are
+ * all defined at one address, sym's says (no lookup by name among all the
+ * ELF's symbols) */
 static bool at_symbol(const struct lbtfi_dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
 {
-	int64_t s = lbtfi_dw_sym_find(ei, f->name, STT_FUNC, addr, false);
+	int64_t s;
+
+	if (f->one_place)
+		return ei->syms[f->sym].value == addr;
+	s = lbtfi_dw_sym_find(ei, f->name, STT_FUNC, addr, false);
 
 	return s >= 0 && ei->syms[s].value == addr;
 }
@@ -684,7 +696,7 @@ static int mark_func(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, struct l
 	if (!(feat & LBTFI_DW_PAHOLE_MASTER))
 		return (feat & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
 		       (f->ambiguous || unexpected_regs(u, t, pdies, n)) ? add_func_tag(u, MARKER, id) : 0;
-	lbtfi_dw_abi_facts(u, die, pdies, n, t->regs, t->nregs, &abi);
+	lbtfi_dw_abi_facts(u, da, pdies, n, t->regs, t->nregs, &abi);
 	if ((abi.unexpected || abi.origin_unexpected) && !any_struct_param(u, pdies, n))
 		err = add_func_tag(u, MARKER_UNEXP, id);
 	if (!err && (f->ambiguous || abi.reordered))
