@@ -90,7 +90,7 @@ struct lbtfi_dw_pfuncs {
 	 * subprograms' names are in no symbol (inline functions of headers)
 	 * and by_name, megabytes, would miss the cache for each; the filter
 	 * (8 bits a symbol, in the last level of cache) answers most no's */
-	uint64_t *filter;
+	uint64_t *filter;            /* (in f's block) */
 	unsigned int fbits;
 	int nregs;                   /* parameters passed in registers */
 	int regs[MAX_REG_PARAMS];    /* DW_OP_regN of each */
@@ -411,6 +411,7 @@ int lbtfi_dw_pfuncs_load(struct lbtfi_dw_elf_info *ei, uint32_t features)
 	struct lbtfi_dw_pfuncs *t = calloc(1, sizeof(*t));
 	struct pf_load ld = { .lastname = UINT32_MAX };
 	uint32_t i, n = 0;
+	size_t fbytes, foff;
 	GElf_Ehdr eh;
 	int err;
 
@@ -418,14 +419,22 @@ int lbtfi_dw_pfuncs_load(struct lbtfi_dw_elf_info *ei, uint32_t features)
 		return lbtfi_err(ENOMEM, "out of memory");
 	for (i = 0; i < ei->nsyms; i++)
 		n += ei->syms[i].type == STT_FUNC;
-	t->f = lbtfi_malloc_big((n ? n : 1) * sizeof(*t->f));
-	ld.last = lbtfi_malloc_big((n ? n : 1) * sizeof(*ld.last));
-	ld.name_of = malloc((ei->nsyms ? ei->nsyms : 1) * sizeof(*ld.name_of));
 	/* (2^fbits >= 8n, at least 64) */
 	for (t->fbits = 6; t->fbits < 31 && (1ull << t->fbits) < 8ull * n; t->fbits++)
 		;
-	t->filter = calloc((1ull << t->fbits) / 64, sizeof(*t->filter));
-	if (!t->f || !ld.last || !ld.name_of || !t->filter || lbtfi_htab_init(&t->by_name, n, 2)) {
+	/* the filter after the names, in one block: on the same huge pages
+	 * (a kernel's filter alone would be 4 KiB pages, each probe of it a
+	 * TLB miss besides the cache miss) */
+	fbytes = (1ull << t->fbits) / 8;
+	foff = ((n ? n : 1) * sizeof(*t->f) + 63) & ~(size_t)63;
+	t->f = lbtfi_malloc_big(foff + fbytes);
+	if (t->f) {
+		t->filter = (uint64_t *)(void *)((char *)t->f + foff);
+		memset(t->filter, 0, fbytes);
+	}
+	ld.last = lbtfi_malloc_big((n ? n : 1) * sizeof(*ld.last));
+	ld.name_of = malloc((ei->nsyms ? ei->nsyms : 1) * sizeof(*ld.name_of));
+	if (!t->f || !ld.last || !ld.name_of || lbtfi_htab_init(&t->by_name, n, 2)) {
 		free(ld.last);
 		free(ld.name_of);
 		lbtfi_dw_pfuncs_free(t);
@@ -450,8 +459,7 @@ int lbtfi_dw_pfuncs_load(struct lbtfi_dw_elf_info *ei, uint32_t features)
 void lbtfi_dw_pfuncs_free(struct lbtfi_dw_pfuncs *t)
 {
 	if (t) {
-		free(t->f);
-		free(t->filter);
+		free(t->f); /* (and the filter) */
 		free(t->ps);
 		lbtfi_htab_free(&t->by_name);
 	}
