@@ -71,6 +71,7 @@ struct dw_pfunc {
 	bool ambiguous;
 	bool kfunc;
 	bool dotted;        /* one of its symbols has a '.' suffix (a clone) */
+	bool one_place;     /* all its symbols defined, at sym's address */
 };
 
 /* A symbol of a name with clones: pahole master's rules ask which of the
@@ -85,6 +86,12 @@ struct lbtfi_dw_pfuncs {
 	struct dw_pfunc *f;
 	uint32_t n;
 	struct lbtfi_htab by_name;   /* hash of the name -> index into f */
+	/* A bit per hash (its top fbits bits) of the names in by_name: most
+	 * subprograms' names are in no symbol (inline functions of headers)
+	 * and by_name, megabytes, would miss the cache for each; the filter
+	 * (8 bits a symbol, in the last level of cache) answers most no's */
+	uint64_t *filter;            /* (in f's block) */
+	unsigned int fbits;
 	int nregs;                   /* parameters passed in registers */
 	int regs[MAX_REG_PARAMS];    /* DW_OP_regN of each */
 	struct dw_psym *ps;          /* by name, address, symbol order (master's rules) */
@@ -112,14 +119,28 @@ static uint32_t pf_hash(const char *name, size_t len)
 
 /* By hash, not by bisecting the sorted names: once per subprogram DIE of
  * every unit (a bisection's cache misses show in a kernel's profile) */
-static struct dw_pfunc *pf_find(const struct lbtfi_dw_pfuncs *t, const char *name, size_t len)
+static bool pf_maybe(const struct lbtfi_dw_pfuncs *t, uint32_t h)
 {
-	uint32_t h = pf_hash(name, len);
+	uint32_t b = h >> (32 - t->fbits);
 
+	return t->filter[b / 64] >> (b % 64) & 1;
+}
+
+/* The name of the first len bytes of name, whose pf_hash is h */
+static struct dw_pfunc *pf_find_hashed(const struct lbtfi_dw_pfuncs *t, const char *name, size_t len,
+				       uint32_t h)
+{
+	if (!pf_maybe(t, h))
+		return NULL;
 	LBTFI_HTAB_FOR_EACH(&t->by_name, h, i, v)
 		if (t->f[v].len == len && !memcmp(t->f[v].name, name, len))
 			return &t->f[v];
 	return NULL;
+}
+
+static struct dw_pfunc *pf_find(const struct lbtfi_dw_pfuncs *t, const char *name, size_t len)
+{
+	return pf_find_hashed(t, name, len, pf_hash(name, len));
 }
 
 static void set_regs(struct lbtfi_dw_pfuncs *t, unsigned int machine)
@@ -200,41 +221,103 @@ static void find_kfuncs(struct lbtfi_dw_elf_info *ei, struct lbtfi_dw_pfuncs *t)
 	}
 }
 
-static bool piece_of_function(const char *name)
-{
-	const char *dot = strchr(name, '.');
+/* A function symbol's name up to its first '.', hashed (pf_hash) */
+struct sym_key {
+	uint32_t hash, len;
+};
 
-	return dot && (strstr(dot, ".cold") || strstr(dot, ".part"));
+/* Whether a function symbol's key names a function; its key in *k. One
+ * pass over the name: the bytes hashed are the ones strcspn would count */
+static bool func_key(const char *name, struct sym_key *k)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	uint32_t h = 2166136261u;
+
+	for (; *p && *p != '.'; p++)
+		h = (h ^ *p) * 16777619u;
+	k->hash = lbtfi_hash_fin(h);
+	k->len = (uint32_t)(p - (const unsigned char *)name);
+	/* pieces of a function, not functions */
+	return !*p || (!strstr((const char *)p, ".cold") && !strstr((const char *)p, ".part"));
 }
+
+/* What loading the table needs beside it */
+struct pf_load {
+	uint64_t *last;        /* each name's last address */
+	uint32_t *name_of;     /* each symbol's name (index into f), or UINT32_MAX */
+	uint32_t lastname;     /* the greatest name, or UINT32_MAX */
+};
 
 /*
  * The table's names met in symbol table order, each looked up by hash (a
  * sort of a kernel's names would delay the start, before any unit can be
  * converted): ambiguous when an address differs from the last nonzero one
  * before it, as pahole v1.31 compares them; the symbol named exactly so
- * gives the linkage, else the first. last[] holds each name's last address.
+ * gives the linkage, else the first.
  */
-static void add_symbol(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei, uint64_t *last,
-		       uint32_t i)
+static void add_symbol(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei,
+		       struct pf_load *ld, uint32_t i, const struct sym_key *k)
 {
 	const struct lbtfi_dw_symbol *s = &ei->syms[i];
-	uint32_t len = (uint32_t)strcspn(s->name, ".");
-	struct dw_pfunc *f = pf_find(t, s->name, len);
+	uint32_t len = k->len;
+	struct dw_pfunc *f = pf_find_hashed(t, s->name, len, k->hash);
 
 	if (!f) {
+		uint32_t b = k->hash >> (32 - t->fbits);
+
 		t->f[t->n] = (struct dw_pfunc){ .name = s->name, .len = len, .sym = i,
-						.dotted = s->name[len] == '.' };
-		last[t->n] = s->value;
+						.dotted = s->name[len] == '.',
+						.one_place = s->shndx != SHN_UNDEF };
+		ld->last[t->n] = s->value;
+		if (ld->lastname == UINT32_MAX || pf_cmp_key(s->name, len, &t->f[ld->lastname]) > 0)
+			ld->lastname = t->n;
+		ld->name_of[i] = t->n;
 		/* (sized for every STT_FUNC: never full) */
-		lbtfi_htab_put(&t->by_name, pf_hash(s->name, len), t->n++);
+		lbtfi_htab_put(&t->by_name, k->hash, t->n++);
+		t->filter[b / 64] |= 1ull << (b % 64);
 		return;
 	}
-	if (last[f - t->f] && last[f - t->f] != s->value)
+	ld->name_of[i] = (uint32_t)(f - t->f);
+	/* (against the symbol sym names before it may change: a name
+	 * without clones keeps its first) */
+	f->one_place &= s->shndx != SHN_UNDEF && s->value == ei->syms[f->sym].value;
+	if (ld->last[f - t->f] && ld->last[f - t->f] != s->value)
 		f->ambiguous = true;
 	f->dotted |= s->name[len] == '.';
-	last[f - t->f] = s->value;
+	ld->last[f - t->f] = s->value;
 	if (!s->name[len] && ei->syms[f->sym].name[len])
 		f->sym = i;
+}
+
+/* Every function symbol added, in order: the keys first (a sequential pass
+ * over the names), then the lookups, each slot prefetched a few symbols
+ * ahead (the table is megabytes: each probe would miss the cache) */
+#define PF_AHEAD 8u
+static int add_symbols(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei,
+		       struct pf_load *ld)
+{
+	struct sym_key *keys = malloc((ei->nsyms ? ei->nsyms : 1) * sizeof(*keys));
+	uint32_t *idx = malloc((ei->nsyms ? ei->nsyms : 1) * sizeof(*idx));
+	uint32_t i, n = 0;
+
+	if (!keys || !idx) {
+		free(keys);
+		free(idx);
+		return lbtfi_err(ENOMEM, "out of memory");
+	}
+	for (i = 0; i < ei->nsyms; i++) {
+		ld->name_of[i] = UINT32_MAX;
+		if (ei->syms[i].type == STT_FUNC && func_key(ei->syms[i].name, &keys[n]))
+			idx[n++] = i;
+	}
+	for (i = 0; i < n; i++) {
+		if (i + PF_AHEAD < n)
+			__builtin_prefetch(lbtfi_htab_home(&t->by_name, keys[i + PF_AHEAD].hash));
+		add_symbol(t, ei, ld, idx[i], &keys[i]);
+	}
+	free(keys);
+	free(idx);
+	return 0;
 }
 
 static int psym_cmp(const void *a, const void *b)
@@ -248,8 +331,10 @@ static int psym_cmp(const void *a, const void *b)
 	return (x->sym > y->sym) - (x->sym < y->sym);
 }
 
-/* The symbols of the names with clones, for master's rules */
-static int load_clone_syms(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei)
+/* The symbols of the names with clones, for master's rules; name_of:
+ * each symbol's name (add_symbols) */
+static int load_clone_syms(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_info *ei,
+			   const uint32_t *name_of)
 {
 	uint32_t i, n = 0;
 
@@ -259,14 +344,10 @@ static int load_clone_syms(struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_
 		return 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (i = 0, n = 0; i < ei->nsyms; i++) {
-			const struct lbtfi_dw_symbol *s = &ei->syms[i];
-			const struct dw_pfunc *f;
-
-			if (s->type != STT_FUNC || piece_of_function(s->name) ||
-			    !(f = pf_find(t, s->name, strcspn(s->name, "."))) || !f->dotted)
+			if (name_of[i] == UINT32_MAX || !t->f[name_of[i]].dotted)
 				continue;
 			if (pass)
-				t->ps[n] = (struct dw_psym){ (uint32_t)(f - t->f), i, s->value };
+				t->ps[n] = (struct dw_psym){ name_of[i], i, ei->syms[i].value };
 			n++;
 		}
 		if (!pass && !(t->ps = malloc(n * sizeof(*t->ps))))
@@ -310,10 +391,17 @@ static void syms_at(const struct lbtfi_dw_pfuncs *t, const struct lbtfi_dw_elf_i
 	}
 }
 
-/* A name without clones: whether its symbol (or one of them) is at addr */
+/* A name without clones: whether its symbol (or one of them) is at addr.
+ * Its symbols are the function symbols of exactly its name: when they are
+ * all defined at one address, sym's says (no lookup by name among all the
+ * ELF's symbols) */
 static bool at_symbol(const struct lbtfi_dw_elf_info *ei, const struct dw_pfunc *f, uint64_t addr)
 {
-	int64_t s = lbtfi_dw_sym_find(ei, f->name, STT_FUNC, addr, false);
+	int64_t s;
+
+	if (f->one_place)
+		return ei->syms[f->sym].value == addr;
+	s = lbtfi_dw_sym_find(ei, f->name, STT_FUNC, addr, false);
 
 	return s >= 0 && ei->syms[s].value == addr;
 }
@@ -321,43 +409,57 @@ static bool at_symbol(const struct lbtfi_dw_elf_info *ei, const struct dw_pfunc 
 int lbtfi_dw_pfuncs_load(struct lbtfi_dw_elf_info *ei, uint32_t features)
 {
 	struct lbtfi_dw_pfuncs *t = calloc(1, sizeof(*t));
-	struct dw_pfunc *lastname = NULL;
-	uint64_t *last = NULL;
+	struct pf_load ld = { .lastname = UINT32_MAX };
 	uint32_t i, n = 0;
+	size_t fbytes, foff;
 	GElf_Ehdr eh;
+	int err;
 
 	if (!t)
 		return lbtfi_err(ENOMEM, "out of memory");
 	for (i = 0; i < ei->nsyms; i++)
 		n += ei->syms[i].type == STT_FUNC;
-	t->f = lbtfi_malloc_big((n ? n : 1) * sizeof(*t->f));
-	last = lbtfi_malloc_big((n ? n : 1) * sizeof(*last));
-	if (!t->f || !last || lbtfi_htab_init(&t->by_name, n, 2)) {
-		free(last);
+	/* (2^fbits >= 8n, at least 64) */
+	for (t->fbits = 6; t->fbits < 31 && (1ull << t->fbits) < 8ull * n; t->fbits++)
+		;
+	/* the filter after the names, in one block: on the same huge pages
+	 * (a kernel's filter alone would be 4 KiB pages, each probe of it a
+	 * TLB miss besides the cache miss) */
+	fbytes = (1ull << t->fbits) / 8;
+	foff = ((n ? n : 1) * sizeof(*t->f) + 63) & ~(size_t)63;
+	t->f = lbtfi_malloc_big(foff + fbytes);
+	if (t->f) {
+		t->filter = (uint64_t *)(void *)((char *)t->f + foff);
+		memset(t->filter, 0, fbytes);
+	}
+	ld.last = lbtfi_malloc_big((n ? n : 1) * sizeof(*ld.last));
+	ld.name_of = malloc((ei->nsyms ? ei->nsyms : 1) * sizeof(*ld.name_of));
+	if (!t->f || !ld.last || !ld.name_of || lbtfi_htab_init(&t->by_name, n, 2)) {
+		free(ld.last);
+		free(ld.name_of);
 		lbtfi_dw_pfuncs_free(t);
 		return lbtfi_err(ENOMEM, "out of memory");
 	}
 	set_regs(t, gelf_getehdr(ei->elf, &eh) ? eh.e_machine : EM_NONE);
-	for (i = 0; i < ei->nsyms; i++)
-		if (ei->syms[i].type == STT_FUNC && !piece_of_function(ei->syms[i].name))
-			add_symbol(t, ei, last, i);
+	err = add_symbols(t, ei, &ld);
 	/* as pahole v1.31: its grouping loop over the sorted names decides a
 	 * name's ambiguity when the next name starts, so the last never is */
-	for (i = 0; i < t->n; i++)
-		if (!lastname || pf_cmp_key(t->f[i].name, t->f[i].len, lastname) > 0)
-			lastname = &t->f[i];
-	if (lastname)
-		lastname->ambiguous = false;
-	free(last);
+	if (ld.lastname != UINT32_MAX)
+		t->f[ld.lastname].ambiguous = false;
+	free(ld.last);
 	ei->pfuncs = t;
-	find_kfuncs(ei, t);
-	return features & LBTFI_DW_PAHOLE_MASTER ? load_clone_syms(t, ei) : 0;
+	if (!err)
+		find_kfuncs(ei, t);
+	if (!err && (features & LBTFI_DW_PAHOLE_MASTER))
+		err = load_clone_syms(t, ei, ld.name_of);
+	free(ld.name_of);
+	return err;
 }
 
 void lbtfi_dw_pfuncs_free(struct lbtfi_dw_pfuncs *t)
 {
 	if (t) {
-		free(t->f);
+		free(t->f); /* (and the filter) */
 		free(t->ps);
 		lbtfi_htab_free(&t->by_name);
 	}
@@ -602,7 +704,7 @@ static int mark_func(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, struct l
 	if (!(feat & LBTFI_DW_PAHOLE_MASTER))
 		return (feat & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
 		       (f->ambiguous || unexpected_regs(u, t, pdies, n)) ? add_func_tag(u, MARKER, id) : 0;
-	lbtfi_dw_abi_facts(u, die, pdies, n, t->regs, t->nregs, &abi);
+	lbtfi_dw_abi_facts(u, da, pdies, n, t->regs, t->nregs, &abi);
 	if ((abi.unexpected || abi.origin_unexpected) && !any_struct_param(u, pdies, n))
 		err = add_func_tag(u, MARKER_UNEXP, id);
 	if (!err && (f->ambiguous || abi.reordered))
@@ -638,6 +740,8 @@ int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 	struct lbtfi_dw_attrs da;
 	const char *name;
 	int64_t proto;
+	size_t len;
+	uint32_t h;
 	int id, err;
 
 	if (!t)
@@ -647,7 +751,10 @@ int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 		return 0;
 	lbtfi_dr_integrate(u->rd, &da);
 	name = lbtfi_dw_attrs_name(&da);
-	if (!name || !*name || !(f = pf_find(t, name, strlen(name))))
+	if (!name || !*name)
+		return 0;
+	h = lbtfi_str_hash(name, &len); /* (pf_hash, with the length) */
+	if (!(f = pf_find_hashed(t, name, len, h)))
 		return 0;
 	/* the instance's own parameter list, names and types from its origin */
 	proto = lbtfi_dw_func_proto(u, die, true, &pdies, &npdies);

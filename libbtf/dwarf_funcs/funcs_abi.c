@@ -174,9 +174,9 @@ static void multi_ops(struct parm_loc *l, const uint8_t *const *ops, int nops, i
 			set_reg(l, *ops[i]);
 }
 
-static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
+/* One location expression of a parameter: its register, if it names one */
+static void parm_expr(struct parm_loc *l, const uint8_t *p, uint64_t len)
 {
-	struct parm_loc *l = ctx;
 	const uint8_t *ops[MAX_OPS], *e = p + len, *q;
 	int nops = 0, loc = l->n++;
 	uint64_t n;
@@ -184,19 +184,19 @@ static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
 
 	while (p < e) {
 		if (nops == MAX_OPS)
-			return true;
+			return;
 		ops[nops++] = p;
 		if (!(p = op_end(p, e, l->addr_size, l->off_size)))
-			return true;
+			return;
 	}
 	if (!nops)
-		return true;
+		return;
 	stack_value = *ops[nops - 1] == DW_OP_stack_value;
 	if (nops == 2 && stack_value)
 		nops = 1;
 	if (nops != 1) {
 		multi_ops(l, ops, nops, loc);
-		return true;
+		return;
 	}
 	q = ops[0];
 	if (is_reg(*q)) {
@@ -210,36 +210,63 @@ static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
 		if (lbtfi_dw_leb_next(&q, e, &n) && n == 1 && q < e && is_reg(*q))
 			set_reg(l, *q);
 	}
-	return true;
 }
 
-/* What funcs_abi reads of one parameter DIE */
+/* The list's expressions until one names the register: the first met is
+ * the parameter's (set_reg keeps it), so the rest of a list (most of a
+ * kernel's lists are long: a parameter moves as the function runs) cannot
+ * change it and is not decoded */
+static bool scan_loc(const uint8_t *p, uint64_t len, void *ctx)
+{
+	struct parm_loc *l = ctx;
+
+	parm_expr(l, p, len);
+	return l->reg < 0;
+}
+
+/* What funcs_abi reads of one parameter DIE: its attributes are gathered
+ * once (read_parm), its type's size and register read from them when some
+ * parameter of the instance has a location (parm_where) */
 struct parm {
 	bool has_loc;
+	bool has_key;     /* it names its origin, whose key is key */
+	bool has_type;
 	int reg;
 	uint64_t size;
+	uint64_t key;
+	struct lbtfi_dw_attr type, loc;
 };
 
-/* full: its type's size and its register too, else whether it has a
- * location only */
-static void read_parm(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *d, struct parm *pm, bool full)
+static void read_parm(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *d, struct parm *pm)
 {
-	struct parm_loc l = { .reg = -1 };
 	struct lbtfi_dw_attrs da;
 
 	lbtfi_dr_attrs(u->rd, d, &da, false);
 	pm->has_loc = da.own >> DA_LOCATION & 1;
+	pm->has_key = (da.own >> DA_ORIGIN & 1) && lbtfi_dr_ref_key(&da.a[DA_ORIGIN], &pm->key);
 	pm->reg = -1;
 	pm->size = 0;
-	if (!full)
-		return;
+	/* (a parameter of an abstract instance, the most numerous, has no
+	 * origin: nothing to follow) */
 	lbtfi_dr_integrate(u->rd, &da);
-	pm->size = lbtfi_dw_type_size(u, lbtfi_dw_attrs_get(&da, DA_TYPE));
+	pm->has_type = da.have >> DA_TYPE & 1;
+	if (pm->has_type)
+		pm->type = da.a[DA_TYPE];
+	if (pm->has_loc)
+		pm->loc = da.a[DA_LOCATION];
+}
+
+/* Its type's size and, when it has a location, its register */
+static void parm_where(struct lbtfi_dw_unit *u, struct parm *pm)
+{
+	struct parm_loc l = { .reg = -1 };
+
+	pm->size = lbtfi_dw_type_size(u, pm->has_type ? &pm->type : NULL);
 	if (pm->has_loc) {
 		l.size = pm->size;
-		l.addr_size = d->u->h->addr_size;
-		l.off_size = d->u->h->offset_size;
-		lbtfi_dr_loc_exprs(&da.a[DA_LOCATION], scan_loc, &l);
+		l.addr_size = pm->loc.u->h->addr_size;
+		l.off_size = pm->loc.u->h->offset_size;
+		lbtfi_dr_loc_exprs(&pm->loc, scan_loc, &l);
 	}
 	pm->reg = l.reg;
 }
@@ -294,34 +321,35 @@ static void check_parms(const struct parm *ps, uint32_t n, const int *regs, int 
 	}
 }
 
-void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struct lbtfi_dw_die *params, uint32_t n,
-		  const int *regs, int nregs, struct lbtfi_dw_abi *out)
+void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attrs *da, struct lbtfi_dw_die *params,
+			uint32_t n, const int *regs, int nregs, struct lbtfi_dw_abi *out)
 {
 	struct parm ps[MAX_PARMS], ops[MAX_PARMS];
 	struct lbtfi_dw_die odies[MAX_PARMS];
-	uint64_t key;
 	uint32_t no = 0, i, j;
 	int map[MAX_PARMS];
-	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_attr origin;
 	struct lbtfi_dw_die o, c;
-	bool ignored = false;
+	bool ignored = false, located = false;
 
 	memset(out, 0, sizeof(*out));
 	if (n > MAX_PARMS)
 		n = MAX_PARMS;
-	for (i = 0; i < n; i++)
-		read_parm(u, &params[i], &ps[i], false);
+	for (i = 0; i < n; i++) {
+		read_parm(u, &params[i], &ps[i]);
+		located |= ps[i].has_loc;
+	}
 	/* (sizes and registers count only when a parameter has a location:
 	 * not in abstract instances, the most numerous) */
-	for (i = 0; i < n && !ps[i].has_loc; i++)
-		;
-	for (j = 0; i < n && j < n; j++)
-		read_parm(u, &params[j], &ps[j], true);
+	for (i = 0; located && i < n; i++)
+		parm_where(u, &ps[i]);
 	check_parms(ps, n, regs, nregs, u->producer_clang, &out->unexpected, &out->optimized,
 		    &out->drop);
 	/* a copy: where its origin has each of its parameters */
-	lbtfi_dr_attrs(u->rd, die, &da, false);
-	if (!(da.own >> DA_ORIGIN & 1) || !lbtfi_dr_ref(u->rd, &da.a[DA_ORIGIN], &o) || !lbtfi_dr_child(&o, &c))
+	if (!(da->own >> DA_ORIGIN & 1))
+		return;
+	origin = da->a[DA_ORIGIN];
+	if (!lbtfi_dr_ref(u->rd, &origin, &o) || !lbtfi_dr_child(&o, &c))
 		return;
 	do {
 		if (lbtfi_dr_tag(&c) == DW_TAG_formal_parameter && no < MAX_PARMS)
@@ -329,10 +357,9 @@ void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struc
 	} while (lbtfi_dr_sibling(&c));
 	for (i = 0; i < n; i++) {
 		map[i] = -1;
-		lbtfi_dr_attrs(u->rd, &params[i], &da, false);
-		if (!(da.own >> DA_ORIGIN & 1) || !lbtfi_dr_ref_key(&da.a[DA_ORIGIN], &key))
+		if (!ps[i].has_key)
 			continue;
-		for (j = 0; j < no && lbtfi_dr_key(&odies[j]) != key; j++)
+		for (j = 0; j < no && lbtfi_dr_key(&odies[j]) != ps[i].key; j++)
 			;
 		if (j == no)
 			continue;
@@ -345,9 +372,9 @@ void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, struc
 	/* the origin read with this copy's locations: its types, and where
 	 * the copy has each parameter */
 	for (j = 0; j < no; j++) {
-		read_parm(u, &odies[j], &ops[j], true);
+		read_parm(u, &odies[j], &ops[j]);
 		ops[j].has_loc = false;
-		ops[j].reg = -1;
+		parm_where(u, &ops[j]);
 	}
 	for (i = 0; i < n; i++)
 		if (map[i] >= 0) {
