@@ -192,8 +192,9 @@ struct lbtfi_dw_edge {
 struct lbtfi_dw_sig {
 	uint64_t a, b;
 	uint32_t edges, nedges; /* range in lbtfi_dw_sigs.edge */
-	uint8_t state;
+	uint8_t state;          /* LBTFI_DW_SIG_*: being hashed, done, none */
 };
+enum { LBTFI_DW_SIG_BUSY = 1, LBTFI_DW_SIG_DONE, LBTFI_DW_SIG_NONE };
 
 
 /*
@@ -321,10 +322,23 @@ struct lbtfi_dw_reuse_unit {
 /* The signature of a type DIE, or NULL when it has none (then *err says
  * whether that is an error) */
 const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err);
+/* (hashing die, whose slot in u->map is number sn, LBTFI_DW_NONE: looked up) */
+const struct lbtfi_dw_sig *lbtfi_dw_sig_hash(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn,
+					     int *err);
 /* The same, die's slot in u->map being number sn (the converter has it:
- * no lookup) */
-const struct lbtfi_dw_sig *lbtfi_dw_sig_of_slot(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
-						 uint32_t sn, int *err);
+ * no lookup). Inline: most type DIEs the converter asks for were hashed
+ * already, inside the type that refers to them (nothing is being hashed
+ * when it asks, so a memoised signature is done or has none) */
+static inline const struct lbtfi_dw_sig *lbtfi_dw_sig_of_slot(struct lbtfi_dw_reuse_unit *u,
+							       struct lbtfi_dw_die *die, uint32_t sn, int *err)
+{
+	uint32_t i = u->map.slots[sn].sig;
+
+	if (i == LBTFI_DW_NONE)
+		return lbtfi_dw_sig_hash(u, die, sn, err);
+	*err = 0;
+	return u->sigs.sig[i].state == LBTFI_DW_SIG_DONE ? &u->sigs.sig[i] : NULL;
+}
 /* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
  * is the one its type unit describes */
 static inline void lbtfi_dw_follow_signature(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *die)

@@ -24,7 +24,9 @@
 
 #define SIG_MAX_DEPTH 256
 
-enum { SIG_BUSY = 1, SIG_DONE, SIG_NONE };
+#define SIG_BUSY LBTFI_DW_SIG_BUSY
+#define SIG_DONE LBTFI_DW_SIG_DONE
+#define SIG_NONE LBTFI_DW_SIG_NONE
 
 struct hash128 {
 	uint64_t a, b;
@@ -851,8 +853,8 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	return err;
 }
 
-const struct lbtfi_dw_sig *lbtfi_dw_sig_of_slot(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
-						 uint32_t sn, int *err)
+const struct lbtfi_dw_sig *lbtfi_dw_sig_hash(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn,
+					     int *err)
 {
 	uint32_t idx;
 
@@ -866,7 +868,7 @@ const struct lbtfi_dw_sig *lbtfi_dw_sig_of_slot(struct lbtfi_dw_reuse_unit *u, s
 
 const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err)
 {
-	return lbtfi_dw_sig_of_slot(u, die, LBTFI_DW_NONE, err);
+	return lbtfi_dw_sig_hash(u, die, LBTFI_DW_NONE, err);
 }
 
 void lbtfi_dw_sigs_init(struct lbtfi_dw_sigs *s)

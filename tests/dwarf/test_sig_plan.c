@@ -464,7 +464,8 @@ static uint64_t edge_key(const struct dwarf *d, const struct lbtfi_dw_sig *s, ui
  * before by the converter (here after another key's), named by number;
  * the signature is memoised in that slot, the same as lbtfi_dw_sig_of
  * finds by the key, no slot added for the key, and the references met
- * noted in their targets' slots (T's: what S's members led to)
+ * noted in their targets' slots (T's: what S's members led to); asked
+ * again, the slot answers, also that the DIE has no signature
  */
 static void test_sig_of_slot(void **state)
 {
@@ -498,6 +499,15 @@ static void test_sig_of_slot(void **state)
 	cnt = d.ru.map.cnt;
 	again = lbtfi_dw_sig_of(&d.ru, &die, &err);
 	assert_ptr_equal(again, s);
+	assert_int_equal(d.ru.map.cnt, cnt);
+	/* (memoised: answered from the slot; one without a signature too) */
+	err = -1;
+	assert_ptr_equal(lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err), s);
+	assert_int_equal(err, 0);
+	d.ru.sigs.sig[d.ru.map.slots[sn].sig].state = LBTFI_DW_SIG_NONE;
+	err = -1;
+	assert_null(lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err));
+	assert_int_equal(err, 0);
 	assert_int_equal(d.ru.map.cnt, cnt);
 	dwarf_close(&d);
 }
