@@ -780,6 +780,16 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 		g->nedges = s->sig[s->stack[from]].nedges;
 		return 0;
 	}
+	if (s->nstack - from == 1) {
+		/* one named aggregate (a pointer to a named struct): listed
+		 * once without a round */
+		if (lbtfi_dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
+			return -ENOMEM;
+		g->edges = s->nedge;
+		g->nedges = 1;
+		s->edge[s->nedge++] = s->stack[from] & ~LBTFI_DW_SIG_NAMED;
+		return 0;
+	}
 	if (++s->round == 0) { /* (wrapped: no entry may bear the new round) */
 		for (i = 0; i < s->nnamed; i++)
 			s->named[i].round = 0;
