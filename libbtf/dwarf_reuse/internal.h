@@ -192,8 +192,9 @@ struct lbtfi_dw_edge {
 struct lbtfi_dw_sig {
 	uint64_t a, b;
 	uint32_t edges, nedges; /* range in lbtfi_dw_sigs.edge */
-	uint8_t state;
+	uint8_t state;          /* LBTFI_DW_SIG_*: being hashed, done, none */
 };
+enum { LBTFI_DW_SIG_BUSY = 1, LBTFI_DW_SIG_DONE, LBTFI_DW_SIG_NONE };
 
 
 /*
@@ -321,6 +322,23 @@ struct lbtfi_dw_reuse_unit {
 /* The signature of a type DIE, or NULL when it has none (then *err says
  * whether that is an error) */
 const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err);
+/* (hashing die, whose slot in u->map is number sn, LBTFI_DW_NONE: looked up) */
+const struct lbtfi_dw_sig *lbtfi_dw_sig_hash(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn,
+					     int *err);
+/* The same, die's slot in u->map being number sn (the converter has it:
+ * no lookup). Inline: most type DIEs the converter asks for were hashed
+ * already, inside the type that refers to them (nothing is being hashed
+ * when it asks, so a memoised signature is done or has none) */
+static inline const struct lbtfi_dw_sig *lbtfi_dw_sig_of_slot(struct lbtfi_dw_reuse_unit *u,
+							       struct lbtfi_dw_die *die, uint32_t sn, int *err)
+{
+	uint32_t i = u->map.slots[sn].sig;
+
+	if (i == LBTFI_DW_NONE)
+		return lbtfi_dw_sig_hash(u, die, sn, err);
+	*err = 0;
+	return u->sigs.sig[i].state == LBTFI_DW_SIG_DONE ? &u->sigs.sig[i] : NULL;
+}
 /* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
  * is the one its type unit describes */
 static inline void lbtfi_dw_follow_signature(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *die)
@@ -346,10 +364,12 @@ void lbtfi_dw_group_free(struct lbtfi_dw_group *g);
 /* Start a unit (its builder is u->b, shared by the group) */
 void lbtfi_dw_group_unit_begin(struct lbtfi_dw_reuse_unit *u);
 /* Id of an earlier equal type, 0 if none, <0 error (die has no id yet, not
- * even "in progress": a reference to itself is taken as one to that type) */
-int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die);
-/* die (already signed by lbtfi_dw_reuse_find) was converted to id in this unit */
-int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t id);
+ * even "in progress": a reference to itself is taken as one to that type);
+ * sn: die's slot number in u->map */
+int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn);
+/* die (already signed by lbtfi_dw_reuse_find), of slot number sn, was
+ * converted to id in this unit */
+int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t id);
 /* Unit done: check the queued references (converting their targets as
  * needed). 0: every reuse holds, 1: one did not (convert the unit again
  * without reuse), <0 error */

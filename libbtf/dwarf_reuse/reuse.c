@@ -484,7 +484,7 @@ miss:
 	return 0;
 }
 
-int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die)
+int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn)
 {
 	struct lbtfi_dw_group *g = u->grp;
 	const struct lbtfi_dw_sig *s;
@@ -494,7 +494,7 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 
 	if (!g || !g->on)
 		return 0;
-	s = lbtfi_dw_sig_of(u, die, &err);
+	s = lbtfi_dw_sig_of_slot(u, die, sn, &err);
 	if (!s)
 		return err;
 	/* (the unit's conversions join the table only when it ends) */
@@ -514,7 +514,7 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	return 0;
 }
 
-int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t id)
+int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t id)
 {
 	struct lbtfi_dw_group *g = u->grp;
 	const struct lbtfi_dw_sig *s;
@@ -522,7 +522,7 @@ int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
 
 	if (!g || !g->on || !id)
 		return 0;
-	s = lbtfi_dw_sig_of(u, die, &err); /* (memoised by lbtfi_dw_reuse_find) */
+	s = lbtfi_dw_sig_of_slot(u, die, sn, &err); /* (memoised by lbtfi_dw_reuse_find) */
 	if (!s)
 		return err;
 	if (lbtfi_dw_grow(&g->pending, &g->cappending, g->npending, sizeof(*g->pending), 1024))

@@ -24,7 +24,9 @@
 
 #define SIG_MAX_DEPTH 256
 
-enum { SIG_BUSY = 1, SIG_DONE, SIG_NONE };
+#define SIG_BUSY LBTFI_DW_SIG_BUSY
+#define SIG_DONE LBTFI_DW_SIG_DONE
+#define SIG_NONE LBTFI_DW_SIG_NONE
 
 struct hash128 {
 	uint64_t a, b;
@@ -261,7 +263,8 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	return true;
 }
 
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth, bool ref);
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t *idx, int depth,
+		  bool ref);
 
 /*
  * What a reference adds to a signature, as words: a named aggregate's
@@ -325,18 +328,12 @@ static inline int ref_sub(struct lbtfi_dw_sigs *s, uint32_t sub, struct ref_word
 	return g->nedges ? push(s, sub) : 0;
 }
 
-/* What the reference by key direct leads to, remembered (cache: it has a
- * key); 0 or -ENOMEM */
-static inline int note_ref(struct lbtfi_dw_reuse_unit *u, bool cache, uint64_t direct, uint32_t ref)
+/* What the reference by the key of slot number dsn leads to, remembered
+ * (LBTFI_DW_NONE: a reference without a key) */
+static inline void note_ref(struct lbtfi_dw_reuse_unit *u, uint32_t dsn, uint32_t ref)
 {
-	struct lbtfi_dw_die_slot *d;
-
-	if (!cache)
-		return 0;
-	if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
-		return -ENOMEM;
-	d->ref = ref;
-	return 0;
+	if (dsn != LBTFI_DW_NONE)
+		u->map.slots[dsn].ref = ref;
 }
 
 /* A reference to a key the unit's signatures met before: what it led to
@@ -366,9 +363,11 @@ static inline __attribute__((always_inline)) int mix_known(struct lbtfi_dw_sigs 
 	return g->nedges ? push(s, it) : 0;
 }
 
-/* A reference met for the first time (by key direct, when cache) */
+/* A reference met for the first time, by key direct whose slot is number
+ * dsn (LBTFI_DW_NONE: a reference without a key). The slot was made by the
+ * caller's lookup, so that nothing here looks the key up again */
 static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, const struct lbtfi_dw_attr *a,
-					     bool cache, uint64_t direct, int depth, struct ref_words *r)
+					     uint32_t dsn, uint64_t direct, int depth, struct ref_words *r)
 {
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	struct lbtfi_dw_die t;
@@ -386,18 +385,19 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 		    s->nnamed >= LBTFI_DW_SIG_NAMED - 2) /* (not to be LBTFI_DW_NONE with the flag) */
 			return -ENOMEM;
 		if (named_aggregate(u, &t, &s->named[s->nnamed])) {
-			if ((err = note_ref(u, cache, direct, LBTFI_DW_SIG_NAMED | s->nnamed)))
-				return err;
+			note_ref(u, dsn, LBTFI_DW_SIG_NAMED | s->nnamed);
 			return ref_named(s, s->nnamed++, r);
 		}
 	}
-	/* (a reference by the target's own key, nearly all: noted by sig_at
-	 * in the slot it finds, without a second lookup) */
-	if (cache && direct == lbtfi_dr_key(&t)) {
-		if ((err = sig_at(u, &t, &sub, depth + 1, true)))
+	/* (a reference by the target's own key, nearly all: its slot is
+	 * the target's, given to sig_at, which notes the reference there) */
+	if (dsn != LBTFI_DW_NONE && direct == lbtfi_dr_key(&t)) {
+		if ((err = sig_at(u, &t, dsn, &sub, depth + 1, true)))
 			return err;
-	} else if ((err = sig_at(u, &t, &sub, depth + 1, false)) || (err = note_ref(u, cache, direct, sub))) {
-		return err;
+	} else {
+		if ((err = sig_at(u, &t, LBTFI_DW_NONE, &sub, depth + 1, false)))
+			return err;
+		note_ref(u, dsn, sub);
 	}
 	return ref_sub(s, sub, r);
 }
@@ -412,14 +412,18 @@ static int mix_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struc
 		   bool *none)
 {
 	uint64_t direct;
-	bool cache = lbtfi_dr_ref_key(a, &direct);
-	struct lbtfi_dw_die_slot *d;
+	struct lbtfi_dw_die_slot *d = NULL;
 	struct ref_words r;
 	int err;
 
-	if (cache && (d = lbtfi_dw_dies_get(&u->map, direct)) && d->ref != LBTFI_DW_NONE)
-		return mix_known(&u->sigs, h, d->ref, none);
-	if (!(err = ref_new(u, a, cache, direct, depth, &r)))
+	/* (the key's slot made when missing: ref_new notes there) */
+	if (lbtfi_dr_ref_key(a, &direct)) {
+		if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
+			return -ENOMEM;
+		if (d->ref != LBTFI_DW_NONE)
+			return mix_known(&u->sigs, h, d->ref, none);
+	}
+	if (!(err = ref_new(u, a, d ? (uint32_t)(d - u->map.slots) : LBTFI_DW_NONE, direct, depth, &r)))
 		mix_ref_words(h, &r, none);
 	return err;
 }
@@ -482,10 +486,14 @@ static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_
 
 	memcpy(&v, p, 4);
 	direct = (le32toh(v) + cu->h->off) | cu->key_base;
-	if ((d = lbtfi_dw_dies_get(&u->map, direct)) && d->ref != LBTFI_DW_NONE)
+	/* (made when missing: ref_new and sig_at use this slot, by number,
+	 * rather than look the key up again) */
+	if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
+		return -ENOMEM;
+	if (d->ref != LBTFI_DW_NONE)
 		return mix_known(&u->sigs, h, d->ref, none);
 	a = (struct lbtfi_dw_attr){ DW_FORM_ref4, p, 0, cu };
-	if (!(err = ref_new(u, &a, true, direct, depth, &r)))
+	if (!(err = ref_new(u, &a, (uint32_t)(d - u->map.slots), direct, depth, &r)))
 		mix_ref_words(h, &r, none);
 	return err;
 }
@@ -772,6 +780,16 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 		g->nedges = s->sig[s->stack[from]].nedges;
 		return 0;
 	}
+	if (s->nstack - from == 1) {
+		/* one named aggregate (a pointer to a named struct): listed
+		 * once without a round */
+		if (lbtfi_dw_grow(&s->edge, &s->capedge, s->nedge, sizeof(*s->edge), 1024))
+			return -ENOMEM;
+		g->edges = s->nedge;
+		g->nedges = 1;
+		s->edge[s->nedge++] = s->stack[from] & ~LBTFI_DW_SIG_NAMED;
+		return 0;
+	}
 	if (++s->round == 0) { /* (wrapped: no entry may bear the new round) */
 		for (i = 0; i < s->nnamed; i++)
 			s->named[i].round = 0;
@@ -794,15 +812,18 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 	return 0;
 }
 
-/* The signature of die (index in s->sig, *idx); ref: a reference to die
- * by its key led here (noted in its slot at once: a reference to it met
- * in its own hash finds it in progress, as it would find the signature) */
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t *idx, int depth, bool ref)
+/* The signature of die (index in s->sig, *idx), whose slot in the DIE
+ * table is number sn (LBTFI_DW_NONE: looked up here); ref: a reference to
+ * die by its key led here (noted in its slot at once: a reference to it
+ * met in its own hash finds it in progress, as it would find the
+ * signature) */
+static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t *idx, int depth,
+		  bool ref)
 {
 	struct lbtfi_dw_sigs *s = &u->sigs;
-	uint64_t key = lbtfi_dr_key(die);
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
-	struct lbtfi_dw_die_slot *d = lbtfi_dw_dies_add(&u->map, key);
+	struct lbtfi_dw_die_slot *d = sn != LBTFI_DW_NONE ? &u->map.slots[sn] :
+				      lbtfi_dw_dies_add(&u->map, lbtfi_dr_key(die));
 	uint32_t base = s->nstack, outer = s->base;
 	bool none = false;
 	struct lbtfi_dw_sig *g;
@@ -842,16 +863,22 @@ static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint3
 	return err;
 }
 
-const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err)
+const struct lbtfi_dw_sig *lbtfi_dw_sig_hash(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn,
+					     int *err)
 {
 	uint32_t idx;
 
 	if (die->u->h != u->sigs.plans.h)
 		lbtfi_dw_plans_use(&u->sigs.plans, die->u);
-	*err = sig_at(u, die, &idx, 0, false);
+	*err = sig_at(u, die, sn, &idx, 0, false);
 	if (*err || u->sigs.sig[idx].state != SIG_DONE)
 		return NULL;
 	return &u->sigs.sig[idx];
+}
+
+const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err)
+{
+	return lbtfi_dw_sig_hash(u, die, LBTFI_DW_NONE, err);
 }
 
 void lbtfi_dw_sigs_init(struct lbtfi_dw_sigs *s)

@@ -602,7 +602,7 @@ static int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, u
 	/* A reused type is given its id in one step: the search converts
 	 * nothing (it needs no "in progress" mark, and takes a reference to
 	 * the DIE itself as one to the type it would be given) */
-	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die);
+	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die, sn);
 	if (id) {
 		if (id > 0)
 			u->ru.map.slots[sn].id = (uint32_t)id;
@@ -615,7 +615,7 @@ static int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, u
 	if (id < 0)
 		return id;
 	u->ru.map.slots[sn].id = (uint32_t)id;
-	if ((err = lbtfi_dw_reuse_note(lbtfi_dw_ru(u), die, (uint32_t)id)))
+	if ((err = lbtfi_dw_reuse_note(lbtfi_dw_ru(u), die, sn, (uint32_t)id)))
 		return err;
 	return id;
 }

@@ -459,6 +459,59 @@ static uint64_t edge_key(const struct dwarf *d, const struct lbtfi_dw_sig *s, ui
 	return d->ru.sigs.named[d->ru.sigs.edge[s->edges + i]].key;
 }
 
+/*
+ * The converter's way in (lbtfi_dw_sig_of_slot): the DIE's slot, made
+ * before by the converter (here after another key's), named by number;
+ * the signature is memoised in that slot, the same as lbtfi_dw_sig_of
+ * finds by the key, no slot added for the key, and the references met
+ * noted in their targets' slots (T's: what S's members led to); asked
+ * again, the slot answers, also that the DIE has no signature
+ */
+static void test_sig_of_slot(void **state)
+{
+	static struct dwarf d;
+	const struct lbtfi_dw_sig *s, *again;
+	struct lbtfi_dw_die_slot *slot;
+	struct lbtfi_dw_die die;
+	uint32_t sn, cnt;
+	int err;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_edges(&d);
+	dwarf_open(&d);
+	lbtfi_dw_dies_clear(&d.ru.map);
+	lbtfi_dw_sigs_clear(&d.ru.sigs);
+	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, d.s_off[0], &die), 0);
+	assert_non_null(lbtfi_dw_dies_add(&d.ru.map, lbtfi_dr_key(&die) + 1));
+	assert_non_null(slot = lbtfi_dw_dies_add(&d.ru.map, lbtfi_dr_key(&die)));
+	sn = (uint32_t)(slot - d.ru.map.slots);
+	assert_int_equal(sn, 1);
+	s = lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(s);
+	assert_int_equal(d.ru.map.slots[sn].sig, (uint32_t)(s - d.ru.sigs.sig));
+	assert_int_equal(d.ru.map.slots[sn].ref, LBTFI_DW_NONE);
+	assert_int_equal(d.ru.map.slots[0].sig, LBTFI_DW_NONE);
+	assert_int_equal(s->nedges, 1);
+	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, d.units[0].die_off + 1)->ref,
+			 LBTFI_DW_SIG_NAMED | d.ru.sigs.edge[s->edges]);
+	cnt = d.ru.map.cnt;
+	again = lbtfi_dw_sig_of(&d.ru, &die, &err);
+	assert_ptr_equal(again, s);
+	assert_int_equal(d.ru.map.cnt, cnt);
+	/* (memoised: answered from the slot; one without a signature too) */
+	err = -1;
+	assert_ptr_equal(lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err), s);
+	assert_int_equal(err, 0);
+	d.ru.sigs.sig[d.ru.map.slots[sn].sig].state = LBTFI_DW_SIG_NONE;
+	err = -1;
+	assert_null(lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err));
+	assert_int_equal(err, 0);
+	assert_int_equal(d.ru.map.cnt, cnt);
+	dwarf_close(&d);
+}
+
 /* Edges through signatures used, several of them, one inside another and
  * one without edges: S's are T, U in the order met, and so are those of the
  * anonymous struct inside it, whose first member's type is the one S used
@@ -856,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_plan_of_another_unit),
 		cmocka_unit_test(test_differences_differ),
 		cmocka_unit_test(test_edges_once),
+		cmocka_unit_test(test_sig_of_slot),
 		cmocka_unit_test(test_edges_nested),
 		cmocka_unit_test(test_edge_declaration),
 		cmocka_unit_test(test_bit_size_differs),
