@@ -23,6 +23,18 @@ struct cfg {
 	struct lbtfi_readbuf *inbuf; /* the inputs before the last are read into it */
 };
 
+/*
+ * Inputs before the last of this size and more are mapped and their
+ * mappings left to exit (at most BTFCHECK_MAPS_LEFT of them, then they are
+ * read): a BPF object that large is mostly DWARF, which a read would copy
+ * whole into fresh pages of the read buffer (a page fault each) while the
+ * check touches only the headers, symbols and .BTF of a mapping. A smaller
+ * one is read: its mapping would cost more than the copy. io chooses by
+ * the size its one fstat gives (lbtfi_readbuf.map_from, .max_maps).
+ */
+#define BTFCHECK_MAP_FROM (32u << 10)
+#define BTFCHECK_MAPS_LEFT 256
+
 /* The kernel's own answer for the same bytes (--kernel) */
 struct btfcheck_kernel {
 	bool tried, available, agree;

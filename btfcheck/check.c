@@ -132,35 +132,17 @@ static int fail(const struct cfg *c, const char *path, int err, const char *msg)
 	return cli_fail_msg(prog, path, msg, err);
 }
 
-/*
- * Inputs of this size and more are mapped and their mappings left to exit
- * (at most MAPS_LEFT of them): a BPF object that large is mostly DWARF,
- * which a read would copy whole into fresh pages of the read buffer (a
- * page fault each) while the check touches only the headers, symbols and
- * .BTF of a mapping. A smaller one is read: its mapping would cost more
- * than the copy. io chooses by the size its one fstat gives
- * (lbtfi_readbuf.map_from).
- */
-#define MAP_FROM_SIZE (32u << 10)
-#define MAPS_LEFT 256
-
 /* Reads the file and finds the BTF in it; 0 or an exit status (reported) */
 static int read_input(const struct cfg *c, const char *path, bool last, struct input *in,
 		      struct btfcheck_report *rep, char **reason)
 {
-	static unsigned int maps_left;
-
 	/* the last input is mapped, the others read into one buffer or, when
-	 * large, mapped: all are left to exit (see btfcheck_one()) but a
-	 * last one read from a pipe */
-	if (!c->inbuf->map_from)
-		c->inbuf->map_from = MAP_FROM_SIZE;
+	 * large, mapped (c->inbuf says when: BTFCHECK_MAP_FROM): all are left
+	 * to exit (see btfcheck_one()) but a last one read from a pipe */
 	if (last ? lbtfi_file_load_mapped(path, &in->file, &in->file_size, &in->mapped)
 		 : lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
 		return fail(c, path, errno, lbtf_errmsg());
 	in->kept = last ? in->mapped : true;
-	if (!last && in->mapped && ++maps_left == MAPS_LEFT)
-		c->inbuf->map_from = SIZE_MAX; /* enough mappings left: read the rest */
 	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {
 		const void *btf;
 		size_t n;

@@ -39,6 +39,10 @@ struct lbtfi_readbuf {
 	void *data;
 	size_t cap;
 	size_t map_from;
+	/* at most this many files are mapped through rb (0: no limit), then
+	 * the rest are read: a program that leaves its mappings to exit
+	 * bounds how many it leaves */
+	unsigned int max_maps, nmaps;
 };
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
 			  bool *mapped);

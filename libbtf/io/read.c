@@ -273,9 +273,14 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
 			  bool *mapped)
 {
-	const struct how how = { .map_from = rb->map_from ? rb->map_from : REUSE_MAP_FROM, .reuse = rb };
+	bool full = rb->max_maps && rb->nmaps >= rb->max_maps;
+	const struct how how = { .map_from = full ? SIZE_MAX : rb->map_from ? rb->map_from : REUSE_MAP_FROM,
+				 .reuse = rb };
+	int err = load(path, &how, data, size, mapped);
 
-	return load(path, &how, data, size, mapped);
+	if (!err && *mapped)
+		rb->nmaps++;
+	return err;
 }
 
 void lbtfi_readbuf_free(struct lbtfi_readbuf *rb)
