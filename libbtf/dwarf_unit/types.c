@@ -577,37 +577,22 @@ const char *lbtfi_dw_tag_name(unsigned int tag)
 	return d && d->name ? d->name : "vendor tag";
 }
 
+/* Conversions under way in this thread, one inside another */
+static __thread int depth;
+
 /*
- * Convert die, whose slot in the DIE table is number sn. The slot
- * is named by its number, not a pointer: the conversion adds slots, which
- * may move them all; a number stays (the table is cleared only between
- * units), so the id is set without another lookup.
+ * Convert die, whose slot in the DIE table is number sn, which has no id
+ * and is no type the reuse found. The slot is named by its number, not a
+ * pointer: the conversion adds slots, which may move them all; a number
+ * stays (the table is cleared only between units), so the id is set
+ * without another lookup.
  */
-static int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint32_t sn)
+static __attribute__((noinline)) int64_t convert_new(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die,
+						     uint32_t sn, const struct lbtfi_dw_tag_desc *d)
 {
-	static __thread int depth;
-	unsigned int tag = lbtfi_dr_tag(die);
-	const struct lbtfi_dw_tag_desc *d = tag_desc(tag);
 	int64_t id;
 	int err;
 
-	if (!d || !d->conv) {
-		lbtfi_dw_warn_tag(u, tag);
-		u->ru.map.slots[sn].id = 0;
-		return 0;
-	}
-	if (depth >= MAX_DEPTH)
-		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
-				 (unsigned long long)die->off);
-	/* A reused type is given its id in one step: the search converts
-	 * nothing (it needs no "in progress" mark, and takes a reference to
-	 * the DIE itself as one to the type it would be given) */
-	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die, sn);
-	if (id) {
-		if (id > 0)
-			u->ru.map.slots[sn].id = (uint32_t)id;
-		return id;
-	}
 	u->ru.map.slots[sn].id = LBTFI_DW_ID_IN_PROGRESS;
 	depth++;
 	id = d->conv(u, die);
@@ -617,6 +602,35 @@ static int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, u
 	u->ru.map.slots[sn].id = (uint32_t)id;
 	if ((err = lbtfi_dw_reuse_note(lbtfi_dw_ru(u), die, sn, (uint32_t)id)))
 		return err;
+	return id;
+}
+
+/*
+ * The id of die, whose slot is number sn and has none yet. Inline in its
+ * two callers: most type DIEs a unit meets are reused, and a reused type
+ * is given its id here in one step, without the frame of a conversion
+ * (the search converts nothing: it needs no "in progress" mark, and takes
+ * a reference to the DIE itself as one to the type it would be given).
+ */
+static inline int64_t convert_slot(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint32_t sn)
+{
+	unsigned int tag = lbtfi_dr_tag(die);
+	const struct lbtfi_dw_tag_desc *d = tag_desc(tag);
+	int64_t id;
+
+	if (!d || !d->conv) {
+		lbtfi_dw_warn_tag(u, tag);
+		u->ru.map.slots[sn].id = 0;
+		return 0;
+	}
+	if (depth >= MAX_DEPTH)
+		return lbtfi_err(ELOOP, "DWARF type nesting deeper than %d at DIE 0x%llx", MAX_DEPTH,
+				 (unsigned long long)die->off);
+	id = lbtfi_dw_reuse_find(lbtfi_dw_ru(u), die, sn);
+	if (!id)
+		return convert_new(u, die, sn, d);
+	if (id > 0)
+		u->ru.map.slots[sn].id = (uint32_t)id;
 	return id;
 }
 
@@ -631,16 +645,21 @@ static int64_t convert(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, uint64
 
 int64_t lbtfi_dw_type_id(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
-	struct lbtfi_dw_die t = *die; /* (the caller's walk goes on from die) */
+	struct lbtfi_dw_die t;
 	struct lbtfi_dw_die_slot *d;
-	uint64_t key;
 
-	lbtfi_dw_follow_signature(u->rd, &t);
-	key = lbtfi_dr_key(&t);
+	/* (die converted in place unless a signature leads elsewhere: the
+	 * caller's walk goes on from die, which a conversion only tells
+	 * where its attributes end) */
+	if (die->ab->slots >> DA_SIGNATURE & 1) {
+		t = *die;
+		lbtfi_dw_follow_signature(u->rd, &t);
+		die = &t;
+	}
 	/* (made when missing: convert_slot's, found by this one lookup) */
-	if (!(d = lbtfi_dw_dies_add(&u->ru.map, key)))
+	if (!(d = lbtfi_dw_dies_add(&u->ru.map, lbtfi_dr_key(die))))
 		return -ENOMEM;
 	if (d->id != LBTFI_DW_NONE)
 		return d->id == LBTFI_DW_ID_IN_PROGRESS ? 0 : d->id;
-	return convert_slot(u, &t, (uint32_t)(d - u->ru.map.slots));
+	return convert_slot(u, die, (uint32_t)(d - u->ru.map.slots));
 }
