@@ -601,25 +601,57 @@ void lbtfi_dw_reuse_abort(struct lbtfi_dw_reuse_unit *u)
 		lbtfi_dw_diemap_put(&g->fwd_to, g->fwd_log[i].fwd, g->fwd_log[i].def);
 }
 
-static int resolve_slot(uint32_t *slot, void *ctx)
+/* A type-id word w of the group's builder b pointed at what the FWD it
+ * names resolves to; the map is asked only for the ids set in fwds (by id
+ * - start), all when there is no fwds */
+static inline void resolve_word(uint32_t *w, const struct lbtf_builder *b, const uint64_t *fwds,
+				const struct lbtfi_dw_group *g)
 {
-	uint32_t to = fwd_target(ctx, *slot);
+	uint32_t x = *w - b->start_id, to;
 
-	if (to)
-		*slot = to;
-	return 0;
+	if (x < b->nr_types && (!fwds || (fwds[x / 64] >> (x % 64) & 1)) && (to = fwd_target(g, *w)))
+		*w = to;
 }
 
+/*
+ * Each type-id word of the group's types that names a FWD the reuse
+ * resolved is pointed at its struct/union. The words are read through
+ * the builder's layout, as walk_type reads them, and tested against a
+ * bitmap of the resolved FWDs' ids before the map is asked: nearly every
+ * word names something else, and a map lookup per word of every type of
+ * the group cost more than the rest of this.
+ */
 void lbtfi_dw_group_finish(struct lbtfi_dw_reuse_unit *u)
 {
 	struct lbtfi_dw_group *g = u->grp;
-	uint32_t id, end;
+	const struct lbtf_builder *b = u->b;
+	uint64_t *fwds;
+	uint32_t i, k;
 
 	if (!g || !g->nfwd_log)
 		return;
-	end = lbtf_builder_type_cnt(u->b);
-	for (id = u->b->start_id; id < end; id++)
-		lbtf_type_visit_type_ids(lbtf_builder_type_by_id(u->b, id), resolve_slot, g);
+	/* (NULL when out of memory: then every word is looked up) */
+	fwds = calloc(b->nr_types / 64 + 1, sizeof(*fwds));
+	for (k = 0; fwds && k < g->nfwd_log; k++) {
+		uint32_t x = g->fwd_log[k].fwd - b->start_id; /* (a type of b: want_holds) */
+
+		if (x < b->nr_types)
+			fwds[x / 64] |= 1ull << (x % 64);
+	}
+	for (i = 0; i < b->nr_types; i++) {
+		struct lbtf_type *t = lbtfi_btype(b, b->start_id + i);
+		const struct lbtfi_layout *l = &b->lay[lbtf_kind(t)];
+		uint32_t *words = (uint32_t *)t, m, n;
+
+		for (m = l->fixed_type_mask; m; m &= m - 1)
+			resolve_word(&words[__builtin_ctz(m)], b, fwds, g);
+		if (l->elem_type_word < 0)
+			continue;
+		words += l->fixed_words + l->elem_type_word;
+		for (k = 0, n = lbtf_vlen(t); k < n; k++, words += l->elem_words)
+			resolve_word(words, b, fwds, g);
+	}
+	free(fwds);
 }
 
 /* Paired names, as lbtfi_dw_group_paired_names() lists them: a flavour byte, the

@@ -127,5 +127,31 @@ run fwd_enum_type_unit_struct \
 	'struct s { enum e *p; }; struct s v0;' \
 	'tu:enum e { A = 1 }; struct s { enum e *p; }; struct s v1;'
 
+# Without dedup the group's own resolution is what the output shows: unit
+# 1's struct a reuses unit 0's, whose pointer names the FWD b that unit 1
+# defines; when the group is finished, that pointer must name the STRUCT b
+# (as dedup would make it). Failed with the group's rewrite of the FWD's
+# references skipped (lbtfi_dw_group_finish): the PTR still named the FWD.
+nodedup_fwd_resolved() {
+	local d=$T/nodedup_fwd ptr target
+	ncases=$((ncases + 1))
+	mkdir -p "$d"
+	printf 'struct b; struct a { struct b *p; }; struct a v0;\n' >"$d/u0.c"
+	printf 'struct b { int y; }; struct a { struct b *p; }; struct a v1;\n' >"$d/u1.c"
+	gcc -g -O0 -fPIC -c -o "$d/u0.o" "$d/u0.c" && gcc -g -O0 -fPIC -c -o "$d/u1.o" "$d/u1.c" &&
+		gcc -shared -o "$d/lib.so" "$d/u0.o" "$d/u1.o" || { echo "FAIL: nodedup_fwd: build"; fail=1; return; }
+	"$B/btfgen" -j 1 --features default,-dedup -o "$d/on.btf" "$d/lib.so" &&
+		dump "$d/on.btf" >"$d/on.raw" || { echo "FAIL: nodedup_fwd: conversion"; fail=1; return; }
+	ptr=$(sed -n "s/^\[[0-9]*\] PTR '(anon)' type_id=\([0-9]*\)$/\1/p" "$d/on.raw")
+	[ "$(grep -c "^\[[0-9]*\] STRUCT 'a'" "$d/on.raw")" = 1 ] && [ -n "$ptr" ] ||
+		{ echo "FAIL: nodedup_fwd: expected one struct a and its PTR (was the reuse applied?)"; cat "$d/on.raw"; fail=1; return; }
+	target=$(grep "^\[$ptr\] " "$d/on.raw")
+	case $target in
+	"[$ptr] STRUCT 'b' "*) ;;
+	*) echo "FAIL: nodedup_fwd: the PTR names '$target', not STRUCT 'b'"; cat "$d/on.raw"; fail=1 ;;
+	esac
+}
+nodedup_fwd_resolved
+
 [ $fail -eq 0 ] && echo "PASS: $ncases FWD cases give the same types with reuse (-j 1 and 3) as without"
 exit $fail
