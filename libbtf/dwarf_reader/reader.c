@@ -516,6 +516,9 @@ int lbtfi_dr_form_size(const struct lbtfi_dr_unit_hdr *h, unsigned int form)
 	}
 }
 
+/* The standard forms (DW_FORM_addr 0x01 .. DW_FORM_addrx4 0x2c) */
+#define FORM_SIZES 0x2d
+
 /*
  * The abbreviation table read in one pass, into arrays that grow as it
  * goes (a table's length is only known at its end): a first pass to
@@ -526,6 +529,9 @@ int lbtfi_dr_form_size(const struct lbtfi_dr_unit_hdr *h, unsigned int form)
 struct abbrev_scan {
 	const uint8_t *p, *e;
 	uint32_t nspecs, capspecs, capcodes;
+	/* lbtfi_dr_form_size of the unit for forms below FORM_SIZES, looked
+	 * up once per unit rather than through the call per attribute */
+	int16_t form_size[FORM_SIZES];
 };
 
 /* Room for code (1-based) in u->byc, the entries up to it that were not
@@ -545,7 +551,8 @@ static int abbrev_code_room(struct lbtfi_dr_unit *u, struct abbrev_scan *sc, uin
 		sc->capcodes = cap;
 	}
 	if (code > u->nbyc) {
-		memset(&u->byc[u->nbyc], 0, (size_t)(code - u->nbyc) * sizeof(*u->byc));
+		/* (only a gap: the caller sets the code's own entry) */
+		memset(&u->byc[u->nbyc], 0, (size_t)(code - 1 - u->nbyc) * sizeof(*u->byc));
 		u->nbyc = code;
 	}
 	return 0;
@@ -581,6 +588,7 @@ static int scan_abbrevs(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
 		uint64_t code, tag, at, form;
 		struct lbtfi_dr_abbrev *ab;
 		uint8_t children;
+		bool fresh;
 		int err;
 
 		if (!lbtfi_dr_uleb(&p, e, &code))
@@ -590,10 +598,11 @@ static int scan_abbrevs(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
 		if (!lbtfi_dr_uleb(&p, e, &tag) || p >= e || code > (1u << 20))
 			return -1;
 		children = *p++;
+		fresh = code > u->nbyc;
 		if ((err = abbrev_code_room(u, sc, (uint32_t)code)))
 			return err;
 		ab = &u->byc[code - 1];
-		if (ab->specs)
+		if (!fresh && ab->specs)
 			return -1; /* a code defined twice */
 		*ab = (struct lbtfi_dr_abbrev){ .tag = tag, .children = children == DW_CHILDREN_yes,
 					  .specs = u->pool + sc->nspecs, .fixed = 0 };
@@ -608,7 +617,7 @@ static int scan_abbrevs(struct lbtfi_dr_unit *u, struct abbrev_scan *sc)
 				break;
 			if (form == DW_FORM_implicit_const && !lbtfi_dr_sleb(&p, e, &implicit))
 				return -1;
-			size = lbtfi_dr_form_size(u->h, form);
+			size = form < FORM_SIZES ? sc->form_size[form] : lbtfi_dr_form_size(u->h, form);
 			if (size == -2)
 				return -1;
 			if ((err = abbrev_spec_room(u, sc)))
@@ -692,15 +701,19 @@ static void compile_abbrev(struct lbtfi_dr_abbrev *ab, struct lbtfi_dr_var *var,
 static int prepare_abbrevs(struct lbtfi_dr_unit *u)
 {
 	const struct lbtfi_dr_sect *s = &u->f->s[DS_ABBREV];
-	struct abbrev_scan sc = { .capspecs = 1024, .capcodes = 256 };
+	struct abbrev_scan sc = { .capspecs = 4096, .capcodes = 256 };
 	uint32_t i, n;
 	int err;
 
 	if (u->h->abbrev_off >= s->len)
 		return -1;
+	for (i = 0; i < FORM_SIZES; i++)
+		sc.form_size[i] = (int16_t)lbtfi_dr_form_size(u->h, i);
 	sc.p = s->p + u->h->abbrev_off;
 	sc.e = s->p + s->len;
-	/* (first guesses: a kernel unit's table has ~150-250 codes) */
+	/* (first guesses: a kernel unit's table has ~150-250 codes, ~750
+	 * attributes on average, a few thousand in the largest: the pool
+	 * grown from 1024 copied 10M instructions' worth on a vmlinux) */
 	u->byc = malloc(sc.capcodes * sizeof(*u->byc));
 	u->pool = malloc(sc.capspecs * sizeof(*u->pool));
 	if (!u->byc || !u->pool)

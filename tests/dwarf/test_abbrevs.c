@@ -22,9 +22,11 @@
 #include <string.h>
 #include <cmocka.h>
 #include <dwarf.h>
+#include <malloc.h>
 #include "dwarf_reader/internal.h"
 
-#define NCODES 400     /* abbreviations besides the unit's (codes 2, 4, ... 800) */
+#define NCODES 1000    /* abbreviations besides the unit's (codes 2, 4, ... 2000): ~5,300
+			* specifications, more than the reader's first guess of 4096 */
 #define MAX_CODE (2 * NCODES)
 
 struct bytes {
@@ -163,9 +165,9 @@ static void test_grown_tables(void **state)
 	lbtfi_dr_ctx_init(&c, &f);
 	assert_int_equal(lbtfi_dr_die_at(&c, &f, 11, &cu), 0);
 	assert_int_equal(lbtfi_dr_tag(&cu), DW_TAG_compile_unit);
-	/* (more than the first guesses: 256 codes, 1024 specifications) */
+	/* (more than the first guesses: 256 codes, 4096 specifications) */
 	assert_int_equal(cu.u->nbyc, MAX_CODE);
-	assert_true(cu.u->byc[0].specs - cu.u->pool > 1024); /* (the unit's, defined last) */
+	assert_true(cu.u->byc[0].specs - cu.u->pool > 4096); /* (the unit's, defined last) */
 	assert_true(lbtfi_dr_child(&cu, &d));
 	do {
 		char name[16];
@@ -224,6 +226,77 @@ static void test_code_twice(void **state)
 	lbtfi_dr_ctx_init(&c, &f);
 	assert_true(lbtfi_dr_die_at(&c, &f, 11, &cu) < 0);
 	lbtfi_dr_ctx_free(&c);
+}
+
+/*
+ * Codes defined in ascending order as compilers write them (each a new
+ * highest: the reader zeroes only the gap before it), with a gap: 1, 4,
+ * 10, then 6 inside the gap. Each defined code has its specifications;
+ * the others up to 10 are undefined; with 10 defined again after that,
+ * the table is refused (twice). glibc's allocator fills new memory
+ * (M_PERTURB) so that an entry the reader leaves unset does not read as
+ * an undefined code by luck.
+ */
+static void build_ascending(bool twice)
+{
+	static const unsigned int codes[] = { 4, 10, 6, 10 };
+	unsigned int i, n = twice ? 4 : 3;
+
+	memset(&info, 0, sizeof(info));
+	memset(&ab, 0, sizeof(ab));
+	uleb(&ab, 1);
+	uleb(&ab, DW_TAG_compile_unit);
+	put(&ab, DW_CHILDREN_yes);
+	uleb(&ab, DW_AT_name);
+	uleb(&ab, DW_FORM_string);
+	put(&ab, 0);
+	put(&ab, 0);
+	for (i = 0; i < n; i++)
+		abbrev(&ab, codes[i]);
+	put(&ab, 0);
+	info.n = 4;
+	put(&info, 4);
+	put(&info, 0);
+	for (i = 0; i < 4; i++)
+		put(&info, 0);
+	put(&info, 8);
+	uleb(&info, 1);
+	memcpy(info.b + info.n, "u.c", 4);
+	info.n += 4;
+	put(&info, 0);
+	uint32_t len = (uint32_t)(info.n - 4);
+	memcpy(info.b, &len, 4);
+}
+
+static void test_codes_ascending(void **state)
+{
+	struct lbtfi_dr_file f;
+	struct lbtfi_dr_ctx c;
+	struct lbtfi_dw_die cu;
+
+	(void)state;
+	mallopt(M_PERTURB, 0x5a);
+	build_ascending(false);
+	file_of(&f);
+	lbtfi_dr_ctx_init(&c, &f);
+	assert_int_equal(lbtfi_dr_die_at(&c, &f, 11, &cu), 0);
+	assert_int_equal(cu.u->nbyc, 10);
+	assert_non_null(cu.u->byc[4 - 1].specs);
+	assert_non_null(cu.u->byc[10 - 1].specs);
+	assert_non_null(cu.u->byc[6 - 1].specs);
+	assert_int_equal(cu.u->byc[10 - 1].nspecs, 3 + 10 % 5 + (10 % 3 == 0));
+	assert_int_equal(cu.u->byc[6 - 1].nspecs, 3 + 6 % 5 + (6 % 3 == 0));
+	for (unsigned int k = 2; k <= 9; k++)
+		if (k != 4 && k != 6)
+			assert_null(cu.u->byc[k - 1].specs);
+	lbtfi_dr_ctx_free(&c);
+
+	build_ascending(true);
+	file_of(&f);
+	lbtfi_dr_ctx_init(&c, &f);
+	assert_true(lbtfi_dr_die_at(&c, &f, 11, &cu) < 0);
+	lbtfi_dr_ctx_free(&c);
+	mallopt(M_PERTURB, 0);
 }
 
 /* Unit 0 (a lone unit DIE), then unit 1: its unit DIE holds a struct
@@ -345,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_grown_tables),
 		cmocka_unit_test(test_code_in_gap),
 		cmocka_unit_test(test_code_twice),
+		cmocka_unit_test(test_codes_ascending),
 		cmocka_unit_test(test_sibling_inline),
 	};
 
