@@ -503,6 +503,13 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 
 		if (r->a != s->a || r->b != s->b)
 			continue;
+		/* a signature without edges (no named struct, union or enum
+		 * reached: sig.c lists each as one) is that of a type whose
+		 * map has no definition (anonymous FWDs at most), which
+		 * try_rep would take without a check: not built (162k maps
+		 * built, a walk of the builder's graph each, before this) */
+		if (!s->nedges)
+			return id;
 		if (r->map == NO_MAP && (r->map = name_map(u, id)) == NO_MAP)
 			return lbtfi_err(ENOMEM, "out of memory");
 		err = try_rep(u, die, s, id, &g->maps[r->map]);
