@@ -98,12 +98,15 @@ struct lbtfi_dw_group {
 	 * table that reinserts by hash alone does not promise */
 	struct rep *tab;
 	uint32_t mask, nreps;
-	struct lbtfi_dw_diemap map_idx;   /* type id -> index in maps (computed once) */
+	/* by type id - the builder's start_id: the last name map walk that
+	 * met the type (an array: the group's types are numbered densely;
+	 * the hashed set it replaces cost more than the walk) */
+	uint32_t *walked;
+	uint32_t capwalked, walk;
 	struct name_map *maps;
 	uint32_t nmaps, capmaps;
 	struct name_ent *ents;
 	uint32_t nents, capents;
-	struct lbtfi_dw_diemap visited;   /* of one name map walk */
 	struct rep *pending;        /* the unit's conversions, reusable once it ends */
 	uint32_t npending, cappending;
 	struct want *wants;
@@ -128,8 +131,7 @@ struct lbtfi_dw_group *lbtfi_dw_group_new(void)
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
 	g->tab = calloc(REP_TAB_FIRST, sizeof(*g->tab));
 	g->mask = REP_TAB_FIRST - 1;
-	if (!g->tab || lbtfi_dw_diemap_init(&g->map_idx) || lbtfi_dw_diemap_init(&g->visited) ||
-	    lbtfi_dw_diemap_init(&g->fwd_to) || lbtfi_dw_diemap_init(&g->paired) ||
+	if (!g->tab || lbtfi_dw_diemap_init(&g->fwd_to) || lbtfi_dw_diemap_init(&g->paired) ||
 	    lbtfi_dw_diemap_init(&g->name_offs)) {
 		lbtfi_dw_group_free(g);
 		return lbtfi_err_ptr(ENOMEM, "out of memory");
@@ -142,8 +144,7 @@ void lbtfi_dw_group_free(struct lbtfi_dw_group *g)
 	if (!g)
 		return;
 	free(g->tab);
-	lbtfi_dw_diemap_free(&g->map_idx);
-	lbtfi_dw_diemap_free(&g->visited);
+	free(g->walked);
 	lbtfi_dw_diemap_free(&g->fwd_to);
 	lbtfi_dw_diemap_free(&g->paired);
 	lbtfi_dw_diemap_free(&g->name_offs);
@@ -292,12 +293,9 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 		add_name(w, t, id);
 		return;
 	}
-	if (lbtfi_dw_diemap_get(&w->g->visited, id))
-		return;
-	if (lbtfi_dw_diemap_put(&w->g->visited, id, 1)) {
-		w->err = -ENOMEM;
-		return;
-	}
+	if (w->g->walked[id - b->start_id] == w->g->walk)
+		return; /* (met in this walk) */
+	w->g->walked[id - b->start_id] = w->g->walk;
 	l = &b->lay[lbtf_kind(t)];
 	words = (const uint32_t *)t;
 	for (m = l->fixed_type_mask; m; m &= m - 1)
@@ -309,21 +307,42 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 		walk_type(w, *words, false);
 }
 
-/* The name map of type id (index in maps, NO_MAP when out of memory) */
+/* Room in walked for every type of the builder b (new entries zeroed);
+ * 0 or -ENOMEM */
+static int walked_cover(struct lbtfi_dw_group *g, const struct lbtf_builder *b)
+{
+	uint32_t *n, cap;
+
+	if (b->nr_types <= g->capwalked)
+		return 0;
+	cap = g->capwalked ? g->capwalked : 1024;
+	while (cap < b->nr_types)
+		cap *= 2;
+	n = realloc(g->walked, (size_t)cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	memset(n + g->capwalked, 0, (size_t)(cap - g->capwalked) * sizeof(*n));
+	g->walked = n;
+	g->capwalked = cap;
+	return 0;
+}
+
+/* The name map of type id, a new one (a candidate keeps it: rep.map), or
+ * NO_MAP when out of memory */
 static uint32_t name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
 {
 	struct lbtfi_dw_group *g = u->grp;
-	uint32_t *v = lbtfi_dw_diemap_get(&g->map_idx, id);
 	struct walk w = { g, u->b, NULL, 0 };
 
-	if (v)
-		return *v;
-	if (lbtfi_dw_grow(&g->maps, &g->capmaps, g->nmaps, sizeof(*g->maps), 256) ||
-	    lbtfi_dw_diemap_put(&g->map_idx, id, g->nmaps))
+	if (walked_cover(g, u->b) ||
+	    lbtfi_dw_grow(&g->maps, &g->capmaps, g->nmaps, sizeof(*g->maps), 256))
 		return NO_MAP;
 	w.m = &g->maps[g->nmaps++];
 	*w.m = (struct name_map){ g->nents, 0, false };
-	lbtfi_dw_diemap_clear(&g->visited);
+	if (++g->walk == 0) { /* (stamps wrapped: none is of this walk) */
+		memset(g->walked, 0, (size_t)g->capwalked * sizeof(*g->walked));
+		g->walk = 1;
+	}
 	walk_type(&w, id, true);
 	w.m->n = g->nents - w.m->start;
 	return w.err ? NO_MAP : g->nmaps - 1;

@@ -312,6 +312,24 @@ for t in "STRUCT 'rec'" "STRUCT 'inner'" "UNION 'shared_u'" "TYPEDEF 'crec_t'"; 
 	[ "$c" -eq 6 ] || { echo "FAIL: self-check: $c $t before dedup without reuse, expected 6"; fail=1; }
 done
 
+# Each candidate is checked through its own name map: two holders of two
+# different named structs, in three units of one group, are each there
+# once before dedup. (Red with every candidate given the first map built:
+# the other holder's edge is not in it, so that holder is converted again
+# in each unit; the comparisons above pass then, the reuse only misses.)
+for k in 0 1 2; do
+	printf 'struct A { int a; }; struct B { long b; };\nstruct HA { struct A *p; }; struct HB { struct B *q; };\nstruct HA ha%s; struct HB hb%s;\n' \
+		"$k" "$k" >"$T/maps$k.c"
+	gcc -g -O0 -fPIC -c -o "$T/maps$k.o" "$T/maps$k.c" || { echo "FAIL: gcc maps$k.c"; exit 1; }
+done
+gcc -shared -o "$T/maps.so" "$T"/maps[012].o || { echo "FAIL: gcc -shared maps.so"; exit 1; }
+"$B/btfgen" -j 1 --features "$ON,-dedup" -o "$T/maps_on.btf" "$T/maps.so" &&
+	dump "$T/maps_on.btf" >"$T/maps_on.raw" || { echo "FAIL: btfgen -dedup on maps.so"; exit 1; }
+for t in "STRUCT 'HA'" "STRUCT 'HB'"; do
+	c=$(grep -c "^\[[0-9]*\] $t " "$T/maps_on.raw")
+	[ "$c" -eq 1 ] || { echo "FAIL: $c $t before dedup with reuse in 3 units of one group, expected 1"; fail=1; }
+done
+
 # ---- btfgen's own binary ------------------------------------------------------
 self=""
 if readelf -S "$B/btfgen" 2>/dev/null | grep -q '\.debug_info'; then
