@@ -519,6 +519,12 @@ struct collected {
 	 * the pairing check's table, grown group by group (group_defs.c) */
 	struct lbtfi_dw_defs pairs;
 	bool pairs_on;
+	/* (keep, after fold_early) the table of the first conversions: the
+	 * one the look after the last group had before early redos were
+	 * folded in (fold_early says why), grown with the later groups */
+	struct lbtfi_dw_defs before;
+	bool before_on;
+	uint32_t fold_upto;       /* groups from here on go into before too */
 };
 
 static void collected_free(struct collected *c)
@@ -528,6 +534,9 @@ static void collected_free(struct collected *c)
 	if (c->pairs_on)
 		lbtfi_dw_defs_free(&c->pairs);
 	c->pairs_on = false;
+	if (c->before_on)
+		lbtfi_eq_defs_free(&c->before.defs);
+	c->before_on = false;
 }
 
 /* Append group r to out (its builder, or its types in old: see
@@ -557,6 +566,9 @@ static int take_result(struct driver *d, struct lbtf_builder *out, struct unit_r
 	if (c->pairs_on) {
 		int err = lbtfi_dw_group_defs_add(&c->pairs.defs, out, r->first, r->end, &r->defs);
 
+		if (!err && c->before_on && (uint32_t)(r - d->res) >= c->fold_upto)
+			err = lbtfi_dw_group_defs_add(&c->before.defs, out, r->first, r->end,
+						      &r->defs);
 		if (err)
 			return err;
 	}
@@ -638,6 +650,66 @@ static uint32_t early_point(const struct driver *d)
 }
 static int early_redo(struct driver *d, const struct lbtfi_dw_defs *defs, uint32_t upto,
 		      struct again *a);
+static int split_at_redo(struct driver *d, struct lbtf_builder *raw, uint32_t upto,
+			 struct lbtf_builder **old, uint32_t *kept);
+
+/*
+ * The groups early_redo converts again put into out as soon as they are
+ * done, before the groups after upto are appended (the workers convert
+ * those meanwhile), instead of by a second look after the last group: that
+ * look put the output together again on the critical path after the
+ * workers. out is cut back where the first of them began (split_at_redo),
+ * the groups before it are taken again where they are (their VARs and
+ * definitions collected again), then the groups up to upto in order: one
+ * converted again from its new builder (waited for), the others from where
+ * the cut moved them. out is then what that second look put together.
+ *
+ * Which groups are converted again, and how, stays as before, so the output
+ * is the same: the look after the last group is made first with the table
+ * of the first conversions (c->before, kept and grown with the later
+ * groups), as before; when it finds no other group, the look of the second
+ * round follows at once on the output as it is (convert_all). Warnings are
+ * those of the first conversions, reported once, as before.
+ */
+static int fold_early(struct driver *d, struct lbtf_builder *out, uint32_t upto,
+		      struct collected *c, struct again *early)
+{
+	struct lbtf_builder *moved = NULL;
+	uint32_t kept, i;
+	int err;
+
+	if (!early->started)
+		return 0;
+	err = split_at_redo(d, out, upto, &moved, &kept);
+	if (!err) {
+		c->before = c->pairs;
+		c->before_on = true;
+		c->fold_upto = upto;
+		err = lbtfi_eq_defs_init(&c->pairs.defs);
+		c->pairs_on = !err;
+	}
+	c->n = 0;
+	c->types_raw = c->funcs = c->raw_since_dedup = 0;
+	c->has_externs = false;
+	for (i = 0; !err && i < upto; i++) {
+		struct unit_result *r;
+
+		if (!d->early[i]) {
+			err = take_result(d, out, &d->res[i], moved, i < kept, c);
+			continue;
+		}
+		r = wait_unit(d, i);
+		r->warned = 0; /* (those of its first conversion were taken) */
+		memset(r->other_tags, 0, sizeof(r->other_tags));
+		err = take_result(d, out, r, NULL, false, c);
+		lbtf_builder_free(r->b); /* (what a new look needs stays) */
+		r->b = NULL;
+		d->early[i] = false;
+	}
+	lbtf_builder_free(moved);
+	again_join(early);
+	return err;
+}
 
 static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lbtf_builder *out,
 		    const struct lbtf_builder *old, uint32_t kept, struct collected *c,
@@ -695,7 +767,8 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 		/* (at a point that depends on the input only: see early_redo) */
 		if (!err && workers && d->keep && (d->g.features & LBTF_DWARF_FEAT_DEDUP) &&
 		    d->ngroups >= 3 && i + 1 == early_point(d) && any_pairing_upto(d, i + 1))
-			err = early_redo(d, &c->pairs, i + 1, early);
+			err = early_redo(d, &c->pairs, i + 1, early) ?:
+			      fold_early(d, out, i + 1, c, early);
 	}
 	if (workers) {
 		stop_workers(d, tids, started);
@@ -842,16 +915,17 @@ static bool any_pairing(const struct driver *d)
  * (*old, their ids there in res[]), and raw is cut back to where that first
  * group began, to take them again after it, in order. (Putting every group
  * together again copied all the raw types: the Debian vmlinux's group
- * converted again is its 39th of 49.) The output is the same.
+ * converted again is its 39th of 49.) The output is the same. The groups
+ * [0, upto) are in raw (the others, not appended yet, may be a worker's).
  */
-static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf_builder **old,
-			 uint32_t *kept)
+static int split_at_redo(struct driver *d, struct lbtf_builder *raw, uint32_t upto,
+			 struct lbtf_builder **old, uint32_t *kept)
 {
 	uint32_t k, i, from, shift, cnt = lbtf_builder_type_cnt(raw);
 	struct lbtf_builder *rest;
 	int first;
 
-	for (k = 0; k < d->ngroups && !d->early[k] && !d->res[k].redo; k++)
+	for (k = 0; k < upto && !d->early[k] && !d->res[k].redo; k++)
 		;
 	/* (a group converted again early has no result left to say where
 	 * it began: where the group before it ended) */
@@ -865,7 +939,7 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, struct lbtf
 		return first;
 	}
 	shift = from - (uint32_t)first;
-	for (i = k; i < d->ngroups; i++)
+	for (i = k; i < upto; i++)
 		if (!d->early[i] && !d->res[i].redo) {
 			d->res[i].first -= shift;
 			d->res[i].end -= shift;
@@ -925,9 +999,26 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		old = NULL;
 		release_free_pages();
 		paired = !err && d->keep && any_pairing(d);
+		/* (early redos folded in: the first round's look, with the
+		 * first conversions' table; when it finds no other group,
+		 * the output is the second round's, and so is the look) */
+		if (paired && c.before_on) {
+			bad = check_pairings_upto(d, &c.before, d->ngroups);
+			if (!bad)
+				round = 1;
+			else if (bad > 0)
+				err = split_at_redo(d, raw, d->ngroups, &old, &kept);
+			if (bad > 0 && !err)
+				err = again_start(d, &again, false);
+			if (bad) {
+				err = bad < 0 ? bad : err;
+				collected_free(&c);
+				continue;
+			}
+		}
 		if (paired && round < 2 &&
 		    (bad = check_pairings_upto(d, &c.pairs, d->ngroups)) != 0) {
-			err = bad < 0 ? bad : split_at_redo(d, raw, &old, &kept);
+			err = bad < 0 ? bad : split_at_redo(d, raw, d->ngroups, &old, &kept);
 			if (!err)
 				err = again_start(d, &again, false);
 			collected_free(&c);

@@ -135,6 +135,13 @@ unit_src() {
 		echo 'struct W { long z, q; }; struct SG { struct W *w; int y; };'
 		echo "struct U u_$u; struct SF sf_$u; struct SG sg_$u;"
 		;;
+	FU | FW) # the F unit's declaration of U, or of W, alone
+		[ "$2" = FU ] && echo "struct U; struct SF { struct U *u; int y; }; struct SF sf_$u;"
+		[ "$2" = FW ] && echo "struct W; struct SG { struct W *w; int y; }; struct SG sg_$u;"
+		;;
+	DU) # U defined unlike D1's and D2's
+		echo "struct U { long z; char c; }; struct U u_$u;"
+		;;
 	esac
 }
 cc() { gcc -g -O0 -fPIC -c -o "$T/$1.o" "$T/$1.c" || { echo "FAIL: gcc $1.c"; exit 1; }; }
@@ -271,27 +278,42 @@ for p in "VAR 's_u" "VAR 'node_u" "VAR 'sq_u" "FUNC 'odr_u"; do
 done
 
 # ---- several groups -----------------------------------------------------------
+# groups_case NAME "KINDS...": one unit of each kind (unit_src) in order,
+# linked into NAME.so; converted without reuse and with it at -j 1, 2 and
+# 3: each must be the exact conversion, and the same bytes at any -j. The
+# unit count is left in m.
+groups_case() {
+	local name=$1 k u j
+	m=0
+	for k in $2; do
+		m=$((m + 1))
+		u=$(printf "${name}_%03d" "$m")
+		unit_src "$u" "$k" >"$T/$u.c"
+		cc "$u"
+	done
+	gcc -shared -o "$T/$name.so" "$T/$name"_*.o || { echo "FAIL: gcc -shared $name.so"; exit 1; }
+	convert "${name}_off" "$T/$name.so" "$OFF" 2
+	for j in 1 2 3; do
+		convert "${name}_on$j" "$T/$name.so" "$ON" $j
+		reuse_same "$T" "${name}_off" "${name}_on$j" "reuse, $name.so ($m units), -j $j" || fail=1
+		cmp -s "$T/${name}_on1.btf" "$T/${name}_on$j.btf" ||
+			{ echo "FAIL: $name.so with reuse: -j 1 and -j $j give different bytes"; fail=1; }
+	done
+}
 # 48 units of common types only, then the pattern above four times: three
 # groups of 48 units. The first pairs nothing that fails; the second is
 # found to pair U/W and the ODR variants before the last group is appended
 # and converted again early, while the last one is converted (convert.c,
-# early_redo). The result must still be the exact conversion's, and the
-# same bytes at any -j
-m=0
-for k in $(printf 'C %.0s' $(seq 48)) $units $units $units $units; do
-	m=$((m + 1))
-	u=$(printf m%03d "$m")
-	unit_src "$u" "$k" >"$T/$u.c"
-	cc "$u"
-done
-gcc -shared -o "$T/many.so" "$T"/m*.o || { echo "FAIL: gcc -shared many.so"; exit 1; }
-convert many_off "$T/many.so" "$OFF" 2
-for j in 1 2; do
-	convert many_on$j "$T/many.so" "$ON" $j
-	reuse_same "$T" many_off many_on$j "reuse, $m units, -j $j" || fail=1
-done
-cmp -s "$T/many_on1.btf" "$T/many_on2.btf" ||
-	{ echo "FAIL: $m units with reuse: -j 1 and -j 2 give different bytes"; fail=1; }
+# early_redo), and put into the output before the last group is appended
+# (fold_early)
+groups_case many "$(printf 'C %.0s' $(seq 48)) $units $units $units $units"
+nmany=$m
+# A group found only after a group converted again early. Three groups:
+# the first pairs U (FU) with D1's definition, which holds until the last
+# group brings another U (DU); the second pairs W with D1's and D2's, of two
+# shapes, so it is converted again early and folded in. The look after the
+# last group must still find the first group and convert it again
+groups_case late "FU D1 $(printf 'C %.0s' $(seq 46)) FW D1 D2 $(printf 'C %.0s' $(seq 45)) DU C"
 
 # ---- the reuse does happen -----------------------------------------------------
 # Above, a reuse that never applies would pass (the exact conversion is the
@@ -300,7 +322,7 @@ cmp -s "$T/many_on1.btf" "$T/many_on2.btf" ||
 # (struct rec: struct inner, itself; union shared_u: struct rec) must be
 # there once, its edges checked through the first unit's name map.
 # shellcheck disable=SC2046 # object paths in a mktemp dir: no spaces
-gcc -shared -o "$T/common.so" $(ls "$T"/m00[1-6].o) || { echo "FAIL: gcc -shared common.so"; exit 1; }
+gcc -shared -o "$T/common.so" $(ls "$T"/many_00[1-6].o) || { echo "FAIL: gcc -shared common.so"; exit 1; }
 "$B/btfgen" -j 1 --features "$ON,-dedup" -o "$T/common_on.btf" "$T/common.so" &&
 	dump "$T/common_on.btf" >"$T/common_on.raw" || { echo "FAIL: btfgen -dedup on common.so"; exit 1; }
 "$B/btfgen" -j 1 --features "$OFF,-dedup" -o "$T/common_off.btf" "$T/common.so" &&
@@ -340,5 +362,5 @@ if readelf -S "$B/btfgen" 2>/dev/null | grep -q '\.debug_info'; then
 else
 	echo "btfgen itself has no DWARF: its on/off comparison not run"
 fi
-[ $fail -eq 0 ] && echo "PASS: $n units with reuse (-j 1 and 3) give the exact $(cat "$T/on1.cnt") types, ODR variants kept apart; so do $m units in three groups$self"
+[ $fail -eq 0 ] && echo "PASS: $n units with reuse (-j 1 and 3) give the exact $(cat "$T/on1.cnt") types, ODR variants kept apart; so do $nmany and $m units in three groups$self"
 exit $fail
