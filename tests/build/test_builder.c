@@ -45,39 +45,58 @@ static struct lbtf *to_btf_or_fail(struct lbtf_builder *b)
  */
 enum elem_owner { IN_STRUCT, IN_UNION, IN_PROTO };
 
-static int add_owner(struct lbtf_builder *b, enum elem_owner o)
+static int add_owner(struct lbtf_builder *b, enum elem_owner o, uint32_t pre)
 {
+	int id;
+
 	assert_true(lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED) > 0);
-	return o == IN_PROTO ? lbtf_builder_add_func_proto(b, 1) :
-	       o == IN_UNION ? lbtf_builder_add_union(b, "u", 8) : lbtf_builder_add_struct(b, "s", 8);
+	id = o == IN_PROTO ? lbtf_builder_add_func_proto(b, 1) :
+	     o == IN_UNION ? lbtf_builder_add_union(b, "u", 8) : lbtf_builder_add_struct(b, "s", 8);
+	for (uint32_t i = 0; i < pre; i++) /* (unnamed: one string for all) */
+		assert_int_equal(o == IN_PROTO ? lbtf_builder_add_func_param(b, NULL, 1) :
+				 lbtf_builder_add_field(b, NULL, 1, 0, 0), id);
+	return id;
 }
 
-static void elems_both_ways(enum elem_owner o, const struct lbtfi_builder_elem *e, uint32_t n)
+/*
+ * n elements after pre plain ones, once by the single calls and once at
+ * once: the same return, errno, error text, words and strings. Returns the
+ * result; *vlen is the owner's element count after it.
+ */
+static int elems_both_ways(enum elem_owner o, uint32_t pre, const struct lbtfi_builder_elem *e,
+			   uint32_t n, uint32_t *vlen)
 {
 	struct lbtf_builder *one = lbtf_builder_new(NULL), *all = lbtf_builder_new(NULL);
-	int r1, r2;
+	int r1, r2, errno1 = 0, owner;
 	char msg1[256] = "";
 
 	assert_non_null(one);
 	assert_non_null(all);
-	r1 = add_owner(one, o); /* (no element: the owner's id) */
+	r1 = owner = add_owner(one, o, pre); /* (no element: the owner's id) */
 	assert_true(r1 > 0);
-	assert_int_equal(add_owner(all, o), r1);
+	assert_int_equal(add_owner(all, o, pre), r1);
 	for (uint32_t i = 0; i < n && r1 >= 0; i++)
 		r1 = o == IN_PROTO ? lbtf_builder_add_func_param(one, e[i].name, e[i].type) :
 		     lbtf_builder_add_field(one, e[i].name, e[i].type, e[i].bit_offset, e[i].bit_size);
-	if (r1 < 0)
+	if (r1 < 0) {
+		errno1 = errno;
 		snprintf(msg1, sizeof(msg1), "%s", lbtf_errmsg());
+	}
+	errno = 0;
 	r2 = lbtfi_builder_add_elems(all, e, n, sizeof(e[0]));
 	assert_int_equal(r2, r1);
-	if (r1 < 0)
+	if (r1 < 0) {
+		assert_int_equal(errno, errno1);
 		assert_string_equal(lbtf_errmsg(), msg1);
+	}
 	assert_int_equal(all->nwords, one->nwords);
 	assert_memory_equal(all->words, one->words, one->nwords * sizeof(uint32_t));
 	assert_int_equal(all->strs.len, one->strs.len);
 	assert_memory_equal(all->strs.data, one->strs.data, one->strs.len);
+	*vlen = lbtf_vlen(lbtfi_btype(all, (uint32_t)owner));
 	lbtf_builder_free(one);
 	lbtf_builder_free(all);
+	return r2;
 }
 
 static void test_elems_at_once(void **state)
@@ -102,9 +121,73 @@ static void test_elems_at_once(void **state)
 		{ IN_PROTO, 3, { { "a", 1, 0, 0 }, { "v", 0, 0, 0 }, { "c", 1, 0, 0 } } },
 		{ IN_PROTO, 2, { { "a", 1, 0, 0 }, { "b", 0x80000000u, 0, 0 } } },
 	};
+	uint32_t vlen;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		elems_both_ways(cases[i].o, cases[i].e, cases[i].n);
+		elems_both_ways(cases[i].o, 0, cases[i].e, cases[i].n, &vlen);
+}
+
+/*
+ * Each rule of an element failing first at element k > 0, after earlier
+ * elements of the same call changed what the rule sees (the count, the
+ * kind flag, a far member): both ways fail there with the error and text
+ * expected (not only equal to each other: the rules are one function), the
+ * k elements before it in, the rest not.
+ */
+static void test_elems_fail_at_k(void **state)
+{
+	static const struct {
+		enum elem_owner o;
+		uint32_t pre, n, k;
+		int err;
+		const char *msg;
+		struct lbtfi_builder_elem e[4];
+	} cases[] = {
+		/* the vlen's most reached by this call's own elements */
+		{ IN_STRUCT, 0xffff - 2, 4, 2, E2BIG, "field: type already has 65535 elements; more need",
+		  { { "a", 1, 0, 0 }, { "b", 1, 0, 0 }, { "c", 1, 0, 0 }, { "d", 1, 0, 0 } } },
+		{ IN_PROTO, 0xffff - 1, 3, 1, E2BIG, "parameter: type already has 65535 elements",
+		  { { "a", 1, 0, 0 }, { "b", 1, 0, 0 }, { "c", 1, 0, 0 } } },
+		{ IN_STRUCT, 0, 3, 2, EINVAL, "field type id 2147483648 out of range",
+		  { { "a", 1, 0, 0 }, { "b", 1, 32, 0 }, { "c", 0x80000000u, 64, 0 } } },
+		{ IN_PROTO, 0, 4, 3, EINVAL, "parameter type id 4294967295 out of range",
+		  { { "a", 1, 0, 0 }, { NULL, 0x7fffffffu, 0, 0 }, { "c", 1, 0, 0 }, { "d", ~0u, 0, 0 } } },
+		/* an unnamed void (varargs) passes, a named one fails */
+		{ IN_PROTO, 0, 3, 2, EINVAL, "parameter 'v' has type void",
+		  { { "a", 1, 0, 0 }, { NULL, 0, 0, 0 }, { "v", 0, 0, 0 } } },
+		{ IN_STRUCT, 0, 3, 2, EINVAL, "field 'w': bitfield size 256 > 255",
+		  { { "a", 1, 0, 255 }, { "b", 1, 255, 1 }, { "w", 1, 256, 256 } } },
+		/* the kind flag turned on by element 1: a plain far member then fails */
+		{ IN_STRUCT, 0, 3, 2, EINVAL, "field 'far': bit offset 16777216 too large for a struct with bitfields",
+		  { { "a", 1, 0, 0 }, { "bf", 1, 32, 3 }, { "far", 1, 1u << 24, 0 } } },
+		/* a far bitfield itself */
+		{ IN_STRUCT, 0, 2, 1, EINVAL, "field 'bf': bit offset 33554432 too large",
+		  { { "a", 1, 0, 0 }, { "bf", 1, 1u << 25, 1 } } },
+		{ IN_UNION, 0, 3, 2, EINVAL, "field 'z': union members must be at offset 0 (got 1)",
+		  { { "x", 1, 0, 0 }, { "y", 1, 0, 3 }, { "z", 1, 1, 1 } } },
+		/* earlier far members of this call (the first one named), then a bitfield */
+		{ IN_STRUCT, 0, 4, 3, EINVAL, "field 'bf': earlier member at bit 16777216 does not fit",
+		  { { "a", 1, 0, 0 }, { "far", 1, 1u << 24, 0 }, { "farther", 1, 1u << 25, 0 },
+		    { "bf", 1, 64, 2 } } },
+		/* the far member just under the limit is no fault */
+		{ IN_STRUCT, 0, 3, 3, 0, NULL,
+		  { { "a", 1, 0, 0 }, { "near", 1, (1u << 24) - 1, 0 }, { "bf", 1, 64, 2 } } },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t vlen;
+		int r = elems_both_ways(cases[i].o, cases[i].pre, cases[i].e, cases[i].n, &vlen);
+
+		if (!cases[i].err) {
+			assert_true(r > 0);
+		} else {
+			assert_int_equal(r, -cases[i].err);
+			assert_int_equal(errno, cases[i].err);
+			if (!strstr(lbtf_errmsg(), cases[i].msg))
+				fail_msg("case %zu: '%s' lacks '%s'", i, lbtf_errmsg(), cases[i].msg);
+		}
+		assert_int_equal(vlen, cases[i].pre + cases[i].k);
+	}
 }
 
 static void test_strings(void **state)
@@ -1112,6 +1195,7 @@ int main(void)
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_elems_at_once),
+		cmocka_unit_test(test_elems_fail_at_k),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
