@@ -647,6 +647,10 @@ static int func_decl_tags(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, int
 	struct lbtfi_dw_die origin, pd;
 	int err;
 
+	/* (a gcc unit whose origins are its own: no annotation to look for,
+	 * without reading the function's and each parameter's origin) */
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || u->no_annot_reached)
+		return 0;
 	lbtfi_dw_decl_origin(u, die, &origin);
 	err = lbtfi_dw_add_decl_tags(u, &origin, id, -1);
 	for (uint32_t i = 0; params && !err && i < npdies; i++) {
