@@ -708,7 +708,7 @@ static int mark_func(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, struct l
 	if (!(feat & LBTFI_DW_PAHOLE_MASTER))
 		return (feat & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
 		       (f->ambiguous || unexpected_regs(u, t, pdies, n)) ? add_func_tag(u, MARKER, id) : 0;
-	lbtfi_dw_abi_facts(u, da, pdies, n, t->regs, t->nregs, &abi);
+	lbtfi_dw_abi_facts(u, da, pdies, n, (uint32_t)proto, t->regs, t->nregs, &abi);
 	if ((abi.unexpected || abi.origin_unexpected) && !any_struct_param(u, pdies, n))
 		err = add_func_tag(u, MARKER_UNEXP, id);
 	if (!err && (f->ambiguous || abi.reordered))
