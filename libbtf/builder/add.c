@@ -24,21 +24,17 @@ static int check_id(uint32_t id, const char *what)
 }
 
 /*
- * Add a record: header (name, info, size/type) plus extra zeroed words.
- * Returns the id; *extra points at the words after the header.
+ * Add a record: header (name at name_off, info, size/type) plus extra
+ * zeroed words. Returns the id; *extra points at the words after the header.
  */
-static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint32_t size_type,
-		   size_t extra_words, uint32_t **extra)
+static int add_rec_at(struct lbtf_builder *b, uint32_t name_off, uint32_t info, uint32_t size_type,
+		      size_t extra_words, uint32_t **extra)
 {
-	int name_off = lbtf_builder_add_str(b, name);
-	uint32_t *w;
+	uint32_t *w = lbtfi_builder_reserve(b, 3 + extra_words);
 
-	if (name_off < 0)
-		return name_off;
-	w = lbtfi_builder_reserve(b, 3 + extra_words);
 	if (!w)
 		return -errno;
-	w[0] = (uint32_t)name_off;
+	w[0] = name_off;
 	w[1] = info;
 	w[2] = size_type;
 	if (extra)
@@ -46,17 +42,38 @@ static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint
 	return (int)(b->start_id + b->nr_types - 1);
 }
 
+/* The same, the name given as a string */
+static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint32_t size_type,
+		   size_t extra_words, uint32_t **extra)
+{
+	int name_off = lbtf_builder_add_str(b, name);
+
+	if (name_off < 0)
+		return name_off;
+	return add_rec_at(b, (uint32_t)name_off, info, size_type, extra_words, extra);
+}
+
 /* A record with one word after the header (INT encoding, VAR linkage,
- * DECL_TAG component index) */
-static int add_rec_word(struct lbtf_builder *b, const char *name, uint32_t info,
-			uint32_t size_type, uint32_t word)
+ * DECL_TAG component index), its name at name_off */
+static int add_rec_word_at(struct lbtf_builder *b, uint32_t name_off, uint32_t info,
+			   uint32_t size_type, uint32_t word)
 {
 	uint32_t *extra = NULL;
-	int id = add_rec(b, name, info, size_type, 1, &extra);
+	int id = add_rec_at(b, name_off, info, size_type, 1, &extra);
 
 	if (id > 0)
 		*extra = word;
 	return id;
+}
+
+static int add_rec_word(struct lbtf_builder *b, const char *name, uint32_t info,
+			uint32_t size_type, uint32_t word)
+{
+	int name_off = lbtf_builder_add_str(b, name);
+
+	if (name_off < 0)
+		return name_off;
+	return add_rec_word_at(b, (uint32_t)name_off, info, size_type, word);
 }
 
 static bool pow2_upto(uint32_t v, uint32_t max)
@@ -548,19 +565,55 @@ int lbtf_builder_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint
 	return push_elem(b, false, NULL, vals, 3);
 }
 
-int lbtf_builder_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref,
-			      int component_idx)
+static int decl_tag_check(const char *value, uint32_t ref, int component_idx)
 {
-	int id;
+	int err;
 
 	if (empty(value))
 		return lbtfi_err(EINVAL, "DECL_TAG needs a value");
 	if (component_idx < -1)
 		return lbtfi_err(EINVAL, "DECL_TAG '%s': bad component index %d", value, component_idx);
-	if ((id = check_id(ref, "DECL_TAG")))
-		return id;
+	if ((err = check_id(ref, "DECL_TAG")))
+		return err;
 	if (!ref)
 		return lbtfi_err(EINVAL, "DECL_TAG '%s': tagged type id 0", value);
+	return 0;
+}
+
+int lbtf_builder_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref,
+			      int component_idx)
+{
+	int err = decl_tag_check(value, ref, component_idx);
+
+	if (err)
+		return err;
 	return add_rec_word(b, value, lbtf_info(LBTF_KIND_DECL_TAG, 0, 0), ref,
 			    (uint32_t)component_idx);
+}
+
+/* Whether b's own strings hold s whole at offset off */
+static bool own_string_at(const struct lbtf_builder *b, uint32_t off, const char *s)
+{
+	size_t o;
+
+	if (off < b->start_str_off || off - b->start_str_off >= b->strs.len)
+		return false;
+	o = off - b->start_str_off;
+	return (!o || !b->strs.data[o - 1]) && !strcmp(b->strs.data + o, s);
+}
+
+int lbtfi_builder_add_decl_tag_memo(struct lbtf_builder *b, const char *value, uint32_t *off,
+				    uint32_t ref, int component_idx)
+{
+	int err = decl_tag_check(value, ref, component_idx), name_off;
+
+	if (err)
+		return err;
+	/* (a base's strings come first in lbtf_builder_add_str: not memoised) */
+	if (b->base || !own_string_at(b, *off, value)) {
+		if ((name_off = lbtf_builder_add_str(b, value)) < 0)
+			return name_off;
+		*off = (uint32_t)name_off;
+	}
+	return add_rec_word_at(b, *off, lbtf_info(LBTF_KIND_DECL_TAG, 0, 0), ref, (uint32_t)component_idx);
 }

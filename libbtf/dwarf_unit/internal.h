@@ -120,6 +120,8 @@ struct lbtfi_dw_unit {
 	bool no_annot_reached;    /* no_annot, and every abstract origin and specification
 				   * of the unit lies in it: no DIE reached from it has one */
 	bool producer_clang;      /* pahole master reads its parameters otherwise (funcs_abi.c) */
+	uint32_t func_tag_offs[8]; /* where dwarf_funcs' DECL_TAG values were in b's strings
+				    * (lbtfi_builder_add_decl_tag_memo) */
 	uint32_t first_id;        /* the first type id this unit adds */
 	struct lbtfi_dw_scratch { void *p; size_t bytes; } *scr; /* per nesting level */
 	uint32_t nscr, scr_depth;

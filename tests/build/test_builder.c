@@ -190,6 +190,91 @@ static void test_elems_fail_at_k(void **state)
 	}
 }
 
+/* lbtfi_builder_add_decl_tag_memo and lbtf_builder_add_decl_tag on twin
+ * builders: the same id, records and strings */
+static void tag_both_ways(struct lbtf_builder *memo, struct lbtf_builder *plain, const char *value,
+			  uint32_t *off)
+{
+	int r1 = lbtf_builder_add_decl_tag(plain, value, 1, -1);
+
+	assert_true(r1 > 0);
+	assert_int_equal(lbtfi_builder_add_decl_tag_memo(memo, value, off, 1, -1), r1);
+	assert_int_equal(memo->nwords, plain->nwords);
+	assert_memory_equal(memo->words, plain->words, plain->nwords * sizeof(uint32_t));
+	assert_int_equal(memo->strs.len, plain->strs.len);
+	assert_memory_equal(memo->strs.data, plain->strs.data, plain->strs.len);
+}
+
+/*
+ * The remembered offset of a DECL_TAG's value is used only while the
+ * builder's own strings hold the value whole there: not in another
+ * builder, not after the strings were cut back (a longer string ending in
+ * the value, then another string, now at that offset), not as a suffix,
+ * and not with a base (whose strings come first).
+ */
+static void test_decl_tag_memo(void **state)
+{
+	struct lbtf_builder *m = lbtf_builder_new(NULL), *p = lbtf_builder_new(NULL);
+	struct lbtf_builder *m2 = lbtf_builder_new(NULL), *p2 = lbtf_builder_new(NULL), *bb, *mb, *pb;
+	struct lbtf *base;
+	uint32_t off = 0, first, off2;
+	size_t cut;
+	void *data;
+	size_t size;
+
+	for (struct lbtf_builder **b = (struct lbtf_builder *[]){ m, p, m2, p2, NULL }; *b; b++)
+		assert_true(lbtf_builder_add_int(*b, "int", 4, 0) > 0);
+	tag_both_ways(m, p, "mark", &off);
+	first = off;
+	assert_true(first > 0);
+	tag_both_ways(m, p, "mark", &off); /* (remembered) */
+	assert_int_equal(off, first);
+	/* another builder: "mark" is not at that offset there */
+	assert_true(lbtf_builder_add_str(m2, "other") > 0 && lbtf_builder_add_str(p2, "other") > 0);
+	tag_both_ways(m2, p2, "mark", &off);
+	assert_int_not_equal(off, first);
+	/* the strings cut back to A, below "mark", and grown again: "mark"
+	 * remembered at A + 3 (after "xy"), then A + 3 is the suffix of
+	 * "xyzmark", then "mork" */
+	cut = off - m2->start_str_off;
+	for (int round = 0; round < 3; round++) {
+		const char *s1 = round == 1 ? "xyzmark" : "xy", *s2 = round == 2 ? "mork" : NULL;
+
+		assert_int_equal(lbtfi_strset_truncate(&m2->strs, cut), 0);
+		assert_int_equal(lbtfi_strset_truncate(&p2->strs, cut), 0);
+		assert_true(lbtf_builder_add_str(m2, s1) > 0 && lbtf_builder_add_str(p2, s1) > 0);
+		if (s2)
+			assert_true(lbtf_builder_add_str(m2, s2) > 0 && lbtf_builder_add_str(p2, s2) > 0);
+		off = off2 = (uint32_t)(cut + 3 + m2->start_str_off);
+		tag_both_ways(m2, p2, "mark", &off);
+		if (round)
+			assert_int_not_equal(off, off2);
+	}
+	/* past the end of the strings */
+	off = 1u << 30;
+	tag_both_ways(m2, p2, "mark", &off);
+	/* with a base that has the value: its offset, as lbtf_builder_add_str gives */
+	bb = lbtf_builder_new(NULL);
+	assert_true(lbtf_builder_add_int(bb, "int", 4, 0) > 0);
+	assert_true(lbtf_builder_add_str(bb, "mark") > 0);
+	assert_int_equal(lbtf_builder_serialize(bb, false, &data, &size), 0);
+	base = lbtf_new(data, size, NULL);
+	assert_non_null(base);
+	free(data);
+	mb = lbtf_builder_new(base);
+	pb = lbtf_builder_new(base);
+	assert_true(lbtf_builder_add_int(mb, "int", 4, 0) > 0 && lbtf_builder_add_int(pb, "int", 4, 0) > 0);
+	tag_both_ways(mb, pb, "mark", &off);
+	tag_both_ways(mb, pb, "mark", &off);
+	/* even where its own strings hold the value too */
+	assert_true(lbtfi_strset_add(&mb->strs, "mark") >= 0 && lbtfi_strset_add(&pb->strs, "mark") >= 0);
+	off = (uint32_t)lbtfi_strset_add(&mb->strs, "mark") + mb->start_str_off;
+	tag_both_ways(mb, pb, "mark", &off);
+	for (struct lbtf_builder **b = (struct lbtf_builder *[]){ m, p, m2, p2, bb, mb, pb, NULL }; *b; b++)
+		lbtf_builder_free(*b);
+	lbtf_free(base);
+}
+
 static void test_strings(void **state)
 {
 	struct lbtf_builder *b = lbtf_builder_new(NULL);
@@ -1196,6 +1281,7 @@ int main(void)
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_elems_at_once),
 		cmocka_unit_test(test_elems_fail_at_k),
+		cmocka_unit_test(test_decl_tag_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
