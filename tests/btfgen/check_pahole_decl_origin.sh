@@ -15,8 +15,9 @@
 # tags would be lost.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=dwarf_asm.sh
+. "$(dirname "$0")/dwarf_asm.sh"
 P=$B/btfgen-pahole
-command -v gcc >/dev/null || skip "gcc not installed"
 
 # abbreviations: 1 gcc unit (producer, language, name, low_pc, high_pc),
 # 2 subprogram (specification as ref_addr, low_pc, high_pc), 3 parameter
@@ -63,18 +64,10 @@ gen() {
 	printf '\t.uleb128 8\n\t.string "btf_decl_tag"\n\t.string "f_tag"\n'
 	printf '\t.byte 0\n\t.byte 0\n.Lcu2_end:\n'
 }
-# ab CODE TAG CHILDREN ATTR FORM...: one abbreviation
-ab() {
-	printf '\t.uleb128 %s\n\t.uleb128 %s\n\t.byte %s\n' "$1" "$2" "$3"
-	shift 3
-	printf '\t.uleb128 %s\n' "$@" 0 0
-}
 
-K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 declare -A want=([origin]="f_tag -1 p_tag 0 " [own]="f_tag -1 ")
 for v in origin own; do
-	gen $v >"$T/t.s" && gcc -c -o "$T/t.o" "$T/t.s" &&
-		gcc -nostdlib -static -Wl,-e,f_tagged -o "$T/t" "$T/t.o" || { bad "gcc: the $v program"; continue; }
+	gen $v >"$T/t.s" && asm_program f_tagged || continue
 	for r in master v1.31; do
 		"$P" -J --func_rules=$r --btf_features=$K618 --btf_encode_detached="$T/o.btf" "$T/t" ||
 			{ bad "btfgen-pahole --func_rules=$r failed on the $v program"; continue; }

@@ -17,15 +17,10 @@
 # ${K618} with master's rules: the FUNCs f_e16 f_u16.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=dwarf_asm.sh
+. "$(dirname "$0")/dwarf_asm.sh"
 P=$B/btfgen-pahole
-command -v gcc >/dev/null || skip "gcc not installed"
 
-# ab CODE TAG CHILDREN ATTR FORM...: one abbreviation
-ab() {
-	printf '\t.uleb128 %s\n\t.uleb128 %s\n\t.byte %s\n' "$1" "$2" "$3"
-	shift 3
-	printf '\t.uleb128 %s\n' "$@" 0 0
-}
 # fn NAME TYPE-LABEL REG-OF-B: a function, a in rdi (DWARF reg 5), b in REG
 fn() {
 	printf '\t.uleb128 2\n\t.string "%s"\n\t.long .Llong - .Lcu\n\t.quad %s\n\t.quad 4\n' "$1" "$1"
@@ -67,9 +62,7 @@ gen() {
 	printf '\t.byte 0\n.Lcu_end:\n'
 }
 
-gen >"$T/t.s" && gcc -c -o "$T/t.o" "$T/t.s" &&
-	gcc -nostdlib -static -Wl,-e,f_u16 -o "$T/t" "$T/t.o" || { bad "gcc: the program"; exit 1; }
-K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+gen >"$T/t.s" && asm_program f_u16 || exit 1
 "$P" -J --func_rules=master --btf_features=$K618 --btf_encode_detached="$T/o.btf" "$T/t" ||
 	{ bad "btfgen-pahole failed"; exit 1; }
 got=$("$B/btfdump" file "$T/o.btf" | awk '$2 == "FUNC" { print $3 }' | tr -d "'" | sort | tr '\n' ' ')
