@@ -746,6 +746,25 @@ static int mark_func(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, struct l
 	return add_func_tag(u, at.optimized && abi.optimized ? T_CHANGED : T_KEPT, id);
 }
 
+/*
+ * A declaration for sure by its abbreviation: its (last) DW_AT_declaration
+ * is DW_FORM_flag_present, as gcc and clang write it. A unit's calls name
+ * such declarations by the tens of thousands in a kernel; they are skipped
+ * without gathering their attributes.
+ */
+static bool declaration_by_abbrev(const struct lbtfi_dw_die *die)
+{
+	const struct lbtfi_dr_abbrev *ab = die->ab;
+	unsigned int form = 0;
+
+	if (!(ab->slots >> DA_DECLARATION & 1))
+		return false;
+	for (uint16_t k = 0; k < ab->nspecs; k++)
+		if (ab->specs[k].at == DW_AT_declaration)
+			form = ab->specs[k].form;
+	return form == DW_FORM_flag_present;
+}
+
 int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	const struct lbtfi_dw_elf_info *ei = u->g->ei;
@@ -760,7 +779,7 @@ int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 	uint32_t h;
 	int id, err;
 
-	if (!t)
+	if (!t || declaration_by_abbrev(die))
 		return 0;
 	lbtfi_dr_attrs(u->rd, die, &da, false);
 	if (lbtfi_dw_attrs_own_flag(&da, DA_DECLARATION))
