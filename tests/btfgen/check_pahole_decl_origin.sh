@@ -27,9 +27,7 @@ P=$B/btfgen-pahole
 # (name, const_value), 9 parameter (name, type, location).
 # gen origin|own: the gcc unit's parameter by its origin, or its own
 gen() {
-	printf '\t.text\n\t.globl f_tagged\n\t.type f_tagged, @function\n'
-	printf 'f_tagged:\n\tmovq %%rdi, %%rax\n\tret\n\t.size f_tagged, .-f_tagged\n.Ltext_end:\n'
-	printf '\t.section .debug_abbrev,"",@progbits\n.Labbrev:\n'
+	asm_functions f_tagged
 	ab 1 0x11 1 0x25 0x08 0x13 0x0b 0x03 0x08 0x11 0x01 0x12 0x07
 	ab 2 0x2e 1 0x47 0x10 0x11 0x01 0x12 0x07
 	# (only where used: the units share the table, and its every entry counts)

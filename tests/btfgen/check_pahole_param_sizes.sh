@@ -31,13 +31,7 @@ fn() {
 # high_pc), 3 parameter (name, type, location as an expression), 4 base
 # type, 5 union (name, size), 6 enum (name, size, type), 7 typedef, 8 const
 gen() {
-	local f
-	printf '\t.text\n'
-	for f in f_u16 f_e16 f_bad; do
-		printf '\t.globl %s\n\t.type %s, @function\n%s:\n\tmovq %%rdi, %%rax\n\tret\n\t.size %s, .-%s\n' \
-			"$f" "$f" "$f" "$f" "$f"
-	done
-	printf '.Ltext_end:\n\t.section .debug_abbrev,"",@progbits\n.Labbrev:\n'
+	asm_functions f_u16 f_e16 f_bad
 	ab 1 0x11 1 0x25 0x08 0x13 0x0b 0x03 0x08 0x11 0x01 0x12 0x07
 	ab 2 0x2e 1 0x3f 0x19 0x03 0x08 0x49 0x13 0x11 0x01 0x12 0x07
 	ab 3 0x05 0 0x03 0x08 0x49 0x13 0x02 0x18

@@ -18,3 +18,15 @@ asm_program() {
 	gcc -c -o "$T/t.o" "$T/t.s" && gcc -nostdlib -static -Wl,-e,"$1" -o "$T/t" "$T/t.o" ||
 		{ bad "gcc: the program"; return 1; }
 }
+# asm_functions NAME...: the text of global functions of those names (each
+# returns its first argument), .Ltext_end after them, then the start of
+# .debug_abbrev (.Labbrev)
+asm_functions() {
+	local f
+	printf '\t.text\n'
+	for f; do
+		printf '\t.globl %s\n\t.type %s, @function\n%s:\n\tmovq %%rdi, %%rax\n\tret\n\t.size %s, .-%s\n' \
+			"$f" "$f" "$f" "$f" "$f"
+	done
+	printf '.Ltext_end:\n\t.section .debug_abbrev,"",@progbits\n.Labbrev:\n'
+}
