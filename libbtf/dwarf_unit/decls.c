@@ -82,7 +82,9 @@ static int64_t global_only(const struct lbtfi_dw_elf_info *ei, int64_t sym)
 	return sym >= 0 && ei->syms[sym].bind != STB_LOCAL ? sym : -1;
 }
 
-int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
+/* A subprogram in btfgen's own style (lbtfi_dw_convert_subprogram);
+ * not inlined there: its frame would be set up for pahole's style too */
+static __attribute__((noinline)) int convert_subprogram_own(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	const struct lbtfi_dw_elf_info *ei = u->g->ei;
 	struct lbtfi_dw_die origin, *pdies = NULL;
@@ -94,10 +96,6 @@ int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *di
 	bool external, abstract;
 	int id, err = 0;
 
-	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
-		return 0;
-	if (u->g->subprogram)
-		return u->g->subprogram(u, die);
 	/* the DIE's own attributes tell most subprograms apart (declarations,
 	 * abstract inline instances) before its origin is read */
 	lbtfi_dr_attrs(u->rd, die, &da, false);
@@ -156,6 +154,15 @@ int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *di
 		err = lbtfi_dw_add_decl_tags(u, &pdies[i], id, i);
 	free(pdies);
 	return err;
+}
+
+int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
+{
+	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
+		return 0;
+	if (u->g->subprogram)
+		return u->g->subprogram(u, die);
+	return convert_subprogram_own(u, die);
 }
 
 /* Static address of a variable (DW_OP_addr / DW_OP_addrx), false for
