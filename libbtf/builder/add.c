@@ -24,21 +24,17 @@ static int check_id(uint32_t id, const char *what)
 }
 
 /*
- * Add a record: header (name, info, size/type) plus extra zeroed words.
- * Returns the id; *extra points at the words after the header.
+ * Add a record: header (name at name_off, info, size/type) plus extra
+ * zeroed words. Returns the id; *extra points at the words after the header.
  */
-static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint32_t size_type,
-		   size_t extra_words, uint32_t **extra)
+static int add_rec_at(struct lbtf_builder *b, uint32_t name_off, uint32_t info, uint32_t size_type,
+		      size_t extra_words, uint32_t **extra)
 {
-	int name_off = lbtf_builder_add_str(b, name);
-	uint32_t *w;
+	uint32_t *w = lbtfi_builder_reserve(b, 3 + extra_words);
 
-	if (name_off < 0)
-		return name_off;
-	w = lbtfi_builder_reserve(b, 3 + extra_words);
 	if (!w)
 		return -errno;
-	w[0] = (uint32_t)name_off;
+	w[0] = name_off;
 	w[1] = info;
 	w[2] = size_type;
 	if (extra)
@@ -46,17 +42,38 @@ static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint
 	return (int)(b->start_id + b->nr_types - 1);
 }
 
+/* The same, the name given as a string */
+static int add_rec(struct lbtf_builder *b, const char *name, uint32_t info, uint32_t size_type,
+		   size_t extra_words, uint32_t **extra)
+{
+	int name_off = lbtf_builder_add_str(b, name);
+
+	if (name_off < 0)
+		return name_off;
+	return add_rec_at(b, (uint32_t)name_off, info, size_type, extra_words, extra);
+}
+
 /* A record with one word after the header (INT encoding, VAR linkage,
- * DECL_TAG component index) */
-static int add_rec_word(struct lbtf_builder *b, const char *name, uint32_t info,
-			uint32_t size_type, uint32_t word)
+ * DECL_TAG component index), its name at name_off */
+static int add_rec_word_at(struct lbtf_builder *b, uint32_t name_off, uint32_t info,
+			   uint32_t size_type, uint32_t word)
 {
 	uint32_t *extra = NULL;
-	int id = add_rec(b, name, info, size_type, 1, &extra);
+	int id = add_rec_at(b, name_off, info, size_type, 1, &extra);
 
 	if (id > 0)
 		*extra = word;
 	return id;
+}
+
+static int add_rec_word(struct lbtf_builder *b, const char *name, uint32_t info,
+			uint32_t size_type, uint32_t word)
+{
+	int name_off = lbtf_builder_add_str(b, name);
+
+	if (name_off < 0)
+		return name_off;
+	return add_rec_word_at(b, (uint32_t)name_off, info, size_type, word);
 }
 
 static bool pow2_upto(uint32_t v, uint32_t max)
@@ -167,12 +184,11 @@ int lbtf_builder_add_union(struct lbtf_builder *b, const char *name, uint32_t by
 	return add_rec(b, name, lbtf_info(LBTF_KIND_UNION, 0, 0), byte_sz, 0, NULL);
 }
 
-/*
- * The last type, if it is of kind k1 or k2 and can take one more element;
- * else NULL with the error set.
- */
-static struct lbtf_type *last_of(struct lbtf_builder *b, unsigned int k1, unsigned int k2,
-				 const char *what)
+#define FAR_BITS (1u << 24) /* offsets from here on do not fit the bitfield encoding */
+
+/* The last type if it is of kind k1 or k2; else NULL with the error set */
+static struct lbtf_type *last_kind_of(struct lbtf_builder *b, unsigned int k1, unsigned int k2,
+				      const char *what)
 {
 	struct lbtf_type *t;
 
@@ -185,13 +201,34 @@ static struct lbtf_type *last_of(struct lbtf_builder *b, unsigned int k1, unsign
 		lbtfi_err(EINVAL, "%s: last type is %s", what, lbtf_kind_name(lbtf_kind(t)));
 		return NULL;
 	}
-	if (lbtf_vlen(t) >= (b->layout_sec ? LBTF_MAX_VLEN : MAX_VLEN_16)) {
-		if (b->layout_sec)
-			lbtfi_err(E2BIG, "%s: type already has %u elements, the 24-bit vlen's most",
-				  what, LBTF_MAX_VLEN);
-		else
-			lbtfi_err(E2BIG, "%s: type already has %u elements; more need the 24-bit "
-				  "vlen of the layout format (lbtf_builder_set_layout)", what, MAX_VLEN_16);
+	return t;
+}
+
+static bool full(const struct lbtf_builder *b, const struct lbtf_type *t)
+{
+	return lbtf_vlen(t) >= (b->layout_sec ? LBTF_MAX_VLEN : MAX_VLEN_16);
+}
+
+static int full_err(const struct lbtf_builder *b, const char *what)
+{
+	if (b->layout_sec)
+		return lbtfi_err(E2BIG, "%s: type already has %u elements, the 24-bit vlen's most",
+				 what, LBTF_MAX_VLEN);
+	return lbtfi_err(E2BIG, "%s: type already has %u elements; more need the 24-bit "
+			 "vlen of the layout format (lbtf_builder_set_layout)", what, MAX_VLEN_16);
+}
+
+/*
+ * The last type, if it is of kind k1 or k2 and can take one more element;
+ * else NULL with the error set.
+ */
+static struct lbtf_type *last_of(struct lbtf_builder *b, unsigned int k1, unsigned int k2,
+				 const char *what)
+{
+	struct lbtf_type *t = last_kind_of(b, k1, k2, what);
+
+	if (t && full(b, t)) {
+		full_err(b, what);
 		return NULL;
 	}
 	return t;
@@ -246,39 +283,87 @@ static int push_elem(struct lbtf_builder *b, bool named, const char *name, const
 	return last_id(b);
 }
 
-int lbtf_builder_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
-		   uint32_t bit_offset, uint32_t bit_size)
-{
-	struct lbtf_type *t = last_of(b, LBTF_KIND_STRUCT, LBTF_KIND_UNION, "field");
-	bool bitfield = bit_size > 0;
-	uint32_t vals[2];
-	int id, err;
+/*
+ * The rules for one member of a struct or union, or one parameter of a
+ * FUNC_PROTO, kept once for lbtf_builder_add_field, lbtf_builder_add_func_param
+ * and lbtfi_builder_add_elems (which appends n at once): each element is
+ * checked against the type as the elements before it left it (its count,
+ * the kind flag a bitfield turns on, members already too far for the
+ * bitfield encoding), so n at once fail where n calls would.
+ */
+enum elem_fault {
+	ELEM_OK,
+	ELEM_FULL,		/* the vlen is at its most */
+	ELEM_BAD_ID,		/* type id above 2^31 - 1 */
+	ELEM_VOID_PARAM,	/* a named parameter of type void */
+	ELEM_WIDE_BITFIELD,	/* bitfield size above 255 */
+	ELEM_FAR_BITFIELD,	/* offset past 2^24 in the bitfield encoding */
+	ELEM_UNION_OFFSET,	/* a union member not at offset 0 */
+	ELEM_EARLIER_FAR,	/* a bitfield when an earlier member is past 2^24 */
+};
 
-	if (!t)
-		return -errno;
-	if ((err = check_id(type, "field")))
-		return err;
-	if (bit_size > 255)
-		return lbtfi_err(EINVAL, "field '%s': bitfield size %u > 255", name ? name : "", bit_size);
-	if ((bitfield || lbtf_kflag(t)) && bit_offset >= (1u << 24))
+/* The first member of t at a bit offset the bitfield encoding cannot hold, or NULL */
+static const struct lbtf_member *first_far(const struct lbtf_type *t)
+{
+	for (unsigned int i = 0; i < lbtf_vlen(t); i++)
+		if (lbtf_members(t)[i].offset >= FAR_BITS)
+			return &lbtf_members(t)[i];
+	return NULL;
+}
+
+/* Whether m can be appended to t (the last type, a member's or a parameter's owner) */
+static inline enum elem_fault elem_fault(const struct lbtf_builder *b, const struct lbtf_type *t,
+					 bool fields, const struct lbtfi_builder_elem *m)
+{
+	bool bitfield = m->bit_size > 0;
+
+	if (full(b, t))
+		return ELEM_FULL;
+	if (m->type > MAX_TYPE_ID)
+		return ELEM_BAD_ID;
+	if (!fields)
+		return !m->type && !empty(m->name) ? ELEM_VOID_PARAM : ELEM_OK;
+	if (m->bit_size > 255)
+		return ELEM_WIDE_BITFIELD;
+	if ((bitfield || lbtf_kflag(t)) && m->bit_offset >= FAR_BITS)
+		return ELEM_FAR_BITFIELD;
+	if (lbtf_kind(t) == LBTF_KIND_UNION && m->bit_offset)
+		return ELEM_UNION_OFFSET;
+	/* the earlier members switch to the kflag encoding: they must fit
+	 * (looked for once per type: after it the kind flag is on) */
+	if (bitfield && !lbtf_kflag(t) && first_far(t))
+		return ELEM_EARLIER_FAR;
+	return ELEM_OK;
+}
+
+/* The error of fault f (not ELEM_OK) at element m of t */
+static int elem_err(const struct lbtf_builder *b, const struct lbtf_type *t, bool fields,
+		    enum elem_fault f, const struct lbtfi_builder_elem *m)
+{
+	const char *what = fields ? "field" : "parameter", *name = m->name ? m->name : "";
+
+	switch (f) {
+	case ELEM_FULL:
+		return full_err(b, what);
+	case ELEM_BAD_ID:
+		return check_id(m->type, what);
+	case ELEM_VOID_PARAM:
+		return lbtfi_err(EINVAL, "parameter '%s' has type void", name);
+	case ELEM_WIDE_BITFIELD:
+		return lbtfi_err(EINVAL, "field '%s': bitfield size %u > 255", name, m->bit_size);
+	case ELEM_FAR_BITFIELD:
 		return lbtfi_err(EINVAL, "field '%s': bit offset %u too large for a struct with bitfields",
-				 name ? name : "", bit_offset);
-	if (lbtf_kind(t) == LBTF_KIND_UNION && bit_offset)
+				 name, m->bit_offset);
+	case ELEM_UNION_OFFSET:
 		return lbtfi_err(EINVAL, "field '%s': union members must be at offset 0 (got %u)",
-				 name ? name : "", bit_offset);
-	if (bitfield && !lbtf_kflag(t)) {
-		/* existing members switch to the kflag encoding: they must fit */
-		for (unsigned int i = 0; i < lbtf_vlen(t); i++)
-			if (lbtf_members(t)[i].offset >= (1u << 24))
-				return lbtfi_err(EINVAL, "field '%s': earlier member at bit %u does not fit the bitfield encoding",
-						 name ? name : "", lbtf_members(t)[i].offset);
+				 name, m->bit_offset);
+	case ELEM_EARLIER_FAR:
+		return lbtfi_err(EINVAL, "field '%s': earlier member at bit %u does not fit the bitfield encoding",
+				 name, first_far(t)->offset);
+	case ELEM_OK:
+		break;
 	}
-	vals[0] = type;
-	vals[1] = bitfield ? (bit_size << 24) | bit_offset : bit_offset;
-	id = push_elem(b, true, name, vals, 2);
-	if (id > 0 && bitfield)
-		lbtfi_btype(b, (uint32_t)id)->info |= 1u << 31;
-	return id;
+	return lbtfi_err(EINVAL, "%s '%s': no fault to report", what, name);
 }
 
 /* The i-th of elements stride bytes apart, from first */
@@ -289,70 +374,33 @@ static inline const struct lbtfi_builder_elem *nth(const struct lbtfi_builder_el
 }
 
 /*
- * Whether elements e can be appended to t at once without a check of the
- * one-element call failing on the way: the vlen, ids in range; for
- * parameters, no named void; for members, bitfield sizes, union offsets,
- * and offsets that fit the bitfield encoding when one of them is a
- * bitfield (or t already has the kind flag)
+ * n members (fields) or parameters appended to the last type: the words
+ * made room for once, then each element checked (elem_fault), its name
+ * interned and its words written in place. At the first element that
+ * fails, the ones before it are in and its error is returned.
  */
-static bool elems_plain(const struct lbtf_builder *b, const struct lbtf_type *t, bool fields,
-			const struct lbtfi_builder_elem *e, uint32_t n, size_t stride)
+static int add_elems(struct lbtf_builder *b, bool fields, const struct lbtfi_builder_elem *e,
+		     uint32_t n, size_t stride)
 {
-	bool is_union = lbtf_kind(t) == LBTF_KIND_UNION, bits = fields && lbtf_kflag(t);
-	uint32_t i, big = 0;
-
-	if ((uint64_t)lbtf_vlen(t) + n > (b->layout_sec ? LBTF_MAX_VLEN : MAX_VLEN_16))
-		return false;
-	for (i = 0; fields && i < lbtf_vlen(t); i++)
-		big |= lbtf_members(t)[i].offset >= (1u << 24);
-	for (i = 0; i < n; i++) {
-		const struct lbtfi_builder_elem *m = nth(e, stride, i);
-
-		if (m->type > MAX_TYPE_ID || (!fields && !m->type && !empty(m->name)))
-			return false;
-		if (fields && (m->bit_size > 255 || (is_union && m->bit_offset)))
-			return false;
-		bits |= fields && m->bit_size > 0;
-		big |= m->bit_offset >= (1u << 24);
-	}
-	return !(bits && big);
-}
-
-/*
- * The words made room for once, each element's name interned and its
- * words written in place, the checks of the one-element calls made once
- * up front (elems_plain); when one would fail, the one-element calls add
- * them, to fail as they do at the element that fails (the elements before
- * it are in).
- */
-int lbtfi_builder_add_elems(struct lbtf_builder *b, const struct lbtfi_builder_elem *e, uint32_t n,
-			    size_t stride)
-{
-	bool fields = !b->nr_types || lbtf_kind(lbtfi_btype(b, (uint32_t)last_id(b))) != LBTF_KIND_FUNC_PROTO;
-	const struct lbtf_type *t = fields ? last_of(b, LBTF_KIND_STRUCT, LBTF_KIND_UNION, "field")
-					   : last_of(b, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO, "parameter");
+	struct lbtf_type *t = fields ? last_kind_of(b, LBTF_KIND_STRUCT, LBTF_KIND_UNION, "field")
+				     : last_kind_of(b, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO, "parameter");
 	size_t words = fields ? 3 : 2;
-	bool plain;
 	uint32_t i;
 	int err;
 
 	if (!t)
 		return -errno;
-	plain = elems_plain(b, t, fields, e, n, stride);
-	if (plain && (err = lbtfi_builder_grow_words(b, n * words)))
+	if (n && (err = lbtfi_builder_grow_words(b, n * words)))
 		return err;
+	t = lbtfi_btype(b, (uint32_t)last_id(b)); /* (the words may have moved; names do not move them) */
 	for (i = 0; i < n; i++) {
 		const struct lbtfi_builder_elem *m = nth(e, stride, i);
+		enum elem_fault f = elem_fault(b, t, fields, m);
 		int name_off;
 		uint32_t *w;
 
-		if (!plain) {
-			err = fields ? lbtf_builder_add_field(b, m->name, m->type, m->bit_offset, m->bit_size)
-				     : lbtf_builder_add_func_param(b, m->name, m->type);
-			if (err < 0)
-				return err;
-			continue;
-		}
+		if (f != ELEM_OK)
+			return elem_err(b, t, fields, f, m);
 		if ((name_off = lbtf_builder_add_str(b, m->name)) < 0) /* (another buffer) */
 			return name_off;
 		w = take_elem(b, words);
@@ -361,10 +409,33 @@ int lbtfi_builder_add_elems(struct lbtf_builder *b, const struct lbtfi_builder_e
 		if (!fields)
 			continue;
 		w[2] = m->bit_size ? (m->bit_size << 24) | m->bit_offset : m->bit_offset;
-		if (m->bit_size) /* (no member is too far for it: elems_plain) */
-			lbtfi_btype(b, (uint32_t)last_id(b))->info |= 1u << 31;
+		if (m->bit_size)
+			t->info |= 1u << 31;
 	}
 	return last_id(b);
+}
+
+int lbtf_builder_add_field(struct lbtf_builder *b, const char *name, uint32_t type,
+			   uint32_t bit_offset, uint32_t bit_size)
+{
+	const struct lbtfi_builder_elem m = { name, type, bit_offset, bit_size };
+
+	return add_elems(b, true, &m, 1, sizeof(m));
+}
+
+int lbtf_builder_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
+{
+	const struct lbtfi_builder_elem m = { name, type, 0, 0 };
+
+	return add_elems(b, false, &m, 1, sizeof(m));
+}
+
+int lbtfi_builder_add_elems(struct lbtf_builder *b, const struct lbtfi_builder_elem *e, uint32_t n,
+			    size_t stride)
+{
+	bool params = b->nr_types && lbtf_kind(lbtfi_btype(b, (uint32_t)last_id(b))) == LBTF_KIND_FUNC_PROTO;
+
+	return add_elems(b, !params, e, n, stride);
 }
 
 static int add_enum_kind(struct lbtf_builder *b, unsigned int kind, const char *name,
@@ -458,20 +529,6 @@ int lbtf_builder_add_func_proto(struct lbtf_builder *b, uint32_t ret_type)
 	return add_ref(b, LBTF_KIND_FUNC_PROTO, NULL, ret_type);
 }
 
-int lbtf_builder_add_func_param(struct lbtf_builder *b, const char *name, uint32_t type)
-{
-	struct lbtf_type *t = last_of(b, LBTF_KIND_FUNC_PROTO, LBTF_KIND_FUNC_PROTO, "parameter");
-	int err;
-
-	if (!t)
-		return -errno;
-	if ((err = check_id(type, "parameter")))
-		return err;
-	if (!type && !empty(name))
-		return lbtfi_err(EINVAL, "parameter '%s' has type void", name);
-	return push_elem(b, true, name, &type, 1);
-}
-
 int lbtf_builder_add_var(struct lbtf_builder *b, const char *name, int linkage, uint32_t type)
 {
 	int id;
@@ -508,19 +565,55 @@ int lbtf_builder_add_datasec_var_info(struct lbtf_builder *b, uint32_t var, uint
 	return push_elem(b, false, NULL, vals, 3);
 }
 
-int lbtf_builder_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref,
-			      int component_idx)
+static int decl_tag_check(const char *value, uint32_t ref, int component_idx)
 {
-	int id;
+	int err;
 
 	if (empty(value))
 		return lbtfi_err(EINVAL, "DECL_TAG needs a value");
 	if (component_idx < -1)
 		return lbtfi_err(EINVAL, "DECL_TAG '%s': bad component index %d", value, component_idx);
-	if ((id = check_id(ref, "DECL_TAG")))
-		return id;
+	if ((err = check_id(ref, "DECL_TAG")))
+		return err;
 	if (!ref)
 		return lbtfi_err(EINVAL, "DECL_TAG '%s': tagged type id 0", value);
+	return 0;
+}
+
+int lbtf_builder_add_decl_tag(struct lbtf_builder *b, const char *value, uint32_t ref,
+			      int component_idx)
+{
+	int err = decl_tag_check(value, ref, component_idx);
+
+	if (err)
+		return err;
 	return add_rec_word(b, value, lbtf_info(LBTF_KIND_DECL_TAG, 0, 0), ref,
 			    (uint32_t)component_idx);
+}
+
+/* Whether b's own strings hold s whole at offset off */
+static bool own_string_at(const struct lbtf_builder *b, uint32_t off, const char *s)
+{
+	size_t o;
+
+	if (off < b->start_str_off || off - b->start_str_off >= b->strs.len)
+		return false;
+	o = off - b->start_str_off;
+	return (!o || !b->strs.data[o - 1]) && !strcmp(b->strs.data + o, s);
+}
+
+int lbtfi_builder_add_decl_tag_memo(struct lbtf_builder *b, const char *value, uint32_t *off,
+				    uint32_t ref, int component_idx)
+{
+	int err = decl_tag_check(value, ref, component_idx), name_off;
+
+	if (err)
+		return err;
+	/* (a base's strings come first in lbtf_builder_add_str: not memoised) */
+	if (b->base || !own_string_at(b, *off, value)) {
+		if ((name_off = lbtf_builder_add_str(b, value)) < 0)
+			return name_off;
+		*off = (uint32_t)name_off;
+	}
+	return add_rec_word_at(b, *off, lbtf_info(LBTF_KIND_DECL_TAG, 0, 0), ref, (uint32_t)component_idx);
 }

@@ -126,6 +126,16 @@ int lbtfi_builder_add_elems(struct lbtf_builder *b, const struct lbtfi_builder_e
 			    size_t stride);
 
 /*
+ * lbtf_builder_add_decl_tag of a value added again and again (a marker):
+ * *off is where the value's string was in b the last time (0 at first), a
+ * lookup of the string saved while it still is (the string set holds each
+ * string once: a whole string equal to value at *off is the one
+ * lbtf_builder_add_str would give); else it is added and *off updated.
+ */
+int lbtfi_builder_add_decl_tag_memo(struct lbtf_builder *b, const char *value, uint32_t *off,
+				    uint32_t ref, int component_idx);
+
+/*
  * Where a kind's record keeps its type ids and string offsets, in 32-bit
  * words, derived from the kind table: hot loops (append, check, dedup) fix
  * or compare slots directly instead of through a callback per slot. Indexed

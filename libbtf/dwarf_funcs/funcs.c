@@ -647,6 +647,10 @@ static int func_decl_tags(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, int
 	struct lbtfi_dw_die origin, pd;
 	int err;
 
+	/* (a gcc unit whose origins are its own: no annotation to look for,
+	 * without reading the function's and each parameter's origin) */
+	if (!(u->g->features & LBTF_DWARF_FEAT_DECL_TAG) || u->no_annot_reached)
+		return 0;
 	lbtfi_dw_decl_origin(u, die, &origin);
 	err = lbtfi_dw_add_decl_tags(u, &origin, id, -1);
 	for (uint32_t i = 0; params && !err && i < npdies; i++) {
@@ -676,9 +680,21 @@ static int true_signature(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die, int
 	return func_decl_tags(u, die, id, pdies, npdies, !drop);
 }
 
-static int add_func_tag(struct lbtfi_dw_unit *u, const char *value, int id)
+/* The DECL_TAGs a unit puts on FUNCs, many times each: their strings'
+ * offsets are remembered in u->func_tag_offs */
+enum func_tag { T_COND, T_UNEXP, T_CHANGED, T_KEPT, T_NOSYM, T_KFUNC, T_FASTCALL, T_NR };
+
+static const char *const func_tag_value[T_NR] = {
+	[T_COND] = MARKER, [T_UNEXP] = MARKER_UNEXP, [T_CHANGED] = MARKER_CHANGED,
+	[T_KEPT] = MARKER_KEPT, [T_NOSYM] = MARKER_NOSYM, [T_KFUNC] = "bpf_kfunc",
+	[T_FASTCALL] = "bpf_fastcall",
+};
+_Static_assert(T_NR <= sizeof(((struct lbtfi_dw_unit *)0)->func_tag_offs) / sizeof(uint32_t),
+	       "a remembered offset per DECL_TAG value");
+
+static int add_func_tag(struct lbtfi_dw_unit *u, enum func_tag tag, int id)
 {
-	int err = lbtf_builder_add_decl_tag(u->b, value, id, -1);
+	int err = lbtfi_builder_add_decl_tag_memo(u->b, func_tag_value[tag], &u->func_tag_offs[tag], id, -1);
 
 	return err < 0 ? err : 0;
 }
@@ -703,12 +719,12 @@ static int mark_func(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, struct l
 
 	if (!(feat & LBTFI_DW_PAHOLE_MASTER))
 		return (feat & LBTF_DWARF_FEAT_CONSISTENT_FUNC) &&
-		       (f->ambiguous || unexpected_regs(u, t, pdies, n)) ? add_func_tag(u, MARKER, id) : 0;
-	lbtfi_dw_abi_facts(u, da, pdies, n, t->regs, t->nregs, &abi);
+		       (f->ambiguous || unexpected_regs(u, t, pdies, n)) ? add_func_tag(u, T_COND, id) : 0;
+	lbtfi_dw_abi_facts(u, da, pdies, n, (uint32_t)proto, t->regs, t->nregs, &abi);
 	if ((abi.unexpected || abi.origin_unexpected) && !any_struct_param(u, pdies, n))
-		err = add_func_tag(u, MARKER_UNEXP, id);
+		err = add_func_tag(u, T_UNEXP, id);
 	if (!err && (f->ambiguous || abi.reordered))
-		err = add_func_tag(u, MARKER, id);
+		err = add_func_tag(u, T_COND, id);
 	/* (pahole: the copy's own DW_AT_low_pc; a definition without one nor
 	 * ranges, not an abstract instance, is a discarded weak function) */
 	if (err || (da->own & (1u << DA_INLINE | 1u << DA_RANGES)))
@@ -723,11 +739,30 @@ static int mark_func(struct lbtfi_dw_unit *u, const struct dw_pfunc *f, struct l
 	 * function's overridden copy has none. (Abstract instances are at
 	 * none either, but share their FUNC with their copies: not marked.) */
 	if (!at.any)
-		return add_func_tag(u, MARKER_NOSYM, id);
+		return add_func_tag(u, T_NOSYM, id);
 	if (feat & LBTF_DWARF_FEAT_TRUE_SIGNATURE)
 		return at.dotted < 0 ? 0 : true_signature(u, die, at.dotted, proto,
 							  abi.reordered ? abi.drop : 0, pdies, n);
-	return add_func_tag(u, at.optimized && abi.optimized ? MARKER_CHANGED : MARKER_KEPT, id);
+	return add_func_tag(u, at.optimized && abi.optimized ? T_CHANGED : T_KEPT, id);
+}
+
+/*
+ * A declaration for sure by its abbreviation: its (last) DW_AT_declaration
+ * is DW_FORM_flag_present, as gcc and clang write it. A unit's calls name
+ * such declarations by the tens of thousands in a kernel; they are skipped
+ * without gathering their attributes.
+ */
+static bool declaration_by_abbrev(const struct lbtfi_dw_die *die)
+{
+	const struct lbtfi_dr_abbrev *ab = die->ab;
+	unsigned int form = 0;
+
+	if (!(ab->slots >> DA_DECLARATION & 1))
+		return false;
+	for (uint16_t k = 0; k < ab->nspecs; k++)
+		if (ab->specs[k].at == DW_AT_declaration)
+			form = ab->specs[k].form;
+	return form == DW_FORM_flag_present;
 }
 
 int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
@@ -744,7 +779,7 @@ int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 	uint32_t h;
 	int id, err;
 
-	if (!t)
+	if (!t || declaration_by_abbrev(die))
 		return 0;
 	lbtfi_dr_attrs(u->rd, die, &da, false);
 	if (lbtfi_dw_attrs_own_flag(&da, DA_DECLARATION))
@@ -775,9 +810,9 @@ int lbtfi_dw_funcs_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 	err = mark_func(u, f, die, &da, pdies, npdies, proto, id);
 	if (!err && f->kfunc && (u->g->features & LBTF_DWARF_FEAT_DECL_TAG_KFUNCS) &&
 	    (u->g->features & LBTF_DWARF_FEAT_DECL_TAG)) {
-		err = add_func_tag(u, "bpf_kfunc", id);
+		err = add_func_tag(u, T_KFUNC, id);
 		if (!err && (f->kflags & KF_FASTCALL))
-			err = add_func_tag(u, "bpf_fastcall", id);
+			err = add_func_tag(u, T_FASTCALL, id);
 	}
 	if (!err)
 		err = func_decl_tags(u, die, id, pdies, npdies, true);

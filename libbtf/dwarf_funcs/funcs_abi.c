@@ -30,6 +30,7 @@
  * DW_CC_nocall for a changed signature is not read here).
  */
 #include <string.h>
+#include "builder/internal.h"
 #include "internal.h"
 
 #define MAX_OPS 64
@@ -232,12 +233,49 @@ struct parm {
 	bool has_key;     /* it names its origin, whose key is key */
 	bool has_type;
 	int reg;
-	uint64_t size;
+	uint64_t size;    /* before parm_where: the size known from BTF, or 0 */
 	uint64_t key;
 	struct lbtfi_dw_attr type, loc;
 };
 
-static void read_parm(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *d, struct parm *pm)
+/*
+ * The byte size of BTF type id, where it is the one the DWARF type's size
+ * (lbtfi_dw_type_size) would give for sure: through typedefs and
+ * qualifiers to a pointer, a float, an int that keeps its DWARF size (all
+ * its bits: an odd-sized one is rounded up, with fewer bits), a struct or
+ * union with a size; else 0, and the DWARF is asked. Types the converter
+ * changes (enums of odd sizes, arrays, blobs) are never taken from BTF.
+ * A parameter's type converted to BTF already costs a record lookup or
+ * two here, against reading the DWARF type chain again.
+ */
+static uint64_t btf_size(struct lbtf_builder *b, uint32_t id, unsigned int addr_size)
+{
+	for (int guard = 0; id && guard < 32; guard++) {
+		const struct lbtf_type *t = lbtf_builder_type_by_id(b, id);
+
+		if (!t)
+			return 0;
+		switch (lbtf_kind(t)) {
+		case LBTF_KIND_TYPEDEF: case LBTF_KIND_CONST: case LBTF_KIND_VOLATILE:
+		case LBTF_KIND_RESTRICT: case LBTF_KIND_TYPE_TAG:
+			id = t->type;
+			continue;
+		case LBTF_KIND_PTR:
+			return addr_size;
+		case LBTF_KIND_INT:
+			return lbtf_int_bits(t) == t->size * 8 && !lbtf_int_offset(t) ? t->size : 0;
+		case LBTF_KIND_FLOAT: case LBTF_KIND_STRUCT: case LBTF_KIND_UNION:
+			return t->size;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* size: the one known from BTF, or 0 (its type is then read, through its
+ * origin: a copy's parameter has its type there) */
+static void read_parm(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *d, uint64_t size, struct parm *pm)
 {
 	struct lbtfi_dw_attrs da;
 
@@ -245,23 +283,27 @@ static void read_parm(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *d, struct pa
 	pm->has_loc = da.own >> DA_LOCATION & 1;
 	pm->has_key = (da.own >> DA_ORIGIN & 1) && lbtfi_dr_ref_key(&da.a[DA_ORIGIN], &pm->key);
 	pm->reg = -1;
-	pm->size = 0;
+	pm->size = size;
+	pm->has_type = false;
+	if (pm->has_loc)
+		pm->loc = da.a[DA_LOCATION];
+	if (size)
+		return;
 	/* (a parameter of an abstract instance, the most numerous, has no
 	 * origin: nothing to follow) */
 	lbtfi_dr_integrate(u->rd, &da);
 	pm->has_type = da.have >> DA_TYPE & 1;
 	if (pm->has_type)
 		pm->type = da.a[DA_TYPE];
-	if (pm->has_loc)
-		pm->loc = da.a[DA_LOCATION];
 }
 
-/* Its type's size and, when it has a location, its register */
+/* Its type's size (unless known) and, when it has a location, its register */
 static void parm_where(struct lbtfi_dw_unit *u, struct parm *pm)
 {
 	struct parm_loc l = { .reg = -1 };
 
-	pm->size = lbtfi_dw_type_size(u, pm->has_type ? &pm->type : NULL);
+	if (!pm->size)
+		pm->size = lbtfi_dw_type_size(u, pm->has_type ? &pm->type : NULL);
 	if (pm->has_loc) {
 		l.size = pm->size;
 		l.addr_size = pm->loc.u->h->addr_size;
@@ -322,8 +364,12 @@ static void check_parms(const struct parm *ps, uint32_t n, const int *regs, int 
 }
 
 void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attrs *da, struct lbtfi_dw_die *params,
-			uint32_t n, const int *regs, int nregs, struct lbtfi_dw_abi *out)
+			uint32_t n, uint32_t proto, const int *regs, int nregs, struct lbtfi_dw_abi *out)
 {
+	const struct lbtf_type *pt = lbtf_builder_type_by_id(u->b, proto);
+	const struct lbtf_param *bp = pt && lbtf_kind(pt) == LBTF_KIND_FUNC_PROTO &&
+				      lbtf_vlen(pt) >= n ? lbtf_params(pt) : NULL;
+	unsigned int addr_size = u->cu->h->addr_size;
 	struct parm ps[MAX_PARMS], ops[MAX_PARMS];
 	struct lbtfi_dw_die odies[MAX_PARMS];
 	uint32_t no = 0, i, j;
@@ -336,7 +382,7 @@ void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attrs *da
 	if (n > MAX_PARMS)
 		n = MAX_PARMS;
 	for (i = 0; i < n; i++) {
-		read_parm(u, &params[i], &ps[i]);
+		read_parm(u, &params[i], bp ? btf_size(u->b, bp[i].type, addr_size) : 0, &ps[i]);
 		located |= ps[i].has_loc;
 	}
 	/* (sizes and registers count only when a parameter has a location:
@@ -372,7 +418,7 @@ void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attrs *da
 	/* the origin read with this copy's locations: its types, and where
 	 * the copy has each parameter */
 	for (j = 0; j < no; j++) {
-		read_parm(u, &odies[j], &ops[j]);
+		read_parm(u, &odies[j], 0, &ops[j]);
 		ops[j].has_loc = false;
 		parm_where(u, &ops[j]);
 	}

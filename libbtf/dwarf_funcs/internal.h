@@ -29,9 +29,10 @@ struct lbtfi_dw_abi {
 	bool origin_unexpected; /* the origin read with the copy's locations: unexpected */
 	uint64_t drop;          /* bit per parameter (of the first 64) optimized out */
 };
-/* da: the instance's attributes (its own at least, as gathered) */
+/* da: the instance's attributes (its own at least, as gathered); proto:
+ * its FUNC_PROTO in u->b, whose parameters are params' (their sizes) */
 void lbtfi_dw_abi_facts(struct lbtfi_dw_unit *u, const struct lbtfi_dw_attrs *da, struct lbtfi_dw_die *params,
-			uint32_t n, const int *regs, int nregs, struct lbtfi_dw_abi *out);
+			uint32_t n, uint32_t proto, const int *regs, int nregs, struct lbtfi_dw_abi *out);
 /* The (U/S)LEB128 number at *p, before e, *p moved past it; false if cut */
 bool lbtfi_dw_leb_next(const uint8_t **p, const uint8_t *e, uint64_t *v);
 /* A subprogram DIE as pahole (v1.31 or master) encodes it */

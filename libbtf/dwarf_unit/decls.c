@@ -82,7 +82,9 @@ static int64_t global_only(const struct lbtfi_dw_elf_info *ei, int64_t sym)
 	return sym >= 0 && ei->syms[sym].bind != STB_LOCAL ? sym : -1;
 }
 
-int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
+/* A subprogram in btfgen's own style (lbtfi_dw_convert_subprogram);
+ * not inlined there: its frame would be set up for pahole's style too */
+static __attribute__((noinline)) int convert_subprogram_own(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 {
 	const struct lbtfi_dw_elf_info *ei = u->g->ei;
 	struct lbtfi_dw_die origin, *pdies = NULL;
@@ -94,10 +96,6 @@ int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *di
 	bool external, abstract;
 	int id, err = 0;
 
-	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
-		return 0;
-	if (u->g->subprogram)
-		return u->g->subprogram(u, die);
 	/* the DIE's own attributes tell most subprograms apart (declarations,
 	 * abstract inline instances) before its origin is read */
 	lbtfi_dr_attrs(u->rd, die, &da, false);
@@ -156,6 +154,15 @@ int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *di
 		err = lbtfi_dw_add_decl_tags(u, &pdies[i], id, i);
 	free(pdies);
 	return err;
+}
+
+int lbtfi_dw_convert_subprogram(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
+{
+	if (!(u->g->features & LBTF_DWARF_FEAT_FUNC))
+		return 0;
+	if (u->g->subprogram)
+		return u->g->subprogram(u, die);
+	return convert_subprogram_own(u, die);
 }
 
 /* Static address of a variable (DW_OP_addr / DW_OP_addrx), false for
@@ -522,6 +529,36 @@ static bool producer_is_gcc(struct lbtfi_dw_attrs *da)
 	return p && !strncmp(p, "GNU ", 4);
 }
 
+/* A reference form that names a DIE of the same unit */
+static bool unit_ref_form(unsigned int form)
+{
+	return form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
+	       form == DW_FORM_ref8 || form == DW_FORM_ref_udata;
+}
+
+/*
+ * Whether the unit's abstract origins and specifications all lie in the
+ * unit, as its abbreviations say (no DW_FORM_ref_addr, as dwz or LTO write,
+ * no reference to a supplementary file): then the declarations reached from
+ * its DIEs are its own, and a gcc unit's have no annotations. A few hundred
+ * abbreviations per unit, against a decl origin read per function and
+ * parameter (lbtfi_dw_funcs_subprogram's DECL_TAGs).
+ */
+static bool origins_in_unit(const struct lbtfi_dr_unit *cu)
+{
+	for (uint32_t i = 0; i < cu->nbyc; i++) {
+		const struct lbtfi_dr_abbrev *ab = &cu->byc[i];
+
+		if (!ab->specs || !(ab->slots & (1u << DA_ORIGIN | 1u << DA_SPEC)))
+			continue;
+		for (uint16_t k = 0; k < ab->nspecs; k++)
+			if ((ab->specs[k].at == DW_AT_abstract_origin || ab->specs[k].at == DW_AT_specification) &&
+			    !unit_ref_form(ab->specs[k].form))
+				return false;
+	}
+	return true;
+}
+
 int lbtfi_dw_convert_unit(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *unit_die)
 {
 	struct lbtfi_dw_attrs da;
@@ -536,6 +573,7 @@ int lbtfi_dw_convert_unit(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *unit_die
 				       u->cu->h->end | u->cu->key_base)))
 		return err;
 	u->no_annot = producer_is_gcc(&da);
+	u->no_annot_reached = u->no_annot && origins_in_unit(u->cu);
 	/* (what pahole master takes for a clang unit) */
 	u->producer_clang = producer(&da) && strstr(producer(&da), "clang");
 	u->first_id = lbtf_builder_type_cnt(u->b);
@@ -588,6 +626,7 @@ void lbtfi_dw_unit_next(struct lbtfi_dw_unit *u)
 	u->err = 0;
 	u->cu = NULL;
 	u->no_annot = false;
+	u->no_annot_reached = false;
 	u->producer_clang = false;
 	lbtfi_dw_group_unit_begin(lbtfi_dw_ru(u));
 }

@@ -117,7 +117,11 @@ struct lbtfi_dw_unit {
 	int err;
 	const struct lbtfi_dr_unit *cu;  /* the unit being converted */
 	bool no_annot;            /* its producer never writes DW_TAG_LLVM_annotation */
+	bool no_annot_reached;    /* no_annot, and every abstract origin and specification
+				   * of the unit lies in it: no DIE reached from it has one */
 	bool producer_clang;      /* pahole master reads its parameters otherwise (funcs_abi.c) */
+	uint32_t func_tag_offs[8]; /* where dwarf_funcs' DECL_TAG values were in b's strings
+				    * (lbtfi_builder_add_decl_tag_memo) */
 	uint32_t first_id;        /* the first type id this unit adds */
 	struct lbtfi_dw_scratch { void *p; size_t bytes; } *scr; /* per nesting level */
 	uint32_t nscr, scr_depth;

@@ -45,39 +45,58 @@ static struct lbtf *to_btf_or_fail(struct lbtf_builder *b)
  */
 enum elem_owner { IN_STRUCT, IN_UNION, IN_PROTO };
 
-static int add_owner(struct lbtf_builder *b, enum elem_owner o)
+static int add_owner(struct lbtf_builder *b, enum elem_owner o, uint32_t pre)
 {
+	int id;
+
 	assert_true(lbtf_builder_add_int(b, "int", 4, LBTF_INT_SIGNED) > 0);
-	return o == IN_PROTO ? lbtf_builder_add_func_proto(b, 1) :
-	       o == IN_UNION ? lbtf_builder_add_union(b, "u", 8) : lbtf_builder_add_struct(b, "s", 8);
+	id = o == IN_PROTO ? lbtf_builder_add_func_proto(b, 1) :
+	     o == IN_UNION ? lbtf_builder_add_union(b, "u", 8) : lbtf_builder_add_struct(b, "s", 8);
+	for (uint32_t i = 0; i < pre; i++) /* (unnamed: one string for all) */
+		assert_int_equal(o == IN_PROTO ? lbtf_builder_add_func_param(b, NULL, 1) :
+				 lbtf_builder_add_field(b, NULL, 1, 0, 0), id);
+	return id;
 }
 
-static void elems_both_ways(enum elem_owner o, const struct lbtfi_builder_elem *e, uint32_t n)
+/*
+ * n elements after pre plain ones, once by the single calls and once at
+ * once: the same return, errno, error text, words and strings. Returns the
+ * result; *vlen is the owner's element count after it.
+ */
+static int elems_both_ways(enum elem_owner o, uint32_t pre, const struct lbtfi_builder_elem *e,
+			   uint32_t n, uint32_t *vlen)
 {
 	struct lbtf_builder *one = lbtf_builder_new(NULL), *all = lbtf_builder_new(NULL);
-	int r1, r2;
+	int r1, r2, errno1 = 0, owner;
 	char msg1[256] = "";
 
 	assert_non_null(one);
 	assert_non_null(all);
-	r1 = add_owner(one, o); /* (no element: the owner's id) */
+	r1 = owner = add_owner(one, o, pre); /* (no element: the owner's id) */
 	assert_true(r1 > 0);
-	assert_int_equal(add_owner(all, o), r1);
+	assert_int_equal(add_owner(all, o, pre), r1);
 	for (uint32_t i = 0; i < n && r1 >= 0; i++)
 		r1 = o == IN_PROTO ? lbtf_builder_add_func_param(one, e[i].name, e[i].type) :
 		     lbtf_builder_add_field(one, e[i].name, e[i].type, e[i].bit_offset, e[i].bit_size);
-	if (r1 < 0)
+	if (r1 < 0) {
+		errno1 = errno;
 		snprintf(msg1, sizeof(msg1), "%s", lbtf_errmsg());
+	}
+	errno = 0;
 	r2 = lbtfi_builder_add_elems(all, e, n, sizeof(e[0]));
 	assert_int_equal(r2, r1);
-	if (r1 < 0)
+	if (r1 < 0) {
+		assert_int_equal(errno, errno1);
 		assert_string_equal(lbtf_errmsg(), msg1);
+	}
 	assert_int_equal(all->nwords, one->nwords);
 	assert_memory_equal(all->words, one->words, one->nwords * sizeof(uint32_t));
 	assert_int_equal(all->strs.len, one->strs.len);
 	assert_memory_equal(all->strs.data, one->strs.data, one->strs.len);
+	*vlen = lbtf_vlen(lbtfi_btype(all, (uint32_t)owner));
 	lbtf_builder_free(one);
 	lbtf_builder_free(all);
+	return r2;
 }
 
 static void test_elems_at_once(void **state)
@@ -102,9 +121,158 @@ static void test_elems_at_once(void **state)
 		{ IN_PROTO, 3, { { "a", 1, 0, 0 }, { "v", 0, 0, 0 }, { "c", 1, 0, 0 } } },
 		{ IN_PROTO, 2, { { "a", 1, 0, 0 }, { "b", 0x80000000u, 0, 0 } } },
 	};
+	uint32_t vlen;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		elems_both_ways(cases[i].o, cases[i].e, cases[i].n);
+		elems_both_ways(cases[i].o, 0, cases[i].e, cases[i].n, &vlen);
+}
+
+/*
+ * Each rule of an element failing first at element k > 0, after earlier
+ * elements of the same call changed what the rule sees (the count, the
+ * kind flag, a far member): both ways fail there with the error and text
+ * expected (not only equal to each other: the rules are one function), the
+ * k elements before it in, the rest not.
+ */
+static void test_elems_fail_at_k(void **state)
+{
+	static const struct {
+		enum elem_owner o;
+		uint32_t pre, n, k;
+		int err;
+		const char *msg;
+		struct lbtfi_builder_elem e[4];
+	} cases[] = {
+		/* the vlen's most reached by this call's own elements */
+		{ IN_STRUCT, 0xffff - 2, 4, 2, E2BIG, "field: type already has 65535 elements; more need",
+		  { { "a", 1, 0, 0 }, { "b", 1, 0, 0 }, { "c", 1, 0, 0 }, { "d", 1, 0, 0 } } },
+		{ IN_PROTO, 0xffff - 1, 3, 1, E2BIG, "parameter: type already has 65535 elements",
+		  { { "a", 1, 0, 0 }, { "b", 1, 0, 0 }, { "c", 1, 0, 0 } } },
+		{ IN_STRUCT, 0, 3, 2, EINVAL, "field type id 2147483648 out of range",
+		  { { "a", 1, 0, 0 }, { "b", 1, 32, 0 }, { "c", 0x80000000u, 64, 0 } } },
+		{ IN_PROTO, 0, 4, 3, EINVAL, "parameter type id 4294967295 out of range",
+		  { { "a", 1, 0, 0 }, { NULL, 0x7fffffffu, 0, 0 }, { "c", 1, 0, 0 }, { "d", ~0u, 0, 0 } } },
+		/* an unnamed void (varargs) passes, a named one fails */
+		{ IN_PROTO, 0, 3, 2, EINVAL, "parameter 'v' has type void",
+		  { { "a", 1, 0, 0 }, { NULL, 0, 0, 0 }, { "v", 0, 0, 0 } } },
+		{ IN_STRUCT, 0, 3, 2, EINVAL, "field 'w': bitfield size 256 > 255",
+		  { { "a", 1, 0, 255 }, { "b", 1, 255, 1 }, { "w", 1, 256, 256 } } },
+		/* the kind flag turned on by element 1: a plain far member then fails */
+		{ IN_STRUCT, 0, 3, 2, EINVAL, "field 'far': bit offset 16777216 too large for a struct with bitfields",
+		  { { "a", 1, 0, 0 }, { "bf", 1, 32, 3 }, { "far", 1, 1u << 24, 0 } } },
+		/* a far bitfield itself */
+		{ IN_STRUCT, 0, 2, 1, EINVAL, "field 'bf': bit offset 33554432 too large",
+		  { { "a", 1, 0, 0 }, { "bf", 1, 1u << 25, 1 } } },
+		{ IN_UNION, 0, 3, 2, EINVAL, "field 'z': union members must be at offset 0 (got 1)",
+		  { { "x", 1, 0, 0 }, { "y", 1, 0, 3 }, { "z", 1, 1, 1 } } },
+		/* earlier far members of this call (the first one named), then a bitfield */
+		{ IN_STRUCT, 0, 4, 3, EINVAL, "field 'bf': earlier member at bit 16777216 does not fit",
+		  { { "a", 1, 0, 0 }, { "far", 1, 1u << 24, 0 }, { "farther", 1, 1u << 25, 0 },
+		    { "bf", 1, 64, 2 } } },
+		/* the far member just under the limit is no fault */
+		{ IN_STRUCT, 0, 3, 3, 0, NULL,
+		  { { "a", 1, 0, 0 }, { "near", 1, (1u << 24) - 1, 0 }, { "bf", 1, 64, 2 } } },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t vlen;
+		int r = elems_both_ways(cases[i].o, cases[i].pre, cases[i].e, cases[i].n, &vlen);
+
+		if (!cases[i].err) {
+			assert_true(r > 0);
+		} else {
+			assert_int_equal(r, -cases[i].err);
+			assert_int_equal(errno, cases[i].err);
+			if (!strstr(lbtf_errmsg(), cases[i].msg))
+				fail_msg("case %zu: '%s' lacks '%s'", i, lbtf_errmsg(), cases[i].msg);
+		}
+		assert_int_equal(vlen, cases[i].pre + cases[i].k);
+	}
+}
+
+/* lbtfi_builder_add_decl_tag_memo and lbtf_builder_add_decl_tag on twin
+ * builders: the same id, records and strings */
+static void tag_both_ways(struct lbtf_builder *memo, struct lbtf_builder *plain, const char *value,
+			  uint32_t *off)
+{
+	int r1 = lbtf_builder_add_decl_tag(plain, value, 1, -1);
+
+	assert_true(r1 > 0);
+	assert_int_equal(lbtfi_builder_add_decl_tag_memo(memo, value, off, 1, -1), r1);
+	assert_int_equal(memo->nwords, plain->nwords);
+	assert_memory_equal(memo->words, plain->words, plain->nwords * sizeof(uint32_t));
+	assert_int_equal(memo->strs.len, plain->strs.len);
+	assert_memory_equal(memo->strs.data, plain->strs.data, plain->strs.len);
+}
+
+/*
+ * The remembered offset of a DECL_TAG's value is used only while the
+ * builder's own strings hold the value whole there: not in another
+ * builder, not after the strings were cut back (a longer string ending in
+ * the value, then another string, now at that offset), not as a suffix,
+ * and not with a base (whose strings come first).
+ */
+static void test_decl_tag_memo(void **state)
+{
+	struct lbtf_builder *m = lbtf_builder_new(NULL), *p = lbtf_builder_new(NULL);
+	struct lbtf_builder *m2 = lbtf_builder_new(NULL), *p2 = lbtf_builder_new(NULL), *bb, *mb, *pb;
+	struct lbtf *base;
+	uint32_t off = 0, first, off2;
+	size_t cut;
+	void *data;
+	size_t size;
+
+	for (struct lbtf_builder **b = (struct lbtf_builder *[]){ m, p, m2, p2, NULL }; *b; b++)
+		assert_true(lbtf_builder_add_int(*b, "int", 4, 0) > 0);
+	tag_both_ways(m, p, "mark", &off);
+	first = off;
+	assert_true(first > 0);
+	tag_both_ways(m, p, "mark", &off); /* (remembered) */
+	assert_int_equal(off, first);
+	/* another builder: "mark" is not at that offset there */
+	assert_true(lbtf_builder_add_str(m2, "other") > 0 && lbtf_builder_add_str(p2, "other") > 0);
+	tag_both_ways(m2, p2, "mark", &off);
+	assert_int_not_equal(off, first);
+	/* the strings cut back to A, below "mark", and grown again: "mark"
+	 * remembered at A + 3 (after "xy"), then A + 3 is the suffix of
+	 * "xyzmark", then "mork" */
+	cut = off - m2->start_str_off;
+	for (int round = 0; round < 3; round++) {
+		const char *s1 = round == 1 ? "xyzmark" : "xy", *s2 = round == 2 ? "mork" : NULL;
+
+		assert_int_equal(lbtfi_strset_truncate(&m2->strs, cut), 0);
+		assert_int_equal(lbtfi_strset_truncate(&p2->strs, cut), 0);
+		assert_true(lbtf_builder_add_str(m2, s1) > 0 && lbtf_builder_add_str(p2, s1) > 0);
+		if (s2)
+			assert_true(lbtf_builder_add_str(m2, s2) > 0 && lbtf_builder_add_str(p2, s2) > 0);
+		off = off2 = (uint32_t)(cut + 3 + m2->start_str_off);
+		tag_both_ways(m2, p2, "mark", &off);
+		if (round)
+			assert_int_not_equal(off, off2);
+	}
+	/* past the end of the strings */
+	off = 1u << 30;
+	tag_both_ways(m2, p2, "mark", &off);
+	/* with a base that has the value: its offset, as lbtf_builder_add_str gives */
+	bb = lbtf_builder_new(NULL);
+	assert_true(lbtf_builder_add_int(bb, "int", 4, 0) > 0);
+	assert_true(lbtf_builder_add_str(bb, "mark") > 0);
+	assert_int_equal(lbtf_builder_serialize(bb, false, &data, &size), 0);
+	base = lbtf_new(data, size, NULL);
+	assert_non_null(base);
+	free(data);
+	mb = lbtf_builder_new(base);
+	pb = lbtf_builder_new(base);
+	assert_true(lbtf_builder_add_int(mb, "int", 4, 0) > 0 && lbtf_builder_add_int(pb, "int", 4, 0) > 0);
+	tag_both_ways(mb, pb, "mark", &off);
+	tag_both_ways(mb, pb, "mark", &off);
+	/* even where its own strings hold the value too */
+	assert_true(lbtfi_strset_add(&mb->strs, "mark") >= 0 && lbtfi_strset_add(&pb->strs, "mark") >= 0);
+	off = (uint32_t)lbtfi_strset_add(&mb->strs, "mark") + mb->start_str_off;
+	tag_both_ways(mb, pb, "mark", &off);
+	for (struct lbtf_builder **b = (struct lbtf_builder *[]){ m, p, m2, p2, bb, mb, pb, NULL }; *b; b++)
+		lbtf_builder_free(*b);
+	lbtf_free(base);
 }
 
 static void test_strings(void **state)
@@ -1112,6 +1280,8 @@ int main(void)
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_elems_at_once),
+		cmocka_unit_test(test_elems_fail_at_k),
+		cmocka_unit_test(test_decl_tag_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
