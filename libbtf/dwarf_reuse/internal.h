@@ -225,11 +225,30 @@ struct lbtfi_dw_plan_op {
 	uint16_t arg;            /* its offset there; LBTFI_PLAN_ANY: its want */
 };
 
+/*
+ * A plan's fixed form (plan.c): an abbreviation of fixed-size attributes
+ * only (one segment) whose ops are at most a name (STRP4), then at most a
+ * type (REF4), then constants of 1 or 2 bytes: nearly every member,
+ * enumerator, parameter, subrange, pointer and typedef. Such a DIE hashes
+ * by loads at constant offsets from its first attribute, without the
+ * ops' dispatch; the words are those of the ops.
+ */
+enum {
+	LBTFI_PLAN_FIXED = 1,    /* the fixed form applies */
+	LBTFI_PLAN_FIXED_NAME = 2, /* with a name at name_off */
+	LBTFI_PLAN_FIXED_TYPE = 4, /* with a type at type_off */
+};
+
 struct lbtfi_dw_plan {
 	const struct lbtfi_dr_abbrev *ab; /* compiled from (NULL: none) */
 	uint32_t gen;            /* the table's gen: valid */
 	uint8_t nops;
+	uint8_t fixed;           /* LBTFI_PLAN_FIXED* bits, 0: ops only */
+	uint8_t nconst;          /* fixed form: its constants */
+	uint16_t name_off, type_off; /* fixed form: from the first attribute */
+	uint16_t cwide;          /* fixed form: bit i, constant i has 2 bytes */
 	uint64_t shape;          /* the DIE's first word: tag, children, slots */
+	uint16_t coff[DA_LOWER_BOUND + 1]; /* fixed form: the constants' offsets */
 	struct lbtfi_dw_plan_op op[DA_LOWER_BOUND + 1]; /* by ascending slot */
 };
 

@@ -43,6 +43,39 @@ static enum lbtfi_dw_plan_kind kind_of(const struct lbtfi_dr_unit *u, const stru
 	}
 }
 
+/* pl's fixed form (struct lbtfi_dw_plan), when its abbreviation ab and its
+ * ops have one (the ops by ascending slot: a name's comes first, a type's
+ * next) */
+static void compile_fixed(const struct lbtfi_dr_abbrev *ab, struct lbtfi_dw_plan *pl)
+{
+	unsigned int i = 0, n = 0;
+	uint8_t fixed = LBTFI_PLAN_FIXED;
+
+	pl->fixed = 0;
+	pl->nconst = 0;
+	pl->cwide = 0;
+	if (ab->nvar) /* (variable-size attributes, or not compiled) */
+		return;
+	if (i < pl->nops && pl->op[i].kind == LBTFI_PLAN_STRP4) {
+		pl->name_off = pl->op[i++].arg;
+		fixed |= LBTFI_PLAN_FIXED_NAME;
+	}
+	if (i < pl->nops && pl->op[i].kind == LBTFI_PLAN_REF4) {
+		pl->type_off = pl->op[i++].arg;
+		fixed |= LBTFI_PLAN_FIXED_TYPE;
+	}
+	for (; i < pl->nops; i++, n++) {
+		if (pl->op[i].kind == LBTFI_PLAN_DATA2)
+			pl->cwide |= (uint16_t)(1u << n);
+		else if (pl->op[i].kind != LBTFI_PLAN_DATA1)
+			return;
+		pl->coff[n] = pl->op[i].arg;
+	}
+	_Static_assert(DA_LOWER_BOUND + 1 <= 16, "a bit of cwide per constant");
+	pl->nconst = (uint8_t)n;
+	pl->fixed = fixed;
+}
+
 void lbtfi_dw_plan_compile(const struct lbtfi_dr_unit *u, const struct lbtfi_dr_abbrev *ab,
 			   struct lbtfi_dw_plan *pl)
 {
@@ -60,6 +93,7 @@ void lbtfi_dw_plan_compile(const struct lbtfi_dr_unit *u, const struct lbtfi_dr_
 		op->seg = w->seg;
 		op->arg = op->kind == LBTFI_PLAN_ANY ? ab->byslot[i] : (uint16_t)w->off;
 	}
+	compile_fixed(ab, pl);
 }
 
 void lbtfi_dw_plans_use(struct lbtfi_dw_plans *ps, const struct lbtfi_dr_unit *u)

@@ -470,12 +470,23 @@ static __attribute__((noinline)) int mix_gathered(struct lbtfi_dw_reuse_unit *u,
 	return 0;
 }
 
-/* A DW_AT_type as ref4 at p (of unit cu): mix_ref without an
- * lbtfi_dw_attr, for the form of nearly every DW_AT_type, ~6.5 million in
- * a kernel (the key as lbtfi_dr_ref_key reads a ref4) */
+/* Where a unit's ref4 values are from: its offset and its file's key
+ * base (read once for a run of DIEs, not per reference) */
+struct ref_base {
+	uint64_t off, key_base;
+};
+
+static inline struct ref_base ref_base_of(const struct lbtfi_dr_unit *cu)
+{
+	return (struct ref_base){ cu->h->off, cu->key_base };
+}
+
+/* A DW_AT_type as ref4 at p (of unit cu, whose ref_base is rb): mix_ref
+ * without an lbtfi_dw_attr, for the form of nearly every DW_AT_type, ~6.5
+ * million in a kernel (the key as lbtfi_dr_ref_key reads a ref4) */
 static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
-							   const struct lbtfi_dr_unit *cu, const uint8_t *p,
-							   int depth, bool *none)
+							   const struct lbtfi_dr_unit *cu, struct ref_base rb,
+							   const uint8_t *p, int depth, bool *none)
 {
 	const struct lbtfi_dw_die_slot *d;
 	struct lbtfi_dw_attr a;
@@ -485,7 +496,7 @@ static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_
 	int err;
 
 	memcpy(&v, p, 4);
-	direct = (le32toh(v) + cu->h->off) | cu->key_base;
+	direct = (le32toh(v) + rb.off) | rb.key_base;
 	/* (made when missing: ref_new and sig_at use this slot, by number,
 	 * rather than look the key up again) */
 	if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
@@ -496,6 +507,46 @@ static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_
 	if (!(err = ref_new(u, &a, (uint32_t)(d - u->map.slots), direct, depth, &r)))
 		mix_ref_words(h, &r, none);
 	return err;
+}
+
+/* A name as DW_FORM_strp with a 4-byte offset at p, into h (as mix_string
+ * has it) */
+static inline void mix_strp4(struct hash128 *h, const struct lbtfi_dr_sect *str, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	v = le32toh(v);
+	mix(h, v < str->len ? (uintptr_t)(str->p + v) : 0);
+}
+
+/* The attributes of a DIE at p by pl's fixed form (plan.c): the words of
+ * its ops, read at constant offsets (always inline, as run_plan) */
+static inline __attribute__((always_inline)) int run_fixed(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							    const struct lbtfi_dr_unit *cu,
+							    struct ref_base rb, const struct lbtfi_dw_plan *pl,
+							    const uint8_t *p, int depth, bool *none)
+{
+	/* (read before the type's reference: its calls would make the
+	 * compiler read them again) */
+	unsigned int fixed = pl->fixed, n = pl->nconst, wide = pl->cwide, i;
+	const uint16_t *coff = pl->coff;
+	int err;
+
+	mix(h, pl->shape);
+	if (fixed & LBTFI_PLAN_FIXED_NAME)
+		mix_strp4(h, &cu->f->s[DS_STR], p + pl->name_off);
+	if ((fixed & LBTFI_PLAN_FIXED_TYPE) && (err = mix_ref4(u, h, cu, rb, p + pl->type_off, depth, none)))
+		return err;
+	for (i = 0; i < n; i++) {
+		const uint8_t *q = p + coff[i];
+		uint64_t v = q[0];
+
+		if (wide >> i & 1)
+			v |= (uint64_t)q[1] << 8; /* (little-endian: plan.c's DATA2) */
+		mix_const(h, 0xc0, v);
+	}
+	return 0;
 }
 
 /* The attributes of a DIE of abbreviation ab (of unit cu) placed at seg,
@@ -513,22 +564,21 @@ static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_
 	 * for references would otherwise make the compiler read the plan's
 	 * count and each op again) */
 	const struct lbtfi_dw_plan_op *op = pl->op, *end = pl->op + pl->nops;
-	uint64_t v;
 	int err;
 
+	if (pl->fixed)
+		return run_fixed(u, h, cu, ref_base_of(cu), pl, seg[0], depth, none);
 	mix(h, pl->shape);
 	for (; op < end; op++) {
 		const struct lbtfi_dw_plan_op o = *op;
 		const uint8_t *p = seg[o.seg] + o.arg;
 
 		switch (o.kind) {
-		case LBTFI_PLAN_STRP4: /* (as mix_string has it) */
-			memcpy(&v, p, 4);
-			v = le32toh((uint32_t)v);
-			mix(h, v < str->len ? (uintptr_t)(str->p + v) : 0);
+		case LBTFI_PLAN_STRP4:
+			mix_strp4(h, str, p);
 			break;
 		case LBTFI_PLAN_REF4:
-			if ((err = mix_ref4(u, h, cu, p, depth, none)))
+			if ((err = mix_ref4(u, h, cu, ref_base_of(cu), p, depth, none)))
 				return err;
 			break;
 		case LBTFI_PLAN_DATA1: /* (the constants as mix_value has them) */
@@ -622,6 +672,44 @@ static inline bool sibling_at(const struct lbtfi_dw_die *c, const uint8_t *after
 static int mix_tree(struct lbtfi_dw_reuse_unit *u, struct hash128 *hp, struct lbtfi_dw_die *die, int depth,
 		    bool *none, const uint8_t **after);
 
+#define NO_CODE 0x100u /* (no abbreviation's one-byte code: equal to no byte) */
+
+/*
+ * A run of children from c, a childless DIE whose attributes fit in its
+ * unit, of an abbreviation of one-byte code whose plan pl has a fixed
+ * form (plan.c): each hashed by pl and stepped over where its attributes
+ * end, as long as the next entry has that code and fits too (members of
+ * one abbreviation follow one another: the loop keeps only the place in
+ * registers). c is left at the last of them, its end set.
+ */
+static inline __attribute__((always_inline)) int run_fixed_children(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+								     struct lbtfi_dw_die *c,
+								     const struct lbtfi_dw_plan *pl, unsigned int code,
+								     int depth, bool *none)
+{
+	const struct lbtfi_dr_unit *cu = c->u;
+	const struct ref_base rb = ref_base_of(cu);
+	const uint8_t *p = c->p, *next, *end = cu->end;
+	ptrdiff_t tail = c->ab->tail;
+	int err;
+
+	for (;;) {
+		if ((err = run_fixed(u, h, cu, rb, pl, p, depth, none)))
+			return err;
+		next = p + tail;
+		/* (the next entry's code and attributes in the unit) */
+		if (*none || end - next <= tail || *next != code)
+			break;
+		p = next + 1;
+	}
+	if (p != c->p) {
+		c->p = p;
+		c->off = (uint64_t)(p - 1 - cu->info);
+	}
+	c->end = next;
+	return 0;
+}
+
 /*
  * The children of a DIE, from the first, c, at depth, into h; *after: where
  * the entry after their terminating null entry is, when each step was to
@@ -643,6 +731,7 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 	const struct lbtfi_dr_unit *cu = c->u;
 	const struct lbtfi_dr_abbrev *last_ab = NULL;
 	const struct lbtfi_dw_plan *last_pl = NULL;
+	unsigned int last_code = NO_CODE; /* last_ab's one-byte code */
 	bool linear = true;
 	int err;
 
@@ -658,11 +747,17 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 			/* (the previous child's abbreviation, as members mostly
 			 * share one: its plan, its checks passed) */
 			if (ab != last_ab && !ab->nvar && !(ab->slots & INTEGRATED) &&
-			    (pl = lbtfi_dw_plan_get(&u->sigs.plans, c)))
+			    (pl = lbtfi_dw_plan_get(&u->sigs.plans, c))) {
 				last_ab = ab, last_pl = pl;
+				last_code = ab - cu->byc < 0x7f ? (unsigned int)(ab - cu->byc) + 1 : NO_CODE;
+			}
 			if (ab == last_ab && ab->tail <= cu->end - c->p) {
-				c->end = c->p + ab->tail;
-				err = run_plan(u, h, cu, ab, pl, seg, depth, none);
+				if (pl->fixed) {
+					err = run_fixed_children(u, h, c, pl, last_code, depth, none);
+				} else {
+					c->end = c->p + ab->tail;
+					err = run_plan(u, h, cu, ab, pl, seg, depth, none);
+				}
 			} else if (ab->nvar || (ab->slots & INTEGRATED) || ab->tail > cu->end - c->p) {
 				struct hash128 t = *h;
 
@@ -693,8 +788,10 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 				*after = linear ? next + 1 : NULL;
 				break;
 			}
-			if (*next < 0x80 && *next <= cu->nbyc && cu->byc[*next - 1].specs) {
-				/* (lbtfi_dr_short_entry's step, c->u the same) */
+			if (*next == last_code ||
+			    (*next < 0x80 && *next <= cu->nbyc && cu->byc[*next - 1].specs)) {
+				/* (lbtfi_dr_short_entry's step, c->u the same; the
+				 * previous child's code passed its checks) */
 				c->ab = &cu->byc[*next - 1];
 				c->p = next + 1;
 				c->off = (uint64_t)(next - cu->info);
