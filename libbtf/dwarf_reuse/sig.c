@@ -352,10 +352,10 @@ static inline __attribute__((always_inline)) int mix_known(struct lbtfi_dw_sigs 
 		return push(s, it);
 	}
 	g = &s->sig[it];
-	/* (as sig_at finds a memoised one) */
-	if (g->state == SIG_BUSY)
-		s->sig[it].state = SIG_NONE; /* a cycle with no name on it */
-	if (g->state != SIG_DONE) {
+	if (g->state != SIG_DONE) { /* (done first: nearly all) */
+		/* (as sig_at finds a memoised one) */
+		if (g->state == SIG_BUSY)
+			s->sig[it].state = SIG_NONE; /* a cycle with no name on it */
 		*none = true;
 		return 0;
 	}
@@ -521,15 +521,18 @@ static inline void mix_strp4(struct hash128 *h, const struct lbtfi_dr_sect *str,
 }
 
 /* The attributes of a DIE at p by pl's fixed form (plan.c): the words of
- * its ops, read at constant offsets (always inline, as run_plan) */
+ * its ops, read at constant offsets (always inline, as run_plan). fixed
+ * and n are pl's fixed and nconst, given apart so that a caller may give
+ * them as constants: the form's tests and loop then compile away */
 static inline __attribute__((always_inline)) int run_fixed(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
 							    const struct lbtfi_dr_unit *cu,
 							    struct ref_base rb, const struct lbtfi_dw_plan *pl,
-							    const uint8_t *p, int depth, bool *none)
+							    const uint8_t *p, int depth, bool *none,
+							    unsigned int fixed, unsigned int n)
 {
 	/* (read before the type's reference: its calls would make the
 	 * compiler read them again) */
-	unsigned int fixed = pl->fixed, n = pl->nconst, wide = pl->cwide, i;
+	unsigned int wide = pl->cwide, i;
 	const uint16_t *coff = pl->coff;
 	int err;
 
@@ -567,7 +570,7 @@ static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_
 	int err;
 
 	if (pl->fixed)
-		return run_fixed(u, h, cu, ref_base_of(cu), pl, seg[0], depth, none);
+		return run_fixed(u, h, cu, ref_base_of(cu), pl, seg[0], depth, none, pl->fixed, pl->nconst);
 	mix(h, pl->shape);
 	for (; op < end; op++) {
 		const struct lbtfi_dw_plan_op o = *op;
@@ -680,12 +683,14 @@ static int mix_tree(struct lbtfi_dw_reuse_unit *u, struct hash128 *hp, struct lb
  * form (plan.c): each hashed by pl and stepped over where its attributes
  * end, as long as the next entry has that code and fits too (members of
  * one abbreviation follow one another: the loop keeps only the place in
- * registers). c is left at the last of them, its end set.
+ * registers). c is left at the last of them, its end set. fixed and n as
+ * run_fixed's.
  */
-static inline __attribute__((always_inline)) int run_fixed_children(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
-								     struct lbtfi_dw_die *c,
-								     const struct lbtfi_dw_plan *pl, unsigned int code,
-								     int depth, bool *none)
+static inline __attribute__((always_inline)) int run_children_as(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+								  struct lbtfi_dw_die *c,
+								  const struct lbtfi_dw_plan *pl, unsigned int code,
+								  int depth, bool *none, unsigned int fixed,
+								  unsigned int n)
 {
 	const struct lbtfi_dr_unit *cu = c->u;
 	const struct ref_base rb = ref_base_of(cu);
@@ -694,7 +699,7 @@ static inline __attribute__((always_inline)) int run_fixed_children(struct lbtfi
 	int err;
 
 	for (;;) {
-		if ((err = run_fixed(u, h, cu, rb, pl, p, depth, none)))
+		if ((err = run_fixed(u, h, cu, rb, pl, p, depth, none, fixed, n)))
 			return err;
 		next = p + tail;
 		/* (the next entry's code and attributes in the unit) */
@@ -708,6 +713,30 @@ static inline __attribute__((always_inline)) int run_fixed_children(struct lbtfi
 	}
 	c->end = next;
 	return 0;
+}
+
+#define FIXED_NAME (LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME)
+#define FIXED_TYPE (LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_TYPE)
+#define FIXED_BOTH (FIXED_NAME | FIXED_TYPE)
+
+/* run_children_as, with a loop of its own for the common forms of runs:
+ * members (a name, a type, an offset), parameters (a type), enumerators
+ * (a name, a value) */
+static inline __attribute__((always_inline)) int run_fixed_children(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+								     struct lbtfi_dw_die *c,
+								     const struct lbtfi_dw_plan *pl, unsigned int code,
+								     int depth, bool *none)
+{
+	switch (pl->fixed | pl->nconst << 3) {
+	case FIXED_BOTH | 1 << 3:
+		return run_children_as(u, h, c, pl, code, depth, none, FIXED_BOTH, 1);
+	case FIXED_TYPE:
+		return run_children_as(u, h, c, pl, code, depth, none, FIXED_TYPE, 0);
+	case FIXED_NAME | 1 << 3:
+		return run_children_as(u, h, c, pl, code, depth, none, FIXED_NAME, 1);
+	default:
+		return run_children_as(u, h, c, pl, code, depth, none, pl->fixed, pl->nconst);
+	}
 }
 
 /*

@@ -768,7 +768,7 @@ static void test_enumerator_value_differs(void **state)
 
 /* int (*)(params): a subroutine type returning int, its parameters'
  * types given as 'i' (int) or 'c' (char), each with a decl_line the
- * signature does not read (layout 1) or not (0) */
+ * signature does not read as data2 (layout 1), as udata (2) or not (0) */
 static void unit_proto(struct dwarf *d, const char *params, int layout)
 {
 	uint64_t base = unit_begin(d), int_off, char_off;
@@ -779,8 +779,8 @@ static void unit_proto(struct dwarf *d, const char *params, int layout)
 	if (layout == 0)
 		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_type, DW_FORM_ref4, 0, 0);
 	else
-		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_decl_line, DW_FORM_data2,
-		       DW_AT_type, DW_FORM_ref4, 0, 0);
+		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_decl_line,
+		       layout == 1 ? DW_FORM_data2 : DW_FORM_udata, DW_AT_type, DW_FORM_ref4, 0, 0);
 	u8(&d->abbrev, 0);
 	u8(&d->info, 1);
 	int_off = base_int(d, base);
@@ -792,6 +792,8 @@ static void unit_proto(struct dwarf *d, const char *params, int layout)
 		u8(&d->info, 4);
 		if (layout == 1)
 			u16(&d->info, 77);
+		else if (layout == 2)
+			leb(&d->info, 300, false);
 		u32(&d->info, (uint32_t)(*params == 'i' ? int_off : char_off));
 	}
 	unit_end(d);
@@ -816,6 +818,28 @@ static void test_parameter_differs(void **state)
 	expect_same(&d, 0, 1, true);
 	for (k = 2; k < d.nunits; k++)
 		expect_same(&d, 1, k, false);
+	dwarf_close(&d);
+}
+
+/* A run of parameters of a fixed form (layouts 0 and 1: the type alone,
+ * at offset 0 or after a line) hashes as the general path has it (2: the
+ * line as udata, a variable size), each parameter counting */
+static void test_parameter_runs(void **state)
+{
+	static struct dwarf d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_proto(&d, "icici", 0);
+	unit_proto(&d, "icici", 1);
+	unit_proto(&d, "icici", 2);
+	unit_proto(&d, "icicc", 0);
+	unit_proto(&d, "iciic", 1);
+	dwarf_open(&d);
+	expect_same(&d, 0, 2, true);
+	expect_same(&d, 1, 2, true);
+	expect_same(&d, 2, 3, false);
+	expect_same(&d, 2, 4, false);
 	dwarf_close(&d);
 }
 
@@ -1061,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_bit_size_differs),
 		cmocka_unit_test(test_enumerator_value_differs),
 		cmocka_unit_test(test_parameter_differs),
+		cmocka_unit_test(test_parameter_runs),
 		cmocka_unit_test(test_after_nested_children),
 		cmocka_unit_test(test_fixed_runs),
 		cmocka_unit_test(test_fixed_form),
