@@ -106,8 +106,8 @@ _Static_assert(DA_NAME == 0 && DA_TYPE == 1 && DA_LOWER_BOUND == 13, "hashed slo
  * at bit 9) and value, in one word when the value is small (bit 10) */
 static inline void mix_const(struct hash128 *h, uint64_t kind, uint64_t v)
 {
-	if (v < 1ull << 53) {
-		mix(h, kind | 1u << 10 | v << 11);
+	if (v < LBTFI_DW_SIG_SMALL) {
+		mix(h, lbtfi_dw_sig_const_word(kind, v));
 		return;
 	}
 	mix(h, kind);
@@ -128,7 +128,7 @@ static inline bool mix_value(struct hash128 *h, const struct lbtfi_dw_attr *a)
 		return true;
 	case DW_FORM_flag:
 	case DW_FORM_flag_present:
-		mix(h, 0xf1a6 | (uint64_t)lbtfi_dr_flag(a) << 32);
+		mix(h, lbtfi_dw_sig_flag_word(lbtfi_dr_flag(a)));
 		return true;
 	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
 	case DW_FORM_block: case DW_FORM_exprloc:
@@ -532,7 +532,7 @@ static inline __attribute__((always_inline)) int run_fixed(struct lbtfi_dw_reuse
 {
 	/* (read before the type's reference: its calls would make the
 	 * compiler read them again) */
-	unsigned int wide = pl->cwide, i;
+	unsigned int wide = pl->cwide, known = pl->cknown, i;
 	const uint16_t *coff = pl->coff;
 	int err;
 
@@ -542,9 +542,15 @@ static inline __attribute__((always_inline)) int run_fixed(struct lbtfi_dw_reuse
 	if ((fixed & LBTFI_PLAN_FIXED_TYPE) && (err = mix_ref4(u, h, cu, rb, p + pl->type_off, depth, none)))
 		return err;
 	for (i = 0; i < n; i++) {
-		const uint8_t *q = p + coff[i];
-		uint64_t v = q[0];
+		const uint8_t *q;
+		uint64_t v;
 
+		if (known >> i & 1) {
+			mix(h, pl->cword[i]);
+			continue;
+		}
+		q = p + coff[i];
+		v = q[0];
 		if (wide >> i & 1)
 			v |= (uint64_t)q[1] << 8; /* (little-endian: plan.c's DATA2) */
 		mix_const(h, 0xc0, v);
@@ -597,10 +603,10 @@ static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_
 			mix_const(h, 0xc0, lbtfi_dr_read(false, p, 8));
 			break;
 		case LBTFI_PLAN_FLAG:
-			mix(h, 0xf1a6 | (uint64_t)(p[0] != 0) << 32);
+			mix(h, lbtfi_dw_sig_flag_word(p[0] != 0));
 			break;
 		case LBTFI_PLAN_FLAG_PRESENT:
-			mix(h, 0xf1a6 | 1ull << 32);
+			mix(h, lbtfi_dw_sig_flag_word(true));
 			break;
 		default: {
 			const struct lbtfi_dr_want *w = &ab->want[o.arg];

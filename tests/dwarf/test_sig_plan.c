@@ -1072,6 +1072,86 @@ static void test_fixed_form(void **state)
 	dwarf_close(&d);
 }
 
+/* A pointer to int of byte size size, the size as an implicit_const
+ * (layout 'i': a word known from the abbreviation), data1 ('d'), udata
+ * ('u': the general path) or sdata ('s'); then a declaration of struct S,
+ * its flag as flag_present ('i', 'd') or flag ('u', 's'): s_off is the
+ * pointer, the declaration follows it */
+static void unit_ptr(struct dwarf *d, int size, char layout)
+{
+	uint64_t base = unit_begin(d), int_off;
+
+	int_abbrevs(d);
+	if (layout == 'i')
+		abbrev(&d->abbrev, 3, DW_TAG_pointer_type, false, DW_AT_type, DW_FORM_ref4, DW_AT_byte_size,
+		       DW_FORM_implicit_const, size, 0, 0);
+	else
+		abbrev(&d->abbrev, 3, DW_TAG_pointer_type, false, DW_AT_byte_size,
+		       layout == 'd' ? DW_FORM_data1 : layout == 'u' ? DW_FORM_udata : DW_FORM_sdata,
+		       DW_AT_type, DW_FORM_ref4, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_structure_type, false, DW_AT_name, DW_FORM_strp, DW_AT_declaration,
+	       layout == 'i' || layout == 'd' ? DW_FORM_flag_present : DW_FORM_flag, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	int_off = base_int(d, base);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 3);
+	if (layout == 'd')
+		u8(&d->info, (unsigned int)size);
+	else if (layout != 'i')
+		leb(&d->info, size, layout == 's');
+	u32(&d->info, (uint32_t)int_off);
+	u8(&d->info, 4), u32(&d->info, STR_S);
+	if (layout == 'u' || layout == 's')
+		u8(&d->info, 1);
+	unit_end(d);
+}
+
+/* Words a fixed form knows from the abbreviation (an implicit_const, a
+ * flag_present) are those of the general path, and the constant counts;
+ * a negative implicit_const is left to the general path */
+static void test_fixed_known_words(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_plan pl;
+	uint32_t k;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_ptr(&d, 8, 'i');
+	unit_ptr(&d, 8, 'd');
+	unit_ptr(&d, 8, 'u');
+	unit_ptr(&d, 4, 'i');
+	unit_ptr(&d, -8, 'i');
+	unit_ptr(&d, -8, 's');
+	unit_ptr(&d, 8, 's');
+	dwarf_open(&d);
+	plan_at(&d, d.s_off[0], false, &pl);
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_TYPE);
+	assert_int_equal(pl.nconst, 1);
+	assert_int_equal(pl.cknown, 1);
+	plan_at(&d, d.s_off[0] + 5, false, &pl); /* (the declaration) */
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME);
+	assert_int_equal(pl.nconst, 1);
+	assert_int_equal(pl.cknown, 1);
+	plan_at(&d, d.s_off[4], false, &pl);
+	assert_int_equal(pl.fixed, 0);
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 0, 2, true);
+	expect_same(&d, 0, 6, true);
+	expect_same(&d, 0, 3, false);
+	expect_same(&d, 4, 5, true);
+	expect_same(&d, 0, 4, false);
+	/* the declarations (after a pointer of 5 or 6 bytes): flag_present
+	 * known, flag read */
+	for (k = 0; k < d.nunits; k++)
+		d.s_off[k] += k == 0 || k == 3 || k == 4 ? 5 : 6;
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 0, 2, true);
+	expect_same(&d, 3, 5, true);
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1089,6 +1169,7 @@ int main(void)
 		cmocka_unit_test(test_after_nested_children),
 		cmocka_unit_test(test_fixed_runs),
 		cmocka_unit_test(test_fixed_form),
+		cmocka_unit_test(test_fixed_known_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
