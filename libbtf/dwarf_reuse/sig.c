@@ -263,8 +263,8 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	return true;
 }
 
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t *idx, int depth,
-		  bool ref);
+static inline __attribute__((always_inline)) int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
+							 uint32_t sn, uint32_t *idx, int depth, bool ref);
 
 /*
  * What a reference adds to a signature, as words: a named aggregate's
@@ -372,6 +372,7 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	struct lbtfi_dw_die t;
 	uint32_t sub;
+	bool own;
 	int err;
 
 	if (!lbtfi_dr_ref(u->rd, a, &t)) {
@@ -390,15 +391,13 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 		}
 	}
 	/* (a reference by the target's own key, nearly all: its slot is
-	 * the target's, given to sig_at, which notes the reference there) */
-	if (dsn != LBTFI_DW_NONE && direct == lbtfi_dr_key(&t)) {
-		if ((err = sig_at(u, &t, dsn, &sub, depth + 1, true)))
-			return err;
-	} else {
-		if ((err = sig_at(u, &t, LBTFI_DW_NONE, &sub, depth + 1, false)))
-			return err;
+	 * the target's, given to sig_at, which notes the reference there;
+	 * one call, inlined here) */
+	own = dsn != LBTFI_DW_NONE && direct == lbtfi_dr_key(&t);
+	if ((err = sig_at(u, &t, own ? dsn : LBTFI_DW_NONE, &sub, depth + 1, own)))
+		return err;
+	if (!own)
 		note_ref(u, dsn, sub);
-	}
 	return ref_sub(s, sub, r);
 }
 
@@ -867,12 +866,21 @@ static int mix_tree(struct lbtfi_dw_reuse_unit *u, struct hash128 *hp, struct lb
 	return err;
 }
 
-/* One DIE and its children, into h */
-static int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
-		   bool *none)
+/* One DIE and its children, into h (a DIE without children, as most
+ * that references lead to: pointers, qualifiers, typedefs, base types,
+ * by its attributes here, not through mix_tree's frame) */
+static inline __attribute__((always_inline)) int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							  struct lbtfi_dw_die *die, int depth, bool *none)
 {
 	const uint8_t *after;
 
+	if (!die->ab->children && depth <= SIG_MAX_DEPTH) {
+		struct hash128 t = *h;
+		int err = mix_attrs(u, &t, die, depth, none);
+
+		*h = t;
+		return err;
+	}
 	return mix_tree(u, h, die, depth, none, &after);
 }
 
@@ -948,9 +956,10 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
  * table is number sn (LBTFI_DW_NONE: looked up here); ref: a reference to
  * die by its key led here (noted in its slot at once: a reference to it
  * met in its own hash finds it in progress, as it would find the
- * signature) */
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t *idx, int depth,
-		  bool ref)
+ * signature). Inline: into ref_new, whose one call it is for nearly every
+ * signature (a frame of its own cost ~25 instructions a signature) */
+static inline __attribute__((always_inline)) int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
+							 uint32_t sn, uint32_t *idx, int depth, bool ref)
 {
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
