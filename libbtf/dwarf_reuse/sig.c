@@ -900,13 +900,14 @@ static inline int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
 	return 0;
 }
 
-/* The signature's edges: its own and those of the signatures it used,
- * each named aggregate once */
-static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32_t from)
-{
-	uint32_t i, j;
-	int err;
+static int collect_edges_merged(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32_t from);
 
+/* The signature's edges: its own and those of the signatures it used,
+ * each named aggregate once (inline: the common cases, a few loads, in
+ * the frame of sig_at; collect_edges_merged apart) */
+static inline __attribute__((always_inline)) int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g,
+								uint32_t from)
+{
 	if (s->nstack == from) { /* (nothing used has an edge) */
 		g->edges = s->nedge;
 		g->nedges = 0;
@@ -930,6 +931,17 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 		s->edge[s->nedge++] = s->stack[from] & ~LBTFI_DW_SIG_NAMED;
 		return 0;
 	}
+	return collect_edges_merged(s, g, from);
+}
+
+/* collect_edges with several items used: their edges merged, each named
+ * aggregate once (by round) */
+static __attribute__((noinline)) int collect_edges_merged(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g,
+							  uint32_t from)
+{
+	uint32_t i, j;
+	int err;
+
 	if (++s->round == 0) { /* (wrapped: no entry may bear the new round) */
 		for (i = 0; i < s->nnamed; i++)
 			s->named[i].round = 0;
