@@ -282,7 +282,8 @@ struct ref_words {
 	int how;
 };
 
-static inline void mix_ref_words(struct hash128 *h, const struct ref_words *r, bool *none)
+static inline __attribute__((always_inline)) void mix_ref_words(struct hash128 *h, const struct ref_words *r,
+							       bool *none)
 {
 	switch (r->how) {
 	case REF_PAIR:
@@ -380,7 +381,8 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 		r->how = REF_WORD;
 		return 0;
 	}
-	lbtfi_dw_follow_signature(u->rd, &t);
+	if (t.ab->slots >> DA_SIGNATURE & 1) /* (its test here: the call is not inlined) */
+		lbtfi_dw_follow_signature(u->rd, &t);
 	if (aggregate_tag(lbtfi_dr_tag(&t))) {
 		if (lbtfi_dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
 		    s->nnamed >= LBTFI_DW_SIG_NAMED - 2) /* (not to be LBTFI_DW_NONE with the flag) */
