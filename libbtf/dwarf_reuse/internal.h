@@ -225,11 +225,48 @@ struct lbtfi_dw_plan_op {
 	uint16_t arg;            /* its offset there; LBTFI_PLAN_ANY: its want */
 };
 
+/* The word of a constant of kind (0xc0, the sign of a signed form at bit
+ * 8, sec_offset at bit 9) and value v below LBTFI_DW_SIG_SMALL (a larger one
+ * takes two words: the kind, the value), and that of a flag, as a
+ * signature hashes them (sig.c; plan.c's fixed form knows some in advance) */
+#define LBTFI_DW_SIG_SMALL (1ull << 53)
+static inline uint64_t lbtfi_dw_sig_const_word(uint64_t kind, uint64_t v)
+{
+	return kind | 1u << 10 | v << 11;
+}
+static inline uint64_t lbtfi_dw_sig_flag_word(bool f)
+{
+	return 0xf1a6 | (uint64_t)f << 32;
+}
+
+/*
+ * A plan's fixed form (plan.c): an abbreviation of fixed-size attributes
+ * only (one segment) whose ops are at most a name (STRP4), then at most a
+ * type (REF4), then constants of 1 or 2 bytes or whose word the
+ * abbreviation gives (an implicit_const below LBTFI_DW_SIG_SMALL, not
+ * negative; a flag_present): nearly every member, enumerator, parameter,
+ * subrange, pointer and typedef. Such a DIE hashes by loads at constant
+ * offsets from its first attribute, without the ops' dispatch; the words
+ * are those of the ops.
+ */
+enum {
+	LBTFI_PLAN_FIXED = 1,    /* the fixed form applies */
+	LBTFI_PLAN_FIXED_NAME = 2, /* with a name at name_off */
+	LBTFI_PLAN_FIXED_TYPE = 4, /* with a type at type_off */
+};
+
 struct lbtfi_dw_plan {
 	const struct lbtfi_dr_abbrev *ab; /* compiled from (NULL: none) */
 	uint32_t gen;            /* the table's gen: valid */
 	uint8_t nops;
+	uint8_t fixed;           /* LBTFI_PLAN_FIXED* bits, 0: ops only */
+	uint8_t nconst;          /* fixed form: its constants */
+	uint16_t name_off, type_off; /* fixed form: from the first attribute */
+	uint16_t cwide;          /* fixed form: bit i, constant i has 2 bytes */
+	uint16_t cknown;         /* fixed form: bit i, constant i's word is cword[i] */
 	uint64_t shape;          /* the DIE's first word: tag, children, slots */
+	uint16_t coff[DA_LOWER_BOUND + 1]; /* fixed form: the constants' offsets */
+	uint64_t cword[DA_LOWER_BOUND + 1]; /* fixed form: words known (cknown) */
 	struct lbtfi_dw_plan_op op[DA_LOWER_BOUND + 1]; /* by ascending slot */
 };
 

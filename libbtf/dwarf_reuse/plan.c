@@ -43,6 +43,63 @@ static enum lbtfi_dw_plan_kind kind_of(const struct lbtfi_dr_unit *u, const stru
 	}
 }
 
+/* The word of op, a value's (not a name's or type's), when its
+ * abbreviation ab gives it: a flag_present, or an implicit_const as
+ * sig.c's mix_value hashes it in one word */
+static bool word_known(const struct lbtfi_dr_abbrev *ab, const struct lbtfi_dw_plan_op *op, uint64_t *w)
+{
+	const struct lbtfi_dr_want *want;
+
+	if (op->kind == LBTFI_PLAN_FLAG_PRESENT) {
+		*w = lbtfi_dw_sig_flag_word(true);
+		return true;
+	}
+	if (op->kind != LBTFI_PLAN_ANY)
+		return false;
+	want = &ab->want[op->arg];
+	if (want->form != DW_FORM_implicit_const || want->slot == DA_NAME || want->slot == DA_TYPE ||
+	    want->implicit < 0 || (uint64_t)want->implicit >= LBTFI_DW_SIG_SMALL)
+		return false;
+	*w = lbtfi_dw_sig_const_word(0xc0, (uint64_t)want->implicit);
+	return true;
+}
+
+/* pl's fixed form (struct lbtfi_dw_plan), when its abbreviation ab and its
+ * ops have one (the ops by ascending slot: a name's comes first, a type's
+ * next) */
+static void compile_fixed(const struct lbtfi_dr_abbrev *ab, struct lbtfi_dw_plan *pl)
+{
+	unsigned int i = 0, n = 0;
+	uint8_t fixed = LBTFI_PLAN_FIXED;
+
+	pl->fixed = 0;
+	pl->nconst = 0;
+	pl->cwide = 0;
+	pl->cknown = 0;
+	if (ab->nvar) /* (variable-size attributes, or not compiled) */
+		return;
+	if (i < pl->nops && pl->op[i].kind == LBTFI_PLAN_STRP4) {
+		pl->name_off = pl->op[i++].arg;
+		fixed |= LBTFI_PLAN_FIXED_NAME;
+	}
+	if (i < pl->nops && pl->op[i].kind == LBTFI_PLAN_REF4) {
+		pl->type_off = pl->op[i++].arg;
+		fixed |= LBTFI_PLAN_FIXED_TYPE;
+	}
+	for (; i < pl->nops; i++, n++) {
+		pl->coff[n] = pl->op[i].arg; /* (a want, not an offset, for a word known) */
+		if (word_known(ab, &pl->op[i], &pl->cword[n]))
+			pl->cknown |= (uint16_t)(1u << n);
+		else if (pl->op[i].kind == LBTFI_PLAN_DATA2)
+			pl->cwide |= (uint16_t)(1u << n);
+		else if (pl->op[i].kind != LBTFI_PLAN_DATA1)
+			return;
+	}
+	_Static_assert(DA_LOWER_BOUND + 1 <= 16, "a bit of cwide and cknown per constant");
+	pl->nconst = (uint8_t)n;
+	pl->fixed = fixed;
+}
+
 void lbtfi_dw_plan_compile(const struct lbtfi_dr_unit *u, const struct lbtfi_dr_abbrev *ab,
 			   struct lbtfi_dw_plan *pl)
 {
@@ -60,6 +117,7 @@ void lbtfi_dw_plan_compile(const struct lbtfi_dr_unit *u, const struct lbtfi_dr_
 		op->seg = w->seg;
 		op->arg = op->kind == LBTFI_PLAN_ANY ? ab->byslot[i] : (uint16_t)w->off;
 	}
+	compile_fixed(ab, pl);
 }
 
 void lbtfi_dw_plans_use(struct lbtfi_dw_plans *ps, const struct lbtfi_dr_unit *u)

@@ -106,8 +106,8 @@ _Static_assert(DA_NAME == 0 && DA_TYPE == 1 && DA_LOWER_BOUND == 13, "hashed slo
  * at bit 9) and value, in one word when the value is small (bit 10) */
 static inline void mix_const(struct hash128 *h, uint64_t kind, uint64_t v)
 {
-	if (v < 1ull << 53) {
-		mix(h, kind | 1u << 10 | v << 11);
+	if (v < LBTFI_DW_SIG_SMALL) {
+		mix(h, lbtfi_dw_sig_const_word(kind, v));
 		return;
 	}
 	mix(h, kind);
@@ -128,7 +128,7 @@ static inline bool mix_value(struct hash128 *h, const struct lbtfi_dw_attr *a)
 		return true;
 	case DW_FORM_flag:
 	case DW_FORM_flag_present:
-		mix(h, 0xf1a6 | (uint64_t)lbtfi_dr_flag(a) << 32);
+		mix(h, lbtfi_dw_sig_flag_word(lbtfi_dr_flag(a)));
 		return true;
 	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
 	case DW_FORM_block: case DW_FORM_exprloc:
@@ -263,8 +263,8 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	return true;
 }
 
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t *idx, int depth,
-		  bool ref);
+static inline __attribute__((always_inline)) int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
+							 uint32_t sn, uint32_t *idx, int depth, bool ref);
 
 /*
  * What a reference adds to a signature, as words: a named aggregate's
@@ -282,7 +282,8 @@ struct ref_words {
 	int how;
 };
 
-static inline void mix_ref_words(struct hash128 *h, const struct ref_words *r, bool *none)
+static inline __attribute__((always_inline)) void mix_ref_words(struct hash128 *h, const struct ref_words *r,
+							       bool *none)
 {
 	switch (r->how) {
 	case REF_PAIR:
@@ -352,10 +353,10 @@ static inline __attribute__((always_inline)) int mix_known(struct lbtfi_dw_sigs 
 		return push(s, it);
 	}
 	g = &s->sig[it];
-	/* (as sig_at finds a memoised one) */
-	if (g->state == SIG_BUSY)
-		s->sig[it].state = SIG_NONE; /* a cycle with no name on it */
-	if (g->state != SIG_DONE) {
+	if (g->state != SIG_DONE) { /* (done first: nearly all) */
+		/* (as sig_at finds a memoised one) */
+		if (g->state == SIG_BUSY)
+			s->sig[it].state = SIG_NONE; /* a cycle with no name on it */
 		*none = true;
 		return 0;
 	}
@@ -372,6 +373,7 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	struct lbtfi_dw_die t;
 	uint32_t sub;
+	bool own;
 	int err;
 
 	if (!lbtfi_dr_ref(u->rd, a, &t)) {
@@ -379,7 +381,8 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 		r->how = REF_WORD;
 		return 0;
 	}
-	lbtfi_dw_follow_signature(u->rd, &t);
+	if (t.ab->slots >> DA_SIGNATURE & 1) /* (its test here: the call is not inlined) */
+		lbtfi_dw_follow_signature(u->rd, &t);
 	if (aggregate_tag(lbtfi_dr_tag(&t))) {
 		if (lbtfi_dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
 		    s->nnamed >= LBTFI_DW_SIG_NAMED - 2) /* (not to be LBTFI_DW_NONE with the flag) */
@@ -390,15 +393,13 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 		}
 	}
 	/* (a reference by the target's own key, nearly all: its slot is
-	 * the target's, given to sig_at, which notes the reference there) */
-	if (dsn != LBTFI_DW_NONE && direct == lbtfi_dr_key(&t)) {
-		if ((err = sig_at(u, &t, dsn, &sub, depth + 1, true)))
-			return err;
-	} else {
-		if ((err = sig_at(u, &t, LBTFI_DW_NONE, &sub, depth + 1, false)))
-			return err;
+	 * the target's, given to sig_at, which notes the reference there;
+	 * one call, inlined here) */
+	own = dsn != LBTFI_DW_NONE && direct == lbtfi_dr_key(&t);
+	if ((err = sig_at(u, &t, own ? dsn : LBTFI_DW_NONE, &sub, depth + 1, own)))
+		return err;
+	if (!own)
 		note_ref(u, dsn, sub);
-	}
 	return ref_sub(s, sub, r);
 }
 
@@ -470,12 +471,23 @@ static __attribute__((noinline)) int mix_gathered(struct lbtfi_dw_reuse_unit *u,
 	return 0;
 }
 
-/* A DW_AT_type as ref4 at p (of unit cu): mix_ref without an
- * lbtfi_dw_attr, for the form of nearly every DW_AT_type, ~6.5 million in
- * a kernel (the key as lbtfi_dr_ref_key reads a ref4) */
+/* Where a unit's ref4 values are from: its offset and its file's key
+ * base (read once for a run of DIEs, not per reference) */
+struct ref_base {
+	uint64_t off, key_base;
+};
+
+static inline struct ref_base ref_base_of(const struct lbtfi_dr_unit *cu)
+{
+	return (struct ref_base){ cu->h->off, cu->key_base };
+}
+
+/* A DW_AT_type as ref4 at p (of unit cu, whose ref_base is rb): mix_ref
+ * without an lbtfi_dw_attr, for the form of nearly every DW_AT_type, ~6.5
+ * million in a kernel (the key as lbtfi_dr_ref_key reads a ref4) */
 static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
-							   const struct lbtfi_dr_unit *cu, const uint8_t *p,
-							   int depth, bool *none)
+							   const struct lbtfi_dr_unit *cu, struct ref_base rb,
+							   const uint8_t *p, int depth, bool *none)
 {
 	const struct lbtfi_dw_die_slot *d;
 	struct lbtfi_dw_attr a;
@@ -485,7 +497,7 @@ static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_
 	int err;
 
 	memcpy(&v, p, 4);
-	direct = (le32toh(v) + cu->h->off) | cu->key_base;
+	direct = (le32toh(v) + rb.off) | rb.key_base;
 	/* (made when missing: ref_new and sig_at use this slot, by number,
 	 * rather than look the key up again) */
 	if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
@@ -496,6 +508,55 @@ static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_
 	if (!(err = ref_new(u, &a, (uint32_t)(d - u->map.slots), direct, depth, &r)))
 		mix_ref_words(h, &r, none);
 	return err;
+}
+
+/* A name as DW_FORM_strp with a 4-byte offset at p, into h (as mix_string
+ * has it) */
+static inline void mix_strp4(struct hash128 *h, const struct lbtfi_dr_sect *str, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	v = le32toh(v);
+	mix(h, v < str->len ? (uintptr_t)(str->p + v) : 0);
+}
+
+/* The attributes of a DIE at p by pl's fixed form (plan.c): the words of
+ * its ops, read at constant offsets (always inline, as run_plan). fixed
+ * and n are pl's fixed and nconst, given apart so that a caller may give
+ * them as constants: the form's tests and loop then compile away */
+static inline __attribute__((always_inline)) int run_fixed(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							    const struct lbtfi_dr_unit *cu,
+							    struct ref_base rb, const struct lbtfi_dw_plan *pl,
+							    const uint8_t *p, int depth, bool *none,
+							    unsigned int fixed, unsigned int n)
+{
+	/* (read before the type's reference: its calls would make the
+	 * compiler read them again) */
+	unsigned int wide = pl->cwide, known = pl->cknown, i;
+	const uint16_t *coff = pl->coff;
+	int err;
+
+	mix(h, pl->shape);
+	if (fixed & LBTFI_PLAN_FIXED_NAME)
+		mix_strp4(h, &cu->f->s[DS_STR], p + pl->name_off);
+	if ((fixed & LBTFI_PLAN_FIXED_TYPE) && (err = mix_ref4(u, h, cu, rb, p + pl->type_off, depth, none)))
+		return err;
+	for (i = 0; i < n; i++) {
+		const uint8_t *q;
+		uint64_t v;
+
+		if (known >> i & 1) {
+			mix(h, pl->cword[i]);
+			continue;
+		}
+		q = p + coff[i];
+		v = q[0];
+		if (wide >> i & 1)
+			v |= (uint64_t)q[1] << 8; /* (little-endian: plan.c's DATA2) */
+		mix_const(h, 0xc0, v);
+	}
+	return 0;
 }
 
 /* The attributes of a DIE of abbreviation ab (of unit cu) placed at seg,
@@ -513,22 +574,21 @@ static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_
 	 * for references would otherwise make the compiler read the plan's
 	 * count and each op again) */
 	const struct lbtfi_dw_plan_op *op = pl->op, *end = pl->op + pl->nops;
-	uint64_t v;
 	int err;
 
+	if (pl->fixed)
+		return run_fixed(u, h, cu, ref_base_of(cu), pl, seg[0], depth, none, pl->fixed, pl->nconst);
 	mix(h, pl->shape);
 	for (; op < end; op++) {
 		const struct lbtfi_dw_plan_op o = *op;
 		const uint8_t *p = seg[o.seg] + o.arg;
 
 		switch (o.kind) {
-		case LBTFI_PLAN_STRP4: /* (as mix_string has it) */
-			memcpy(&v, p, 4);
-			v = le32toh((uint32_t)v);
-			mix(h, v < str->len ? (uintptr_t)(str->p + v) : 0);
+		case LBTFI_PLAN_STRP4:
+			mix_strp4(h, str, p);
 			break;
 		case LBTFI_PLAN_REF4:
-			if ((err = mix_ref4(u, h, cu, p, depth, none)))
+			if ((err = mix_ref4(u, h, cu, ref_base_of(cu), p, depth, none)))
 				return err;
 			break;
 		case LBTFI_PLAN_DATA1: /* (the constants as mix_value has them) */
@@ -544,10 +604,10 @@ static inline __attribute__((always_inline)) int run_plan(struct lbtfi_dw_reuse_
 			mix_const(h, 0xc0, lbtfi_dr_read(false, p, 8));
 			break;
 		case LBTFI_PLAN_FLAG:
-			mix(h, 0xf1a6 | (uint64_t)(p[0] != 0) << 32);
+			mix(h, lbtfi_dw_sig_flag_word(p[0] != 0));
 			break;
 		case LBTFI_PLAN_FLAG_PRESENT:
-			mix(h, 0xf1a6 | 1ull << 32);
+			mix(h, lbtfi_dw_sig_flag_word(true));
 			break;
 		default: {
 			const struct lbtfi_dr_want *w = &ab->want[o.arg];
@@ -622,6 +682,70 @@ static inline bool sibling_at(const struct lbtfi_dw_die *c, const uint8_t *after
 static int mix_tree(struct lbtfi_dw_reuse_unit *u, struct hash128 *hp, struct lbtfi_dw_die *die, int depth,
 		    bool *none, const uint8_t **after);
 
+#define NO_CODE 0x100u /* (no abbreviation's one-byte code: equal to no byte) */
+
+/*
+ * A run of children from c, a childless DIE whose attributes fit in its
+ * unit, of an abbreviation of one-byte code whose plan pl has a fixed
+ * form (plan.c): each hashed by pl and stepped over where its attributes
+ * end, as long as the next entry has that code and fits too (members of
+ * one abbreviation follow one another: the loop keeps only the place in
+ * registers). c is left at the last of them, its end set. fixed and n as
+ * run_fixed's.
+ */
+static inline __attribute__((always_inline)) int run_children_as(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+								  struct lbtfi_dw_die *c,
+								  const struct lbtfi_dw_plan *pl, unsigned int code,
+								  int depth, bool *none, unsigned int fixed,
+								  unsigned int n)
+{
+	const struct lbtfi_dr_unit *cu = c->u;
+	const struct ref_base rb = ref_base_of(cu);
+	const uint8_t *p = c->p, *next, *end = cu->end;
+	ptrdiff_t tail = c->ab->tail;
+	int err;
+
+	for (;;) {
+		if ((err = run_fixed(u, h, cu, rb, pl, p, depth, none, fixed, n)))
+			return err;
+		next = p + tail;
+		/* (the next entry's code and attributes in the unit) */
+		if (*none || end - next <= tail || *next != code)
+			break;
+		p = next + 1;
+	}
+	if (p != c->p) {
+		c->p = p;
+		c->off = (uint64_t)(p - 1 - cu->info);
+	}
+	c->end = next;
+	return 0;
+}
+
+#define FIXED_NAME (LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME)
+#define FIXED_TYPE (LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_TYPE)
+#define FIXED_BOTH (FIXED_NAME | FIXED_TYPE)
+
+/* run_children_as, with a loop of its own for the common forms of runs:
+ * members (a name, a type, an offset), parameters (a type), enumerators
+ * (a name, a value) */
+static inline __attribute__((always_inline)) int run_fixed_children(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+								     struct lbtfi_dw_die *c,
+								     const struct lbtfi_dw_plan *pl, unsigned int code,
+								     int depth, bool *none)
+{
+	switch (pl->fixed | pl->nconst << 3) {
+	case FIXED_BOTH | 1 << 3:
+		return run_children_as(u, h, c, pl, code, depth, none, FIXED_BOTH, 1);
+	case FIXED_TYPE:
+		return run_children_as(u, h, c, pl, code, depth, none, FIXED_TYPE, 0);
+	case FIXED_NAME | 1 << 3:
+		return run_children_as(u, h, c, pl, code, depth, none, FIXED_NAME, 1);
+	default:
+		return run_children_as(u, h, c, pl, code, depth, none, pl->fixed, pl->nconst);
+	}
+}
+
 /*
  * The children of a DIE, from the first, c, at depth, into h; *after: where
  * the entry after their terminating null entry is, when each step was to
@@ -643,6 +767,7 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 	const struct lbtfi_dr_unit *cu = c->u;
 	const struct lbtfi_dr_abbrev *last_ab = NULL;
 	const struct lbtfi_dw_plan *last_pl = NULL;
+	unsigned int last_code = NO_CODE; /* last_ab's one-byte code */
 	bool linear = true;
 	int err;
 
@@ -658,11 +783,17 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 			/* (the previous child's abbreviation, as members mostly
 			 * share one: its plan, its checks passed) */
 			if (ab != last_ab && !ab->nvar && !(ab->slots & INTEGRATED) &&
-			    (pl = lbtfi_dw_plan_get(&u->sigs.plans, c)))
+			    (pl = lbtfi_dw_plan_get(&u->sigs.plans, c))) {
 				last_ab = ab, last_pl = pl;
+				last_code = ab - cu->byc < 0x7f ? (unsigned int)(ab - cu->byc) + 1 : NO_CODE;
+			}
 			if (ab == last_ab && ab->tail <= cu->end - c->p) {
-				c->end = c->p + ab->tail;
-				err = run_plan(u, h, cu, ab, pl, seg, depth, none);
+				if (pl->fixed) {
+					err = run_fixed_children(u, h, c, pl, last_code, depth, none);
+				} else {
+					c->end = c->p + ab->tail;
+					err = run_plan(u, h, cu, ab, pl, seg, depth, none);
+				}
 			} else if (ab->nvar || (ab->slots & INTEGRATED) || ab->tail > cu->end - c->p) {
 				struct hash128 t = *h;
 
@@ -693,8 +824,10 @@ static inline __attribute__((always_inline)) int mix_children(struct lbtfi_dw_re
 				*after = linear ? next + 1 : NULL;
 				break;
 			}
-			if (*next < 0x80 && *next <= cu->nbyc && cu->byc[*next - 1].specs) {
-				/* (lbtfi_dr_short_entry's step, c->u the same) */
+			if (*next == last_code ||
+			    (*next < 0x80 && *next <= cu->nbyc && cu->byc[*next - 1].specs)) {
+				/* (lbtfi_dr_short_entry's step, c->u the same; the
+				 * previous child's code passed its checks) */
 				c->ab = &cu->byc[*next - 1];
 				c->p = next + 1;
 				c->off = (uint64_t)(next - cu->info);
@@ -735,12 +868,21 @@ static int mix_tree(struct lbtfi_dw_reuse_unit *u, struct hash128 *hp, struct lb
 	return err;
 }
 
-/* One DIE and its children, into h */
-static int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, struct lbtfi_dw_die *die, int depth,
-		   bool *none)
+/* One DIE and its children, into h (a DIE without children, as most
+ * that references lead to: pointers, qualifiers, typedefs, base types,
+ * by its attributes here, not through mix_tree's frame) */
+static inline __attribute__((always_inline)) int mix_die(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							  struct lbtfi_dw_die *die, int depth, bool *none)
 {
 	const uint8_t *after;
 
+	if (!die->ab->children && depth <= SIG_MAX_DEPTH) {
+		struct hash128 t = *h;
+		int err = mix_attrs(u, &t, die, depth, none);
+
+		*h = t;
+		return err;
+	}
 	return mix_tree(u, h, die, depth, none, &after);
 }
 
@@ -760,13 +902,14 @@ static inline int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
 	return 0;
 }
 
-/* The signature's edges: its own and those of the signatures it used,
- * each named aggregate once */
-static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32_t from)
-{
-	uint32_t i, j;
-	int err;
+static int collect_edges_merged(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32_t from);
 
+/* The signature's edges: its own and those of the signatures it used,
+ * each named aggregate once (inline: the common cases, a few loads, in
+ * the frame of sig_at; collect_edges_merged apart) */
+static inline __attribute__((always_inline)) int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g,
+								uint32_t from)
+{
 	if (s->nstack == from) { /* (nothing used has an edge) */
 		g->edges = s->nedge;
 		g->nedges = 0;
@@ -790,6 +933,17 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
 		s->edge[s->nedge++] = s->stack[from] & ~LBTFI_DW_SIG_NAMED;
 		return 0;
 	}
+	return collect_edges_merged(s, g, from);
+}
+
+/* collect_edges with several items used: their edges merged, each named
+ * aggregate once (by round) */
+static __attribute__((noinline)) int collect_edges_merged(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g,
+							  uint32_t from)
+{
+	uint32_t i, j;
+	int err;
+
 	if (++s->round == 0) { /* (wrapped: no entry may bear the new round) */
 		for (i = 0; i < s->nnamed; i++)
 			s->named[i].round = 0;
@@ -816,9 +970,10 @@ static int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32
  * table is number sn (LBTFI_DW_NONE: looked up here); ref: a reference to
  * die by its key led here (noted in its slot at once: a reference to it
  * met in its own hash finds it in progress, as it would find the
- * signature) */
-static int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn, uint32_t *idx, int depth,
-		  bool ref)
+ * signature). Inline: into ref_new, whose one call it is for nearly every
+ * signature (a frame of its own cost ~25 instructions a signature) */
+static inline __attribute__((always_inline)) int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
+							 uint32_t sn, uint32_t *idx, int depth, bool ref)
 {
 	struct lbtfi_dw_sigs *s = &u->sigs;
 	struct hash128 h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };

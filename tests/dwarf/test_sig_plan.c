@@ -612,13 +612,14 @@ static struct lbtfi_dw_sig sig_at_off(struct dwarf *d, uint64_t off)
 	return *s;
 }
 
-/* Units i and j's DIEs (s_off) have one signature when want, else two */
+/* Units i and j's DIEs (s_off) have one signature when want, else two
+ * that differ in both lanes (each lane hashes every word: sig.c) */
 static void expect_same(struct dwarf *d, uint32_t i, uint32_t j, bool want)
 {
 	struct lbtfi_dw_sig si = sig_at_off(d, d->s_off[i]), sj = sig_at_off(d, d->s_off[j]);
 
-	if (same(&si, &sj) != want)
-		fail_msg("units %u and %u: %s expected", i, j, want ? "one signature" : "two signatures");
+	if (want ? !same(&si, &sj) : si.a == sj.a || si.b == sj.b)
+		fail_msg("units %u and %u: %s expected", i, j, want ? "one signature" : "two, in both lanes");
 }
 
 /* An int (abbreviation 2: name strp, size data1, encoding data1) at the
@@ -768,7 +769,7 @@ static void test_enumerator_value_differs(void **state)
 
 /* int (*)(params): a subroutine type returning int, its parameters'
  * types given as 'i' (int) or 'c' (char), each with a decl_line the
- * signature does not read (layout 1) or not (0) */
+ * signature does not read as data2 (layout 1), as udata (2) or not (0) */
 static void unit_proto(struct dwarf *d, const char *params, int layout)
 {
 	uint64_t base = unit_begin(d), int_off, char_off;
@@ -779,8 +780,8 @@ static void unit_proto(struct dwarf *d, const char *params, int layout)
 	if (layout == 0)
 		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_type, DW_FORM_ref4, 0, 0);
 	else
-		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_decl_line, DW_FORM_data2,
-		       DW_AT_type, DW_FORM_ref4, 0, 0);
+		abbrev(&d->abbrev, 4, DW_TAG_formal_parameter, false, DW_AT_decl_line,
+		       layout == 1 ? DW_FORM_data2 : DW_FORM_udata, DW_AT_type, DW_FORM_ref4, 0, 0);
 	u8(&d->abbrev, 0);
 	u8(&d->info, 1);
 	int_off = base_int(d, base);
@@ -792,6 +793,8 @@ static void unit_proto(struct dwarf *d, const char *params, int layout)
 		u8(&d->info, 4);
 		if (layout == 1)
 			u16(&d->info, 77);
+		else if (layout == 2)
+			leb(&d->info, 300, false);
 		u32(&d->info, (uint32_t)(*params == 'i' ? int_off : char_off));
 	}
 	unit_end(d);
@@ -816,6 +819,28 @@ static void test_parameter_differs(void **state)
 	expect_same(&d, 0, 1, true);
 	for (k = 2; k < d.nunits; k++)
 		expect_same(&d, 1, k, false);
+	dwarf_close(&d);
+}
+
+/* A run of parameters of a fixed form (layouts 0 and 1: the type alone,
+ * at offset 0 or after a line) hashes as the general path has it (2: the
+ * line as udata, a variable size), each parameter counting */
+static void test_parameter_runs(void **state)
+{
+	static struct dwarf d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_proto(&d, "icici", 0);
+	unit_proto(&d, "icici", 1);
+	unit_proto(&d, "icici", 2);
+	unit_proto(&d, "icicc", 0);
+	unit_proto(&d, "iciic", 1);
+	dwarf_open(&d);
+	expect_same(&d, 0, 2, true);
+	expect_same(&d, 1, 2, true);
+	expect_same(&d, 2, 3, false);
+	expect_same(&d, 2, 4, false);
 	dwarf_close(&d);
 }
 
@@ -902,6 +927,232 @@ static void test_after_nested_children(void **state)
 	dwarf_close(&d);
 }
 
+/* struct S of members a, b, a, b, ... (of int) at offsets off[0..n-1],
+ * of one abbreviation with the offset as data2 (layout 'f': a plan of a
+ * fixed form, the members one run), as udata ('u': a variable size, the
+ * general path), or as 'f' but for the third member, of another fixed
+ * abbreviation with its offset as data1 and other attributes between
+ * ('m': the run broken and taken up again) */
+static void unit_run(struct dwarf *d, const unsigned int *off, unsigned int n, char layout)
+{
+	uint64_t base = unit_begin(d), int_off;
+	unsigned int i;
+
+	int_abbrevs(d);
+	abbrev(&d->abbrev, 3, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data2, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, layout == 'u' ? DW_FORM_udata : DW_FORM_data2, 0, 0);
+	abbrev(&d->abbrev, 5, DW_TAG_member, false, DW_AT_type, DW_FORM_ref4, DW_AT_decl_line,
+	       DW_FORM_data1, DW_AT_data_member_location, DW_FORM_data1, DW_AT_name, DW_FORM_strp, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	int_off = base_int(d, base);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 3), u32(&d->info, STR_S), u16(&d->info, 0x400);
+	for (i = 0; i < n; i++) {
+		uint32_t name = i % 2 ? STR_B : STR_A;
+
+		if (layout == 'm' && i == 2) {
+			assert_true(off[i] < 0x100);
+			u8(&d->info, 5), u32(&d->info, (uint32_t)int_off), u8(&d->info, 7);
+			u8(&d->info, off[i]), u32(&d->info, name);
+			continue;
+		}
+		u8(&d->info, 4), u32(&d->info, name), u32(&d->info, (uint32_t)int_off);
+		if (layout == 'u')
+			leb(&d->info, off[i], false);
+		else
+			u16(&d->info, off[i]);
+	}
+	unit_end(d);
+}
+
+/* A run of members of one abbreviation hashes as the general path has
+ * it, also broken by another abbreviation and taken up again; each
+ * member's offset counts, both its bytes (either side of 2^8), the last
+ * member's too */
+static void test_fixed_runs(void **state)
+{
+	static const unsigned int plain[] = { 0, 4, 8, 0x104, 0x204, 0x208 },
+				  high[] = { 0, 4, 8, 0x104, 0x304, 0x208 },
+				  low[] = { 0, 4, 8, 0x105, 0x204, 0x208 },
+				  last[] = { 0, 4, 8, 0x104, 0x204, 0x20c };
+	static struct dwarf d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_run(&d, plain, 6, 'f');
+	unit_run(&d, plain, 6, 'u');
+	unit_run(&d, plain, 6, 'm');
+	unit_run(&d, high, 6, 'f');
+	unit_run(&d, low, 6, 'f');
+	unit_run(&d, last, 6, 'f');
+	unit_run(&d, last, 6, 'm');
+	unit_run(&d, high, 6, 'u');
+	unit_run(&d, plain, 5, 'f');
+	dwarf_open(&d);
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 0, 2, true);
+	expect_same(&d, 0, 3, false);
+	expect_same(&d, 0, 4, false);
+	expect_same(&d, 0, 5, false);
+	expect_same(&d, 2, 6, false);
+	expect_same(&d, 5, 6, true);
+	expect_same(&d, 3, 7, true);
+	expect_same(&d, 0, 8, false);
+	dwarf_close(&d);
+}
+
+/* The plan of the DIE at section offset off, its child (kid) or not */
+static void plan_at(struct dwarf *d, uint64_t off, bool kid, struct lbtfi_dw_plan *pl)
+{
+	struct lbtfi_dw_die die, c;
+
+	assert_int_equal(lbtfi_dr_die_at(&d->c, &d->f, off, &die), 0);
+	if (kid) {
+		assert_true(lbtfi_dr_child(&die, &c));
+		die = c;
+	}
+	memset(pl, 0xa5, sizeof(*pl));
+	lbtfi_dw_plan_compile(die.u, die.ab, pl);
+}
+
+/* Which plans have a fixed form, and its places: a name, a type, then
+ * constants of 1 or 2 bytes, in an abbreviation of fixed-size forms */
+static void test_fixed_form(void **state)
+{
+	static const unsigned int offs[] = { 0, 4, 8 };
+	static struct dwarf d;
+	struct lbtfi_dw_plan pl;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_run(&d, offs, 3, 'f');
+	unit_run(&d, offs, 3, 'u');
+	unit_run(&d, offs, 3, 'm');
+	unit_enum(&d, 1, 2, 2);
+	dwarf_open(&d);
+	/* the struct: a name, a 2-byte size */
+	plan_at(&d, d.s_off[0], false, &pl);
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME);
+	assert_int_equal(pl.name_off, 0);
+	assert_int_equal(pl.nconst, 1);
+	assert_int_equal(pl.coff[0], 4);
+	assert_int_equal(pl.cwide, 1);
+	/* its member: name, type, a 2-byte offset */
+	plan_at(&d, d.s_off[0], true, &pl);
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME | LBTFI_PLAN_FIXED_TYPE);
+	assert_int_equal(pl.name_off, 0);
+	assert_int_equal(pl.type_off, 4);
+	assert_int_equal(pl.nconst, 1);
+	assert_int_equal(pl.coff[0], 8);
+	assert_int_equal(pl.cwide, 1);
+	/* the int before it: a name, two 1-byte constants */
+	plan_at(&d, d.s_off[0] - 7, false, &pl);
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME);
+	assert_int_equal(pl.nconst, 2);
+	assert_int_equal(pl.coff[0], 4);
+	assert_int_equal(pl.coff[1], 5);
+	assert_int_equal(pl.cwide, 0);
+	/* a udata offset: a variable size, no fixed form */
+	plan_at(&d, d.s_off[1], true, &pl);
+	assert_int_equal(pl.fixed, 0);
+	/* the third member of 'm': the type first, a line not hashed, the
+	 * name last, the ops by slot */
+	plan_at(&d, d.s_off[2] + 7 + 11 + 11, false, &pl);
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME | LBTFI_PLAN_FIXED_TYPE);
+	assert_int_equal(pl.name_off, 6);
+	assert_int_equal(pl.type_off, 0);
+	assert_int_equal(pl.nconst, 1);
+	assert_int_equal(pl.coff[0], 5);
+	assert_int_equal(pl.cwide, 0);
+	/* an enumerator's 4-byte value: no fixed form */
+	plan_at(&d, d.s_off[3], true, &pl);
+	assert_int_equal(pl.fixed, 0);
+	dwarf_close(&d);
+}
+
+/* A pointer to int of byte size size, the size as an implicit_const
+ * (layout 'i': a word known from the abbreviation), data1 ('d'), udata
+ * ('u': the general path) or sdata ('s'); then a declaration of struct S,
+ * its flag as flag_present ('i', 'd') or flag ('u', 's'): s_off is the
+ * pointer, the declaration follows it */
+static void unit_ptr(struct dwarf *d, int size, char layout)
+{
+	uint64_t base = unit_begin(d), int_off;
+
+	int_abbrevs(d);
+	if (layout == 'i')
+		abbrev(&d->abbrev, 3, DW_TAG_pointer_type, false, DW_AT_type, DW_FORM_ref4, DW_AT_byte_size,
+		       DW_FORM_implicit_const, size, 0, 0);
+	else
+		abbrev(&d->abbrev, 3, DW_TAG_pointer_type, false, DW_AT_byte_size,
+		       layout == 'd' ? DW_FORM_data1 : layout == 'u' ? DW_FORM_udata : DW_FORM_sdata,
+		       DW_AT_type, DW_FORM_ref4, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_structure_type, false, DW_AT_name, DW_FORM_strp, DW_AT_declaration,
+	       layout == 'i' || layout == 'd' ? DW_FORM_flag_present : DW_FORM_flag, 0, 0);
+	u8(&d->abbrev, 0);
+	u8(&d->info, 1);
+	int_off = base_int(d, base);
+	d->s_off[d->nunits] = d->info.n;
+	u8(&d->info, 3);
+	if (layout == 'd')
+		u8(&d->info, (unsigned int)size);
+	else if (layout != 'i')
+		leb(&d->info, size, layout == 's');
+	u32(&d->info, (uint32_t)int_off);
+	u8(&d->info, 4), u32(&d->info, STR_S);
+	if (layout == 'u' || layout == 's')
+		u8(&d->info, 1);
+	unit_end(d);
+}
+
+/* Words a fixed form knows from the abbreviation (an implicit_const, a
+ * flag_present) are those of the general path, and the constant counts;
+ * a negative implicit_const is left to the general path */
+static void test_fixed_known_words(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_plan pl;
+	uint32_t k;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_ptr(&d, 8, 'i');
+	unit_ptr(&d, 8, 'd');
+	unit_ptr(&d, 8, 'u');
+	unit_ptr(&d, 4, 'i');
+	unit_ptr(&d, -8, 'i');
+	unit_ptr(&d, -8, 's');
+	unit_ptr(&d, 8, 's');
+	dwarf_open(&d);
+	plan_at(&d, d.s_off[0], false, &pl);
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_TYPE);
+	assert_int_equal(pl.nconst, 1);
+	assert_int_equal(pl.cknown, 1);
+	plan_at(&d, d.s_off[0] + 5, false, &pl); /* (the declaration) */
+	assert_int_equal(pl.fixed, LBTFI_PLAN_FIXED | LBTFI_PLAN_FIXED_NAME);
+	assert_int_equal(pl.nconst, 1);
+	assert_int_equal(pl.cknown, 1);
+	plan_at(&d, d.s_off[4], false, &pl);
+	assert_int_equal(pl.fixed, 0);
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 0, 2, true);
+	expect_same(&d, 0, 6, true);
+	expect_same(&d, 0, 3, false);
+	expect_same(&d, 4, 5, true);
+	expect_same(&d, 0, 4, false);
+	/* the declarations (after a pointer of 5 or 6 bytes): flag_present
+	 * known, flag read */
+	for (k = 0; k < d.nunits; k++)
+		d.s_off[k] += k == 0 || k == 3 || k == 4 ? 5 : 6;
+	expect_same(&d, 0, 1, true);
+	expect_same(&d, 0, 2, true);
+	expect_same(&d, 3, 5, true);
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -915,7 +1166,11 @@ int main(void)
 		cmocka_unit_test(test_bit_size_differs),
 		cmocka_unit_test(test_enumerator_value_differs),
 		cmocka_unit_test(test_parameter_differs),
+		cmocka_unit_test(test_parameter_runs),
 		cmocka_unit_test(test_after_nested_children),
+		cmocka_unit_test(test_fixed_runs),
+		cmocka_unit_test(test_fixed_form),
+		cmocka_unit_test(test_fixed_known_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
