@@ -9,7 +9,8 @@
  * struct that differs in a member's offset, a member's type, a base type's
  * size or a name has another. A named struct reached several times is one
  * edge of a signature; edges come through the signatures used, in order,
- * each with its name and whether it is a declaration.
+ * each with its name and whether it is a declaration. A stub (a
+ * declaration with DW_AT_signature) hashes as its type unit's type.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,25 +106,40 @@ struct dwarf {
 	struct lbtfi_dw_reuse_unit ru;
 };
 
-static uint64_t unit_begin(struct dwarf *d)
+/* A DWARF 5 unit's header: a compile unit, or a type unit (DW_UT_type) of
+ * signature sig (its type offset left 0: type_unit sets it); its
+ * abbreviations at abbrev_off */
+static uint64_t unit_begin_as(struct dwarf *d, unsigned int unit_type, uint64_t abbrev_off, uint64_t sig)
 {
 	struct lbtfi_dr_unit_hdr *h = &d->units[d->nunits];
 
 	memset(h, 0, sizeof(*h));
 	h->off = d->info.n;
-	h->abbrev_off = d->abbrev.n;
+	h->abbrev_off = abbrev_off;
 	h->version = 5;
 	h->addr_size = 8;
 	h->offset_size = 4;
-	h->unit_type = DW_UT_compile;
-	h->tag = DW_TAG_compile_unit;
+	h->unit_type = (uint8_t)unit_type;
+	h->tag = unit_type == DW_UT_type ? DW_TAG_type_unit : DW_TAG_compile_unit;
 	u32(&d->info, 0); /* (length, set at the end) */
 	u16(&d->info, 5);
-	u8(&d->info, DW_UT_compile);
+	u8(&d->info, unit_type);
 	u8(&d->info, 8);
 	u32(&d->info, (uint32_t)h->abbrev_off);
+	if (unit_type == DW_UT_type) {
+		h->sig = sig;
+		u32(&d->info, (uint32_t)sig);
+		u32(&d->info, (uint32_t)(sig >> 32));
+		u32(&d->info, 0); /* (the type's offset, 20 bytes in) */
+	}
 	h->die_off = d->info.n;
 	return h->off;
+}
+
+/* A compile unit with the abbreviations that follow it */
+static uint64_t unit_begin(struct dwarf *d)
+{
+	return unit_begin_as(d, DW_UT_compile, d->abbrev.n, 0);
 }
 
 /* The unit ends after S's last member: the ends of S's children and of
@@ -1153,6 +1169,140 @@ static void test_fixed_known_words(void **state)
 	dwarf_close(&d);
 }
 
+/* Stubs: a type named by DW_AT_signature (a declaration whose
+ * DW_FORM_ref_sig8 names a type unit) is the type its type unit
+ * describes. Abbreviations, one table for all units: 1 compile unit, 2 an
+ * int, 3 an anonymous struct, 4 a member, 5 a type unit, 6 a stub, 7 a
+ * pointer, 8 a named struct */
+static void stub_abbrevs(struct dwarf *d)
+{
+	int_abbrevs(d);
+	abbrev(&d->abbrev, 3, DW_TAG_structure_type, true, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 4, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	abbrev(&d->abbrev, 5, DW_TAG_type_unit, true, 0, 0);
+	abbrev(&d->abbrev, 6, DW_TAG_structure_type, false, DW_AT_declaration, DW_FORM_flag_present,
+	       DW_AT_signature, DW_FORM_ref_sig8, 0, 0);
+	abbrev(&d->abbrev, 7, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1,
+	       DW_AT_type, DW_FORM_ref4, 0, 0);
+	abbrev(&d->abbrev, 8, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp,
+	       DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	u8(&d->abbrev, 0);
+}
+
+/* A type unit of signature sig: an int, then the struct it describes (its
+ * name if name, member a an int or, a_char, a char): the struct's section
+ * offset */
+static uint64_t type_unit(struct dwarf *d, uint64_t sig, uint32_t name, bool a_char)
+{
+	uint64_t base = unit_begin_as(d, DW_UT_type, 0, sig), base_off, off;
+
+	u8(&d->info, 5);
+	base_off = d->info.n - base;
+	u8(&d->info, 2), u32(&d->info, a_char ? STR_CHAR : STR_INT), u8(&d->info, a_char ? 1 : 4);
+	u8(&d->info, a_char ? DW_ATE_signed_char : DW_ATE_signed);
+	off = d->info.n;
+	d->units[d->nunits].type_off = off;
+	memcpy(d->info.b + base + 20, &(uint32_t){ (uint32_t)(off - base) }, 4);
+	if (name)
+		u8(&d->info, 8), u32(&d->info, name), u8(&d->info, 4);
+	else
+		u8(&d->info, 3), u8(&d->info, 4);
+	member(d, 4, STR_A, base_off, 0);
+	unit_end(d);
+	return off;
+}
+
+/* Where a stub unit's referrers are (section offsets) */
+struct stub_refs {
+	uint64_t ptr, memb; /* a pointer to the stub; a struct whose member is one */
+};
+
+/* A compile unit with a stub of signature sig (or, sig 0, the struct
+ * { int a; } defined in place), a pointer to it and an anonymous struct
+ * { stub a; } */
+static struct stub_refs stub_unit(struct dwarf *d, uint64_t sig)
+{
+	uint64_t base = unit_begin_as(d, DW_UT_compile, 0, 0), stub, int_off;
+	struct stub_refs r;
+
+	u8(&d->info, 1);
+	if (sig) {
+		stub = d->info.n - base;
+		u8(&d->info, 6), u32(&d->info, (uint32_t)sig), u32(&d->info, (uint32_t)(sig >> 32));
+	} else {
+		int_off = base_int(d, base);
+		stub = d->info.n - base;
+		u8(&d->info, 3), u8(&d->info, 4);
+		member(d, 4, STR_A, int_off, 0);
+		u8(&d->info, 0);
+	}
+	r.ptr = d->info.n;
+	u8(&d->info, 7), u8(&d->info, 8), u32(&d->info, (uint32_t)stub);
+	r.memb = d->info.n;
+	u8(&d->info, 3), u8(&d->info, 4);
+	member(d, 4, STR_A, stub, 0);
+	unit_end(d);
+	return r;
+}
+
+/* Whether the DIEs at section offsets x and y have one signature (want),
+ * else two that differ in both lanes */
+static void expect_same_at(struct dwarf *d, uint64_t x, uint64_t y, bool want, const char *what)
+{
+	struct lbtfi_dw_sig sx = sig_at_off(d, x), sy = sig_at_off(d, y);
+
+	if (want ? !same(&sx, &sy) : sx.a == sy.a || sx.b == sy.b)
+		fail_msg("%s: %s expected", what, want ? "one signature" : "two, in both lanes");
+}
+
+/* A pointer to a stub and a struct with a stub member hash as if they
+ * referred to the type unit's type: the same in two units whose stubs
+ * name one type unit and as with the struct defined in place, other ones
+ * when the type units' structs differ (member a an int or a char); a stub
+ * of a named struct makes that struct (its type unit's DIE) the edge, not
+ * the stub. Through ref_new, for the reference of a pointer (a fixed
+ * plan's DW_AT_type) and of a member (a run's) */
+static void test_signature_stubs(void **state)
+{
+	static struct dwarf d;
+	static struct lbtfi_dr_sig sigs[3];
+	const uint64_t sig_int = 0x1111111111111111ull, sig_char = 0x2222222222222222ull,
+		       sig_named = 0x3333333333333333ull;
+	struct stub_refs r[5];
+	struct lbtfi_dw_sig s;
+	uint64_t named;
+	uint32_t k;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	stub_abbrevs(&d);
+	sigs[0] = (struct lbtfi_dr_sig){ sig_int, type_unit(&d, sig_int, 0, false) };
+	sigs[1] = (struct lbtfi_dr_sig){ sig_char, type_unit(&d, sig_char, 0, true) };
+	named = type_unit(&d, sig_named, STR_S, false);
+	sigs[2] = (struct lbtfi_dr_sig){ sig_named, named };
+	r[0] = stub_unit(&d, sig_int);
+	r[1] = stub_unit(&d, sig_int);
+	r[2] = stub_unit(&d, sig_char);
+	r[3] = stub_unit(&d, sig_named);
+	r[4] = stub_unit(&d, 0);
+	d.f.sigs = sigs; /* (sorted by signature, as the reader has them) */
+	d.f.nsigs = 3;
+	dwarf_open(&d);
+	expect_same_at(&d, r[0].ptr, r[1].ptr, true, "pointers to stubs of one type unit");
+	expect_same_at(&d, r[0].memb, r[1].memb, true, "members of stubs of one type unit");
+	expect_same_at(&d, r[0].ptr, r[4].ptr, true, "pointers to a stub and to its struct in place");
+	expect_same_at(&d, r[0].memb, r[4].memb, true, "members of a stub and of its struct in place");
+	expect_same_at(&d, r[0].ptr, r[2].ptr, false, "pointers to stubs of two type units");
+	expect_same_at(&d, r[0].memb, r[2].memb, false, "members of stubs of two type units");
+	for (k = 0; k < 2; k++) {
+		s = sig_at_off(&d, k ? r[3].memb : r[3].ptr);
+		assert_int_equal(s.nedges, 1);
+		assert_int_equal(d.ru.sigs.named[d.ru.sigs.edge[s.edges]].key, named);
+	}
+	dwarf_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1171,6 +1321,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_runs),
 		cmocka_unit_test(test_fixed_form),
 		cmocka_unit_test(test_fixed_known_words),
+		cmocka_unit_test(test_signature_stubs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
