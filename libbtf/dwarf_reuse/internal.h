@@ -376,18 +376,23 @@ static inline const struct lbtfi_dw_sig *lbtfi_dw_sig_of_slot(struct lbtfi_dw_re
 	*err = 0;
 	return u->sigs.sig[i].state == LBTFI_DW_SIG_DONE ? &u->sigs.sig[i] : NULL;
 }
-/* A type a unit only names by DW_AT_signature (gcc -fdebug-types-section)
- * is the one its type unit describes */
-static inline void lbtfi_dw_follow_signature(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *die)
+/* Whether die names its type by DW_AT_signature (gcc -fdebug-types-section):
+ * a type a unit only names so is the one its type unit describes */
+static inline bool lbtfi_dw_names_signature(const struct lbtfi_dw_die *die)
 {
-	struct lbtfi_dw_attrs da;
-	struct lbtfi_dw_die t;
+	return die->ab->slots >> DA_SIGNATURE & 1;
+}
 
-	if (!(die->ab->slots >> DA_SIGNATURE & 1))
-		return;
-	lbtfi_dr_attrs(rd, die, &da, false);
-	if ((da.own >> DA_SIGNATURE & 1) && lbtfi_dr_ref(rd, &da.a[DA_SIGNATURE], &t))
-		*die = t;
+/* die made the type unit's DIE it names (sig.c; out of line: rare, and
+ * its frame would be set up on every reference otherwise) */
+void lbtfi_dw_follow_named_signature(struct lbtfi_dr_ctx *rd, struct lbtfi_dw_die *die);
+
+/* die made the type unit's DIE when it names one by DW_AT_signature */
+static inline __attribute__((always_inline)) void lbtfi_dw_follow_signature(struct lbtfi_dr_ctx *rd,
+									   struct lbtfi_dw_die *die)
+{
+	if (lbtfi_dw_names_signature(die))
+		lbtfi_dw_follow_named_signature(rd, die);
 }
 
 /*

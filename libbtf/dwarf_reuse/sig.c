@@ -266,6 +266,17 @@ static bool named_aggregate(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 static inline __attribute__((always_inline)) int sig_at(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
 							 uint32_t sn, uint32_t *idx, int depth, bool ref);
 
+__attribute__((noinline)) void lbtfi_dw_follow_named_signature(struct lbtfi_dr_ctx *rd,
+								 struct lbtfi_dw_die *die)
+{
+	struct lbtfi_dw_attrs da;
+	struct lbtfi_dw_die t;
+
+	lbtfi_dr_attrs(rd, die, &da, false);
+	if ((da.own >> DA_SIGNATURE & 1) && lbtfi_dr_ref(rd, &da.a[DA_SIGNATURE], &t))
+		*die = t;
+}
+
 /*
  * What a reference adds to a signature, as words: a named aggregate's
  * flavour and name (two words, mixed in turn), a sub-signature's lanes
@@ -381,8 +392,7 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 		r->how = REF_WORD;
 		return 0;
 	}
-	if (t.ab->slots >> DA_SIGNATURE & 1) /* (its test here: the call is not inlined) */
-		lbtfi_dw_follow_signature(u->rd, &t);
+	lbtfi_dw_follow_signature(u->rd, &t);
 	if (aggregate_tag(lbtfi_dr_tag(&t))) {
 		if (lbtfi_dw_grow(&s->named, &s->capnamed, s->nnamed, sizeof(*s->named), 256) ||
 		    s->nnamed >= LBTFI_DW_SIG_NAMED - 2) /* (not to be LBTFI_DW_NONE with the flag) */

@@ -651,9 +651,9 @@ int64_t lbtfi_dw_type_id(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 	/* (die converted in place unless a signature leads elsewhere: the
 	 * caller's walk goes on from die, which a conversion only tells
 	 * where its attributes end) */
-	if (die->ab->slots >> DA_SIGNATURE & 1) {
+	if (lbtfi_dw_names_signature(die)) {
 		t = *die;
-		lbtfi_dw_follow_signature(u->rd, &t);
+		lbtfi_dw_follow_named_signature(u->rd, &t);
 		die = &t;
 	}
 	/* (made when missing: convert_slot's, found by this one lookup) */
