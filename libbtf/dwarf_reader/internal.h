@@ -262,7 +262,9 @@ static inline bool lbtfi_dr_child(struct lbtfi_dw_die *d, struct lbtfi_dw_die *o
 	return lbtfi_dr_child_slow(d, out);
 }
 
-static inline bool lbtfi_dr_sibling(struct lbtfi_dw_die *d)
+/* (always inline: the walks' loops step with it millions of times, and an
+ * out-of-line copy costs a call, a frame and the die reloaded per step) */
+static inline __attribute__((always_inline)) bool lbtfi_dr_sibling(struct lbtfi_dw_die *d)
 {
 	const struct lbtfi_dr_unit *u = d->u;
 	const struct lbtfi_dr_abbrev *ab = d->ab;
