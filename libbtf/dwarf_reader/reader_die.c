@@ -133,6 +133,13 @@ static inline int64_t var_size(const struct lbtfi_dr_unit *u, unsigned int form,
 		while (q < e && (*q & 0x80))
 			q++;
 		return q < e ? q - p + 1 : -1;
+	case DW_FORM_exprloc:
+	case DW_FORM_block1:
+		/* (a location of fewer than 128 bytes, as nearly every
+		 * parameter's and variable's: its length in one byte) */
+		if (q < e && *q < 0x80)
+			return *q < e - q ? *q + 1 : -1;
+		return value_size(u, form, p, e);
 	default:
 		return value_size(u, form, p, e);
 	}

@@ -13,6 +13,10 @@
  * the section's first, the sibling attribute after another attribute,
  * the walk lands on the next DIE, not on a child; and the inline step to
  * a first child over attributes of a fixed size.
+ *
+ * And the step over DIEs whose locations and block constants (exprloc,
+ * block1) of one- and two-byte lengths come before their names, up to
+ * one that runs past its unit.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -412,6 +416,111 @@ static void test_sibling_inline(void **state)
 	}
 }
 
+/*
+ * One unit of childless DIEs whose attributes end with a location
+ * (exprloc: a ULEB128 length) or a constant (block1: a byte length) of
+ * several lengths, each before the DIE's name: stepped over without their
+ * attributes read (the end found by decoding those lengths), each DIE is
+ * the next one, with its own name. The last one's exprloc runs past the
+ * unit by one byte (over_end): the step stops there and names it bad.
+ */
+static const struct { unsigned int code, len; const char *name; } loc_dies[] = {
+	{ 2, 3, "a" }, { 2, 0x7f, "b" }, { 2, 200, "c" }, { 3, 0, "d" },
+	{ 3, 0x7f, "e" }, { 3, 130, "f" }, { 2, 0, "g" },
+};
+
+static size_t build_locs(bool over_end)
+{
+	size_t start, last = 0;
+	uint32_t v;
+
+	memset(&info, 0, sizeof(info));
+	memset(&ab, 0, sizeof(ab));
+	uleb(&ab, 1);
+	uleb(&ab, DW_TAG_compile_unit);
+	put(&ab, DW_CHILDREN_yes);
+	put(&ab, 0);
+	put(&ab, 0);
+	for (unsigned int k = 2; k <= 3; k++) {
+		uleb(&ab, k);
+		uleb(&ab, k == 2 ? DW_TAG_variable : DW_TAG_constant);
+		put(&ab, DW_CHILDREN_no);
+		uleb(&ab, k == 2 ? DW_AT_location : DW_AT_const_value);
+		uleb(&ab, k == 2 ? DW_FORM_exprloc : DW_FORM_block1);
+		uleb(&ab, DW_AT_name);
+		uleb(&ab, DW_FORM_string);
+		put(&ab, 0);
+		put(&ab, 0);
+	}
+	put(&ab, 0);
+	start = info.n;
+	info.n += 4;
+	put(&info, 4);
+	put(&info, 0);
+	for (unsigned int i = 0; i < 4; i++)
+		put(&info, 0);
+	put(&info, 8);
+	uleb(&info, 1);
+	for (size_t i = 0; i < sizeof(loc_dies) / sizeof(loc_dies[0]); i++) {
+		last = info.n;
+		uleb(&info, loc_dies[i].code);
+		if (loc_dies[i].code == 2)
+			uleb(&info, loc_dies[i].len);
+		else
+			put(&info, loc_dies[i].len);
+		for (unsigned int b = 0; b < loc_dies[i].len; b++)
+			put(&info, 0x50 + b % 0x20); /* (DW_OP_reg0...: not names) */
+		put(&info, loc_dies[i].name[0]);
+		put(&info, 0);
+	}
+	put(&info, 0); /* the unit's children end */
+	if (over_end)
+		/* the last DIE's location claims every byte after its length
+		 * and one more */
+		info.b[last + 1] = (uint8_t)(info.n - last - 1);
+	v = (uint32_t)(info.n - start - 4);
+	memcpy(info.b + start, &v, 4);
+	return last;
+}
+
+static void test_location_lengths(void **state)
+{
+	struct lbtfi_dr_file f;
+	struct lbtfi_dr_ctx c;
+	struct lbtfi_dw_die cu, d, t;
+	struct lbtfi_dw_attrs da;
+	size_t n = sizeof(loc_dies) / sizeof(loc_dies[0]), i, last;
+
+	(void)state;
+	for (int over_end = 0; over_end < 2; over_end++) {
+		last = build_locs(over_end);
+		file_of(&f);
+		lbtfi_dr_ctx_init(&c, &f);
+		lbtfi_dr_bad_off = UINT64_MAX;
+		assert_int_equal(lbtfi_dr_die_at(&c, &f, 11, &cu), 0);
+		assert_true(lbtfi_dr_child(&cu, &d));
+		for (i = 0; i < n; i++) {
+			assert_int_equal(lbtfi_dr_tag(&d), loc_dies[i].code == 2 ? DW_TAG_variable
+										 : DW_TAG_constant);
+			assert_null(d.end); /* (the step decodes the lengths) */
+			if (!over_end || i < n - 1) {
+				t = d;
+				lbtfi_dr_gather(&t, &da);
+				assert_string_equal(lbtfi_dw_attrs_name(&da), loc_dies[i].name);
+			}
+			if (!lbtfi_dr_sibling(&d))
+				break;
+		}
+		assert_int_equal(i, n - 1);
+		if (over_end) /* (named by where its attributes start) */
+			assert_int_equal(lbtfi_dr_bad_off, last + 1);
+		else
+			assert_int_equal(lbtfi_dr_bad_off, UINT64_MAX);
+		lbtfi_dr_ctx_free(&c);
+	}
+	lbtfi_dr_bad_off = UINT64_MAX;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_code_twice),
 		cmocka_unit_test(test_codes_ascending),
 		cmocka_unit_test(test_sibling_inline),
+		cmocka_unit_test(test_location_lengths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
