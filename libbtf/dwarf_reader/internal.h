@@ -228,6 +228,11 @@ const char *lbtfi_dr_key_where(uint64_t key);
 extern __thread uint64_t lbtfi_dr_bad_off;
 bool lbtfi_dr_child_slow(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out);
 bool lbtfi_dr_sibling_slow(struct lbtfi_dw_die *d);
+/* Between these (one unit's conversion, this thread) a step over a DIE
+ * without DW_AT_sibling remembers where its subtree ends, for the next
+ * step over it; the files read stay open meanwhile */
+void lbtfi_dr_memo_begin(void);
+void lbtfi_dr_memo_end(void);
 
 /* The DIE at p (inside u) when its abbreviation code is one byte and one
  * of u's, as the inline paths mostly meet: true with *out set to it; false

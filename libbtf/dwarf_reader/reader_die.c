@@ -256,6 +256,51 @@ static const uint8_t *subtree_end(struct lbtfi_dw_die *d)
 	return p;
 }
 
+/*
+ * The subtrees walked over by subtree_end while a unit is converted
+ * (lbtfi_dr_memo_begin/end), by the DIE's unit and offset: a function's
+ * children are stepped over twice, for its parameters (func_proto) and by
+ * the unit's walk, and a child without DW_AT_sibling (a function's or a
+ * block's last: gcc writes none there; clang none at all) had its subtree
+ * decoded DIE by DIE each time. Section offsets, not pointers: a unit read
+ * again into another buffer has the same ones.
+ */
+#define MEMO_BITS 6
+
+struct subtree_memo {
+	const struct lbtfi_dr_unit_hdr *h;
+	uint64_t off, next;
+};
+
+static __thread struct subtree_memo memo[1u << MEMO_BITS];
+static __thread bool memo_on;
+
+void lbtfi_dr_memo_begin(void)
+{
+	memset(memo, 0, sizeof(memo));
+	memo_on = true;
+}
+
+void lbtfi_dr_memo_end(void)
+{
+	memo_on = false;
+}
+
+static const uint8_t *subtree_end_memo(struct lbtfi_dw_die *d)
+{
+	struct subtree_memo *m = &memo[(d->off * 0x9e3779b97f4a7c15ull) >> (64 - MEMO_BITS)];
+	const uint8_t *p;
+
+	if (!memo_on)
+		return subtree_end(d);
+	if (m->h == d->u->h && m->off == d->off)
+		return d->u->info + m->next;
+	p = subtree_end(d);
+	if (p)
+		*m = (struct subtree_memo){ d->u->h, d->off, (uint64_t)(p - d->u->info) };
+	return p;
+}
+
 /* The DW_AT_sibling of d, when it has one that stays in its unit */
 static const uint8_t *sibling_attr(struct lbtfi_dw_die *d)
 {
@@ -302,7 +347,7 @@ static const uint8_t *after_children(struct lbtfi_dw_die *d)
 	} else if (ab->slots >> DA_SIBLING & 1) {
 		p = sibling_attr(d);
 	}
-	return p ? p : subtree_end(d);
+	return p ? p : subtree_end_memo(d);
 }
 
 bool lbtfi_dr_sibling_slow(struct lbtfi_dw_die *d)

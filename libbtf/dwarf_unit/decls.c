@@ -578,7 +578,9 @@ int lbtfi_dw_convert_unit(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *unit_die
 	u->producer_clang = producer(&da) && strstr(producer(&da), "clang");
 	u->first_id = lbtf_builder_type_cnt(u->b);
 	lbtfi_dr_bad_off = UINT64_MAX;
+	lbtfi_dr_memo_begin();
 	err = walk(u, unit_die, AT_TOP);
+	lbtfi_dr_memo_end();
 	if (!err && lbtfi_dr_bad_off != UINT64_MAX)
 		err = lbtfi_err(EINVAL, "bad DWARF entry at %s.debug_info+0x%llx",
 				lbtfi_dr_key_where(lbtfi_dr_bad_off),

@@ -16,7 +16,9 @@
  *
  * And the step over DIEs whose locations and block constants (exprloc,
  * block1) of one- and two-byte lengths come before their names, up to
- * one that runs past its unit.
+ * one that runs past its unit. And the memo of the ends of subtrees
+ * stepped over without DW_AT_sibling, per unit, forgotten between units'
+ * conversions.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -521,6 +523,120 @@ static void test_location_lengths(void **state)
 	lbtfi_dr_bad_off = UINT64_MAX;
 }
 
+/*
+ * A unit whose struct has no DW_AT_sibling (nmembers members), then a base
+ * type: the step over the struct decodes its subtree, and within
+ * lbtfi_dr_memo_begin/end remembers where it ends, by unit and offset.
+ * Two files at once (the same offsets, other lengths) keep their own; a
+ * new begin forgets (the bytes at the same place may have changed).
+ */
+static void build_nosib(struct bytes *in, struct bytes *a, struct lbtfi_dr_unit_hdr *h,
+			unsigned int nmembers)
+{
+	static const uint8_t tags[][2] = { { 1, DW_TAG_compile_unit }, { 2, DW_TAG_structure_type },
+					   { 3, DW_TAG_member }, { 4, DW_TAG_base_type } };
+	uint32_t v;
+
+	memset(in, 0, sizeof(*in));
+	memset(a, 0, sizeof(*a));
+	for (unsigned int i = 0; i < 4; i++) {
+		uleb(a, tags[i][0]);
+		uleb(a, tags[i][1]);
+		put(a, i < 2 ? DW_CHILDREN_yes : DW_CHILDREN_no);
+		uleb(a, DW_AT_name);
+		uleb(a, DW_FORM_string);
+		put(a, 0);
+		put(a, 0);
+	}
+	put(a, 0);
+	in->n = 4;
+	put(in, 4);
+	put(in, 0);
+	for (unsigned int i = 0; i < 4; i++)
+		put(in, 0);
+	put(in, 8);
+	uleb(in, 1);
+	put(in, 0);
+	uleb(in, 2);
+	put(in, 'S');
+	put(in, 0);
+	for (unsigned int m = 0; m < nmembers; m++) {
+		uleb(in, 3);
+		put(in, 'a' + m);
+		put(in, 0);
+	}
+	put(in, 0);
+	uleb(in, 4);
+	put(in, 'T');
+	put(in, 0);
+	put(in, 0);
+	v = (uint32_t)(in->n - 4);
+	memcpy(in->b, &v, 4);
+	*h = (struct lbtfi_dr_unit_hdr){ .off = 0, .end = in->n, .die_off = 11, .version = 4,
+					 .addr_size = 8, .offset_size = 4, .unit_type = DW_UT_compile,
+					 .tag = DW_TAG_compile_unit };
+}
+
+static void nosib_file(struct lbtfi_dr_file *f, struct bytes *in, struct bytes *a,
+		       struct lbtfi_dr_unit_hdr *h)
+{
+	memset(f, 0, sizeof(*f));
+	f->s[DS_INFO] = (struct lbtfi_dr_sect){ in->b, in->n };
+	f->s[DS_ABBREV] = (struct lbtfi_dr_sect){ a->b, a->n };
+	f->units = h;
+	f->nunits = 1;
+	f->root = f;
+	f->shared_units = true;
+}
+
+/* Step over the struct of f's unit: the tag of the DIE after it */
+static unsigned int after_struct(struct lbtfi_dr_file *f)
+{
+	struct lbtfi_dr_ctx c;
+	struct lbtfi_dw_die cu, d;
+	unsigned int tag = 0;
+
+	lbtfi_dr_ctx_init(&c, f);
+	assert_int_equal(lbtfi_dr_die_at(&c, f, 11, &cu), 0);
+	assert_true(lbtfi_dr_child(&cu, &d));
+	assert_int_equal(lbtfi_dr_tag(&d), DW_TAG_structure_type);
+	if (lbtfi_dr_sibling(&d))
+		tag = lbtfi_dr_tag(&d);
+	lbtfi_dr_ctx_free(&c);
+	return tag;
+}
+
+static struct bytes info2, ab2;
+
+static void test_subtree_memo(void **state)
+{
+	static struct lbtfi_dr_unit_hdr h1, h2;
+	struct lbtfi_dr_file f1, f2;
+
+	(void)state;
+	lbtfi_dr_bad_off = UINT64_MAX;
+	build_nosib(&info, &ab, &h1, 1);
+	build_nosib(&info2, &ab2, &h2, 3);
+	nosib_file(&f1, &info, &ab, &h1);
+	nosib_file(&f2, &info2, &ab2, &h2);
+	lbtfi_dr_memo_begin();
+	/* each twice (the second time from the memo), then the other file's
+	 * struct at the same offset */
+	assert_int_equal(after_struct(&f1), DW_TAG_base_type);
+	assert_int_equal(after_struct(&f1), DW_TAG_base_type);
+	assert_int_equal(after_struct(&f2), DW_TAG_base_type);
+	assert_int_equal(after_struct(&f2), DW_TAG_base_type);
+	lbtfi_dr_memo_end();
+	/* the same unit and offset, two members fewer: a new conversion
+	 * does not take the old end */
+	build_nosib(&info2, &ab2, &h2, 1);
+	nosib_file(&f2, &info2, &ab2, &h2);
+	lbtfi_dr_memo_begin();
+	assert_int_equal(after_struct(&f2), DW_TAG_base_type);
+	lbtfi_dr_memo_end();
+	assert_int_equal(lbtfi_dr_bad_off, UINT64_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_codes_ascending),
 		cmocka_unit_test(test_sibling_inline),
 		cmocka_unit_test(test_location_lengths),
+		cmocka_unit_test(test_subtree_memo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
