@@ -309,26 +309,25 @@ static void test_codes_ascending(void **state)
  * (byte_size data1, sibling ref4: attributes of a fixed size) with two
  * members, then a base type; bad_sib: the struct's sibling points past
  * the unit */
-static void build_sib(struct bytes *in, struct bytes *a, struct lbtfi_dr_unit_hdr *h, bool bad_sib)
+/* The abbreviations of a unit holding a struct with members, then a base
+ * type (codes 1-4); the struct's attributes: with_sib a byte_size and
+ * gcc's DW_AT_sibling (ref4), else a name like the others' */
+static void struct_abbrevs(struct bytes *a, bool with_sib)
 {
 	static const uint8_t tags[][2] = { { 1, DW_TAG_compile_unit }, { 2, DW_TAG_structure_type },
 					   { 3, DW_TAG_member }, { 4, DW_TAG_base_type } };
-	size_t u1, sib_at;
-	uint32_t v;
 
-	memset(in, 0, sizeof(*in));
 	memset(a, 0, sizeof(*a));
 	for (unsigned int i = 0; i < 4; i++) {
 		uleb(a, tags[i][0]);
 		uleb(a, tags[i][1]);
 		put(a, i < 2 ? DW_CHILDREN_yes : DW_CHILDREN_no);
-		if (i == 1) {
+		if (i == 1 && with_sib) {
 			uleb(a, DW_AT_byte_size);
 			uleb(a, DW_FORM_data1);
 			uleb(a, DW_AT_sibling);
 			uleb(a, DW_FORM_ref4);
-		}
-		if (i != 1) {
+		} else {
 			uleb(a, DW_AT_name);
 			uleb(a, DW_FORM_string);
 		}
@@ -336,6 +335,15 @@ static void build_sib(struct bytes *in, struct bytes *a, struct lbtfi_dr_unit_hd
 		put(a, 0);
 	}
 	put(a, 0);
+}
+
+static void build_sib(struct bytes *in, struct bytes *a, struct lbtfi_dr_unit_hdr *h, bool bad_sib)
+{
+	size_t u1, sib_at;
+	uint32_t v;
+
+	memset(in, 0, sizeof(*in));
+	struct_abbrevs(a, true);
 	for (unsigned int k = 0; k < 2; k++) {
 		size_t start = in->n;
 
@@ -533,22 +541,10 @@ static void test_location_lengths(void **state)
 static void build_nosib(struct bytes *in, struct bytes *a, struct lbtfi_dr_unit_hdr *h,
 			unsigned int nmembers)
 {
-	static const uint8_t tags[][2] = { { 1, DW_TAG_compile_unit }, { 2, DW_TAG_structure_type },
-					   { 3, DW_TAG_member }, { 4, DW_TAG_base_type } };
 	uint32_t v;
 
 	memset(in, 0, sizeof(*in));
-	memset(a, 0, sizeof(*a));
-	for (unsigned int i = 0; i < 4; i++) {
-		uleb(a, tags[i][0]);
-		uleb(a, tags[i][1]);
-		put(a, i < 2 ? DW_CHILDREN_yes : DW_CHILDREN_no);
-		uleb(a, DW_AT_name);
-		uleb(a, DW_FORM_string);
-		put(a, 0);
-		put(a, 0);
-	}
-	put(a, 0);
+	struct_abbrevs(a, false);
 	in->n = 4;
 	put(in, 4);
 	put(in, 0);
