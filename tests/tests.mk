@@ -14,7 +14,8 @@ WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
 		  $(B)/tests/dwarf/test_reloc $(B)/tests/dwarf/test_dies $(B)/tests/dwarf/test_read_once \
 		  $(B)/tests/object/test_keep $(B)/tests/dwarf/test_abbrevs \
 		  $(B)/tests/dwarf/test_sig_plan $(B)/tests/dwarf/test_group_defs \
-		  $(B)/tests/dwarf/test_pfuncs_gate $(B)/tests/write/test_readbuf
+		  $(B)/tests/dwarf/test_pfuncs_gate $(B)/tests/write/test_readbuf \
+		  $(B)/tests/dwarf/test_prune_strings
 # (its calls of pahole's function table load go through the test's wrapper)
 $(B)/tests/dwarf/test_pfuncs_gate: LDFLAGS += -Wl,--wrap=lbtfi_dw_pfuncs_load
 TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))

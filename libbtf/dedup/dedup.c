@@ -606,8 +606,9 @@ int lbtf_builder_dedup(struct lbtf_builder *b, const struct lbtf_dedup_opts *opt
 	return lbtfi_builder_dedup_settled(b, opts, &settled);
 }
 
-int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
-				bool *settled)
+/* The passes; the string pass unless the caller runs it later (strings) */
+static int dedup_run(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts, bool *settled,
+		     bool strings)
 {
 	struct lbtf_dedup_stats st = { .sz = sizeof(st), .types_in = b->nr_types,
 				       .strs_in_bytes = (uint32_t)b->strs.len };
@@ -638,7 +639,8 @@ int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_
 		goto out;
 	compact(&d, o.id_map);
 	lbtfi_builder_release_tail(b);
-	err = lbtfi_dedup_strings(b);
+	if (strings)
+		err = lbtfi_dedup_strings(b);
 	*settled = !d.struct_miss;
 	/* (checked records, their ids and strings remapped to kept ones:
 	 * serializing or deduplicating them again need not check them) */
@@ -652,4 +654,16 @@ out:
 		lbtfi_result_copy(o.stats, &st, sizeof(st));
 	}
 	return err;
+}
+
+int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
+				bool *settled)
+{
+	return dedup_run(b, opts, settled, true);
+}
+
+int lbtfi_builder_dedup_types(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
+			      bool *settled)
+{
+	return dedup_run(b, opts, settled, false);
 }

@@ -171,6 +171,19 @@ bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
  */
 int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
 				bool *settled);
+/*
+ * The same but the string pass: the strings only merged types used stay
+ * (names still compare as offsets, every offset stays valid), for a caller
+ * that drops more types afterwards and then compacts the strings once
+ * (lbtfi_dedup_strings), instead of twice. Keeping the bytes the first
+ * pass would drop and dropping them with the second's gives the same
+ * strings at the same offsets: the string pass keeps the referenced bytes
+ * in their order, and the second pass's references are a subset of the
+ * first's. (A vmlinux's raw strings are all referenced after dedup: its
+ * first pass only marked them all, 16M instructions, to move nothing.)
+ */
+int lbtfi_builder_dedup_types(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
+			      bool *settled);
 
 /* The passes */
 int lbtfi_dedup_strings(struct lbtf_builder *b);

@@ -77,6 +77,9 @@ static inline size_t str_word_next(const struct lbtfi_layout *l, size_t i, size_
 
 int lbtfi_dedup_strings(struct lbtf_builder *b)
 {
+	/* (records known checked stay so: every offset is rewritten to a
+	 * kept string's; the check only remembers the strings' length) */
+	bool known = lbtfi_builder_checked_known(b);
 	struct lbtfi_strset *ss = &b->strs;
 	size_t len = ss->len, blocks = (len + 63) / 64 + 1, out = 0, kept_bytes = 0;
 	struct strs_ctx c = { .b = b };
@@ -146,5 +149,9 @@ int lbtfi_dedup_strings(struct lbtf_builder *b)
 	free(c.before);
 	/* (fewer entries than before: the table keeps its size) */
 	err = lbtfi_strset_reindex(ss, cnt);
-	return err ? lbtfi_err(-err, "out of memory compacting strings") : 0;
+	if (err)
+		return lbtfi_err(-err, "out of memory compacting strings");
+	if (known)
+		lbtfi_builder_checked_now(b);
+	return 0;
 }

@@ -804,12 +804,18 @@ static int dedup_all(struct lbtf_builder *out)
 	 * keep dedup from pairing it with its twin in one pass, as in libbpf;
 	 * the next pass sees the copies merged. Not when the pass says
 	 * another would merge nothing (no struct left beside a twin of its
-	 * hash and shape): it would give the same types back. */
-	do {
+	 * hash and shape): it would give the same types back. The strings
+	 * are compacted before another pass (each pass hashes the offsets
+	 * as before), not after the last: prune does it once, after what it
+	 * drops (lbtfi_dw_prune). */
+	for (;;) {
 		before = lbtf_builder_type_cnt(out);
-		err = lbtfi_builder_dedup_settled(out, &dopts, &settled);
-	} while (!err && !settled && ++pass < 4 && lbtf_builder_type_cnt(out) < before);
-	return err;
+		err = lbtfi_builder_dedup_types(out, &dopts, &settled);
+		if (err || settled || ++pass >= 4 || lbtf_builder_type_cnt(out) >= before)
+			return err;
+		if ((err = lbtfi_dedup_strings(out)))
+			return err;
+	}
 }
 
 /* Marks the groups [0, upto) whose pairings do not hold in the output

@@ -18,7 +18,9 @@ int lbtfi_dw_add_datasecs(struct lbtf_builder *b, const struct lbtfi_dw_elf_info
 		    struct lbtfi_dw_var *vars, uint32_t nvars, uint32_t *nsecs, uint32_t *nplaced);
 
 /* Keep the first FUNC of each name, drop unreferenced DW_OP_convert base
- * types (prune.c), in place in b, just deduplicated */
+ * types (prune.c), in place in b, just deduplicated (its strings not
+ * compacted yet: lbtfi_builder_dedup_types); then the strings nothing
+ * refers to go */
 int lbtfi_dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint32_t *dropped);
 /* A BPF object's types cut to what clang's BTF would hold (bpfset.c): the
  * input's own .BTF at path, if any, adds roots; may replace *pb */

@@ -218,8 +218,9 @@ static uint32_t mark(struct prune *p, uint32_t features)
 
 /*
  * The kept types slide down in id order, each one's references renumbered
- * right after its move; then the strings nothing refers to any more go
- * (dedup's string pass: the others keep their order and offsets shift).
+ * right after its move (then lbtfi_dw_prune drops the strings nothing
+ * refers to any more: dedup's string pass, the others keep their order and
+ * offsets shift).
  * Dedup's compaction left the records in id order, back to back, so a
  * record never moves up over one not moved yet.
  */
@@ -246,7 +247,7 @@ static int compact(struct prune *p)
 	}
 	b->nr_types = next - p->start;
 	b->nwords = nw;
-	return lbtfi_dedup_strings(b);
+	return 0;
 }
 
 /*
@@ -302,6 +303,9 @@ int lbtfi_dw_prune(struct lbtf_builder *b, uint32_t features, bool pahole, uint3
 	*dropped = mark(&p, features);
 	if (*dropped && (err = compact(&p)))
 		*dropped = 0;
+	/* (the only string pass after dedup: lbtfi_builder_dedup_types) */
+	if (!err)
+		err = lbtfi_dedup_strings(b);
 out:
 	free(p.drop);
 	free(p.refs);
