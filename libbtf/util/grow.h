@@ -17,12 +17,12 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 #define LBTFI_GROW(arr, cap, need) LBTFI_GROW_FROM(arr, cap, need, 0)
 
-/* Blocks of this size and more go on transparent huge pages */
+/* Blocks of this size and more are big: an array that grows past it
+ * reserves a mapping of its own (see grow.c) */
 #define LBTFI_BIG_BYTES ((size_t)2 << 20)
 
-/* malloc(bytes), a block freed by free(); from LBTFI_BIG_BYTES on, aligned
- * to and padded to whole 2 MiB pages with a hint to back it by huge pages
- * (first touches of 4 KiB pages are expensive in virtual machines) */
+/* malloc(bytes) for a big block, a block freed by free(): the one place
+ * that says how big blocks are backed (ordinary pages: see grow.c) */
 void *lbtfi_malloc_big(size_t bytes);
 
 /* madvise(advice) over the whole pages of unit bytes (a power of two; 0:
