@@ -28,15 +28,17 @@ static int size_for(uint64_t want, unsigned int load, uint32_t *size)
 	return 0;
 }
 
-/* A table written whole (memset) from this size on takes one huge page,
- * cheaper than faulting in its 128 and more 4 KiB pages */
+/* A table written whole (memset) from this size on takes one huge page
+ * where big blocks go on them (lbtfi_huge_pages: where a 4 KiB fault is
+ * costly), cheaper there than faulting in its 128 and more 4 KiB pages;
+ * elsewhere it keeps its size */
 #define HUGE_TABLE_BYTES ((size_t)512 << 10)
 
 static int alloc_slots(struct lbtfi_htab *t, uint32_t size)
 {
 	size_t bytes = (size_t)size * sizeof(struct lbtfi_hslot);
-	struct lbtfi_hslot *s = lbtfi_malloc_big(bytes >= HUGE_TABLE_BYTES && bytes < LBTFI_BIG_BYTES ?
-						 LBTFI_BIG_BYTES : bytes);
+	bool one_huge_page = bytes >= HUGE_TABLE_BYTES && bytes < LBTFI_BIG_BYTES && lbtfi_huge_pages();
+	struct lbtfi_hslot *s = lbtfi_malloc_big(one_huge_page ? LBTFI_BIG_BYTES : bytes);
 
 	if (!s)
 		return -ENOMEM;

@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <errno.h>
 #include <cmocka.h>
 #include "libbtf.h"
 #include "io/io.h"
 #include "util/grow.h"
+#include "util/htab.h"
 #include "builder/internal.h"
 
 static struct lbtf *roundtrip(struct lbtf_builder *b, const struct lbtf *base, bool swap)
@@ -1287,6 +1289,30 @@ static void test_huge_pages_rule(void **state)
 	lbtfi_huge_pages_set(-1);
 }
 
+/* A hash table of 512 KiB - 2 MiB takes one whole huge page where big
+ * blocks go on them, and only its own size where they do not (htab.c) */
+static void test_htab_huge_table(void **state)
+{
+	for (int huge = 0; huge <= 1; huge++) {
+		struct lbtfi_htab t;
+		size_t bytes;
+
+		lbtfi_huge_pages_set(huge);
+		/* (80,000 entries at 3/4 load: 131,072 slots of 8 bytes) */
+		assert_int_equal(lbtfi_htab_init(&t, 80000, 3), 0);
+		bytes = ((size_t)t.mask + 1) * sizeof(*t.slots);
+		assert_int_equal(bytes, 1u << 20);
+		if (huge_advised(t.slots, bytes) != huge)
+			fail_msg("a 1 MiB table %s advised for huge pages", huge ? "not" : "was");
+		if (huge)
+			assert_int_equal((uintptr_t)t.slots & (LBTFI_BIG_BYTES - 1), 0);
+		else if (malloc_usable_size(t.slots) >= LBTFI_BIG_BYTES)
+			fail_msg("a 1 MiB table rounded up to 2 MiB on ordinary pages");
+		lbtfi_htab_free(&t);
+	}
+	lbtfi_huge_pages_set(-1);
+}
+
 static void test_write_atomic(void **state)
 {
 	char dir[] = "/tmp/lbtf-build-XXXXXX", path[128];
@@ -1339,6 +1365,7 @@ int main(void)
 		cmocka_unit_test(test_dedup_gives_back_pages),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_huge_pages_rule),
+		cmocka_unit_test(test_htab_huge_table),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_elems_at_once),
 		cmocka_unit_test(test_elems_fail_at_k),
