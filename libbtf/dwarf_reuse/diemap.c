@@ -2,7 +2,7 @@
 /*
  * Maps on 64-bit keys (DIE keys, type ids) with a 32-bit value, and the
  * unit's DIE table (struct lbtfi_dw_dies: a DIE's BTF id, signature and where a
- * reference to it led, in one 24-byte slot, found through an index by the
+ * reference to it led, in one 40-byte slot, found through an index by the
  * DIE's offset in its unit; the map below as its side table). Both are
  * reused (cleared, not freed) from one unit to the next by a worker.
  *
@@ -193,7 +193,7 @@ struct lbtfi_dw_die_slot *lbtfi_dw_dies_new_slot(struct lbtfi_dw_dies *m, uint64
 	else if (lbtfi_dw_diemap_put(&m->side, key, m->cnt))
 		return NULL;
 	e = &m->slots[m->cnt++];
-	*e = (struct lbtfi_dw_die_slot){ key, LBTFI_DW_NONE, LBTFI_DW_NONE, LBTFI_DW_NONE };
+	lbtfi_dw_die_slot_fresh(e, key);
 	return e;
 }
 

@@ -26,11 +26,14 @@ static void fill_and_check(struct lbtfi_dw_dies *m, uint64_t base, uint64_t step
 		assert_non_null(d);
 		assert_int_equal(d->key, base + i * step);
 		assert_int_equal(d->id, LBTFI_DW_NONE);
-		assert_int_equal(d->sig, LBTFI_DW_NONE);
 		assert_int_equal(d->ref, LBTFI_DW_NONE);
+		/* (no signature yet: not hashed) */
+		assert_int_equal(d->sig.nedges, LBTFI_DW_SIG_NEW);
+		assert_false(lbtfi_dw_sig_done(&d->sig));
 		d->id = i;
-		d->sig = i + 1;
 		d->ref = LBTFI_DW_SIG_NAMED | i;
+		d->sig = (struct lbtfi_dw_sig){ .a = base + i, .b = ~(uint64_t)i, .edges = 7 * i,
+						.nedges = LBTFI_DW_SIG_MAX_EDGES - i };
 	}
 	assert_int_equal(m->cnt, cnt + n);
 	for (i = 0; i < n; i++) {
@@ -38,8 +41,12 @@ static void fill_and_check(struct lbtfi_dw_dies *m, uint64_t base, uint64_t step
 		assert_non_null(d);
 		assert_int_equal(d->key, base + i * step);
 		assert_int_equal(d->id, i);
-		assert_int_equal(d->sig, i + 1);
 		assert_int_equal(d->ref, LBTFI_DW_SIG_NAMED | i);
+		assert_int_equal(d->sig.a, base + i);
+		assert_int_equal(d->sig.b, ~(uint64_t)i);
+		assert_int_equal(d->sig.edges, 7 * i);
+		assert_int_equal(d->sig.nedges, LBTFI_DW_SIG_MAX_EDGES - i);
+		assert_true(lbtfi_dw_sig_done(&d->sig));
 		/* (add finds it, changes nothing) */
 		assert_ptr_equal(lbtfi_dw_dies_add(m, base + i * step), d);
 		if (step > 1)
