@@ -387,7 +387,8 @@ struct lbtfi_dw_reuse_unit {
  * whether that is an error); in the DIE's slot, so valid until the next
  * add to u->map */
 const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err);
-/* (hashing die, whose slot in u->map is number sn, LBTFI_DW_NONE: looked up) */
+/* (hashing die, whose slot in u->map is number sn, the slot of die's key;
+ * LBTFI_DW_NONE: looked up) */
 const struct lbtfi_dw_sig *lbtfi_dw_sig_hash(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, uint32_t sn,
 					     int *err);
 /* The same, die's slot in u->map being number sn (the converter has it:

@@ -1038,7 +1038,11 @@ const struct lbtfi_dw_sig *lbtfi_dw_sig_hash(struct lbtfi_dw_reuse_unit *u, stru
 
 	if (die->u->h != u->sigs.plans.h)
 		lbtfi_dw_plans_use(&u->sigs.plans, die->u);
-	*err = sig_at(u, die, sn, &idx, 0, false);
+	/* (a DIE that is no aggregate and names no signature is what a
+	 * reference to its key would lead to, sig_at the same: noted now,
+	 * such a reference takes mix_known's path, not ref_new's reading
+	 * of the DIE; an aggregate's reference is by name) */
+	*err = sig_at(u, die, sn, &idx, 0, !aggregate_tag(lbtfi_dr_tag(die)) && !lbtfi_dw_names_signature(die));
 	if (*err || !lbtfi_dw_sig_done(&u->map.slots[idx].sig))
 		return NULL;
 	return &u->map.slots[idx].sig;

@@ -642,6 +642,50 @@ static void test_cycle_without_name(void **state)
 	dwarf_close(&d);
 }
 
+/*
+ * The converter asks first, references come after: a DIE hashed at its
+ * request that is no aggregate (T*) notes itself in its slot as what a
+ * reference to its key leads to, an aggregate (T) does not (a reference
+ * to it is by name); S, hashed after them, has the signature and the one
+ * edge it has when it is hashed first
+ */
+static void test_converter_first(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_sig first;
+	const struct lbtfi_dw_sig *s;
+	struct lbtfi_dw_die die;
+	/* (unit_edges' T, 6 bytes and its children's end, then T*) */
+	uint64_t t_off, p_off;
+	int err;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_edges(&d);
+	dwarf_open(&d);
+	t_off = d.units[0].die_off + 1;
+	p_off = t_off + 7;
+	first = sig_of_unit(&d, 0);
+	lbtfi_dw_dies_clear(&d.ru.map);
+	lbtfi_dw_sigs_clear(&d.ru.sigs);
+	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, t_off, &die), 0);
+	assert_non_null(lbtfi_dw_sig_of(&d.ru, &die, &err));
+	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, t_off)->ref, LBTFI_DW_NONE);
+	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, p_off, &die), 0);
+	assert_int_equal(lbtfi_dr_tag(&die), DW_TAG_pointer_type);
+	assert_non_null(lbtfi_dw_sig_of(&d.ru, &die, &err));
+	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, p_off)->ref,
+			 (uint32_t)(lbtfi_dw_dies_get(&d.ru.map, p_off) - d.ru.map.slots));
+	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, d.s_off[0], &die), 0);
+	s = lbtfi_dw_sig_of(&d.ru, &die, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(s);
+	assert_true(same(s, &first));
+	assert_int_equal(s->nedges, 1);
+	assert_int_equal(edge_key(&d, s, 0), t_off);
+	dwarf_close(&d);
+}
+
 /* Edges through signatures used, several of them, one inside another and
  * one without edges: S's are T, U in the order met, and so are those of the
  * anonymous struct inside it, whose first member's type is the one S used
@@ -1427,6 +1471,7 @@ int main(void)
 		cmocka_unit_test(test_sig_of_slot),
 		cmocka_unit_test(test_sig_slots_move),
 		cmocka_unit_test(test_cycle_without_name),
+		cmocka_unit_test(test_converter_first),
 		cmocka_unit_test(test_edges_nested),
 		cmocka_unit_test(test_edge_declaration),
 		cmocka_unit_test(test_bit_size_differs),
