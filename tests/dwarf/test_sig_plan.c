@@ -261,6 +261,20 @@ static struct lbtfi_dw_sig sig_of_unit(struct dwarf *d, uint32_t k)
 	return *s;
 }
 
+/* The signature of the DIE at section offset off, or NULL (without an
+ * error), the DIE table as the signatures before it left it */
+static const struct lbtfi_dw_sig *sig_kept(struct dwarf *d, uint64_t off)
+{
+	const struct lbtfi_dw_sig *s;
+	struct lbtfi_dw_die die;
+	int err = -1;
+
+	assert_int_equal(lbtfi_dr_die_at(&d->c, &d->f, off, &die), 0);
+	s = lbtfi_dw_sig_of(&d->ru, &die, &err);
+	assert_int_equal(err, 0);
+	return s;
+}
+
 static bool same(const struct lbtfi_dw_sig *x, const struct lbtfi_dw_sig *y)
 {
 	return x->a == y->a && x->b == y->b;
@@ -540,9 +554,7 @@ static void test_sig_slots_move(void **state)
 	static struct dwarf d;
 	struct lbtfi_dw_sig roomy;
 	const struct lbtfi_dw_sig *s;
-	struct lbtfi_dw_die die;
 	uint32_t cap, i;
-	int err;
 
 	(void)state;
 	memset(&d, 0, sizeof(d));
@@ -556,12 +568,9 @@ static void test_sig_slots_move(void **state)
 	/* (keys far from the unit's: none of them a DIE's) */
 	for (i = 0; i + 1 < cap; i++)
 		assert_non_null(lbtfi_dw_dies_add(&d.ru.map, 0x40000000 + i));
-	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, d.s_off[0], &die), 0);
-	s = lbtfi_dw_sig_of(&d.ru, &die, &err);
-	assert_int_equal(err, 0);
-	assert_non_null(s);
+	assert_non_null(s = sig_kept(&d, d.s_off[0]));
 	assert_true(d.ru.map.cap > cap); /* (it grew) */
-	assert_ptr_equal(s, &lbtfi_dw_dies_get(&d.ru.map, lbtfi_dr_key(&die))->sig);
+	assert_ptr_equal(s, &lbtfi_dw_dies_get(&d.ru.map, d.s_off[0])->sig);
 	assert_ptr_equal(s, &d.ru.map.slots[cap - 1].sig);
 	assert_true(same(s, &roomy));
 	assert_int_equal(s->nedges, roomy.nedges);
@@ -581,8 +590,7 @@ static void test_cycle_without_name(void **state)
 	static struct dwarf d;
 	uint64_t base, a, p, q, n, np, at_p, at_n;
 	const struct lbtfi_dw_sig *s;
-	struct lbtfi_dw_die die;
-	int err, order, k;
+	int order, k;
 	/* (the DIEs hashed first, in each order) */
 	const uint64_t *first[2] = { &a, &q };
 
@@ -623,19 +631,11 @@ static void test_cycle_without_name(void **state)
 
 		lbtfi_dw_dies_clear(&d.ru.map);
 		lbtfi_dw_sigs_clear(&d.ru.sigs);
-		for (k = 0; k < 3; k++) {
-			assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, none[k], &die), 0);
-			err = -1;
-			s = lbtfi_dw_sig_of(&d.ru, &die, &err);
-			assert_int_equal(err, 0);
-			if (s)
+		for (k = 0; k < 3; k++)
+			if (sig_kept(&d, none[k]))
 				fail_msg("order %d: DIE at %#llx has a signature", order,
 					 (unsigned long long)none[k]);
-		}
-		assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, order ? np : n, &die), 0);
-		s = lbtfi_dw_sig_of(&d.ru, &die, &err);
-		assert_int_equal(err, 0);
-		assert_non_null(s);
+		assert_non_null(s = sig_kept(&d, order ? np : n));
 		assert_int_equal(s->nedges, 1);
 		assert_int_equal(edge_key(&d, s, 0), n);
 	}
@@ -657,7 +657,6 @@ static void test_converter_first(void **state)
 	struct lbtfi_dw_die die;
 	/* (unit_edges' T, 6 bytes and its children's end, then T*) */
 	uint64_t t_off, p_off;
-	int err;
 
 	(void)state;
 	memset(&d, 0, sizeof(d));
@@ -668,18 +667,14 @@ static void test_converter_first(void **state)
 	first = sig_of_unit(&d, 0);
 	lbtfi_dw_dies_clear(&d.ru.map);
 	lbtfi_dw_sigs_clear(&d.ru.sigs);
-	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, t_off, &die), 0);
-	assert_non_null(lbtfi_dw_sig_of(&d.ru, &die, &err));
+	assert_non_null(sig_kept(&d, t_off));
 	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, t_off)->ref, LBTFI_DW_NONE);
 	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, p_off, &die), 0);
 	assert_int_equal(lbtfi_dr_tag(&die), DW_TAG_pointer_type);
-	assert_non_null(lbtfi_dw_sig_of(&d.ru, &die, &err));
+	assert_non_null(sig_kept(&d, p_off));
 	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, p_off)->ref,
 			 (uint32_t)(lbtfi_dw_dies_get(&d.ru.map, p_off) - d.ru.map.slots));
-	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, d.s_off[0], &die), 0);
-	s = lbtfi_dw_sig_of(&d.ru, &die, &err);
-	assert_int_equal(err, 0);
-	assert_non_null(s);
+	assert_non_null(s = sig_kept(&d, d.s_off[0]));
 	assert_true(same(s, &first));
 	assert_int_equal(s->nedges, 1);
 	assert_int_equal(edge_key(&d, s, 0), t_off);
@@ -774,14 +769,10 @@ static void test_edge_declaration(void **state)
 static struct lbtfi_dw_sig sig_at_off(struct dwarf *d, uint64_t off)
 {
 	const struct lbtfi_dw_sig *s;
-	struct lbtfi_dw_die die;
-	int err;
 
 	lbtfi_dw_dies_clear(&d->ru.map);
 	lbtfi_dw_sigs_clear(&d->ru.sigs);
-	assert_int_equal(lbtfi_dr_die_at(&d->c, &d->f, off, &die), 0);
-	s = lbtfi_dw_sig_of(&d->ru, &die, &err);
-	assert_int_equal(err, 0);
+	s = sig_kept(d, off);
 	assert_non_null(s);
 	return *s;
 }
