@@ -2,7 +2,7 @@
 /*
  * Maps on 64-bit keys (DIE keys, type ids) with a 32-bit value, and the
  * unit's DIE table (struct lbtfi_dw_dies: a DIE's BTF id, signature and where a
- * reference to it led, in one 24-byte slot, found through an index by the
+ * reference to it led, in one 40-byte slot, found through an index by the
  * DIE's offset in its unit; the map below as its side table). Both are
  * reused (cleared, not freed) from one unit to the next by a worker.
  *
@@ -138,7 +138,7 @@ void lbtfi_dw_dies_clear(struct lbtfi_dw_dies *m)
 		/* (a key of the window may be in the side table, its entry
 		 * another key's: zeroed by that one, or already) */
 		if (o < m->span)
-			m->at[o >> 1] = 0;
+			m->at[o >> LBTFI_DW_AT_SHIFT] = 0;
 	}
 	m->cnt = 0;
 	lbtfi_dw_diemap_clear(&m->side);
@@ -146,7 +146,7 @@ void lbtfi_dw_dies_clear(struct lbtfi_dw_dies *m)
 
 int lbtfi_dw_dies_begin(struct lbtfi_dw_dies *m, uint64_t lo, uint64_t hi)
 {
-	uint64_t need = hi > lo ? (hi - lo + 1) / 2 : 0;
+	uint64_t need = hi > lo ? (hi - lo + (1u << LBTFI_DW_AT_SHIFT) - 1) >> LBTFI_DW_AT_SHIFT : 0;
 
 	lbtfi_dw_dies_clear(m);
 	m->lo = lo;
@@ -188,12 +188,12 @@ struct lbtfi_dw_die_slot *lbtfi_dw_dies_new_slot(struct lbtfi_dw_dies *m, uint64
 
 	if (lbtfi_dw_grow(&m->slots, &m->cap, m->cnt, sizeof(*m->slots), 1024))
 		return NULL;
-	if (o < m->span && !m->at[o >> 1])
-		m->at[o >> 1] = m->cnt + 1;
+	if (o < m->span && !m->at[o >> LBTFI_DW_AT_SHIFT])
+		m->at[o >> LBTFI_DW_AT_SHIFT] = m->cnt + 1;
 	else if (lbtfi_dw_diemap_put(&m->side, key, m->cnt))
 		return NULL;
 	e = &m->slots[m->cnt++];
-	*e = (struct lbtfi_dw_die_slot){ key, LBTFI_DW_NONE, LBTFI_DW_NONE, LBTFI_DW_NONE };
+	lbtfi_dw_die_slot_fresh(e, key);
 	return e;
 }
 

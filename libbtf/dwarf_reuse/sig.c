@@ -24,10 +24,6 @@
 
 #define SIG_MAX_DEPTH 256
 
-#define SIG_BUSY LBTFI_DW_SIG_BUSY
-#define SIG_DONE LBTFI_DW_SIG_DONE
-#define SIG_NONE LBTFI_DW_SIG_NONE
-
 struct hash128 {
 	uint64_t a, b;
 };
@@ -323,12 +319,14 @@ static inline int ref_named(struct lbtfi_dw_sigs *s, uint32_t i, struct ref_word
 	return push(s, LBTFI_DW_SIG_NAMED | i);
 }
 
-/* A reference to signature sub (none unless it is done) */
-static inline int ref_sub(struct lbtfi_dw_sigs *s, uint32_t sub, struct ref_words *r)
+/* A reference to the signature of slot number sub (none unless it is
+ * done) */
+static inline int ref_sub(struct lbtfi_dw_reuse_unit *u, uint32_t sub, struct ref_words *r)
 {
-	const struct lbtfi_dw_sig *g = &s->sig[sub];
+	struct lbtfi_dw_sigs *s = &u->sigs;
+	const struct lbtfi_dw_sig *g = &u->map.slots[sub].sig;
 
-	if (g->state != SIG_DONE) {
+	if (!lbtfi_dw_sig_done(g)) {
 		r->how = REF_NONE;
 		return 0;
 	}
@@ -350,11 +348,13 @@ static inline void note_ref(struct lbtfi_dw_reuse_unit *u, uint32_t dsn, uint32_
 
 /* A reference to a key the unit's signatures met before: what it led to
  * (lbtfi_dw_die_slot.ref), into h (mixed here, not through ref_words: h
- * and the words stay in registers) */
-static inline __attribute__((always_inline)) int mix_known(struct lbtfi_dw_sigs *s, struct hash128 *h, uint32_t it,
-							    bool *none)
+ * and the words stay in registers). The signature is in the slot of the
+ * DIE it led to, nearly always the slot of the key itself, just read */
+static inline __attribute__((always_inline)) int mix_known(struct lbtfi_dw_reuse_unit *u, struct hash128 *h,
+							    uint32_t it, bool *none)
 {
-	const struct lbtfi_dw_sig *g;
+	struct lbtfi_dw_sigs *s = &u->sigs;
+	struct lbtfi_dw_sig *g;
 
 	if (it & LBTFI_DW_SIG_NAMED) {
 		const struct lbtfi_dw_edge *e = &s->named[it & ~LBTFI_DW_SIG_NAMED];
@@ -363,11 +363,11 @@ static inline __attribute__((always_inline)) int mix_known(struct lbtfi_dw_sigs 
 		mix(h, e->name_id);
 		return push(s, it);
 	}
-	g = &s->sig[it];
-	if (g->state != SIG_DONE) { /* (done first: nearly all) */
+	g = &u->map.slots[it].sig;
+	if (!lbtfi_dw_sig_done(g)) { /* (done first: nearly all) */
 		/* (as sig_at finds a memoised one) */
-		if (g->state == SIG_BUSY)
-			s->sig[it].state = SIG_NONE; /* a cycle with no name on it */
+		if (g->nedges == LBTFI_DW_SIG_BUSY)
+			g->nedges = LBTFI_DW_SIG_NONE; /* a cycle with no name on it */
 		*none = true;
 		return 0;
 	}
@@ -410,7 +410,7 @@ static __attribute__((noinline)) int ref_new(struct lbtfi_dw_reuse_unit *u, cons
 		return err;
 	if (!own)
 		note_ref(u, dsn, sub);
-	return ref_sub(s, sub, r);
+	return ref_sub(u, sub, r);
 }
 
 /*
@@ -432,7 +432,7 @@ static int mix_ref(struct lbtfi_dw_reuse_unit *u, struct hash128 *h, const struc
 		if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
 			return -ENOMEM;
 		if (d->ref != LBTFI_DW_NONE)
-			return mix_known(&u->sigs, h, d->ref, none);
+			return mix_known(u, h, d->ref, none);
 	}
 	if (!(err = ref_new(u, a, d ? (uint32_t)(d - u->map.slots) : LBTFI_DW_NONE, direct, depth, &r)))
 		mix_ref_words(h, &r, none);
@@ -513,7 +513,7 @@ static inline __attribute__((always_inline)) int mix_ref4(struct lbtfi_dw_reuse_
 	if (!(d = lbtfi_dw_dies_add(&u->map, direct)))
 		return -ENOMEM;
 	if (d->ref != LBTFI_DW_NONE)
-		return mix_known(&u->sigs, h, d->ref, none);
+		return mix_known(u, h, d->ref, none);
 	a = (struct lbtfi_dw_attr){ DW_FORM_ref4, p, 0, cu };
 	if (!(err = ref_new(u, &a, (uint32_t)(d - u->map.slots), direct, depth, &r)))
 		mix_ref_words(h, &r, none);
@@ -912,13 +912,16 @@ static inline int add_edge(struct lbtfi_dw_sigs *s, uint32_t named)
 	return 0;
 }
 
-static int collect_edges_merged(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g, uint32_t from);
+static int collect_edges_merged(struct lbtfi_dw_sigs *s, const struct lbtfi_dw_die_slot *slots,
+				struct lbtfi_dw_sig *g, uint32_t from);
 
-/* The signature's edges: its own and those of the signatures it used,
- * each named aggregate once (inline: the common cases, a few loads, in
- * the frame of sig_at; collect_edges_merged apart) */
-static inline __attribute__((always_inline)) int collect_edges(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g,
-								uint32_t from)
+/* The signature's edges: its own and those of the signatures it used
+ * (in the DIE table's slots), each named aggregate once (inline: the
+ * common cases, a few loads, in the frame of sig_at; collect_edges_merged
+ * apart) */
+static inline __attribute__((always_inline)) int collect_edges(struct lbtfi_dw_sigs *s,
+								const struct lbtfi_dw_die_slot *slots,
+								struct lbtfi_dw_sig *g, uint32_t from)
 {
 	if (s->nstack == from) { /* (nothing used has an edge) */
 		g->edges = s->nedge;
@@ -929,8 +932,8 @@ static inline __attribute__((always_inline)) int collect_edges(struct lbtfi_dw_s
 		/* one signature with edges used (a pointer, typedef,
 		 * qualifier of a type that is not a named aggregate): its
 		 * edges, already each once, are the same range */
-		g->edges = s->sig[s->stack[from]].edges;
-		g->nedges = s->sig[s->stack[from]].nedges;
+		g->edges = slots[s->stack[from]].sig.edges;
+		g->nedges = slots[s->stack[from]].sig.nedges;
 		return 0;
 	}
 	if (s->nstack - from == 1) {
@@ -943,13 +946,14 @@ static inline __attribute__((always_inline)) int collect_edges(struct lbtfi_dw_s
 		s->edge[s->nedge++] = s->stack[from] & ~LBTFI_DW_SIG_NAMED;
 		return 0;
 	}
-	return collect_edges_merged(s, g, from);
+	return collect_edges_merged(s, slots, g, from);
 }
 
 /* collect_edges with several items used: their edges merged, each named
  * aggregate once (by round) */
-static __attribute__((noinline)) int collect_edges_merged(struct lbtfi_dw_sigs *s, struct lbtfi_dw_sig *g,
-							  uint32_t from)
+static __attribute__((noinline)) int collect_edges_merged(struct lbtfi_dw_sigs *s,
+							  const struct lbtfi_dw_die_slot *slots,
+							  struct lbtfi_dw_sig *g, uint32_t from)
 {
 	uint32_t i, j;
 	int err;
@@ -968,16 +972,18 @@ static __attribute__((noinline)) int collect_edges_merged(struct lbtfi_dw_sigs *
 				return err;
 			continue;
 		}
-		for (j = 0; j < s->sig[it].nedges; j++)
-			if ((err = add_edge(s, s->edge[s->sig[it].edges + j])))
+		for (j = 0; j < slots[it].sig.nedges; j++)
+			if ((err = add_edge(s, s->edge[slots[it].sig.edges + j])))
 				return err;
 	}
+	if (s->nedge - g->edges > LBTFI_DW_SIG_MAX_EDGES)
+		return -ENOMEM; /* (more than its field holds) */
 	g->nedges = s->nedge - g->edges;
 	return 0;
 }
 
-/* The signature of die (index in s->sig, *idx), whose slot in the DIE
- * table is number sn (LBTFI_DW_NONE: looked up here); ref: a reference to
+/* The signature of die, in its slot in the DIE table, number *idx; sn:
+ * that number, known (LBTFI_DW_NONE: looked up here); ref: a reference to
  * die by its key led here (noted in its slot at once: a reference to it
  * met in its own hash finds it in progress, as it would find the
  * signature). Inline: into ref_new, whose one call it is for nearly every
@@ -996,33 +1002,30 @@ static inline __attribute__((always_inline)) int sig_at(struct lbtfi_dw_reuse_un
 
 	if (!d)
 		return -ENOMEM;
-	if (d->sig != LBTFI_DW_NONE) {
-		*idx = d->sig;
+	*idx = sn != LBTFI_DW_NONE ? sn : (uint32_t)(d - u->map.slots);
+	if (d->sig.nedges != LBTFI_DW_SIG_NEW) {
 		if (ref)
 			d->ref = *idx;
-		if (s->sig[*idx].state == SIG_BUSY)
-			s->sig[*idx].state = SIG_NONE; /* a cycle with no name on it */
+		if (d->sig.nedges == LBTFI_DW_SIG_BUSY)
+			d->sig.nedges = LBTFI_DW_SIG_NONE; /* a cycle with no name on it */
 		return 0;
 	}
-	if (lbtfi_dw_grow(&s->sig, &s->cap, s->n, sizeof(*s->sig), 1024) || s->n >= LBTFI_DW_NONE)
+	if (*idx >= LBTFI_DW_SIG_NAMED) /* (not to be told from a named entry) */
 		return -ENOMEM;
-	*idx = s->n++;
-	s->sig[*idx].state = SIG_BUSY;
-	d->sig = *idx;
+	d->sig.nedges = LBTFI_DW_SIG_BUSY;
 	if (ref)
 		d->ref = *idx;
 	s->base = base;
 	err = mix_die(u, &h, die, depth, &none);
 	s->base = outer;
-	g = &s->sig[*idx];
-	if (!err && !none && g->state == SIG_BUSY) {
+	g = &u->map.slots[*idx].sig; /* (the hash may have moved the slots) */
+	/* (done by its edges' count; busy still: no cycle through it) */
+	if (err || none || g->nedges != LBTFI_DW_SIG_BUSY ||
+	    (err = collect_edges(s, u->map.slots, g, base))) {
+		g->nedges = LBTFI_DW_SIG_NONE;
+	} else {
 		g->a = h.a;
 		g->b = h.b;
-		err = collect_edges(s, g, base);
-		g = &s->sig[*idx];
-		g->state = SIG_DONE;
-	} else {
-		g->state = SIG_NONE;
 	}
 	s->nstack = base;
 	return err;
@@ -1035,10 +1038,14 @@ const struct lbtfi_dw_sig *lbtfi_dw_sig_hash(struct lbtfi_dw_reuse_unit *u, stru
 
 	if (die->u->h != u->sigs.plans.h)
 		lbtfi_dw_plans_use(&u->sigs.plans, die->u);
-	*err = sig_at(u, die, sn, &idx, 0, false);
-	if (*err || u->sigs.sig[idx].state != SIG_DONE)
+	/* (a DIE that is no aggregate and names no signature is what a
+	 * reference to its key would lead to, sig_at the same: noted now,
+	 * such a reference takes mix_known's path, not ref_new's reading
+	 * of the DIE; an aggregate's reference is by name) */
+	*err = sig_at(u, die, sn, &idx, 0, !aggregate_tag(lbtfi_dr_tag(die)) && !lbtfi_dw_names_signature(die));
+	if (*err || !lbtfi_dw_sig_done(&u->map.slots[idx].sig))
 		return NULL;
-	return &u->sigs.sig[idx];
+	return &u->map.slots[idx].sig;
 }
 
 const struct lbtfi_dw_sig *lbtfi_dw_sig_of(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die, int *err)
@@ -1053,13 +1060,12 @@ void lbtfi_dw_sigs_init(struct lbtfi_dw_sigs *s)
 
 void lbtfi_dw_sigs_clear(struct lbtfi_dw_sigs *s)
 {
-	s->n = s->nedge = s->nstack = s->base = s->nnamed = 0;
+	s->nedge = s->nstack = s->base = s->nnamed = 0;
 }
 
 void lbtfi_dw_sigs_free(struct lbtfi_dw_sigs *s)
 {
 	free(s->named);
-	free(s->sig);
 	free(s->edge);
 	free(s->stack);
 	lbtfi_dw_plans_free(&s->plans);

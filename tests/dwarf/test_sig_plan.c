@@ -261,6 +261,20 @@ static struct lbtfi_dw_sig sig_of_unit(struct dwarf *d, uint32_t k)
 	return *s;
 }
 
+/* The signature of the DIE at section offset off, or NULL (without an
+ * error), the DIE table as the signatures before it left it */
+static const struct lbtfi_dw_sig *sig_kept(struct dwarf *d, uint64_t off)
+{
+	const struct lbtfi_dw_sig *s;
+	struct lbtfi_dw_die die;
+	int err = -1;
+
+	assert_int_equal(lbtfi_dr_die_at(&d->c, &d->f, off, &die), 0);
+	s = lbtfi_dw_sig_of(&d->ru, &die, &err);
+	assert_int_equal(err, 0);
+	return s;
+}
+
 static bool same(const struct lbtfi_dw_sig *x, const struct lbtfi_dw_sig *y)
 {
 	return x->a == y->a && x->b == y->b;
@@ -506,9 +520,9 @@ static void test_sig_of_slot(void **state)
 	s = lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err);
 	assert_int_equal(err, 0);
 	assert_non_null(s);
-	assert_int_equal(d.ru.map.slots[sn].sig, (uint32_t)(s - d.ru.sigs.sig));
+	assert_ptr_equal(s, &d.ru.map.slots[sn].sig);
 	assert_int_equal(d.ru.map.slots[sn].ref, LBTFI_DW_NONE);
-	assert_int_equal(d.ru.map.slots[0].sig, LBTFI_DW_NONE);
+	assert_int_equal(d.ru.map.slots[0].sig.nedges, LBTFI_DW_SIG_NEW);
 	assert_int_equal(s->nedges, 1);
 	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, d.units[0].die_off + 1)->ref,
 			 LBTFI_DW_SIG_NAMED | d.ru.sigs.edge[s->edges]);
@@ -520,11 +534,150 @@ static void test_sig_of_slot(void **state)
 	err = -1;
 	assert_ptr_equal(lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err), s);
 	assert_int_equal(err, 0);
-	d.ru.sigs.sig[d.ru.map.slots[sn].sig].state = LBTFI_DW_SIG_NONE;
+	d.ru.map.slots[sn].sig.nedges = LBTFI_DW_SIG_NONE;
 	err = -1;
 	assert_null(lbtfi_dw_sig_of_slot(&d.ru, &die, sn, &err));
 	assert_int_equal(err, 0);
 	assert_int_equal(d.ru.map.cnt, cnt);
+	dwarf_close(&d);
+}
+
+/*
+ * A signature made while the DIE table grows: the slot the DIE's signature
+ * is memoised in moves when a reference in its hash adds a slot (the table
+ * filled up to its room but one before, the DIE's own slot the last one),
+ * and the signature is the one a roomy table gives, in the slot where the
+ * DIE is now (sanitizers: no write through the slot's old place)
+ */
+static void test_sig_slots_move(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_sig roomy;
+	const struct lbtfi_dw_sig *s;
+	uint32_t cap, i;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_first(&d, &plain);
+	dwarf_open(&d);
+	roomy = sig_of_unit(&d, 0);
+	lbtfi_dw_dies_clear(&d.ru.map);
+	lbtfi_dw_sigs_clear(&d.ru.sigs);
+	cap = d.ru.map.cap;
+	assert_true(cap > 0 && d.ru.map.cnt == 0);
+	/* (keys far from the unit's: none of them a DIE's) */
+	for (i = 0; i + 1 < cap; i++)
+		assert_non_null(lbtfi_dw_dies_add(&d.ru.map, 0x40000000 + i));
+	assert_non_null(s = sig_kept(&d, d.s_off[0]));
+	assert_true(d.ru.map.cap > cap); /* (it grew) */
+	assert_ptr_equal(s, &lbtfi_dw_dies_get(&d.ru.map, d.s_off[0])->sig);
+	assert_ptr_equal(s, &d.ru.map.slots[cap - 1].sig);
+	assert_true(same(s, &roomy));
+	assert_int_equal(s->nedges, roomy.nedges);
+	dwarf_close(&d);
+}
+
+/*
+ * A cycle with no name on it: an anonymous struct A whose member is a
+ * pointer P to A. Neither has a signature (the hash of either would
+ * depend on itself), nor has another pointer Q to A, whether A is hashed
+ * first (Q then finds A's slot with no signature) or Q is (A is then met
+ * again while it is being hashed); a named struct N in a cycle (its member
+ * a pointer to N) has one, N its one edge.
+ */
+static void test_cycle_without_name(void **state)
+{
+	static struct dwarf d;
+	uint64_t base, a, p, q, n, np, at_p, at_n;
+	const struct lbtfi_dw_sig *s;
+	int order, k;
+	/* (the DIEs hashed first, in each order) */
+	const uint64_t *first[2] = { &a, &q };
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	base = unit_begin(&d);
+	abbrev(&d.abbrev, 1, DW_TAG_compile_unit, true, 0, 0);
+	abbrev(&d.abbrev, 2, DW_TAG_structure_type, true, DW_AT_byte_size, DW_FORM_data1, 0, 0);
+	abbrev(&d.abbrev, 3, DW_TAG_member, false, DW_AT_name, DW_FORM_strp, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0, 0);
+	abbrev(&d.abbrev, 4, DW_TAG_pointer_type, false, DW_AT_byte_size, DW_FORM_data1, DW_AT_type,
+	       DW_FORM_ref4, 0, 0);
+	abbrev(&d.abbrev, 5, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_strp, DW_AT_byte_size,
+	       DW_FORM_data1, 0, 0);
+	u8(&d.abbrev, 0);
+	u8(&d.info, 1);
+	a = d.info.n;
+	u8(&d.info, 2), u8(&d.info, 8);
+	at_p = d.info.n + 5; /* (the member's type, set once P is written) */
+	member(&d, 3, STR_A, 0, 0);
+	u8(&d.info, 0);
+	p = d.info.n;
+	u8(&d.info, 4), u8(&d.info, 8), u32(&d.info, (uint32_t)(a - base));
+	q = d.info.n;
+	u8(&d.info, 4), u8(&d.info, 8), u32(&d.info, (uint32_t)(a - base));
+	np = d.info.n;
+	at_n = d.info.n + 2; /* (NP's type, set once N is written) */
+	u8(&d.info, 4), u8(&d.info, 8), u32(&d.info, 0);
+	n = d.info.n;
+	u8(&d.info, 5), u32(&d.info, STR_S), u8(&d.info, 8);
+	member(&d, 3, STR_B, np - base, 0);
+	memcpy(d.info.b + at_p, &(uint32_t){ (uint32_t)(p - base) }, 4);
+	memcpy(d.info.b + at_n, &(uint32_t){ (uint32_t)(n - base) }, 4);
+	unit_end(&d); /* (the ends of N's children and of the unit's) */
+	dwarf_open(&d);
+	for (order = 0; order < 2; order++) {
+		const uint64_t none[3] = { *first[order], order ? a : q, p };
+
+		lbtfi_dw_dies_clear(&d.ru.map);
+		lbtfi_dw_sigs_clear(&d.ru.sigs);
+		for (k = 0; k < 3; k++)
+			if (sig_kept(&d, none[k]))
+				fail_msg("order %d: DIE at %#llx has a signature", order,
+					 (unsigned long long)none[k]);
+		assert_non_null(s = sig_kept(&d, order ? np : n));
+		assert_int_equal(s->nedges, 1);
+		assert_int_equal(edge_key(&d, s, 0), n);
+	}
+	dwarf_close(&d);
+}
+
+/*
+ * The converter asks first, references come after: a DIE hashed at its
+ * request that is no aggregate (T*) notes itself in its slot as what a
+ * reference to its key leads to, an aggregate (T) does not (a reference
+ * to it is by name); S, hashed after them, has the signature and the one
+ * edge it has when it is hashed first
+ */
+static void test_converter_first(void **state)
+{
+	static struct dwarf d;
+	struct lbtfi_dw_sig first;
+	const struct lbtfi_dw_sig *s;
+	struct lbtfi_dw_die die;
+	/* (unit_edges' T, 6 bytes and its children's end, then T*) */
+	uint64_t t_off, p_off;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	unit_edges(&d);
+	dwarf_open(&d);
+	t_off = d.units[0].die_off + 1;
+	p_off = t_off + 7;
+	first = sig_of_unit(&d, 0);
+	lbtfi_dw_dies_clear(&d.ru.map);
+	lbtfi_dw_sigs_clear(&d.ru.sigs);
+	assert_non_null(sig_kept(&d, t_off));
+	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, t_off)->ref, LBTFI_DW_NONE);
+	assert_int_equal(lbtfi_dr_die_at(&d.c, &d.f, p_off, &die), 0);
+	assert_int_equal(lbtfi_dr_tag(&die), DW_TAG_pointer_type);
+	assert_non_null(sig_kept(&d, p_off));
+	assert_int_equal(lbtfi_dw_dies_get(&d.ru.map, p_off)->ref,
+			 (uint32_t)(lbtfi_dw_dies_get(&d.ru.map, p_off) - d.ru.map.slots));
+	assert_non_null(s = sig_kept(&d, d.s_off[0]));
+	assert_true(same(s, &first));
+	assert_int_equal(s->nedges, 1);
+	assert_int_equal(edge_key(&d, s, 0), t_off);
 	dwarf_close(&d);
 }
 
@@ -616,14 +769,10 @@ static void test_edge_declaration(void **state)
 static struct lbtfi_dw_sig sig_at_off(struct dwarf *d, uint64_t off)
 {
 	const struct lbtfi_dw_sig *s;
-	struct lbtfi_dw_die die;
-	int err;
 
 	lbtfi_dw_dies_clear(&d->ru.map);
 	lbtfi_dw_sigs_clear(&d->ru.sigs);
-	assert_int_equal(lbtfi_dr_die_at(&d->c, &d->f, off, &die), 0);
-	s = lbtfi_dw_sig_of(&d->ru, &die, &err);
-	assert_int_equal(err, 0);
+	s = sig_kept(d, off);
 	assert_non_null(s);
 	return *s;
 }
@@ -1311,6 +1460,9 @@ int main(void)
 		cmocka_unit_test(test_differences_differ),
 		cmocka_unit_test(test_edges_once),
 		cmocka_unit_test(test_sig_of_slot),
+		cmocka_unit_test(test_sig_slots_move),
+		cmocka_unit_test(test_cycle_without_name),
+		cmocka_unit_test(test_converter_first),
 		cmocka_unit_test(test_edges_nested),
 		cmocka_unit_test(test_edge_declaration),
 		cmocka_unit_test(test_bit_size_differs),
