@@ -26,7 +26,7 @@
  * the very ones a hypervisor takes back from its guest once they are free
  * (free page reporting, after any big process exits): on the project's
  * 2-CPU VM such a page costs 4-8 ms where its 512 pages of 4 KiB cost
- * ~1 ms (~2 us a fault), and btfgen's vmlinux run spent half its system
+ * ~1 ms (1-2 us a fault), and btfgen's vmlinux run spent half its system
  * time clearing them. Where a fault costs tens of microseconds (shadow
  * paging: ~20 us measured by earlier sessions), the 512 faults cost more
  * than any huge page, cold or not. Huge pages also round every block up
@@ -157,10 +157,12 @@ int lbtfi_grow(void **p, size_t *cap, size_t need, size_t elem)
 	if (c * elem >= LBTFI_BIG_BYTES && *cap * elem < LBTFI_BIG_BYTES) {
 		/* (an array that becomes big reserves room up to RESERVE_BYTES
 		 * at once, a mapping of its own that realloc moves without
-		 * copying; on huge pages a new block and one copy, since
-		 * realloc would copy into 4 KiB pages) */
+		 * copying: rounded up to whole elements, since a block a byte
+		 * under M_MMAP_THRESHOLD's largest value may come from the
+		 * heap; on huge pages a new block and one copy, since realloc
+		 * would copy into 4 KiB pages) */
 		if (sizeof(size_t) >= 8 && c * elem < RESERVE_BYTES)
-			c = RESERVE_BYTES / elem;
+			c = (RESERVE_BYTES + elem - 1) / elem;
 		if (lbtfi_huge_pages()) {
 			n = lbtfi_malloc_big(c * elem);
 			if (!n)
