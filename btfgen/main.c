@@ -48,8 +48,8 @@ int main(int argc, char **argv)
 	 * vmlinux's raw types (tens of MB) and allocates as much again (the
 	 * copy, dedup's maps, prune's result); fresh mappings are faulted in
 	 * page by page, reused heap is not. The process is short-lived.
-	 * (libbtf's growing arrays take huge pages and, from 2 MiB on, a
-	 * mapping of their own anyway; a 2 MiB threshold for everything
+	 * (libbtf's growing arrays take, from 2 MiB on, a mapping of their
+	 * own anyway, on huge pages where they pay; a 2 MiB threshold for everything
 	 * else gave more page faults and slower runs, on kernels and modules
 	 * alike.)
 	 */

@@ -169,15 +169,19 @@ void lbtfi_builder_truncate(struct lbtf_builder *b, uint32_t nr_types, size_t nw
 
 void lbtfi_builder_release_tail(struct lbtf_builder *b)
 {
+	/* (whole huge pages where big blocks are on them: giving back part
+	 * of one would split it; else whole pages of the system's size) */
+	size_t unit = lbtfi_huge_pages() ? LBTFI_BIG_BYTES : 0;
+
 	/* (a builder that never held a record has no arrays) */
 	if (b->words)
 		lbtfi_madvise_inside(b->words + b->nwords,
-				     (b->cap_words - b->nwords) * sizeof(*b->words),
-				     LBTFI_BIG_BYTES, MADV_DONTNEED);
+				     (b->cap_words - b->nwords) * sizeof(*b->words), unit,
+				     MADV_DONTNEED);
 	if (b->offs)
 		lbtfi_madvise_inside(b->offs + b->nr_types,
-				     (b->cap_types - b->nr_types) * sizeof(*b->offs),
-				     LBTFI_BIG_BYTES, MADV_DONTNEED);
+				     (b->cap_types - b->nr_types) * sizeof(*b->offs), unit,
+				     MADV_DONTNEED);
 }
 
 /* ---- consistency of (mutable) records ---- */

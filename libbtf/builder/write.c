@@ -73,8 +73,8 @@ int lbtf_builder_serialize(const struct lbtf_builder *b, bool swap, void **data,
 	h.str_off = (uint32_t)types_len + layout_len;
 	h.str_len = (uint32_t)b->strs.len;
 	total = hdr_len + types_len + layout_len + b->strs.len;
-	/* (a vmlinux's blob is megabytes: on huge pages it is a few page
-	 * faults, not one per 4 KiB page; still freed by free()) */
+	/* (a vmlinux's blob is megabytes: a big block, on huge pages where
+	 * they pay (util/grow.c); still freed by free()) */
 	out = lbtfi_malloc_big(total);
 	if (!out)
 		return lbtfi_err(ENOMEM, "out of memory serializing BTF (%zu bytes)", total);

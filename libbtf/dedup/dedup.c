@@ -642,8 +642,10 @@ static int dedup_run(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
 	if (strings)
 		err = lbtfi_dedup_strings(b);
 	*settled = !d.struct_miss;
-	/* (checked records, their ids and strings remapped to kept ones:
-	 * serializing or deduplicating them again need not check them) */
+	/* (checked records, their ids remapped to kept ones, their strings
+	 * too when the string pass ran: serializing or deduplicating them
+	 * again need not check them; stats' strs_out_bytes: the strings as
+	 * left, not compacted without the string pass) */
 	if (!err)
 		lbtfi_builder_checked_now(b);
 out:

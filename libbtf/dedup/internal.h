@@ -172,7 +172,7 @@ bool lbtfi_dedup_shape_equal(const struct dedup *d, const struct lbtf_type *a,
 int lbtfi_builder_dedup_settled(struct lbtf_builder *b, const struct lbtf_dedup_opts *opts,
 				bool *settled);
 /*
- * The same but the string pass: the strings only merged types used stay
+ * The same but the string pass: strings used only by types merged away stay
  * (names still compare as offsets, every offset stays valid), for a caller
  * that drops more types afterwards and then compacts the strings once
  * (lbtfi_dedup_strings), instead of twice. Keeping the bytes the first

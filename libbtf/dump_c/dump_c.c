@@ -181,8 +181,10 @@ static size_t later_bytes(const struct lbtfi_dc *d, const struct check_ctx *c)
 	       ((size_t)c->tags + c->idents) * sizeof(struct lbtfi_dc_name) + 3 * 8;
 }
 
-/* A block for len bytes: from 256 KiB on, a whole huge page (a fault and
- * a 2 MiB clear cost what 64-85 faults of 4 KiB pages do here) */
+/* A block for len bytes: from 256 KiB on, 2 MiB, so that the room fits
+ * beside the state without a second block; a whole huge page where big
+ * blocks go on them (util/grow.c: where a fault and a 2 MiB clear cost
+ * what 64-85 faults of 4 KiB pages do), else pages only as touched */
 static void *arena_block(size_t len)
 {
 	return lbtfi_malloc_big(len >= (256u << 10) && len < LBTFI_BIG_BYTES ? LBTFI_BIG_BYTES

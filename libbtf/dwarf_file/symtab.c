@@ -88,7 +88,8 @@ static int load_symbols(struct lbtfi_dw_elf_info *ei)
 		return lbtfi_err(EINVAL, "cannot read the symbol table: entry size %llu",
 				 (unsigned long long)symsh.sh_entsize);
 	n = symsh.sh_size / symsh.sh_entsize;
-	/* (a vmlinux's symbols take megabytes: on huge pages; entries are
+	/* (a vmlinux's symbols take megabytes: a big block, on huge pages
+	 * where they pay (util/grow.c); entries are
 	 * read below nsyms only, each written whole) */
 	ei->syms = lbtfi_malloc_big((n ? n : 1) * sizeof(*ei->syms));
 	if (!ei->syms)

@@ -423,8 +423,9 @@ int lbtfi_dw_pfuncs_load(struct lbtfi_dw_elf_info *ei, uint32_t features)
 	for (t->fbits = 6; t->fbits < 31 && (1ull << t->fbits) < 8ull * n; t->fbits++)
 		;
 	/* the filter after the names, in one block: on the same huge pages
-	 * (a kernel's filter alone would be 4 KiB pages, each probe of it a
-	 * TLB miss besides the cache miss) */
+	 * where big blocks go on them (util/grow.c: a kernel's filter alone
+	 * would be 4 KiB pages there, each probe of it a TLB miss besides the
+	 * cache miss) */
 	fbytes = (1ull << t->fbits) / 8;
 	foff = ((n ? n : 1) * sizeof(*t->f) + 63) & ~(size_t)63;
 	t->f = lbtfi_malloc_big(foff + fbytes);
