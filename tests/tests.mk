@@ -15,9 +15,12 @@ WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
 		  $(B)/tests/object/test_keep $(B)/tests/dwarf/test_abbrevs \
 		  $(B)/tests/dwarf/test_sig_plan $(B)/tests/dwarf/test_group_defs \
 		  $(B)/tests/dwarf/test_pfuncs_gate $(B)/tests/write/test_readbuf \
-		  $(B)/tests/dwarf/test_prune_strings
+		  $(B)/tests/dwarf/test_prune_strings $(B)/tests/dwarf/test_release_pages
 # (its calls of pahole's function table load go through the test's wrapper)
 $(B)/tests/dwarf/test_pfuncs_gate: LDFLAGS += -Wl,--wrap=lbtfi_dw_pfuncs_load
+# (its heap releases and dedups go through the test's wrappers)
+$(B)/tests/dwarf/test_release_pages: LDFLAGS += -Wl,--wrap=malloc_trim \
+	-Wl,--wrap=lbtfi_builder_dedup_types
 TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))
 $(WHITEBOX_TESTS): $(LIBA_INTERNAL)
 $(B)/tests/%: tests/%.c $(LIBA) $(LIB_PUB_HDRS) $(TEST_HELPER_HDRS)
