@@ -10,7 +10,7 @@ TEST_HELPER_HDRS := $(wildcard tests/*/*.h)
 # white-box tests listed in WHITEBOX_TESTS, which link the internal one.
 # (test_builder: also the atomic file writer of libbtf/io)
 WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder \
-		  $(B)/tests/build/test_dedup_settled \
+		  $(B)/tests/build/test_dedup_settled $(B)/tests/build/test_dedup_side_init \
 		  $(B)/tests/dwarf/test_reloc $(B)/tests/dwarf/test_dies $(B)/tests/dwarf/test_read_once \
 		  $(B)/tests/object/test_keep $(B)/tests/dwarf/test_abbrevs \
 		  $(B)/tests/dwarf/test_sig_plan $(B)/tests/dwarf/test_group_defs \
@@ -18,6 +18,8 @@ WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
 		  $(B)/tests/dwarf/test_prune_strings $(B)/tests/dwarf/test_release_pages
 # (its calls of pahole's function table load go through the test's wrapper)
 $(B)/tests/dwarf/test_pfuncs_gate: LDFLAGS += -Wl,--wrap=lbtfi_dw_pfuncs_load
+# (its threads are counted by the test's wrapper)
+$(B)/tests/build/test_dedup_side_init: LDFLAGS += -Wl,--wrap=pthread_create
 # (its heap releases and dedups go through the test's wrappers)
 $(B)/tests/dwarf/test_release_pages: LDFLAGS += -Wl,--wrap=malloc_trim \
 	-Wl,--wrap=lbtfi_builder_dedup_types

@@ -12,9 +12,11 @@
  *   5. compaction (first-occurrence order) and remapping of every id slot;
  *   6. strings: referenced ones only, first-reference order (dedup/strings.c).
  * VAR and DATASEC are never merged. For split BTF the base types are
- * canonical and never change. Single-threaded and order-driven, so the same
- * input always gives the same output.
+ * canonical and never change. The passes are single-threaded and
+ * order-driven, so the same input always gives the same output (a second
+ * thread only prepares memory for them: dedup_init).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -279,10 +281,51 @@ static void *make_base_cands(void *ctx)
 	return c;
 }
 
+/*
+ * hypot (an entry for every id, written whole) and the candidate table are
+ * made by a thread of their own for a builder of this many ids or more,
+ * while the caller reads the kinds and fills map: a kernel's 476k raw
+ * types, their pages (hypot's 1.9 MB, the table's 2 MB) took 5-9 ms of
+ * dedup_init's 12-20 ms of CPU on the caller, the kinds and map 5-7 ms;
+ * about 10 ns an id, against some 50 us a thread. (Tests set it: 0 makes
+ * the thread always, UINT32_MAX never.)
+ */
+uint32_t lbtfi_dedup_side_init_min = 65536;
+
+struct side_init {
+	struct dedup *d;
+	uint32_t expected; /* the table's */
+	int err;
+};
+
+static void *side_init(void *arg)
+{
+	struct side_init *s = arg;
+	struct dedup *d = s->d;
+
+	d->hypot = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot));
+	d->hypot_list = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot_list));
+	if (!d->hypot || !d->hypot_list || lbtfi_htab_init(&d->tab, s->expected, 2)) {
+		s->err = -ENOMEM;
+		return NULL;
+	}
+	lbtfi_prefault(d->hypot, (size_t)d->cnt * sizeof(*d->hypot));
+	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
+	return NULL;
+}
+
 static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 {
 	static const char cache_key = 0;
 	const struct base_cands *c = NULL;
+	/* (the table holds the canonical types, about as many as the distinct
+	 * strings: 101k and 102k in a raw vmlinux, whose table grown from 2048
+	 * was rehashed six times. The types are no guide: sized for a quarter
+	 * of them, the table of 30 copies of a vmlinux was 4 times too big and
+	 * missed the cache on every probe, doubling the call) */
+	struct side_init side = { .d = d, .expected = 2048 + b->strs.cnt };
+	pthread_t tid;
+	bool threaded;
 	int err;
 
 	memset(d, 0, sizeof(*d));
@@ -295,19 +338,27 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 		return err;
 	d->kinds = malloc(d->cnt);
 	d->map = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->map));
-	d->hypot = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot));
-	d->hypot_list = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->hypot_list));
-	/* (the table holds the canonical types, about as many as the distinct
-	 * strings: 101k and 102k in a raw vmlinux, whose table grown from 2048
-	 * was rehashed six times. The types are no guide: sized for a quarter
-	 * of them, the table of 30 copies of a vmlinux was 4 times too big and
-	 * missed the cache on every probe, doubling the call) */
-	if (!d->kinds || !d->map || !d->hypot || !d->hypot_list ||
-	    lbtfi_htab_init(&d->tab, 2048 + b->strs.cnt, 2))
+	if (!d->kinds || !d->map)
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
+	threaded = d->cnt >= lbtfi_dedup_side_init_min &&
+		   !pthread_create(&tid, NULL, side_init, &side);
+	if (!threaded)
+		side_init(&side);
 	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));
-	lbtfi_prefault(d->hypot, (size_t)d->cnt * sizeof(*d->hypot));
-	memset(d->hypot, 0xff, (size_t)d->cnt * sizeof(*d->hypot));
+	/* every record is checked before the passes trust it; this also
+	 * fills the kinds, in the same pass over the records */
+	err = lbtfi_builder_check_kinds(b, d->kinds);
+	if (!err) {
+		lbtfi_builder_checked_forget(b); /* (the passes rewrite records) */
+		for (uint32_t id = d->start_id; id < d->cnt; id++)
+			d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
+	}
+	if (threaded)
+		pthread_join(tid, NULL);
+	if (err)
+		return err;
+	if (side.err)
+		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
 	if (b->base)
 		c = lbtfi_derived_get(b->base, &cache_key, make_base_cands, d, drop_base_cands);
 	if (c && c->lay == d->lay) {
@@ -318,13 +369,6 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	} else if ((err = add_base(d, &d->tab, false))) {
 		return err;
 	}
-	/* every record is checked before the passes trust it; this also
-	 * fills the kinds, in the same pass over the records */
-	if ((err = lbtfi_builder_check_kinds(b, d->kinds)))
-		return err;
-	lbtfi_builder_checked_forget(b); /* (the passes rewrite records) */
-	for (uint32_t id = d->start_id; id < d->cnt; id++)
-		d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
 	return 0;
 }
 

@@ -142,6 +142,10 @@ static inline bool d_same_plain_words(const struct dedup *d, unsigned int k, con
 	return true;
 }
 
+/* The fewest ids for which dedup_init makes hypot and the candidate table
+ * on a second thread (dedup.c) */
+extern uint32_t lbtfi_dedup_side_init_min;
+
 /* Hash of every word, or of every word that is not a type id */
 uint32_t lbtfi_dedup_rec_hash(const struct dedup *d, const struct lbtf_type *t);
 uint32_t lbtfi_dedup_shape_hash(const struct dedup *d, const struct lbtf_type *t);
