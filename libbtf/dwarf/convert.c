@@ -918,8 +918,9 @@ static bool any_pairing(const struct driver *d)
  * Before another look, for the groups marked to be converted again: those
  * before the first of them (kept) keep their types where they are in raw;
  * the types of the later ones that stay move to a builder of their own
- * (*old, their ids there in res[]), and raw is cut back to where that first
- * group began, to take them again after it, in order. (Putting every group
+ * (*old, their ids there in res[]; their string offsets stay raw's, whose
+ * strings are not cut), and raw is cut back to where that first group
+ * began, to take them again after it, in order. (Putting every group
  * together again copied all the raw types: the Debian vmlinux's group
  * converted again is its 39th of 49.) The output is the same. The groups
  * [0, upto) are in raw (the others, not appended yet, may be a worker's).
@@ -936,7 +937,7 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, uint32_t up
 	/* (a group converted again early has no result left to say where
 	 * it began: where the group before it ended) */
 	from = k ? d->res[k - 1].end : raw->start_id;
-	rest = lbtfi_builder_new_strs_of(raw);
+	rest = lbtfi_builder_new_strs_at(raw);
 	if (!rest)
 		return -ENOMEM; /* (the message is set) */
 	first = lbtfi_builder_append_range(rest, raw, from, cnt);
