@@ -439,6 +439,17 @@ struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src)
 	return b;
 }
 
+struct lbtf_builder *lbtfi_builder_new_strs_upto(const struct lbtf_builder *src, size_t len)
+{
+	struct lbtf_builder *b = lbtfi_builder_new_strs_of(src);
+
+	if (b && lbtfi_strset_truncate(&b->strs, len)) {
+		lbtf_builder_free(b);
+		return lbtfi_err_ptr(ENOMEM, "out of memory copying strings");
+	}
+	return b;
+}
+
 struct lbtf_builder *lbtfi_builder_new_strs_at(const struct lbtf_builder *src)
 {
 	struct lbtf_builder *b = lbtf_builder_new(src->base);

@@ -209,6 +209,9 @@ const struct lbtf_type *lbtfi_builder_any_type(const struct lbtf_builder *b, uin
 /* A builder over src's base with a copy of src's strings (at the same
  * offsets) and no types, for lbtfi_builder_append_range() */
 struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src);
+/* The same with src's first len bytes of strings only (those it had when
+ * it had len: strings are only appended, until compacted) */
+struct lbtf_builder *lbtfi_builder_new_strs_upto(const struct lbtf_builder *src, size_t len);
 /* The same without the copy: its records keep string offsets into src's
  * strings as they are now, so it only takes ranges of src and gives them
  * to a builder whose strings begin with those (lbtfi_builder_append_range),

@@ -792,7 +792,10 @@ static void release_free_pages(void)
 #endif
 }
 
-static int dedup_all(struct lbtf_builder *out)
+/* out deduplicated; *strs (when strs is not NULL), if still NULL, made a
+ * builder with out's first strs_len bytes of strings before the strings
+ * change (convert_all's look after dedup may need them) */
+static int dedup_all(struct lbtf_builder *out, struct lbtf_builder **strs, size_t strs_len)
 {
 	struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
 	uint32_t before, pass = 0;
@@ -813,6 +816,8 @@ static int dedup_all(struct lbtf_builder *out)
 		err = lbtfi_builder_dedup_types(out, &dopts, &settled);
 		if (err || settled || ++pass >= 4 || lbtf_builder_type_cnt(out) >= before)
 			return err;
+		if (strs && !*strs && !(*strs = lbtfi_builder_new_strs_upto(out, strs_len)))
+			return -ENOMEM; /* (the message is set) */
 		if ((err = lbtfi_dedup_strings(out)))
 			return err;
 	}
@@ -980,6 +985,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 {
 	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL, *strs = NULL;
 	struct again again = { 0 }, early = { 0 };
+	size_t strs_len = 0;
 	int round, err = 0, bad;
 	uint32_t kept = 0;
 	bool paired;
@@ -1032,18 +1038,20 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 			continue;
 		}
 		/* For another look after dedup, only raw's strings are kept
-		 * (strs), not a copy of its types: dedup works on raw itself.
-		 * A look that fails converts every group again onto those
-		 * strings, which puts raw together as it was (the same types
-		 * at the same ids, the same string offsets): a second
+		 * (strs_len), not a copy of its types: dedup works on raw
+		 * itself. A look that fails converts every group again onto
+		 * those strings, which puts raw together as it was (the same
+		 * types at the same ids, the same string offsets): a second
 		 * conversion, in that rare case. A kernel's look holds: the
 		 * copy beside the dedup was 21 MB of its peak. (No group is
-		 * an early one here: they fail the look before dedup.) */
-		lbtf_builder_free(strs);
-		strs = paired ? lbtfi_builder_new_strs_of(raw) : NULL;
+		 * an early one here: they fail the look before dedup.) Not a
+		 * copy of the strings either, until they change (dedup_all):
+		 * until then out's begin with them, and the copy of them, 5 MB
+		 * of a kernel's, was at -j2's peak, beside dedup's tables. */
+		strs_len = raw ? raw->strs.len : 0;
 		out = raw;
 		raw = NULL;
-		if ((!out || (paired && !strs)) && !err)
+		if (!out && !err)
 			err = lbtfi_err(ENOMEM, "out of memory");
 		st->units = d->ul.n;
 		st->funcs = c.funcs;
@@ -1064,7 +1072,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		st->types_raw += st->datasecs;
 		collected_free(&c);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
-			err = dedup_all(out);
+			err = dedup_all(out, paired && round < 2 ? &strs : NULL, strs_len);
 		release_free_pages(); /* (dedup's tables: 15 MB of a kernel) */
 		if (err || !paired || round == 2)
 			break;
@@ -1073,8 +1081,12 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 			err = bad;
 			break;
 		}
-		raw = strs;
+		raw = strs ? strs : lbtfi_builder_new_strs_upto(out, strs_len);
 		strs = NULL;
+		if (!raw) {
+			err = -ENOMEM; /* (the message is set) */
+			break;
+		}
 		kept = 0;
 		err = again_start(d, &again, true);
 	}

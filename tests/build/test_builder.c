@@ -1177,6 +1177,31 @@ static void test_range_strs_borrowed(void **state)
 	lbtf_builder_free(unit);
 }
 
+/* A builder with the strings another had earlier (btfgen's look after
+ * dedup: out's strings as the groups left them, before DATASEC names were
+ * added): those strings at their offsets, no later one, and a string added
+ * again takes the next offset, as it did the first time */
+static void test_new_strs_upto(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL), *n;
+	int64_t a, c, d;
+
+	assert_non_null(b);
+	a = lbtf_builder_add_str(b, "alpha");
+	c = lbtf_builder_add_str(b, "beta");
+	d = lbtf_builder_add_str(b, ".data");
+	assert_true(a > 0 && c > a && d > c);
+	n = lbtfi_builder_new_strs_upto(b, (size_t)d);
+	assert_non_null(n);
+	assert_int_equal(n->strs.len, d);
+	assert_int_equal(n->strs.cnt, 2); /* alpha, beta */
+	assert_int_equal(lbtfi_strset_find(&n->strs, "beta"), c);
+	assert_int_equal(lbtfi_strset_find(&n->strs, ".data"), -1);
+	assert_int_equal(lbtf_builder_add_str(n, ".data"), d);
+	lbtf_builder_free(n);
+	lbtf_builder_free(b);
+}
+
 /* A blob lbtf_builder_adopt_raw cannot parse: NULL with EINVAL, the blob
  * freed by it (the sanitizer build sees a leak or a double free) */
 static void test_adopt_raw_bad(void **state)
@@ -1451,6 +1476,7 @@ int main(void)
 		cmocka_unit_test(test_adopt_raw_checked),
 		cmocka_unit_test(test_append_checked),
 		cmocka_unit_test(test_range_strs_borrowed),
+		cmocka_unit_test(test_new_strs_upto),
 		cmocka_unit_test(test_dedup_gives_back_pages),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_grow_reserve_rounds_up),
