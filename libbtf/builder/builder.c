@@ -379,6 +379,8 @@ int lbtf_builder_append(struct lbtf_builder *b, const struct lbtf_builder *src)
 		return lbtfi_err(EINVAL, "cannot append a builder over a different base");
 	if (src == b)
 		return lbtfi_err(EINVAL, "cannot append a builder to itself");
+	if (src->borrowed_strs_len || b->borrowed_strs_len)
+		return lbtfi_err(EINVAL, "cannot append a builder whose strings are another's");
 	if (!src->nr_types)
 		return (int)first;
 	if ((err = lbtfi_builder_grow_types(b, src->nr_types)) || (err = lbtfi_builder_grow_words(b, src->nwords)) ||
@@ -437,6 +439,26 @@ struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src)
 	return b;
 }
 
+struct lbtf_builder *lbtfi_builder_new_strs_upto(const struct lbtf_builder *src, size_t len)
+{
+	struct lbtf_builder *b = lbtfi_builder_new_strs_of(src);
+
+	if (b && lbtfi_strset_truncate(&b->strs, len)) {
+		lbtf_builder_free(b);
+		return lbtfi_err_ptr(ENOMEM, "out of memory copying strings");
+	}
+	return b;
+}
+
+struct lbtf_builder *lbtfi_builder_new_strs_at(const struct lbtf_builder *src)
+{
+	struct lbtf_builder *b = lbtf_builder_new(src->base);
+
+	if (b)
+		b->borrowed_strs_len = lbtfi_builder_strs_len(src);
+	return b;
+}
+
 struct range_ctx {
 	uint32_t start_id, from, to, delta, bad;
 };
@@ -463,7 +485,8 @@ int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder
 	bool known = lbtfi_builder_checked_or_empty(b) && lbtfi_builder_checked_or_empty(src);
 	int err;
 
-	if (src->base != b->base || src->start_id != b->start_id || b->strs.len < src->strs.len)
+	if (src->base != b->base || src->start_id != b->start_id ||
+	    lbtfi_builder_strs_len(b) < lbtfi_builder_strs_len(src))
 		return lbtfi_err(EINVAL, "cannot append types of a builder with other strings");
 	if (from < src->start_id || from > to || to > lbtf_builder_type_cnt(src))
 		return lbtfi_err(EINVAL, "type range %u..%u out of bounds", from, to);

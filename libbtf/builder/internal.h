@@ -186,6 +186,10 @@ struct lbtf_builder {
 	 * kept by the appends (lbtfi_builder_checked_or_empty) and by
 	 * lbtfi_builder_check_added. types == 0: not known */
 	struct lbtfi_checked { uint32_t types; size_t words, strs_len; } checked;
+	/* Nonzero: its records' string offsets are another builder's, whose
+	 * strings begin with these many bytes of the one it was made over
+	 * (lbtfi_builder_new_strs_at); its own strings stay empty */
+	size_t borrowed_strs_len;
 };
 
 static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32_t id)
@@ -193,15 +197,32 @@ static inline struct lbtf_type *lbtfi_btype(const struct lbtf_builder *b, uint32
 	return (struct lbtf_type *)(b->words + b->offs[id - b->start_id]);
 }
 
+/* The bytes of strings b's records may refer to: its own, or those it
+ * borrows (lbtfi_builder_new_strs_at) */
+static inline size_t lbtfi_builder_strs_len(const struct lbtf_builder *b)
+{
+	return b->borrowed_strs_len ? b->borrowed_strs_len : b->strs.len;
+}
+
 /* Any type (base included, id 0 gives a VOID record) or NULL */
 const struct lbtf_type *lbtfi_builder_any_type(const struct lbtf_builder *b, uint32_t id);
 /* A builder over src's base with a copy of src's strings (at the same
  * offsets) and no types, for lbtfi_builder_append_range() */
 struct lbtf_builder *lbtfi_builder_new_strs_of(const struct lbtf_builder *src);
+/* The same with src's first len bytes of strings only (those it had when
+ * it had len: strings are only appended, until compacted) */
+struct lbtf_builder *lbtfi_builder_new_strs_upto(const struct lbtf_builder *src, size_t len);
+/* The same without the copy: its records keep string offsets into src's
+ * strings as they are now, so it only takes ranges of src and gives them
+ * to a builder whose strings begin with those (lbtfi_builder_append_range),
+ * not to lbtf_builder_append. For types moved aside while src is cut back
+ * and appended to again (btfgen: a copy of a kernel's strings, 3.6 MB of
+ * its peak memory at -j2, and the time to copy them) */
+struct lbtf_builder *lbtfi_builder_new_strs_at(const struct lbtf_builder *src);
 /* Append src's types [from, to) to b, whose strings begin with all of
- * src's at the same offsets (lbtfi_builder_new_strs_of): references into
- * the range move with it, those to the base stay, any other is EINVAL.
- * The id of the first appended type, or <0 */
+ * src's at the same offsets (lbtfi_builder_new_strs_of/_at): references
+ * into the range move with it, those to the base stay, any other is
+ * EINVAL. The id of the first appended type, or <0 */
 int lbtfi_builder_append_range(struct lbtf_builder *b, const struct lbtf_builder *src,
 			       uint32_t from, uint32_t to);
 /* Make room for n more types in the index (errno-style negative return) */

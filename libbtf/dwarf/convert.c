@@ -831,7 +831,10 @@ static void release_join(struct release *r)
 	r->started = false;
 }
 
-static int dedup_all(struct lbtf_builder *out)
+/* out deduplicated; *strs (when strs is not NULL), if still NULL, made a
+ * builder with out's first strs_len bytes of strings before the strings
+ * change (convert_all's look after dedup may need them) */
+static int dedup_all(struct lbtf_builder *out, struct lbtf_builder **strs, size_t strs_len)
 {
 	struct lbtf_dedup_opts dopts = { .sz = sizeof(dopts) };
 	uint32_t before, pass = 0;
@@ -852,6 +855,8 @@ static int dedup_all(struct lbtf_builder *out)
 		err = lbtfi_builder_dedup_types(out, &dopts, &settled);
 		if (err || settled || ++pass >= 4 || lbtf_builder_type_cnt(out) >= before)
 			return err;
+		if (strs && !*strs && !(*strs = lbtfi_builder_new_strs_upto(out, strs_len)))
+			return -ENOMEM; /* (the message is set) */
 		if ((err = lbtfi_dedup_strings(out)))
 			return err;
 	}
@@ -957,8 +962,9 @@ static bool any_pairing(const struct driver *d)
  * Before another look, for the groups marked to be converted again: those
  * before the first of them (kept) keep their types where they are in raw;
  * the types of the later ones that stay move to a builder of their own
- * (*old, their ids there in res[]), and raw is cut back to where that first
- * group began, to take them again after it, in order. (Putting every group
+ * (*old, their ids there in res[]; their string offsets stay raw's, whose
+ * strings are not cut), and raw is cut back to where that first group
+ * began, to take them again after it, in order. (Putting every group
  * together again copied all the raw types: the Debian vmlinux's group
  * converted again is its 39th of 49.) The output is the same. The groups
  * [0, upto) are in raw (the others, not appended yet, may be a worker's).
@@ -975,7 +981,7 @@ static int split_at_redo(struct driver *d, struct lbtf_builder *raw, uint32_t up
 	/* (a group converted again early has no result left to say where
 	 * it began: where the group before it ended) */
 	from = k ? d->res[k - 1].end : raw->start_id;
-	rest = lbtfi_builder_new_strs_of(raw);
+	rest = lbtfi_builder_new_strs_at(raw);
 	if (!rest)
 		return -ENOMEM; /* (the message is set) */
 	first = lbtfi_builder_append_range(rest, raw, from, cnt);
@@ -1019,6 +1025,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL, *strs = NULL;
 	struct again again = { 0 }, early = { 0 };
 	struct release rel = { 0 };
+	size_t strs_len = 0;
 	int round, err = 0, bad;
 	uint32_t kept = 0;
 	bool paired;
@@ -1072,18 +1079,20 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 			continue;
 		}
 		/* For another look after dedup, only raw's strings are kept
-		 * (strs), not a copy of its types: dedup works on raw itself.
-		 * A look that fails converts every group again onto those
-		 * strings, which puts raw together as it was (the same types
-		 * at the same ids, the same string offsets): a second
+		 * (strs_len), not a copy of its types: dedup works on raw
+		 * itself. A look that fails converts every group again onto
+		 * those strings, which puts raw together as it was (the same
+		 * types at the same ids, the same string offsets): a second
 		 * conversion, in that rare case. A kernel's look holds: the
 		 * copy beside the dedup was 21 MB of its peak. (No group is
-		 * an early one here: they fail the look before dedup.) */
-		lbtf_builder_free(strs);
-		strs = paired ? lbtfi_builder_new_strs_of(raw) : NULL;
+		 * an early one here: they fail the look before dedup.) Not a
+		 * copy of the strings either, until they change (dedup_all):
+		 * until then out's begin with them, and the copy of them, 5 MB
+		 * of a kernel's, was at -j2's peak, beside dedup's tables. */
+		strs_len = raw ? raw->strs.len : 0;
 		out = raw;
 		raw = NULL;
-		if ((!out || (paired && !strs)) && !err)
+		if (!out && !err)
 			err = lbtfi_err(ENOMEM, "out of memory");
 		st->units = d->ul.n;
 		st->funcs = c.funcs;
@@ -1105,7 +1114,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		collected_free(&c);
 		release_join(&rel);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
-			err = dedup_all(out);
+			err = dedup_all(out, paired && round < 2 ? &strs : NULL, strs_len);
 		if (err || !paired || round == 2)
 			break;
 		bad = check_pairings_deduped(d, out);
@@ -1113,8 +1122,12 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 			err = bad;
 			break;
 		}
-		raw = strs;
+		raw = strs ? strs : lbtfi_builder_new_strs_upto(out, strs_len);
 		strs = NULL;
+		if (!raw) {
+			err = -ENOMEM; /* (the message is set) */
+			break;
+		}
 		kept = 0;
 		err = again_start(d, &again, true);
 	}

@@ -1125,6 +1125,83 @@ static void test_append_checked(void **state)
 	lbtf_builder_free(unit);
 }
 
+/*
+ * Types moved aside into a builder that borrows the strings of the one
+ * they came from (lbtfi_builder_new_strs_at): no copy of them (its own
+ * strings stay empty), and back after other types, their names are those
+ * they had. Only a builder with at least those strings takes them, and
+ * lbtf_builder_append, which maps strings, refuses such a builder.
+ */
+static void test_range_strs_borrowed(void **state)
+{
+	struct lbtf_builder *out = lbtf_builder_new(NULL), *unit = small_unit(), *rest, *fresh;
+	const struct lbtf_type *t;
+	uint32_t cnt, from;
+	int first;
+
+	assert_non_null(out);
+	assert_true(lbtf_builder_append(out, unit) > 0);
+	first = lbtf_builder_append(out, unit);
+	assert_true(first > 0);
+	cnt = lbtf_builder_type_cnt(out);
+
+	rest = lbtfi_builder_new_strs_at(out);
+	assert_non_null(rest);
+	assert_true(lbtfi_builder_append_range(rest, out, (uint32_t)first, cnt) > 0);
+	assert_true(rest->strs.len <= 1);
+	assert_int_equal(lbtfi_builder_strs_len(rest), out->strs.len);
+
+	/* out cut back, a type with a new string, the moved types again */
+	from = (uint32_t)first - out->start_id;
+	lbtfi_builder_truncate(out, from, out->offs[from]);
+	assert_true(lbtf_builder_add_int(out, "long", 8, 1) > 0);
+	first = lbtfi_builder_append_range(out, rest, rest->start_id, lbtf_builder_type_cnt(rest));
+	assert_int_equal(first, cnt - 3 + 1);
+	t = lbtf_builder_type_by_id(out, (uint32_t)first);
+	assert_string_equal(lbtf_builder_str(out, t->name_off), "int");
+	t = lbtf_builder_type_by_id(out, (uint32_t)first + 2);
+	assert_string_equal(lbtf_builder_str(out, t->name_off), "s");
+	assert_string_equal(lbtf_builder_str(out, lbtf_members(t)[0].name_off), "p");
+	assert_int_equal(lbtf_members(t)[0].type, (uint32_t)first + 1);
+
+	/* a builder without those strings: refused, as are string appends */
+	fresh = lbtf_builder_new(NULL);
+	assert_non_null(fresh);
+	assert_int_equal(lbtfi_builder_append_range(fresh, rest, rest->start_id,
+						    lbtf_builder_type_cnt(rest)), -EINVAL);
+	assert_int_equal(lbtf_builder_append(fresh, rest), -EINVAL);
+	assert_int_equal(lbtf_builder_append(rest, unit), -EINVAL);
+	lbtf_builder_free(fresh);
+	lbtf_builder_free(rest);
+	lbtf_builder_free(out);
+	lbtf_builder_free(unit);
+}
+
+/* A builder with the strings another had earlier (btfgen's look after
+ * dedup: out's strings as the groups left them, before DATASEC names were
+ * added): those strings at their offsets, no later one, and a string added
+ * again takes the next offset, as it did the first time */
+static void test_new_strs_upto(void **state)
+{
+	struct lbtf_builder *b = lbtf_builder_new(NULL), *n;
+	int64_t a, c, d;
+
+	assert_non_null(b);
+	a = lbtf_builder_add_str(b, "alpha");
+	c = lbtf_builder_add_str(b, "beta");
+	d = lbtf_builder_add_str(b, ".data");
+	assert_true(a > 0 && c > a && d > c);
+	n = lbtfi_builder_new_strs_upto(b, (size_t)d);
+	assert_non_null(n);
+	assert_int_equal(n->strs.len, d);
+	assert_int_equal(n->strs.cnt, 2); /* alpha, beta */
+	assert_int_equal(lbtfi_strset_find(&n->strs, "beta"), c);
+	assert_int_equal(lbtfi_strset_find(&n->strs, ".data"), -1);
+	assert_int_equal(lbtf_builder_add_str(n, ".data"), d);
+	lbtf_builder_free(n);
+	lbtf_builder_free(b);
+}
+
 /* A blob lbtf_builder_adopt_raw cannot parse: NULL with EINVAL, the blob
  * freed by it (the sanitizer build sees a leak or a double free) */
 static void test_adopt_raw_bad(void **state)
@@ -1398,6 +1475,8 @@ int main(void)
 		cmocka_unit_test(test_adopt_raw_bad),
 		cmocka_unit_test(test_adopt_raw_checked),
 		cmocka_unit_test(test_append_checked),
+		cmocka_unit_test(test_range_strs_borrowed),
+		cmocka_unit_test(test_new_strs_upto),
 		cmocka_unit_test(test_dedup_gives_back_pages),
 		cmocka_unit_test(test_grow_big),
 		cmocka_unit_test(test_grow_reserve_rounds_up),
