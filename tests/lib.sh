@@ -60,6 +60,6 @@ build_libbpf18_prog() {
 		libbtf=(-Ilibbtf/include "$B/libbtf.a")
 	fi
 	gcc "${san[@]}" -O2 -Wall -I"$LIBBPF18/include" "$1" -o "$2" "${libbtf[@]}" \
-		"$LIBBPF18/lib/libbpf.a" -ldw -lelf -lcjson -lz -lpthread ||
+		"$LIBBPF18/lib/libbpf.a" -ldw -lelf -lz -lpthread ||
 		{ echo "FAIL: cannot build $1 against $LIBBPF18"; exit 1; }
 }

@@ -20,7 +20,7 @@ if git rev-parse --verify -q HEAD >/dev/null 2>&1; then
 	mkdir -p "$T/src" && git archive HEAD libbtf btfgen cli | tar -x -C "$T/src" && src=$T/src
 fi
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I$src/libbtf/include -I$src/libbtf -I$src/cli -I$B/gen -w $src/libbtf/*/*.c $src/cli/*.c $src/btfgen/*.c \
-	-o "$T/btfgen.clang" -lbpf -ldw -lelf -lcjson -lz -lpthread || bad "clang build of btfgen failed"
+	-o "$T/btfgen.clang" -lbpf -ldw -lelf -lz -lpthread || bad "clang build of btfgen failed"
 
 for bin in "$B/btfdump" "$B/btfcheck" "$B/btfgen" "$T/btfgen.clang"; do
 	[ -x "$bin" ] || { bad "$bin missing"; continue; }
