@@ -5,7 +5,7 @@
 set -u
 PKGS="libelf-dev libdw-dev libbz2-dev libbpf-dev libcmocka-dev clang clang-16 llvm
       libclang-rt-14-dev bpftool dwarves iproute2 pkg-config make gcc dwz shellcheck gcc-bpf
-      musl-dev strace valgrind"
+      musl-dev strace"
 missing=()
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
