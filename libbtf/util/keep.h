@@ -3,10 +3,11 @@
  * A work block kept between calls (not installed): one per purpose and
  * thread, for arrays a call needs afresh each time and gives back at its
  * end. A command checking many small BPF objects in turn would otherwise
- * free and allocate the same few KiB for each, and musl's malloc (the
- * one btfcheck is linked with) hands an emptied group of slots back to the
- * kernel at once: an mmap, an munmap and fresh page faults per block and
- * object. Only blocks up to LBTFI_KEEP_MAX are kept; larger ones are
+ * free and allocate the same few KiB for each, and musl's malloc hands
+ * an emptied group of slots back to the kernel at once: an mmap, an munmap
+ * and fresh page faults per block and object (btfcheck's musl build now
+ * has a heap of its own that never does, btfcheck/musl/heap.c; a library
+ * user on musl still has mallocng). Only blocks up to LBTFI_KEEP_MAX are kept; larger ones are
  * freed as before (their page faults dwarf the call's own).
  *
  *	static __thread struct lbtfi_keep kept;

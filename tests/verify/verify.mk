@@ -20,3 +20,5 @@ $(eval $(call dynamic_prog_rule,btfcheck))
 # count of held bytes: white-box)
 WHITEBOX_TESTS += $(B)/tests/verify/test_verify_kept
 $(B)/tests/verify/test_verify_kept: $(LIBA_INTERNAL)
+# (it compiles btfcheck's heap into itself)
+$(B)/tests/verify/test_btfcheck_heap: btfcheck/musl/heap.c btfcheck/musl/heap.h

@@ -1,0 +1,39 @@
+#!/bin/bash
+# btfcheck's musl build allocates from its own heap (btfcheck/musl/heap.c):
+# its link holds none of musl's malloc and starts no thread (the heap has no
+# lock), and a check of many objects in one command maps one region for
+# its heap and never gives memory back (musl's malloc mapped a group per
+# size class and unmapped emptied ones: an mmap, an munmap and fresh page
+# faults per block). The glibc build (MUSL=0, SAN=1) has libc's malloc.
+. "$(dirname "$0")/../lib.sh"
+BC=$B/btfcheck
+[ -x "$BC" ] && [ -e "$B/corpus/maps_tc.bpf.o" ] || { echo "FAIL: $BC or $B/corpus missing (build first)"; exit 1; }
+if ! grep -qa 'x86_64-linux-musl' "$BC"; then
+	nm "$BC" 2>/dev/null | grep -q ' T btfcheck_heap_alloc$' && bad "$BC is linked with glibc but holds the musl build's heap"
+	[ $fail = 0 ] && echo "ok: $BC is linked with glibc, with glibc's malloc"
+	exit $fail
+fi
+need_tools strace nm
+syms=$(nm "$BC") || { echo "FAIL: nm $BC"; exit 1; }
+for s in malloc free realloc calloc btfcheck_heap_alloc; do
+	grep -q " T $s\$" <<<"$syms" || bad "$BC: no $s of its own"
+done
+# mallocng's own functions (src/malloc/mallocng/)
+for s in alloc_slot __malloc_alloc_meta __libc_malloc_impl; do
+	grep -q " [Tt] $s\$" <<<"$syms" && bad "$BC links musl's malloc ($s)"
+done
+grep -q " [TtW] pthread_create\$" <<<"$syms" && bad "$BC links pthread_create: the heap has no lock"
+# the corpus objects (small: read into one buffer) and a large one (mapped)
+objs=("$B"/corpus/*.bpf.o "$B/bpf/bpf_flow.o")
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -e trace=mmap,munmap,mremap,brk -o "$T/st" "$BC" "${objs[@]}" >"$T/out" 2>"$T/err"
+rc=$?
+# (0: all load; 1: one is refused, link_a.bpf.o alone)
+[ $rc -le 1 ] && [ "$(wc -l <"$T/out")" -eq ${#objs[@]} ] ||
+	bad "btfcheck ${objs[*]}: exit $rc, $(wc -l <"$T/out") verdicts: $(head -c 300 "$T/err")"
+anon=$(grep -c '^mmap(NULL, [0-9]*, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS' "$T/st")
+# one for the heap's region, one for musl's thread block (its TLS)
+[ "$anon" -le 2 ] || bad "${#objs[@]} objects: $anon anonymous mappings, want at most 2: $(grep ANONYMOUS "$T/st" | head -5)"
+grep -q '^munmap(\|^mremap(\|^brk(' "$T/st" && bad "${#objs[@]} objects: memory given back or grown: $(grep '^munmap(\|^mremap(\|^brk(' "$T/st" | head -3)"
+[ $fail = 0 ] && echo "ok: $BC has its own heap, no musl malloc, no threads; ${#objs[@]} objects: $anon anonymous mappings, no munmap"
+exit $fail
