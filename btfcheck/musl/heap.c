@@ -9,7 +9,7 @@
  * each size class in a mapping of its own and gives emptied groups back to
  * the kernel: a check of the 13 objects of the build's gate took 41 faults
  * and 22 mmap/munmap/brk calls (34 and 5 with this heap). Here blocks are
- * carved in address order from one mapping (1 MiB, touched only as it is
+ * carved in address order from one region (1 MiB, touched only as it is
  * used), so the small blocks of all sizes share their pages, and a freed
  * block waits on a list of its size class for the next request of that
  * class, never going back to the kernel. A block over SMALL_MAX bytes is a
@@ -45,6 +45,15 @@ struct hdr {
 struct freed {
 	struct freed *next;
 };
+
+/*
+ * The first region is at the end of .bss: a common symbol, which the
+ * linkers place after every .bss section. Its first blocks then share the
+ * page of libc's data that the start writes anyway, and it costs no mmap
+ * (btfcheck OBJ: 13 faults -> 11, on average over 20 runs). (Not static:
+ * a common symbol has external linkage.)
+ */
+char btfcheck_heap_first[CHUNK] __attribute__((common, aligned(ALIGN)));
 
 static struct {
 	char *cur, *end;               /* the bump region's unused part */
@@ -120,6 +129,10 @@ void *btfcheck_heap_alloc(size_t n)
 		h = (struct hdr *)heap.lists[c] - 1;
 		heap.lists[c] = heap.lists[c]->next;
 		return h + 1;
+	}
+	if (!heap.end) {
+		heap.cur = btfcheck_heap_first;
+		heap.end = btfcheck_heap_first + CHUNK;
 	}
 	if ((size_t)(heap.end - heap.cur) < size) {
 		/* (the old region's rest is left unused: at most SMALL_MAX of

@@ -18,4 +18,7 @@ void *btfcheck_heap_aligned(size_t align, size_t n);
 void btfcheck_heap_free(void *p);
 size_t btfcheck_heap_usable(const void *p);
 
+/* the first region, at the end of .bss (see heap.c) */
+extern char btfcheck_heap_first[];
+
 #endif
