@@ -170,8 +170,10 @@ ifneq ($(STATIC),0)
 ifneq ($(MUSL),0)
 ifneq ($(wildcard $(MUSL_LIBDIR)/libc.a),)
 MUSL_PROGS := btfcheck
-# (asked of the compiler once, not at each of the objects' compiles)
-MUSL_CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include) -isystem $(MUSL_INCDIR) \
+# (asked of the compiler once, not at each of the objects' compiles;
+# LBTFI_ONE_THREAD: btfcheck has one thread, libbtf's thread-locals are
+# plain statics there, libbtf/util/tls.h)
+MUSL_CPPFLAGS := -DLBTFI_ONE_THREAD -nostdinc -isystem $(shell $(CC) -print-file-name=include) -isystem $(MUSL_INCDIR) \
 		 -idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch)
 endif
 endif

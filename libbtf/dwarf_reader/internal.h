@@ -27,6 +27,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include "util/grow.h"
+#include "util/tls.h"
 
 #define LBTFI_DW_KEY_ALT (1ull << 63)   /* a DIE of the dwz alternate file */
 #define LBTFI_DW_KEY_TYPES (1ull << 62) /* a DIE of .debug_types (DWARF 4 type units) */
@@ -225,7 +226,7 @@ const char *lbtfi_dr_key_where(uint64_t key);
 /* Tree walk: first child, next sibling (in place). false: none. A malformed
  * entry ends the walk and its offset (key) goes to lbtfi_dr_bad_off, which stays
  * UINT64_MAX while everything read was well formed. */
-extern __thread uint64_t lbtfi_dr_bad_off;
+extern LBTFI_TLS uint64_t lbtfi_dr_bad_off;
 bool lbtfi_dr_child_slow(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out);
 bool lbtfi_dr_sibling_slow(struct lbtfi_dw_die *d);
 /* Between these (one unit's conversion, this thread) a step over a DIE

@@ -15,7 +15,7 @@
 #include "util/err.h"
 #include "util/grow.h"
 
-__thread uint64_t lbtfi_dr_bad_off = UINT64_MAX;
+LBTFI_TLS uint64_t lbtfi_dr_bad_off = UINT64_MAX;
 
 /* Sections ------------------------------------------------------------------ */
 

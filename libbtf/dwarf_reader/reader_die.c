@@ -7,6 +7,7 @@
  */
 #include <dwarf.h>
 #include "internal.h"
+#include "util/tls.h"
 
 static void bad(const struct lbtfi_dr_unit *u, const uint8_t *at)
 {
@@ -272,8 +273,8 @@ struct subtree_memo {
 	uint64_t off, next;
 };
 
-static __thread struct subtree_memo memo[1u << MEMO_BITS];
-static __thread bool memo_on;
+static LBTFI_TLS struct subtree_memo memo[1u << MEMO_BITS];
+static LBTFI_TLS bool memo_on;
 
 void lbtfi_dr_memo_begin(void)
 {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "util/tls.h"
 
 #define MAX_DEPTH 20000
 
@@ -578,7 +579,7 @@ const char *lbtfi_dw_tag_name(unsigned int tag)
 }
 
 /* Conversions under way in this thread, one inside another */
-static __thread int depth;
+static LBTFI_TLS int depth;
 
 /*
  * Convert die, whose slot in the DIE table is number sn, which has no id

@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include "io.h"
 #include "errno_words.h" /* generated: $(B)/gen */
+#include "util/tls.h"
 
 #define NWORDS (int)(sizeof(lbtfi_errno_words) / sizeof(lbtfi_errno_words[0]))
 
 const char *lbtfi_strerror(int err)
 {
-	static __thread char buf[sizeof(LBTFI_ERRNO_UNKNOWN) + 12];
+	static LBTFI_TLS char buf[sizeof(LBTFI_ERRNO_UNKNOWN) + 12];
 
 	if (err >= 0 && err < NWORDS)
 		return lbtfi_errno_words[err].text;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "internal.h"
 #include "util/keep.h"
+#include "util/tls.h"
 
 #define MAX_STR_OFFSET 0x7fffffffu
 #define RESOLVE_DEPTH 32
@@ -19,8 +20,8 @@
  * next object (util/keep.h); the copy handed out last (to be given back by
  * lbtf_object_btf_free) and its block's size
  */
-static __thread struct lbtfi_keep kept_raw, kept_offs;
-static __thread struct lbtfi_keep handed;
+static LBTFI_TLS struct lbtfi_keep kept_raw, kept_offs;
+static LBTFI_TLS struct lbtfi_keep handed;
 
 /* lbtf_type_rec_size(t) from the kind table's rows looked up once per
  * walk (desc[kind], NULL for LBTF_KIND_UNKN): the walk sizes every record
@@ -140,7 +141,7 @@ void lbtfi_obj_btf_free(struct obtf *b)
 
 struct lbtf_type *lbtfi_obj_btf_void(void)
 {
-	static __thread struct lbtf_type void_type;
+	static LBTFI_TLS struct lbtf_type void_type;
 
 	memset(&void_type, 0, sizeof(void_type));
 	return &void_type;

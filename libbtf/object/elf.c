@@ -6,10 +6,11 @@
 #include <string.h>
 #include "internal.h"
 #include "util/keep.h"
+#include "util/tls.h"
 
 /* the blocks of the section table and of the symbol indexes, kept for the
  * thread's next object */
-static __thread struct lbtfi_keep kept_secs, kept_funcs, kept_vars;
+static LBTFI_TLS struct lbtfi_keep kept_secs, kept_funcs, kept_vars;
 
 bool lbtf_is_bpf_object(const void *data, size_t size)
 {

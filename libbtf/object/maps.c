@@ -14,9 +14,10 @@
 #include <string.h>
 #include "internal.h"
 #include "util/keep.h"
+#include "util/tls.h"
 
 /* the block of the maps' offsets, kept for the thread's next object */
-static __thread struct lbtfi_keep kept_map_offs;
+static LBTFI_TLS struct lbtfi_keep kept_map_offs;
 
 #define MAP_TYPE_PROG_ARRAY 3
 #define MAP_TYPE_ARRAY_OF_MAPS 12

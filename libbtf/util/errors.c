@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include "libbtf.h"
 #include "util/err.h"
+#include "util/tls.h"
 
-static __thread char last_err[512];
+static LBTFI_TLS char last_err[512];
 
 const char *lbtf_errmsg(void)
 {

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "keep.h"
+#include "util/tls.h"
 
 /*
  * The least a new block holds: the small index arrays (functions, global
@@ -14,7 +15,7 @@
 #define KEEP_MIN ((size_t)256)
 
 /* the keeps this thread has filled, freed by thread_exit() */
-static __thread struct lbtfi_keep *listed;
+static LBTFI_TLS struct lbtfi_keep *listed;
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 static bool exit_key_ok;

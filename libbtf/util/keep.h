@@ -10,7 +10,7 @@
  * user on musl still has mallocng). Only blocks up to LBTFI_KEEP_MAX are kept; larger ones are
  * freed as before (their page faults dwarf the call's own).
  *
- *	static __thread struct lbtfi_keep kept;
+ *	static LBTFI_TLS struct lbtfi_keep kept;
  *	p = lbtfi_keep_take(&kept, n, &cap);   ... lbtfi_keep_give(&kept, p, cap);
  *
  * The keeps a thread has filled are on a list of that thread's, and a

@@ -19,12 +19,13 @@
 #include <sys/mman.h>
 #include "internal.h"
 #include "util/keep.h"
+#include "util/tls.h"
 
 #define HUGE_SIZE (2u << 20)
 #define MAP_FROM (1u << 20) /* below this, one heap block */
 
 /* the heap block of the thread's last verify, for its next */
-static __thread struct lbtfi_keep kept;
+static LBTFI_TLS struct lbtfi_keep kept;
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 

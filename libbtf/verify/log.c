@@ -10,6 +10,7 @@
 #include <string.h>
 #include "internal.h"
 #include "util/keep.h"
+#include "util/tls.h"
 
 /*
  * The log's buffer, kept for the thread's next verify (util/keep.h). A
@@ -21,7 +22,7 @@
  * Larger first blocks measured worse (18 objects: 63-65 faults at 1 and
  * 4 KiB, 61 so).
  */
-static __thread struct lbtfi_keep kept;
+static LBTFI_TLS struct lbtfi_keep kept;
 #define VLOG_FIRST 1 /* bytes: any block (util/keep.c: KEEP_MIN at least) */
 /*
  * The buffer handed to the caller last as result.full_log
@@ -31,7 +32,7 @@ static __thread struct lbtfi_keep kept;
  * instead is never seen again, as no later hand-over can have its address
  * without setting this anew.
  */
-static __thread struct { char *p; size_t cap; } handed;
+static LBTFI_TLS struct { char *p; size_t cap; } handed;
 
 /*
  * The few printf conversions the verifier log uses (%s %u %d %x %zu %lld

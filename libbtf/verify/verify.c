@@ -8,6 +8,7 @@
 #include <string.h>
 #include "internal.h"
 #include "io/io.h"
+#include "util/tls.h"
 
 /*
  * lbtf_verify(): the stages of the kernel's btf_parse() in their order:
@@ -194,7 +195,7 @@ const char *lbtf_errno_name(int err)
 		{ 0, "0" }, { LBTF_ENOTSUPP, "ENOTSUPP" },
 		{ 4001, "LIBBPF_ERRNO__FORMAT" }, { 4003, "LIBBPF_ERRNO__ENDIAN" },
 	};
-	static __thread char buf[16];
+	static LBTFI_TLS char buf[16];
 	const char *n;
 
 	if (err < 0)

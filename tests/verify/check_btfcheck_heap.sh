@@ -1,10 +1,13 @@
 #!/bin/bash
-# btfcheck's musl build allocates from its own heap (btfcheck/musl/heap.c):
-# its link holds none of musl's malloc and starts no thread (the heap has no
-# lock), and a check of many objects in one command maps no region for its
-# heap (the first is in .bss) and never gives memory back (musl's malloc mapped a group per
-# size class and unmapped emptied ones: an mmap, an munmap and fresh page
-# faults per block). The glibc build (MUSL=0, SAN=1) has libc's malloc.
+# btfcheck's musl build allocates from its own heap (btfcheck/musl/heap.c)
+# and has one thread: its link holds none of musl's malloc and no
+# pthread_create (the heap has no lock), libbtf's thread-locals are plain
+# statics (no TLS segment: libbtf/util/tls.h), and a check of many objects
+# in one command maps no anonymous memory (the heap's first region is in
+# .bss, musl's thread block its built-in one) and never gives memory back
+# (musl's malloc mapped a group per size class and unmapped emptied ones:
+# an mmap, an munmap and fresh page faults per block). The glibc build
+# (MUSL=0, SAN=1) has libc's malloc.
 . "$(dirname "$0")/../lib.sh"
 BC=$B/btfcheck
 [ -x "$BC" ] && [ -e "$B/corpus/maps_tc.bpf.o" ] || { echo "FAIL: $BC or $B/corpus missing (build first)"; exit 1; }
@@ -13,7 +16,7 @@ if ! grep -qa 'x86_64-linux-musl' "$BC"; then
 	[ $fail = 0 ] && echo "ok: $BC is linked with glibc, with glibc's malloc"
 	exit $fail
 fi
-need_tools strace nm
+need_tools strace nm readelf
 syms=$(nm "$BC") || { echo "FAIL: nm $BC"; exit 1; }
 for s in malloc free realloc calloc btfcheck_heap_alloc; do
 	grep -q " T $s\$" <<<"$syms" || bad "$BC: no $s of its own"
@@ -23,6 +26,8 @@ for s in alloc_slot __malloc_alloc_meta __libc_malloc_impl; do
 	grep -q " [Tt] $s\$" <<<"$syms" && bad "$BC links musl's malloc ($s)"
 done
 grep -q " [TtW] pthread_create\$" <<<"$syms" && bad "$BC links pthread_create: the heap has no lock"
+# libbtf's thread-locals are plain statics in a one-thread build (util/tls.h)
+readelf -lW "$BC" | grep -q '^ *TLS ' && bad "$BC has a TLS segment (built without LBTFI_ONE_THREAD?)"
 # the corpus objects (small: read into one buffer) and a large one (mapped)
 objs=("$B"/corpus/*.bpf.o "$B/bpf/bpf_flow.o")
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
@@ -31,9 +36,10 @@ rc=$?
 # (0: all load; 1: one is refused, link_a.bpf.o alone)
 [ $rc -le 1 ] && [ "$(wc -l <"$T/out")" -eq ${#objs[@]} ] ||
 	bad "btfcheck ${objs[*]}: exit $rc, $(wc -l <"$T/out") verdicts: $(head -c 300 "$T/err")"
-anon=$(grep -c '^mmap(NULL, [0-9]*, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS' "$T/st")
-# musl's thread block (its TLS) only: the heap's first region is in .bss
-[ "$anon" -le 1 ] || bad "${#objs[@]} objects: $anon anonymous mappings, want at most 1: $(grep ANONYMOUS "$T/st" | head -5)"
+anon=$(grep -c 'MAP_ANONYMOUS' "$T/st")
+# none: the heap's first region is in .bss, and with no TLS segment musl's
+# thread block is its built-in one
+[ "$anon" -eq 0 ] || bad "${#objs[@]} objects: $anon anonymous mappings, want none: $(grep ANONYMOUS "$T/st" | head -5)"
 grep -q '^munmap(\|^mremap(\|^brk(' "$T/st" && bad "${#objs[@]} objects: memory given back or grown: $(grep '^munmap(\|^mremap(\|^brk(' "$T/st" | head -3)"
 [ $fail = 0 ] && echo "ok: $BC has its own heap, no musl malloc, no threads; ${#objs[@]} objects: $anon anonymous mappings, no munmap"
 exit $fail
