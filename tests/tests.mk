@@ -15,11 +15,14 @@ WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
 		  $(B)/tests/object/test_keep $(B)/tests/dwarf/test_abbrevs \
 		  $(B)/tests/dwarf/test_sig_plan $(B)/tests/dwarf/test_group_defs \
 		  $(B)/tests/dwarf/test_pfuncs_gate $(B)/tests/write/test_readbuf \
-		  $(B)/tests/dwarf/test_prune_strings $(B)/tests/dwarf/test_release_pages
+		  $(B)/tests/dwarf/test_prune_strings $(B)/tests/dwarf/test_release_pages \
+		  $(B)/tests/util/test_side
 # (its calls of pahole's function table load go through the test's wrapper)
 $(B)/tests/dwarf/test_pfuncs_gate: LDFLAGS += -Wl,--wrap=lbtfi_dw_pfuncs_load
 # (its threads are counted by the test's wrapper)
 $(B)/tests/build/test_dedup_side_init: LDFLAGS += -Wl,--wrap=pthread_create
+# (its threads are refused and counted by the test's wrappers)
+$(B)/tests/util/test_side: LDFLAGS += -Wl,--wrap=pthread_create -Wl,--wrap=pthread_join
 # (its heap releases and dedups go through the test's wrappers)
 $(B)/tests/dwarf/test_release_pages: LDFLAGS += -Wl,--wrap=malloc_trim \
 	-Wl,--wrap=lbtfi_builder_dedup_types

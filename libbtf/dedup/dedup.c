@@ -16,11 +16,11 @@
  * order-driven, so the same input always gives the same output (a second
  * thread only prepares memory for them: dedup_init).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 #include "util/grow.h"
+#include "util/side.h"
 
 enum phase { PH_SELF, PH_PRIM, PH_STRUCT, PH_REF };
 
@@ -324,8 +324,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	 * of them, the table of 30 copies of a vmlinux was 4 times too big and
 	 * missed the cache on every probe, doubling the call) */
 	struct side_init side = { .d = d, .expected = 2048 + b->strs.cnt };
-	pthread_t tid;
-	bool threaded;
+	struct lbtfi_side side_thread = { 0 };
 	int err;
 
 	memset(d, 0, sizeof(*d));
@@ -340,9 +339,9 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 	d->map = lbtfi_malloc_big((size_t)d->cnt * sizeof(*d->map));
 	if (!d->kinds || !d->map)
 		return lbtfi_err(ENOMEM, "out of memory in dedup (%u types)", d->cnt);
-	threaded = d->cnt >= lbtfi_dedup_side_init_min &&
-		   !pthread_create(&tid, NULL, side_init, &side);
-	if (!threaded)
+	if (d->cnt >= lbtfi_dedup_side_init_min)
+		lbtfi_side_start(&side_thread, side_init, &side);
+	else
 		side_init(&side);
 	lbtfi_prefault(d->map, (size_t)d->cnt * sizeof(*d->map));
 	/* every record is checked before the passes trust it; this also
@@ -353,8 +352,7 @@ static int dedup_init(struct dedup *d, struct lbtf_builder *b)
 		for (uint32_t id = d->start_id; id < d->cnt; id++)
 			d->map[id] = kind_phase[d->kinds[id]] == PH_SELF ? id : D_UNPROCESSED;
 	}
-	if (threaded)
-		pthread_join(tid, NULL);
+	lbtfi_side_join(&side_thread);
 	if (err)
 		return err;
 	if (side.err)

@@ -48,6 +48,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "dedup/internal.h"
+#include "util/side.h"
 
 /*
  * Units per group: the more, the more types are reused rather than
@@ -367,15 +368,14 @@ static void free_result(struct unit_result *r)
  * conversion does) by a thread of its own, while the caller puts the output
  * together again: the appender waits for such a group as for a worker's.
  * (Done by the main thread, a redone group would sit on its critical path
- * after the workers end.)
+ * after the workers end; it is, when no thread can be made.)
  */
 struct again {
 	struct driver *d;
 	uint32_t *groups;
 	bool *reuse;     /* per entry of groups: converted with reuse (NULL: none is) */
-	uint32_t n;
-	pthread_t tid;
-	bool started;
+	uint32_t n;      /* groups (0: none converted again) */
+	struct lbtfi_side side;
 };
 
 static void *again_thread(void *arg)
@@ -411,7 +411,6 @@ static int again_start(struct driver *d, struct again *a, bool all)
 {
 	size_t n = d->ngroups ? d->ngroups : 1;
 	uint32_t i;
-	int err;
 
 	memset(a, 0, sizeof(*a));
 	a->d = d;
@@ -427,19 +426,14 @@ static int again_start(struct driver *d, struct again *a, bool all)
 		free_result(&d->res[i]);
 		a->groups[a->n++] = i;
 	}
-	if (!a->n)
-		return 0; /* (all of them started early) */
-	err = pthread_create(&a->tid, NULL, again_thread, a);
-	if (err)
-		return lbtfi_err(err, "cannot start a thread: %s", strerror(err));
-	a->started = true;
+	if (a->n) /* (else all of them started early) */
+		lbtfi_side_start(&a->side, again_thread, a);
 	return 0;
 }
 
 static void again_join(struct again *a)
 {
-	if (a->started)
-		pthread_join(a->tid, NULL);
+	lbtfi_side_join(&a->side);
 	free(a->groups);
 	free(a->reuse);
 	memset(a, 0, sizeof(*a));
@@ -678,7 +672,7 @@ static int fold_early(struct driver *d, struct lbtf_builder *out, uint32_t upto,
 	uint32_t kept, i;
 	int err;
 
-	if (!early->started)
+	if (!early->n)
 		return 0;
 	err = split_at_redo(d, out, upto, &moved, &kept);
 	if (!err) {
@@ -803,32 +797,13 @@ static void release_free_pages(void)
  * kernel, 6.18 flags, its main thread's CPU from the last append to dedup
  * 12.7 -> 6.0 ms, median of 6; the peak is unchanged: dedup, whose tables
  * would sit over pages not given back yet, starts after the join.) When
- * no thread can be made, the caller releases them itself.
+ * no thread can be made, the caller releases them itself (lbtfi_side).
  */
-struct release {
-	pthread_t tid;
-	bool started;
-};
-
 static void *release_thread(void *arg)
 {
 	(void)arg;
 	release_free_pages();
 	return NULL;
-}
-
-static void release_start(struct release *r)
-{
-	r->started = !pthread_create(&r->tid, NULL, release_thread, NULL);
-	if (!r->started)
-		release_free_pages();
-}
-
-static void release_join(struct release *r)
-{
-	if (r->started)
-		pthread_join(r->tid, NULL);
-	r->started = false;
 }
 
 /* out deduplicated; *strs (when strs is not NULL), if still NULL, made a
@@ -934,10 +909,7 @@ static int early_redo(struct driver *d, const struct lbtfi_dw_defs *defs, uint32
 	/* (the thread's arena is new memory beside the workers' own: what
 	 * they freed so far goes back first) */
 	release_free_pages();
-	bad = pthread_create(&a->tid, NULL, again_thread, a);
-	if (bad)
-		return lbtfi_err(bad, "cannot start a thread: %s", strerror(bad));
-	a->started = true;
+	lbtfi_side_start(&a->side, again_thread, a);
 	return 0;
 }
 
@@ -1024,7 +996,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 {
 	struct lbtf_builder *out = NULL, *raw = NULL, *old = NULL, *strs = NULL;
 	struct again again = { 0 }, early = { 0 };
-	struct release rel = { 0 };
+	struct lbtfi_side rel = { 0 }; /* release_thread */
 	size_t strs_len = 0;
 	int round, err = 0, bad;
 	uint32_t kept = 0;
@@ -1050,8 +1022,8 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		lbtfi_dw_drop_file_pages(d->g.ei->elf);
 		lbtf_builder_free(old);
 		old = NULL;
-		release_join(&rel); /* (a round that did not reach dedup) */
-		release_start(&rel);
+		lbtfi_side_join(&rel); /* (a round that did not reach dedup) */
+		lbtfi_side_start(&rel, release_thread, NULL);
 		paired = !err && d->keep && any_pairing(d);
 		/* (early redos folded in: the first round's look, with the
 		 * first conversions' table; when it finds no other group,
@@ -1112,7 +1084,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		}
 		st->types_raw += st->datasecs;
 		collected_free(&c);
-		release_join(&rel);
+		lbtfi_side_join(&rel);
 		if (!err && (d->g.features & LBTF_DWARF_FEAT_DEDUP))
 			err = dedup_all(out, paired && round < 2 ? &strs : NULL, strs_len);
 		if (err || !paired || round == 2)
@@ -1131,7 +1103,7 @@ static struct lbtf_builder *convert_all(struct driver *d, const struct lbtf_dwar
 		kept = 0;
 		err = again_start(d, &again, true);
 	}
-	release_join(&rel);
+	lbtfi_side_join(&rel);
 	again_join(&again);
 	again_join(&early);
 	lbtf_builder_free(old);
@@ -1248,8 +1220,7 @@ struct run {
 	struct lbtfi_dw_elf_info ei;
 	bool ei_loaded;
 	struct listing l;
-	pthread_t lt;
-	bool listing;             /* list_units runs on lt, to be joined */
+	struct lbtfi_side lt;     /* list_units(&l), to be joined */
 	struct pfuncs_gate gate;
 	struct lbtf_builder *out;
 };
@@ -1272,19 +1243,12 @@ static int open_input(struct run *r, const char *path, const struct lbtf_dwarf_o
 }
 
 /* The unit list is read on a thread of its own while the ELF is loaded
- * (on this thread, later, when none can be made) */
+ * (on this thread, first, when none can be made) */
 static void listing_start(struct run *r)
 {
 	r->l.d = &r->d;
 	r->l.is_rel = elf_is_rel(r->d.path);
-	r->listing = !pthread_create(&r->lt, NULL, list_units, &r->l);
-}
-
-static void listing_join(struct run *r)
-{
-	if (r->listing)
-		pthread_join(r->lt, NULL);
-	r->listing = false;
+	lbtfi_side_start(&r->lt, list_units, &r->l);
 }
 
 /* The ELF's sections and symbols, and what the conversion makes of them:
@@ -1324,10 +1288,7 @@ static int list_done(struct run *r)
 {
 	struct driver *d = &r->d;
 
-	if (r->listing)
-		listing_join(r);
-	else
-		list_units(&r->l);
+	lbtfi_side_join(&r->lt);
 	if (r->l.err)
 		return lbtfi_err(-r->l.err, "%s", r->l.msg);
 	/* Type units: a definition reached only through a unit's signature
@@ -1407,7 +1368,7 @@ static void elf_info_free(struct lbtfi_dw_elf_info *ei)
 
 static void run_free(struct run *r)
 {
-	listing_join(r);
+	lbtfi_side_join(&r->lt);
 	free_listing(&r->d);
 	free(r->d.res);
 	free(r->d.early);

@@ -9,11 +9,11 @@
  * see lbtfi_atomic_open) is written after the verdict.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
 #include "io/io.h"
+#include "util/side.h"
 
 struct writer {
 	int fd;
@@ -40,20 +40,20 @@ int lbtfi_encode_write_raw(struct lbtfi_encode_job *j, const char *out, const vo
 			   size_t size, const struct lbtf *base)
 {
 	struct writer w = { .data = data, .size = size };
+	struct lbtfi_side writing = { 0 };
 	char *tmp = NULL;
-	bool started = false;
-	pthread_t t;
 	int err;
 
 	w.fd = lbtfi_atomic_open(out, &tmp, 0644);
 	if (w.fd < 0) /* (the message names the file) */
 		return lbtfi_encode_err_named(-w.fd, out);
+	/* (when no thread can be made, written and synced here, before the
+	 * verdict: a rejected blob's temporary file is removed all the same) */
 	if (tmp)
-		started = !pthread_create(&t, NULL, write_and_sync, &w);
+		lbtfi_side_start(&writing, write_and_sync, &w);
 	err = lbtfi_encode_verify(j, data, size, j->swapped > 0, base);
-	if (started)
-		pthread_join(t, NULL);
-	else if (!err) /* (not a regular file: written now, nothing to sync) */
+	lbtfi_side_join(&writing);
+	if (!tmp && !err) /* (not a regular file: written now, nothing to sync) */
 		w.err = lbtfi_write_all(w.fd, data, size), w.what = "write";
 	if (err) { /* (the verifier said why) */
 		char msg[512];
