@@ -229,6 +229,10 @@ const char *lbtfi_dr_key_where(uint64_t key);
 extern LBTFI_TLS uint64_t lbtfi_dr_bad_off;
 bool lbtfi_dr_child_slow(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out);
 bool lbtfi_dr_sibling_slow(struct lbtfi_dw_die *d);
+/* The names of d's first max children (DW_FORM_strp: nearly all) on their
+ * way into the cache (reader_die.c says why); a hint, which changes nothing
+ * the walks see */
+void lbtfi_dr_prefetch_child_names(struct lbtfi_dw_die *d, uint32_t max);
 /* Between these (one unit's conversion, this thread) a step over a DIE
  * without DW_AT_sibling remembers where its subtree ends, for the next
  * step over it; the files read stay open meanwhile */

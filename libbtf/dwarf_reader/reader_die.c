@@ -234,6 +234,45 @@ bool lbtfi_dr_child_slow(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out)
 	return next_entry(d->u, p, out, &next) == 1;
 }
 
+/*
+ * A struct's members and an enum's values are converted one after the
+ * other, each name read (checked, then hashed into the builder's strings)
+ * where .debug_str has it: a kernel's is 3.6 MB, read in no order, and
+ * each name was a cache miss of its own, one after the other (~90 ns a
+ * name, 770k names, 4% of a vmlinux run's samples in the name check). The
+ * names of the children are started here, before the first is read, so
+ * that their misses overlap. Nothing malformed is noted (the walk that
+ * follows meets it in its own order).
+ */
+void lbtfi_dr_prefetch_child_names(struct lbtfi_dw_die *d, uint32_t max)
+{
+	const struct lbtfi_dr_sect *s = &d->u->f->s[DS_STR];
+	uint64_t bad_before = lbtfi_dr_bad_off;
+	struct lbtfi_dw_die c;
+
+	if (!max || d->u->h->offset_size != 4 || d->u->f->big_endian || !lbtfi_dr_child(d, &c))
+		goto out;
+	do {
+		const struct lbtfi_dr_abbrev *ab = c.ab;
+		const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
+		const struct lbtfi_dr_want *w;
+		uint32_t off;
+
+		if (ab->nvar == LBTFI_DR_GENERIC || !(ab->slots >> DA_NAME & 1) || !lbtfi_dr_place(&c, seg))
+			continue;
+		/* (byslot lists the wants by ascending slot: the name's first) */
+		w = &ab->want[ab->byslot[0]];
+		if (w->form != DW_FORM_strp)
+			continue;
+		memcpy(&off, seg[w->seg] + w->off, 4);
+		off = le32toh(off);
+		if (off < s->len)
+			__builtin_prefetch(s->p + off);
+	} while (--max && lbtfi_dr_sibling(&c));
+out:
+	lbtfi_dr_bad_off = bad_before;
+}
+
 /* Position after d and all its descendants */
 static const uint8_t *subtree_end(struct lbtfi_dw_die *d)
 {

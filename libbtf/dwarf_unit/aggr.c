@@ -10,6 +10,10 @@
 
 /* Structs and unions -------------------------------------------------------- */
 
+/* The children whose names are prefetched before a conversion reads them
+ * (lbtfi_dr_prefetch_child_names) */
+#define PREFETCH_NAMES 256
+
 /* (f first: the members go to the builder in one call) */
 struct member {
 	struct lbtfi_builder_elem f;
@@ -136,6 +140,7 @@ int64_t lbtfi_dw_conv_struct(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 		return is_union ? lbtf_builder_add_union(u->b, NULL, 0) : lbtf_builder_add_struct(u->b, NULL, 0);
 	}
 	ms = lbtfi_dw_scratch_take(u, &cap, sizeof(*ms));
+	lbtfi_dr_prefetch_child_names(die, PREFETCH_NAMES);
 	if (lbtfi_dr_child(die, &c)) {
 		do {
 			struct member *m;
@@ -255,7 +260,10 @@ int64_t lbtfi_dw_conv_enum(struct lbtfi_dw_unit *u, struct lbtfi_dw_die *die)
 	is64 = sz == 8 && (u->g->features & LBTF_DWARF_FEAT_ENUM64);
 	id = is64 ? lbtf_builder_add_enum64(u->b, name, sz, sgn)
 		  : lbtf_builder_add_enum(u->b, name, sz, sgn);
-	if (id < 0 || !lbtfi_dr_child(die, &c))
+	if (id < 0)
+		return id;
+	lbtfi_dr_prefetch_child_names(die, PREFETCH_NAMES);
+	if (!lbtfi_dr_child(die, &c))
 		return id;
 	do {
 		const struct lbtfi_dw_attr *a;

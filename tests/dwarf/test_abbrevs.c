@@ -18,7 +18,8 @@
  * block1) of one- and two-byte lengths come before their names, up to
  * one that runs past its unit. And the memo of the ends of subtrees
  * stepped over without DW_AT_sibling, per unit, forgotten between units'
- * conversions.
+ * conversions. And the prefetch of children's names, which notes nothing
+ * malformed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -210,6 +211,34 @@ static void test_code_in_gap(void **state)
 	lbtfi_dr_ctx_init(&c, &f);
 	lbtfi_dr_bad_off = UINT64_MAX;
 	assert_int_equal(lbtfi_dr_die_at(&c, &f, 11, &cu), 0);
+	assert_true(lbtfi_dr_child(&cu, &d));
+	do
+		n++;
+	while (lbtfi_dr_sibling(&d));
+	assert_int_equal(n, NCODES);
+	assert_int_not_equal(lbtfi_dr_bad_off, UINT64_MAX);
+	lbtfi_dr_bad_off = UINT64_MAX;
+	lbtfi_dr_ctx_free(&c);
+}
+
+/* The prefetch of a DIE's children's names walks them as a hint: over
+ * the same malformed child, it leaves lbtfi_dr_bad_off as it was, and the
+ * walk after it finds the children and the bad entry as before */
+static void test_prefetch_names_hint(void **state)
+{
+	struct lbtfi_dr_file f;
+	struct lbtfi_dr_ctx c;
+	struct lbtfi_dw_die cu, d;
+	unsigned int n = 0;
+
+	(void)state;
+	build(&info, &ab, false, 301);
+	file_of(&f);
+	lbtfi_dr_ctx_init(&c, &f);
+	lbtfi_dr_bad_off = UINT64_MAX;
+	assert_int_equal(lbtfi_dr_die_at(&c, &f, 11, &cu), 0);
+	lbtfi_dr_prefetch_child_names(&cu, 2 * NCODES);
+	assert_int_equal(lbtfi_dr_bad_off, UINT64_MAX);
 	assert_true(lbtfi_dr_child(&cu, &d));
 	do
 		n++;
@@ -638,6 +667,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grown_tables),
 		cmocka_unit_test(test_code_in_gap),
+		cmocka_unit_test(test_prefetch_names_hint),
 		cmocka_unit_test(test_code_twice),
 		cmocka_unit_test(test_codes_ascending),
 		cmocka_unit_test(test_sibling_inline),
