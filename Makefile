@@ -161,7 +161,8 @@ endif
 # Its malloc is its own (btfcheck/musl/, linked only here): one region
 # carved in address order, freed blocks kept by size class, nothing given
 # back; musl's mapped a group per size class (13 objects in one command: 41
-# page faults and 22 mmap/munmap/brk calls -> 34 and 5).
+# page faults and 22 mmap/munmap/brk calls -> 33 and 3, none of them an
+# anonymous mapping, with LBTFI_ONE_THREAD below).
 MUSL_LIBDIR ?= /usr/lib/x86_64-linux-musl
 MUSL_INCDIR ?= /usr/include/x86_64-linux-musl
 MUSL_PROGS :=

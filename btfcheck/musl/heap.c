@@ -8,7 +8,8 @@
  * small object), and a munmap a TLB flush across CPUs. musl's malloc puts
  * each size class in a mapping of its own and gives emptied groups back to
  * the kernel: a check of the 13 objects of the build's gate took 41 faults
- * and 22 mmap/munmap/brk calls (34 and 5 with this heap). Here blocks are
+ * and 22 mmap/munmap/brk calls (34 and 5 with this heap; with no TLS block
+ * either, 33 and 3, of which no anonymous mapping). Here blocks are
  * carved in address order from one region (1 MiB, touched only as it is
  * used), so the small blocks of all sizes share their pages, and a freed
  * block waits on a list of its size class for the next request of that
@@ -50,7 +51,9 @@ struct freed {
  * The first region is at the end of .bss: a common symbol, which the
  * linkers place after every .bss section. Its first blocks then share the
  * page of libc's data that the start writes anyway, and it costs no mmap
- * (btfcheck OBJ: 13 faults -> 11, on average over 20 runs). (Not static:
+ * (btfcheck link.o: the heap's fresh pages 2 -> 1, one mmap fewer; the
+ * total, 11-13 faults over 100 runs, moves with the text layout and the
+ * stack's random offset). (Not static:
  * a common symbol has external linkage.)
  */
 char btfcheck_heap_first[CHUNK] __attribute__((common, aligned(ALIGN)));

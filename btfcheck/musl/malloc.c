@@ -3,8 +3,12 @@
  * libc's allocation functions in btfcheck's musl link are heap.c's. musl
  * lets a program replace its malloc: a static link then takes none of
  * mallocng, and libc's own callers (strdup, getline, fopen...) come here.
- * The link fails (a symbol defined twice) if libc ever needed a piece of
- * its malloc that is not replaced here.
+ * A few of musl's functions allocate for themselves through __libc_malloc,
+ * __libc_calloc and __libc_free instead (time zones, locales, atexit past
+ * its first 32, posix_spawn's file actions); linking one would bring a
+ * second allocator in silently (brk-based, from lite_malloc.c).
+ * btfcheck calls none of them: tests/verify/check_btfcheck_heap.sh checks
+ * that its link holds none of those symbols.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -7,8 +7,9 @@
  * an emptied group of slots back to the kernel at once: an mmap, an munmap
  * and fresh page faults per block and object (btfcheck's musl build now
  * has a heap of its own that never does, btfcheck/musl/heap.c; a library
- * user on musl still has mallocng). Only blocks up to LBTFI_KEEP_MAX are kept; larger ones are
- * freed as before (their page faults dwarf the call's own).
+ * user on musl still has mallocng). Only blocks up to LBTFI_KEEP_MAX are
+ * kept; larger ones are freed as before (their page faults dwarf the
+ * call's own).
  *
  *	static LBTFI_TLS struct lbtfi_keep kept;
  *	p = lbtfi_keep_take(&kept, n, &cap);   ... lbtfi_keep_give(&kept, p, cap);

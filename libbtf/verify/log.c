@@ -16,7 +16,8 @@
  * The log's buffer, kept for the thread's next verify (util/keep.h). A
  * command over many objects logs again for each one it rejects (btfcheck
  * asks for a level-1 log to name the reason): a fresh block each time was
- * an mmap and an munmap of musl's malloc per object. The first block is
+ * an mmap and an munmap of musl's malloc per object (measured when
+ * btfcheck had musl's malloc; it now has its own, btfcheck/musl/heap.c). The first block is
  * whatever the keep holds, else its least (a few hundred bytes: most logs
  * of a rejected object are a few lines), grown by doubling for a long one.
  * Larger first blocks measured worse (18 objects: 63-65 faults at 1 and

@@ -23,7 +23,14 @@ vmlinux=$(ls "$CACHE"/vmlinux-* 2>/dev/null | head -1)
 command -v script >/dev/null || { echo "SKIP: script (util-linux) not installed"; exit 77; }
 HOLD=1.2
 # (a run held when the test is cut short is let go)
-trap 'for p in "$T"/*.pid; do [ -s "$p" ] && kill -CONT "$(<"$p")" 2>/dev/null; done; rm -rf "$T"' EXIT
+let_go() {
+	local p
+	for p in "$T"/*.pid; do
+		[ -s "$p" ] && kill -CONT "$(<"$p")" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap let_go EXIT
 
 # state PID: in s, the process's state letter (R, S, T stopped, Z ended...)
 # or "gone" (no subshell: hold polls it)
@@ -43,10 +50,13 @@ hold() {
 		sleep 0.001
 	done
 	pid=$(<"$T/$name.pid") || { echo "no pid" >"$T/$name.held"; return; }
-	# (polled without a pause: the open is caught within microseconds)
+	# (polled without a pause: the open is caught within microseconds; a
+	# run alive that never opens it fails after a minute, not hangs)
+	local since=$SECONDS
 	while :; do
 		state "$pid"
 		case $s in Z | X | gone) echo "it ended before it opened its input" >"$T/$name.held"; return ;; esac
+		((SECONDS - since < 60)) || { echo "it did not open its input in a minute" >"$T/$name.held"; return; }
 		for fd in /proc/"$pid"/fd/*; do
 			[ "$fd" -ef "$vmlinux" ] && break 2
 		done
@@ -66,11 +76,12 @@ hold() {
 
 # on_tty NAME CMD...: CMD on a terminal, all its output in $T/NAME, held;
 # the pid to wait for in $T/NAME.job. (script's child is a shell that waits
-# for CMD: a child of script's own that stops stops script too.)
+# for CMD: a child of script's own that stops stops script too; script runs
+# it with $SHELL, set to bash: the text is bash's.)
 on_tty() {
 	local name=$1
 	shift
-	script -qfec "$(printf '%q ' "$@") & echo \$! >$(printf %q "$T/$name.pid"); wait \$!" /dev/null \
+	SHELL=/bin/bash script -qfec "$(printf '%q ' "$@") & echo \$! >$(printf %q "$T/$name.pid"); wait \$!" /dev/null \
 		>"$T/$name" 2>&1 &
 	echo $! >"$T/$name.job"
 	hold "$name" &
@@ -112,7 +123,7 @@ gcc -g -c -o "$T/t.o" -x c - <<<'struct s { int a; } v;' || bad "gcc could not m
 took=
 for try in 1 2 3; do
 	start=$EPOCHREALTIME
-	script -qfec "$(printf '%q ' "$B/btfgen" -j1 -o "$T/t.btf" "$T/t.o")" /dev/null >"$T/quick" 2>&1 ||
+	SHELL=/bin/bash script -qfec "$(printf '%q ' "$B/btfgen" -j1 -o "$T/t.btf" "$T/t.o")" /dev/null >"$T/quick" 2>&1 ||
 		{ bad "btfgen on a small object failed: $(tail -c 300 "$T/quick")"; break; }
 	took=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print (b - a < 1) ? "under" : "over" }')
 	[ "$took" = under ] && break

@@ -11,19 +11,23 @@
 . "$(dirname "$0")/../lib.sh"
 BC=$B/btfcheck
 [ -x "$BC" ] && [ -e "$B/corpus/maps_tc.bpf.o" ] || { echo "FAIL: $BC or $B/corpus missing (build first)"; exit 1; }
-if ! grep -qa 'x86_64-linux-musl' "$BC"; then
-	nm "$BC" 2>/dev/null | grep -q ' T btfcheck_heap_alloc$' && bad "$BC is linked with glibc but holds the musl build's heap"
+need_tools strace nm readelf
+syms=$(nm "$BC") || { echo "FAIL: nm $BC (no symbol table?)"; exit 1; }
+# musl's start (a symbol, not debug info: a build without -g is musl's too)
+if ! grep -q ' T __init_libc$' <<<"$syms"; then
+	grep -q ' T btfcheck_heap_alloc$' <<<"$syms" && bad "$BC is linked with glibc but holds the musl build's heap"
 	[ $fail = 0 ] && echo "ok: $BC is linked with glibc, with glibc's malloc"
 	exit $fail
 fi
-need_tools strace nm readelf
-syms=$(nm "$BC") || { echo "FAIL: nm $BC"; exit 1; }
 for s in malloc free realloc calloc btfcheck_heap_alloc; do
 	grep -q " T $s\$" <<<"$syms" || bad "$BC: no $s of its own"
 done
-# mallocng's own functions (src/malloc/mallocng/)
-for s in alloc_slot __malloc_alloc_meta __libc_malloc_impl; do
-	grep -q " [Tt] $s\$" <<<"$syms" && bad "$BC links musl's malloc ($s)"
+# mallocng's own functions (src/malloc/mallocng/), and the internal entry
+# points of musl's functions that allocate for themselves (lite_malloc.c's
+# brk allocator, a weak malloc among them: see btfcheck/musl/malloc.c)
+for s in alloc_slot __malloc_alloc_meta __malloc_context __libc_malloc_impl __libc_malloc \
+	__libc_calloc __libc_free __simple_malloc; do
+	grep -q " [TtWwDdBb] $s\$" <<<"$syms" && bad "$BC links musl's malloc ($s)"
 done
 grep -q " [TtW] pthread_create\$" <<<"$syms" && bad "$BC links pthread_create: the heap has no lock"
 # libbtf's thread-locals are plain statics in a one-thread build (util/tls.h)

@@ -121,8 +121,16 @@ static void test_large(void **state)
 	for (size_t i = 0; i < n; i += 4093)
 		assert_int_equal(q[i], (char)i);
 	q[n * 8 - 1] = 1;
-	/* a mapping comes zeroed: calloc need not write it */
+	/* a mapping comes zeroed: calloc does not write it (its last page
+	 * is not even resident), and it reads as zeros */
 	p = btfcheck_heap_calloc(1, n);
+	{
+		char *last = (char *)((uintptr_t)(p + n - 1) & ~(uintptr_t)(PAGE - 1));
+		unsigned char vec = 1;
+
+		assert_int_equal(mincore(last, PAGE, &vec), 0);
+		assert_int_equal(vec & 1, 0);
+	}
 	assert_int_equal(p[n - 1], 0);
 	btfcheck_heap_free(q);
 	btfcheck_heap_free(p);
