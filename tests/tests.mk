@@ -18,13 +18,13 @@ WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
 		  $(B)/tests/dwarf/test_prune_strings $(B)/tests/dwarf/test_release_pages \
 		  $(B)/tests/util/test_side
 # (its calls of pahole's function table load go through the test's wrapper)
-$(B)/tests/dwarf/test_pfuncs_gate: LDFLAGS += -Wl,--wrap=lbtfi_dw_pfuncs_load
+$(B)/tests/dwarf/test_pfuncs_gate: private LDFLAGS += -Wl,--wrap=lbtfi_dw_pfuncs_load
 # (its threads are counted by the test's wrapper)
-$(B)/tests/build/test_dedup_side_init: LDFLAGS += -Wl,--wrap=pthread_create
+$(B)/tests/build/test_dedup_side_init: private LDFLAGS += -Wl,--wrap=pthread_create
 # (its threads are refused and counted by the test's wrappers)
-$(B)/tests/util/test_side: LDFLAGS += -Wl,--wrap=pthread_create -Wl,--wrap=pthread_join
+$(B)/tests/util/test_side: private LDFLAGS += -Wl,--wrap=pthread_create -Wl,--wrap=pthread_join
 # (its heap releases and dedups go through the test's wrappers)
-$(B)/tests/dwarf/test_release_pages: LDFLAGS += -Wl,--wrap=malloc_trim \
+$(B)/tests/dwarf/test_release_pages: private LDFLAGS += -Wl,--wrap=malloc_trim \
 	-Wl,--wrap=lbtfi_builder_dedup_types
 TEST_LIB = $(if $(filter $@,$(WHITEBOX_TESTS)),$(LIBA_INTERNAL),$(LIBA))
 $(WHITEBOX_TESTS): $(LIBA_INTERNAL)
