@@ -57,6 +57,12 @@
  */
 #define GROUP_UNITS 48u
 
+/*
+ * The stack of a thread that converts (the workers, and the one that
+ * converts groups again): conversion recurses along type chains.
+ */
+#define CONVERT_STACK ((size_t)64 << 20)
+
 struct unit_result {
 	struct lbtf_builder *b;   /* until appended */
 	uint32_t first, end;      /* then its types in the driver's raw builder */
@@ -427,7 +433,7 @@ static int again_start(struct driver *d, struct again *a, bool all)
 		a->groups[a->n++] = i;
 	}
 	if (a->n) /* (else all of them started early) */
-		lbtfi_side_start(&a->side, again_thread, a);
+		lbtfi_side_start_stack(&a->side, again_thread, a, CONVERT_STACK);
 	return 0;
 }
 
@@ -447,8 +453,7 @@ static int start_workers(struct driver *d, pthread_t *tids, int jobs, int *start
 	int i, err = 0;
 
 	pthread_attr_init(&attr);
-	/* conversion recurses along type chains */
-	pthread_attr_setstacksize(&attr, 64u << 20);
+	pthread_attr_setstacksize(&attr, CONVERT_STACK);
 	for (i = 0; i < jobs; i++) {
 		err = pthread_create(&tids[i], &attr, worker, d);
 		if (err)
@@ -909,7 +914,7 @@ static int early_redo(struct driver *d, const struct lbtfi_dw_defs *defs, uint32
 	/* (the thread's arena is new memory beside the workers' own: what
 	 * they freed so far goes back first) */
 	release_free_pages();
-	lbtfi_side_start(&a->side, again_thread, a);
+	lbtfi_side_start_stack(&a->side, again_thread, a, CONVERT_STACK);
 	return 0;
 }
 

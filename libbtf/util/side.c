@@ -2,18 +2,32 @@
 /* Work done beside the caller: see side.h */
 #include "side.h"
 
-bool lbtfi_side_start(struct lbtfi_side *s, void *(*fn)(void *), void *arg)
+bool lbtfi_side_start_stack(struct lbtfi_side *s, void *(*fn)(void *), void *arg, size_t stack)
 {
 #ifdef LBTFI_ONE_THREAD
 	/* a build for a program with one thread (util/tls.h): its
 	 * thread-locals are plain statics, so no second thread may run */
+	(void)stack;
 	s->on_thread = false;
 #else
-	s->on_thread = !pthread_create(&s->tid, NULL, fn, arg);
+	pthread_attr_t attr;
+
+	if (stack && !pthread_attr_init(&attr)) {
+		s->on_thread = !pthread_attr_setstacksize(&attr, stack) &&
+			       !pthread_create(&s->tid, &attr, fn, arg);
+		pthread_attr_destroy(&attr);
+	} else {
+		s->on_thread = !pthread_create(&s->tid, NULL, fn, arg);
+	}
 #endif
 	if (!s->on_thread)
 		fn(arg);
 	return s->on_thread;
+}
+
+bool lbtfi_side_start(struct lbtfi_side *s, void *(*fn)(void *), void *arg)
+{
+	return lbtfi_side_start_stack(s, fn, arg, 0);
 }
 
 void lbtfi_side_join(struct lbtfi_side *s)

@@ -19,6 +19,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct lbtfi_side {
 	pthread_t tid;
@@ -28,6 +29,10 @@ struct lbtfi_side {
 /* fn(arg) on a thread of its own, or here, before this returns, when no
  * thread can be made; true: on a thread (s must stay until the join) */
 bool lbtfi_side_start(struct lbtfi_side *s, void *(*fn)(void *), void *arg);
+
+/* The same on a thread with a stack of stack bytes (0: the default), for
+ * work that recurses deeply; run here, it has the caller's stack */
+bool lbtfi_side_start_stack(struct lbtfi_side *s, void *(*fn)(void *), void *arg, size_t stack);
 
 /* The work started on s done (a no-op when it ran on the caller, was
  * joined already or never started); s is then one not started */

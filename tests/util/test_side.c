@@ -33,9 +33,10 @@
 
 /* What pthread_create refuses: nothing, every thread, or the threads made
  * without attributes (not the DWARF driver's workers, made with a stack
- * size: without them it cannot convert) */
+ * size: without them it cannot convert; nor its redo, made so too) */
 static enum { REFUSE_NONE, REFUSE_ALL, REFUSE_PLAIN } refuse;
 static unsigned int made, refused, joined; /* (__atomic) */
+static size_t last_stack; /* the stack size of the last thread made with attributes */
 
 int __real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
@@ -50,6 +51,8 @@ int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(voi
 		__atomic_add_fetch(&refused, 1, __ATOMIC_SEQ_CST);
 		return EAGAIN;
 	}
+	if (a && pthread_attr_getstacksize(a, &last_stack))
+		last_stack = 0;
 	err = __real_pthread_create(t, a, fn, arg);
 	if (!err)
 		__atomic_add_fetch(&made, 1, __ATOMIC_SEQ_CST);
@@ -133,6 +136,32 @@ static void test_no_thread_done_by_caller(void **state)
 	lbtfi_side_join(&s);
 	assert_int_equal(joined, 0);
 	assert_int_equal(w.runs, 1);
+}
+
+/* A stack size asked for is the thread's; refused, the work is done on
+ * the caller all the same */
+static void test_stack_size(void **state)
+{
+	struct work w = { 0 };
+	struct lbtfi_side s = { 0 };
+	size_t stack = (size_t)3 << 20;
+
+	(void)state;
+	refuse = REFUSE_NONE;
+	counts_reset();
+	last_stack = 0;
+	assert_true(lbtfi_side_start_stack(&s, work, &w, stack));
+	lbtfi_side_join(&s);
+	assert_int_equal(made, 1);
+	assert_int_equal(last_stack, stack);
+	assert_int_equal(w.runs, 1);
+	refuse = REFUSE_ALL;
+	assert_false(lbtfi_side_start_stack(&s, work, &w, stack));
+	refuse = REFUSE_NONE;
+	assert_int_equal(w.runs, 2);
+	assert_true(pthread_equal(w.ran_on, pthread_self()));
+	lbtfi_side_join(&s);
+	assert_int_equal(joined, 1);
 }
 
 /* Never started (zeroed): a join, and another, wait for nothing */
@@ -226,6 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_on_a_thread),
 		cmocka_unit_test(test_no_thread_done_by_caller),
+		cmocka_unit_test(test_stack_size),
 		cmocka_unit_test(test_join_not_started),
 		cmocka_unit_test(test_users_without_threads),
 	};
