@@ -7,7 +7,6 @@
  */
 #include <dwarf.h>
 #include "internal.h"
-#include "util/tls.h"
 
 static void bad(const struct lbtfi_dr_unit *u, const uint8_t *at)
 {
@@ -246,17 +245,18 @@ bool lbtfi_dr_child_slow(struct lbtfi_dw_die *d, struct lbtfi_dw_die *out)
  */
 void lbtfi_dr_prefetch_child_names(struct lbtfi_dw_die *d, uint32_t max)
 {
-	const struct lbtfi_dr_sect *s = &d->u->f->s[DS_STR];
+	const struct lbtfi_dr_file *f = d->u->f;
+	unsigned int osz = d->u->h->offset_size;
 	uint64_t bad_before = lbtfi_dr_bad_off;
 	struct lbtfi_dw_die c;
 
-	if (!max || d->u->h->offset_size != 4 || d->u->f->big_endian || !lbtfi_dr_child(d, &c))
+	if (!max || !lbtfi_dr_child(d, &c))
 		goto out;
 	do {
 		const struct lbtfi_dr_abbrev *ab = c.ab;
 		const uint8_t *seg[LBTFI_DR_MAX_VAR + 1];
 		const struct lbtfi_dr_want *w;
-		uint32_t off;
+		uint64_t off;
 
 		if (ab->nvar == LBTFI_DR_GENERIC || !(ab->slots >> DA_NAME & 1) || !lbtfi_dr_place(&c, seg))
 			continue;
@@ -264,10 +264,9 @@ void lbtfi_dr_prefetch_child_names(struct lbtfi_dw_die *d, uint32_t max)
 		w = &ab->want[ab->byslot[0]];
 		if (w->form != DW_FORM_strp)
 			continue;
-		memcpy(&off, seg[w->seg] + w->off, 4);
-		off = le32toh(off);
-		if (off < s->len)
-			__builtin_prefetch(s->p + off);
+		off = lbtfi_dr_read(f->big_endian, seg[w->seg] + w->off, osz);
+		if (off < f->s[DS_STR].len)
+			__builtin_prefetch(f->s[DS_STR].p + off);
 	} while (--max && lbtfi_dr_sibling(&c));
 out:
 	lbtfi_dr_bad_off = bad_before;
