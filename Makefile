@@ -176,6 +176,15 @@ MUSL_PROGS := btfcheck
 # plain statics there, libbtf/util/tls.h)
 MUSL_CPPFLAGS := -DLBTFI_ONE_THREAD -nostdinc -isystem $(shell $(CC) -print-file-name=include) -isystem $(MUSL_INCDIR) \
 		 -idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch)
+# Fewer first touches of a page, each a page fault of ~15-25 us here (a
+# file page's maps its 64 KiB window): a position-dependent link has no
+# .data.rel.ro (the tables of pointers go to .rodata, not to pages written
+# at start), no unwind tables (C without exceptions: 22 KB of .eh_frame
+# between the code and its data), and code, constants and headers in one
+# mapping (-z noseparate-code: the windows run across them). btfcheck
+# link.o 13 -> 12 faults, 0.718 -> 0.690 ms; maps_tc 16 -> 15.
+MUSL_CFLAGS := -fno-pie -fno-asynchronous-unwind-tables -fno-unwind-tables
+MUSL_LDFLAGS := -Wl,-z,noseparate-code
 endif
 endif
 endif
@@ -187,7 +196,7 @@ $(B)/obj/musl/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(call msg,CC-MUSL,$<)
 	$(Q)$(CC) $(CPPFLAGS) -I$(firstword $(subst /, ,$*)) -Icli $(MUSL_CPPFLAGS) $(CFLAGS) \
-		$(if $(filter libbtf/%,$*),$(LIB_CFLAGS)) $(DEPFLAGS) -c -o $@ $<
+		$(if $(filter libbtf/%,$*),$(LIB_CFLAGS)) $(MUSL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(MUSL_LIBA): $(MUSL_LIB_OBJS)
 	@rm -f $@
 	$(call msg,AR,$@)
@@ -211,7 +220,7 @@ endef
 # $(call MUSL_LINK,OBJS...): $@ linked statically with musl: its start files
 # and libc.a by path (musl-gcc's specs are gcc's only), libgcc for what the
 # compiler may call
-MUSL_LINK = $(CC) -static -nostdlib $(LDFLAGS) -o $@ $(MUSL_LIBDIR)/crt1.o $(MUSL_LIBDIR)/crti.o \
+MUSL_LINK = $(CC) -static -nostdlib $(LDFLAGS) $(MUSL_LDFLAGS) -o $@ $(MUSL_LIBDIR)/crt1.o $(MUSL_LIBDIR)/crti.o \
 	    $(1) $(MUSL_LIBDIR)/libc.a $(shell $(CC) -print-libgcc-file-name) $(MUSL_LIBDIR)/crtn.o
 # (with the program's musl/ directory: what only its musl link takes)
 define musl_link_rule

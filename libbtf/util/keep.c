@@ -18,10 +18,28 @@
 
 /* the keeps this thread has filled, freed by thread_exit() */
 static LBTFI_TLS struct lbtfi_keep *listed;
+static size_t held; /* bytes kept, all threads (atomic) */
+
+#ifdef LBTFI_ONE_THREAD
+/*
+ * One thread, the process's main one, whose blocks are kept until exit: no
+ * exit to arrange, so no pthread key. (Linking one costs btfcheck's musl
+ * build 2 KB of .bss, musl's key table and the main thread's values: a
+ * page of the few a fresh process touches.)
+ */
+static bool list(struct lbtfi_keep *k)
+{
+	if (!k->listed) {
+		k->next = listed;
+		listed = k;
+		k->listed = true;
+	}
+	return true;
+}
+#else
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 static bool exit_key_ok;
-static size_t held; /* bytes kept, all threads (atomic) */
 
 static void thread_exit(void *unused)
 {
@@ -60,6 +78,7 @@ static bool list(struct lbtfi_keep *k)
 	k->listed = true;
 	return true;
 }
+#endif
 
 void *lbtfi_keep_take(struct lbtfi_keep *k, size_t n, size_t *cap)
 {
