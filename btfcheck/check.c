@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * One file: read it (mapped, never copied unless it must be changed), pick
- * what to verify (an ELF BPF object: the BTF libbpf would load, unless
- * --raw; other ELF: .BTF as stored; else the raw bytes), verify it as the
- * kernel would, and report.
+ * One file: read it (into one buffer, or mapped when large; never copied
+ * again unless it must be changed), pick what to verify (an ELF BPF
+ * object: the BTF libbpf would load, unless --raw; other ELF: .BTF as
+ * stored; else the raw bytes), verify it as the kernel would, and report.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,7 +21,6 @@ struct input {
 	void *file;              /* the file's bytes (mapped or read) */
 	size_t file_size;
 	bool mapped;
-	bool kept;               /* file is not ours to release (see btfcheck_one) */
 	const unsigned char *data; /* the BTF to verify */
 	size_t size;
 	const void *dist;        /* a module's .BTF.base (distilled base), or NULL */
@@ -136,13 +135,12 @@ static int fail(const struct cfg *c, const char *path, int err, const char *msg)
 static int read_input(const struct cfg *c, const char *path, bool last, struct input *in,
 		      struct btfcheck_report *rep, char **reason)
 {
-	/* the last input is mapped, the others read into one buffer or, when
-	 * large, mapped (c->inbuf says when: BTFCHECK_MAP_FROM): all are left
-	 * to exit (see btfcheck_one()) but a last one read from a pipe */
-	if (last ? lbtfi_file_load_mapped(path, &in->file, &in->file_size, &in->mapped)
-		 : lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
+	/* read into one buffer or, when large, mapped, left to exit either
+	 * way (see btfcheck_one()); the last input's pages serve no later
+	 * one, so it is mapped from a lower size (btfcheck.h) */
+	c->inbuf->map_from = last ? BTFCHECK_LAST_MAP_FROM : BTFCHECK_MAP_FROM;
+	if (lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
 		return fail(c, path, errno, lbtf_errmsg());
-	in->kept = last ? in->mapped : true;
 	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {
 		const void *btf;
 		size_t n;
@@ -482,14 +480,15 @@ out:
 		free(in.owned);
 	}
 	/*
-	 * Page faults and munmap are what a check of a small BPF object costs
-	 * most on the VMs we measure. The process exits after its last input:
-	 * that one is mapped (one fault) and its mapping left to exit's
-	 * teardown, cheaper than munmap. The inputs before it are read into
-	 * one buffer (c->inbuf), faulted in once for all of them.
+	 * Page faults, mappings and munmap are what a check of a small BPF
+	 * object costs most on the VMs we measure. The inputs are read into
+	 * one buffer (c->inbuf), faulted in once for all of them, the last
+	 * one too when small: a mapping of its own, in a region of the
+	 * address space with no page tables yet, costs more than reading a
+	 * few KiB into pages of the heap. Large ones are mapped and
+	 * their mappings left to exit's teardown, cheaper than munmap. So
+	 * in.file is never released here.
 	 */
-	if (!in.kept)
-		lbtfi_file_unload(in.file, in.file_size, in.mapped);
 	lbtf_free(sysfs_base);
 	lbtf_free(dist);
 	lbtf_verify_result_free(&res);

@@ -1,9 +1,9 @@
 #!/bin/bash
 # btfcheck takes each input in with the fewest system calls (libbtf/io/read.c):
-# a regular file read into its buffer (the inputs before the last, under
-# 32 KiB) in one read(), sized from fstat, with no second read() to find
-# the end; a larger one (bpf_flow.o, mostly DWARF) and the last one mapped,
-# not read; opened with O_CLOEXEC by openat, with no fcntl() after it (musl's
+# a regular file under 32 KiB read into its buffer (the last input under
+# 16 KiB: a mapping of its own costs more than reading a few KiB) in one
+# read(), sized from fstat, with no second read() to find the end; a
+# larger one (bpf_flow.o, mostly DWARF) mapped, not read; opened with O_CLOEXEC by openat, with no fcntl() after it (musl's
 # open() adds one) and no stat() of the path beside the fstat. A pipe
 # (standard input) is still read to its end. The verdicts are those of the
 # same files given one by one.
@@ -37,14 +37,21 @@ awk -v objs="${objs[*]}" '
 [ "$(wc -l <"$T/calls")" -eq ${#objs[@]} ] || bad "strace saw $(wc -l <"$T/calls") of ${#objs[@]} inputs opened: $(cat "$T/calls")"
 last=${objs[${#objs[@]} - 1]}
 while read -r f r c s; do
-	# the last input and those of 32 KiB and more are mapped (no read at
-	# all), the others read once
+	# those of 32 KiB and more are mapped (no read at all), the last one
+	# from 16 KiB; the others read once
 	want=1
-	[ "$f" = "$last" ] || [ "$(stat -c %s "$f")" -ge 32768 ] && want=0
+	size=$(stat -c %s "$f")
+	[ "$size" -ge 32768 ] || { [ "$f" = "$last" ] && [ "$size" -ge 16384 ]; } && want=0
 	[ "$r" -eq $want ] || bad "$f: $r read() calls, want $want"
 	[ "$c" -eq 0 ] || bad "$f: $c fcntl() calls after its open"
 	[ "$s" -eq 0 ] || bad "$f: $s stat() calls naming it (the fstat of the read says its size)"
 done <"$T/calls"
+# a last input from 16 KiB is mapped: maps_tc.bpf.o (20 KB) alone
+strace -e trace=openat,read -o "$T/st1" "$BC" "${objs[0]}" >/dev/null 2>&1
+fd=$(grep -m1 "\"${objs[0]}\"" "$T/st1" | awk '{print $NF}')
+[ "$(stat -c %s "${objs[0]}")" -ge 16384 ] && [ -n "$fd" ] ||
+	bad "${objs[0]}: not opened, or under 16 KiB: $(head -c 200 "$T/st1")"
+grep -q "^read($fd," "$T/st1" && bad "${objs[0]} alone: read(), want it mapped (16 KiB and more)"
 # the same verdicts as one command each
 : >"$T/one"
 for o in "${objs[@]}"; do "$BC" "$o" >>"$T/one" 2>/dev/null; done
@@ -56,5 +63,5 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	got=$(cat /sys/kernel/btf/vmlinux | "$BC" - 2>&1; echo "rc=$?")
 	[ "${got/#-: /}" = "${want/#\/sys\/kernel\/btf\/vmlinux: /}" ] || bad "a pipe: '$got', the file: '$want'"
 fi
-[ $fail = 0 ] && echo "ok: ${#objs[@]} inputs, each read in one read() (the last and a large one mapped), no fcntl after open, no stat by path; a pipe read to its end"
+[ $fail = 0 ] && echo "ok: ${#objs[@]} inputs, each read in one read() (the last, small, too; a large one mapped), no fcntl after open, no stat by path; a pipe read to its end"
 exit $fail
