@@ -105,6 +105,13 @@ struct lbtf_object_opts {
 	size_t btf_size;
 	const void *btf_ext;
 	size_t btf_ext_size;
+	/* elf may be written: its .BTF is fixed where it lies (when it is
+	 * 4-byte aligned there and no type or string is added), with no copy,
+	 * and res->data then points into elf (res->in_elf), valid as long as
+	 * elf is. Its .BTF may be changed even when the call fails: check
+	 * the object again only from its file. Honoured when res has room
+	 * for in_elf. false: elf is not written to. */
+	bool in_place;
 };
 
 struct lbtf_object_btf {
@@ -113,6 +120,7 @@ struct lbtf_object_btf {
 	size_t size;
 	uint32_t fixups;         /* LBTF_FIXUP_* that changed something */
 	uint32_t sanitized;      /* LBTF_KFEAT_* whose kinds were rewritten */
+	bool in_elf;             /* data is elf's own .BTF, fixed in place (opts->in_place) */
 };
 
 /* An ELF BPF relocatable object (ELF64, ET_REL, EM_BPF)? */
@@ -129,7 +137,7 @@ bool lbtf_is_bpf_object(const void *data, size_t size);
  * An object without .BTF that libbpf opens without BTF (no .maps or
  * .struct_ops section, no extern) gives 0 with res->data NULL and size 0:
  * no BTF reaches the kernel, and the object loads without it.
- * elf is not written to.
+ * elf is not written to, unless opts->in_place.
  */
 int lbtf_object_btf(const char *path, void *elf, size_t size,
 		    const struct lbtf_object_opts *opts, struct lbtf_object_btf *res);

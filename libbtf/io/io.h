@@ -47,6 +47,9 @@ struct lbtfi_readbuf {
 int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **data, size_t *size,
 			  bool *mapped);
 void lbtfi_readbuf_free(struct lbtfi_readbuf *rb);
+/* What one of the loads above gave made writable (a mapping is private:
+ * the writes stay in memory); 0, or -1 with errno set */
+int lbtfi_file_writable(void *data, size_t size, bool mapped);
 /* The same from a named file, and from fd (not closed; path names it). */
 int lbtfi_file_read(const char *path, void **data, size_t *size, bool *mapped);
 int lbtfi_fd_read(int fd, const char *path, void **data, size_t *size, bool *mapped);

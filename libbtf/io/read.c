@@ -239,6 +239,12 @@ int lbtfi_file_read(const char *path, void **buf, size_t *len, bool *mapped)
 	return file_read(path, &how, buf, len, mapped);
 }
 
+int lbtfi_file_writable(void *data, size_t size, bool mapped)
+{
+	/* (read: malloc'ed memory, writable already) */
+	return mapped && size ? mprotect(data, size, PROT_READ | PROT_WRITE) : 0;
+}
+
 void lbtfi_file_unload(void *buf, size_t len, bool mapped)
 {
 	if (!buf)

@@ -56,7 +56,8 @@ static int note_datasec(struct obtf *b, uint32_t id)
 	return 0;
 }
 
-int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size)
+int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size,
+		       bool in_place)
 {
 	struct lbtf_header hdr;
 	const struct lbtf_header *h = &hdr;
@@ -87,10 +88,17 @@ int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_
 	if (h->hdr_len % 4)
 		return lbtfi_err(EINVAL, "%s: .BTF: header length %u not a multiple of 4", path,
 				 h->hdr_len);
-	b->raw = lbtfi_keep_take(&kept_raw, size, &b->raw_cap);
-	if (!b->raw)
-		return lbtfi_err(ENOMEM, "%s: out of memory", path);
-	memcpy(b->raw, data, size);
+	if (in_place && !((uintptr_t)data & 3)) {
+		/* (the records are read as 32-bit words, hence the alignment;
+		 * the caller allowed the writes: data lies in its elf) */
+		b->raw = (unsigned char *)(uintptr_t)data;
+		b->in_place = true;
+	} else {
+		b->raw = lbtfi_keep_take(&kept_raw, size, &b->raw_cap);
+		if (!b->raw)
+			return lbtfi_err(ENOMEM, "%s: out of memory", path);
+		memcpy(b->raw, data, size);
+	}
 	b->raw_size = size;
 	b->hdr = *h;
 	b->types = b->raw + h->hdr_len + h->type_off;
@@ -132,7 +140,8 @@ void lbtfi_obj_btf_free(struct obtf *b)
 		free(b->types);
 		free(b->strs);
 	}
-	lbtfi_keep_give(&kept_raw, b->raw, b->raw_cap);
+	if (!b->in_place)
+		lbtfi_keep_give(&kept_raw, b->raw, b->raw_cap);
 	lbtfi_keep_give(&kept_offs, b->offs, b->offs_cap * sizeof(*b->offs));
 	if (b->dsecs != b->dsecs_here)
 		free(b->dsecs);
@@ -299,12 +308,20 @@ uint32_t lbtfi_obj_btf_find_int32(const struct obtf *b)
 	return 0;
 }
 
-int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size)
+int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size, bool *in_elf)
 {
 	struct lbtf_header h = b->hdr;
 	unsigned char *p;
 	size_t n;
 
+	*in_elf = false;
+	if (!b->grown && b->in_place) {
+		/* the caller's .BTF, fixed where it lies: nothing to hand over */
+		*data = b->raw;
+		*size = b->raw_size;
+		*in_elf = true;
+		return 0;
+	}
 	if (!b->grown) {
 		/* unchanged in size: the fixed copy itself, handed over */
 		*data = b->raw;

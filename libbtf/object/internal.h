@@ -36,6 +36,7 @@ struct obtf {
 	uint32_t dsecs_here[16]; /* objects have a few (no allocation, no fresh page) */
 	uint32_t nr;             /* types, without void */
 	bool grown;              /* types/strs are our own buffers */
+	bool in_place;           /* raw is the caller's .BTF, fixed where it lies */
 };
 
 /* A section header and its name, read once by lbtfi_obj_elf_open */
@@ -81,7 +82,10 @@ struct octx {
 };
 
 /* btf.c */
-int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size);
+/* in_place: data may be written (lbtf_object_opts.in_place), and is used
+ * as it lies when 4-byte aligned */
+int lbtfi_obj_btf_init(struct obtf *b, const char *path, const void *data, size_t size,
+		       bool in_place);
 void lbtfi_obj_btf_free(struct obtf *b);
 /* Type id (a zeroed void record for 0, writable), or NULL past the last:
  * inline, the fixups' walks call it for every type they look at */
@@ -99,8 +103,9 @@ int lbtfi_obj_btf_resolve_size(const struct obtf *b, uint32_t id, int64_t *size)
 int lbtfi_obj_btf_align_of(const struct obtf *b, uint32_t id);
 uint32_t lbtfi_obj_btf_find_int32(const struct obtf *b);
 /* The BTF as one buffer for the caller to free (b's own copy when no type
- * or string was added: b no longer holds it then) */
-int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size);
+ * or string was added: b no longer holds it then), or, *in_elf set, the
+ * caller's .BTF fixed in place (nothing to free) */
+int lbtfi_obj_btf_output(struct obtf *b, void **data, size_t *size, bool *in_elf);
 /* Done with what lbtfi_obj_btf_output gave (size bytes; NULL: nothing) */
 void lbtfi_obj_btf_data_give(void *data, size_t size);
 

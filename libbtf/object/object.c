@@ -80,7 +80,10 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	}
 	c.ext = o.btf_ext;
 	c.ext_size = o.btf_ext_size;
-	err = err ?: lbtfi_obj_btf_init(&c.b, path, btf, btf_size);
+	/* in place: only the section as it lies in elf, and for a caller
+	 * told so (its result has room for in_elf) */
+	err = err ?: lbtfi_obj_btf_init(&c.b, path, btf, btf_size,
+					 o.in_place && !o.btf && LBTFI_RESULT_HAS(res, in_elf));
 	err = err ?: lbtfi_obj_check_btf_ext(&c);
 	err = err ?: lbtfi_obj_collect_externs(&c);
 	err = err ?: lbtfi_obj_fixup_datasecs(&c);
@@ -88,7 +91,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 	err = err ?: lbtfi_obj_collect_prog_relos(&c);
 	err = err ?: lbtfi_obj_mark_static_subprogs(&c);
 	err = err ?: lbtfi_obj_sanitize(&c);
-	err = err ?: lbtfi_obj_btf_output(&c.b, &r.data, &r.size);
+	err = err ?: lbtfi_obj_btf_output(&c.b, &r.data, &r.size, &r.in_elf);
 	r.fixups = c.fixups;
 	r.sanitized = c.sanitized;
 	lbtfi_obj_btf_free(&c.b);
@@ -98,7 +101,7 @@ int lbtf_object_btf(const char *path, void *elf, size_t size,
 		return err;
 	if (res && res->sz >= offsetof(struct lbtf_object_btf, size) + sizeof(r.size))
 		lbtfi_result_copy(res, &r, sizeof(r));
-	else
+	else if (!r.in_elf)
 		lbtfi_obj_btf_data_give(r.data, r.size); /* the caller cannot receive it */
 	return 0;
 }
@@ -107,7 +110,11 @@ void lbtf_object_btf_free(struct lbtf_object_btf *res)
 {
 	if (!res)
 		return;
-	lbtfi_obj_btf_data_give(res->data, res->size);
+	/* (elf's own .BTF is elf's caller's) */
+	if (LBTFI_RESULT_HAS(res, in_elf) && res->in_elf)
+		res->in_elf = false;
+	else
+		lbtfi_obj_btf_data_give(res->data, res->size);
 	res->data = NULL;
 	res->size = 0;
 }
