@@ -14,14 +14,17 @@ static LBTFI_TLS struct lbtfi_keep kept_secs, kept_funcs, kept_vars;
 
 bool lbtf_is_bpf_object(const void *data, size_t size)
 {
-	const Elf64_Ehdr *eh = data;
+	Elf64_Ehdr eh;
 
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+	/* (copied: the image may lie at any address) */
+	if (size < sizeof(eh))
 		return false;
-	if (eh->e_ident[EI_DATA] == ELFDATA2LSB)
-		return le16toh(eh->e_type) == ET_REL && le16toh(eh->e_machine) == EM_BPF;
-	return be16toh(eh->e_type) == ET_REL && be16toh(eh->e_machine) == EM_BPF;
+	memcpy(&eh, data, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return false;
+	if (eh.e_ident[EI_DATA] == ELFDATA2LSB)
+		return le16toh(eh.e_type) == ET_REL && le16toh(eh.e_machine) == EM_BPF;
+	return be16toh(eh.e_type) == ET_REL && be16toh(eh.e_machine) == EM_BPF;
 }
 
 /* A global or weak STT_OBJECT symbol: what a DATASEC's VAR is looked up in */

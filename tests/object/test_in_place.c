@@ -163,6 +163,37 @@ static void test_grown(void **state)
 	assert_false(in_elf);
 }
 
+/* the image at any address (a caller's buffer need not be aligned): the
+ * same BTF as from an aligned one; UndefinedBehaviorSanitizer (make SAN=1)
+ * names any read of the ELF through a misaligned struct pointer */
+static void test_any_address(void **state)
+{
+	static const char *const objs[] = { "corpus/maps_tc.bpf.o", "bpf/bpf_flow.o" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+		struct image im = load(objs[i], false);
+		struct lbtf_object_btf want = { .sz = sizeof(want) };
+		unsigned char *odd = malloc(im.size + 8);
+
+		assert_non_null(odd);
+		assert_int_equal(lbtf_object_btf(objs[i], im.p, im.size, NULL, &want), 0);
+		for (size_t shift = 1; shift < 8; shift++) {
+			struct lbtf_object_btf got = { .sz = sizeof(got) };
+
+			memcpy(odd + shift, im.p, im.size);
+			assert_true(lbtf_is_bpf_object(odd + shift, im.size));
+			assert_int_equal(lbtf_object_btf(objs[i], odd + shift, im.size, NULL, &got), 0);
+			assert_int_equal(got.size, want.size);
+			assert_memory_equal(got.data, want.data, want.size);
+			lbtf_object_btf_free(&got);
+		}
+		lbtf_object_btf_free(&want);
+		free(odd);
+		free(im.buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_misaligned),
 		cmocka_unit_test(test_old_result),
 		cmocka_unit_test(test_grown),
+		cmocka_unit_test(test_any_address),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
