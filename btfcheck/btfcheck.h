@@ -24,8 +24,9 @@ struct cfg {
 };
 
 /*
- * Inputs of this size and more are mapped and their mappings left to exit (at most BTFCHECK_MAPS_LEFT of them, then they are
- * read): a BPF object that large is mostly DWARF, which a read would copy
+ * Inputs of this size and more are mapped and their mappings left to exit
+ * (at most BTFCHECK_MAPS_LEFT of them, then they are read): a BPF object
+ * that large is mostly DWARF, which a read would copy
  * whole into fresh pages of the read buffer (a page fault each) while the
  * check touches only the headers, symbols and .BTF of a mapping. A smaller
  * one is read: its mapping would cost more than the copy. io chooses by
