@@ -65,6 +65,7 @@ static void stream_log(const char *text, size_t len, void *ctx)
 	struct log_stream *ls = ctx;
 	size_t e = len, from = 0;
 
+	fflush(stdout); /* (the verdicts before the log) */
 	fwrite(text, 1, len, stderr);
 	ls->last = text[len - 1];
 	while (e && text[e - 1] == '\n')

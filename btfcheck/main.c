@@ -142,7 +142,8 @@ int main(int argc, char **argv)
 		{ "target-btf", required_argument, NULL, 'T' }, { "libbpf", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lbtfi_readbuf inbuf = { .map_from = BTFCHECK_MAP_FROM, .max_maps = BTFCHECK_MAPS_LEFT };
+	struct lbtfi_readbuf inbuf = { .map_from = BTFCHECK_MAP_FROM, .max_maps = BTFCHECK_MAPS_LEFT,
+				       .populate_below = BTFCHECK_POPULATE_BELOW };
 	struct cfg c = { .log_level = -1, .log_size = -1, .inbuf = &inbuf };
 	/* precedence: disagreement 3 > cannot read or write 5 > not BTF 4 > rejected 1 */
 	static const int rank[] = { [0] = 0, [1] = 1, [4] = 2, [5] = 3, [3] = 4 };

@@ -83,8 +83,12 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 	char fix[256];
 
 	/* the log is a diagnostic (stderr), the verdict the result (stdout):
-	 * `btfcheck x.o | tee` keeps every verdict; stderr goes out first */
+	 * `btfcheck x.o | tee` keeps every verdict. The verdicts before go out
+	 * before this file's log, the log before its verdict; the verdicts
+	 * themselves are not flushed one by one (one write for a gate's
+	 * verdicts, not one each) */
 	if (!quiet && r->show_log && r->log_len) {
+		fflush(stdout);
 		fwrite(r->log, 1, r->log_len, stderr);
 		if (r->log[r->log_len - 1] != '\n')
 			fputc('\n', stderr);
@@ -132,7 +136,6 @@ void btfcheck_print_text(const struct btfcheck_report *r, bool quiet)
 				r->kernel->err ? "rejected" : "OK", lbtf_errno_name(r->kernel->err),
 				r->kernel->agree ? "agrees" : "DISAGREES");
 	}
-	fflush(stdout); /* before the next file's diagnostics */
 }
 
 /* JSON string: control characters escaped; bytes that are not valid UTF-8

@@ -658,7 +658,6 @@ int btfcheck_targets(const struct cfg *c, char *const *targets, int ntargets, ch
 
 		if (rank[rc] > rank[worst])
 			worst = rc;
-		fflush(stdout);
 	}
 	for (size_t i = 0; i < nt; i++)
 		lbtf_core_target_free(tv[i]);

@@ -12,6 +12,9 @@
 __attribute__((format(printf, 2, 0)))
 static void vreport(const char *prog, const char *fmt, va_list ap)
 {
+	/* what stdout holds goes out first: where both streams go to one
+	 * place (2>&1), a diagnostic follows the output before it */
+	fflush(stdout);
 	fprintf(stderr, "%s: ", prog);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

@@ -34,11 +34,15 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
  * small files faults its pages in once, not once a file. Regular files of
  * map_from bytes and more are mapped instead (0: 256 KiB, read.c's
  * REUSE_MAP_FROM; SIZE_MAX: never), sized by the one fstat the read makes.
+ * A mapping under populate_below bytes (0: none) is populated when made
+ * (MAP_POPULATE): its pages come from the page cache in the one call, not
+ * by a fault for each 64 KiB window touched (the kernel's fault-around).
  */
 struct lbtfi_readbuf {
 	void *data;
 	size_t cap;
 	size_t map_from;
+	size_t populate_below;
 	/* at most this many files are mapped through rb (0: no limit), then
 	 * the rest are read: a program that leaves its mappings to exit
 	 * bounds how many it leaves */

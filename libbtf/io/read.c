@@ -34,6 +34,7 @@
 struct how {
 	bool writable;               /* a private copy the caller may write (copy-on-write) */
 	size_t map_from;             /* the size from which a regular file is mapped */
+	size_t populate_below;       /* a mapping under this size is populated (read-only ones) */
 	struct lbtfi_readbuf *reuse; /* read into this buffer (kept, grown), not a new one */
 };
 
@@ -113,7 +114,12 @@ static int fd_read(int fd, const char *path, const struct how *how, void **buf, 
 	if (fstat(fd, &st))
 		memset(&st, 0, sizeof(st)); /* unknown: read as a stream */
 	if (S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size >= how->map_from) {
-		p = mmap(NULL, st.st_size, PROT_READ | (writable ? PROT_WRITE : 0), MAP_PRIVATE, fd, 0);
+		/* (a writable private mapping populated would be a copy of
+		 * every page: copy-on-write is broken at population) */
+		bool populate = !writable && (size_t)st.st_size < how->populate_below;
+
+		p = mmap(NULL, st.st_size, PROT_READ | (writable ? PROT_WRITE : 0),
+			 MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
 		if (p != MAP_FAILED) {
 			*buf = p;
 			*len = st.st_size;
@@ -281,7 +287,7 @@ int lbtfi_file_load_reuse(const char *path, struct lbtfi_readbuf *rb, void **dat
 {
 	bool full = rb->max_maps && rb->nmaps >= rb->max_maps;
 	const struct how how = { .map_from = full ? SIZE_MAX : rb->map_from ? rb->map_from : REUSE_MAP_FROM,
-				 .reuse = rb };
+				 .populate_below = rb->populate_below, .reuse = rb };
 	int err = load(path, &how, data, size, mapped);
 
 	if (!err && *mapped)

@@ -3,7 +3,8 @@
 # a regular file under 32 KiB read into its buffer (the last input under
 # 16 KiB: a mapping of its own costs more than reading a few KiB) in one
 # read(), sized from fstat, with no second read() to find the end; a
-# larger one (bpf_flow.o, mostly DWARF) mapped, not read; opened with O_CLOEXEC by openat, with no fcntl() after it (musl's
+# larger one (bpf_flow.o, mostly DWARF) mapped, not read (populated, under
+# 256 KiB); opened with O_CLOEXEC by openat, with no fcntl() after it (musl's
 # open() adds one) and no stat() of the path beside the fstat. A pipe
 # (standard input) is still read to its end. The verdicts are those of the
 # same files given one by one.
@@ -57,6 +58,20 @@ reads=$(awk -v f="\"${objs[0]}\"" '
 [ "$(stat -c %s "${objs[0]}")" -ge 16384 ] && [ -n "$reads" ] ||
 	bad "${objs[0]}: not opened and closed, or under 16 KiB: $(head -c 200 "$T/st1")"
 [ "${reads:-0}" -eq 0 ] || bad "${objs[0]} alone: $reads read() calls, want it mapped (16 KiB and more)"
+# a mapped input under 256 KiB is populated as it is mapped (its pages in
+# one call, not a fault a window); a larger one (here bpf_flow.o with
+# 300 KB more at its end, where no section lies) is not
+head -c 300000 /dev/zero | cat "$B/bpf/bpf_flow.o" - >"$T/large.o"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -e trace=mmap -o "$T/st2" "$BC" "$B/bpf/bpf_flow.o" "$T/large.o" >"$T/out2" 2>&1 ||
+	bad "btfcheck bpf_flow.o large.o: $(head -c 300 "$T/out2")"
+small=$(stat -c %s "$B/bpf/bpf_flow.o")
+[ "$small" -ge 32768 ] && [ "$small" -lt 262144 ] || bad "bpf_flow.o is $small bytes: not between 32 and 256 KiB"
+grep -q "^mmap(NULL, $small, PROT_READ, MAP_PRIVATE|MAP_POPULATE, " "$T/st2" ||
+	bad "bpf_flow.o ($small bytes) not mapped with MAP_POPULATE: $(grep "$small" "$T/st2")"
+large=$(stat -c %s "$T/large.o")
+grep -q "^mmap(NULL, $large, PROT_READ, MAP_PRIVATE, " "$T/st2" ||
+	bad "large.o ($large bytes) not mapped, or populated: $(grep "$large" "$T/st2")"
 # the same verdicts as one command each
 : >"$T/one"
 for o in "${objs[@]}"; do "$BC" "$o" >>"$T/one" 2>/dev/null; done
@@ -68,5 +83,5 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	got=$(cat /sys/kernel/btf/vmlinux | "$BC" - 2>&1; echo "rc=$?")
 	[ "${got/#-: /}" = "${want/#\/sys\/kernel\/btf\/vmlinux: /}" ] || bad "a pipe: '$got', the file: '$want'"
 fi
-[ $fail = 0 ] && echo "ok: ${#objs[@]} inputs, each read in one read() (the last, small, too; a large one mapped), no fcntl after open, no stat by path; a pipe read to its end"
+[ $fail = 0 ] && echo "ok: ${#objs[@]} inputs, each read in one read() (the last, small, too; a large one mapped, populated under 256 KiB), no fcntl after open, no stat by path; a pipe read to its end"
 exit $fail
