@@ -25,9 +25,8 @@ struct input {
 	size_t size;
 	const void *dist;        /* a module's .BTF.base (distilled base), or NULL */
 	size_t dist_size;
-	unsigned char *owned;    /* data, when we had to make it */
-	bool owned_by_object;    /* owned is lbtf_object_btf's: given back to it */
-	bool in_file;            /* and it is file's own .BTF, fixed in place */
+	unsigned char *owned;    /* data, when ours to write: a copy, or ob's */
+	struct lbtf_object_btf ob; /* a BPF object's BTF (ob.sz set): given back to it */
 };
 
 /* The last complete line of a log, for the one-line verdict. */
@@ -159,23 +158,22 @@ static int read_input(const struct cfg *c, const char *path, bool last, struct i
 			LBTF_OPTS(lbtf_object_opts, oo, .missing_features = c->missing_features,
 				  .in_place = !c->min_kernel &&
 					      !lbtfi_file_writable(in->file, in->file_size, in->mapped));
-			struct lbtf_object_btf ob = { .sz = sizeof(ob) };
+			struct lbtf_object_btf *ob = &in->ob;
 
+			ob->sz = sizeof(*ob);
 			rep->object = true;
-			err = lbtf_object_btf(path, in->file, in->file_size, &oo, &ob);
+			err = lbtf_object_btf(path, in->file, in->file_size, &oo, ob);
 			if (err) {
 				rep->open_failed = true;
 				rep->open_err = -err;
 				*reason = strdup(unprefixed(lbtf_errmsg(), path));
 				return 0;
 			}
-			in->data = in->owned = ob.data;
-			in->owned_by_object = true;
-			in->in_file = ob.in_elf;
-			in->size = ob.size;
-			rep->no_btf = !ob.data;
-			rep->fixups = ob.fixups;
-			rep->sanitized = ob.sanitized;
+			in->data = in->owned = ob->data;
+			in->size = ob->size;
+			rep->no_btf = !ob->data;
+			rep->fixups = ob->fixups;
+			rep->sanitized = ob->sanitized;
 			return 0;
 		}
 		if (lbtf_elf_btf(path, in->file, in->file_size, &btf, &n))
@@ -483,15 +481,10 @@ out:
 	free(reason);
 	free(hint);
 	free(buf);
-	if (in.owned_by_object) {
-		/* its block is kept for the next object's BTF */
-		struct lbtf_object_btf ob = { .sz = sizeof(ob), .data = in.owned, .size = in.size,
-					      .in_elf = in.in_file };
-
-		lbtf_object_btf_free(&ob);
-	} else {
+	if (in.ob.sz) /* (its block is kept for the next object's BTF) */
+		lbtf_object_btf_free(&in.ob);
+	else
 		free(in.owned);
-	}
 	/*
 	 * Page faults, mappings and munmap are what a check of a small BPF
 	 * object costs most on the VMs we measure. The inputs are read into
