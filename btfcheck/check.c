@@ -138,8 +138,10 @@ static int read_input(const struct cfg *c, const char *path, bool last, struct i
 {
 	/* read into one buffer or, when large, mapped, left to exit either
 	 * way (see btfcheck_one()); the last input's pages serve no later
-	 * one, so it is mapped from a lower size (btfcheck.h) */
+	 * one, so it is mapped from a lower size (btfcheck.h), and read into
+	 * a buffer of its size (link.o, 3.6 KB: 11 -> 10 faults) */
 	c->inbuf->map_from = last ? BTFCHECK_LAST_MAP_FROM : BTFCHECK_MAP_FROM;
+	c->inbuf->last = last;
 	if (lbtfi_file_load_reuse(path, c->inbuf, &in->file, &in->file_size, &in->mapped))
 		return fail(c, path, errno, lbtf_errmsg());
 	if (in->file_size >= 4 && !memcmp(in->file, "\177ELF", 4)) {

@@ -37,12 +37,16 @@ int lbtfi_file_load_mapped(const char *path, void **data, size_t *size, bool *ma
  * A mapping under populate_below bytes (0: none) is populated when made
  * (MAP_POPULATE): its pages come from the page cache in the one call, not
  * by a fault for each 64 KiB window touched (the kernel's fault-around).
+ * A buffer that grows is given room for the next files (64 KiB at least)
+ * unless last says no file follows: then it holds this one exactly, and
+ * what the caller allocates next shares its last page, not a fresh one.
  */
 struct lbtfi_readbuf {
 	void *data;
 	size_t cap;
 	size_t map_from;
 	size_t populate_below;
+	bool last;
 	/* at most this many files are mapped through rb (0: no limit), then
 	 * the rest are read: a program that leaves its mappings to exit
 	 * bounds how many it leaves */

@@ -156,7 +156,7 @@ static int fd_read(int fd, const char *path, const struct how *how, void **buf, 
 		free(rb->data);
 		rb->data = NULL;
 		rb->cap = 0;
-		cap = cap < REUSE_MIN ? REUSE_MIN : cap;
+		cap = cap < REUSE_MIN && !rb->last ? REUSE_MIN : cap;
 		p = malloc(cap);
 	} else {
 		p = malloc(cap);

@@ -4,7 +4,8 @@
  * map_from bytes and more is mapped, a smaller one read into the buffer;
  * after max_maps mappings the rest are read (btfcheck leaves its mappings
  * to exit and bounds how many it leaves). Each load gives the file's bytes
- * whichever way it went.
+ * whichever way it went. A buffer grows with room for the next files,
+ * except for the last one (exactly its size).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,6 +116,32 @@ static void map_from_bounds(void **state)
 	unlink(huge);
 }
 
+/* room for the next files, or (last) the file's size and its end's byte */
+static void last_exact(void **state)
+{
+	struct lbtfi_readbuf many = { 0 }, last = { .last = true };
+	char small[256], other[256];
+
+	(void)state;
+	make_file("small", SMALL, 5, small);
+	make_file("other", SMALL / 2, 6, other);
+	assert_false(load_check(&many, small, SMALL, 5));
+	assert_true(many.cap >= (64u << 10));
+	assert_false(load_check(&last, small, SMALL, 5));
+	assert_int_equal(last.cap, SMALL + 1);
+	/* (a smaller one after it: the same buffer) */
+	{
+		void *was = last.data;
+
+		assert_false(load_check(&last, other, SMALL / 2, 6));
+		assert_ptr_equal(last.data, was);
+	}
+	lbtfi_readbuf_free(&many);
+	lbtfi_readbuf_free(&last);
+	unlink(small);
+	unlink(other);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -132,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(maps_bounded),
 		cmocka_unit_test(map_from_bounds),
+		cmocka_unit_test(last_exact),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
