@@ -148,8 +148,11 @@ vmlinux=$(fetch_vmlinux) && [ -n "$vmlinux" ] || { vmlinux=; note "no vmlinux wi
 # btfgen-pahole with kernel 6.18's flags against pahole 1.24 (with the flags
 # the 6.1 kernel gives it) and pahole v1.31 (6.18's flags; when
 # scripts/build-pahole.sh has built it), at -j1 and -j2: per round each
-# encoder once, alternating, fresh processes; the rows give the medians and
-# the ratio is the median of the rounds' ratios (btfgen / peer).
+# encoder once, fresh processes, btfgen first in odd rounds and last in even
+# ones; the rows give the medians and the ratio is the median of the rounds'
+# ratios (btfgen / peer), the notes their range (this kind of machine runs
+# the same command 20-35% slower from one minute to the next: the range
+# shows how far one pair may stray from the median).
 K618=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 # (and --btf_features=attributes: pahole >= 1.30 gets it from 6.18's Makefile.btf)
 P31=${BTF_BENCH_CACHE:-/var/cache/btf-bench}/pahole-v1.31/bin/pahole
@@ -164,13 +167,22 @@ peer_cmd() {
 median_ratio() { # pairs "a b" on stdin -> median of a/b
 	awk '$2 > 0 { print $1 / $2 }' | sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "n/a" }'
 }
+range_ratio() { # pairs "a b" on stdin -> "lo-hi" of a/b
+	awk '$2 > 0 { print $1 / $2 }' | sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f-%.2f", v[1], v[NR]; else print "n/a" }'
+}
+# round_pairs "A" "B": the lines "a b" of two space-separated series, round by round
+round_pairs() {
+	paste <(tr ' ' '\n' <<<"$1" | sed '/^$/d') <(tr ' ' '\n' <<<"$2" | sed '/^$/d')
+}
 bench_kernel_flags() {
 	local in=$1 label=$2 r j p peers="p124" t m rc c
 	[ -x "$P31" ] && peers="p124 p131"
 	local -A wall rss cpu
 	for r in $(seq "${ROUNDS:-5}"); do
+		local order="btfgen $peers"
+		[ $((r % 2)) = 0 ] && order="$(tr ' ' '\n' <<<"$order" | tac | xargs)"
 		for j in 1 2; do
-			for p in btfgen $peers; do
+			for p in $order; do
 				# shellcheck disable=SC2046
 				measure "$T/k" $(peer_cmd $p $j "$in" "$T/k.$p.$j.btf")
 				read -r t m rc c <"$T/k"
@@ -194,15 +206,15 @@ bench_kernel_flags() {
 			[ $p = p131 ] && name=pahole_v1.31
 			# shellcheck disable=SC2086
 			row "btfgen-pahole $label -j$j wall s vs $name" "$(median ${wall[btfgen.$j]})" "$(median ${wall[$p.$j]})" \
-				"$(paste <(tr ' ' '\n' <<<"${wall[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${wall[$p.$j]}" | sed '/^$/d') | median_ratio)" \
-				"median of ${ROUNDS:-5} paired ratios; btfgen: 6.18 flags; $name: $(peer_cmd $p $j IN OUT | cut -d' ' -f2- | sed 's/ --btf_encode_detached=OUT IN//')"
+				"$(round_pairs "${wall[btfgen.$j]}" "${wall[$p.$j]}" | median_ratio)" \
+				"median of ${ROUNDS:-5} paired ratios (range $(round_pairs "${wall[btfgen.$j]}" "${wall[$p.$j]}" | range_ratio)); btfgen: 6.18 flags; $name: $(peer_cmd $p $j IN OUT | cut -d' ' -f2- | sed 's/ --btf_encode_detached=OUT IN//')"
 			# shellcheck disable=SC2086
 			row "btfgen-pahole $label -j$j CPU s vs $name" "$(median ${cpu[btfgen.$j]})" "$(median ${cpu[$p.$j]})" \
-				"$(paste <(tr ' ' '\n' <<<"${cpu[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${cpu[$p.$j]}" | sed '/^$/d') | median_ratio)" \
-				"user+sys; median of paired ratios (less disturbed by the other jobs than wall time)"
+				"$(round_pairs "${cpu[btfgen.$j]}" "${cpu[$p.$j]}" | median_ratio)" \
+				"user+sys; median of paired ratios (range $(round_pairs "${cpu[btfgen.$j]}" "${cpu[$p.$j]}" | range_ratio); less disturbed by the other jobs than wall time)"
 			# shellcheck disable=SC2086
 			row "btfgen-pahole $label -j$j peak RSS MB vs $name" "$(($(median ${rss[btfgen.$j]}) / 1024))" "$(($(median ${rss[$p.$j]}) / 1024))" \
-				"$(paste <(tr ' ' '\n' <<<"${rss[btfgen.$j]}" | sed '/^$/d') <(tr ' ' '\n' <<<"${rss[$p.$j]}" | sed '/^$/d') | median_ratio)" \
+				"$(round_pairs "${rss[btfgen.$j]}" "${rss[$p.$j]}" | median_ratio)" \
 				"ru_maxrss; median of paired ratios"
 		done
 	done

@@ -66,6 +66,14 @@ def row(what, r, notes):
            fig(r["t"], 0, 1e6), cpu, med(r["wall"]), notes), flush=True)
     return cpu
 
+def spread(r):
+    """the middle half of the paired CPU ratios (how far a pair strays from
+    the median on a machine whose speed changes from minute to minute)"""
+    if len(r["cpu"]) < 4:
+        return "CPU ratios %s" % ", ".join("%.2f" % x for x in r["cpu"])
+    q = statistics.quantiles(r["cpu"], n=4)
+    return "CPU ratios' middle half %.2f-%.2f" % (q[0], q[2])
+
 def faults(r):
     return "page faults %d / %d" % (fig(r["o"], 2, 1), fig(r["t"], 2, 1))
 
@@ -94,4 +102,4 @@ for n, (name, peer) in enumerate(peers):
     g = measure([([btfcheck] + gate, [peer] + gate)], True)
     row("object mode vs %s, the gate: every BPF object the build and its tests make (%d, %d KB) "
         "in one command each" % (name, len(gate), sum(os.path.getsize(o) for o in gate) // 1024),
-        g, "%s; %s; load %s -> %s" % (method, faults(g), start, load()))
+        g, "%s; %s; %s; load %s -> %s" % (method, spread(g), faults(g), start, load()))
