@@ -164,6 +164,10 @@ peer_cmd() {
 	p131) echo "$P31 -J -j$2 --btf_features=$K618 --btf_features=attributes --lang_exclude=rust --btf_encode_detached=$4 $3" ;;
 	esac
 }
+# (KROUNDS rounds, ROUNDS when only that is set, else 9 rather than the
+# other sections' 5: one pair's ratio strays from the median by as much as
+# the median lies from a goal)
+KROUNDS=${KROUNDS:-${ROUNDS:-9}}
 median_ratio() { # pairs "a b" on stdin -> median of a/b
 	awk '$2 > 0 { print $1 / $2 }' | sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "n/a" }'
 }
@@ -178,7 +182,7 @@ bench_kernel_flags() {
 	local in=$1 label=$2 r j p peers="p124" t m rc c
 	[ -x "$P31" ] && peers="p124 p131"
 	local -A wall rss cpu
-	for r in $(seq "${ROUNDS:-5}"); do
+	for r in $(seq "$KROUNDS"); do
 		local order="btfgen $peers"
 		[ $((r % 2)) = 0 ] && order="$(tr ' ' '\n' <<<"$order" | tac | xargs)"
 		for j in 1 2; do
@@ -207,7 +211,7 @@ bench_kernel_flags() {
 			# shellcheck disable=SC2086
 			row "btfgen-pahole $label -j$j wall s vs $name" "$(median ${wall[btfgen.$j]})" "$(median ${wall[$p.$j]})" \
 				"$(round_pairs "${wall[btfgen.$j]}" "${wall[$p.$j]}" | median_ratio)" \
-				"median of ${ROUNDS:-5} paired ratios (range $(round_pairs "${wall[btfgen.$j]}" "${wall[$p.$j]}" | range_ratio)); btfgen: 6.18 flags; $name: $(peer_cmd $p $j IN OUT | cut -d' ' -f2- | sed 's/ --btf_encode_detached=OUT IN//')"
+				"median of $KROUNDS paired ratios (range $(round_pairs "${wall[btfgen.$j]}" "${wall[$p.$j]}" | range_ratio)); btfgen: 6.18 flags; $name: $(peer_cmd $p $j IN OUT | cut -d' ' -f2- | sed 's/ --btf_encode_detached=OUT IN//')"
 			# shellcheck disable=SC2086
 			row "btfgen-pahole $label -j$j CPU s vs $name" "$(median ${cpu[btfgen.$j]})" "$(median ${cpu[$p.$j]})" \
 				"$(round_pairs "${cpu[btfgen.$j]}" "${cpu[$p.$j]}" | median_ratio)" \
