@@ -47,13 +47,21 @@
 #include <string.h>
 #include "internal.h"
 
-/* A type of an earlier unit, in the signature table (or pending) */
+/*
+ * A type of an earlier unit, in the signature table (or pending): 16
+ * bytes, four to a cache line. The table is the worker's largest hot
+ * structure (up to 16,384 slots a group), probed once per type DIE at a
+ * place its hash picks, and shares the caches with the unit being read:
+ * at 24 bytes a slot it missed the last-level cache on most probes.
+ * Keeps 96 bits of the 128-bit signature (a whole, b's low half): two
+ * signatures of a group that agree on them and differ elsewhere are as
+ * unlikely as a collision of the whole (~2^-96 per pair).
+ */
 struct rep {
-	uint64_t a, b;   /* signature */
+	uint64_t a;      /* signature */
+	uint32_t b;      /* (its b, low half) */
 	uint32_t id;     /* 0: a free slot of the table */
-	uint32_t map;    /* index in maps, NO_MAP until the first lookup needs it */
 };
-#define NO_MAP UINT32_MAX
 /* Slots of a group's first signature table (a power of two) */
 #define REP_TAB_FIRST 4096u
 
@@ -64,9 +72,13 @@ struct name_ent {
 	bool fwd;        /* a declaration */
 };
 
+/* A type's name map: its entries in ents (8 bytes: one load beside the
+ * signature table's on the path of every reuse) */
 struct name_map {
-	uint32_t start, n;
-	bool ambiguous; /* one name, several types: never reused */
+	uint32_t start;
+	uint32_t n : 30;
+	uint32_t built : 1;     /* (a zeroed one: not made yet) */
+	uint32_t ambiguous : 1; /* one name, several types: never reused */
 };
 
 /*
@@ -100,11 +112,12 @@ struct lbtfi_dw_group {
 	uint32_t mask, nreps;
 	/* by type id - the builder's start_id: the last name map walk that
 	 * met the type (an array: the group's types are numbered densely;
-	 * the hashed set it replaces cost more than the walk) */
+	 * the hashed set it replaces cost more than the walk), and the
+	 * type's name map, made when a lookup first needs it (a type's map
+	 * depends on its id only, whichever rep asks) */
 	uint32_t *walked;
+	struct name_map *map_of;
 	uint32_t capwalked, walk;
-	struct name_map *maps;
-	uint32_t nmaps, capmaps;
 	struct name_ent *ents;
 	uint32_t nents, capents;
 	struct rep *pending;        /* the unit's conversions, reusable once it ends */
@@ -145,12 +158,12 @@ void lbtfi_dw_group_free(struct lbtfi_dw_group *g)
 		return;
 	free(g->tab);
 	free(g->walked);
+	free(g->map_of);
 	lbtfi_dw_diemap_free(&g->fwd_to);
 	lbtfi_dw_diemap_free(&g->paired);
 	lbtfi_dw_diemap_free(&g->name_offs);
 	free(g->pairs);
 	free(g->fwd_log);
-	free(g->maps);
 	free(g->ents);
 	free(g->pending);
 	free(g->wants);
@@ -222,7 +235,6 @@ static int rep_add(struct lbtfi_dw_group *g, const struct rep *r)
 		if (g->tab[i].a == r->a && g->tab[i].b == r->b && ++same == MAX_CANDIDATES)
 			return 0;
 	g->tab[i] = *r;
-	g->tab[i].map = NO_MAP;
 	g->nreps++;
 	return 0;
 }
@@ -252,7 +264,7 @@ static void add_name(struct walk *w, const struct lbtf_type *t, uint32_t id)
 			return; /* (in the map: each name once, see map_lookup) */
 		switch (lbtfi_eq_named(flavor, e->fwd, fwd)) {
 		case LBTFI_EQ_SAME: /* two definitions: never reused */
-			w->m->ambiguous = true;
+			w->m->ambiguous = 1;
 			break;
 		case LBTFI_EQ_RESOLVES:
 		case LBTFI_EQ_ENUM_DECL:
@@ -307,45 +319,54 @@ static void walk_type(struct walk *w, uint32_t id, bool root)
 		walk_type(w, *words, false);
 }
 
-/* Room in walked for every type of the builder b (new entries zeroed);
- * 0 or -ENOMEM */
+/* Room in walked and map_of for every type of the builder b (new entries
+ * zeroed); 0 or -ENOMEM */
 static int walked_cover(struct lbtfi_dw_group *g, const struct lbtf_builder *b)
 {
-	uint32_t *n, cap;
+	struct name_map *m;
+	uint32_t *n, cap, old = g->capwalked;
 
-	if (b->nr_types <= g->capwalked)
+	if (b->nr_types <= old)
 		return 0;
-	cap = g->capwalked ? g->capwalked : 1024;
+	cap = old ? old : 1024;
 	while (cap < b->nr_types)
 		cap *= 2;
-	n = realloc(g->walked, (size_t)cap * sizeof(*n));
-	if (!n)
+	if (!(n = realloc(g->walked, (size_t)cap * sizeof(*n))))
 		return -ENOMEM;
-	memset(n + g->capwalked, 0, (size_t)(cap - g->capwalked) * sizeof(*n));
+	memset(n + old, 0, (size_t)(cap - old) * sizeof(*n));
 	g->walked = n;
+	if (!(m = realloc(g->map_of, (size_t)cap * sizeof(*m))))
+		return -ENOMEM; /* (walked grew: fine, the next call grows map_of) */
+	memset(m + old, 0, (size_t)(cap - old) * sizeof(*m));
+	g->map_of = m;
 	g->capwalked = cap;
 	return 0;
 }
 
-/* The name map of type id, a new one (a candidate keeps it: rep.map), or
- * NO_MAP when out of memory */
-static uint32_t name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
+/* The name map of type id, made at the first call, or NULL when out of
+ * memory; valid until the next call */
+static const struct name_map *name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
 {
 	struct lbtfi_dw_group *g = u->grp;
 	struct walk w = { g, u->b, NULL, 0 };
+	uint32_t x = id - u->b->start_id; /* (id is a type of the builder) */
 
-	if (walked_cover(g, u->b) ||
-	    lbtfi_dw_grow(&g->maps, &g->capmaps, g->nmaps, sizeof(*g->maps), 256))
-		return NO_MAP;
-	w.m = &g->maps[g->nmaps++];
-	*w.m = (struct name_map){ g->nents, 0, false };
+	if (x < g->capwalked && g->map_of[x].built)
+		return &g->map_of[x];
+	if (walked_cover(g, u->b))
+		return NULL;
+	w.m = &g->map_of[x];
+	*w.m = (struct name_map){ .start = g->nents };
 	if (++g->walk == 0) { /* (stamps wrapped: none is of this walk) */
 		memset(g->walked, 0, (size_t)g->capwalked * sizeof(*g->walked));
 		g->walk = 1;
 	}
 	walk_type(&w, id, true);
+	if (w.err)
+		return NULL; /* (not built: made again at the next call) */
 	w.m->n = g->nents - w.m->start;
-	return w.err ? NO_MAP : g->nmaps - 1;
+	w.m->built = 1;
+	return w.m;
 }
 
 /*
@@ -507,8 +528,9 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 {
 	struct lbtfi_dw_group *g = u->grp;
 	const struct lbtfi_dw_sig *s;
+	const struct name_map *m;
 	struct rep *r;
-	uint32_t i;
+	uint32_t i, x;
 	int err;
 
 	if (!g || !g->on)
@@ -520,7 +542,7 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	for (i = rep_home(g, s->a); (r = &g->tab[i])->id; i = (i + 1) & g->mask) {
 		uint32_t id = r->id;
 
-		if (r->a != s->a || r->b != s->b)
+		if (r->a != s->a || r->b != (uint32_t)s->b)
 			continue;
 		/* a signature without edges (no named struct, union or enum
 		 * reached: sig.c lists each as one) is that of a type whose
@@ -529,9 +551,12 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 		 * built, a walk of the builder's graph each, before this) */
 		if (!s->nedges)
 			return id;
-		if (r->map == NO_MAP && (r->map = name_map(u, id)) == NO_MAP)
+		x = id - u->b->start_id;
+		if (x < g->capwalked && g->map_of[x].built)
+			m = &g->map_of[x]; /* (most: made for an earlier DIE) */
+		else if (!(m = name_map(u, id)))
 			return lbtfi_err(ENOMEM, "out of memory");
-		err = try_rep(u, die, s, id, &g->maps[r->map]);
+		err = try_rep(u, die, s, id, m);
 		if (err < 0)
 			return err;
 		if (err)
@@ -553,7 +578,7 @@ int lbtfi_dw_reuse_note(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *die,
 		return err;
 	if (lbtfi_dw_grow(&g->pending, &g->cappending, g->npending, sizeof(*g->pending), 1024))
 		return lbtfi_err(ENOMEM, "out of memory");
-	g->pending[g->npending++] = (struct rep){ s->a, s->b, id, NO_MAP };
+	g->pending[g->npending++] = (struct rep){ s->a, (uint32_t)s->b, id };
 	return 0;
 }
 
