@@ -343,16 +343,14 @@ static int walked_cover(struct lbtfi_dw_group *g, const struct lbtf_builder *b)
 	return 0;
 }
 
-/* The name map of type id, made at the first call, or NULL when out of
- * memory; valid until the next call */
-static const struct name_map *name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
+/* The name map of type id (index x in map_of), made now; NULL when out
+ * of memory */
+static __attribute__((noinline)) const struct name_map *name_map_make(struct lbtfi_dw_reuse_unit *u,
+								      uint32_t id, uint32_t x)
 {
 	struct lbtfi_dw_group *g = u->grp;
 	struct walk w = { g, u->b, NULL, 0 };
-	uint32_t x = id - u->b->start_id; /* (id is a type of the builder) */
 
-	if (x < g->capwalked && g->map_of[x].built)
-		return &g->map_of[x];
 	if (walked_cover(g, u->b))
 		return NULL;
 	w.m = &g->map_of[x];
@@ -367,6 +365,18 @@ static const struct name_map *name_map(struct lbtfi_dw_reuse_unit *u, uint32_t i
 	w.m->n = g->nents - w.m->start;
 	w.m->built = 1;
 	return w.m;
+}
+
+/* The name map of type id, made at the first call, or NULL when out of
+ * memory; valid until the next call (inline: most calls find it made) */
+static inline const struct name_map *name_map(struct lbtfi_dw_reuse_unit *u, uint32_t id)
+{
+	struct lbtfi_dw_group *g = u->grp;
+	uint32_t x = id - u->b->start_id; /* (id is a type of the builder) */
+
+	if (x < g->capwalked && g->map_of[x].built)
+		return &g->map_of[x];
+	return name_map_make(u, id, x);
 }
 
 /*
@@ -530,7 +540,7 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 	const struct lbtfi_dw_sig *s;
 	const struct name_map *m;
 	struct rep *r;
-	uint32_t i, x;
+	uint32_t i;
 	int err;
 
 	if (!g || !g->on)
@@ -551,10 +561,7 @@ int64_t lbtfi_dw_reuse_find(struct lbtfi_dw_reuse_unit *u, struct lbtfi_dw_die *
 		 * built, a walk of the builder's graph each, before this) */
 		if (!s->nedges)
 			return id;
-		x = id - u->b->start_id;
-		if (x < g->capwalked && g->map_of[x].built)
-			m = &g->map_of[x]; /* (most: made for an earlier DIE) */
-		else if (!(m = name_map(u, id)))
+		if (!(m = name_map(u, id)))
 			return lbtfi_err(ENOMEM, "out of memory");
 		err = try_rep(u, die, s, id, m);
 		if (err < 0)
