@@ -261,14 +261,14 @@ static const struct record *find_record(const struct sctx *c, uint32_t id)
 	return NULL;
 }
 
-/* Ownership may not form cycles; uptrs point to small local structs. */
+/* Every graph root's value has a record (-EFAULT); uptrs point to small
+ * local structs. */
 static int check_and_fixup(const struct sctx *c, const struct record *rec)
 {
 	if (!(rec->mask & (SF_GRAPH_ROOT | SF_UPTR)))
 		return 0;
 	for (int i = 0; i < rec->cnt; i++) {
 		const struct finfo *f = &rec->f[i];
-		const struct record *value;
 
 		if (f->type == SF_UPTR) {
 			const struct lbtf_type *t = lbtfi_vtype(c->env, f->kptr_id);
@@ -282,12 +282,67 @@ static int check_and_fixup(const struct sctx *c, const struct record *rec)
 		}
 		if (!(f->type & SF_GRAPH_ROOT))
 			continue;
-		if (!(value = find_record(c, f->value_id)))
+		if (!find_record(c, f->value_id))
 			return -EFAULT;
-		if ((rec->mask & SF_GRAPH_NODE) && (value->mask & SF_GRAPH_ROOT))
-			return -ELOOP;
 	}
 	return 0;
+}
+
+/*
+ * Ownership may not form a cycle: a graph root owns the struct its
+ * "contains:" tag names, and no struct may own itself through a chain of
+ * them (-ELOOP). Looked at once every root's value was found: an EFAULT of
+ * check_and_fixup comes first, whichever struct comes first. Whether a
+ * struct has a node of its own does not matter, nor does the length of a
+ * chain: the running kernel (6.18.44) accepts A -> B -> C with B both a root
+ * and a node, which the kernels before refused, and refuses a cycle whose
+ * nodes it ignores (a bpf_rb_node of another size). A depth-first walk
+ * over the records, on a stack of its own: the index of the struct met
+ * again while still on the walk's path, or -1.
+ */
+static int ownership_cycle(const struct sctx *c)
+{
+	size_t n = c->tab_cnt > 0 ? (size_t)c->tab_cnt : 1;
+	struct frame { int rec, field; } *stack = malloc(n * sizeof(*stack));
+	uint8_t *state = calloc(n, 1); /* 1 on the path, 2 done */
+	int found = -1;
+
+	if (!stack || !state) {
+		free(stack);
+		free(state);
+		return -2;
+	}
+	for (int start = 0; start < c->tab_cnt && found < 0; start++) {
+		int depth = 0;
+
+		if (state[start])
+			continue;
+		stack[depth++] = (struct frame){ start, 0 };
+		state[start] = 1;
+		while (depth && found < 0) {
+			struct frame *fr = &stack[depth - 1];
+			const struct record *rec = &c->tab[fr->rec];
+			const struct record *value;
+			int next;
+
+			if (fr->field == rec->cnt) {
+				state[fr->rec] = 2;
+				depth--;
+				continue;
+			}
+			if (!(rec->f[fr->field++].type & SF_GRAPH_ROOT))
+				continue;
+			value = find_record(c, rec->f[fr->field - 1].value_id);
+			next = (int)(value - c->tab);
+			if (state[next] == 1)
+				found = next;
+			else if (!state[next])
+				stack[depth++] = (struct frame){ next, 0 }, state[next] = 1;
+		}
+	}
+	free(stack);
+	free(state);
+	return found;
 }
 
 static bool id_in(const uint32_t *ids, int n, uint32_t id)
@@ -435,6 +490,15 @@ static int run(struct sctx *c, const uint32_t *ids, int nids)
 			cause(c, c->tab[i].struct_id, -1, err, "its %s refused",
 			      c->tab[i].mask & SF_UPTR ? "uptr or graph root fields are"
 			      : "graph roots' values are");
+	if (!err && c->tab_cnt) {
+		int in_cycle = ownership_cycle(c);
+
+		if (in_cycle == -2)
+			return -ENOMEM;
+		if (in_cycle >= 0)
+			err = cause(c, c->tab[in_cycle].struct_id, -1, -ELOOP,
+				    "it owns itself through graph roots' \"contains:\" tags");
+	}
 	return err;
 }
 
