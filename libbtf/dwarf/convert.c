@@ -37,6 +37,8 @@
  *   prune          after dedup: first FUNC of each name, unreferenced
  *                  DW_OP_convert types, a BPF object's type set
  *   run_free       one cleanup for every outcome
+ * At -j1 the same steps run in turn on one thread, none beside another
+ * (solo_thread, at the end).
  */
 #include <fcntl.h>
 #include <malloc.h>
@@ -122,6 +124,9 @@ struct driver {
 	 * in RSS once, not once per thread */
 	struct lbtfi_dw_handle shared;
 	bool has_shared;
+	/* -j1: every step on one thread (lbtf_dwarf_to_btf), the groups
+	 * converted by the appender as it comes to them (assemble) */
+	bool solo;
 };
 
 /* The thread's error message, prefixed with the input's path (err < 0) */
@@ -357,6 +362,20 @@ static void *worker(void *arg)
 		convert_group(d, &c.u, i, d->g.features & LBTF_DWARF_FEAT_REUSE);
 	converter_close(&c);
 	return NULL;
+}
+
+/* -j1 (solo): group i converted by the appender, when it comes to it, with
+ * the converter c it opened (open_err: could not) */
+static void convert_here(struct driver *d, struct converter *c, int open_err, uint32_t i)
+{
+	struct unit_result r = { 0 };
+
+	if (!open_err) {
+		convert_group(d, &c->u, i, d->g.features & LBTF_DWARF_FEAT_REUSE);
+		return;
+	}
+	fail_unit(&r, open_err);
+	finish(d, i, &r);
 }
 
 static void free_result(struct unit_result *r)
@@ -716,7 +735,9 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 {
 	pthread_t *tids = NULL;
 	int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	int started = 0, err = 0;
+	int started = 0, err = 0, open_err = 0;
+	bool here = workers && d->solo; /* (convert_here) */
+	struct converter conv;
 	uint32_t i;
 
 	if (jobs < 1)
@@ -729,7 +750,12 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 			return err;
 		c->pairs_on = true;
 	}
-	if (workers) {
+	if (here) {
+		/* (the table whole before the first subprogram, which would
+		 * otherwise wait for it on this very thread) */
+		err = load_pfuncs(d->gate, d->g.features);
+		open_err = converter_open(d, &conv);
+	} else if (workers) {
 		/* Room for the workers to keep converting while the appender
 		 * runs a batch dedup, so the stages overlap instead of taking
 		 * turns */
@@ -742,8 +768,11 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 			err = load_pfuncs(d->gate, d->g.features);
 	}
 	for (i = 0; !err && i < d->ngroups; i++) {
-		struct unit_result *r = wait_unit(d, i);
+		struct unit_result *r;
 
+		if (here)
+			convert_here(d, &conv, open_err, i);
+		r = wait_unit(d, i);
 		err = take_result(d, out, r, old, i < kept, c);
 		release_unit(d, r);
 		/* (what the units before it read once is not read again:
@@ -769,7 +798,9 @@ static int assemble(struct driver *d, const struct lbtf_dwarf_opts *o, struct lb
 			err = early_redo(d, &c->pairs, i + 1, early) ?:
 			      fold_early(d, out, i + 1, c, early);
 	}
-	if (workers) {
+	if (here && !open_err)
+		converter_close(&conv);
+	if (workers && !here) {
 		stop_workers(d, tids, started);
 		free(tids);
 	}
@@ -1388,14 +1419,13 @@ static void run_free(struct run *r)
  * error loading the ELF is reported before the listing's (which may fail
  * for the same reason: list_done is not reached).
  */
-struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
+static struct lbtf_builder *to_btf(const char *path, const struct lbtf_dwarf_opts *opts, bool solo)
 {
 	struct run r = { .st = { .sz = sizeof(r.st) } };
 	char msg[512];
 	int err;
 
-	if (!path)
-		return lbtfi_err_ptr(EINVAL, "no input file");
+	r.d.solo = solo;
 	err = open_input(&r, path, opts);
 	if (!err) {
 		listing_start(&r);
@@ -1419,4 +1449,52 @@ struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf
 		return lbtfi_err_ptr(-err, "%s", msg);
 	}
 	return r.out;
+}
+
+/*
+ * -j1: the steps on one thread, one at a time, and the caller waits. The
+ * workers and the side work (the unit listing, groups converted again, the
+ * release, dedup's) overlap the appender otherwise, on other CPUs: a kernel
+ * with 6.18's flags, the appender's data then crossing from core to core,
+ * took 8% more CPU time than the same run kept on one CPU. A thread of its
+ * own for the stack conversion needs (CONVERT_STACK); the error message
+ * carried over to the caller's (messages are per thread).
+ */
+struct solo_run {
+	const char *path;
+	const struct lbtf_dwarf_opts *opts;
+	struct lbtf_builder *out;
+	int err;
+	char msg[512];
+};
+
+static void *solo_thread(void *arg)
+{
+	struct solo_run *s = arg;
+	bool was = lbtfi_side_solo(true);
+
+	s->out = to_btf(s->path, s->opts, true);
+	if (!s->out) {
+		s->err = errno;
+		snprintf(s->msg, sizeof(s->msg), "%s", lbtf_errmsg());
+	}
+	lbtfi_side_solo(was);
+	return NULL;
+}
+
+struct lbtf_builder *lbtf_dwarf_to_btf(const char *path, const struct lbtf_dwarf_opts *opts)
+{
+	struct solo_run s = { .path = path, .opts = opts };
+	struct lbtfi_side side = { 0 };
+
+	if (!path)
+		return lbtfi_err_ptr(EINVAL, "no input file");
+	/* (jobs read only where the caller's struct has it: its size is
+	 * checked with the rest of the options by open_input) */
+	if (!opts || opts->sz < offsetof(struct lbtf_dwarf_opts, jobs) + sizeof(opts->jobs) ||
+	    opts->jobs != 1)
+		return to_btf(path, opts, false);
+	lbtfi_side_start_stack(&side, solo_thread, &s, CONVERT_STACK);
+	lbtfi_side_join(&side);
+	return s.out ? s.out : lbtfi_err_ptr(s.err, "%s", s.msg);
 }

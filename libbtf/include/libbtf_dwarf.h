@@ -127,10 +127,14 @@ enum lbtf_dwarf_style {
 
 struct lbtf_dwarf_opts {
 	size_t sz;                 /* sizeof(struct lbtf_dwarf_opts) */
-	int jobs;                  /* worker threads; <= 0: online CPUs */
+	/* Worker threads; <= 0: online CPUs. 1: all the work on one thread,
+	 * one step at a time (the CPU time of one), on a thread of the
+	 * library's own while the caller waits (the stack conversion needs) */
+	int jobs;
 	const struct lbtf *base;   /* build split BTF over this base (or NULL) */
 	uint32_t features;         /* LBTF_DWARF_FEAT_* or a parsed list; 0: the input's defaults */
-	/* Called from the calling thread as units complete (done <= total). */
+	/* Called as units complete (done <= total), never two at once: from
+	 * the calling thread, or with jobs 1 from the library's (see jobs) */
 	void (*progress)(void *ctx, uint32_t done, uint32_t total);
 	/* Non-fatal notes (skipped constructs), each reported once, in a stable order. */
 	void (*warn)(void *ctx, const char *msg);

@@ -45,7 +45,7 @@ struct lbtf_encode_opts {
 	 * build leaves them; refused (EINVAL) for an object with a .BTF.ext,
 	 * whose records' type ids would have to move with them */
 	bool sort_types;
-	int jobs;                /* worker threads; <= 0: online CPUs */
+	int jobs;                /* worker threads; <= 0: online CPUs; 1: one (see lbtf_dwarf_opts) */
 	uint32_t features;       /* LBTF_DWARF_FEAT_*: see lbtf_dwarf_opts */
 	int style;               /* enum lbtf_dwarf_style */
 	/* Called as units complete, and with non-fatal notes: see lbtf_dwarf_opts */

@@ -38,4 +38,10 @@ bool lbtfi_side_start_stack(struct lbtfi_side *s, void *(*fn)(void *), void *arg
  * joined already or never started); s is then one not started */
 void lbtfi_side_join(struct lbtfi_side *s);
 
+/* While on, side work this thread starts runs here, at its start, as when
+ * no thread can be made: one thread at a time, for work asked to take one
+ * CPU (lbtf_dwarf_opts.jobs 1). Per thread, off in a new one; returns the
+ * setting it replaces (to be put back) */
+bool lbtfi_side_solo(bool on);
+
 #endif
