@@ -297,10 +297,10 @@ static int check_and_fixup(const struct sctx *c, const struct record *rec)
  * chain: the running kernel (6.18.44) accepts A -> B -> C with B both a root
  * and a node, which the kernels before refused, and refuses a cycle whose
  * nodes it ignores (a bpf_rb_node of another size). A depth-first walk
- * over the records, on a stack of its own: the index of the struct met
- * again while still on the walk's path, or -1.
+ * over the records, on a stack of its own: -ELOOP with *at the index of the
+ * struct met again while still on the walk's path, 0, or -ENOMEM.
  */
-static int ownership_cycle(const struct sctx *c)
+static int ownership_cycle(const struct sctx *c, int *at)
 {
 	size_t n = c->tab_cnt > 0 ? (size_t)c->tab_cnt : 1;
 	struct frame { int rec, field; } *stack = malloc(n * sizeof(*stack));
@@ -310,7 +310,7 @@ static int ownership_cycle(const struct sctx *c)
 	if (!stack || !state) {
 		free(stack);
 		free(state);
-		return -2;
+		return -ENOMEM;
 	}
 	for (int start = 0; start < c->tab_cnt && found < 0; start++) {
 		int depth = 0;
@@ -334,15 +334,18 @@ static int ownership_cycle(const struct sctx *c)
 				continue;
 			value = find_record(c, rec->f[fr->field - 1].value_id);
 			next = (int)(value - c->tab);
-			if (state[next] == 1)
+			if (state[next] == 1) {
 				found = next;
-			else if (!state[next])
-				stack[depth++] = (struct frame){ next, 0 }, state[next] = 1;
+			} else if (!state[next]) {
+				stack[depth++] = (struct frame){ next, 0 };
+				state[next] = 1;
+			}
 		}
 	}
 	free(stack);
 	free(state);
-	return found;
+	*at = found;
+	return found < 0 ? 0 : -ELOOP;
 }
 
 static bool id_in(const uint32_t *ids, int n, uint32_t id)
@@ -491,13 +494,12 @@ static int run(struct sctx *c, const uint32_t *ids, int nids)
 			      c->tab[i].mask & SF_UPTR ? "uptr or graph root fields are"
 			      : "graph roots' values are");
 	if (!err && c->tab_cnt) {
-		int in_cycle = ownership_cycle(c);
+		int at;
 
-		if (in_cycle == -2)
-			return -ENOMEM;
-		if (in_cycle >= 0)
-			err = cause(c, c->tab[in_cycle].struct_id, -1, -ELOOP,
-				    "it owns itself through graph roots' \"contains:\" tags");
+		err = ownership_cycle(c, &at);
+		if (err == -ELOOP)
+			cause(c, c->tab[at].struct_id, -1, err,
+			      "it owns itself through graph roots' \"contains:\" tags");
 	}
 	return err;
 }

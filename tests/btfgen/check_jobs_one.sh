@@ -6,8 +6,9 @@
 # the pahole command line (one job without -j, as pahole) the same, where
 # -j2 makes several (what the count can tell apart). The outputs of -j1 and
 # -j2 are the same bytes. The input is btfdump (gcc -g, ~150 units: several
-# groups of the conversion); written to a pipe (standard output), so that no thread writes the
-# file beside the check of the output (lbtfi_encode_write_raw).
+# groups of the conversion); the output goes to a pipe (standard output), so
+# that no thread writes a file beside the check of the output
+# (lbtfi_encode_write_raw).
 . "$(dirname "$0")/../lib.sh"
 need_tools strace
 in=$B/btfdump
