@@ -16,7 +16,7 @@ WHITEBOX_TESTS := $(B)/tests/dump/test_json_writer $(B)/tests/build/test_builder
 		  $(B)/tests/dwarf/test_sig_plan $(B)/tests/dwarf/test_group_defs \
 		  $(B)/tests/dwarf/test_pfuncs_gate $(B)/tests/write/test_readbuf \
 		  $(B)/tests/dwarf/test_prune_strings $(B)/tests/dwarf/test_release_pages \
-		  $(B)/tests/util/test_side
+		  $(B)/tests/util/test_side $(B)/tests/util/test_heap_huge
 # (its calls of pahole's function table load go through the test's wrapper)
 $(B)/tests/dwarf/test_pfuncs_gate: private LDFLAGS += -Wl,--wrap=lbtfi_dw_pfuncs_load
 # (its threads are counted by the test's wrapper)
