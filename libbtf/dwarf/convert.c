@@ -1423,12 +1423,6 @@ static void run_free(struct run *r)
 }
 
 /*
- * The driver: each step above in turn, one error path. The message of a
- * failed step is kept across the cleanup (which may set another), and an
- * error loading the ELF is reported before the listing's (which may fail
- * for the same reason: list_done is not reached).
- */
-/*
  * At -j1, the thread's heap on huge pages where those pay (lbtfi_heap_huge),
  * for an input of HEAP_HUGE_INPUT or more, advised before the work touches
  * it. A kernel's conversion makes tens of megabytes in small blocks: a
@@ -1448,6 +1442,12 @@ static void heap_for_input(const struct run *r)
 		lbtfi_heap_huge();
 }
 
+/*
+ * The driver: each step above in turn, one error path. The message of a
+ * failed step is kept across the cleanup (which may set another), and an
+ * error loading the ELF is reported before the listing's (which may fail
+ * for the same reason: list_done is not reached).
+ */
 static struct lbtf_builder *to_btf(const char *path, const struct lbtf_dwarf_opts *opts, bool solo)
 {
 	struct run r = { .st = { .sz = sizeof(r.st) } };
